@@ -1,0 +1,105 @@
+#pragma once
+
+// The contract between the reference server (server/) and its solver (server/solver/).
+// No Qt, no I/O: the server owns threads, storage and the protocol; the solver owns numbers.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace Eddy::Solver {
+
+struct CaseParams
+{
+    double reynolds = 100.0;     // > 0
+    int grid = 64;               // cells per side, 8..1024
+    int maxIterations = 20000;   // solver iterations (pseudo-time steps)
+    double tolerance = 1e-6;     // converged when the largest field residual drops below it
+    double lidVelocity = 1.0;    // u on the moving lid
+    double grading = 1.0;        // >= 1: ratio of the largest to the smallest cell (wall clustering)
+};
+
+// Outcome of the mesh-quality check run before the first iteration.
+struct MeshQuality
+{
+    bool ok = true;
+    std::string metric;          // e.g. "aspect ratio" or "expansion ratio"
+    double worstValue = 0.0;     // worst value of the metric over all cells
+    double limit = 0.0;          // the check's limit for the metric
+    int badCells = 0;            // how many cells break the limit
+    std::string location;        // where, in words: "cells 0-3 along every wall"
+    std::string description;     // one sentence an engineer can act on, naming cells and metric
+};
+
+struct Progress
+{
+    int iteration = 0;
+    int maxIterations = 0;
+    double residual = 0.0;       // max of the three below
+    double residualU = 0.0;
+    double residualV = 0.0;
+    double residualP = 0.0;
+};
+
+// Results at the published sample points of Ghia, Ghia & Shin (1982), table I and II.
+struct CaseResult
+{
+    std::vector<double> yCentreline;  // y of each sample on the vertical centreline x = 0.5
+    std::vector<double> uCentreline;  // u/U_lid at those points
+    std::vector<double> xCentreline;  // x of each sample on the horizontal centreline y = 0.5
+    std::vector<double> vCentreline;  // v/U_lid at those points
+    double vortexX = 0.0;             // primary vortex centre (minimum of the stream function)
+    double vortexY = 0.0;
+    double vortexPsi = 0.0;           // stream function there
+    int iterations = 0;
+    double finalResidual = 0.0;
+    bool converged = false;
+    double wallSeconds = 0.0;         // solver time only
+};
+
+class CavitySolver
+{
+public:
+    explicit CavitySolver(const CaseParams &params);
+    ~CavitySolver();
+    CavitySolver(const CavitySolver &) = delete;
+    CavitySolver &operator=(const CavitySolver &) = delete;
+
+    const CaseParams &params() const;
+
+    // Checks the (graded) mesh; forceDefect reports a defect even on a good mesh (demos, tests).
+    MeshQuality checkMesh(bool forceDefect = false) const;
+    // Smooths the grading with the given number of passes so the mesh passes the check.
+    void repairMesh(int smoothingPasses);
+
+    // Iterates from the current state until converged, maxIterations, or onProgress returns
+    // false (cancel/shutdown). onProgress is called every reportEvery iterations and once at the
+    // end; it runs on the calling thread. Allocates nothing per iteration.
+    enum class Outcome { Converged, IterationLimit, Stopped };
+    Outcome run(const std::function<bool(const Progress &)> &onProgress, int reportEvery = 100);
+
+    int iteration() const;
+
+    // A self-contained snapshot of the state (fields, iteration, mesh) for resuming after a
+    // server restart; restore() returns false on a snapshot that does not fit these params.
+    std::vector<std::uint8_t> checkpoint() const;
+    bool restore(const std::vector<std::uint8_t> &snapshot);
+
+    CaseResult result() const;
+
+private:
+    struct Impl;
+    Impl *d;
+};
+
+// Ghia, Ghia & Shin (1982) reference values, for validation and for the result's sample points.
+struct GhiaTable
+{
+    std::vector<double> y, u; // vertical centreline
+    std::vector<double> x, v; // horizontal centreline
+};
+// Re = 100, 400, 1000, 3200, 5000, 7500, 10000; returns false for other values.
+bool ghiaReference(int reynolds, GhiaTable &out);
+
+} // namespace Eddy::Solver
