@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QByteArray>
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+
+namespace Eddy::Mcp {
+
+// Per-call hooks for tools/call.
+struct CallOptions
+{
+    using Reply = std::function<void(nlohmann::json inputResponses)>;
+    // MRTR input_required before any task exists: called with the inputRequests object; call
+    // `reply` (once, any time later, on the client's thread) with an object of responses keyed
+    // like the requests. Without a handler an input_required answer ends the call with an error.
+    std::function<void(const nlohmann::json &inputRequests, Reply reply)> inputHandler;
+    // notifications/progress and notifications/message from an SSE response of this call.
+    std::function<void(const nlohmann::json &notification)> onNotification;
+    QByteArray traceparent; // put in _meta.traceparent when set
+    int timeoutMs = 0;      // 0 = the server config's timeout
+};
+
+} // namespace Eddy::Mcp

@@ -1,0 +1,143 @@
+#pragma once
+
+#include "app/mcp/calloptions.h"
+#include "app/mcp/discoverinfo.h"
+#include "app/mcp/era.h"
+#include "app/mcp/error.h"
+#include "app/mcp/jobs.h"
+#include "app/mcp/listen.h"
+#include "app/mcp/serverconfig.h"
+#include "app/mcp/taskstate.h"
+#include "app/mcp/tool.h"
+
+#include <QLoggingCategory>
+#include <QObject>
+#include <QPointer>
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+Q_DECLARE_LOGGING_CATEGORY(lcMcp)
+
+namespace Eddy::Net {
+class HttpClient;
+class HttpReply;
+}
+
+namespace Eddy::Mcp {
+
+// One MCP server as seen by Eddy: era detection (2026-07-28 first, 2025-11-25 fallback), the
+// per-request _meta and routing headers, discovery and tool caches, and the task operations of
+// both eras behind one API. Lives on the thread of its HttpClient; every job it returns finishes
+// asynchronously on that thread.
+class Client final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Client)
+
+public:
+    Client(ServerConfig config, Net::HttpClient *http, QObject *parent = nullptr);
+    ~Client() override;
+
+    const ServerConfig &config() const { return m_config; }
+
+    // Unknown until detected (or set from the store). Cached per origin for this process.
+    Era era() const { return m_era; }
+    void setEra(Era era);
+    static void clearEraCache();
+    QString protocolVersion() const;
+
+    DiscoverJob *discover(bool forceRefresh = false); // cached for the answer's ttlMs
+    ToolsJob *listTools();                            // all pages
+    const std::vector<Tool> &tools() const { return m_tools; } // as of the last listTools()
+
+    CallJob *callTool(const QString &name, const nlohmann::json &arguments,
+                      CallOptions options = {});
+    TaskJob *getTask(const std::string &taskId, const QByteArray &traceparent = {});
+    AckJob *updateTask(const std::string &taskId, const nlohmann::json &inputResponses,
+                       const QByteArray &traceparent = {});
+    AckJob *cancelTask(const std::string &taskId, const QByteArray &traceparent = {});
+    // Modern era only (a legacy server gives an immediate closed() with a protocol error).
+    Listen *listen(std::vector<std::string> taskIds);
+
+    // Requests sent so far (ids are never reused): for tests and the benchmark.
+    qint64 requestsSent() const { return m_nextId - 1; }
+
+signals:
+    void eraDetected(Mcp::Era era);
+    void warning(const QString &message); // e.g. a tool dropped for bad x-mcp-header annotations
+
+private:
+    struct Exchange;
+    struct RpcResult
+    {
+        nlohmann::json result; // the JSON-RPC result object when error is ok
+        Error error;
+    };
+    using RpcDone = std::function<void(RpcResult)>;
+    struct Request
+    {
+        QString method;
+        nlohmann::json params = nlohmann::json::object();
+        QByteArray mcpName;                              // Mcp-Name value, unencoded UTF-8
+        QList<std::pair<QByteArray, QByteArray>> extraHeaders;
+        QByteArray traceparent;
+        int timeoutMs = 0;
+        std::function<void(const nlohmann::json &)> onNotification;
+        // Legacy: a server->client request on the response stream (elicitation during
+        // tasks/result). Return true to keep the stream, which then stays open after finishing.
+        std::function<void(const nlohmann::json &)> onServerRequest;
+        bool allowReinit = true;
+        bool allowVersionRetry = true;
+    };
+
+    void send(Request request, RpcDone done, QObject *context);
+    void sendNow(Request request, RpcDone done, QPointer<QObject> context);
+    void whenReady(std::function<void(const Error &)> then);
+    void detectEra();
+    void legacyInitialize(std::function<void(const Error &)> then);
+    void setEraInternal(Era era, bool announce);
+    nlohmann::json makeMeta(const QByteArray &traceparent) const;
+    QList<std::pair<QByteArray, QByteArray>> makeHeaders(const Request &request) const;
+    std::shared_ptr<Exchange> post(const Request &request, const nlohmann::json &message,
+                                   std::function<void(const nlohmann::json &, const Error &, int)> done);
+
+    void runCall(CallJob *job, QString name, nlohmann::json arguments,
+                 std::shared_ptr<CallOptions> options, nlohmann::json inputResponses,
+                 std::optional<std::string> requestState, bool relistedOnce);
+    void legacyCall(CallJob *job, QString name, nlohmann::json arguments,
+                    std::shared_ptr<CallOptions> options);
+    void legacyFetchPayload(TaskJob *job, TaskState state, QByteArray traceparent);
+    void openLegacyResultStream(const std::string &taskId);
+    const Tool *findTool(const QString &name) const;
+    void addTools(const nlohmann::json &list, ToolsJob *job);
+
+    ServerConfig m_config;
+    Net::HttpClient *m_http = nullptr;
+    Era m_era = Era::Unknown;
+    QString m_version;
+    bool m_detecting = false;
+    std::vector<std::function<void(const Error &)>> m_waiting;
+    std::optional<DiscoverInfo> m_discovery;
+    std::vector<Tool> m_tools;
+    QByteArray m_sessionId; // legacy only
+    qint64 m_nextId = 1;
+
+    // Legacy input_required: tasks/result streams kept open while the server waits for answers.
+    struct LegacyTask
+    {
+        std::shared_ptr<Exchange> resultStream;
+        nlohmann::json pendingRequests = nlohmann::json::object(); // key -> server request
+        std::optional<nlohmann::json> payloadResult;
+        std::optional<nlohmann::json> payloadError;
+    };
+    std::map<std::string, LegacyTask> m_legacyTasks;
+};
+
+} // namespace Eddy::Mcp

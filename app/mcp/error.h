@@ -1,0 +1,77 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+namespace Eddy::Mcp {
+
+namespace ErrorCode {
+inline constexpr int ParseError = -32700;
+inline constexpr int InvalidRequest = -32600;
+inline constexpr int MethodNotFound = -32601;
+inline constexpr int InvalidParams = -32602;
+inline constexpr int InternalError = -32603;
+inline constexpr int HeaderMismatch = -32020;
+inline constexpr int MissingRequiredClientCapability = -32021;
+inline constexpr int UnsupportedProtocolVersion = -32022;
+inline constexpr int StaleMissingCapability = -32003; // early Tasks drafts; read as -32021
+} // namespace ErrorCode
+
+// One error value for everything that can go wrong talking to an MCP server: transport (libcurl),
+// timeout, HTTP status, JSON-RPC error, or a protocol violation by the server. message() is meant
+// for an engineer: it says what happened and what to do.
+class Error final
+{
+    Q_DECLARE_TR_FUNCTIONS(Eddy::Mcp::Error)
+
+public:
+    enum class Kind { None, Transport, Timeout, Http, JsonRpc, Protocol, Aborted };
+
+    Error() = default;
+    static Error transport(const QString &message);
+    static Error timeout(const QString &message);
+    static Error aborted();
+    static Error http(int status, const QString &message);
+    // A JSON-RPC error object from the server; `method` is the request it answered.
+    static Error jsonRpc(int code, const QString &serverMessage, const nlohmann::json &data,
+                         const QString &method, int httpStatus = 0);
+    static Error fromJsonRpcObject(const nlohmann::json &errorObject, const QString &method,
+                                   int httpStatus = 0);
+    static Error protocol(const QString &message);
+
+    bool isOk() const { return m_kind == Kind::None; }
+    Kind kind() const { return m_kind; }
+    int code() const { return m_code; }              // JSON-RPC code (0 when not JSON-RPC)
+    int httpStatus() const { return m_httpStatus; }  // 0 when no HTTP status was seen
+    QString message() const { return m_message; }
+    QString serverMessage() const { return m_serverMessage; }
+    nlohmann::json data() const { return m_data; }
+    QString method() const { return m_method; }
+
+    // Worth retrying later with backoff: transport failures, timeouts, HTTP 429/502/503/504.
+    bool isTransient() const;
+    // Milliseconds the server asked us to wait (Retry-After), or -1.
+    qint64 retryAfterMs() const { return m_retryAfterMs; }
+    void setRetryAfterMs(qint64 ms) { m_retryAfterMs = ms; }
+    // -32602 on tasks/*: the task id is unknown or expired on the server; polling it is pointless.
+    bool isTaskGone() const;
+    void setHttpStatus(int status) { m_httpStatus = status; }
+    void setMethod(const QString &method) { m_method = method; }
+
+    // Parses an HTTP Retry-After value (delta seconds or HTTP date) into ms; -1 when invalid.
+    static qint64 parseRetryAfter(const QByteArray &value);
+
+private:
+    Kind m_kind = Kind::None;
+    int m_code = 0;
+    int m_httpStatus = 0;
+    qint64 m_retryAfterMs = -1;
+    QString m_message;
+    QString m_serverMessage;
+    QString m_method;
+    nlohmann::json m_data;
+};
+
+} // namespace Eddy::Mcp

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "app/mcp/error.h"
+
+#include <QObject>
+
+#include <functional>
+
+namespace Eddy::Mcp {
+
+// Base of every asynchronous MCP operation (KJob-like): it starts when the Client creates it and
+// emits finished() exactly once, always from the event loop (never inside the call that made it).
+// Unless the caller calls setAutoDelete(false), it deleteLaters itself after finished().
+class Job : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Job)
+
+public:
+    ~Job() override;
+
+    Error error() const { return m_error; }
+    bool hasError() const { return !m_error.isOk(); }
+    bool isFinished() const { return m_finished; }
+    bool autoDelete() const { return m_autoDelete; }
+    void setAutoDelete(bool autoDelete) { m_autoDelete = autoDelete; }
+    // Stops the exchange; finished() follows with Error::Kind::Aborted unless already finished.
+    void abort();
+
+signals:
+    void finished();
+
+protected:
+    explicit Job(QObject *parent = nullptr);
+    // Called once by the implementation; emits finished() and schedules deletion.
+    void finish(const Error &error = {});
+
+private:
+    friend class Client;
+    std::function<void()> m_abortHook;
+    Error m_error;
+    bool m_finished = false;
+    bool m_autoDelete = true;
+};
+
+} // namespace Eddy::Mcp

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QString>
+#include <QUrl>
+
+namespace Eddy::Mcp {
+
+// How to reach one MCP server. The token is a secret: never log it (Eddy::redactSecret).
+struct ServerConfig
+{
+    QUrl url;
+    QString token;
+    bool verifyTls = true; // turning this off is an explicit per-server choice, warned about
+    int timeoutMs = 30000; // per request (listen streams have none)
+};
+
+} // namespace Eddy::Mcp

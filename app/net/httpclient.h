@@ -1,0 +1,65 @@
+#pragma once
+
+#include "app/net/httpreply.h"
+#include "app/net/httprequest.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <curl/curl.h>
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+class QSocketNotifier;
+
+namespace Eddy::Net {
+
+// Calls curl_global_init exactly once (thread-safe); main() and tests call it before any client.
+bool initGlobal();
+
+// Owns one libcurl multi handle driven by the Qt event loop of its thread (QSocketNotifiers plus
+// one single-shot QTimer), so thousands of requests share a few keep-alive connections without a
+// thread each. Signals of replies are emitted only after curl_multi_socket_action has returned.
+class HttpClient final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HttpClient)
+
+public:
+    explicit HttpClient(QObject *parent = nullptr);
+    ~HttpClient() override;
+
+    // Starts a POST at once. The caller owns the reply and deleteLaters it after finished().
+    HttpReply *post(const HttpRequest &request);
+
+    // Caps parallel connections per host; extra transfers wait inside libcurl. 0 = no cap.
+    void setMaxConnectionsPerHost(int count);
+    int activeTransfers() const { return int(m_active.size()); }
+    // Connections libcurl opened so far (CURLINFO_NUM_CONNECTS summed): shows keep-alive reuse.
+    qint64 connectionsOpened() const { return m_connectionsOpened; }
+
+private:
+    friend class HttpReply;
+    struct SocketWatch;
+
+    static int socketCallback(CURL *easy, curl_socket_t socket, int what, void *userp, void *socketp);
+    static int timerCallback(CURLM *multi, long timeoutMs, void *userp);
+
+    void onSocketActivity(curl_socket_t socket, int eventMask);
+    void onTimeout();
+    void afterSocketAction();
+    void abortReply(HttpReply *reply);
+    void finishReply(HttpReply *reply, CURLcode code);
+
+    CURLM *m_multi = nullptr;
+    QTimer m_timer;
+    std::unordered_map<curl_socket_t, std::unique_ptr<SocketWatch>> m_sockets;
+    std::unordered_map<CURL *, HttpReply *> m_active;
+    std::vector<CURL *> m_idleHandles; // reset easy handles kept for reuse
+    qint64 m_connectionsOpened = 0;
+    bool m_inSocketAction = false;
+};
+
+} // namespace Eddy::Net

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QUrl>
+
+#include <utility>
+
+namespace Eddy::Net {
+
+// One POST: everything HttpClient needs, copied into the transfer when it starts.
+struct HttpRequest
+{
+    QUrl url;
+    QList<std::pair<QByteArray, QByteArray>> headers;
+    QByteArray body;
+    int timeoutMs = 30000;                      // whole exchange; 0 = none (long-lived streams)
+    int connectTimeoutMs = 10000;
+    qint64 maxResponseBytes = 64 * 1024 * 1024; // larger bodies end with Error::Kind::TooLarge
+    bool verifyTls = true;                      // off only by an explicit per-server choice
+    QByteArray bearerToken;                     // sent as "Authorization: Bearer ..."
+};
+
+} // namespace Eddy::Net
