@@ -1,0 +1,667 @@
+// Lid-driven cavity in the stream function-vorticity formulation on a tanh-graded grid.
+// Pseudo-time marching: explicit vorticity transport (2nd-order central differences on the
+// non-uniform grid, Thom wall vorticity) followed by red-black SOR sweeps on the stream-function
+// Poisson equation. Every kernel is deterministic whatever the thread count, so a run resumed
+// from a checkpoint repeats an uninterrupted run bit for bit. No Qt, no I/O, no exceptions out.
+
+#include "server/solver/cavitysolver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numbers>
+#include <thread>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace Eddy::Solver {
+
+namespace {
+
+constexpr double kAspectLimit = 10.0;   // mesh check: largest acceptable cell aspect ratio
+constexpr double kRepairFactor = 0.75;  // each repair pass multiplies log(grading) by this
+constexpr int kSorSweeps = 2;           // Poisson sweeps per pseudo-time step
+constexpr char kMagic[8] = {'E', 'D', 'D', 'Y', 'C', 'A', 'V', '1'};
+constexpr std::uint32_t kVersion = 1;
+
+double clampFinite(double value, double lo, double hi, double fallback)
+{
+    if (!std::isfinite(value))
+        return fallback;
+    return std::clamp(value, lo, hi);
+}
+
+// Node coordinates on [0, 1] clustered towards both ends: x = (1 + tanh(b(2s-1))/tanh(b)) / 2.
+// b is found by bisection so that the largest/smallest cell ratio equals `grading` exactly.
+std::vector<double> gradedNodes(int n, double grading)
+{
+    std::vector<double> x(n + 1);
+    auto build = [&](double b) {
+        for (int i = 0; i <= n; ++i) {
+            const double s = double(i) / n;
+            x[i] = b < 1e-12 ? s : 0.5 * (1.0 + std::tanh(b * (2.0 * s - 1.0)) / std::tanh(b));
+        }
+        x[0] = 0.0;
+        x[n] = 1.0;
+    };
+    auto ratio = [&](double b) {
+        build(b);
+        double lo = 1e300, hi = 0.0;
+        for (int i = 0; i < n; ++i) {
+            const double h = x[i + 1] - x[i];
+            lo = std::min(lo, h);
+            hi = std::max(hi, h);
+        }
+        return hi / lo;
+    };
+    if (grading <= 1.0 + 1e-12) {
+        build(0.0);
+        return x;
+    }
+    double lo = 0.0, hi = 1.0;
+    while (ratio(hi) < grading && hi < 40.0)
+        hi *= 2.0;
+    for (int k = 0; k < 200 && hi - lo > 1e-14; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        (ratio(mid) < grading ? lo : hi) = mid;
+    }
+    build(0.5 * (lo + hi));
+    return x;
+}
+
+// FNV-1a: cheap corruption check for snapshots (not a security feature).
+std::uint64_t fnv1a(const std::uint8_t *data, std::size_t size)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::size_t i = 0; i < size; ++i) {
+        h ^= data[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+class Writer
+{
+public:
+    explicit Writer(std::vector<std::uint8_t> &out) : m_out(out) {}
+    template<typename T> void put(const T &value)
+    {
+        const auto *p = reinterpret_cast<const std::uint8_t *>(&value);
+        m_out.insert(m_out.end(), p, p + sizeof(T));
+    }
+    void put(const std::vector<double> &values)
+    {
+        const auto *p = reinterpret_cast<const std::uint8_t *>(values.data());
+        m_out.insert(m_out.end(), p, p + values.size() * sizeof(double));
+    }
+
+private:
+    std::vector<std::uint8_t> &m_out;
+};
+
+class Reader
+{
+public:
+    Reader(const std::uint8_t *data, std::size_t size) : m_data(data), m_size(size) {}
+    template<typename T> bool get(T &value)
+    {
+        if (m_size - m_pos < sizeof(T))
+            return false;
+        std::memcpy(&value, m_data + m_pos, sizeof(T));
+        m_pos += sizeof(T);
+        return true;
+    }
+    bool get(std::vector<double> &values, std::size_t count)
+    {
+        if ((m_size - m_pos) / sizeof(double) < count)
+            return false;
+        values.resize(count);
+        std::memcpy(values.data(), m_data + m_pos, count * sizeof(double));
+        m_pos += count * sizeof(double);
+        return true;
+    }
+    std::size_t position() const { return m_pos; }
+
+private:
+    const std::uint8_t *m_data;
+    std::size_t m_size;
+    std::size_t m_pos = 0;
+};
+
+bool allFinite(const std::vector<double> &values)
+{
+    return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
+bool validNodes(const std::vector<double> &x)
+{
+    if (x.front() != 0.0 || x.back() != 1.0)
+        return false;
+    for (std::size_t i = 1; i < x.size(); ++i) {
+        if (!(x[i] > x[i - 1]))
+            return false;
+    }
+    return true;
+}
+
+// Quadratic Lagrange weights through the three nodes t[k-1..k+1] evaluated at s.
+void lagrange3(const std::vector<double> &t, int k, double s, double w[3])
+{
+    const double a = t[k - 1], b = t[k], c = t[k + 1];
+    w[0] = (s - b) * (s - c) / ((a - b) * (a - c));
+    w[1] = (s - a) * (s - c) / ((b - a) * (b - c));
+    w[2] = (s - a) * (s - b) / ((c - a) * (c - b));
+}
+
+// Index k of the middle node of the three-node stencil nearest to s (1 <= k <= n-1).
+int stencilCentre(const std::vector<double> &t, double s)
+{
+    const int n = int(t.size()) - 1;
+    const auto it = std::lower_bound(t.begin(), t.end(), s);
+    int k = int(it - t.begin());
+    if (k > 0 && k <= n && s - t[k - 1] < t[k] - s)
+        --k;
+    return std::clamp(k, 1, n - 1);
+}
+
+} // namespace
+
+struct CavitySolver::Impl
+{
+    CaseParams params;
+    int n = 0;      // cells per side
+    int s = 0;      // row stride = nodes per side
+    int threads = 1;
+    std::vector<double> x, y;
+    // Per-line finite-difference weights of the non-uniform grid (index = node).
+    std::vector<double> d1xm, d1xc, d1xp, d1ym, d1yc, d1yp; // first derivative
+    std::vector<double> d2xm, d2xc, d2xp, d2ym, d2yc, d2yp; // second derivative
+    std::vector<double> idiag;                               // 1 / Poisson diagonal, per node
+    std::vector<double> psi, omega, omegaNext, u, v;         // fields, row-major [j * s + i]
+    double nu = 0.0, dt = 0.0, sor = 1.0;
+    int iteration = 0;
+    double residualU = 0.0, residualV = 0.0, residualP = 0.0;
+    double wallSeconds = 0.0;
+
+    void setMesh(std::vector<double> nx, std::vector<double> ny);
+    void resetFields();
+    void step();
+    double nodeU(int i, int j) const;
+    double nodeV(int i, int j) const;
+    double sample(bool wantU, double px, double py) const;
+};
+
+void CavitySolver::Impl::setMesh(std::vector<double> nx, std::vector<double> ny)
+{
+    x = std::move(nx);
+    y = std::move(ny);
+    auto weights = [this](const std::vector<double> &t, std::vector<double> &m1,
+                          std::vector<double> &c1, std::vector<double> &p1,
+                          std::vector<double> &m2, std::vector<double> &c2,
+                          std::vector<double> &p2) {
+        for (auto *w : {&m1, &c1, &p1, &m2, &c2, &p2})
+            w->assign(s, 0.0);
+        for (int i = 1; i < n; ++i) {
+            const double hm = t[i] - t[i - 1], hp = t[i + 1] - t[i];
+            m1[i] = -hp / (hm * (hm + hp));
+            c1[i] = (hp - hm) / (hm * hp);
+            p1[i] = hm / (hp * (hm + hp));
+            m2[i] = 2.0 / (hm * (hm + hp));
+            p2[i] = 2.0 / (hp * (hm + hp));
+            c2[i] = -(m2[i] + p2[i]);
+        }
+    };
+    weights(x, d1xm, d1xc, d1xp, d2xm, d2xc, d2xp);
+    weights(y, d1ym, d1yc, d1yp, d2ym, d2yc, d2yp);
+    idiag.assign(std::size_t(s) * s, 0.0);
+    for (int j = 1; j < n; ++j)
+        for (int i = 1; i < n; ++i)
+            idiag[std::size_t(j) * s + i] = -1.0 / (d2xc[i] + d2yc[j]);
+    double diffusionLimit = std::numeric_limits<double>::max();
+    for (int j = 1; j < n; ++j)
+        for (int i = 1; i < n; ++i)
+            diffusionLimit = std::min(diffusionLimit, -1.0 / (nu * (d2xc[i] + d2yc[j])));
+    // Explicit central convection-diffusion is stable for dt <= 2 nu / |u|^2 and dt below the
+    // diffusion limit; both get a safety margin (|u| <= lid speed in a cavity).
+    const double lid = std::abs(params.lidVelocity);
+    const double convectionLimit = lid > 0.0 ? nu / (lid * lid) : diffusionLimit;
+    dt = std::min(0.9 * diffusionLimit, convectionLimit);
+    // Optimal SOR factor of the uniform grid; near-optimal on mildly graded ones.
+    sor = 2.0 / (1.0 + std::sin(std::numbers::pi / n));
+}
+
+void CavitySolver::Impl::resetFields()
+{
+    const std::size_t cells = std::size_t(s) * s;
+    for (auto *f : {&psi, &omega, &omegaNext, &u, &v})
+        f->assign(cells, 0.0);
+    for (int i = 0; i <= n; ++i)
+        u[std::size_t(n) * s + i] = params.lidVelocity;
+    iteration = 0;
+    residualU = residualV = residualP = 0.0;
+    wallSeconds = 0.0;
+}
+
+void CavitySolver::Impl::step()
+{
+    double *const w = omega.data();
+    double *const wn = omegaNext.data();
+    double *const p = psi.data();
+    double *const uu = u.data();
+    double *const vv = v.data();
+    const double *const id = idiag.data();
+    const int S = s, N = n;
+    const double lid = params.lidVelocity;
+    double ru = 0.0, rv = 0.0, rw = 0.0;
+
+    // Thom's wall vorticity from the current stream function.
+    {
+        const double hb = y[1] - y[0], ht = y[N] - y[N - 1];
+        const double hl = x[1] - x[0], hr = x[N] - x[N - 1];
+        for (int i = 1; i < N; ++i) {
+            w[i] = -2.0 * p[S + i] / (hb * hb);
+            w[std::size_t(N) * S + i] = -2.0 * p[std::size_t(N - 1) * S + i] / (ht * ht)
+                                        - 2.0 * lid / ht;
+        }
+        for (int j = 1; j < N; ++j) {
+            w[std::size_t(j) * S] = -2.0 * p[std::size_t(j) * S + 1] / (hl * hl);
+            w[std::size_t(j) * S + N] = -2.0 * p[std::size_t(j) * S + N - 1] / (hr * hr);
+        }
+    }
+
+    const double dtl = dt, nul = nu;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+#pragma omp for schedule(static) reduction(max : ru, rv, rw)
+        for (int j = 1; j < N; ++j) {
+            const std::size_t row = std::size_t(j) * S;
+            const double ym = d1ym[j], yc = d1yc[j], yp = d1yp[j];
+            const double y2m = d2ym[j], y2c = d2yc[j], y2p = d2yp[j];
+            const double *pc = p + row, *pm = pc - S, *pp = pc + S;
+            const double *wc = w + row, *wm = wc - S, *wp = wc + S;
+            double *wo = wn + row, *ur = uu + row, *vr = vv + row;
+            const double *xm = d1xm.data(), *xc = d1xc.data(), *xp = d1xp.data();
+            const double *x2m = d2xm.data(), *x2c = d2xc.data(), *x2p = d2xp.data();
+            double lu = 0.0, lv = 0.0, lw = 0.0;
+            for (int i = 1; i < N; ++i) {
+                const double un = ym * pm[i] + yc * pc[i] + yp * pp[i];
+                const double vn = -(xm[i] * pc[i - 1] + xc[i] * pc[i] + xp[i] * pc[i + 1]);
+                const double wx = xm[i] * wc[i - 1] + xc[i] * wc[i] + xp[i] * wc[i + 1];
+                const double wy = ym * wm[i] + yc * wc[i] + yp * wp[i];
+                const double lap = x2m[i] * wc[i - 1] + x2p[i] * wc[i + 1] + x2c[i] * wc[i]
+                                   + y2m * wm[i] + y2p * wp[i] + y2c * wc[i];
+                const double next = wc[i] + dtl * (nul * lap - un * wx - vn * wy);
+                lu = std::max(lu, std::abs(un - ur[i]));
+                lv = std::max(lv, std::abs(vn - vr[i]));
+                lw = std::max(lw, std::abs(next - wc[i]));
+                ur[i] = un;
+                vr[i] = vn;
+                wo[i] = next;
+            }
+            ru = std::max(ru, lu);
+            rv = std::max(rv, lv);
+            rw = std::max(rw, lw);
+        }
+
+        // Red-black SOR on  lap(psi) = -omega, using the vorticity just computed.
+        for (int sweep = 0; sweep < kSorSweeps; ++sweep) {
+            for (int colour = 0; colour < 2; ++colour) {
+#pragma omp for schedule(static)
+                for (int j = 1; j < N; ++j) {
+                    const std::size_t row = std::size_t(j) * S;
+                    const double y2m = d2ym[j], y2p = d2yp[j];
+                    double *pc = p + row;
+                    const double *pm = pc - S, *pp = pc + S, *rhs = wn + row, *dg = id + row;
+                    const double *x2m = d2xm.data(), *x2p = d2xp.data();
+                    const double f = sor;
+                    for (int i = 1 + ((j + colour + 1) & 1); i < N; i += 2) {
+                        const double gs = (x2m[i] * pc[i - 1] + x2p[i] * pc[i + 1] + y2m * pm[i]
+                                           + y2p * pp[i] + rhs[i])
+                                          * dg[i];
+                        pc[i] += f * (gs - pc[i]);
+                    }
+                }
+            }
+        }
+    }
+    omega.swap(omegaNext);
+    const double scale = params.lidVelocity * params.lidVelocity * dt;
+    const double norm = scale > 0.0 ? 1.0 / scale : 1.0 / dt;
+    residualU = ru * norm;
+    residualV = rv * norm;
+    residualP = rw * norm;
+    ++iteration;
+}
+
+double CavitySolver::Impl::nodeU(int i, int j) const
+{
+    if (j == n)
+        return params.lidVelocity;
+    if (j == 0 || i == 0 || i == n)
+        return 0.0;
+    const std::size_t k = std::size_t(j) * s + i;
+    return d1ym[j] * psi[k - s] + d1yc[j] * psi[k] + d1yp[j] * psi[k + s];
+}
+
+double CavitySolver::Impl::nodeV(int i, int j) const
+{
+    if (i == 0 || i == n || j == 0 || j == n)
+        return 0.0;
+    const std::size_t k = std::size_t(j) * s + i;
+    return -(d1xm[i] * psi[k - 1] + d1xc[i] * psi[k] + d1xp[i] * psi[k + 1]);
+}
+
+// Biquadratic interpolation of u or v through the 3 x 3 nodes nearest to (px, py); exact at nodes.
+double CavitySolver::Impl::sample(bool wantU, double px, double py) const
+{
+    const int ci = stencilCentre(x, px), cj = stencilCentre(y, py);
+    double wx[3], wy[3];
+    lagrange3(x, ci, px, wx);
+    lagrange3(y, cj, py, wy);
+    double sum = 0.0;
+    for (int b = 0; b < 3; ++b)
+        for (int a = 0; a < 3; ++a) {
+            const int i = ci - 1 + a, j = cj - 1 + b;
+            sum += wx[a] * wy[b] * (wantU ? nodeU(i, j) : nodeV(i, j));
+        }
+    return sum;
+}
+
+CavitySolver::CavitySolver(const CaseParams &params)
+    : d(new Impl)
+{
+    // The server validates arguments; here out-of-range values are clamped so nothing can crash.
+    CaseParams p = params;
+    p.reynolds = clampFinite(p.reynolds, 1e-3, 1e7, 100.0);
+    p.grid = std::clamp(p.grid, 8, 1024);
+    p.maxIterations = std::max(p.maxIterations, 0);
+    p.tolerance = clampFinite(p.tolerance, 0.0, 1e300, 1e-6);
+    p.lidVelocity = clampFinite(p.lidVelocity, -1e6, 1e6, 1.0);
+    if (p.lidVelocity == 0.0)
+        p.lidVelocity = 1.0;
+    p.grading = clampFinite(p.grading, 1.0, 1e6, 1.0);
+    p.threads = std::clamp(p.threads, 0, 64);
+    d->params = p;
+    d->n = p.grid;
+    d->s = p.grid + 1;
+    d->nu = std::abs(p.lidVelocity) / p.reynolds; // Re = U L / nu with L = 1
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    d->threads = p.threads > 0 ? p.threads : (p.grid >= 256 && hw >= 2 ? 2 : 1);
+    d->setMesh(gradedNodes(d->n, p.grading), gradedNodes(d->n, p.grading));
+    d->resetFields();
+}
+
+CavitySolver::~CavitySolver()
+{
+    delete d;
+}
+
+const CaseParams &CavitySolver::params() const
+{
+    return d->params;
+}
+
+MeshQuality CavitySolver::checkMesh(bool forceDefect) const
+{
+    const int n = d->n;
+    MeshQuality q;
+    q.metric = "cell aspect ratio";
+    q.limit = kAspectLimit;
+    int worstI = 0, worstJ = 0, band = -1;
+    for (int j = 0; j < n; ++j) {
+        const double hy = d->y[j + 1] - d->y[j];
+        for (int i = 0; i < n; ++i) {
+            const double hx = d->x[i + 1] - d->x[i];
+            const double ar = std::max(hx / hy, hy / hx);
+            if (ar > q.worstValue) {
+                q.worstValue = ar;
+                worstI = i;
+                worstJ = j;
+            }
+            if (ar > kAspectLimit) {
+                ++q.badCells;
+                band = std::max(band, std::min({i, j, n - 1 - i, n - 1 - j}));
+            }
+        }
+    }
+    char buf[512];
+    const char *wall = worstJ == 0       ? "bottom wall"
+                       : worstJ == n - 1 ? "top wall (lid)"
+                       : worstI == 0     ? "left wall"
+                       : worstI == n - 1 ? "right wall"
+                                         : "interior";
+    if (q.badCells > 0) {
+        std::snprintf(buf, sizeof buf, "cells within %d of every wall (rows 0-%d and %d-%d, "
+                                        "columns 0-%d and %d-%d)",
+                      band + 1, band, n - 1 - band, n - 1, band, n - 1 - band, n - 1);
+        q.location = buf;
+        q.ok = false;
+        std::snprintf(buf, sizeof buf,
+                      "%d of %d cells exceed the %s limit %.1f (worst %.2f at cell i=%d, j=%d "
+                      "next to the %s; grading %.3g); they lie in %s. Repair the mesh with "
+                      "smoothing passes or lower the grading.",
+                      q.badCells, n * n, q.metric.c_str(), q.limit, q.worstValue, worstI, worstJ,
+                      wall, d->params.grading, q.location.c_str());
+        q.description = buf;
+    } else {
+        std::snprintf(buf, sizeof buf, "cell i=%d, j=%d next to the %s", worstI, worstJ, wall);
+        q.location = buf;
+        q.ok = !forceDefect;
+        if (forceDefect) {
+            std::snprintf(buf, sizeof buf,
+                          "Mesh defect forced for a demonstration: the mesh itself passes (worst "
+                          "%s %.2f at %s, limit %.1f, grading %.3g). Repair or abort to continue "
+                          "the demonstration.",
+                          q.metric.c_str(), q.worstValue, q.location.c_str(), q.limit,
+                          d->params.grading);
+        } else {
+            std::snprintf(buf, sizeof buf,
+                          "Mesh passes: worst %s %.2f at %s is within the limit %.1f.",
+                          q.metric.c_str(), q.worstValue, q.location.c_str(), q.limit);
+        }
+        q.description = buf;
+    }
+    return q;
+}
+
+void CavitySolver::repairMesh(int smoothingPasses)
+{
+    if (smoothingPasses <= 0)
+        return;
+    const double g = d->params.grading;
+    d->params.grading = std::max(1.0, std::exp(std::log(g) * std::pow(kRepairFactor,
+                                                                       std::min(smoothingPasses,
+                                                                                1000))));
+    // The old fields live on the old nodes; the repaired case starts over from rest.
+    d->setMesh(gradedNodes(d->n, d->params.grading), gradedNodes(d->n, d->params.grading));
+    d->resetFields();
+}
+
+CavitySolver::Outcome CavitySolver::run(const std::function<bool(const Progress &)> &onProgress,
+                                        int reportEvery)
+{
+    const auto start = std::chrono::steady_clock::now();
+    reportEvery = std::max(reportEvery, 1);
+    Progress progress;
+    progress.maxIterations = d->params.maxIterations;
+    auto fill = [&] {
+        progress.iteration = d->iteration;
+        progress.residualU = d->residualU;
+        progress.residualV = d->residualV;
+        progress.residualP = d->residualP;
+        progress.residual = std::max({d->residualU, d->residualV, d->residualP});
+    };
+    Outcome outcome = Outcome::IterationLimit;
+    while (true) {
+        if (d->iteration >= d->params.maxIterations) {
+            outcome = Outcome::IterationLimit;
+            break;
+        }
+        d->step();
+        const double r = std::max({d->residualU, d->residualV, d->residualP});
+        // The first steps from rest only move the vorticity; never call that converged.
+        if (d->iteration > 2 && r < d->params.tolerance) {
+            outcome = Outcome::Converged;
+            break;
+        }
+        if (!std::isfinite(r)) {
+            outcome = Outcome::IterationLimit;
+            break;
+        }
+        if (d->iteration % reportEvery == 0 && onProgress) {
+            fill();
+            if (!onProgress(progress)) {
+                outcome = Outcome::Stopped;
+                break;
+            }
+        }
+    }
+    d->wallSeconds
+        += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (onProgress) {
+        fill();
+        onProgress(progress);
+    }
+    return outcome;
+}
+
+int CavitySolver::iteration() const
+{
+    return d->iteration;
+}
+
+std::vector<std::uint8_t> CavitySolver::checkpoint() const
+{
+    std::vector<std::uint8_t> out;
+    const std::size_t cells = std::size_t(d->s) * d->s;
+    out.reserve(128 + (2 * d->s + 4 * cells) * sizeof(double));
+    Writer w(out);
+    for (char c : kMagic)
+        w.put(c);
+    w.put(kVersion);
+    w.put(std::int32_t(d->n));
+    w.put(d->params.reynolds);
+    w.put(d->params.lidVelocity);
+    w.put(d->params.grading);
+    w.put(std::int64_t(d->iteration));
+    w.put(d->wallSeconds);
+    w.put(d->residualU);
+    w.put(d->residualV);
+    w.put(d->residualP);
+    w.put(d->x);
+    w.put(d->y);
+    w.put(d->psi);
+    w.put(d->omega);
+    w.put(d->u);
+    w.put(d->v);
+    w.put(fnv1a(out.data(), out.size()));
+    return out;
+}
+
+bool CavitySolver::restore(const std::vector<std::uint8_t> &snapshot)
+{
+    if (snapshot.size() < sizeof(kMagic) + sizeof(std::uint64_t))
+        return false;
+    const std::size_t body = snapshot.size() - sizeof(std::uint64_t);
+    std::uint64_t sum = 0;
+    std::memcpy(&sum, snapshot.data() + body, sizeof sum);
+    if (sum != fnv1a(snapshot.data(), body))
+        return false;
+    Reader r(snapshot.data(), body);
+    char magic[8];
+    for (char &c : magic)
+        if (!r.get(c))
+            return false;
+    std::uint32_t version = 0;
+    std::int32_t n = 0;
+    double reynolds = 0, lid = 0, grading = 0, wall = 0, ru = 0, rv = 0, rp = 0;
+    std::int64_t iteration = 0;
+    if (std::memcmp(magic, kMagic, sizeof magic) != 0 || !r.get(version) || version != kVersion
+        || !r.get(n) || n != d->n || !r.get(reynolds) || reynolds != d->params.reynolds
+        || !r.get(lid) || lid != d->params.lidVelocity || !r.get(grading)
+        || !(grading >= 1.0 && grading <= 1e6) || !r.get(iteration) || iteration < 0
+        || iteration > std::numeric_limits<int>::max() || !r.get(wall) || !r.get(ru)
+        || !r.get(rv) || !r.get(rp))
+        return false;
+    const std::size_t cells = std::size_t(d->s) * d->s;
+    std::vector<double> nx, ny, psi, omega, u, v;
+    if (!r.get(nx, d->s) || !r.get(ny, d->s) || !r.get(psi, cells) || !r.get(omega, cells)
+        || !r.get(u, cells) || !r.get(v, cells) || r.position() != body)
+        return false;
+    if (!validNodes(nx) || !validNodes(ny) || !allFinite(psi) || !allFinite(omega)
+        || !allFinite(u) || !allFinite(v) || !std::isfinite(wall) || !std::isfinite(ru)
+        || !std::isfinite(rv) || !std::isfinite(rp))
+        return false;
+    d->params.grading = grading; // a repaired mesh travels with its snapshot
+    d->setMesh(std::move(nx), std::move(ny));
+    d->psi = std::move(psi);
+    d->omega = std::move(omega);
+    d->omegaNext.assign(cells, 0.0);
+    d->u = std::move(u);
+    d->v = std::move(v);
+    d->iteration = int(iteration);
+    d->wallSeconds = wall;
+    d->residualU = ru;
+    d->residualV = rv;
+    d->residualP = rp;
+    return true;
+}
+
+CaseResult CavitySolver::result() const
+{
+    CaseResult res;
+    GhiaTable table;
+    ghiaReference(100, table); // only the sample coordinates are used
+    const double lid = d->params.lidVelocity;
+    res.yCentreline = table.y;
+    res.xCentreline = table.x;
+    for (double py : table.y)
+        res.uCentreline.push_back(d->sample(true, 0.5, py) / lid);
+    for (double px : table.x)
+        res.vCentreline.push_back(d->sample(false, px, 0.5) / lid);
+
+    // Primary vortex: the stream-function minimum, refined by a parabola through its neighbours.
+    const int n = d->n, s = d->s;
+    int bi = n / 2, bj = n / 2;
+    double best = std::numeric_limits<double>::max();
+    for (int j = 1; j < n; ++j)
+        for (int i = 1; i < n; ++i)
+            if (d->psi[std::size_t(j) * s + i] < best) {
+                best = d->psi[std::size_t(j) * s + i];
+                bi = i;
+                bj = j;
+            }
+    auto refine = [](const std::vector<double> &t, int k, double fm, double f0, double fp,
+                     double &pos, double &value) {
+        // Vertex of the quadratic through (t[k-1], fm), (t[k], f0), (t[k+1], fp).
+        const double a = t[k - 1], b = t[k], c = t[k + 1];
+        const double d1 = (fp - f0) / (c - b), d0 = (f0 - fm) / (b - a);
+        const double curv = (d1 - d0) / (c - a); // half the second derivative
+        pos = b;
+        value = f0;
+        if (curv > 0.0) {
+            const double slope = d0 + curv * (b - a); // derivative at b
+            const double shift = std::clamp(-slope / (2.0 * curv), a - b, c - b);
+            pos = b + shift;
+            value = f0 + slope * shift + curv * shift * shift;
+        }
+    };
+    const std::size_t k = std::size_t(bj) * s + bi;
+    double vx = 0, vy = 0, psiX = best, psiY = best;
+    refine(d->x, bi, d->psi[k - 1], best, d->psi[k + 1], vx, psiX);
+    refine(d->y, bj, d->psi[k - s], best, d->psi[k + s], vy, psiY);
+    res.vortexX = vx;
+    res.vortexY = vy;
+    res.vortexPsi = std::min(psiX, psiY);
+    res.iterations = d->iteration;
+    res.finalResidual = std::max({d->residualU, d->residualV, d->residualP});
+    res.converged = d->iteration > 2 && res.finalResidual < d->params.tolerance;
+    res.wallSeconds = d->wallSeconds;
+    return res;
+}
+
+} // namespace Eddy::Solver
