@@ -1,0 +1,65 @@
+#include "app/store/records.h"
+
+#include <array>
+
+namespace Eddy::Store {
+
+namespace {
+constexpr std::array<const char *, 7> s_statusNames = {
+    "working", "input_required", "completed", "failed", "cancelled", "expired", "lost"};
+constexpr std::array<const char *, 5> s_caseNames = {
+    "pending", "sent", "submitted", "completed", "rejected"};
+} // namespace
+
+QString toString(TaskStatus status)
+{
+    return QString::fromLatin1(s_statusNames[size_t(status)]);
+}
+
+std::optional<TaskStatus> taskStatusFromString(QStringView text)
+{
+    for (size_t i = 0; i < s_statusNames.size(); ++i)
+        if (text == QLatin1String(s_statusNames[i]))
+            return TaskStatus(i);
+    return std::nullopt;
+}
+
+bool isTerminal(TaskStatus status)
+{
+    return status != TaskStatus::Working && status != TaskStatus::InputRequired;
+}
+
+QString toString(CaseState state)
+{
+    return QString::fromLatin1(s_caseNames[size_t(state)]);
+}
+
+std::optional<CaseState> caseStateFromString(QStringView text)
+{
+    for (size_t i = 0; i < s_caseNames.size(); ++i)
+        if (text == QLatin1String(s_caseNames[i]))
+            return CaseState(i);
+    return std::nullopt;
+}
+
+QString toString(InputState state)
+{
+    switch (state) {
+    case InputState::Pending: return QStringLiteral("pending");
+    case InputState::Answering: return QStringLiteral("answering");
+    case InputState::Answered: return QStringLiteral("answered");
+    }
+    return {};
+}
+
+std::optional<qint64> TaskRecord::expiresAtMs() const
+{
+    if (!ttlMs)
+        return std::nullopt;
+    const QDateTime created = QDateTime::fromString(createdAt, Qt::ISODateWithMs);
+    if (!created.isValid())
+        return std::nullopt;
+    return created.toMSecsSinceEpoch() + *ttlMs;
+}
+
+} // namespace Eddy::Store

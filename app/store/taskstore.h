@@ -1,0 +1,114 @@
+#pragma once
+
+#include "app/store/database.h"
+#include "app/store/records.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace Eddy::Store {
+
+// The durable owner of every server, sweep, case, task handle, result, event, progress sample
+// and input request (schema + migrations in schema.cpp). Lives on the engine thread (one
+// connection); every method is synchronous and returns errors as values (false/empty + lastError()).
+class TaskStore final
+{
+    Q_DISABLE_COPY_MOVE(TaskStore)
+
+public:
+    static constexpr int SchemaVersion = 1;
+
+    TaskStore();
+    ~TaskStore();
+
+    // Opens or creates the database; runs migrations. False + lastError() when the file is
+    // damaged, newer than this Eddy, or cannot be created (the file is then left untouched).
+    bool open(const QString &path);
+    void close();
+    bool isOpen() const { return m_db.isOpen(); }
+    QString lastError() const { return m_db.lastError(); }
+    Database &database() { return m_db; }
+    // QStandardPaths::AppDataLocation + "/eddy.sqlite".
+    static QString defaultPath();
+
+    // --- servers
+    std::optional<qint64> addServer(const ServerRecord &server);   // url must be new
+    bool updateServer(const ServerRecord &server);
+    bool removeServer(qint64 id);          // refused while the server has live tasks
+    QList<ServerRecord> servers();
+    std::optional<ServerRecord> server(qint64 id);
+    std::optional<ServerRecord> serverByUrl(const QString &url);
+    bool setServerDiscovery(qint64 id, const QString &era, const QString &discovery);
+    bool setServerTools(qint64 id, const QString &toolsJson);
+
+    // --- sessions
+    std::optional<qint64> createSession(const QString &name);
+    bool renameSession(qint64 id, const QString &name);
+    QList<SessionRecord> sessions();
+    std::optional<SessionRecord> sessionByName(const QString &name);
+    // Attaches every task matching the query; returns how many were newly attached (-1 on error).
+    int attachTasks(qint64 sessionId, const TaskQuery &query);
+    bool attachTask(qint64 sessionId, qint64 taskId);
+    QList<QString> sessionNamesOfTask(qint64 taskId);
+
+    // --- journal: sweeps and cases
+    // Writes the sweep and all its cases (state Pending) in one transaction; fills in the ids.
+    bool journalSweep(SweepRecord &sweep, QList<CaseRecord> &cases);
+    bool journalCase(CaseRecord &c);   // a single call (no sweep)
+    QList<SweepRecord> sweeps();
+    std::optional<SweepRecord> sweep(qint64 id);
+    QList<CaseRecord> cases(std::optional<qint64> sweepId);
+    std::optional<CaseRecord> caseRecord(qint64 id);
+    // Cases whose request may not have reached the server: Pending or Sent, oldest first.
+    QList<CaseRecord> unsubmittedCases(int limit = -1);
+    bool markCaseSent(qint64 caseId);
+    // In one transaction: insert the task row and mark the case Submitted (or Completed when the
+    // record has no server task id). Returns the new task id. Idempotent: when the case already
+    // has a task, returns that task's id.
+    std::optional<qint64> recordTaskForCase(qint64 caseId, TaskRecord &task);
+    bool markCaseRejected(qint64 caseId, const QString &errorJson);
+
+    // --- tasks
+    std::optional<TaskRecord> task(qint64 id);
+    QList<TaskRecord> tasks(const TaskQuery &query = {});
+    QList<TaskRecord> liveTasks();
+    qint64 taskCount();
+    // Stores a newly observed state: updates the row, adds a task_events row when the status or
+    // message changed, and the samples; one transaction.
+    bool storeTaskUpdate(const TaskRecord &task, bool addEvent, const QList<ProgressSample> &samples);
+    bool setNextPoll(qint64 taskId, qint64 nextPollAtMs);
+    bool setCancelRequested(qint64 taskId);
+    QList<TaskEventRecord> taskEvents(qint64 taskId);
+    QList<ProgressSample> progressSamples(qint64 taskId);
+
+    // --- input requests
+    // Stores the request the first time its key is seen; returns the stored record either way
+    // (so a key answered earlier stays answered even if the server still lists it).
+    std::optional<InputRequestRecord> recordInputRequest(qint64 taskId, const QString &key,
+                                                         const QString &requestJson, bool *isNew = nullptr);
+    std::optional<InputRequestRecord> inputRequest(qint64 taskId, const QString &key);
+    QList<InputRequestRecord> inputRequests(qint64 taskId);
+    QList<InputRequestRecord> pendingInputRequests(); // Pending, for live tasks
+    // Pending -> Answering with the answer stored; false when the key is not Pending any more
+    // (answered once, never twice).
+    bool beginAnswer(qint64 taskId, const QString &key, const QString &answerJson);
+    bool finishAnswer(qint64 taskId, const QString &key, bool accepted);
+    QList<InputRequestRecord> answeringInputRequests(); // answers to (re)send after a restart
+
+    // --- user progress templates
+    std::optional<qint64> addProgressTemplate(const ProgressTemplate &t);
+    QList<ProgressTemplate> progressTemplates(const QString &tool = {});
+    bool removeProgressTemplate(qint64 id);
+
+private:
+    bool migrate();
+    TaskRecord readTask(Statement &st);
+    CaseRecord readCase(Statement &st);
+    QString whereClause(const TaskQuery &query, QList<QString> &binds) const;
+
+    Database m_db;
+};
+
+} // namespace Eddy::Store
