@@ -1,0 +1,163 @@
+#pragma once
+
+#include "app/monitor/changeset.h"
+#include "app/monitor/inputinbox.h"
+#include "app/monitor/pollscheduler.h"
+#include "app/monitor/progressparser.h"
+#include "app/monitor/sweepspec.h"
+#include "app/store/records.h"
+#include "app/store/taskstore.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+
+namespace Eddy::Net {
+class HttpClient;
+}
+namespace Eddy::Mcp {
+class Client;
+class Listen;
+struct TaskState;
+}
+
+namespace Eddy::Monitor {
+
+// The engine: owns the HttpClient, one Mcp::Client per server, the TaskStore, the poll scheduler
+// and the input inbox; journals and submits sweeps, polls every live task, stores every change
+// and result, and reports batched ChangeSets. Lives on one thread with an event loop (the GUI
+// moves it to a QThread and talks to it through queued calls; eddyctl runs it on the main thread).
+class Engine final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Engine)
+
+public:
+    enum class ServerState { Unknown, Online, Unreachable, BackingOff };
+    Q_ENUM(ServerState)
+
+    explicit Engine(QObject *parent = nullptr);
+    ~Engine() override;
+
+    // Direct access for code on the engine thread (eddyctl, tests). The GUI uses signals only.
+    Store::TaskStore &store() { return m_store; }
+    PollScheduler &scheduler() { return *m_scheduler; }
+    bool isOpen() const { return m_store.isOpen(); }
+    // True when nothing is left to do: no live task, no unsent case, no request in flight.
+    bool isIdle() const;
+    int liveTaskCount() const { return m_scheduler->size(); }
+    // Requests sent to all servers so far (tasks/get, tools/call, ...): for tests and benches.
+    qint64 requestsSent() const;
+    // Batch interval of changesReady() (default 30 ms).
+    void setBatchIntervalMs(int ms) { m_batchTimer.setInterval(ms); }
+    // Polling and submission start only after open(); off = the engine stores but never polls
+    // (eddyctl's read-only commands).
+    void setMonitoring(bool enabled);
+    // Answers for input requests without a human (eddyctl --answers): when set, every new form
+    // question is answered at once from these values (see InputInbox::answerFromValues).
+    void setAutoAnswers(std::optional<nlohmann::json> values) { m_autoAnswers = std::move(values); }
+
+public slots:
+    // Opens the database and resumes every non-terminal task and unsent case. Emits opened().
+    bool open(const QString &dbPath);
+    void close();
+
+    // Servers. addServer returns the id (or the existing id for a known URL), -1 on error.
+    qint64 addServer(const QString &url, const QString &name = {}, const QString &token = {});
+    bool updateServer(const Eddy::Store::ServerRecord &server);
+    bool removeServer(qint64 serverId);
+    // server/discover + tools/list; results cached in the store. Emits serverStateChanged() and
+    // toolsChanged().
+    void refreshServer(qint64 serverId);
+
+    // Validates the spec against the tool's inputSchema (fetching tools when not cached),
+    // journals every case, then submits with the spec's concurrency. Emits sweepSubmitted() or
+    // submissionRejected().
+    void submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId);
+    // One tools/call, journalled like a one-case sweep. Emits callJournalled(caseId) or
+    // submissionRejected(); then caseSubmitted()/caseRejected().
+    void callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
+                  std::optional<qint64> sessionId);
+
+    // Cancel is a request: the task shows cancelRequested until the server agrees.
+    void cancelTasks(const QList<qint64> &taskIds);
+    // Sends one answer (an ElicitResult JSON object) with tasks/update; each key once.
+    // Emits inputAnswered().
+    void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson);
+
+    qint64 createSession(const QString &name); // -1 on error (operationFailed())
+    bool renameSession(qint64 sessionId, const QString &name);
+    int attachTasks(qint64 sessionId, const Eddy::Store::TaskQuery &query); // -1 on error
+
+signals:
+    void opened(bool ok, const QString &error);
+    void changesReady(const Eddy::Monitor::ChangeSet &changes);
+    void inputRequested(const Eddy::Store::InputRequestRecord &request);
+    void inputAnswered(qint64 taskId, const QString &key, bool ok, const QString &message);
+    void taskFinished(const Eddy::Store::TaskRecord &task);
+    // A live task whose result may be lost: the server may forget it in msLeft.
+    void ttlWarning(qint64 taskId, qint64 msLeft);
+    void serverStateChanged(qint64 serverId, Eddy::Monitor::Engine::ServerState state,
+                            const QString &message);
+    void toolsChanged(qint64 serverId);
+    void sweepSubmitted(qint64 sweepId, int caseCount);
+    void callJournalled(qint64 caseId);
+    void submissionRejected(const QString &message);
+    void caseSubmitted(qint64 caseId, qint64 taskId);
+    void caseRejected(qint64 caseId, const QString &message);
+    void operationFailed(const QString &message);
+    void idle(); // isIdle() became true
+
+private:
+    struct PendingSubmission;
+    struct ServerLink;
+
+    ServerLink *link(qint64 serverId);
+    void withTools(qint64 serverId, std::function<void(const nlohmann::json &tools, const QString &error)> then);
+    void startSubmission(qint64 serverId, const QString &tool, std::vector<nlohmann::json> cases,
+                         const nlohmann::json &inputSchema, const nlohmann::json &specRaw,
+                         int concurrency, std::optional<qint64> sessionId, bool single);
+    void pumpSubmissions();
+    void sendCase(const Store::CaseRecord &c);
+    void pumpPolls();
+    void armPollTimer();
+    void poll(qint64 taskId);
+    void applyState(qint64 taskId, const Mcp::TaskState &state);
+    void markGone(qint64 taskId, const QString &why);
+    void queueChange(const Store::TaskRecord &task);
+    void flushChanges();
+    void checkTtl();
+    void checkIdle();
+    void resumeAnswers();
+    void autoAnswer(const Store::InputRequestRecord &request);
+
+    Store::TaskStore m_store;
+    std::unique_ptr<Net::HttpClient> m_http;
+    std::unique_ptr<PollScheduler> m_scheduler;
+    std::unique_ptr<InputInbox> m_inbox;
+    ProgressParser m_parser;
+    QHash<qint64, ServerLink *> m_links;
+    QHash<qint64, Store::TaskRecord> m_live;       // live tasks by id (cache of the store)
+    QSet<qint64> m_sendingCases;                   // case ids with a tools/call in flight
+    QHash<qint64, int> m_sweepConcurrency;         // sweep id -> concurrency limit
+    QSet<qint64> m_ttlWarned;
+    ChangeSet m_pending;
+    QHash<qint64, int> m_pendingTaskIndex;         // task id -> index in m_pending.tasks
+    QTimer m_pollTimer;
+    QTimer m_batchTimer;
+    QTimer m_ttlTimer;
+    std::optional<nlohmann::json> m_autoAnswers;
+    bool m_monitoring = true;
+    bool m_wasIdle = false;
+    int m_answersInFlight = 0;
+    int m_submissionsPending = 0; // tools/list fetches before journalling
+};
+
+} // namespace Eddy::Monitor

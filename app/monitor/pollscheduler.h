@@ -1,0 +1,90 @@
+#pragma once
+
+#include <QList>
+#include <QtGlobal>
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace Eddy::Monitor {
+
+// Decides when each live task is polled: next poll = last send + pollIntervalMs clamped to
+// [minIntervalMs, maxIntervalMs] and jittered +0..jitter (never faster than the server asked),
+// at most maxInFlightPerServer requests per server, exponential backoff per server on errors
+// (Retry-After honoured). Pure logic with an injected clock and random source, so tests run it
+// on a fake clock; lives on the engine thread.
+class PollScheduler final
+{
+public:
+    struct Config
+    {
+        qint64 minIntervalMs = 250;
+        qint64 maxIntervalMs = 60000;
+        qint64 defaultIntervalMs = 2000; // when the server gives no pollIntervalMs
+        double jitter = 0.10;            // fraction added on top: uniform in [0, jitter)
+        int maxInFlightPerServer = 16;
+        qint64 backoffBaseMs = 1000;
+        qint64 backoffMaxMs = 60000;
+    };
+    using Clock = std::function<qint64()>;  // epoch ms (or any monotonic ms)
+    using Random = std::function<double()>; // uniform in [0, 1)
+
+    explicit PollScheduler(Config config = {}, Clock clock = {}, Random random = {});
+
+    const Config &config() const { return m_config; }
+    qint64 now() const { return m_clock(); }
+
+    // Tracks a task; its first poll is due at dueAtMs (default: now).
+    void add(qint64 taskId, qint64 serverId, std::optional<qint64> pollIntervalMs,
+             std::optional<qint64> dueAtMs = std::nullopt);
+    void remove(qint64 taskId);
+    bool contains(qint64 taskId) const { return m_tasks.count(taskId) != 0; }
+    int size() const { return int(m_tasks.size()); }
+
+    // Tasks due now whose server has room and is not backing off; each becomes in flight.
+    QList<qint64> takeDue(int maxCount = -1);
+    // The poll answered: the next one is due pollInterval after this one was sent.
+    void completed(qint64 taskId, std::optional<qint64> pollIntervalMs);
+    // The poll failed transiently: the server backs off (retryAfterMs wins when larger).
+    void failed(qint64 taskId, qint64 retryAfterMs = -1);
+    // A push or an answer suggests news: poll as soon as the server's interval allows.
+    void pollSoon(qint64 taskId);
+
+    // When takeDue() may next return something (nullopt: nothing scheduled).
+    std::optional<qint64> nextDueAtMs() const;
+    std::optional<qint64> dueAtMs(qint64 taskId) const;
+    int inFlight(qint64 serverId) const;
+    qint64 backoffUntil(qint64 serverId) const;
+    int failureCount(qint64 serverId) const;
+    // The clamped interval (without jitter) for a server hint.
+    qint64 clampedInterval(std::optional<qint64> pollIntervalMs) const;
+
+private:
+    struct Entry
+    {
+        qint64 serverId = 0;
+        qint64 dueAt = 0;
+        qint64 interval = 0;
+        qint64 lastSentAt = -1;
+        bool inFlight = false;
+    };
+    struct ServerState
+    {
+        int inFlight = 0;
+        int failures = 0;
+        qint64 backoffUntil = 0;
+    };
+    qint64 jittered(qint64 interval) const;
+    void setDue(qint64 taskId, Entry &e, qint64 dueAt);
+
+    Config m_config;
+    Clock m_clock;
+    Random m_random;
+    std::unordered_map<qint64, Entry> m_tasks;
+    std::unordered_map<qint64, ServerState> m_servers;
+    std::set<std::pair<qint64, qint64>> m_queue; // (dueAt, taskId), not in flight
+};
+
+} // namespace Eddy::Monitor
