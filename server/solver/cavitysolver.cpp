@@ -624,14 +624,17 @@ CaseResult CavitySolver::result() const
     for (double px : table.x)
         res.vCentreline.push_back(d->sample(false, px, 0.5) / lid);
 
-    // Primary vortex: the stream-function minimum, refined by a parabola through its neighbours.
+    // Primary vortex: the stream-function minimum (maximum when the lid moves to -x), refined by
+    // a parabola through its neighbours in each direction.
     const int n = d->n, s = d->s;
+    const double sign = lid < 0.0 ? -1.0 : 1.0;
+    auto psiAt = [&](std::size_t k) { return sign * d->psi[k]; };
     int bi = n / 2, bj = n / 2;
     double best = std::numeric_limits<double>::max();
     for (int j = 1; j < n; ++j)
         for (int i = 1; i < n; ++i)
-            if (d->psi[std::size_t(j) * s + i] < best) {
-                best = d->psi[std::size_t(j) * s + i];
+            if (psiAt(std::size_t(j) * s + i) < best) {
+                best = psiAt(std::size_t(j) * s + i);
                 bi = i;
                 bj = j;
             }
@@ -652,11 +655,11 @@ CaseResult CavitySolver::result() const
     };
     const std::size_t k = std::size_t(bj) * s + bi;
     double vx = 0, vy = 0, psiX = best, psiY = best;
-    refine(d->x, bi, d->psi[k - 1], best, d->psi[k + 1], vx, psiX);
-    refine(d->y, bj, d->psi[k - s], best, d->psi[k + s], vy, psiY);
+    refine(d->x, bi, psiAt(k - 1), best, psiAt(k + 1), vx, psiX);
+    refine(d->y, bj, psiAt(k - s), best, psiAt(k + s), vy, psiY);
     res.vortexX = vx;
     res.vortexY = vy;
-    res.vortexPsi = std::min(psiX, psiY);
+    res.vortexPsi = sign * std::min(psiX, psiY);
     res.iterations = d->iteration;
     res.finalResidual = std::max({d->residualU, d->residualV, d->residualP});
     res.converged = d->iteration > 2 && res.finalResidual < d->params.tolerance;
