@@ -1,0 +1,183 @@
+#include "widgets/elicitationdialog.h"
+#include "widgets/schemaform.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+using nlohmann::json;
+using Eddy::ElicitationContext;
+using Eddy::ElicitationDialog;
+
+#define QCOMPARE_JSON(a, b) QCOMPARE(QString::fromStdString(json(a).dump()), QString::fromStdString(json(b).dump()))
+
+// The elicitation dialog: who is asking, and accept/decline/cancel give the right ElicitResult.
+class tst_ElicitationDialog : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void showsWhoIsAsking();
+    void acceptSendsContent();
+    void acceptBlockedByValidation();
+    void declineAndCancel();
+    void escapeIsCancel();
+    void urlModeNeedsConsent();
+
+private:
+    static json meshRequest();
+    static ElicitationContext context();
+    static QPushButton *button(ElicitationDialog &d, const char *name)
+    {
+        return d.findChild<QPushButton *>(QLatin1String(name));
+    }
+};
+
+json tst_ElicitationDialog::meshRequest()
+{
+    return json::parse(R"({"method":"elicitation/create","params":{"mode":"form",
+        "message":"Mesh check: 12 cells exceed aspect ratio 50. Repair and continue?",
+        "requestedSchema":{"type":"object","required":["action"],"properties":{
+          "action":{"type":"string","title":"Action","oneOf":[{"const":"repair","title":"Repair and continue"},
+                                                              {"const":"abort","title":"Abort the case"}],"default":"repair"},
+          "smoothing_passes":{"type":"integer","title":"Smoothing passes","minimum":1,"maximum":10,"default":3},
+          "note":{"type":"string","maxLength":40}}}}})");
+}
+
+ElicitationContext tst_ElicitationDialog::context()
+{
+    ElicitationContext c;
+    c.serverName = QStringLiteral("Local CFD");
+    c.serverUrl = QStringLiteral("http://127.0.0.1:4711/mcp");
+    c.tool = QStringLiteral("run_cfd_case");
+    c.sweep = QStringLiteral("Sweep 3 (6 cases)");
+    c.caseLabel = QStringLiteral("Case 2: reynolds = 400");
+    c.taskNumber = 17;
+    return c;
+}
+
+void tst_ElicitationDialog::showsWhoIsAsking()
+{
+    ElicitationDialog d(meshRequest(), context());
+    QString all;
+    for (auto *l : d.findChildren<QLabel *>())
+        all += l->text() + QLatin1Char('\n');
+    for (const char *expected : {"Local CFD", "http://127.0.0.1:4711/mcp", "Sweep 3 (6 cases)",
+                                 "Case 2: reynolds = 400", "run_cfd_case", "#17", "Mesh check: 12 cells"}) {
+        QVERIFY2(all.contains(QLatin1String(expected)), expected);
+    }
+    QVERIFY(d.windowTitle().contains(QLatin1String("Local CFD")));
+    QVERIFY(!d.isUrlMode());
+    QVERIFY(d.form());
+    auto *action = qobject_cast<QComboBox *>(d.form()->editor("action"));
+    QVERIFY(action);
+    QCOMPARE(action->currentText(), QStringLiteral("Repair and continue")); // enum titles + default
+    QCOMPARE(qobject_cast<QSpinBox *>(d.form()->editor("smoothing_passes"))->maximum(), 10);
+}
+
+void tst_ElicitationDialog::acceptSendsContent()
+{
+    ElicitationDialog d(meshRequest(), context());
+    QSignalSpy answered(&d, &ElicitationDialog::answered);
+    d.show();
+    auto *action = qobject_cast<QComboBox *>(d.form()->editor("action"));
+    action->setCurrentIndex(action->findText(QStringLiteral("Abort the case")));
+    qobject_cast<QSpinBox *>(d.form()->editor("smoothing_passes"))->setValue(5);
+    button(d, "accept")->click();
+    QCOMPARE(answered.count(), 1);
+    QCOMPARE(d.QDialog::result(), int(QDialog::Accepted));
+    QCOMPARE_JSON(d.elicitResult(),
+                  json::parse(R"({"action":"accept","content":{"action":"abort","smoothing_passes":5}})"));
+    QVERIFY(!d.isVisible());
+}
+
+void tst_ElicitationDialog::acceptBlockedByValidation()
+{
+    json req = meshRequest();
+    req["params"]["requestedSchema"]["properties"]["note"]["minLength"] = 3;
+    req["params"]["requestedSchema"]["required"].push_back("note");
+    ElicitationDialog d(req, context());
+    QSignalSpy answered(&d, &ElicitationDialog::answered);
+    d.show();
+    qobject_cast<QLineEdit *>(d.form()->editor("note"))->setText(QStringLiteral("x"));
+    button(d, "accept")->click();
+    QCOMPARE(answered.count(), 0); // nothing sent while a field is wrong
+    QVERIFY(d.isVisible());
+    auto *problems = d.findChild<QLabel *>(QStringLiteral("problems"));
+    QVERIFY(problems && problems->isVisible());
+    QCOMPARE_JSON(d.elicitResult(), json::parse(R"({"action":"cancel"})"));
+    qobject_cast<QLineEdit *>(d.form()->editor("note"))->setText(QStringLiteral("fine"));
+    button(d, "accept")->click();
+    QCOMPARE(answered.count(), 1);
+    QCOMPARE_JSON(d.elicitResult()["content"]["note"], json("fine"));
+}
+
+void tst_ElicitationDialog::declineAndCancel()
+{
+    {
+        ElicitationDialog d(meshRequest(), context());
+        QSignalSpy answered(&d, &ElicitationDialog::answered);
+        d.show();
+        button(d, "decline")->click();
+        QCOMPARE(answered.count(), 1);
+        QCOMPARE_JSON(d.elicitResult(), json::parse(R"({"action":"decline"})"));
+        QVERIFY(!d.elicitResult().contains("content"));
+    }
+    {
+        ElicitationDialog d(meshRequest(), context());
+        QSignalSpy answered(&d, &ElicitationDialog::answered);
+        d.show();
+        button(d, "cancel")->click();
+        QCOMPARE(answered.count(), 1);
+        QCOMPARE_JSON(d.elicitResult(), json::parse(R"({"action":"cancel"})"));
+    }
+}
+
+void tst_ElicitationDialog::escapeIsCancel()
+{
+    ElicitationDialog d(meshRequest(), context());
+    QSignalSpy answered(&d, &ElicitationDialog::answered);
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    QTest::keyClick(&d, Qt::Key_Escape);
+    QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 1, 10000);
+    QCOMPARE_JSON(answered.first().first().value<json>(), json::parse(R"({"action":"cancel"})"));
+}
+
+void tst_ElicitationDialog::urlModeNeedsConsent()
+{
+    const json req = json::parse(R"({"method":"elicitation/create","params":{"mode":"url",
+        "message":"Sign in to the cluster","url":"https://login.example.com/authorize?state=abc&scope=cfd"}})");
+    ElicitationDialog d(req, context());
+    QVERIFY(d.isUrlMode());
+    QVERIFY(!d.form());
+    auto *url = d.findChild<QLineEdit *>(QStringLiteral("url"));
+    QVERIFY(url);
+    QCOMPARE(url->text(), QStringLiteral("https://login.example.com/authorize?state=abc&scope=cfd")); // full URL
+    int asked = 0;
+    bool consent = false;
+    d.setUrlOpener([&](const QUrl &u) {
+        ++asked;
+        [&] { QCOMPARE(u.host(), QStringLiteral("login.example.com")); }();
+        return consent;
+    });
+    QSignalSpy answered(&d, &ElicitationDialog::answered);
+    d.show();
+    QCOMPARE(asked, 0); // never opened before the user clicks
+    button(d, "accept")->click();
+    QCOMPARE(asked, 1);
+    QCOMPARE(answered.count(), 0); // no consent: nothing sent, dialog stays
+    QVERIFY(d.isVisible());
+    consent = true;
+    button(d, "accept")->click();
+    QCOMPARE(asked, 2);
+    QCOMPARE(answered.count(), 1);
+    QCOMPARE_JSON(d.elicitResult(), json::parse(R"({"action":"accept"})"));
+}
+
+QTEST_MAIN(tst_ElicitationDialog)
+#include "tst_elicitationdialog.moc"
