@@ -31,7 +31,8 @@ public:
     using Clock = std::function<qint64()>;  // epoch ms (or any monotonic ms)
     using Random = std::function<double()>; // uniform in [0, 1)
 
-    explicit PollScheduler(Config config = {}, Clock clock = {}, Random random = {});
+    PollScheduler();
+    explicit PollScheduler(Config config, Clock clock = {}, Random random = {});
 
     const Config &config() const { return m_config; }
     qint64 now() const { return m_clock(); }

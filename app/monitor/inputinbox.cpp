@@ -1,0 +1,89 @@
+#include "app/monitor/inputinbox.h"
+#include "app/monitor/schemavalidator.h"
+#include "app/store/taskstore.h"
+
+namespace Eddy::Monitor {
+
+using json = nlohmann::json;
+
+QList<Store::InputRequestRecord> InputInbox::observe(qint64 taskId, const json &inputRequests)
+{
+    QList<Store::InputRequestRecord> fresh;
+    if (!inputRequests.is_object())
+        return fresh;
+    for (auto it = inputRequests.begin(); it != inputRequests.end(); ++it) {
+        bool isNew = false;
+        const auto rec = m_store.recordInputRequest(taskId, QString::fromStdString(it.key()),
+                                                    QString::fromStdString(it.value().dump()), &isNew);
+        if (rec && isNew)
+            fresh << *rec;
+    }
+    return fresh;
+}
+
+bool InputInbox::beginAnswer(qint64 taskId, const QString &key, const json &answer, QString *error)
+{
+    const auto rec = m_store.inputRequest(taskId, key);
+    if (!rec) {
+        if (error)
+            *error = QStringLiteral("Task %1 has no question \"%2\"; list open questions with "
+                                    "eddyctl tasks --status input_required.").arg(taskId).arg(key);
+        return false;
+    }
+    if (rec->state != Store::InputState::Pending) {
+        if (error)
+            *error = QStringLiteral("The question \"%1\" of task %2 was already answered; each "
+                                    "question is answered once.").arg(key).arg(taskId);
+        return false;
+    }
+    if (!answer.is_object() || !answer.contains("action") || !answer["action"].is_string()) {
+        if (error)
+            *error = QStringLiteral("An answer is a JSON object like {\"action\": \"accept\", "
+                                    "\"content\": {...}} (or action decline/cancel).");
+        return false;
+    }
+    if (!m_store.beginAnswer(taskId, key, QString::fromStdString(answer.dump()))) {
+        if (error)
+            *error = m_store.lastError();
+        return false;
+    }
+    return true;
+}
+
+void InputInbox::answerSent(qint64 taskId, const QString &key, bool ok)
+{
+    m_store.finishAnswer(taskId, key, ok);
+}
+
+QList<Store::InputRequestRecord> InputInbox::pending() const
+{
+    return m_store.pendingInputRequests();
+}
+
+json InputInbox::answerFromValues(const json &request, const json &values, QString *error)
+{
+    const json params = request.is_object() ? request.value("params", json::object()) : json::object();
+    const std::string method = request.is_object() ? request.value("method", std::string()) : std::string();
+    if (method != "elicitation/create" || params.value("mode", std::string("form")) != "form")
+        return json{{"action", "decline"}};
+    const json schema = params.value("requestedSchema", json::object());
+    const json props = schema.value("properties", json::object());
+    json content = json::object();
+    for (auto it = props.begin(); it != props.end(); ++it) {
+        if (values.is_object() && values.contains(it.key()))
+            content[it.key()] = values[it.key()];
+        else if (it.value().is_object() && it.value().contains("default"))
+            content[it.key()] = it.value()["default"];
+    }
+    const QStringList problems = SchemaValidator::validate(content, schema, QStringLiteral("answer"));
+    if (!problems.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("Cannot answer \"%1\" from the given values: %2")
+                         .arg(QString::fromStdString(params.value("message", std::string())),
+                              problems.join(QStringLiteral("; ")));
+        return {};
+    }
+    return json{{"action", "accept"}, {"content", content}};
+}
+
+} // namespace Eddy::Monitor

@@ -1,0 +1,205 @@
+#include "app/monitor/pollscheduler.h"
+
+#include <QDateTime>
+#include <QRandomGenerator>
+
+#include <algorithm>
+#include <cmath>
+
+namespace Eddy::Monitor {
+
+PollScheduler::PollScheduler() : PollScheduler(Config()) {}
+
+PollScheduler::PollScheduler(Config config, Clock clock, Random random)
+    : m_config(config), m_clock(std::move(clock)), m_random(std::move(random))
+{
+    if (!m_clock)
+        m_clock = [] { return QDateTime::currentMSecsSinceEpoch(); };
+    if (!m_random)
+        m_random = [] { return QRandomGenerator::global()->generateDouble(); };
+}
+
+qint64 PollScheduler::clampedInterval(std::optional<qint64> pollIntervalMs) const
+{
+    const qint64 asked = pollIntervalMs && *pollIntervalMs > 0 ? *pollIntervalMs : m_config.defaultIntervalMs;
+    return std::clamp(asked, m_config.minIntervalMs, m_config.maxIntervalMs);
+}
+
+qint64 PollScheduler::jittered(qint64 interval) const
+{
+    // Only ever added on top, so a poll never comes sooner than the server asked.
+    const double extra = m_random() * m_config.jitter;
+    return interval + qint64(std::floor(double(interval) * std::max(0.0, extra)));
+}
+
+void PollScheduler::setDue(qint64 taskId, Entry &e, qint64 dueAt)
+{
+    if (!e.inFlight)
+        m_queue.erase({e.dueAt, taskId});
+    e.dueAt = dueAt;
+    if (!e.inFlight)
+        m_queue.insert({e.dueAt, taskId});
+}
+
+void PollScheduler::add(qint64 taskId, qint64 serverId, std::optional<qint64> pollIntervalMs,
+                        std::optional<qint64> dueAtMs)
+{
+    if (contains(taskId))
+        remove(taskId);
+    Entry e;
+    e.serverId = serverId;
+    e.interval = clampedInterval(pollIntervalMs);
+    e.dueAt = dueAtMs.value_or(m_clock());
+    m_tasks.emplace(taskId, e);
+    m_queue.insert({e.dueAt, taskId});
+}
+
+void PollScheduler::remove(qint64 taskId)
+{
+    const auto it = m_tasks.find(taskId);
+    if (it == m_tasks.end())
+        return;
+    if (it->second.inFlight)
+        --m_servers[it->second.serverId].inFlight;
+    else
+        m_queue.erase({it->second.dueAt, taskId});
+    m_tasks.erase(it);
+}
+
+QList<qint64> PollScheduler::takeDue(int maxCount)
+{
+    QList<qint64> out;
+    const qint64 now = m_clock();
+    for (auto it = m_queue.begin(); it != m_queue.end() && it->first <= now;) {
+        if (maxCount >= 0 && out.size() >= maxCount)
+            break;
+        const qint64 taskId = it->second;
+        Entry &e = m_tasks[taskId];
+        ServerState &s = m_servers[e.serverId];
+        if (s.backoffUntil > now || s.inFlight >= m_config.maxInFlightPerServer) {
+            ++it;
+            continue;
+        }
+        it = m_queue.erase(it);
+        e.inFlight = true;
+        e.lastSentAt = now;
+        ++s.inFlight;
+        out.append(taskId);
+    }
+    return out;
+}
+
+void PollScheduler::completed(qint64 taskId, std::optional<qint64> pollIntervalMs)
+{
+    const auto it = m_tasks.find(taskId);
+    if (it == m_tasks.end())
+        return;
+    Entry &e = it->second;
+    ServerState &s = m_servers[e.serverId];
+    if (e.inFlight) {
+        e.inFlight = false;
+        --s.inFlight;
+    }
+    s.failures = 0;
+    s.backoffUntil = 0;
+    if (pollIntervalMs)
+        e.interval = clampedInterval(pollIntervalMs);
+    // Measured from when this poll left, so slow answers do not stretch the server's cadence;
+    // never sooner than now.
+    const qint64 base = e.lastSentAt >= 0 ? e.lastSentAt : m_clock();
+    e.dueAt = std::max(base + jittered(e.interval), m_clock());
+    m_queue.insert({e.dueAt, taskId});
+}
+
+void PollScheduler::failed(qint64 taskId, qint64 retryAfterMs)
+{
+    const auto it = m_tasks.find(taskId);
+    if (it == m_tasks.end())
+        return;
+    Entry &e = it->second;
+    ServerState &s = m_servers[e.serverId];
+    if (e.inFlight) {
+        e.inFlight = false;
+        --s.inFlight;
+    }
+    ++s.failures;
+    const int shift = std::min(s.failures - 1, 20);
+    qint64 delay = std::min(m_config.backoffMaxMs, m_config.backoffBaseMs << shift);
+    if (retryAfterMs > delay)
+        delay = retryAfterMs;
+    const qint64 now = m_clock();
+    s.backoffUntil = std::max(s.backoffUntil, now + delay);
+    e.dueAt = std::max(s.backoffUntil, now + e.interval);
+    m_queue.insert({e.dueAt, taskId});
+}
+
+void PollScheduler::pollSoon(qint64 taskId)
+{
+    const auto it = m_tasks.find(taskId);
+    if (it == m_tasks.end() || it->second.inFlight)
+        return;
+    Entry &e = it->second;
+    const qint64 earliest = e.lastSentAt >= 0 ? e.lastSentAt + e.interval : m_clock();
+    const qint64 due = std::max(earliest, m_clock());
+    if (due < e.dueAt)
+        setDue(taskId, e, due);
+}
+
+std::optional<qint64> PollScheduler::nextDueAtMs() const
+{
+    if (m_queue.empty())
+        return std::nullopt;
+    // A backing-off or saturated server's tasks wait; report the earliest moment any could go.
+    qint64 best = std::numeric_limits<qint64>::max();
+    int scanned = 0;
+    for (const auto &[due, taskId] : m_queue) {
+        const Entry &e = m_tasks.at(taskId);
+        const auto s = m_servers.find(e.serverId);
+        qint64 t = due;
+        if (s != m_servers.end()) {
+            if (s->second.inFlight >= m_config.maxInFlightPerServer) {
+                // Frees up when an answer arrives; the caller re-arms then.
+                if (++scanned > 64)
+                    break;
+                continue;
+            }
+            t = std::max(t, s->second.backoffUntil);
+        }
+        best = std::min(best, t);
+        if (t == due)
+            break; // sorted by due: nothing later can be sooner
+        if (++scanned > 64)
+            break;
+    }
+    if (best == std::numeric_limits<qint64>::max())
+        return std::nullopt;
+    return best;
+}
+
+std::optional<qint64> PollScheduler::dueAtMs(qint64 taskId) const
+{
+    const auto it = m_tasks.find(taskId);
+    if (it == m_tasks.end() || it->second.inFlight)
+        return std::nullopt;
+    return it->second.dueAt;
+}
+
+int PollScheduler::inFlight(qint64 serverId) const
+{
+    const auto it = m_servers.find(serverId);
+    return it == m_servers.end() ? 0 : it->second.inFlight;
+}
+
+qint64 PollScheduler::backoffUntil(qint64 serverId) const
+{
+    const auto it = m_servers.find(serverId);
+    return it == m_servers.end() ? 0 : it->second.backoffUntil;
+}
+
+int PollScheduler::failureCount(qint64 serverId) const
+{
+    const auto it = m_servers.find(serverId);
+    return it == m_servers.end() ? 0 : it->second.failures;
+}
+
+} // namespace Eddy::Monitor
