@@ -1,0 +1,375 @@
+#include "server/cfdtool.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace Eddy::Server {
+
+using nlohmann::json;
+
+namespace {
+
+json inputSchema()
+{
+    return {
+        {"type", "object"},
+        {"properties",
+         {{"case_name",
+           {{"type", "string"}, {"minLength", 1}, {"maxLength", 200},
+            {"description", "A name for this case, used in the summary."}}},
+          {"reynolds",
+           {{"type", "number"}, {"exclusiveMinimum", 0}, {"maximum", 1e6},
+            {"description", "Reynolds number U L / nu."}}},
+          {"grid",
+           {{"type", "integer"}, {"minimum", 8}, {"maximum", 1024},
+            {"description", "Cells per side of the square cavity."}}},
+          {"max_iterations",
+           {{"type", "integer"}, {"minimum", 1}, {"maximum", 10000000}, {"default", 20000},
+            {"description", "Iteration limit; an unconverged run still completes."}}},
+          {"tolerance",
+           {{"type", "number"}, {"exclusiveMinimum", 0}, {"default", 1e-6},
+            {"description", "Converged when the largest field residual drops below this."}}},
+          {"lid_velocity",
+           {{"type", "number"}, {"default", 1},
+            {"description", "Velocity of the moving lid (non-zero)."}}},
+          {"grading",
+           {{"type", "number"}, {"minimum", 1}, {"maximum", 1000}, {"default", 1},
+            {"description", "Geometric wall clustering: ratio of the largest to the smallest "
+                            "cell. Too much makes cells the mesh check rejects."}}},
+          {"force_mesh_defect",
+           {{"type", "boolean"}, {"default", false},
+            {"description", "Report a mesh defect even on a good mesh (demos and tests)."}}},
+          {"idempotency_key",
+           {{"type", "string"}, {"minLength", 1}, {"maxLength", 200},
+            {"description", "Repeating a key returns the task created first with it."}}}}},
+        {"required", {"reynolds", "grid"}},
+        {"additionalProperties", false}};
+}
+
+json outputSchema()
+{
+    const json numbers = {{"type", "array"}, {"items", {{"type", "number"}}}};
+    return {{"type", "object"},
+            {"properties",
+             {{"case_name", {{"type", "string"}}},
+              {"reynolds", {{"type", "number"}}},
+              {"grid", {{"type", "integer"}}},
+              {"u_centreline",
+               {{"type", "object"},
+                {"description", "u/U_lid along the vertical centreline x = 0.5."},
+                {"properties", {{"y", numbers}, {"u", numbers}}},
+                {"required", {"y", "u"}}}},
+              {"v_centreline",
+               {{"type", "object"},
+                {"description", "v/U_lid along the horizontal centreline y = 0.5."},
+                {"properties", {{"x", numbers}, {"v", numbers}}},
+                {"required", {"x", "v"}}}},
+              {"vortex_centre",
+               {{"type", "object"},
+                {"properties",
+                 {{"x", {{"type", "number"}}},
+                  {"y", {{"type", "number"}}},
+                  {"psi", {{"type", "number"}}}}},
+                {"required", {"x", "y", "psi"}}}},
+              {"iterations", {{"type", "integer"}}},
+              {"final_residual", {{"type", "number"}}},
+              {"converged", {{"type", "boolean"}}},
+              {"wall_seconds", {{"type", "number"}}}}},
+            {"required",
+             {"u_centreline", "v_centreline", "vortex_centre", "iterations", "final_residual",
+              "converged", "wall_seconds"}}};
+}
+
+bool isInteger(const json &v, std::int64_t &out)
+{
+    if (v.is_number_integer()) {
+        out = v.get<std::int64_t>();
+        return true;
+    }
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9e15) {
+            out = std::int64_t(d);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool isFiniteNumber(const json &v, double &out)
+{
+    if (!v.is_number())
+        return false;
+    out = v.get<double>();
+    return std::isfinite(out);
+}
+
+std::string shortJson(const json &v)
+{
+    std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (s.size() > 40)
+        s = s.substr(0, 40) + "...";
+    return s;
+}
+
+std::string fixed(double v, int digits)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+} // namespace
+
+json CfdTool::definition(bool legacy)
+{
+    json tool = {
+        {"name", name},
+        {"title", "Lid-driven cavity CFD case"},
+        {"description",
+         "Runs a 2D incompressible Navier-Stokes simulation of the lid-driven cavity and "
+         "returns the centreline velocity profiles at the Ghia, Ghia & Shin (1982) sample "
+         "points, the primary vortex centre and convergence data. Long-running: answered "
+         "with a task. If the mesh fails its quality check the task asks whether to repair "
+         "it or abort."},
+        {"inputSchema", inputSchema()},
+        {"outputSchema", outputSchema()},
+        {"annotations",
+         {{"readOnlyHint", true}, {"destructiveHint", false}, {"idempotentHint", true},
+          {"openWorldHint", false}}}};
+    if (legacy)
+        tool["execution"] = {{"taskSupport", "optional"}};
+    return tool;
+}
+
+bool CfdTool::validate(const json &arguments, json &normalized, std::string &error)
+{
+    if (arguments.is_null()) {
+        error = "Missing arguments: run_cfd_case needs at least 'reynolds' and 'grid'.";
+        return false;
+    }
+    if (!arguments.is_object()) {
+        error = "Invalid arguments: expected an object with 'reynolds', 'grid' and optional "
+                "settings.";
+        return false;
+    }
+    static const char *const known[] = {"case_name", "reynolds", "grid", "max_iterations",
+                                        "tolerance", "lid_velocity", "grading",
+                                        "force_mesh_defect", "idempotency_key"};
+    for (const auto &[key, value] : arguments.items()) {
+        bool ok = false;
+        for (const char *k : known)
+            ok = ok || key == k;
+        if (!ok) {
+            error = "Unknown argument '" + key + "': run_cfd_case accepts case_name, reynolds, "
+                    "grid, max_iterations, tolerance, lid_velocity, grading, force_mesh_defect "
+                    "and idempotency_key.";
+            return false;
+        }
+    }
+    const auto bad = [&](const char *arg, const std::string &what) {
+        error = std::string("Invalid argument '") + arg + "': " + what;
+        if (arguments.contains(arg))
+            error += " (got " + shortJson(arguments.at(arg)) + ")";
+        error += ".";
+        return false;
+    };
+    normalized = json::object();
+
+    if (arguments.contains("case_name")) {
+        const json &v = arguments["case_name"];
+        if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 200)
+            return bad("case_name", "must be a non-empty string of at most 200 characters");
+        normalized["case_name"] = v;
+    } else {
+        normalized["case_name"] = "cavity";
+    }
+
+    double d = 0;
+    std::int64_t n = 0;
+    if (!arguments.contains("reynolds"))
+        return bad("reynolds", "is required: give the Reynolds number, a number above 0");
+    if (!isFiniteNumber(arguments["reynolds"], d) || d <= 0 || d > 1e6)
+        return bad("reynolds", "must be a number above 0 and at most 1e6");
+    normalized["reynolds"] = d;
+
+    if (!arguments.contains("grid"))
+        return bad("grid", "is required: give the cells per side, an integer from 8 to 1024");
+    if (!isInteger(arguments["grid"], n) || n < 8 || n > 1024)
+        return bad("grid", "must be an integer from 8 to 1024 (cells per side)");
+    normalized["grid"] = n;
+
+    normalized["max_iterations"] = 20000;
+    if (arguments.contains("max_iterations")) {
+        if (!isInteger(arguments["max_iterations"], n) || n < 1 || n > 10000000)
+            return bad("max_iterations", "must be an integer from 1 to 10000000");
+        normalized["max_iterations"] = n;
+    }
+    normalized["tolerance"] = 1e-6;
+    if (arguments.contains("tolerance")) {
+        if (!isFiniteNumber(arguments["tolerance"], d) || d <= 0)
+            return bad("tolerance", "must be a number above 0, e.g. 1e-6");
+        normalized["tolerance"] = d;
+    }
+    normalized["lid_velocity"] = 1.0;
+    if (arguments.contains("lid_velocity")) {
+        if (!isFiniteNumber(arguments["lid_velocity"], d) || d == 0 || std::fabs(d) > 1e6)
+            return bad("lid_velocity", "must be a non-zero number, e.g. 1");
+        normalized["lid_velocity"] = d;
+    }
+    normalized["grading"] = 1.0;
+    if (arguments.contains("grading")) {
+        if (!isFiniteNumber(arguments["grading"], d) || d < 1 || d > 1000)
+            return bad("grading", "must be a number from 1 (uniform) to 1000");
+        normalized["grading"] = d;
+    }
+    normalized["force_mesh_defect"] = false;
+    if (arguments.contains("force_mesh_defect")) {
+        if (!arguments["force_mesh_defect"].is_boolean())
+            return bad("force_mesh_defect", "must be true or false");
+        normalized["force_mesh_defect"] = arguments["force_mesh_defect"];
+    }
+    if (arguments.contains("idempotency_key")) {
+        const json &v = arguments["idempotency_key"];
+        if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 200)
+            return bad("idempotency_key", "must be a non-empty string of at most 200 characters");
+        normalized["idempotency_key"] = v;
+    }
+    return true;
+}
+
+Solver::CaseParams CfdTool::caseParams(const json &a)
+{
+    Solver::CaseParams p;
+    p.reynolds = a.value("reynolds", 100.0);
+    p.grid = a.value("grid", 64);
+    p.maxIterations = a.value("max_iterations", 20000);
+    p.tolerance = a.value("tolerance", 1e-6);
+    p.lidVelocity = a.value("lid_velocity", 1.0);
+    p.grading = a.value("grading", 1.0);
+    return p;
+}
+
+std::string CfdTool::sci(double value)
+{
+    if (!std::isfinite(value))
+        return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1e", value);
+    // printf pads the exponent ("3.1e-04"); engineers and the contract write "3.1e-4".
+    std::string s(buf);
+    const auto e = s.find('e');
+    if (e == std::string::npos)
+        return s;
+    std::string mantissa = s.substr(0, e);
+    std::string exponent = s.substr(e + 1);
+    std::string sign;
+    if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) {
+        if (exponent[0] == '-')
+            sign = "-";
+        exponent.erase(0, 1);
+    }
+    while (exponent.size() > 1 && exponent[0] == '0')
+        exponent.erase(0, 1);
+    return mantissa + "e" + sign + exponent;
+}
+
+std::string CfdTool::progressMessage(const Solver::Progress &p)
+{
+    return "iteration " + std::to_string(p.iteration) + " of " + std::to_string(p.maxIterations)
+           + ", residual " + sci(p.residual) + " (u " + sci(p.residualU) + ", v "
+           + sci(p.residualV) + ", p " + sci(p.residualP) + ")";
+}
+
+json CfdTool::meshQuestion(const Solver::MeshQuality &q, bool retry)
+{
+    std::string message = q.description;
+    if (message.empty()) {
+        message = std::to_string(q.badCells) + " cells (" + q.location + ") fail the " + q.metric
+                  + " check: worst " + fixed(q.worstValue, 2) + " against a limit of "
+                  + fixed(q.limit, 2) + ".";
+    }
+    if (retry)
+        message = "The mesh still fails its quality check after smoothing. " + message;
+    message += " Repair the mesh by smoothing its grading and continue, or abort this case?";
+    return {{"method", "elicitation/create"},
+            {"params",
+             {{"mode", "form"},
+              {"message", message},
+              {"requestedSchema",
+               {{"type", "object"},
+                {"properties",
+                 {{"action",
+                   {{"type", "string"},
+                    {"title", "Action"},
+                    {"description", "What to do about the defective cells."},
+                    {"enum", {"repair", "abort"}},
+                    {"oneOf",
+                     {{{"const", "repair"}, {"title", "Repair the mesh and continue"}},
+                      {{"const", "abort"}, {"title", "Abort this case"}}}}}},
+                  {"smoothing_passes",
+                   {{"type", "integer"},
+                    {"title", "Smoothing passes"},
+                    {"description", "How many smoothing passes the repair applies."},
+                    {"default", 5},
+                    {"minimum", 1},
+                    {"maximum", 50}}}}},
+                {"required", {"action"}}}}}}};
+}
+
+json CfdTool::result(const json &arguments, const Solver::CaseResult &r)
+{
+    json structured = {
+        {"case_name", arguments.value("case_name", "cavity")},
+        {"reynolds", arguments.value("reynolds", 0.0)},
+        {"grid", arguments.value("grid", 0)},
+        {"u_centreline", {{"y", r.yCentreline}, {"u", r.uCentreline}}},
+        {"v_centreline", {{"x", r.xCentreline}, {"v", r.vCentreline}}},
+        {"vortex_centre", {{"x", r.vortexX}, {"y", r.vortexY}, {"psi", r.vortexPsi}}},
+        {"iterations", r.iterations},
+        {"final_residual", std::isfinite(r.finalResidual) ? json(r.finalResidual) : json(nullptr)},
+        {"converged", r.converged},
+        {"wall_seconds", r.wallSeconds}};
+    if (!std::isfinite(r.finalResidual))
+        structured["final_residual"] = std::numeric_limits<double>::max();
+
+    const std::string caseName = arguments.value("case_name", "cavity");
+    const int grid = arguments.value("grid", 0);
+    std::string text = "Lid-driven cavity case '" + caseName + "' at Re = "
+                       + shortJson(arguments.value("reynolds", json(0))) + " on a "
+                       + std::to_string(grid) + "x" + std::to_string(grid) + " grid (grading "
+                       + fixed(arguments.value("grading", 1.0), 2) + ") ";
+    if (r.converged)
+        text += "converged after " + std::to_string(r.iterations) + " iterations to a residual of "
+                + sci(r.finalResidual) + " (tolerance " + sci(arguments.value("tolerance", 0.0))
+                + ")";
+    else
+        text += "did not converge: it stopped at the limit of " + std::to_string(r.iterations)
+                + " iterations with a residual of " + sci(r.finalResidual) + " against a tolerance of "
+                + sci(arguments.value("tolerance", 0.0))
+                + ", so treat the profiles as provisional and rerun with more iterations";
+    text += " in " + fixed(r.wallSeconds, 1) + " s of solver time. The primary vortex sits at (x, y) = ("
+            + fixed(r.vortexX, 3) + ", " + fixed(r.vortexY, 3) + ") with a stream function of "
+            + sci(r.vortexPsi);
+    if (!r.uCentreline.empty()) {
+        std::size_t k = 0;
+        for (std::size_t i = 1; i < r.uCentreline.size(); ++i)
+            if (r.uCentreline[i] < r.uCentreline[k])
+                k = i;
+        const double y = k < r.yCentreline.size() ? r.yCentreline[k] : 0.0;
+        text += ", and the centreline u velocity reaches its minimum of " + fixed(r.uCentreline[k], 3)
+                + " U_lid near y = " + fixed(y, 3);
+    }
+    text += ".";
+    return {{"content", {{{"type", "text"}, {"text", text}}}},
+            {"structuredContent", structured},
+            {"isError", false}};
+}
+
+json CfdTool::errorResult(const std::string &message)
+{
+    return {{"content", {{{"type", "text"}, {"text", message}}}}, {"isError", true}};
+}
+
+} // namespace Eddy::Server

@@ -1,0 +1,42 @@
+#pragma once
+
+// The run_cfd_case tool: its schemas, argument validation, and the texts and JSON it produces
+// (status messages, the mesh question, the final CallToolResult). Pure functions, any thread.
+
+#include "server/solver/cavitysolver.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace Eddy::Server {
+
+class CfdTool final
+{
+public:
+    static constexpr const char *name = "run_cfd_case";
+
+    // The Tool object for tools/list; legacy adds execution.taskSupport = "optional".
+    static nlohmann::json definition(bool legacy);
+
+    // Checks the arguments and fills in defaults. On failure returns false and error names the
+    // argument and what to send instead.
+    static bool validate(const nlohmann::json &arguments, nlohmann::json &normalized,
+                         std::string &error);
+    static Solver::CaseParams caseParams(const nlohmann::json &normalized);
+
+    // "iteration 4200 of 12000, residual 3.1e-4 (u 2.0e-4, v 3.1e-4, p 8.7e-5)"
+    static std::string progressMessage(const Solver::Progress &progress);
+    // Two significant digits in e-notation without exponent padding: 3.1e-4.
+    static std::string sci(double value);
+
+    // The elicitation/create request (method + params) asking whether to repair the mesh.
+    static nlohmann::json meshQuestion(const Solver::MeshQuality &quality, bool retry);
+
+    // The CallToolResult (without resultType) for a finished run.
+    static nlohmann::json result(const nlohmann::json &arguments, const Solver::CaseResult &r);
+    // A CallToolResult with isError: true and one text block.
+    static nlohmann::json errorResult(const std::string &message);
+};
+
+} // namespace Eddy::Server

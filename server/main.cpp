@@ -1,0 +1,128 @@
+// eddy-cfd-server: the reference MCP Tasks server. main() parses flags, opens the store, starts
+// the task manager and the HTTP endpoint, prints the ready line, and on SIGTERM/SIGINT stops
+// accepting, checkpoints running cases and exits 0.
+
+#include "server/legacysession.h"
+#include "server/log.h"
+#include "server/mcphandler.h"
+#include "server/serveroptions.h"
+#include "server/taskmanager.h"
+#include "server/taskstore.h"
+
+#include <httplib.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <thread>
+
+using namespace Eddy::Server;
+
+namespace {
+
+constexpr std::size_t kMaxBody = 4 * 1024 * 1024;
+// Listen and legacy tasks/result streams hold a thread each; polls must never wait behind them.
+constexpr std::size_t kHttpThreads = 256;
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    ServerOptions options;
+    std::string error;
+    switch (ServerOptions::parse(args, options, error)) {
+    case ServerOptions::ParseResult::Help:
+        std::cout << ServerOptions::usage();
+        return 0;
+    case ServerOptions::ParseResult::Error:
+        std::cerr << "eddy-cfd-server: " << error << "\n";
+        return 2;
+    case ServerOptions::ParseResult::Run:
+        break;
+    }
+    Log::setLevel(options.logLevel);
+    ::umask(077); // the data folder holds token hashes and task ids
+
+    // Signals are taken by one thread with sigwait, so every other thread must block them.
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+
+    std::error_code ec;
+    std::filesystem::create_directories(options.dataDir, ec);
+    if (ec || !std::filesystem::is_directory(options.dataDir)) {
+        std::cerr << "eddy-cfd-server: cannot create the data folder '" << options.dataDir
+                  << "': " << ec.message() << "; pass a writable folder with --data-dir\n";
+        return 1;
+    }
+    TaskStore store;
+    if (!store.open((std::filesystem::path(options.dataDir) / "tasks.sqlite").string(), error)) {
+        std::cerr << "eddy-cfd-server: " << error << "\n";
+        return 1;
+    }
+    TaskManager tasks(store, options);
+    if (!tasks.start(error)) {
+        std::cerr << "eddy-cfd-server: " << error << "\n";
+        return 1;
+    }
+    LegacySession sessions;
+    McpHandler handler(tasks, sessions, options);
+
+    httplib::Server server;
+    server.new_task_queue = [] { return new httplib::ThreadPool(kHttpThreads); };
+    server.set_payload_max_length(kMaxBody);
+    server.set_keep_alive_max_count(100000);
+    server.set_read_timeout(30, 0);
+    handler.install(server);
+
+    int port = options.port;
+    if (port == 0) {
+        port = server.bind_to_any_port(options.host);
+        if (port < 0) {
+            std::cerr << "eddy-cfd-server: cannot listen on " << options.host
+                      << ": check --host\n";
+            return 1;
+        }
+    } else if (!server.bind_to_port(options.host, port)) {
+        std::cerr << "eddy-cfd-server: cannot listen on " << options.host << ":" << port
+                  << ": the port is taken or not allowed; choose another with --port (0 picks a "
+                     "free one)\n";
+        return 1;
+    }
+
+    std::thread signalThread([&] {
+        int received = 0;
+        sigwait(&signals, &received);
+        Log::info(std::string("received ") + (received == SIGINT ? "SIGINT" : "SIGTERM")
+                  + ": checkpointing running cases and stopping");
+        handler.beginShutdown();
+        tasks.shutdown();
+        server.stop();
+    });
+
+    const std::string host = options.host.find(':') != std::string::npos
+                                 ? "[" + options.host + "]"
+                                 : options.host;
+    std::printf("eddy-cfd-server listening on http://%s:%d/mcp\n", host.c_str(), port);
+    std::fflush(stdout);
+    Log::info("serving with " + std::to_string(options.workers) + " solver workers, data in "
+              + options.dataDir + (options.token.empty() ? "" : ", bearer token required"));
+
+    const bool listened = server.listen_after_bind();
+    if (!listened && server.is_running()) {
+        Log::error("the HTTP server stopped unexpectedly");
+    }
+    // Wake the signal thread if the listener ended on its own.
+    pthread_kill(signalThread.native_handle(), SIGTERM);
+    signalThread.join();
+    tasks.shutdown();
+    Log::info("stopped");
+    return 0;
+}

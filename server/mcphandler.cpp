@@ -1,0 +1,949 @@
+#include "server/mcphandler.h"
+
+#include "server/cfdtool.h"
+#include "server/legacysession.h"
+#include "server/log.h"
+#include "server/secrets.h"
+#include "server/sse.h"
+#include "server/taskjson.h"
+#include "server/taskmanager.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+
+namespace Eddy::Server {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char *kServerName = "eddy-cfd-server";
+constexpr const char *kServerVersion = "0.1.0";
+constexpr auto kKeepAlive = std::chrono::seconds(15);
+constexpr int kListPageSize = 50;
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+bool decodeBase64(const std::string &in, std::string &out)
+{
+    auto value = [](char c) -> int {
+        if (c >= 'A' && c <= 'Z') return c - 'A';
+        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+        if (c >= '0' && c <= '9') return c - '0' + 52;
+        if (c == '+' || c == '-') return 62;
+        if (c == '/' || c == '_') return 63;
+        return -1;
+    };
+    out.clear();
+    std::uint32_t buffer = 0;
+    int bits = 0;
+    std::size_t i = 0;
+    for (; i < in.size() && in[i] != '='; ++i) {
+        const int v = value(in[i]);
+        if (v < 0)
+            return false;
+        buffer = (buffer << 6) | std::uint32_t(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push_back(char((buffer >> bits) & 0xff));
+        }
+    }
+    for (; i < in.size(); ++i)
+        if (in[i] != '=')
+            return false;
+    return true;
+}
+
+// Mcp-Name and friends: plain, or the sentinel =?base64?...?= around UTF-8 bytes.
+bool decodeHeaderValue(const std::string &raw, std::string &out)
+{
+    static const std::string prefix = "=?base64?";
+    static const std::string suffix = "?=";
+    if (raw.size() >= prefix.size() + suffix.size() && raw.compare(0, prefix.size(), prefix) == 0
+        && raw.compare(raw.size() - suffix.size(), suffix.size(), suffix) == 0)
+        return decodeBase64(raw.substr(prefix.size(), raw.size() - prefix.size() - suffix.size()),
+                            out);
+    out = raw;
+    return true;
+}
+
+json tasksCapability()
+{
+    return {{"extensions", {{McpHandler::kTasksExtension, json::object()}}}};
+}
+
+std::string idText(const json &id)
+{
+    return TaskJson::dump(id);
+}
+
+json relatedTask(const std::string &taskId)
+{
+    return {{"io.modelcontextprotocol/related-task", {{"taskId", taskId}}}};
+}
+
+// The final message of a legacy tasks/result: what the tools/call would have returned.
+json legacyFinalMessage(const json &id, const TaskRecord &r)
+{
+    if (r.status == TaskStatus::Completed || (r.status == TaskStatus::Failed && r.result.is_object())) {
+        json result = r.result.is_object() ? r.result : json{{"content", json::array()}};
+        result["_meta"] = relatedTask(r.id);
+        return {{"jsonrpc", "2.0"}, {"id", id}, {"result", result}};
+    }
+    json error = r.status == TaskStatus::Failed && r.error.is_object()
+                     ? r.error
+                     : json{{"code", -32603}, {"message", "The task was cancelled before it finished."}};
+    error["data"] = {{"_meta", relatedTask(r.id)}};
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"error", error}};
+}
+
+} // namespace
+
+McpHandler::McpHandler(TaskManager &tasks, LegacySession &sessions, const ServerOptions &options)
+    : m_tasks(tasks), m_sessions(sessions), m_options(options)
+{
+    if (!m_options.token.empty())
+        m_tokenHash = Secrets::sha256Hex(m_options.token);
+}
+
+void McpHandler::install(httplib::Server &server)
+{
+    server.Post("/mcp", [this](const httplib::Request &req, httplib::Response &res) {
+        handlePost(req, res);
+    });
+    server.Get("/mcp", [](const httplib::Request &, httplib::Response &res) {
+        res.set_header("Allow", "POST");
+        sendError(res, 405, nullptr, -32600,
+                  "GET is not supported: this server speaks 2026-07-28 Streamable HTTP; POST "
+                  "JSON-RPC messages to /mcp (use subscriptions/listen for notifications)");
+    });
+    server.Delete("/mcp", [this](const httplib::Request &req, httplib::Response &res) {
+        const std::string session = req.get_header_value("Mcp-Session-Id");
+        const std::string token = req.get_header_value("Authorization");
+        if (!session.empty()) {
+            const std::string hash = m_options.token.empty() ? std::string() : m_tokenHash;
+            if (m_sessions.isValid(session, hash)
+                && (m_options.token.empty()
+                    || Secrets::constantTimeEquals(token, "Bearer " + m_options.token))) {
+                m_sessions.close(session);
+                res.status = 200;
+                return;
+            }
+            sendError(res, 404, nullptr, -32001, "Session not found");
+            return;
+        }
+        res.set_header("Allow", "POST");
+        sendError(res, 405, nullptr, -32600, "DELETE needs an Mcp-Session-Id (2025-11-25 only)");
+    });
+    server.set_error_handler(httplib::Server::HandlerWithResponse(
+        [](const httplib::Request &, httplib::Response &res) {
+        if (!res.body.empty() || res.is_chunked_content_provider_)
+            return httplib::Server::HandlerResponse::Unhandled;
+        switch (res.status) {
+        case 413:
+            sendError(res, 413, nullptr, -32600,
+                      "Request body too large: the limit is 4 MiB per JSON-RPC message");
+            break;
+        case 404:
+            sendError(res, 404, nullptr, -32601, "Not found: the MCP endpoint is POST /mcp");
+            break;
+        case 405:
+            sendError(res, 405, nullptr, -32600, "Method not allowed: POST JSON-RPC to /mcp");
+            break;
+        default:
+            sendError(res, res.status, nullptr, -32600, "The HTTP request could not be served");
+            break;
+        }
+        return httplib::Server::HandlerResponse::Handled;
+    }));
+}
+
+void McpHandler::beginShutdown()
+{
+    m_shuttingDown = true;
+    const std::lock_guard lock(m_channelMutex);
+    for (const auto &channel : m_channels)
+        channel->close();
+}
+
+void McpHandler::registerChannel(const std::shared_ptr<SseChannel> &channel)
+{
+    {
+        const std::lock_guard lock(m_channelMutex);
+        m_channels.insert(channel);
+    }
+    m_tasks.addChannel(channel);
+}
+
+void McpHandler::unregisterChannel(const std::shared_ptr<SseChannel> &channel)
+{
+    m_tasks.removeChannel(channel);
+    const std::lock_guard lock(m_channelMutex);
+    m_channels.erase(channel);
+}
+
+json McpHandler::errorObject(const json &id, int code, const std::string &message, const json &data)
+{
+    json error = {{"code", code}, {"message", message}};
+    if (!data.is_null())
+        error["data"] = data;
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"error", error}};
+}
+
+void McpHandler::sendError(httplib::Response &res, int httpStatus, const json &id, int code,
+                           const std::string &message, const json &data)
+{
+    res.status = httpStatus;
+    res.set_content(TaskJson::dump(errorObject(id, code, message, data)), "application/json");
+}
+
+void McpHandler::sendResult(httplib::Response &res, const json &id, const json &result)
+{
+    res.status = 200;
+    res.set_content(TaskJson::dump(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}),
+                    "application/json");
+}
+
+void McpHandler::handlePost(const httplib::Request &req, httplib::Response &res)
+{
+    Call call;
+    if (!m_options.token.empty()) {
+        const std::string auth = req.get_header_value("Authorization");
+        if (!Secrets::constantTimeEquals(auth, "Bearer " + m_options.token)) {
+            res.set_header("WWW-Authenticate", "Bearer");
+            sendError(res, 401, nullptr, -32001,
+                      auth.empty() ? "Unauthorized: this server needs an 'Authorization: Bearer "
+                                     "<token>' header; configure the server's token in the client"
+                                   : "Unauthorized: the bearer token is wrong; check the token "
+                                     "configured for this server");
+            return;
+        }
+        call.tokenHash = m_tokenHash;
+    }
+    const std::string contentType = lower(req.get_header_value("Content-Type"));
+    if (contentType.rfind("application/json", 0) != 0) {
+        sendError(res, 415, nullptr, -32600,
+                  "Unsupported Content-Type '" + req.get_header_value("Content-Type")
+                      + "': send the JSON-RPC message as application/json");
+        return;
+    }
+    if (req.has_header("Accept")) {
+        const std::string accept = lower(req.get_header_value("Accept"));
+        if (accept.find("application/json") == std::string::npos
+            && accept.find("text/event-stream") == std::string::npos
+            && accept.find("*/*") == std::string::npos
+            && accept.find("application/*") == std::string::npos) {
+            sendError(res, 406, nullptr, -32600,
+                      "Not acceptable: send 'Accept: application/json, text/event-stream'");
+            return;
+        }
+    }
+    json body = json::parse(req.body, nullptr, false);
+    if (body.is_discarded()) {
+        sendError(res, 400, nullptr, -32700,
+                  "Parse error: the body is not valid JSON in UTF-8; send one JSON-RPC object");
+        return;
+    }
+    if (!body.is_object()) {
+        sendError(res, 400, nullptr, -32600,
+                  body.is_array() ? "Invalid request: batches are not supported; send one "
+                                    "JSON-RPC message per POST"
+                                  : "Invalid request: the body must be a JSON-RPC object");
+        return;
+    }
+    if (body.contains("id")) {
+        const json &id = body["id"];
+        if (!id.is_string() && !id.is_number_integer()) {
+            sendError(res, 400, nullptr, -32600,
+                      "Invalid request: 'id' must be a string or an integer");
+            return;
+        }
+        call.id = id;
+        call.hasId = true;
+    }
+    if (body.value("jsonrpc", json()) != "2.0") {
+        sendError(res, 400, call.id, -32600, "Invalid request: 'jsonrpc' must be \"2.0\"");
+        return;
+    }
+    const bool isResponse = !body.contains("method") && (body.contains("result") || body.contains("error"));
+    if (!isResponse) {
+        if (!body.contains("method") || !body["method"].is_string()) {
+            sendError(res, 400, call.id, -32600, "Invalid request: 'method' must be a string");
+            return;
+        }
+        call.method = body["method"].get<std::string>();
+        if (body.contains("params")) {
+            if (!body["params"].is_object()) {
+                sendError(res, 400, call.id, -32602, "Invalid params: 'params' must be an object");
+                return;
+            }
+            call.params = body["params"];
+        }
+    }
+    call.sessionId = req.get_header_value("Mcp-Session-Id");
+    if (!call.sessionId.empty() || call.method == "initialize") {
+        handleLegacy(req, res, call, body);
+        return;
+    }
+    if (isResponse) {
+        sendError(res, 400, call.id, -32600,
+                  "Invalid request: JSON-RPC responses are accepted only inside a 2025-11-25 "
+                  "session (Mcp-Session-Id)");
+        return;
+    }
+    handleModern(req, res, call);
+}
+
+bool McpHandler::checkHeaders(const httplib::Request &req, httplib::Response &res,
+                              const Call &call, const std::string &version)
+{
+    const auto mismatch = [&](const std::string &message) {
+        sendError(res, 400, call.id, -32020, "Header mismatch: " + message);
+        return false;
+    };
+    if (!req.has_header("MCP-Protocol-Version"))
+        return mismatch("the MCP-Protocol-Version header is missing; send it with the same value "
+                        "as _meta io.modelcontextprotocol/protocolVersion");
+    if (req.get_header_value("MCP-Protocol-Version") != version)
+        return mismatch("MCP-Protocol-Version header value '"
+                        + req.get_header_value("MCP-Protocol-Version")
+                        + "' does not match body value '" + version + "'");
+    if (!req.has_header("Mcp-Method"))
+        return mismatch("the Mcp-Method header is missing; send the JSON-RPC method in it");
+    if (req.get_header_value("Mcp-Method") != call.method)
+        return mismatch("Mcp-Method header value '" + req.get_header_value("Mcp-Method")
+                        + "' does not match body value '" + call.method + "'");
+    std::string expected;
+    bool needsName = false;
+    if (call.method == "tools/call" || call.method == "prompts/get") {
+        needsName = true;
+        expected = call.params.value("name", json()).is_string() ? call.params["name"].get<std::string>() : "";
+    } else if (call.method == "resources/read") {
+        needsName = true;
+        expected = call.params.value("uri", json()).is_string() ? call.params["uri"].get<std::string>() : "";
+    } else if (call.method == "tasks/get" || call.method == "tasks/update"
+               || call.method == "tasks/cancel") {
+        needsName = true;
+        expected = call.params.value("taskId", json()).is_string() ? call.params["taskId"].get<std::string>() : "";
+    }
+    if (!needsName)
+        return true;
+    if (!req.has_header("Mcp-Name"))
+        return mismatch("the Mcp-Name header is missing; for " + call.method + " it carries "
+                        + (call.method.rfind("tasks/", 0) == 0 ? "params.taskId" : "params.name"));
+    std::string name;
+    if (!decodeHeaderValue(req.get_header_value("Mcp-Name"), name))
+        return mismatch("the Mcp-Name header has a malformed =?base64?...?= value");
+    if (name != expected) {
+        // Task ids are secrets: never echo them.
+        if (call.method.rfind("tasks/", 0) == 0)
+            return mismatch("Mcp-Name header value does not match params.taskId");
+        return mismatch("Mcp-Name header value '" + name + "' does not match body value '"
+                        + expected + "'");
+    }
+    return true;
+}
+
+void McpHandler::handleModern(const httplib::Request &req, httplib::Response &res, Call &call)
+{
+    if (!call.hasId) {
+        res.status = 202; // no 2026 client notification needs an action here
+        return;
+    }
+    const json meta = call.params.value("_meta", json());
+    if (!meta.is_object()) {
+        sendError(res, 400, call.id, -32602,
+                  "Invalid params: params._meta is required with "
+                  "io.modelcontextprotocol/protocolVersion and "
+                  "io.modelcontextprotocol/clientCapabilities (or use initialize for 2025-11-25)");
+        return;
+    }
+    const json version = meta.value("io.modelcontextprotocol/protocolVersion", json());
+    const json caps = meta.value("io.modelcontextprotocol/clientCapabilities", json());
+    if (!version.is_string() || !caps.is_object()) {
+        sendError(res, 400, call.id, -32602,
+                  std::string("Invalid params: _meta is missing ")
+                      + (!version.is_string() ? "io.modelcontextprotocol/protocolVersion (a string)"
+                                              : "io.modelcontextprotocol/clientCapabilities (an object, {} for none)"));
+        return;
+    }
+    const std::string v = version.get<std::string>();
+    if (!checkHeaders(req, res, call, v))
+        return;
+    if (v == kLegacyVersion) {
+        sendError(res, 400, call.id, -32600,
+                  "Protocol 2025-11-25 needs a session: send initialize first and then the "
+                  "Mcp-Session-Id header on every request");
+        return;
+    }
+    if (v != kModernVersion) {
+        sendError(res, 400, call.id, -32022, "Unsupported protocol version",
+                  {{"supported", {kModernVersion, kLegacyVersion}}, {"requested", v}});
+        return;
+    }
+    const json ext = caps.value("extensions", json());
+    call.declaresTasks = ext.is_object() && ext.contains(kTasksExtension)
+                         && ext[kTasksExtension].is_object();
+
+    const std::string &m = call.method;
+    if (m == "tasks/get")
+        tasksGet(res, call);
+    else if (m == "tools/call")
+        toolsCall(res, call);
+    else if (m == "tasks/update")
+        tasksUpdate(res, call);
+    else if (m == "tasks/cancel")
+        tasksCancel(res, call);
+    else if (m == "server/discover")
+        discover(res, call);
+    else if (m == "tools/list")
+        toolsList(res, call);
+    else if (m == "subscriptions/listen")
+        listen(res, call);
+    else if (m == "tasks/result" || m == "tasks/list")
+        sendError(res, 404, call.id, -32601,
+                  "Method not found: " + m + " does not exist in 2026-07-28; tasks/get returns the "
+                  "result inline");
+    else
+        sendError(res, 404, call.id, -32601, "Method not found: " + m);
+}
+
+void McpHandler::discover(httplib::Response &res, const Call &call)
+{
+    sendResult(res, call.id,
+               {{"resultType", "complete"},
+                {"supportedVersions", {kModernVersion, kLegacyVersion}},
+                {"capabilities", {{"tools", json::object()},
+                                  {"extensions", {{kTasksExtension, json::object()}}}}},
+                {"instructions",
+                 "Call run_cfd_case to simulate a lid-driven cavity; it answers with a task. "
+                 "Poll tasks/get (or listen) for progress in statusMessage; a mesh defect "
+                 "asks via input_required whether to repair or abort."},
+                {"_meta", {{"io.modelcontextprotocol/serverInfo",
+                            {{"name", kServerName}, {"version", kServerVersion},
+                             {"title", "Eddy reference CFD server"}}}}},
+                {"ttlMs", 3600000},
+                {"cacheScope", m_options.token.empty() ? "public" : "private"}});
+}
+
+void McpHandler::toolsList(httplib::Response &res, const Call &call)
+{
+    sendResult(res, call.id,
+               {{"resultType", "complete"},
+                {"tools", {CfdTool::definition(false)}},
+                {"ttlMs", 300000},
+                {"cacheScope", m_options.token.empty() ? "public" : "private"}});
+}
+
+bool McpHandler::requireTasks(httplib::Response &res, const Call &call)
+{
+    if (call.declaresTasks)
+        return true;
+    sendError(res, 400, call.id, -32021,
+              "Missing required client capability: declare the io.modelcontextprotocol/tasks "
+              "extension in _meta io.modelcontextprotocol/clientCapabilities.extensions",
+              {{"requiredCapabilities", tasksCapability()}});
+    return false;
+}
+
+bool McpHandler::taskIdParam(httplib::Response &res, const Call &call, std::string &taskId)
+{
+    const json id = call.params.value("taskId", json());
+    if (!id.is_string() || id.get<std::string>().empty()) {
+        sendError(res, 400, call.id, -32602, "Invalid params: 'taskId' must be a non-empty string");
+        return false;
+    }
+    taskId = id.get<std::string>();
+    return true;
+}
+
+void McpHandler::toolsCall(httplib::Response &res, const Call &call)
+{
+    const json name = call.params.value("name", json());
+    if (!name.is_string() || name.get<std::string>() != CfdTool::name) {
+        sendError(res, 200, call.id, -32602,
+                  "Unknown tool: this server has only run_cfd_case (see tools/list)");
+        return;
+    }
+    if (!requireTasks(res, call))
+        return;
+    json arguments;
+    std::string error;
+    if (!CfdTool::validate(call.params.value("arguments", json()), arguments, error)) {
+        json result = CfdTool::errorResult(error);
+        result["resultType"] = "complete";
+        sendResult(res, call.id, result);
+        return;
+    }
+    TaskManager::Snapshot snap;
+    bool existing = false;
+    if (!m_tasks.create(arguments, call.tokenHash, false, m_options.ttlMs, snap, existing, error)) {
+        sendError(res, 500, call.id, -32603, "Internal error: " + error);
+        return;
+    }
+    json result = TaskJson::detailed(snap.record, snap.pollIntervalMs);
+    // CreateTaskResult is Result & Task: never result, error or inputRequests.
+    result.erase("result");
+    result.erase("error");
+    result.erase("inputRequests");
+    result["resultType"] = "task";
+    sendResult(res, call.id, result);
+}
+
+void McpHandler::tasksGet(httplib::Response &res, const Call &call)
+{
+    if (!requireTasks(res, call))
+        return;
+    std::string taskId;
+    if (!taskIdParam(res, call, taskId))
+        return;
+    std::string fragment;
+    if (!m_tasks.detailFragment(taskId, call.tokenHash, fragment)) {
+        sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
+        return;
+    }
+    // The hot path: splice the cached rendering instead of building a JSON tree.
+    std::string body;
+    const std::string id = idText(call.id);
+    body.reserve(fragment.size() + id.size() + 64);
+    body += "{\"jsonrpc\":\"2.0\",\"id\":";
+    body += id;
+    body += ",\"result\":{\"resultType\":\"complete\",";
+    body += fragment;
+    body += "}}";
+    res.status = 200;
+    res.set_content(std::move(body), "application/json");
+}
+
+void McpHandler::tasksUpdate(httplib::Response &res, const Call &call)
+{
+    if (!requireTasks(res, call))
+        return;
+    std::string taskId;
+    if (!taskIdParam(res, call, taskId))
+        return;
+    const json responses = call.params.value("inputResponses", json());
+    if (!responses.is_object()) {
+        sendError(res, 400, call.id, -32602,
+                  "Invalid params: 'inputResponses' must be an object keyed by the "
+                  "inputRequests keys");
+        return;
+    }
+    if (!m_tasks.update(taskId, call.tokenHash, responses)) {
+        sendError(res, 200, call.id, -32602, "Failed to update task: Task not found or expired");
+        return;
+    }
+    sendResult(res, call.id, {{"resultType", "complete"}});
+}
+
+void McpHandler::tasksCancel(httplib::Response &res, const Call &call)
+{
+    if (!requireTasks(res, call))
+        return;
+    std::string taskId;
+    if (!taskIdParam(res, call, taskId))
+        return;
+    TaskManager::Snapshot after;
+    if (m_tasks.cancel(taskId, call.tokenHash, after) == TaskManager::CancelOutcome::Unknown) {
+        sendError(res, 200, call.id, -32602, "Failed to cancel task: Task not found or expired");
+        return;
+    }
+    sendResult(res, call.id, {{"resultType", "complete"}});
+}
+
+void McpHandler::listen(httplib::Response &res, const Call &call)
+{
+    const json filter = call.params.value("notifications", json::object());
+    if (!filter.is_object()) {
+        sendError(res, 400, call.id, -32602, "Invalid params: 'notifications' must be an object");
+        return;
+    }
+    std::set<std::string> accepted;
+    const bool wantsTasks = filter.contains("taskIds");
+    if (wantsTasks) {
+        const json &ids = filter["taskIds"];
+        if (!ids.is_array() || std::any_of(ids.begin(), ids.end(), [](const json &v) { return !v.is_string(); })) {
+            sendError(res, 400, call.id, -32602, "Invalid params: 'taskIds' must be an array of strings");
+            return;
+        }
+        if (!requireTasks(res, call))
+            return;
+        for (const json &v : ids) {
+            TaskManager::Snapshot snap;
+            if (m_tasks.snapshot(v.get<std::string>(), call.tokenHash, snap))
+                accepted.insert(v.get<std::string>());
+        }
+    }
+    if (m_shuttingDown) {
+        sendError(res, 503, call.id, -32603, "The server is shutting down; listen again later");
+        return;
+    }
+    const std::string subscriptionId = idText(call.id);
+    auto channel = std::make_shared<SseChannel>(accepted, call.tokenHash, subscriptionId);
+    registerChannel(channel);
+
+    json ackFilter = json::object();
+    if (wantsTasks)
+        ackFilter["taskIds"] = json(std::vector<std::string>(accepted.begin(), accepted.end()));
+    std::string opening = SseChannel::frame(TaskJson::dump(
+        {{"jsonrpc", "2.0"},
+         {"method", "notifications/subscriptions/acknowledged"},
+         {"params", {{"_meta", {{"io.modelcontextprotocol/subscriptionId", call.id}}},
+                     {"notifications", ackFilter}}}}));
+    // The current state of each task follows the ack, so a listener needs no extra poll.
+    for (const std::string &id : accepted) {
+        std::string fragment;
+        if (m_tasks.detailFragment(id, call.tokenHash, fragment))
+            opening += SseChannel::frame(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{\"_meta\":{"
+                "\"io.modelcontextprotocol/subscriptionId\":" + subscriptionId + "}," + fragment + "}}");
+    }
+    const json closing = {{"jsonrpc", "2.0"}, {"id", call.id},
+                          {"result", {{"resultType", "complete"},
+                                      {"_meta", {{"io.modelcontextprotocol/subscriptionId", call.id}}}}}};
+    res.status = 200;
+    res.set_header("Cache-Control", "no-cache");
+    res.set_header("X-Accel-Buffering", "no");
+    auto opened = std::make_shared<bool>(false);
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [channel, opening, closing, opened](std::size_t, httplib::DataSink &sink) {
+            if (!*opened) {
+                *opened = true;
+                return sink.write(opening.data(), opening.size());
+            }
+            bool changed = false;
+            auto events = channel->wait(kKeepAlive, changed);
+            for (const std::string &event : events) {
+                const std::string frame = SseChannel::frame(event);
+                if (!sink.write(frame.data(), frame.size()))
+                    return false;
+            }
+            if (channel->isClosed()) {
+                const std::string frame = SseChannel::frame(TaskJson::dump(closing));
+                sink.write(frame.data(), frame.size());
+                sink.done();
+                return true;
+            }
+            if (!changed) {
+                const std::string ping = SseChannel::keepAlive();
+                return sink.write(ping.data(), ping.size());
+            }
+            return true;
+        },
+        [this, channel](bool) { unregisterChannel(channel); });
+}
+
+// ---- 2025-11-25 -------------------------------------------------------------------------
+
+void McpHandler::handleLegacy(const httplib::Request &req, httplib::Response &res, Call &call,
+                              const json &body)
+{
+    if (call.method == "initialize") {
+        if (!call.sessionId.empty()) {
+            sendError(res, 400, call.id, -32600,
+                      "initialize must be sent without an Mcp-Session-Id header");
+            return;
+        }
+        legacyInitialize(res, call);
+        return;
+    }
+    if (!m_sessions.isValid(call.sessionId, call.tokenHash)) {
+        sendError(res, 404, call.id, -32001,
+                  "Session not found: it expired or the server restarted; send initialize again "
+                  "without Mcp-Session-Id");
+        return;
+    }
+    if (req.has_header("MCP-Protocol-Version")
+        && req.get_header_value("MCP-Protocol-Version") != kLegacyVersion) {
+        sendError(res, 400, call.id, -32600,
+                  "This session speaks 2025-11-25; the MCP-Protocol-Version header says '"
+                  + req.get_header_value("MCP-Protocol-Version") + "'");
+        return;
+    }
+    if (call.method.empty()) {
+        // A client's answer to our elicitation/create request.
+        std::string taskId, key;
+        const std::string requestId = body["id"].is_string() ? body["id"].get<std::string>() : idText(body["id"]);
+        if (m_sessions.resolveElicitation(call.sessionId, requestId, taskId, key)) {
+            json answer = body.contains("result") && body["result"].is_object()
+                              ? body["result"]
+                              : json{{"action", "cancel"}};
+            answer.erase("_meta");
+            m_tasks.update(taskId, call.tokenHash, json{{key, answer}});
+        } else {
+            Log::debug("ignoring a response to an unknown request");
+        }
+        res.status = 202;
+        return;
+    }
+    if (!call.hasId) {
+        res.status = 202; // notifications/initialized, notifications/cancelled, ...
+        return;
+    }
+    const std::string &m = call.method;
+    if (m == "ping") {
+        sendResult(res, call.id, json::object());
+    } else if (m == "tools/list") {
+        sendResult(res, call.id, {{"tools", {CfdTool::definition(true)}}});
+    } else if (m == "tools/call") {
+        legacyToolsCall(res, call);
+    } else if (m == "tasks/get") {
+        std::string taskId;
+        if (!taskIdParam(res, call, taskId))
+            return;
+        TaskManager::Snapshot snap;
+        if (!m_tasks.snapshot(taskId, call.tokenHash, snap)) {
+            sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
+            return;
+        }
+        sendResult(res, call.id, TaskJson::legacy(snap.record, snap.pollIntervalMs));
+    } else if (m == "tasks/result") {
+        legacyTasksResult(res, call);
+    } else if (m == "tasks/list") {
+        legacyTasksList(res, call);
+    } else if (m == "tasks/cancel") {
+        legacyTasksCancel(res, call);
+    } else {
+        // 200, not 404: a 404 tells a 2025-11-25 client that its session is gone.
+        sendError(res, 200, call.id, -32601, "Method not found: " + m);
+    }
+}
+
+void McpHandler::legacyInitialize(httplib::Response &res, const Call &call)
+{
+    const std::string session = m_sessions.open(call.tokenHash);
+    if (session.empty()) {
+        sendError(res, 500, call.id, -32603, "The server could not create a session; retry");
+        return;
+    }
+    res.set_header("Mcp-Session-Id", session);
+    sendResult(res, call.id,
+               {{"protocolVersion", kLegacyVersion},
+                {"capabilities",
+                 {{"tools", json::object()},
+                  {"tasks", {{"list", json::object()}, {"cancel", json::object()},
+                             {"requests", {{"tools", {{"call", json::object()}}}}}}}}},
+                {"serverInfo", {{"name", kServerName}, {"version", kServerVersion}}},
+                {"instructions", "Call run_cfd_case with a task parameter; it may ask about "
+                                 "the mesh through elicitation during tasks/result."}});
+    Log::debug("legacy session " + Log::redact(session) + " opened");
+}
+
+void McpHandler::legacyToolsCall(httplib::Response &res, const Call &call)
+{
+    const json name = call.params.value("name", json());
+    if (!name.is_string() || name.get<std::string>() != CfdTool::name) {
+        sendError(res, 200, call.id, -32602, "Unknown tool: this server has only run_cfd_case");
+        return;
+    }
+    json arguments;
+    std::string error;
+    if (!CfdTool::validate(call.params.value("arguments", json()), arguments, error)) {
+        sendResult(res, call.id, CfdTool::errorResult(error));
+        return;
+    }
+    const json task = call.params.value("task", json());
+    std::int64_t ttl = m_options.ttlMs;
+    if (task.is_object() && task.contains("ttl") && task["ttl"].is_number()) {
+        const double requested = task["ttl"].get<double>();
+        if (requested >= 1 && requested < double(ttl))
+            ttl = std::int64_t(requested);
+    }
+    TaskManager::Snapshot snap;
+    bool existing = false;
+    if (!m_tasks.create(arguments, call.tokenHash, true, ttl, snap, existing, error)) {
+        sendError(res, 500, call.id, -32603, "Internal error: " + error);
+        return;
+    }
+    if (task.is_object()) {
+        sendResult(res, call.id, {{"task", TaskJson::legacy(snap.record, snap.pollIntervalMs)}});
+        return;
+    }
+    // No task augmentation: run to the end on this request, as a plain tools/call would.
+    const std::string taskId = snap.record.id;
+    auto channel = std::make_shared<SseChannel>(std::set<std::string>{taskId}, call.tokenHash);
+    registerChannel(channel);
+    while (true) {
+        TaskManager::Snapshot now;
+        if (!m_tasks.snapshot(taskId, call.tokenHash, now)) {
+            sendError(res, 200, call.id, -32603, "The case expired before it finished");
+            break;
+        }
+        if (now.record.status == TaskStatus::InputRequired) {
+            m_tasks.cancel(taskId, call.tokenHash, now);
+            sendResult(res, call.id,
+                       CfdTool::errorResult("The mesh of this case failed its quality check and "
+                                            "needs an answer; call run_cfd_case with a task "
+                                            "parameter to be asked, or lower 'grading'."));
+            break;
+        }
+        if (isTerminal(now.record.status)) {
+            const json message = legacyFinalMessage(call.id, now.record);
+            res.status = 200;
+            res.set_content(TaskJson::dump(message), "application/json");
+            break;
+        }
+        if (m_shuttingDown || channel->isClosed()) {
+            sendError(res, 503, call.id, -32603, "The server is shutting down; the case will "
+                                                 "resume after a restart");
+            break;
+        }
+        bool changed = false;
+        channel->wait(std::chrono::milliseconds(1000), changed);
+    }
+    unregisterChannel(channel);
+}
+
+void McpHandler::legacyTasksResult(httplib::Response &res, const Call &call)
+{
+    std::string taskId;
+    if (!taskIdParam(res, call, taskId))
+        return;
+    TaskManager::Snapshot snap;
+    if (!m_tasks.snapshot(taskId, call.tokenHash, snap)) {
+        sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
+        return;
+    }
+    if (isTerminal(snap.record.status)) {
+        res.status = 200;
+        res.set_content(TaskJson::dump(legacyFinalMessage(call.id, snap.record)), "application/json");
+        return;
+    }
+    if (m_shuttingDown) {
+        sendError(res, 503, call.id, -32603, "The server is shutting down; retry after restart");
+        return;
+    }
+    auto channel = std::make_shared<SseChannel>(std::set<std::string>{taskId}, call.tokenHash);
+    registerChannel(channel);
+    auto sentKeys = std::make_shared<std::set<std::string>>();
+    const json id = call.id;
+    const std::string token = call.tokenHash;
+    const std::string session = call.sessionId;
+    res.status = 200;
+    res.set_header("Cache-Control", "no-cache");
+    res.set_header("X-Accel-Buffering", "no");
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [this, channel, sentKeys, id, token, session, taskId](std::size_t, httplib::DataSink &sink) {
+            TaskManager::Snapshot now;
+            if (!m_tasks.snapshot(taskId, token, now)) {
+                const std::string frame = SseChannel::frame(TaskJson::dump(
+                    errorObject(id, -32602, "Failed to retrieve task: Task expired")));
+                sink.write(frame.data(), frame.size());
+                sink.done();
+                return true;
+            }
+            if (isTerminal(now.record.status)) {
+                const std::string frame = SseChannel::frame(TaskJson::dump(legacyFinalMessage(id, now.record)));
+                sink.write(frame.data(), frame.size());
+                sink.done();
+                return true;
+            }
+            if (now.record.status == TaskStatus::InputRequired && now.record.inputRequests.is_object()) {
+                for (const auto &[key, request] : now.record.inputRequests.items()) {
+                    if (!sentKeys->insert(key).second)
+                        continue;
+                    json params = request.value("params", json::object());
+                    params["_meta"] = relatedTask(taskId);
+                    const json message = {{"jsonrpc", "2.0"},
+                                          {"id", m_sessions.registerElicitation(session, taskId, key)},
+                                          {"method", request.value("method", "elicitation/create")},
+                                          {"params", params}};
+                    const std::string frame = SseChannel::frame(TaskJson::dump(message));
+                    if (!sink.write(frame.data(), frame.size()))
+                        return false;
+                }
+            }
+            if (channel->isClosed()) {
+                const std::string frame = SseChannel::frame(TaskJson::dump(errorObject(
+                    id, -32603, "The server is shutting down; call tasks/result again after it restarts")));
+                sink.write(frame.data(), frame.size());
+                sink.done();
+                return true;
+            }
+            bool changed = false;
+            channel->wait(kKeepAlive, changed);
+            if (!changed && !channel->isClosed()) {
+                const std::string ping = SseChannel::keepAlive();
+                return sink.write(ping.data(), ping.size());
+            }
+            return true;
+        },
+        [this, channel](bool) { unregisterChannel(channel); });
+}
+
+void McpHandler::legacyTasksList(httplib::Response &res, const Call &call)
+{
+    std::size_t offset = 0;
+    if (call.params.contains("cursor")) {
+        const json &cursor = call.params["cursor"];
+        std::string decoded;
+        if (!cursor.is_string() || !decodeBase64(cursor.get<std::string>(), decoded)
+            || decoded.rfind("offset:", 0) != 0) {
+            sendError(res, 200, call.id, -32602, "Invalid params: unknown cursor; start without one");
+            return;
+        }
+        try {
+            offset = std::stoul(decoded.substr(7));
+        } catch (...) {
+            sendError(res, 200, call.id, -32602, "Invalid params: unknown cursor; start without one");
+            return;
+        }
+    }
+    const auto all = m_tasks.list(call.tokenHash, true);
+    json tasks = json::array();
+    for (std::size_t i = offset; i < all.size() && i < offset + kListPageSize; ++i)
+        tasks.push_back(TaskJson::legacy(all[i].record, all[i].pollIntervalMs));
+    json result = {{"tasks", tasks}};
+    if (offset + kListPageSize < all.size()) {
+        const std::string raw = "offset:" + std::to_string(offset + kListPageSize);
+        static const char *const table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        std::string encoded;
+        std::uint32_t buffer = 0;
+        int bits = 0;
+        for (unsigned char c : raw) {
+            buffer = (buffer << 8) | c;
+            bits += 8;
+            while (bits >= 6) {
+                bits -= 6;
+                encoded.push_back(table[(buffer >> bits) & 63]);
+            }
+        }
+        if (bits > 0)
+            encoded.push_back(table[(buffer << (6 - bits)) & 63]);
+        result["nextCursor"] = encoded;
+    }
+    sendResult(res, call.id, result);
+}
+
+void McpHandler::legacyTasksCancel(httplib::Response &res, const Call &call)
+{
+    std::string taskId;
+    if (!taskIdParam(res, call, taskId))
+        return;
+    TaskManager::Snapshot after;
+    switch (m_tasks.cancel(taskId, call.tokenHash, after)) {
+    case TaskManager::CancelOutcome::Unknown:
+        sendError(res, 200, call.id, -32602, "Failed to cancel task: Task not found or expired");
+        return;
+    case TaskManager::CancelOutcome::AlreadyTerminal:
+        sendError(res, 200, call.id, -32602,
+                  std::string("Cannot cancel task: already in terminal status '")
+                      + statusName(after.record.status) + "'");
+        return;
+    case TaskManager::CancelOutcome::Cancelled:
+        sendResult(res, call.id, TaskJson::legacy(after.record, after.pollIntervalMs));
+        return;
+    }
+}
+
+} // namespace Eddy::Server

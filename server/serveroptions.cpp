@@ -1,0 +1,119 @@
+#include "server/serveroptions.h"
+
+#include <charconv>
+#include <thread>
+
+namespace Eddy::Server {
+
+namespace {
+
+bool parseInt(const std::string &text, std::int64_t min, std::int64_t max, std::int64_t &out)
+{
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max)
+        return false;
+    out = value;
+    return true;
+}
+
+} // namespace
+
+std::string ServerOptions::usage()
+{
+    return "Usage: eddy-cfd-server [options]\n"
+           "The reference MCP Tasks server (protocol 2026-07-28, also 2025-11-25) with a\n"
+           "lid-driven cavity CFD solver, exposed as the tool run_cfd_case at POST /mcp.\n\n"
+           "Options:\n"
+           "  --host HOST             address to listen on (default 127.0.0.1)\n"
+           "  --port PORT             TCP port, 0 picks a free one (default 0)\n"
+           "  --data-dir DIR          SQLite database and case files, created if missing\n"
+           "                          (default ./eddy-data)\n"
+           "  --workers N             solver threads (default: cores - 1, at least 1)\n"
+           "  --token T               require 'Authorization: Bearer T' on every request\n"
+           "  --poll-interval-ms MS   pollIntervalMs advertised for running tasks (default 1000)\n"
+           "  --ttl-ms MS             task lifetime from creation (default 86400000 = 24 h)\n"
+           "  --checkpoint-interval-ms MS  how often running cases save a checkpoint (default 3000)\n"
+           "  --log-level LEVEL       error, warn, info or debug (default info); logs go to stderr\n"
+           "  --help                  show this text\n";
+}
+
+ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &args,
+                                                ServerOptions &out, std::string &error)
+{
+    const unsigned cores = std::thread::hardware_concurrency();
+    out.workers = cores > 1 ? int(cores) - 1 : 1;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string flag = args[i];
+        std::string value;
+        bool hasValue = false;
+        if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+            value = flag.substr(eq + 1);
+            flag = flag.substr(0, eq);
+            hasValue = true;
+        }
+        if (flag == "--help" || flag == "-h")
+            return ParseResult::Help;
+        static const char *const valued[] = {"--host", "--port", "--data-dir", "--workers",
+                                             "--token", "--poll-interval-ms", "--ttl-ms",
+                                             "--checkpoint-interval-ms", "--log-level"};
+        bool known = false;
+        for (const char *name : valued)
+            known = known || flag == name;
+        if (!known) {
+            error = "unknown option '" + flag + "'; run eddy-cfd-server --help for the list";
+            return ParseResult::Error;
+        }
+        if (!hasValue) {
+            if (i + 1 >= args.size()) {
+                error = "option " + flag + " needs a value; run eddy-cfd-server --help";
+                return ParseResult::Error;
+            }
+            value = args[++i];
+        }
+        std::int64_t number = 0;
+        const auto bad = [&](const std::string &what) {
+            error = "bad value '" + value + "' for " + flag + ": " + what;
+            return ParseResult::Error;
+        };
+        if (flag == "--host") {
+            if (value.empty())
+                return bad("give an address such as 127.0.0.1");
+            out.host = value;
+        } else if (flag == "--port") {
+            if (!parseInt(value, 0, 65535, number))
+                return bad("expected a port number from 0 to 65535");
+            out.port = int(number);
+        } else if (flag == "--data-dir") {
+            if (value.empty())
+                return bad("give a folder path");
+            out.dataDir = value;
+        } else if (flag == "--workers") {
+            if (!parseInt(value, 1, 256, number))
+                return bad("expected a whole number of threads from 1 to 256");
+            out.workers = int(number);
+        } else if (flag == "--token") {
+            if (value.empty())
+                return bad("the token must not be empty; leave the option out to disable auth");
+            out.token = value;
+        } else if (flag == "--poll-interval-ms") {
+            if (!parseInt(value, 10, 3600000, number))
+                return bad("expected milliseconds from 10 to 3600000");
+            out.pollIntervalMs = int(number);
+        } else if (flag == "--ttl-ms") {
+            if (!parseInt(value, 100, 100LL * 365 * 24 * 3600 * 1000, number))
+                return bad("expected milliseconds, at least 100");
+            out.ttlMs = number;
+        } else if (flag == "--checkpoint-interval-ms") {
+            if (!parseInt(value, 50, 3600000, number))
+                return bad("expected milliseconds from 50 to 3600000");
+            out.checkpointIntervalMs = number;
+        } else if (flag == "--log-level") {
+            if (!Log::parseLevel(value, out.logLevel))
+                return bad("expected error, warn, info or debug");
+        }
+    }
+    return ParseResult::Run;
+}
+
+} // namespace Eddy::Server

@@ -1,0 +1,32 @@
+#pragma once
+
+// Command-line options of eddy-cfd-server, parsed once in main() before any thread starts.
+
+#include "server/log.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace Eddy::Server {
+
+struct ServerOptions
+{
+    std::string host = "127.0.0.1";
+    int port = 0;                      // 0: the kernel picks a free port
+    std::string dataDir = "eddy-data"; // SQLite database and case files
+    int workers = 1;                   // solver threads
+    std::string token;                 // empty: no authentication
+    int pollIntervalMs = 1000;
+    std::int64_t ttlMs = 24LL * 3600 * 1000;
+    std::int64_t checkpointIntervalMs = 3000;
+    Log::Level logLevel = Log::Level::Info;
+
+    enum class ParseResult { Run, Help, Error };
+    // Parses argv; on Error, error says what was wrong and how to fix it.
+    static ParseResult parse(const std::vector<std::string> &args, ServerOptions &out,
+                             std::string &error);
+    static std::string usage();
+};
+
+} // namespace Eddy::Server

@@ -1,0 +1,660 @@
+#include "server/taskmanager.h"
+
+#include "server/cfdtool.h"
+#include "server/log.h"
+#include "server/secrets.h"
+#include "server/solver/cavitysolver.h"
+#include "server/sse.h"
+#include "server/taskjson.h"
+#include "server/taskstore.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace Eddy::Server {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kQueuedPollFactor = 3; // waiting cases need polling less often
+
+std::string idempotencySlot(const std::string &tokenHash, const std::string &key)
+{
+    return tokenHash + '\n' + key;
+}
+
+} // namespace
+
+TaskManager::TaskManager(TaskStore &store, const ServerOptions &options)
+    : m_store(store), m_options(options)
+{}
+
+TaskManager::~TaskManager()
+{
+    shutdown();
+}
+
+std::int64_t TaskManager::nowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+bool TaskManager::start(std::string &error)
+{
+    std::string warnings;
+    std::vector<TaskRecord> records = m_store.loadAll(warnings);
+    if (!warnings.empty())
+        Log::warn(warnings);
+    const std::int64_t now = nowMs();
+    int resumed = 0, purged = 0;
+    {
+        const std::unique_lock lock(m_mutex);
+        for (TaskRecord &r : records) {
+            if (r.createdMs + r.ttlMs <= now) {
+                m_store.remove(r.id);
+                ++purged;
+                continue;
+            }
+            auto e = std::make_shared<Entry>();
+            e->record = std::move(r);
+            if (!e->record.idempotencyKey.empty())
+                m_idempotency[idempotencySlot(e->record.tokenHash, e->record.idempotencyKey)] =
+                    e->record.id;
+            m_tasks[e->record.id] = e;
+            if (e->record.status == TaskStatus::Working) {
+                enqueue(e);
+                ++resumed;
+            } else {
+                render(*e);
+            }
+        }
+    }
+    Log::info("loaded " + std::to_string(m_tasks.size()) + " tasks (" + std::to_string(resumed)
+              + " to resume, " + std::to_string(purged) + " expired and purged)");
+    try {
+        for (int i = 0; i < m_options.workers; ++i)
+            m_workers.emplace_back([this] { workerLoop(); });
+        m_janitor = std::thread([this] { janitorLoop(); });
+    } catch (const std::system_error &e) {
+        error = std::string("cannot start worker threads: ") + e.what();
+        return false;
+    }
+    return true;
+}
+
+void TaskManager::shutdown()
+{
+    if (m_stopping.exchange(true))
+        return;
+    {
+        const std::unique_lock lock(m_mutex);
+        m_queueCv.notify_all();
+    }
+    {
+        const std::lock_guard lock(m_janitorMutex);
+        m_janitorCv.notify_all();
+    }
+    for (std::thread &t : m_workers)
+        if (t.joinable())
+            t.join();
+    if (m_janitor.joinable())
+        m_janitor.join();
+}
+
+bool TaskManager::isExpired(const Entry &e, std::int64_t now) const
+{
+    return e.record.createdMs + e.record.ttlMs <= now;
+}
+
+TaskManager::EntryPtr TaskManager::findVisible(const std::string &id,
+                                               const std::string &tokenHash) const
+{
+    const auto it = m_tasks.find(id);
+    if (it == m_tasks.end())
+        return nullptr;
+    // Per-task ownership check: a task answers only the token that created it, and looks
+    // exactly like an unknown task to anyone else.
+    if (!Secrets::constantTimeEquals(it->second->record.tokenHash, tokenHash))
+        return nullptr;
+    if (isExpired(*it->second, nowMs()))
+        return nullptr;
+    return it->second;
+}
+
+void TaskManager::render(Entry &e)
+{
+    if (e.record.status == TaskStatus::Working && e.queued)
+        e.pollIntervalMs = m_options.pollIntervalMs * kQueuedPollFactor;
+    else
+        e.pollIntervalMs = m_options.pollIntervalMs;
+    e.fragment = TaskJson::fragment(TaskJson::detailed(e.record, e.pollIntervalMs));
+}
+
+void TaskManager::enqueue(const EntryPtr &e)
+{
+    e->queued = true;
+    m_queue.push_back(e->record.id);
+    renumberQueue();
+    m_queueCv.notify_one();
+}
+
+void TaskManager::renumberQueue()
+{
+    std::size_t position = 0;
+    for (const std::string &id : m_queue) {
+        const auto it = m_tasks.find(id);
+        if (it == m_tasks.end())
+            continue;
+        Entry &e = *it->second;
+        e.record.statusMessage = "queued, position " + std::to_string(++position);
+        render(e);
+    }
+}
+
+void TaskManager::eraseLocked(const std::string &id)
+{
+    const auto it = m_tasks.find(id);
+    if (it == m_tasks.end())
+        return;
+    const TaskRecord &r = it->second->record;
+    if (!r.idempotencyKey.empty()) {
+        const auto slot = m_idempotency.find(idempotencySlot(r.tokenHash, r.idempotencyKey));
+        if (slot != m_idempotency.end() && slot->second == id)
+            m_idempotency.erase(slot);
+    }
+    it->second->stop = true;
+    if (it->second->queued) {
+        m_queue.erase(std::remove(m_queue.begin(), m_queue.end(), id), m_queue.end());
+        m_tasks.erase(it);
+        renumberQueue();
+    } else {
+        m_tasks.erase(it);
+    }
+}
+
+void TaskManager::persist(const std::string &id)
+{
+    const std::lock_guard persistLock(m_persistMutex);
+    TaskRecord copy;
+    {
+        const std::shared_lock lock(m_mutex);
+        const auto it = m_tasks.find(id);
+        if (it == m_tasks.end())
+            return; // purged meanwhile: do not bring the row back
+        copy = it->second->record;
+    }
+    std::string error;
+    if (!m_store.save(copy, error))
+        Log::error("cannot store task " + Log::redact(id) + ": " + error);
+}
+
+void TaskManager::notify(const std::string &id)
+{
+    std::string fragment;
+    std::string owner;
+    {
+        const std::shared_lock lock(m_mutex);
+        const auto it = m_tasks.find(id);
+        if (it == m_tasks.end())
+            return;
+        fragment = it->second->fragment;
+        owner = it->second->record.tokenHash;
+    }
+    const std::lock_guard lock(m_channelMutex);
+    for (auto it = m_channels.begin(); it != m_channels.end();) {
+        const auto channel = it->lock();
+        if (!channel) {
+            it = m_channels.erase(it);
+            continue;
+        }
+        ++it;
+        if (!channel->wants(id) || channel->tokenHash() != owner)
+            continue;
+        if (channel->subscriptionIdJson().empty()) {
+            channel->push({});
+            continue;
+        }
+        channel->push("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{"
+                      "\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":"
+                      + channel->subscriptionIdJson() + "}," + fragment + "}}");
+    }
+}
+
+void TaskManager::addChannel(const std::shared_ptr<SseChannel> &channel)
+{
+    const std::lock_guard lock(m_channelMutex);
+    m_channels.push_back(channel);
+}
+
+void TaskManager::removeChannel(const std::shared_ptr<SseChannel> &channel)
+{
+    const std::lock_guard lock(m_channelMutex);
+    m_channels.erase(std::remove_if(m_channels.begin(), m_channels.end(),
+                                    [&](const std::weak_ptr<SseChannel> &w) {
+                                        const auto c = w.lock();
+                                        return !c || c == channel;
+                                    }),
+                     m_channels.end());
+}
+
+bool TaskManager::create(const json &arguments, const std::string &tokenHash, bool legacy,
+                         std::int64_t ttlMs, Snapshot &out, bool &existing, std::string &error)
+{
+    existing = false;
+    const std::string key = arguments.value("idempotency_key", std::string());
+    auto e = std::make_shared<Entry>();
+    {
+        const std::unique_lock lock(m_mutex);
+        if (!key.empty()) {
+            const auto slot = m_idempotency.find(idempotencySlot(tokenHash, key));
+            if (slot != m_idempotency.end()) {
+                const auto it = m_tasks.find(slot->second);
+                if (it != m_tasks.end() && !isExpired(*it->second, nowMs())) {
+                    existing = true;
+                    out.record = it->second->record;
+                    out.pollIntervalMs = it->second->pollIntervalMs;
+                    return true;
+                }
+            }
+        }
+        TaskRecord &r = e->record;
+        r.id = Secrets::randomId();
+        if (r.id.empty()) {
+            error = "the server could not draw a random task id; try again";
+            return false;
+        }
+        r.tokenHash = tokenHash;
+        r.idempotencyKey = key;
+        r.legacy = legacy;
+        r.status = TaskStatus::Working;
+        r.statusMessage = "queued";
+        r.createdMs = r.updatedMs = nowMs();
+        r.ttlMs = ttlMs;
+        r.arguments = arguments;
+        m_tasks[r.id] = e;
+        if (!key.empty())
+            m_idempotency[idempotencySlot(tokenHash, key)] = r.id;
+        render(*e);
+    }
+    // Durable before anyone hears of the id: the reply goes out only after this commit.
+    std::string why;
+    TaskRecord copy;
+    {
+        const std::lock_guard persistLock(m_persistMutex);
+        {
+            const std::shared_lock lock(m_mutex);
+            copy = e->record;
+        }
+        if (!m_store.save(copy, why)) {
+            const std::unique_lock lock(m_mutex);
+            eraseLocked(copy.id);
+            error = "the server could not store the task (" + why
+                    + "); check the disk under --data-dir and retry";
+            return false;
+        }
+    }
+    {
+        const std::unique_lock lock(m_mutex);
+        enqueue(e);
+        out.record = e->record;
+        out.pollIntervalMs = e->pollIntervalMs;
+    }
+    Log::info("task " + Log::redact(copy.id) + " created (" + copy.arguments.value("case_name", "")
+              + ", grid " + std::to_string(copy.arguments.value("grid", 0)) + ")");
+    return true;
+}
+
+bool TaskManager::detailFragment(const std::string &id, const std::string &tokenHash,
+                                 std::string &out) const
+{
+    const std::shared_lock lock(m_mutex);
+    const EntryPtr e = findVisible(id, tokenHash);
+    if (!e)
+        return false;
+    out = e->fragment;
+    return true;
+}
+
+bool TaskManager::snapshot(const std::string &id, const std::string &tokenHash,
+                           Snapshot &out) const
+{
+    const std::shared_lock lock(m_mutex);
+    const EntryPtr e = findVisible(id, tokenHash);
+    if (!e)
+        return false;
+    out.record = e->record;
+    out.pollIntervalMs = e->pollIntervalMs;
+    return true;
+}
+
+std::vector<TaskManager::Snapshot> TaskManager::list(const std::string &tokenHash,
+                                                     bool legacyOnly) const
+{
+    std::vector<Snapshot> out;
+    const std::shared_lock lock(m_mutex);
+    const std::int64_t now = nowMs();
+    for (const auto &[id, e] : m_tasks) {
+        if (e->record.tokenHash != tokenHash || isExpired(*e, now))
+            continue;
+        if (legacyOnly && !e->record.legacy)
+            continue;
+        out.push_back({e->record, e->pollIntervalMs});
+    }
+    std::sort(out.begin(), out.end(), [](const Snapshot &a, const Snapshot &b) {
+        return a.record.createdMs != b.record.createdMs ? a.record.createdMs < b.record.createdMs
+                                                        : a.record.id < b.record.id;
+    });
+    return out;
+}
+
+bool TaskManager::update(const std::string &id, const std::string &tokenHash,
+                         const json &inputResponses)
+{
+    bool changed = false;
+    {
+        const std::unique_lock lock(m_mutex);
+        const EntryPtr e = findVisible(id, tokenHash);
+        if (!e)
+            return false;
+        TaskRecord &r = e->record;
+        if (r.status != TaskStatus::InputRequired || !inputResponses.is_object()
+            || !r.inputRequests.is_object())
+            return true;
+        for (const auto &[key, response] : inputResponses.items()) {
+            if (!r.inputRequests.contains(key))
+                continue; // unknown, answered or superseded: ignored as the spec asks
+            const std::string action = response.is_object()
+                                           ? response.value("action", std::string())
+                                           : std::string();
+            const json content = response.is_object() ? response.value("content", json::object())
+                                                      : json::object();
+            const std::string choice = content.is_object()
+                                           ? content.value("action", std::string())
+                                           : std::string();
+            r.inputRequests = nullptr;
+            r.updatedMs = nowMs();
+            changed = true;
+            if (action == "accept" && choice == "repair") {
+                int passes = 5;
+                if (content.contains("smoothing_passes")
+                    && content["smoothing_passes"].is_number()) {
+                    const double d = content["smoothing_passes"].get<double>();
+                    passes = d < 1 ? 1 : d > 50 ? 50 : int(d);
+                }
+                r.repairs.push_back(passes);
+                r.status = TaskStatus::Working;
+                Log::info("task " + Log::redact(id) + ": mesh repair with "
+                          + std::to_string(passes) + " smoothing passes");
+                enqueue(e);
+            } else {
+                std::string why;
+                if (action == "accept" && choice == "abort")
+                    why = "the engineer chose to abort it";
+                else if (action == "decline")
+                    why = "the engineer declined to answer the mesh question";
+                else if (action == "cancel")
+                    why = "the engineer dismissed the mesh question";
+                else
+                    why = "the answer to the mesh question was not understood (expected "
+                          "action accept with content.action repair or abort)";
+                const std::string text = "Case '" + r.arguments.value("case_name", "cavity")
+                                         + "' was not run: its mesh failed the quality check and "
+                                         + why + ". Lower 'grading' or rerun and choose repair.";
+                r.result = CfdTool::errorResult(text);
+                if (r.legacy) {
+                    // 2025-11-25: a tool error makes the task failed.
+                    r.status = TaskStatus::Failed;
+                    r.error = {{"code", -32603}, {"message", text}};
+                } else {
+                    r.status = TaskStatus::Completed;
+                }
+                r.statusMessage = "aborted at the mesh check";
+                Log::info("task " + Log::redact(id) + ": aborted at the mesh check");
+                render(*e);
+            }
+            break;
+        }
+    }
+    if (changed) {
+        persist(id);
+        notify(id);
+    }
+    return true;
+}
+
+TaskManager::CancelOutcome TaskManager::cancel(const std::string &id,
+                                               const std::string &tokenHash, Snapshot &after)
+{
+    {
+        const std::unique_lock lock(m_mutex);
+        const EntryPtr e = findVisible(id, tokenHash);
+        if (!e)
+            return CancelOutcome::Unknown;
+        if (isTerminal(e->record.status)) {
+            after = {e->record, e->pollIntervalMs};
+            return CancelOutcome::AlreadyTerminal;
+        }
+        // Marked terminal at once; a running solver notices the flag between iterations.
+        e->stop = true;
+        e->record.status = TaskStatus::Cancelled;
+        e->record.statusMessage = "cancelled by request";
+        e->record.inputRequests = nullptr;
+        e->record.updatedMs = nowMs();
+        if (e->queued) {
+            e->queued = false;
+            m_queue.erase(std::remove(m_queue.begin(), m_queue.end(), id), m_queue.end());
+            renumberQueue();
+        }
+        render(*e);
+        after = {e->record, e->pollIntervalMs};
+    }
+    Log::info("task " + Log::redact(id) + " cancelled");
+    persist(id);
+    notify(id);
+    return CancelOutcome::Cancelled;
+}
+
+void TaskManager::workerLoop()
+{
+    while (true) {
+        std::string id;
+        {
+            std::unique_lock lock(m_mutex);
+            m_queueCv.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
+            if (m_stopping)
+                return;
+            id = m_queue.front();
+            m_queue.pop_front();
+            const auto it = m_tasks.find(id);
+            if (it != m_tasks.end())
+                it->second->queued = false;
+            renumberQueue();
+        }
+        runCase(id);
+    }
+}
+
+void TaskManager::janitorLoop()
+{
+    // Small TTLs (tests) need prompt purges; big ones need no more than one sweep a second.
+    const auto period = std::chrono::milliseconds(
+        std::clamp<std::int64_t>(m_options.ttlMs / 10, 20, 1000));
+    std::unique_lock wait(m_janitorMutex);
+    while (!m_stopping) {
+        m_janitorCv.wait_for(wait, period, [this] { return m_stopping.load(); });
+        if (m_stopping)
+            break;
+        std::vector<std::string> expired;
+        {
+            const std::unique_lock lock(m_mutex);
+            const std::int64_t now = nowMs();
+            for (const auto &[id, e] : m_tasks)
+                if (isExpired(*e, now))
+                    expired.push_back(id);
+            for (const std::string &id : expired)
+                eraseLocked(id);
+        }
+        for (const std::string &id : expired) {
+            const std::lock_guard persistLock(m_persistMutex);
+            m_store.remove(id);
+            Log::debug("task " + Log::redact(id) + " expired and purged");
+        }
+    }
+}
+
+void TaskManager::runCase(const std::string &id)
+{
+    EntryPtr e;
+    json arguments;
+    std::vector<int> repairs;
+    {
+        const std::unique_lock lock(m_mutex);
+        const auto it = m_tasks.find(id);
+        if (it == m_tasks.end() || it->second->record.status != TaskStatus::Working)
+            return;
+        e = it->second;
+        e->running = true;
+        arguments = e->record.arguments;
+        repairs = e->record.repairs;
+        e->record.statusMessage = "starting";
+        e->record.updatedMs = nowMs();
+        render(*e);
+    }
+    notify(id);
+    const std::string shortId = Log::redact(id);
+    try {
+        Solver::CavitySolver solver(CfdTool::caseParams(arguments));
+        const std::vector<std::uint8_t> blob = m_store.loadCheckpoint(id);
+        const bool restored = !blob.empty() && solver.restore(blob);
+        if (restored) {
+            Log::info("task " + shortId + " resumes from its checkpoint at iteration "
+                      + std::to_string(solver.iteration()));
+        } else {
+            for (int passes : repairs)
+                solver.repairMesh(passes);
+            // A forced defect is reported once; after a repair the real check decides.
+            const bool force = arguments.value("force_mesh_defect", false) && repairs.empty();
+            const Solver::MeshQuality quality = solver.checkMesh(force);
+            if (!quality.ok) {
+                askAboutMesh(e, quality, !repairs.empty());
+                return;
+            }
+        }
+        const int cells = arguments.value("grid", 64) * arguments.value("grid", 64);
+        const int reportEvery = std::clamp(2000000 / std::max(cells, 1), 1, 100);
+        auto lastCheckpoint = std::chrono::steady_clock::now();
+        const auto checkpointEvery = std::chrono::milliseconds(m_options.checkpointIntervalMs);
+        const auto outcome = solver.run(
+            [&](const Solver::Progress &p) {
+                if (e->stop || m_stopping)
+                    return false;
+                const std::string message = CfdTool::progressMessage(p);
+                const std::int64_t now = nowMs();
+                bool announce = false;
+                {
+                    const std::unique_lock lock(m_mutex);
+                    if (isTerminal(e->record.status))
+                        return false;
+                    e->record.statusMessage = message;
+                    e->record.updatedMs = now;
+                    render(*e);
+                    // Listeners hear about progress at most once per poll interval.
+                    if (now - e->lastNotifyMs >= m_options.pollIntervalMs) {
+                        e->lastNotifyMs = now;
+                        announce = true;
+                    }
+                }
+                if (announce)
+                    notify(id);
+                if (std::chrono::steady_clock::now() - lastCheckpoint >= checkpointEvery) {
+                    m_store.saveCheckpoint(id, solver.checkpoint(), message, now);
+                    lastCheckpoint = std::chrono::steady_clock::now();
+                    Log::debug("task " + shortId + " checkpoint at iteration "
+                               + std::to_string(p.iteration));
+                }
+                return true;
+            },
+            reportEvery);
+        if (outcome == Solver::CavitySolver::Outcome::Stopped) {
+            if (m_stopping && !e->stop) {
+                std::string message;
+                {
+                    const std::shared_lock lock(m_mutex);
+                    message = e->record.statusMessage;
+                }
+                m_store.saveCheckpoint(id, solver.checkpoint(), message, nowMs());
+                Log::info("task " + shortId + " checkpointed for shutdown at iteration "
+                          + std::to_string(solver.iteration()));
+            }
+            const std::unique_lock lock(m_mutex);
+            e->running = false;
+            return;
+        }
+        const Solver::CaseResult r = solver.result();
+        std::string message = r.converged ? "converged after " + std::to_string(r.iterations)
+                                                + " iterations, residual "
+                                                + CfdTool::sci(r.finalResidual)
+                                          : "stopped at the iteration limit ("
+                                                + std::to_string(r.iterations)
+                                                + "), residual " + CfdTool::sci(r.finalResidual);
+        finish(e, TaskStatus::Completed, CfdTool::result(arguments, r), nullptr, message);
+    } catch (const std::exception &ex) {
+        finish(e, TaskStatus::Failed, nullptr,
+               {{"code", -32603}, {"message", std::string("The solver failed: ") + ex.what()}},
+               std::string("solver failed: ") + ex.what());
+    }
+}
+
+void TaskManager::askAboutMesh(const EntryPtr &e, const Solver::MeshQuality &quality, bool retry)
+{
+    std::string id;
+    {
+        const std::unique_lock lock(m_mutex);
+        e->running = false;
+        if (isTerminal(e->record.status))
+            return;
+        TaskRecord &r = e->record;
+        id = r.id;
+        const std::string key = "mesh_repair_" + std::to_string(++r.keyCounter);
+        r.inputRequests = json::object();
+        r.inputRequests[key] = CfdTool::meshQuestion(quality, retry);
+        r.status = TaskStatus::InputRequired;
+        r.statusMessage = "waiting for input: the mesh failed its "
+                          + (quality.metric.empty() ? std::string("quality") : quality.metric)
+                          + " check";
+        r.updatedMs = nowMs();
+        render(*e);
+    }
+    Log::info("task " + Log::redact(id) + " asks about its mesh: " + quality.description);
+    persist(id);
+    notify(id);
+}
+
+void TaskManager::finish(const EntryPtr &e, TaskStatus status, json result, json error,
+                         const std::string &message)
+{
+    std::string id;
+    {
+        const std::unique_lock lock(m_mutex);
+        e->running = false;
+        if (isTerminal(e->record.status))
+            return; // cancelled meanwhile: terminal states never change
+        TaskRecord &r = e->record;
+        id = r.id;
+        r.status = status;
+        r.result = std::move(result);
+        r.error = std::move(error);
+        r.inputRequests = nullptr;
+        r.statusMessage = message;
+        r.updatedMs = nowMs();
+        render(*e);
+    }
+    Log::info("task " + Log::redact(id) + " " + statusName(status) + ": " + message);
+    persist(id);
+    notify(id);
+}
+
+} // namespace Eddy::Server

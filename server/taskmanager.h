@@ -1,0 +1,125 @@
+#pragma once
+
+// Owns every task: the in-memory state cache (read under a shared lock by tasks/get), the
+// queue, the solver worker pool, cooperative cancellation, checkpoints, TTL purge, and the
+// fan-out of changes to SSE channels. Thread-safe; HTTP threads call in, workers call back.
+
+#include "server/serveroptions.h"
+#include "server/taskrecord.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace Eddy::Solver {
+struct MeshQuality;
+}
+
+namespace Eddy::Server {
+
+class SseChannel;
+class TaskStore;
+
+class TaskManager final
+{
+public:
+    TaskManager(TaskStore &store, const ServerOptions &options);
+    ~TaskManager();
+    TaskManager(const TaskManager &) = delete;
+    TaskManager &operator=(const TaskManager &) = delete;
+
+    // Loads stored tasks (purging expired ones, queueing unfinished ones) and starts threads.
+    bool start(std::string &error);
+    // Stops the workers; running cases save a checkpoint and stay "working" for the next start.
+    void shutdown();
+
+    struct Snapshot
+    {
+        TaskRecord record;
+        int pollIntervalMs = 0;
+    };
+
+    // Creates the task durably, or returns the live task created earlier with the same
+    // idempotency key by the same token (existing = true).
+    bool create(const nlohmann::json &arguments, const std::string &tokenHash, bool legacy,
+                std::int64_t ttlMs, Snapshot &out, bool &existing, std::string &error);
+
+    // Hot path of tasks/get: the DetailedTask fields as JSON without the outer braces.
+    bool detailFragment(const std::string &id, const std::string &tokenHash,
+                        std::string &out) const;
+    bool snapshot(const std::string &id, const std::string &tokenHash, Snapshot &out) const;
+    // Applies inputResponses; unknown or already-answered keys are ignored. False: no such task.
+    bool update(const std::string &id, const std::string &tokenHash,
+                const nlohmann::json &inputResponses);
+    enum class CancelOutcome { Unknown, Cancelled, AlreadyTerminal };
+    CancelOutcome cancel(const std::string &id, const std::string &tokenHash, Snapshot &after);
+    // Tasks the token may see, oldest first.
+    std::vector<Snapshot> list(const std::string &tokenHash, bool legacyOnly) const;
+
+    void addChannel(const std::shared_ptr<SseChannel> &channel);
+    void removeChannel(const std::shared_ptr<SseChannel> &channel);
+
+    static std::int64_t nowMs();
+
+private:
+    struct Entry
+    {
+        TaskRecord record;
+        std::string fragment;       // rendered 2026 DetailedTask, refreshed on every change
+        int pollIntervalMs = 0;
+        bool queued = false;
+        bool running = false;
+        std::atomic<bool> stop{false};
+        std::int64_t lastNotifyMs = 0;
+    };
+    using EntryPtr = std::shared_ptr<Entry>;
+
+    EntryPtr findVisible(const std::string &id, const std::string &tokenHash) const; // locked
+    bool isExpired(const Entry &e, std::int64_t now) const;
+    void render(Entry &e);                 // under unique lock
+    void enqueue(const EntryPtr &e);       // under unique lock
+    void renumberQueue();                  // under unique lock
+    void eraseLocked(const std::string &id);
+    void persist(const std::string &id);
+    void notify(const std::string &id);
+    void workerLoop();
+    void janitorLoop();
+    void runCase(const std::string &id);
+    void askAboutMesh(const EntryPtr &e, const Solver::MeshQuality &quality, bool retry);
+    void finish(const EntryPtr &e, TaskStatus status, nlohmann::json result, nlohmann::json error,
+                const std::string &message);
+
+    TaskStore &m_store;
+    const ServerOptions m_options;
+
+    mutable std::shared_mutex m_mutex; // guards everything below up to m_queueCv
+    std::unordered_map<std::string, EntryPtr> m_tasks;
+    std::map<std::string, std::string> m_idempotency; // tokenHash + '\n' + key -> task id
+    std::deque<std::string> m_queue;
+    std::condition_variable_any m_queueCv;
+
+    std::mutex m_persistMutex; // orders snapshot-then-write so the newest state wins
+
+    std::mutex m_channelMutex;
+    std::vector<std::weak_ptr<SseChannel>> m_channels;
+
+    std::atomic<bool> m_stopping{false};
+    std::vector<std::thread> m_workers;
+    std::thread m_janitor;
+    std::mutex m_janitorMutex;
+    std::condition_variable m_janitorCv;
+};
+
+} // namespace Eddy::Server
