@@ -88,7 +88,7 @@ private:
         QByteArray mcpName;                              // Mcp-Name value, unencoded UTF-8
         QList<std::pair<QByteArray, QByteArray>> extraHeaders;
         QByteArray traceparent;
-        int timeoutMs = 0;
+        int timeoutMs = 0; // 0 = the config's timeout, < 0 = none (listen streams)
         std::function<void(const nlohmann::json &)> onNotification;
         // Legacy: a server->client request on the response stream (elicitation during
         // tasks/result). Return true to keep the stream, which then stays open after finishing.
@@ -98,23 +98,27 @@ private:
     };
 
     void send(Request request, RpcDone done, QObject *context);
-    void sendNow(Request request, RpcDone done, QPointer<QObject> context);
+    std::shared_ptr<Exchange> sendNow(Request request, RpcDone done, QPointer<QObject> context);
     void whenReady(std::function<void(const Error &)> then);
     void detectEra();
     void legacyInitialize(std::function<void(const Error &)> then);
     void setEraInternal(Era era, bool announce);
+    static void finishLater(Job *job, const Error &error = {});
     nlohmann::json makeMeta(const QByteArray &traceparent) const;
     QList<std::pair<QByteArray, QByteArray>> makeHeaders(const Request &request) const;
+    using ExchangeDone = std::function<void(const nlohmann::json &response, const Error &error,
+                                            int httpStatus, qint64 retryAfterMs)>;
     std::shared_ptr<Exchange> post(const Request &request, const nlohmann::json &message,
-                                   std::function<void(const nlohmann::json &, const Error &, int)> done);
+                                   ExchangeDone done);
 
     void runCall(CallJob *job, QString name, nlohmann::json arguments,
                  std::shared_ptr<CallOptions> options, nlohmann::json inputResponses,
-                 std::optional<std::string> requestState, bool relistedOnce);
+                 nlohmann::json requestState, bool relisted, int round);
     void legacyCall(CallJob *job, QString name, nlohmann::json arguments,
                     std::shared_ptr<CallOptions> options);
-    void legacyFetchPayload(TaskJob *job, TaskState state, QByteArray traceparent);
+    void legacyFetchPayload(TaskJob *job, TaskState state);
     void openLegacyResultStream(const std::string &taskId);
+    void legacyRespond(AckJob *job, const std::string &taskId, const nlohmann::json &inputResponses);
     const Tool *findTool(const QString &name) const;
     void addTools(const nlohmann::json &list, ToolsJob *job);
 
@@ -123,6 +127,7 @@ private:
     Era m_era = Era::Unknown;
     QString m_version;
     bool m_detecting = false;
+    bool m_legacyReady = false; // initialize + notifications/initialized done
     std::vector<std::function<void(const Error &)>> m_waiting;
     std::optional<DiscoverInfo> m_discovery;
     std::vector<Tool> m_tools;
@@ -136,6 +141,9 @@ private:
         nlohmann::json pendingRequests = nlohmann::json::object(); // key -> server request
         std::optional<nlohmann::json> payloadResult;
         std::optional<nlohmann::json> payloadError;
+        bool streamEnded = false;
+        Error streamError;
+        std::vector<std::function<void()>> waiters; // run on a new server request or stream end
     };
     std::map<std::string, LegacyTask> m_legacyTasks;
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <nlohmann/json.hpp>
 
@@ -12,7 +13,7 @@ namespace Eddy::Mcp {
 struct HeaderParam
 {
     QString headerName; // as annotated, e.g. "Region"
-    QString property;   // the top-level argument name
+    QStringList path;   // property names from the arguments object down to the value
     std::string type;   // "string", "integer" or "boolean"
 };
 

@@ -1,0 +1,1255 @@
+#include "app/mcp/client.h"
+
+#include "app/mcp/headers.h"
+#include "app/net/httpclient.h"
+#include "app/net/sseparser.h"
+#include "app/secret.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QTimer>
+
+Q_LOGGING_CATEGORY(lcMcp, "eddy.mcp")
+
+namespace Eddy::Mcp {
+
+using nlohmann::json;
+
+namespace {
+
+// Era per origin for this process (CORE-VER: cache per origin).
+QHash<QString, Era> &eraCache()
+{
+    static QHash<QString, Era> cache;
+    return cache;
+}
+
+QString originOf(const QUrl &url)
+{
+    return url.adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment
+                        | QUrl::RemoveUserInfo).toString();
+}
+
+QString jsonString(const json &object, const char *key)
+{
+    if (!object.is_object())
+        return {};
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                                 : QString();
+}
+
+json parseJson(const QByteArray &bytes)
+{
+    return json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, /*allow_exceptions=*/false);
+}
+
+// resultType of a result object: absent means "complete" (pre-2026 servers).
+QString resultTypeOf(const json &result)
+{
+    const auto it = result.find("resultType");
+    if (it == result.end())
+        return QStringLiteral("complete");
+    if (!it->is_string())
+        return QStringLiteral("<not a string>");
+    return QString::fromStdString(it->get<std::string>());
+}
+
+std::string idKey(const json &id)
+{
+    return id.is_string() ? id.get<std::string>() : id.dump();
+}
+
+constexpr int kMaxInputRounds = 32;
+
+DiscoverInfo discoverInfoFromResult(const json &result)
+{
+    DiscoverInfo info;
+    info.era = Era::Modern;
+    info.protocolVersion = QString::fromLatin1(kModernVersion);
+    const json versions = result.value("supportedVersions", json::array());
+    if (versions.is_array())
+        for (const json &v : versions)
+            if (v.is_string())
+                info.supportedVersions << QString::fromStdString(v.get<std::string>());
+    const json caps = result.value("capabilities", json::object());
+    info.capabilities = caps.is_object() ? caps : json::object();
+    const json meta = result.value("_meta", json::object());
+    const json serverInfo = meta.is_object()
+                                ? meta.value("io.modelcontextprotocol/serverInfo", json::object())
+                                : json::object();
+    info.serverName = jsonString(serverInfo, "name");
+    info.serverVersion = jsonString(serverInfo, "version");
+    info.instructions = jsonString(result, "instructions");
+    const auto ttl = result.find("ttlMs");
+    info.ttlMs = ttl != result.end() && ttl->is_number_integer() ? ttl->get<qint64>() : 0;
+    info.fetchedAt = QDateTime::currentDateTimeUtc();
+    return info;
+}
+
+json errorObjectOf(const Error &e)
+{
+    json out = {{"code", e.code()}, {"message", e.serverMessage().toStdString()}};
+    if (!e.data().is_null())
+        out["data"] = e.data();
+    return out;
+}
+
+} // namespace
+
+// One HTTP POST carrying one JSON-RPC message, answered by JSON or by an SSE stream. Messages on
+// the stream other than our response go to onMessage; done() runs once with the response.
+struct Client::Exchange
+{
+    Net::HttpReply *reply = nullptr;
+    Net::SseParser sse;
+    QByteArray body;
+    json requestId;
+    QString method;
+    bool isSse = false;
+    bool done = false;
+    qint64 retryAfterMs = -1; // from Retry-After, for the caller's error
+    std::function<void(const json &)> onMessage;
+    Client::ExchangeDone onDone;
+
+    void abort()
+    {
+        done = true;
+        onMessage = nullptr;
+        onDone = nullptr;
+        if (reply) {
+            Net::HttpReply *r = reply;
+            reply = nullptr;
+            QObject::disconnect(r, nullptr, nullptr, nullptr);
+            r->abort();
+            r->deleteLater();
+        }
+    }
+
+    void complete(const json &response, const Error &error, int status)
+    {
+        if (done)
+            return;
+        done = true;
+        auto cb = std::move(onDone);
+        onMessage = nullptr;
+        if (reply) {
+            Net::HttpReply *r = reply;
+            reply = nullptr;
+            QObject::disconnect(r, nullptr, nullptr, nullptr);
+            if (!r->isFinished())
+                r->abort(); // our answer is in: closing the stream now is not a cancellation
+            r->deleteLater();
+        }
+        if (cb)
+            cb(response, error, status, retryAfterMs);
+    }
+
+    // A message from the server: our response ends the exchange; everything else is passed on.
+    void handleMessage(const json &message, int status)
+    {
+        if (!message.is_object()) {
+            complete({}, Error::protocol(QObject::tr("The server sent a JSON-RPC message for %1 "
+                                                     "that is not an object.").arg(method)),
+                     status);
+            return;
+        }
+        const bool hasMethod = message.contains("method");
+        if (!hasMethod && (message.contains("result") || message.contains("error"))) {
+            complete(message, {}, status);
+            return;
+        }
+        if (hasMethod && onMessage) {
+            auto keep = onMessage; // the callee may end this exchange
+            keep(message);
+        }
+    }
+
+    void onReadyRead()
+    {
+        if (!reply || done)
+            return;
+        const QByteArray chunk = reply->readAll();
+        if (!isSse) {
+            body += chunk;
+            return;
+        }
+        const int status = reply->statusCode();
+        for (const Net::SseEvent &event : sse.feed(chunk)) {
+            if (done)
+                return;
+            if (event.event != "message" || event.data.isEmpty())
+                continue;
+            const json message = parseJson(event.data);
+            if (message.is_discarded()) {
+                complete({}, Error::protocol(QObject::tr("The server's event stream for %1 carried "
+                                                         "data that is not valid JSON (or not "
+                                                         "UTF-8).").arg(method)), status);
+                return;
+            }
+            handleMessage(message, status);
+        }
+    }
+
+    void onFinished()
+    {
+        if (!reply || done)
+            return;
+        Net::HttpReply *r = reply;
+        const int status = r->statusCode();
+        const Net::Error net = r->error();
+        if (!net.isOk()) {
+            switch (net.kind()) {
+            case Net::Error::Kind::Timeout:
+                complete({}, Error::timeout(QObject::tr("%1: %2").arg(method, net.message())), status);
+                return;
+            case Net::Error::Kind::TooLarge:
+                complete({}, Error::protocol(QObject::tr("%1: %2").arg(method, net.message())), status);
+                return;
+            case Net::Error::Kind::Aborted:
+                complete({}, Error::aborted(), status);
+                return;
+            default:
+                if (!isSse || status == 0 || body.isEmpty()) {
+                    Error e = Error::transport(QObject::tr("%1: %2").arg(method, net.message()));
+                    e.setHttpStatus(status);
+                    complete({}, e, status);
+                    return;
+                }
+            }
+        }
+        if (isSse) {
+            Error e = Error::transport(QObject::tr("The server closed the event stream of %1 "
+                                                   "before answering; the request will have to be "
+                                                   "sent again.").arg(method));
+            e.setHttpStatus(status);
+            complete({}, e, status);
+            return;
+        }
+        const QByteArray retryAfter = r->header("Retry-After");
+        const QByteArray text = body + r->readAll();
+        json message;
+        if (!text.trimmed().isEmpty())
+            message = parseJson(text);
+        const bool isRpc = message.is_object() && !message.is_discarded()
+                           && (message.contains("result") || message.contains("error"));
+        if (status == 202 && text.trimmed().isEmpty()) {
+            complete(json(nullptr), {}, status);
+            return;
+        }
+        if (status >= 200 && status < 300 && !isRpc) {
+            if (message.is_discarded())
+                complete({}, Error::protocol(QObject::tr("The server's answer to %1 is not valid "
+                                                         "JSON (or not UTF-8); check that the URL "
+                                                         "points at an MCP endpoint.").arg(method)),
+                         status);
+            else
+                complete({}, Error::protocol(QObject::tr("The server's answer to %1 is not a "
+                                                         "JSON-RPC response.").arg(method)),
+                         status);
+            return;
+        }
+        if (isRpc) {
+            // A JSON-RPC body is authoritative whatever the HTTP status (spec digest §5.12).
+            retryAfterMs = Error::parseRetryAfter(retryAfter);
+            complete(message, {}, status);
+            return;
+        }
+        Error e;
+        if (status == 429)
+            e = Error::http(status, QObject::tr("The server is rate-limiting %1 (HTTP 429); Eddy "
+                                                "will slow down and retry.").arg(method));
+        else if (status == 503)
+            e = Error::http(status, QObject::tr("The server is temporarily unavailable (HTTP 503) "
+                                                "for %1; Eddy will retry later.").arg(method));
+        else if (status == 401 || status == 403)
+            e = Error::http(status, QObject::tr("The server refused %1 (HTTP %2): check the "
+                                                "server's access token in its settings.")
+                                        .arg(method).arg(status));
+        else
+            e = Error::http(status, QObject::tr("The server answered %1 with HTTP %2 and no "
+                                                "JSON-RPC body; check the server URL.")
+                                        .arg(method).arg(status));
+        e.setRetryAfterMs(Error::parseRetryAfter(retryAfter));
+        e.setMethod(method);
+        complete({}, e, status);
+    }
+};
+
+Client::Client(ServerConfig config, Net::HttpClient *http, QObject *parent)
+    : QObject(parent), m_config(std::move(config)), m_http(http)
+{
+    const auto cached = eraCache().constFind(originOf(m_config.url));
+    if (cached != eraCache().constEnd())
+        m_era = *cached;
+    if (!m_config.verifyTls)
+        qCWarning(lcMcp) << "TLS verification is OFF for" << originOf(m_config.url)
+                         << "- anyone on the network path can read task ids and results";
+}
+
+Client::~Client()
+{
+    for (auto &[id, task] : m_legacyTasks) {
+        if (task.resultStream)
+            task.resultStream->abort();
+    }
+}
+
+void Client::clearEraCache()
+{
+    eraCache().clear();
+}
+
+void Client::setEra(Era era)
+{
+    setEraInternal(era, false);
+}
+
+void Client::setEraInternal(Era era, bool announce)
+{
+    if (m_era != era) {
+        m_legacyReady = false;
+        m_sessionId.clear();
+    }
+    m_era = era;
+    if (era == Era::Unknown)
+        eraCache().remove(originOf(m_config.url));
+    else
+        eraCache().insert(originOf(m_config.url), era);
+    if (announce)
+        emit eraDetected(era);
+}
+
+QString Client::protocolVersion() const
+{
+    if (m_era == Era::Legacy)
+        return m_version.isEmpty() ? QString::fromLatin1(kLegacyVersion) : m_version;
+    return QString::fromLatin1(kModernVersion);
+}
+
+json Client::makeMeta(const QByteArray &traceparent) const
+{
+    json meta = json::object();
+    if (m_era != Era::Legacy) {
+        meta["io.modelcontextprotocol/protocolVersion"] = kModernVersion;
+        meta["io.modelcontextprotocol/clientInfo"] = {{"name", "eddy"}, {"version", EDDY_VERSION}};
+        meta["io.modelcontextprotocol/clientCapabilities"] = {
+            {"elicitation", {{"form", json::object()}, {"url", json::object()}}},
+            {"extensions", {{kTasksExtension, json::object()}}}};
+    }
+    if (!traceparent.isEmpty())
+        meta["traceparent"] = traceparent.toStdString();
+    return meta;
+}
+
+QList<std::pair<QByteArray, QByteArray>> Client::makeHeaders(const Request &request) const
+{
+    QList<std::pair<QByteArray, QByteArray>> headers;
+    headers.append(std::pair<QByteArray, QByteArray>("Accept", "application/json, text/event-stream"));
+    headers.append(std::pair<QByteArray, QByteArray>("Content-Type", "application/json"));
+    if (m_era == Era::Legacy) {
+        if (request.method != QLatin1String("initialize"))
+            headers.append(std::pair<QByteArray, QByteArray>("MCP-Protocol-Version", protocolVersion().toLatin1()));
+        if (!m_sessionId.isEmpty())
+            headers.append(std::pair<QByteArray, QByteArray>("Mcp-Session-Id", m_sessionId));
+        return headers;
+    }
+    headers.append(std::pair<QByteArray, QByteArray>("MCP-Protocol-Version", kModernVersion));
+    headers.append(std::pair<QByteArray, QByteArray>("Mcp-Method", request.method.toUtf8()));
+    if (!request.mcpName.isNull())
+        headers.append(std::pair<QByteArray, QByteArray>("Mcp-Name", Headers::encodeValue(request.mcpName.toStdString())));
+    headers += request.extraHeaders;
+    return headers;
+}
+
+std::shared_ptr<Client::Exchange> Client::post(
+    const Request &request, const json &message,
+    ExchangeDone done)
+{
+    Net::HttpRequest http;
+    http.url = m_config.url;
+    http.headers = makeHeaders(request);
+    http.body = QByteArray::fromStdString(message.dump(-1, ' ', false,
+                                                       json::error_handler_t::replace));
+    http.timeoutMs = request.timeoutMs < 0 ? 0
+                     : request.timeoutMs > 0 ? request.timeoutMs
+                                             : m_config.timeoutMs;
+    http.verifyTls = m_config.verifyTls;
+    http.bearerToken = m_config.token.toUtf8();
+
+    auto exchange = std::make_shared<Exchange>();
+    exchange->method = request.method;
+    exchange->requestId = message.contains("id") ? message["id"] : json();
+    exchange->onDone = std::move(done);
+    exchange->reply = m_http->post(http);
+    Net::HttpReply *reply = exchange->reply;
+    std::weak_ptr<Exchange> weak = exchange;
+    const bool isInitialize = request.method == QLatin1String("initialize");
+    connect(reply, &Net::HttpReply::headersReceived, this, [this, weak, isInitialize] {
+        auto ex = weak.lock();
+        if (!ex || !ex->reply)
+            return;
+        ex->isSse = ex->reply->header("Content-Type").toLower().startsWith("text/event-stream");
+        if (isInitialize)
+            m_sessionId = ex->reply->header("Mcp-Session-Id");
+    });
+    // The exchange must outlive the reply's signals even if the caller drops its pointer.
+    connect(reply, &Net::HttpReply::readyRead, reply, [exchange] { exchange->onReadyRead(); });
+    connect(reply, &Net::HttpReply::finished, reply, [exchange] { exchange->onFinished(); });
+    return exchange;
+}
+
+void Client::whenReady(std::function<void(const Error &)> then)
+{
+    if (m_era == Era::Modern || (m_era == Era::Legacy && m_legacyReady)) {
+        then({});
+        return;
+    }
+    m_waiting.push_back(std::move(then));
+    if (m_detecting)
+        return;
+    m_detecting = true;
+    if (m_era == Era::Legacy)
+        legacyInitialize([this](const Error &e) {
+            m_detecting = false;
+            auto waiting = std::move(m_waiting);
+            m_waiting.clear();
+            for (auto &w : waiting)
+                w(e);
+        });
+    else
+        detectEra();
+}
+
+void Client::detectEra()
+{
+    auto release = [this](const Error &e) {
+        m_detecting = false;
+        auto waiting = std::move(m_waiting);
+        m_waiting.clear();
+        for (auto &w : waiting)
+            w(e);
+    };
+    auto goLegacy = [this, release] {
+        qCInfo(lcMcp) << originOf(m_config.url) << "is not a 2026-07-28 server; trying 2025-11-25";
+        setEraInternal(Era::Legacy, false);
+        legacyInitialize([this, release](const Error &e) {
+            if (e.isOk())
+                emit eraDetected(Era::Legacy);
+            else
+                setEraInternal(Era::Unknown, false);
+            release(e);
+        });
+    };
+    Request request;
+    request.method = QStringLiteral("server/discover");
+    const json message = {{"jsonrpc", "2.0"},
+                          {"id", m_nextId++},
+                          {"method", "server/discover"},
+                          {"params", {{"_meta", makeMeta({})}}}};
+    post(request, message, [this, release, goLegacy](const json &response, const Error &error,
+                                                      int status, qint64) {
+        if (!error.isOk()) {
+            // An HTTP error without a JSON-RPC body (400/404/405) means a pre-2026 server.
+            if (error.kind() == Error::Kind::Http
+                && (status == 400 || status == 404 || status == 405)) {
+                goLegacy();
+                return;
+            }
+            release(error);
+            return;
+        }
+        if (response.contains("error")) {
+            const Error rpc = Error::fromJsonRpcObject(response["error"], QStringLiteral("server/discover"), status);
+            const int code = rpc.code();
+            if (code == ErrorCode::UnsupportedProtocolVersion) {
+                // Modern server that does not speak our version: only a legacy overlap helps.
+                const json supported = rpc.data().is_object() ? rpc.data().value("supported", json::array())
+                                                              : json::array();
+                for (const json &v : supported) {
+                    if (v.is_string() && v.get<std::string>() == kLegacyVersion) {
+                        goLegacy();
+                        return;
+                    }
+                }
+                release(rpc);
+                return;
+            }
+            if (code == ErrorCode::HeaderMismatch
+                || code == ErrorCode::MissingRequiredClientCapability) {
+                setEraInternal(Era::Modern, true);
+                release(rpc);
+                return;
+            }
+            // Every modern server implements server/discover, so any other error here
+            // (-32601, -32600, "not initialized", ...) is a legacy server.
+            goLegacy();
+            return;
+        }
+        const json result = response.value("result", json());
+        if (!result.is_object() || !result.contains("supportedVersions")) {
+            goLegacy();
+            return;
+        }
+        m_discovery = discoverInfoFromResult(result);
+        setEraInternal(Era::Modern, true);
+        release({});
+    });
+}
+
+void Client::legacyInitialize(std::function<void(const Error &)> then)
+{
+    m_sessionId.clear();
+    m_legacyReady = false;
+    Request request;
+    request.method = QStringLiteral("initialize");
+    const json message = {
+        {"jsonrpc", "2.0"},
+        {"id", m_nextId++},
+        {"method", "initialize"},
+        {"params",
+         {{"protocolVersion", kLegacyVersion},
+          {"capabilities", {{"elicitation", {{"form", json::object()}, {"url", json::object()}}}}},
+          {"clientInfo", {{"name", "eddy"}, {"version", EDDY_VERSION}}}}}};
+    post(request, message, [this, then](const json &response, const Error &error, int status, qint64) {
+        if (!error.isOk()) {
+            then(error);
+            return;
+        }
+        if (response.contains("error")) {
+            then(Error::fromJsonRpcObject(response["error"], QStringLiteral("initialize"), status));
+            return;
+        }
+        const json result = response.value("result", json());
+        const QString version = jsonString(result, "protocolVersion");
+        static const QStringList known{QString::fromLatin1(kLegacyVersion),
+                                       QStringLiteral("2025-06-18"), QStringLiteral("2025-03-26")};
+        if (!known.contains(version)) {
+            then(Error::protocol(tr("The server chose protocol version \"%1\", which Eddy does not "
+                                    "speak; update Eddy or the server.").arg(version)));
+            return;
+        }
+        m_version = version;
+        DiscoverInfo info;
+        info.era = Era::Legacy;
+        info.protocolVersion = version;
+        info.supportedVersions = {version};
+        const json caps = result.value("capabilities", json::object());
+        info.capabilities = caps.is_object() ? caps : json::object();
+        const json serverInfo = result.value("serverInfo", json::object());
+        info.serverName = jsonString(serverInfo, "name");
+        info.serverVersion = jsonString(serverInfo, "version");
+        info.instructions = jsonString(result, "instructions");
+        info.fetchedAt = QDateTime::currentDateTimeUtc();
+        m_discovery = info;
+        Request note;
+        note.method = QStringLiteral("notifications/initialized");
+        post(note, json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
+             [this, then](const json &, const Error &e, int, qint64) {
+                 if (e.isOk())
+                     m_legacyReady = true;
+                 then(e);
+             });
+    });
+}
+
+void Client::finishLater(Job *job, const Error &error)
+{
+    QPointer<Job> guard(job);
+    QTimer::singleShot(0, job, [guard, error] {
+        if (guard)
+            guard->finish(error);
+    });
+}
+
+void Client::send(Request request, RpcDone done, QObject *context)
+{
+    QPointer<QObject> guard(context);
+    whenReady([this, request = std::move(request), done = std::move(done), guard](const Error &e) mutable {
+        if (!guard)
+            return;
+        if (!e.isOk()) {
+            done({json(), e});
+            return;
+        }
+        sendNow(std::move(request), std::move(done), guard);
+    });
+}
+
+std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
+                                                  QPointer<QObject> context)
+{
+    const qint64 id = m_nextId++;
+    json params = request.params.is_object() ? request.params : json::object();
+    json meta = makeMeta(request.traceparent);
+    if (const auto existing = params.find("_meta"); existing != params.end() && existing->is_object())
+        for (auto it = existing->begin(); it != existing->end(); ++it)
+            meta[it.key()] = it.value();
+    if (!meta.empty())
+        params["_meta"] = std::move(meta);
+    const json message = {{"jsonrpc", "2.0"}, {"id", id}, {"method", request.method.toStdString()},
+                          {"params", std::move(params)}};
+    if (auto *listen = qobject_cast<Listen *>(context.data()))
+        listen->m_requestId = id;
+
+    auto onDone = [this, request, done, context, id](const json &response, const Error &error,
+                                                     int status, qint64 retryAfterMs) mutable {
+        if (!context)
+            return;
+        const bool legacySessionGone = m_era == Era::Legacy && !m_sessionId.isEmpty()
+                                       && status == 404 && request.allowReinit;
+        if (legacySessionGone) {
+            // 2025-11-25: a 404 on a request carrying a session id means the session is gone.
+            qCInfo(lcMcp) << "legacy session expired; initializing again";
+            m_legacyReady = false;
+            m_sessionId.clear();
+            request.allowReinit = false;
+            send(std::move(request), std::move(done), context);
+            return;
+        }
+        if (!error.isOk()) {
+            Error e = error;
+            e.setMethod(request.method);
+            if (retryAfterMs >= 0)
+                e.setRetryAfterMs(retryAfterMs);
+            done({json(), e});
+            return;
+        }
+        if (response.is_null()) { // 202 Accepted
+            done({json(), {}});
+            return;
+        }
+        const auto version = response.find("jsonrpc");
+        if (version == response.end() || *version != "2.0") {
+            done({json(), Error::protocol(tr("The server's answer to %1 is not JSON-RPC 2.0.")
+                                              .arg(request.method))});
+            return;
+        }
+        const auto rid = response.find("id");
+        if (response.contains("error")) {
+            if (rid != response.end() && !rid->is_null() && *rid != json(id)) {
+                done({json(), Error::protocol(tr("The server answered %1 with an error for another "
+                                                 "request id.").arg(request.method))});
+                return;
+            }
+            Error rpc = Error::fromJsonRpcObject(response["error"], request.method, status);
+            rpc.setRetryAfterMs(retryAfterMs);
+            if (rpc.code() == ErrorCode::UnsupportedProtocolVersion && m_era == Era::Modern
+                && request.allowVersionRetry) {
+                const json supported = rpc.data().is_object()
+                                           ? rpc.data().value("supported", json::array())
+                                           : json::array();
+                if (supported.is_array() && supported.contains(kLegacyVersion)) {
+                    setEraInternal(Era::Legacy, true);
+                    request.allowVersionRetry = false;
+                    send(std::move(request), std::move(done), context);
+                    return;
+                }
+            }
+            done({json(), rpc});
+            return;
+        }
+        if (rid == response.end() || *rid != json(id)) {
+            done({json(), Error::protocol(tr("The server's answer to %1 has a missing or wrong "
+                                             "request id; it cannot be trusted.").arg(request.method))});
+            return;
+        }
+        const json &result = response["result"];
+        if (!result.is_object()) {
+            done({json(), Error::protocol(tr("The server's result for %1 is not a JSON object.")
+                                              .arg(request.method))});
+            return;
+        }
+        done({result, {}});
+    };
+    auto exchange = post(request, message, std::move(onDone));
+    if (request.onNotification || request.onServerRequest) {
+        auto onNotification = request.onNotification;
+        auto onServerRequest = request.onServerRequest;
+        exchange->onMessage = [onNotification, onServerRequest](const json &msg) {
+            if (msg.contains("id")) {
+                if (onServerRequest)
+                    onServerRequest(msg);
+            } else if (onNotification) {
+                onNotification(msg);
+            }
+        };
+    }
+    std::weak_ptr<Exchange> weak = exchange;
+    auto hook = [weak] {
+        if (auto ex = weak.lock())
+            ex->abort();
+    };
+    if (auto *job = qobject_cast<Job *>(context.data()))
+        job->m_abortHook = hook;
+    else if (auto *listen = qobject_cast<Listen *>(context.data()))
+        listen->m_abortHook = hook;
+    return exchange;
+}
+
+DiscoverJob *Client::discover(bool forceRefresh)
+{
+    auto *job = new DiscoverJob(this);
+    QPointer<DiscoverJob> guard(job);
+    whenReady([this, guard, forceRefresh](const Error &e) {
+        if (!guard)
+            return;
+        if (!e.isOk()) {
+            finishLater(guard, e);
+            return;
+        }
+        const bool fresh = m_discovery
+                           && (m_era == Era::Legacy
+                               || m_discovery->fetchedAt.addMSecs(m_discovery->ttlMs)
+                                      > QDateTime::currentDateTimeUtc());
+        if (m_discovery && ((fresh && !forceRefresh) || m_era == Era::Legacy)) {
+            guard->m_info = *m_discovery;
+            finishLater(guard);
+            return;
+        }
+        Request request;
+        request.method = QStringLiteral("server/discover");
+        sendNow(request, [this, guard](RpcResult r) {
+            if (!guard)
+                return;
+            if (r.error.isOk()) {
+                if (!r.result.contains("supportedVersions") || !r.result.contains("capabilities")) {
+                    guard->finish(Error::protocol(tr("The server's discover result lacks "
+                                                     "supportedVersions or capabilities.")));
+                    return;
+                }
+                m_discovery = discoverInfoFromResult(r.result);
+                guard->m_info = *m_discovery;
+            }
+            guard->finish(r.error);
+        }, guard.data());
+    });
+    return job;
+}
+
+ToolsJob *Client::listTools()
+{
+    auto *job = new ToolsJob(this);
+    QPointer<ToolsJob> guard(job);
+    auto collected = std::make_shared<json>(json::array());
+    auto page = std::make_shared<std::function<void(json)>>();
+    *page = [this, guard, collected, page](json cursor) {
+        Request request;
+        request.method = QStringLiteral("tools/list");
+        if (!cursor.is_null())
+            request.params["cursor"] = cursor;
+        send(request, [this, guard, collected, page](RpcResult r) {
+            if (!guard)
+                return;
+            if (!r.error.isOk()) {
+                guard->finish(r.error);
+                *page = nullptr;
+                return;
+            }
+            const QString rt = resultTypeOf(r.result);
+            const auto tools = r.result.find("tools");
+            if (rt != QLatin1String("complete") || tools == r.result.end() || !tools->is_array()) {
+                guard->finish(Error::protocol(tr("The server's tools/list result is invalid "
+                                                 "(resultType \"%1\", tools %2).")
+                                                  .arg(rt, tools == r.result.end() ? tr("missing")
+                                                                                   : tr("not a list"))));
+                *page = nullptr;
+                return;
+            }
+            for (const json &t : *tools)
+                collected->push_back(t);
+            const auto next = r.result.find("nextCursor");
+            if (next != r.result.end() && next->is_string() && !next->get<std::string>().empty()
+                && collected->size() < 100000) {
+                auto again = *page;
+                again(*next);
+                return;
+            }
+            addTools(*collected, guard);
+            guard->finish();
+            *page = nullptr;
+        }, guard.data());
+    };
+    (*page)(json());
+    return job;
+}
+
+void Client::addTools(const json &list, ToolsJob *job)
+{
+    std::vector<Tool> tools;
+    for (const json &entry : list) {
+        Tool tool;
+        QString why;
+        if (Tool::fromJson(entry, &tool, &why)) {
+            tools.push_back(std::move(tool));
+        } else {
+            qCWarning(lcMcp) << "tools/list:" << why;
+            job->m_rejected << why;
+            emit warning(why);
+        }
+    }
+    m_tools = tools;
+    job->m_tools = std::move(tools);
+}
+
+const Tool *Client::findTool(const QString &name) const
+{
+    for (const Tool &tool : m_tools)
+        if (tool.name == name)
+            return &tool;
+    return nullptr;
+}
+
+CallJob *Client::callTool(const QString &name, const json &arguments, CallOptions options)
+{
+    auto *job = new CallJob(this);
+    QPointer<CallJob> guard(job);
+    auto opts = std::make_shared<CallOptions>(std::move(options));
+    whenReady([this, guard, name, arguments, opts](const Error &e) {
+        if (!guard)
+            return;
+        if (!e.isOk()) {
+            finishLater(guard, e);
+            return;
+        }
+        if (m_era == Era::Legacy)
+            legacyCall(guard, name, arguments, opts);
+        else
+            runCall(guard, name, arguments, opts, json(), json(), false, 0);
+    });
+    return job;
+}
+
+void Client::runCall(CallJob *job, QString name, json arguments, std::shared_ptr<CallOptions> opts,
+                     json inputResponses, json requestState, bool relisted, int round)
+{
+    QPointer<CallJob> guard(job);
+    Request request;
+    request.method = QStringLiteral("tools/call");
+    request.mcpName = name.toUtf8();
+    request.traceparent = opts->traceparent;
+    request.timeoutMs = opts->timeoutMs;
+    request.onNotification = opts->onNotification;
+    request.params = {{"name", name.toStdString()}, {"arguments", arguments}};
+    if (!inputResponses.is_null())
+        request.params["inputResponses"] = inputResponses;
+    if (!requestState.is_null())
+        request.params["requestState"] = requestState; // echoed exactly as received
+    if (const Tool *tool = findTool(name)) {
+        QString why;
+        if (!Headers::paramHeaders(tool->headerParams, arguments, &request.extraHeaders, &why)) {
+            finishLater(job, Error::protocol(tr("Cannot call %1: %2").arg(name, why)));
+            return;
+        }
+    }
+    sendNow(request, [this, guard, name, arguments, opts, relisted, round](RpcResult r) {
+        if (!guard)
+            return;
+        if (!r.error.isOk()) {
+            if (r.error.kind() == Error::Kind::JsonRpc && r.error.code() == ErrorCode::HeaderMismatch
+                && !relisted) {
+                // The tool's x-mcp-header set may have changed: re-list once and retry.
+                ToolsJob *relist = listTools();
+                connect(relist, &Job::finished, guard.data(), [this, guard, name, arguments, opts] {
+                    if (guard)
+                        runCall(guard, name, arguments, opts, json(), json(), true, 0);
+                });
+                return;
+            }
+            guard->finish(r.error);
+            return;
+        }
+        const QString rt = resultTypeOf(r.result);
+        if (rt == QLatin1String("complete")) {
+            guard->m_kind = CallJob::Kind::Complete;
+            guard->m_callResult = r.result;
+            guard->finish();
+            return;
+        }
+        if (rt == QLatin1String("task")) {
+            QString why;
+            TaskState state = TaskState::parse(r.result, Era::Modern, TaskState::Source::CreateResult, &why);
+            if (!state.isValid()) {
+                guard->finish(Error::protocol(tr("The server's task handle for %1 is invalid: %2")
+                                                  .arg(name, why)));
+                return;
+            }
+            qCDebug(lcMcp) << "task created" << redactSecret(state.taskId) << toString(state.status);
+            guard->m_kind = CallJob::Kind::Task;
+            guard->m_task = state;
+            guard->finish();
+            return;
+        }
+        if (rt == QLatin1String("input_required")) {
+            const json requests = r.result.value("inputRequests", json());
+            const json state = r.result.value("requestState", json());
+            if (round >= kMaxInputRounds) {
+                guard->finish(Error::protocol(tr("The server asked for input on %1 more than %2 "
+                                                 "times in a row; giving up.").arg(name).arg(kMaxInputRounds)));
+                return;
+            }
+            if (!requests.is_object() && state.is_null()) {
+                guard->finish(Error::protocol(tr("The server's input_required answer to %1 has "
+                                                 "neither inputRequests nor requestState.").arg(name)));
+                return;
+            }
+            if (!requests.is_object() || requests.empty()) {
+                runCall(guard, name, arguments, opts, json(), state, relisted, round + 1);
+                return;
+            }
+            if (!opts->inputHandler) {
+                guard->finish(Error::protocol(tr("The tool %1 asked for input before starting, "
+                                                 "but nothing can answer it here.").arg(name)));
+                return;
+            }
+            auto answered = std::make_shared<bool>(false);
+            opts->inputHandler(requests, [this, guard, name, arguments, opts, state, relisted,
+                                          round, answered](json responses) {
+                if (!guard || *answered)
+                    return;
+                *answered = true;
+                runCall(guard, name, arguments, opts, std::move(responses), state, relisted, round + 1);
+            });
+            return;
+        }
+        guard->finish(Error::protocol(tr("The server answered %1 with an unknown resultType \"%2\".")
+                                          .arg(name, rt)));
+    }, guard.data());
+}
+
+void Client::legacyCall(CallJob *job, QString name, json arguments, std::shared_ptr<CallOptions> opts)
+{
+    QPointer<CallJob> guard(job);
+    auto proceed = [this, guard, name, arguments, opts] {
+        if (!guard)
+            return;
+        const Tool *tool = findTool(name);
+        const bool augment = m_discovery && m_discovery->offersTasks() && tool
+                             && tool->taskSupport() != QLatin1String("forbidden");
+        Request request;
+        request.method = QStringLiteral("tools/call");
+        request.traceparent = opts->traceparent;
+        request.timeoutMs = opts->timeoutMs;
+        request.onNotification = opts->onNotification;
+        request.params = {{"name", name.toStdString()}, {"arguments", arguments}};
+        if (augment)
+            request.params["task"] = json::object();
+        sendNow(request, [guard, name, augment](RpcResult r) {
+            if (!guard)
+                return;
+            if (!r.error.isOk()) {
+                guard->finish(r.error);
+                return;
+            }
+            const auto task = r.result.find("task");
+            if (task != r.result.end() && task->is_object()) {
+                if (!augment) {
+                    guard->finish(Error::protocol(tr("The server made a task for %1 although Eddy "
+                                                     "did not ask for one.").arg(name)));
+                    return;
+                }
+                QString why;
+                TaskState state = TaskState::parse(r.result, Era::Legacy, TaskState::Source::CreateResult, &why);
+                if (!state.isValid()) {
+                    guard->finish(Error::protocol(tr("The server's task handle for %1 is invalid: %2")
+                                                      .arg(name, why)));
+                    return;
+                }
+                guard->m_kind = CallJob::Kind::Task;
+                guard->m_task = state;
+                guard->finish();
+                return;
+            }
+            guard->m_kind = CallJob::Kind::Complete;
+            guard->m_callResult = r.result;
+            guard->finish();
+        }, guard.data());
+    };
+    if (m_tools.empty()) {
+        ToolsJob *list = listTools();
+        connect(list, &Job::finished, job, proceed);
+    } else {
+        proceed();
+    }
+}
+
+TaskJob *Client::getTask(const std::string &taskId, const QByteArray &traceparent)
+{
+    auto *job = new TaskJob(this);
+    QPointer<TaskJob> guard(job);
+    Request request;
+    request.method = QStringLiteral("tasks/get");
+    request.mcpName = QByteArray::fromStdString(taskId);
+    request.params = {{"taskId", taskId}};
+    request.traceparent = traceparent;
+    send(request, [this, guard, taskId, traceparent](RpcResult r) {
+        if (!guard)
+            return;
+        if (!r.error.isOk()) {
+            guard->finish(r.error);
+            return;
+        }
+        const QString rt = resultTypeOf(r.result);
+        // "task" is tolerated here: the extension's own examples show it on tasks/get.
+        if (rt != QLatin1String("complete") && rt != QLatin1String("task")) {
+            guard->finish(Error::protocol(tr("The server answered tasks/get with resultType \"%1\".")
+                                              .arg(rt)));
+            return;
+        }
+        QString why;
+        TaskState state = TaskState::parse(r.result, m_era, TaskState::Source::GetResult, &why);
+        if (!state.isValid() || state.taskId != taskId) {
+            guard->finish(Error::protocol(tr("The server's tasks/get answer is invalid: %1")
+                                              .arg(state.isValid() ? tr("it is about another task") : why)));
+            return;
+        }
+        if (m_era == Era::Legacy
+            && (state.status == TaskStatus::InputRequired
+                || (state.isTerminal() && state.status != TaskStatus::Cancelled))) {
+            legacyFetchPayload(guard, std::move(state));
+            return;
+        }
+        guard->m_state = std::move(state);
+        guard->finish();
+    }, job);
+    return job;
+}
+
+void Client::legacyFetchPayload(TaskJob *job, TaskState state)
+{
+    QPointer<TaskJob> guard(job);
+    LegacyTask &task = m_legacyTasks[state.taskId];
+    if (task.payloadResult || task.payloadError) {
+        state.applyLegacyPayload(task.payloadResult.value_or(json()), task.payloadError.value_or(json()));
+        if (!state.isTerminal())
+            state.status = TaskStatus::Completed;
+        job->m_state = std::move(state);
+        finishLater(job);
+        return;
+    }
+    if (state.status == TaskStatus::InputRequired && !task.pendingRequests.empty()) {
+        json requests = json::object();
+        for (auto it = task.pendingRequests.begin(); it != task.pendingRequests.end(); ++it) {
+            json params = it.value().value("params", json::object());
+            if (params.is_object())
+                params.erase("_meta");
+            requests[it.key()] = {{"method", it.value().value("method", "")}, {"params", params}};
+        }
+        state.inputRequests = requests;
+        job->m_state = std::move(state);
+        finishLater(job);
+        return;
+    }
+    if (task.streamEnded) {
+        // The last tasks/result stream died without a payload: report and let the next poll retry.
+        const Error e = task.streamError.isOk()
+                            ? Error::transport(tr("The server ended tasks/result without a result."))
+                            : task.streamError;
+        task = LegacyTask();
+        job->m_state = std::move(state);
+        finishLater(job, e);
+        return;
+    }
+    if (!task.resultStream)
+        openLegacyResultStream(state.taskId);
+    const std::string id = state.taskId;
+    task.waiters.push_back([this, guard, state] {
+        if (guard && !guard->isFinished())
+            legacyFetchPayload(guard, state);
+    });
+    // The server may take a while to put its question on the stream; never wait forever.
+    QTimer::singleShot(m_config.timeoutMs, job, [guard, state]() mutable {
+        if (!guard || guard->isFinished())
+            return;
+        guard->m_state = std::move(state);
+        guard->finish(Error::timeout(tr("The server did not send the pending input request of "
+                                        "the task in time; poll again.")));
+    });
+}
+
+void Client::openLegacyResultStream(const std::string &taskId)
+{
+    Request request;
+    request.method = QStringLiteral("tasks/result");
+    request.params = {{"taskId", taskId}};
+    request.timeoutMs = -1; // blocks until the task is terminal
+    auto runWaiters = [this, taskId] {
+        auto it = m_legacyTasks.find(taskId);
+        if (it == m_legacyTasks.end())
+            return;
+        auto waiters = std::move(it->second.waiters);
+        it->second.waiters.clear();
+        for (auto &w : waiters)
+            w();
+    };
+    request.onServerRequest = [this, taskId, runWaiters](const json &message) {
+        auto it = m_legacyTasks.find(taskId);
+        if (it == m_legacyTasks.end() || !message.contains("method"))
+            return;
+        it->second.pendingRequests["srv:" + idKey(message["id"])] = message;
+        runWaiters();
+    };
+    auto exchange = sendNow(request, [this, taskId, runWaiters](RpcResult r) {
+        auto it = m_legacyTasks.find(taskId);
+        if (it == m_legacyTasks.end())
+            return;
+        LegacyTask &task = it->second;
+        task.streamEnded = true;
+        task.resultStream.reset();
+        if (r.error.isOk())
+            task.payloadResult = r.result;
+        else if (r.error.kind() == Error::Kind::JsonRpc && !r.error.isTaskGone())
+            task.payloadError = errorObjectOf(r.error);
+        else
+            task.streamError = r.error;
+        runWaiters();
+    }, this);
+    m_legacyTasks[taskId].resultStream = exchange;
+}
+
+AckJob *Client::updateTask(const std::string &taskId, const json &inputResponses,
+                           const QByteArray &traceparent)
+{
+    auto *job = new AckJob(this);
+    QPointer<AckJob> guard(job);
+    if (!inputResponses.is_object() || inputResponses.empty()) {
+        finishLater(job, Error::protocol(tr("tasks/update needs at least one input response.")));
+        return job;
+    }
+    whenReady([this, guard, taskId, inputResponses, traceparent](const Error &e) {
+        if (!guard)
+            return;
+        if (!e.isOk()) {
+            finishLater(guard, e);
+            return;
+        }
+        if (m_era == Era::Legacy) {
+            legacyRespond(guard, taskId, inputResponses);
+            return;
+        }
+        Request request;
+        request.method = QStringLiteral("tasks/update");
+        request.mcpName = QByteArray::fromStdString(taskId);
+        request.params = {{"taskId", taskId}, {"inputResponses", inputResponses}};
+        request.traceparent = traceparent;
+        sendNow(request, [guard](RpcResult r) {
+            if (!guard)
+                return;
+            if (r.error.isOk()) {
+                const QString rt = resultTypeOf(r.result);
+                if (rt == QLatin1String("task"))
+                    r.error = Error::protocol(tr("The server answered tasks/update with a task "
+                                                 "(CreateTaskResult), which only tools/call may "
+                                                 "return; the answer was ignored."));
+                else if (rt != QLatin1String("complete"))
+                    r.error = Error::protocol(tr("The server answered tasks/update with resultType "
+                                                 "\"%1\".").arg(rt));
+            }
+            guard->finish(r.error);
+        }, guard.data());
+    });
+    return job;
+}
+
+void Client::legacyRespond(AckJob *job, const std::string &taskId, const json &inputResponses)
+{
+    QPointer<AckJob> guard(job);
+    auto it = m_legacyTasks.find(taskId);
+    std::vector<std::pair<std::string, json>> toSend;
+    for (auto r = inputResponses.begin(); r != inputResponses.end(); ++r) {
+        if (it == m_legacyTasks.end() || !it->second.pendingRequests.contains(r.key())) {
+            finishLater(job, Error::protocol(tr("The task has no outstanding input request with "
+                                                "key %1; poll it again before answering.")
+                                                 .arg(QString::fromStdString(r.key()))));
+            return;
+        }
+        toSend.emplace_back(r.key(), r.value());
+    }
+    auto remaining = std::make_shared<int>(int(toSend.size()));
+    auto firstError = std::make_shared<Error>();
+    for (auto &[key, response] : toSend) {
+        const json request = it->second.pendingRequests[key];
+        json result = response.is_object() ? response : json::object();
+        result["_meta"]["io.modelcontextprotocol/related-task"] = {{"taskId", taskId}};
+        const json message = {{"jsonrpc", "2.0"}, {"id", request["id"]}, {"result", result}};
+        Request r;
+        r.method = QStringLiteral("(response to %1)")
+                       .arg(QString::fromStdString(request.value("method", "")));
+        post(r, message, [this, guard, taskId, key, remaining, firstError](
+                             const json &, const Error &error, int, qint64) {
+            if (error.isOk()) {
+                if (auto t = m_legacyTasks.find(taskId); t != m_legacyTasks.end())
+                    t->second.pendingRequests.erase(key);
+            } else if (firstError->isOk()) {
+                *firstError = error;
+            }
+            if (--*remaining == 0 && guard)
+                guard->finish(*firstError);
+        });
+    }
+}
+
+AckJob *Client::cancelTask(const std::string &taskId, const QByteArray &traceparent)
+{
+    auto *job = new AckJob(this);
+    QPointer<AckJob> guard(job);
+    Request request;
+    request.method = QStringLiteral("tasks/cancel");
+    request.mcpName = QByteArray::fromStdString(taskId);
+    request.params = {{"taskId", taskId}};
+    request.traceparent = traceparent;
+    send(request, [this, guard](RpcResult r) {
+        if (!guard)
+            return;
+        if (r.error.isOk()) {
+            const QString rt = resultTypeOf(r.result);
+            if (rt == QLatin1String("task")) {
+                r.error = Error::protocol(tr("The server answered tasks/cancel with a task "
+                                             "(CreateTaskResult), which only tools/call may return."));
+            } else if (rt != QLatin1String("complete")) {
+                r.error = Error::protocol(tr("The server answered tasks/cancel with resultType "
+                                             "\"%1\".").arg(rt));
+            } else if (m_era == Era::Legacy || r.result.contains("taskId")) {
+                guard->m_state = TaskState::parse(r.result, m_era, TaskState::Source::GetResult);
+            }
+        }
+        guard->finish(r.error);
+    }, job);
+    return job;
+}
+
+Listen *Client::listen(std::vector<std::string> taskIds)
+{
+    auto *listen = new Listen(taskIds);
+    QPointer<Listen> guard(listen);
+    whenReady([this, guard, taskIds](const Error &e) {
+        if (!guard)
+            return;
+        if (!e.isOk() || m_era == Era::Legacy) {
+            const Error why = e.isOk() ? Error::protocol(tr("This server speaks 2025-11-25, which "
+                                                            "has no subscriptions/listen; poll "
+                                                            "instead."))
+                                       : e;
+            QTimer::singleShot(0, guard.data(), [guard, why] {
+                if (guard)
+                    guard->finish(why);
+            });
+            return;
+        }
+        Request request;
+        request.method = QStringLiteral("subscriptions/listen");
+        request.params = {{"notifications", {{"taskIds", taskIds}}}};
+        request.timeoutMs = -1;
+        request.onNotification = [guard](const json &message) {
+            if (guard)
+                guard->handleMessage(message);
+        };
+        sendNow(request, [guard](RpcResult r) {
+            if (guard)
+                guard->finish(r.error);
+        }, guard.data());
+    });
+    return listen;
+}
+
+} // namespace Eddy::Mcp

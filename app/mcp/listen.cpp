@@ -1,0 +1,81 @@
+#include "app/mcp/listen.h"
+
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcMcp)
+
+namespace Eddy::Mcp {
+
+using nlohmann::json;
+
+Listen::Listen(std::vector<std::string> taskIds, QObject *parent)
+    : QObject(parent), m_requested(std::move(taskIds))
+{
+}
+
+Listen::~Listen()
+{
+    m_closed = true;
+    if (auto hook = std::move(m_abortHook))
+        hook();
+}
+
+void Listen::close()
+{
+    if (m_closed)
+        return;
+    if (auto hook = std::move(m_abortHook))
+        hook();
+    finish(Error::aborted());
+}
+
+void Listen::finish(const Error &error)
+{
+    if (m_closed)
+        return;
+    m_closed = true;
+    m_abortHook = nullptr;
+    emit closed(error);
+}
+
+void Listen::handleMessage(const json &message)
+{
+    if (m_closed)
+        return;
+    const std::string method = message.value("method", "");
+    json params = message.value("params", json::object());
+    if (!params.is_object())
+        return;
+    // Tolerate a missing subscriptionId (the extension's examples omit it), reject a foreign one.
+    if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) {
+        const auto sub = meta->find("io.modelcontextprotocol/subscriptionId");
+        if (sub != meta->end() && !m_requestId.is_null() && *sub != m_requestId
+            && !(sub->is_string() && sub->get<std::string>() == m_requestId.dump()))
+            return;
+    }
+    if (method == "notifications/subscriptions/acknowledged") {
+        m_accepted.clear();
+        const json notifications = params.value("notifications", json::object());
+        const json ids = notifications.is_object() ? notifications.value("taskIds", json::array())
+                                                   : json::array();
+        if (ids.is_array())
+            for (const json &id : ids)
+                if (id.is_string())
+                    m_accepted.push_back(id.get<std::string>());
+        emit acknowledged(m_accepted);
+        return;
+    }
+    if (method == "notifications/tasks" || method == "notifications/tasks/status") {
+        params.erase("_meta");
+        QString why;
+        const TaskState state = TaskState::parse(params, Era::Modern,
+                                                 TaskState::Source::Notification, &why);
+        if (!state.isValid()) {
+            qCWarning(lcMcp) << "ignoring a malformed task notification:" << why;
+            return;
+        }
+        emit taskNotification(state);
+    }
+}
+
+} // namespace Eddy::Mcp
