@@ -9,6 +9,7 @@
 #include "app/store/taskstore.h"
 
 #include <QHash>
+#include <QMap>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -136,10 +137,13 @@ private:
     void checkTtl();
     void checkIdle();
     void resumeAnswers();
+    void sendAnswer(qint64 taskId, const QString &key, const nlohmann::json &answer);
+    void enqueueCase(const Store::CaseRecord &c);
+    void trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs);
     void autoAnswer(const Store::InputRequestRecord &request);
 
     Store::TaskStore m_store;
-    std::unique_ptr<Net::HttpClient> m_http;
+    Net::HttpClient *m_http = nullptr; // child: moves with the engine to its thread
     std::unique_ptr<PollScheduler> m_scheduler;
     std::unique_ptr<InputInbox> m_inbox;
     ProgressParser m_parser;
@@ -147,12 +151,15 @@ private:
     QHash<qint64, Store::TaskRecord> m_live;       // live tasks by id (cache of the store)
     QSet<qint64> m_sendingCases;                   // case ids with a tools/call in flight
     QHash<qint64, int> m_sweepConcurrency;         // sweep id -> concurrency limit
+    QHash<qint64, int> m_sweepSending;             // sweep id (0 = single calls) -> in flight
+    QMap<qint64, QList<Store::CaseRecord>> m_caseQueue; // sweep id (0 = single calls) -> unsent
     QSet<qint64> m_ttlWarned;
+    QHash<qint64, qint64> m_pendingSessionForCase; // single call -> session to attach its task to
     ChangeSet m_pending;
     QHash<qint64, int> m_pendingTaskIndex;         // task id -> index in m_pending.tasks
-    QTimer m_pollTimer;
-    QTimer m_batchTimer;
-    QTimer m_ttlTimer;
+    QTimer m_pollTimer{this};
+    QTimer m_batchTimer{this};
+    QTimer m_ttlTimer{this};
     std::optional<nlohmann::json> m_autoAnswers;
     bool m_monitoring = true;
     bool m_wasIdle = false;

@@ -1,0 +1,1008 @@
+#include "app/monitor/engine.h"
+#include "app/monitor/log.h"
+#include "app/monitor/schemavalidator.h"
+#include "app/monitor/sweepexpander.h"
+
+#include "app/mcp/client.h"
+#include "app/mcp/tracecontext.h"
+#include "app/net/httpclient.h"
+#include "app/secret.h"
+
+#include <QDateTime>
+#include <QUuid>
+
+Q_LOGGING_CATEGORY(lcMonitor, "eddy.monitor")
+
+namespace Eddy::Monitor {
+
+using json = nlohmann::json;
+
+namespace {
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+Store::TaskStatus fromMcp(Mcp::TaskStatus s)
+{
+    switch (s) {
+    case Mcp::TaskStatus::Working: return Store::TaskStatus::Working;
+    case Mcp::TaskStatus::InputRequired: return Store::TaskStatus::InputRequired;
+    case Mcp::TaskStatus::Completed: return Store::TaskStatus::Completed;
+    case Mcp::TaskStatus::Failed: return Store::TaskStatus::Failed;
+    case Mcp::TaskStatus::Cancelled: return Store::TaskStatus::Cancelled;
+    }
+    return Store::TaskStatus::Working;
+}
+
+QString isoTime(const QDateTime &t)
+{
+    return t.isValid() ? t.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
+QString errorJson(const Mcp::Error &e)
+{
+    json j{{"message", e.message().toStdString()}};
+    if (e.code() != 0)
+        j["code"] = e.code();
+    if (!e.data().is_null())
+        j["data"] = e.data();
+    return QString::fromStdString(j.dump());
+}
+
+json toolsToJson(const std::vector<Mcp::Tool> &tools)
+{
+    json out = json::array();
+    for (const Mcp::Tool &t : tools) {
+        json j{{"name", t.name.toStdString()}, {"inputSchema", t.inputSchema}};
+        if (!t.title.isEmpty())
+            j["title"] = t.title.toStdString();
+        if (!t.description.isEmpty())
+            j["description"] = t.description.toStdString();
+        if (!t.annotations.is_null())
+            j["annotations"] = t.annotations;
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+json discoveryToJson(const Mcp::DiscoverInfo &d)
+{
+    json versions = json::array();
+    for (const QString &v : d.supportedVersions)
+        versions.push_back(v.toStdString());
+    return json{{"era", Mcp::eraToString(d.era).toStdString()},
+                {"serverName", d.serverName.toStdString()},
+                {"serverVersion", d.serverVersion.toStdString()},
+                {"protocolVersion", d.protocolVersion.toStdString()},
+                {"supportedVersions", versions},
+                {"capabilities", d.capabilities},
+                {"instructions", d.instructions.toStdString()},
+                {"offersTasks", d.offersTasks()}};
+}
+
+void fillFromState(Store::TaskRecord &t, const Mcp::TaskState &st)
+{
+    t.status = fromMcp(st.status);
+    if (st.statusMessage)
+        t.statusMessage = *st.statusMessage;
+    if (st.createdAt.isValid())
+        t.createdAt = isoTime(st.createdAt);
+    if (st.lastUpdatedAt.isValid())
+        t.lastUpdatedAt = isoTime(st.lastUpdatedAt);
+    t.ttlMs = st.ttlMs;
+    if (st.pollIntervalMs)
+        t.pollIntervalMs = st.pollIntervalMs;
+    if (!st.result.is_null()) {
+        t.result = QString::fromStdString(st.result.dump());
+        t.isToolError = st.isToolError();
+    }
+    if (!st.error.is_null())
+        t.error = QString::fromStdString(st.error.dump());
+}
+
+constexpr int s_singleCallConcurrency = 16;
+
+} // namespace
+
+struct Engine::ServerLink
+{
+    Store::ServerRecord record;
+    Mcp::Client *client = nullptr;
+    bool toolsFetched = false;
+    bool fetchingTools = false;
+    std::vector<std::function<void(const json &, const QString &)>> waitingForTools;
+    ServerState state = ServerState::Unknown;
+};
+
+Engine::Engine(QObject *parent) : QObject(parent), m_scheduler(std::make_unique<PollScheduler>())
+{
+    qRegisterMetaType<Eddy::Monitor::ChangeSet>();
+    qRegisterMetaType<Eddy::Store::TaskRecord>();
+    qRegisterMetaType<Eddy::Store::InputRequestRecord>();
+    qRegisterMetaType<Eddy::Store::ServerRecord>();
+    qRegisterMetaType<Eddy::Store::TaskQuery>();
+    m_pollTimer.setSingleShot(true);
+    m_batchTimer.setSingleShot(true);
+    m_batchTimer.setInterval(30);
+    m_ttlTimer.setInterval(5000);
+    connect(&m_pollTimer, &QTimer::timeout, this, &Engine::pumpPolls);
+    connect(&m_batchTimer, &QTimer::timeout, this, &Engine::flushChanges);
+    connect(&m_ttlTimer, &QTimer::timeout, this, &Engine::checkTtl);
+}
+
+Engine::~Engine()
+{
+    close();
+}
+
+void Engine::setMonitoring(bool enabled)
+{
+    m_monitoring = enabled;
+    if (enabled && isOpen()) {
+        pumpSubmissions();
+        armPollTimer();
+        m_ttlTimer.start();
+    } else if (!enabled) {
+        m_pollTimer.stop();
+        m_ttlTimer.stop();
+    }
+}
+
+bool Engine::isIdle() const
+{
+    if (!m_live.isEmpty() || !m_sendingCases.isEmpty() || m_answersInFlight > 0 || m_submissionsPending > 0)
+        return false;
+    for (const auto &q : m_caseQueue)
+        if (!q.isEmpty())
+            return false;
+    return true;
+}
+
+qint64 Engine::requestsSent() const
+{
+    qint64 n = 0;
+    for (const ServerLink *l : m_links)
+        n += l->client ? l->client->requestsSent() : 0;
+    return n;
+}
+
+bool Engine::open(const QString &dbPath)
+{
+    close();
+    if (!m_store.open(dbPath)) {
+        emit opened(false, m_store.lastError());
+        return false;
+    }
+    Net::initGlobal();
+    m_http = new Net::HttpClient(this);
+    m_inbox = std::make_unique<InputInbox>(m_store);
+    const QStringList bad = m_parser.setTemplates(m_store.progressTemplates());
+    for (const QString &b : bad)
+        qCWarning(lcMonitor) << "progress template skipped:" << b;
+
+    // Reattach: every live task resumes polling (now, or when its stored next poll is due),
+    // every journalled case that never got an answer is sent again with its key.
+    const qint64 now = nowMs();
+    for (const Store::TaskRecord &t : m_store.liveTasks())
+        trackLive(t, std::max(now, std::min(t.nextPollAtMs, now + 1000)));
+    for (const Store::CaseRecord &c : m_store.unsubmittedCases())
+        enqueueCase(c);
+    for (const Store::SweepRecord &s : m_store.sweeps())
+        m_sweepConcurrency[s.id] = std::max(1, s.concurrency);
+    qCInfo(lcMonitor, "opened with %d live task(s)", int(m_live.size()));
+    emit opened(true, {});
+
+    if (m_monitoring) {
+        resumeAnswers();
+        for (const Store::InputRequestRecord &r : m_inbox->pending()) {
+            emit inputRequested(r);
+            autoAnswer(r);
+        }
+        pumpSubmissions();
+        armPollTimer();
+        m_ttlTimer.start();
+    }
+    m_wasIdle = false;
+    QTimer::singleShot(0, this, &Engine::checkIdle);
+    return true;
+}
+
+void Engine::close()
+{
+    m_pollTimer.stop();
+    m_ttlTimer.stop();
+    if (m_batchTimer.isActive()) {
+        m_batchTimer.stop();
+        flushChanges();
+    }
+    qDeleteAll(m_links);
+    for (ServerLink *l : std::as_const(m_links))
+        Q_UNUSED(l);
+    m_links.clear();
+    delete m_http;
+    m_http = nullptr;
+    m_inbox.reset();
+    m_live.clear();
+    m_sendingCases.clear();
+    m_sweepSending.clear();
+    m_caseQueue.clear();
+    m_ttlWarned.clear();
+    m_scheduler = std::make_unique<PollScheduler>();
+    m_store.close();
+}
+
+// ---------------------------------------------------------------- servers
+
+Engine::ServerLink *Engine::link(qint64 serverId)
+{
+    if (auto it = m_links.find(serverId); it != m_links.end())
+        return *it;
+    const auto rec = m_store.server(serverId);
+    if (!rec || !m_http)
+        return nullptr;
+    auto *l = new ServerLink;
+    l->record = *rec;
+    Mcp::ServerConfig config;
+    config.url = QUrl(rec->url);
+    config.token = rec->token;
+    l->client = new Mcp::Client(config, m_http, this);
+    const Mcp::Era era = Mcp::eraFromString(rec->era);
+    if (era != Mcp::Era::Unknown)
+        l->client->setEra(era);
+    connect(l->client, &Mcp::Client::eraDetected, this, [this, serverId](Mcp::Era detected) {
+        if (auto r = m_store.server(serverId))
+            m_store.setServerDiscovery(serverId, Mcp::eraToString(detected), r->discovery);
+    });
+    connect(l->client, &Mcp::Client::warning, this, [](const QString &message) {
+        qCWarning(lcMonitor) << message;
+    });
+    m_links.insert(serverId, l);
+    return l;
+}
+
+qint64 Engine::addServer(const QString &url, const QString &name, const QString &token)
+{
+    const QUrl parsed(url);
+    if (!parsed.isValid() || (parsed.scheme() != QLatin1String("http") && parsed.scheme() != QLatin1String("https"))) {
+        emit operationFailed(QStringLiteral("\"%1\" is not an http(s) URL; give the server's MCP endpoint, "
+                                            "e.g. http://127.0.0.1:8080/mcp.").arg(url));
+        return -1;
+    }
+    if (auto existing = m_store.serverByUrl(url)) {
+        if (!token.isEmpty() && token != existing->token) {
+            existing->token = token;
+            m_store.updateServer(*existing);
+            if (auto it = m_links.find(existing->id); it != m_links.end()) {
+                // The client holds the old token: rebuild it on next use.
+                (*it)->client->deleteLater();
+                delete *it;
+                m_links.erase(it);
+            }
+        }
+        return existing->id;
+    }
+    Store::ServerRecord rec;
+    rec.url = url;
+    rec.name = name.isEmpty() ? parsed.host() : name;
+    rec.token = token;
+    const auto id = m_store.addServer(rec);
+    if (!id) {
+        emit operationFailed(m_store.lastError());
+        return -1;
+    }
+    return *id;
+}
+
+bool Engine::updateServer(const Store::ServerRecord &server)
+{
+    if (!m_store.updateServer(server)) {
+        emit operationFailed(m_store.lastError());
+        return false;
+    }
+    if (auto it = m_links.find(server.id); it != m_links.end()) {
+        (*it)->client->deleteLater();
+        delete *it;
+        m_links.erase(it);
+    }
+    return true;
+}
+
+bool Engine::removeServer(qint64 serverId)
+{
+    if (!m_store.removeServer(serverId)) {
+        emit operationFailed(m_store.lastError());
+        return false;
+    }
+    if (auto it = m_links.find(serverId); it != m_links.end()) {
+        (*it)->client->deleteLater();
+        delete *it;
+        m_links.erase(it);
+    }
+    return true;
+}
+
+void Engine::refreshServer(qint64 serverId)
+{
+    ServerLink *l = link(serverId);
+    if (!l) {
+        emit operationFailed(QStringLiteral("Unknown server %1.").arg(serverId));
+        return;
+    }
+    Mcp::DiscoverJob *job = l->client->discover(true);
+    connect(job, &Mcp::Job::finished, this, [this, job, serverId] {
+        ServerLink *l = link(serverId);
+        if (job->hasError()) {
+            if (l)
+                l->state = ServerState::Unreachable;
+            emit serverStateChanged(serverId, ServerState::Unreachable, job->error().message());
+            return;
+        }
+        const json d = discoveryToJson(job->info());
+        m_store.setServerDiscovery(serverId, Mcp::eraToString(job->info().era), QString::fromStdString(d.dump()));
+        if (l)
+            l->state = ServerState::Online;
+        emit serverStateChanged(serverId, ServerState::Online,
+                                QStringLiteral("%1 %2").arg(job->info().serverName, job->info().serverVersion));
+        withTools(serverId, [](const json &, const QString &) {});
+    });
+}
+
+void Engine::withTools(qint64 serverId, std::function<void(const json &, const QString &)> then)
+{
+    ServerLink *l = link(serverId);
+    if (!l) {
+        then({}, QStringLiteral("Unknown server %1.").arg(serverId));
+        return;
+    }
+    if (l->toolsFetched) {
+        then(toolsToJson(l->client->tools()), {});
+        return;
+    }
+    l->waitingForTools.push_back(std::move(then));
+    if (l->fetchingTools)
+        return;
+    l->fetchingTools = true;
+    Mcp::ToolsJob *job = l->client->listTools();
+    connect(job, &Mcp::Job::finished, this, [this, job, serverId] {
+        ServerLink *l = link(serverId);
+        if (!l)
+            return;
+        l->fetchingTools = false;
+        json tools;
+        QString error;
+        if (job->hasError()) {
+            // Offline: fall back to the tools cached by an earlier run.
+            const json cached = json::parse(l->record.tools.toStdString(), nullptr, false);
+            if (!cached.is_discarded() && cached.is_array() && !cached.empty())
+                tools = cached;
+            else
+                error = QStringLiteral("Cannot list the tools of %1: %2").arg(l->record.url, job->error().message());
+            l->state = ServerState::Unreachable;
+            emit serverStateChanged(serverId, ServerState::Unreachable, job->error().message());
+        } else {
+            l->toolsFetched = true;
+            tools = toolsToJson(job->tools());
+            l->record.tools = QString::fromStdString(tools.dump());
+            m_store.setServerTools(serverId, l->record.tools);
+            emit toolsChanged(serverId);
+        }
+        auto waiting = std::move(l->waitingForTools);
+        l->waitingForTools.clear();
+        for (auto &w : waiting)
+            w(tools, error);
+    });
+}
+
+// ---------------------------------------------------------------- submission
+
+void Engine::submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId)
+{
+    QString error;
+    const auto spec = SweepSpec::fromText(specJson, &error);
+    if (!spec) {
+        emit submissionRejected(error);
+        return;
+    }
+    ++m_submissionsPending;
+    withTools(serverId, [this, serverId, spec = *spec, sessionId](const json &tools, const QString &error) {
+        --m_submissionsPending;
+        if (!error.isEmpty()) {
+            emit submissionRejected(error);
+            checkIdle();
+            return;
+        }
+        json schema;
+        QStringList names;
+        for (const json &t : tools) {
+            names << QString::fromStdString(t.value("name", std::string()));
+            if (t.value("name", std::string()) == spec.tool.toStdString())
+                schema = t.value("inputSchema", json::object());
+        }
+        if (schema.is_null()) {
+            emit submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
+                                        .arg(spec.tool, names.join(QStringLiteral(", "))));
+            checkIdle();
+            return;
+        }
+        QStringList problems;
+        auto cases = SweepExpander::expand(spec, schema, &problems);
+        if (!cases) {
+            emit submissionRejected(QStringLiteral("The sweep was not submitted: %1")
+                                        .arg(problems.join(QStringLiteral("; "))));
+            checkIdle();
+            return;
+        }
+        startSubmission(serverId, spec.tool, std::move(*cases), schema, spec.raw, spec.concurrency,
+                        sessionId, false);
+    });
+}
+
+void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
+                      std::optional<qint64> sessionId)
+{
+    const json args = json::parse(argumentsJson.constBegin(), argumentsJson.constEnd(), nullptr, false);
+    if (args.is_discarded() || !args.is_object()) {
+        emit submissionRejected(QStringLiteral("The arguments must be a JSON object, e.g. {\"reynolds\": 100}."));
+        return;
+    }
+    ++m_submissionsPending;
+    withTools(serverId, [this, serverId, tool, args, sessionId](const json &tools, const QString &error) {
+        --m_submissionsPending;
+        if (!error.isEmpty()) {
+            emit submissionRejected(error);
+            checkIdle();
+            return;
+        }
+        json schema;
+        QStringList names;
+        for (const json &t : tools) {
+            names << QString::fromStdString(t.value("name", std::string()));
+            if (t.value("name", std::string()) == tool.toStdString())
+                schema = t.value("inputSchema", json::object());
+        }
+        if (schema.is_null()) {
+            emit submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
+                                        .arg(tool, names.join(QStringLiteral(", "))));
+            checkIdle();
+            return;
+        }
+        json probe = args;
+        const bool takesKey = schema.value("properties", json::object()).contains("idempotency_key");
+        if (takesKey && !probe.contains("idempotency_key"))
+            probe["idempotency_key"] = "eddy-key-check";
+        const QStringList problems = SchemaValidator::validate(probe, schema);
+        if (!problems.isEmpty()) {
+            emit submissionRejected(QStringLiteral("The call was not sent: %1").arg(problems.join(QStringLiteral("; "))));
+            checkIdle();
+            return;
+        }
+        startSubmission(serverId, tool, {args}, schema, json(), s_singleCallConcurrency, sessionId, true);
+    });
+}
+
+void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<json> caseArgs,
+                             const json &inputSchema, const json &specRaw, int concurrency,
+                             std::optional<qint64> sessionId, bool single)
+{
+    const bool takesKey = inputSchema.value("properties", json::object()).contains("idempotency_key");
+    QList<Store::CaseRecord> cases;
+    cases.reserve(qsizetype(caseArgs.size()));
+    int index = 0;
+    for (json &args : caseArgs) {
+        Store::CaseRecord c;
+        c.serverId = serverId;
+        c.index = index++;
+        c.tool = tool;
+        // Journalled before anything is sent: the same key goes out on every retry, so the
+        // server can hand back the task it already made.
+        c.idempotencyKey = args.contains("idempotency_key") && args["idempotency_key"].is_string()
+                               ? QString::fromStdString(args["idempotency_key"].get<std::string>())
+                               : QStringLiteral("eddy-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
+        if (takesKey)
+            args["idempotency_key"] = c.idempotencyKey.toStdString();
+        c.arguments = QString::fromStdString(args.dump());
+        c.traceparent = QString::fromLatin1(Mcp::TraceContext::create().newTraceparent());
+        cases << c;
+    }
+    if (single) {
+        Store::CaseRecord &c = cases.first();
+        if (!m_store.journalCase(c)) {
+            emit submissionRejected(m_store.lastError());
+            checkIdle();
+            return;
+        }
+        if (sessionId)
+            m_pendingSessionForCase.insert(c.id, *sessionId);
+        enqueueCase(c);
+        emit callJournalled(c.id);
+    } else {
+        Store::SweepRecord sweep;
+        sweep.serverId = serverId;
+        sweep.sessionId = sessionId;
+        sweep.tool = tool;
+        sweep.spec = QString::fromStdString(specRaw.dump());
+        sweep.concurrency = concurrency;
+        if (!m_store.journalSweep(sweep, cases)) {
+            emit submissionRejected(m_store.lastError());
+            checkIdle();
+            return;
+        }
+        m_sweepConcurrency[sweep.id] = std::max(1, concurrency);
+        for (const Store::CaseRecord &c : std::as_const(cases))
+            enqueueCase(c);
+        emit sweepSubmitted(sweep.id, int(cases.size()));
+    }
+    pumpSubmissions();
+}
+
+void Engine::enqueueCase(const Store::CaseRecord &c)
+{
+    m_caseQueue[c.sweepId.value_or(0)].append(c);
+}
+
+void Engine::pumpSubmissions()
+{
+    if (!m_monitoring || !isOpen())
+        return;
+    for (auto it = m_caseQueue.begin(); it != m_caseQueue.end(); ++it) {
+        const qint64 sweepKey = it.key();
+        const int limit = sweepKey == 0 ? s_singleCallConcurrency : m_sweepConcurrency.value(sweepKey, 4);
+        QList<Store::CaseRecord> &queue = it.value();
+        while (!queue.isEmpty() && m_sweepSending.value(sweepKey) < limit) {
+            const Store::CaseRecord c = queue.takeFirst();
+            sendCase(c);
+        }
+    }
+}
+
+void Engine::sendCase(const Store::CaseRecord &c)
+{
+    const qint64 sweepKey = c.sweepId.value_or(0);
+    ServerLink *l = link(c.serverId);
+    if (!l) {
+        m_store.markCaseRejected(c.id, QStringLiteral("{\"message\":\"unknown server\"}"));
+        emit caseRejected(c.id, QStringLiteral("The case's server is no longer configured."));
+        return;
+    }
+    m_store.markCaseSent(c.id);
+    m_sendingCases.insert(c.id);
+    ++m_sweepSending[sweepKey];
+    const json args = json::parse(c.arguments.toStdString(), nullptr, false);
+    Mcp::CallOptions options;
+    const auto trace = Mcp::TraceContext::fromTraceparent(c.traceparent.toLatin1());
+    options.traceparent = trace.isValid() ? trace.newTraceparent() : QByteArray();
+    Mcp::CallJob *job = l->client->callTool(c.tool, args.is_discarded() ? json::object() : args, options);
+    connect(job, &Mcp::Job::finished, this, [this, job, c, sweepKey] {
+        m_sendingCases.remove(c.id);
+        --m_sweepSending[sweepKey];
+        const qint64 now = nowMs();
+        if (job->hasError() || job->kind() == Mcp::CallJob::Kind::Error) {
+            const Mcp::Error e = job->error();
+            if (e.isTransient() || e.kind() == Mcp::Error::Kind::Aborted) {
+                // Not answered: try again later with the same key (the server dedups).
+                const qint64 delay = std::max<qint64>(e.retryAfterMs(), 1000);
+                qCInfo(lcMonitor) << "case" << c.id << "will be re-sent:" << e.message();
+                QTimer::singleShot(int(std::min<qint64>(delay, 60000)), this, [this, c] {
+                    if (!isOpen())
+                        return;
+                    enqueueCase(c);
+                    pumpSubmissions();
+                });
+            } else {
+                m_store.markCaseRejected(c.id, errorJson(e));
+                emit caseRejected(c.id, e.message());
+            }
+            pumpSubmissions();
+            checkIdle();
+            return;
+        }
+        Store::TaskRecord t;
+        t.serverId = c.serverId;
+        t.sweepId = c.sweepId;
+        t.tool = c.tool;
+        t.arguments = c.arguments;
+        t.traceparent = c.traceparent;
+        t.firstSeenAtMs = now;
+        if (job->kind() == Mcp::CallJob::Kind::Task) {
+            const Mcp::TaskState &st = job->task();
+            t.serverTaskId = QString::fromStdString(st.taskId);
+            fillFromState(t, st);
+            t.nextPollAtMs = now + m_scheduler->clampedInterval(t.pollIntervalMs);
+        } else {
+            t.status = Store::TaskStatus::Completed;
+            t.result = QString::fromStdString(job->callResult().dump());
+            t.isToolError = job->isToolError();
+            t.finishedAtMs = now;
+        }
+        const auto id = m_store.recordTaskForCase(c.id, t);
+        if (!id) {
+            qCWarning(lcMonitor) << "cannot store a task handle:" << m_store.lastError();
+            emit operationFailed(m_store.lastError());
+            pumpSubmissions();
+            checkIdle();
+            return;
+        }
+        if (auto sess = m_pendingSessionForCase.take(c.id))
+            m_store.attachTask(sess, *id);
+        if (auto stored = m_store.task(*id))
+            t = *stored;
+        emit caseSubmitted(c.id, t.id);
+        queueChange(t);
+        if (t.isLive()) {
+            trackLive(t, t.nextPollAtMs);
+        } else if (!t.serverTaskId.isEmpty() && t.result.isEmpty() && t.error.isEmpty()) {
+            // A terminal seed carries no payload: fetch it once.
+            trackLive(t, now);
+        } else {
+            emit taskFinished(t);
+        }
+        pumpSubmissions();
+        armPollTimer();
+        checkIdle();
+    });
+}
+
+// ---------------------------------------------------------------- polling
+
+void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs)
+{
+    if (task.serverTaskId.isEmpty())
+        return;
+    m_live.insert(task.id, task);
+    m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs);
+}
+
+void Engine::armPollTimer()
+{
+    if (!m_monitoring || !isOpen())
+        return;
+    const auto next = m_scheduler->nextDueAtMs();
+    if (!next) {
+        m_pollTimer.stop();
+        return;
+    }
+    const qint64 wait = std::clamp<qint64>(*next - nowMs(), 0, 60000);
+    if (!m_pollTimer.isActive() || m_pollTimer.remainingTime() > wait)
+        m_pollTimer.start(int(wait));
+}
+
+void Engine::pumpPolls()
+{
+    if (!m_monitoring || !isOpen())
+        return;
+    const QList<qint64> due = m_scheduler->takeDue();
+    for (qint64 id : due)
+        poll(id);
+    armPollTimer();
+}
+
+void Engine::poll(qint64 taskId)
+{
+    const auto it = m_live.constFind(taskId);
+    if (it == m_live.constEnd()) {
+        m_scheduler->remove(taskId);
+        return;
+    }
+    ServerLink *l = link(it->serverId);
+    if (!l) {
+        m_scheduler->remove(taskId);
+        return;
+    }
+    const auto trace = Mcp::TraceContext::fromTraceparent(it->traceparent.toLatin1());
+    Mcp::TaskJob *job = l->client->getTask(it->serverTaskId.toStdString(),
+                                           trace.isValid() ? trace.newTraceparent() : QByteArray());
+    const qint64 serverId = it->serverId;
+    connect(job, &Mcp::Job::finished, this, [this, job, taskId, serverId] {
+        if (!m_live.contains(taskId)) {
+            m_scheduler->remove(taskId);
+            armPollTimer();
+            return;
+        }
+        if (job->hasError()) {
+            const Mcp::Error e = job->error();
+            if (e.isTaskGone()) {
+                markGone(taskId, e.message());
+            } else {
+                m_scheduler->failed(taskId, e.retryAfterMs());
+                ServerLink *l = link(serverId);
+                if (l && l->state != ServerState::BackingOff) {
+                    l->state = ServerState::BackingOff;
+                    emit serverStateChanged(serverId, ServerState::BackingOff, e.message());
+                }
+            }
+        } else {
+            ServerLink *l = link(serverId);
+            if (l && l->state != ServerState::Online) {
+                l->state = ServerState::Online;
+                emit serverStateChanged(serverId, ServerState::Online, {});
+            }
+            applyState(taskId, job->state());
+        }
+        armPollTimer();
+        checkIdle();
+    });
+}
+
+void Engine::applyState(qint64 taskId, const Mcp::TaskState &state)
+{
+    auto it = m_live.find(taskId);
+    if (it == m_live.end())
+        return;
+    Store::TaskRecord &t = *it;
+    const Store::TaskStatus oldStatus = t.status;
+    const QString oldMessage = t.statusMessage;
+    const QString oldUpdated = t.lastUpdatedAt;
+    const auto oldInterval = t.pollIntervalMs;
+    fillFromState(t, state);
+    const qint64 now = nowMs();
+    const bool statusChanged = t.status != oldStatus;
+    const bool messageChanged = t.statusMessage != oldMessage;
+    QList<Store::ProgressSample> samples;
+    if (messageChanged && !t.statusMessage.isEmpty())
+        samples = m_parser.parse(t.statusMessage, t.tool, now, taskId);
+
+    QList<Store::InputRequestRecord> fresh;
+    if (t.status == Store::TaskStatus::InputRequired)
+        fresh = m_inbox->observe(taskId, state.inputRequests);
+
+    const bool terminal = !t.isLive();
+    if (!terminal)
+        m_scheduler->completed(taskId, t.pollIntervalMs);
+    t.nextPollAtMs = m_scheduler->dueAtMs(taskId).value_or(0);
+    if (terminal)
+        t.finishedAtMs = now;
+    const bool changed = statusChanged || messageChanged || terminal || t.lastUpdatedAt != oldUpdated
+                         || t.pollIntervalMs != oldInterval;
+    if (changed) {
+        if (!m_store.storeTaskUpdate(t, statusChanged || messageChanged, samples))
+            qCWarning(lcMonitor) << "cannot store task" << taskId << ":" << m_store.lastError();
+        queueChange(t);
+        m_pending.samples << samples;
+    }
+    for (const Store::InputRequestRecord &r : std::as_const(fresh)) {
+        m_pending.inputs << r;
+        emit inputRequested(r);
+        autoAnswer(r);
+    }
+    if (terminal) {
+        const Store::TaskRecord done = t;
+        m_live.erase(it);
+        m_scheduler->remove(taskId);
+        m_ttlWarned.remove(taskId);
+        qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toString(done.status)));
+        emit taskFinished(done);
+    }
+}
+
+void Engine::markGone(qint64 taskId, const QString &why)
+{
+    auto it = m_live.find(taskId);
+    if (it == m_live.end())
+        return;
+    Store::TaskRecord t = *it;
+    const auto expires = t.expiresAtMs();
+    // Expired: the server's TTL ran out before we stored a result. Lost: the server never
+    // knew (or no longer knows) the id for another reason, e.g. its database was reset.
+    t.status = expires && *expires <= nowMs() + 1000 ? Store::TaskStatus::Expired : Store::TaskStatus::Lost;
+    t.statusMessage = t.status == Store::TaskStatus::Expired
+                          ? QStringLiteral("the server forgot the task after its TTL (%1)").arg(why)
+                          : QStringLiteral("the server does not know this task (%1)").arg(why);
+    t.finishedAtMs = nowMs();
+    m_store.storeTaskUpdate(t, true, {});
+    m_live.erase(it);
+    m_scheduler->remove(taskId);
+    queueChange(t);
+    qCWarning(lcMonitor, "task %lld is %s", taskId, qPrintable(Store::toString(t.status)));
+    emit taskFinished(t);
+}
+
+// ---------------------------------------------------------------- cancel and answers
+
+void Engine::cancelTasks(const QList<qint64> &taskIds)
+{
+    for (qint64 id : taskIds) {
+        auto t = m_store.task(id);
+        if (!t) {
+            emit operationFailed(QStringLiteral("There is no task %1; list tasks with eddyctl tasks.").arg(id));
+            continue;
+        }
+        if (!t->isLive() || t->serverTaskId.isEmpty()) {
+            emit operationFailed(QStringLiteral("Task %1 has already ended (%2); nothing to cancel.")
+                                     .arg(id).arg(Store::toString(t->status)));
+            continue;
+        }
+        m_store.setCancelRequested(id);
+        t->cancelRequested = true;
+        if (auto live = m_live.find(id); live != m_live.end())
+            live->cancelRequested = true;
+        queueChange(*t);
+        ServerLink *l = link(t->serverId);
+        if (!l)
+            continue;
+        ++m_answersInFlight;
+        Mcp::AckJob *job = l->client->cancelTask(t->serverTaskId.toStdString());
+        connect(job, &Mcp::Job::finished, this, [this, job, id] {
+            --m_answersInFlight;
+            if (job->hasError() && !job->error().isTaskGone())
+                emit operationFailed(QStringLiteral("Cancelling task %1 failed: %2").arg(id).arg(job->error().message()));
+            m_scheduler->pollSoon(id);
+            armPollTimer();
+            checkIdle();
+        });
+    }
+}
+
+void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson)
+{
+    const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
+    QString error;
+    if (answer.is_discarded()) {
+        emit inputAnswered(taskId, key, false, QStringLiteral("The answer is not valid JSON; give an object like "
+                                                              "{\"action\": \"accept\", \"content\": {...}}."));
+        return;
+    }
+    const auto t = m_store.task(taskId);
+    if (!t || !t->isLive()) {
+        emit inputAnswered(taskId, key, false, t ? QStringLiteral("Task %1 has already ended.").arg(taskId)
+                                                 : QStringLiteral("There is no task %1.").arg(taskId));
+        return;
+    }
+    if (!m_inbox->beginAnswer(taskId, key, answer, &error)) {
+        emit inputAnswered(taskId, key, false, error);
+        return;
+    }
+    sendAnswer(taskId, key, answer);
+}
+
+void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer)
+{
+    const auto t = m_store.task(taskId);
+    ServerLink *l = t ? link(t->serverId) : nullptr;
+    if (!l) {
+        m_inbox->answerSent(taskId, key, false);
+        emit inputAnswered(taskId, key, false, QStringLiteral("The task's server is not configured."));
+        return;
+    }
+    ++m_answersInFlight;
+    const auto trace = Mcp::TraceContext::fromTraceparent(t->traceparent.toLatin1());
+    Mcp::AckJob *job = l->client->updateTask(t->serverTaskId.toStdString(), json{{key.toStdString(), answer}},
+                                             trace.isValid() ? trace.newTraceparent() : QByteArray());
+    connect(job, &Mcp::Job::finished, this, [this, job, taskId, key, answer] {
+        --m_answersInFlight;
+        if (job->hasError()) {
+            const Mcp::Error e = job->error();
+            if (e.isTransient()) {
+                // Keep it "answering" and send the same answer again shortly.
+                QTimer::singleShot(int(std::clamp<qint64>(e.retryAfterMs(), 1000, 30000)), this,
+                                   [this, taskId, key, answer] {
+                                       if (isOpen())
+                                           sendAnswer(taskId, key, answer);
+                                   });
+            } else {
+                m_inbox->answerSent(taskId, key, false);
+                emit inputAnswered(taskId, key, false, e.message());
+            }
+        } else {
+            m_inbox->answerSent(taskId, key, true);
+            emit inputAnswered(taskId, key, true, {});
+            m_scheduler->pollSoon(taskId);
+            armPollTimer();
+        }
+        checkIdle();
+    });
+}
+
+void Engine::resumeAnswers()
+{
+    // Answers stored but maybe never acknowledged before a crash: the server ignores a key it
+    // already has, so sending again is safe.
+    for (const Store::InputRequestRecord &r : m_store.answeringInputRequests()) {
+        const json answer = json::parse(r.answer.toStdString(), nullptr, false);
+        if (!answer.is_discarded())
+            sendAnswer(r.taskId, r.key, answer);
+    }
+}
+
+void Engine::autoAnswer(const Store::InputRequestRecord &request)
+{
+    if (!m_autoAnswers)
+        return;
+    const json req = json::parse(request.request.toStdString(), nullptr, false);
+    QString error;
+    const json answer = InputInbox::answerFromValues(req, *m_autoAnswers, &error);
+    if (answer.is_null()) {
+        emit operationFailed(QStringLiteral("Task %1, question \"%2\": %3").arg(request.taskId).arg(request.key, error));
+        return;
+    }
+    answerInput(request.taskId, request.key, QByteArray::fromStdString(answer.dump()));
+}
+
+// ---------------------------------------------------------------- sessions
+
+qint64 Engine::createSession(const QString &name)
+{
+    const auto id = m_store.createSession(name);
+    if (!id) {
+        emit operationFailed(m_store.lastError());
+        return -1;
+    }
+    return *id;
+}
+
+bool Engine::renameSession(qint64 sessionId, const QString &name)
+{
+    if (!m_store.renameSession(sessionId, name)) {
+        emit operationFailed(m_store.lastError().isEmpty() ? QStringLiteral("There is no session %1.").arg(sessionId)
+                                                           : m_store.lastError());
+        return false;
+    }
+    return true;
+}
+
+int Engine::attachTasks(qint64 sessionId, const Store::TaskQuery &query)
+{
+    const int n = m_store.attachTasks(sessionId, query);
+    if (n < 0)
+        emit operationFailed(m_store.lastError());
+    return n;
+}
+
+// ---------------------------------------------------------------- batching, TTL, idle
+
+void Engine::queueChange(const Store::TaskRecord &task)
+{
+    if (auto it = m_pendingTaskIndex.constFind(task.id); it != m_pendingTaskIndex.constEnd())
+        m_pending.tasks[*it] = task;
+    else {
+        m_pendingTaskIndex.insert(task.id, int(m_pending.tasks.size()));
+        m_pending.tasks << task;
+    }
+    if (!m_batchTimer.isActive())
+        m_batchTimer.start();
+}
+
+void Engine::flushChanges()
+{
+    if (m_pending.isEmpty())
+        return;
+    ChangeSet out;
+    std::swap(out, m_pending);
+    m_pendingTaskIndex.clear();
+    emit changesReady(out);
+}
+
+void Engine::checkTtl()
+{
+    const qint64 now = nowMs();
+    for (const Store::TaskRecord &t : std::as_const(m_live)) {
+        const auto expires = t.expiresAtMs();
+        if (!expires || m_ttlWarned.contains(t.id))
+            continue;
+        const qint64 left = *expires - now;
+        const qint64 margin = std::max<qint64>(60000, 3 * m_scheduler->clampedInterval(t.pollIntervalMs));
+        if (left < margin) {
+            m_ttlWarned.insert(t.id);
+            qCWarning(lcMonitor, "task %lld: the server may forget it in %lld ms", t.id, left);
+            emit ttlWarning(t.id, left);
+        }
+    }
+}
+
+void Engine::checkIdle()
+{
+    const bool nowIdle = isIdle();
+    if (nowIdle && !m_wasIdle) {
+        if (m_batchTimer.isActive()) {
+            m_batchTimer.stop();
+            flushChanges();
+        }
+        m_wasIdle = true;
+        emit idle();
+    } else if (!nowIdle) {
+        m_wasIdle = false;
+    }
+}
+
+} // namespace Eddy::Monitor
