@@ -110,9 +110,10 @@ HttpReply McpTestClient::post(const std::string &body, const std::vector<std::st
     return perform(m_url, "POST", &body, headers);
 }
 
-HttpReply McpTestClient::send(const std::string &path, const std::string &httpMethod) const
+HttpReply McpTestClient::send(const std::string &path, const std::string &httpMethod,
+                              const std::vector<std::string> &headers) const
 {
-    return perform(path.empty() ? m_url : path, httpMethod, nullptr, {});
+    return perform(path.empty() ? m_url : path, httpMethod, nullptr, headers);
 }
 
 json McpTestClient::meta(bool withTasks, const std::string &version)

@@ -40,7 +40,9 @@ public:
 
     // A raw POST with exactly these headers ("Name: value") and body.
     HttpReply post(const std::string &body, const std::vector<std::string> &headers) const;
-    HttpReply send(const std::string &method, const std::string &httpMethod = "GET") const;
+    // A body-less request (GET, DELETE, ...) to path, or to the endpoint when path is empty.
+    HttpReply send(const std::string &path, const std::string &httpMethod = "GET",
+                   const std::vector<std::string> &headers = {}) const;
 
     // _meta for 2026 requests; withTasks declares the Tasks extension.
     static nlohmann::json meta(bool withTasks = true, const std::string &version = "2026-07-28");
