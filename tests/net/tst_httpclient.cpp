@@ -1,0 +1,266 @@
+#include "app/net/httpclient.h"
+#include "tests/net/httppeer.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+
+#include <memory>
+
+using namespace Eddy;
+using Eddy::Test::HttpPeer;
+
+// HttpClient against a real loopback HTTP server driven by the test: keep-alive reuse,
+// timeouts, the size cap, chunked and streamed bodies, resets and aborts.
+class tst_HttpClient : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(Net::initGlobal()); }
+    void postsBodyAndHeaders();
+    void reusesConnection();
+    void parallelRequests();
+    void timeout();
+    void sizeCapContentLength();
+    void sizeCapChunked();
+    void chunkedStreaming();
+    void connectionReset();
+    void connectionRefused();
+    void abortRunning();
+    void deleteRunningReply();
+
+private:
+    static std::unique_ptr<Net::HttpReply> wait(Net::HttpReply *reply, int ms = 30000)
+    {
+        std::unique_ptr<Net::HttpReply> owned(reply);
+        if (!reply->isFinished()) {
+            QSignalSpy spy(reply, &Net::HttpReply::finished);
+            spy.wait(ms);
+        }
+        return owned;
+    }
+    static Net::HttpRequest request(const QUrl &url, int timeoutMs = 30000)
+    {
+        Net::HttpRequest r;
+        r.url = url;
+        r.body = "{\"x\":1}";
+        r.timeoutMs = timeoutMs;
+        return r;
+    }
+};
+
+void tst_HttpClient::postsBodyAndHeaders()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::response(200, "{\"ok\":true}", "application/json",
+                                    {{"X-Answer", "42"}}));
+    });
+    Net::HttpClient client;
+    Net::HttpRequest r = request(peer.url());
+    r.headers = {{"Mcp-Method", "tools/list"}};
+    r.bearerToken = "tok123";
+    auto reply = wait(client.post(r));
+    QVERIFY2(reply->error().isOk(), qPrintable(reply->error().message()));
+    QCOMPARE(reply->statusCode(), 200);
+    QCOMPARE(reply->readAll(), QByteArray("{\"ok\":true}"));
+    QCOMPARE(reply->header("x-answer"), QByteArray("42")); // case-insensitive
+    QCOMPARE(reply->header("CONTENT-TYPE"), QByteArray("application/json"));
+    QCOMPARE(peer.requests().size(), 1);
+    const auto &seen = peer.requests().first();
+    QCOMPARE(seen.method, QByteArray("POST"));
+    QCOMPARE(seen.path, QByteArray("/mcp"));
+    QCOMPARE(seen.body, QByteArray("{\"x\":1}"));
+    QCOMPARE(seen.header("Authorization"), QByteArray("Bearer tok123"));
+    QCOMPARE(seen.header("mcp-method"), QByteArray("tools/list"));
+    QCOMPARE(seen.header("Content-Type"), QByteArray("application/json"));
+    QVERIFY(seen.header("Expect").isEmpty());
+}
+
+void tst_HttpClient::reusesConnection()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::response(200, "{}"));
+    });
+    Net::HttpClient client;
+    for (int i = 0; i < 5; ++i) {
+        auto reply = wait(client.post(request(peer.url())));
+        QVERIFY(reply->error().isOk());
+        QCOMPARE(reply->statusCode(), 200);
+    }
+    QCOMPARE(peer.requests().size(), 5);
+    QCOMPARE(peer.connections(), 1);
+    QCOMPARE(client.connectionsOpened(), 1);
+}
+
+void tst_HttpClient::parallelRequests()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &r, QTcpSocket *s) {
+        s->write(HttpPeer::response(200, r.body));
+    });
+    Net::HttpClient client;
+    std::vector<std::unique_ptr<Net::HttpReply>> replies;
+    for (int i = 0; i < 20; ++i) {
+        Net::HttpRequest r = request(peer.url());
+        r.body = QByteArray::number(i);
+        replies.emplace_back(client.post(r));
+    }
+    for (int i = 0; i < 20; ++i) {
+        QTRY_VERIFY_WITH_TIMEOUT(replies[i]->isFinished(), 30000);
+        QVERIFY(replies[i]->error().isOk());
+        QCOMPARE(replies[i]->readAll(), QByteArray::number(i));
+    }
+    QCOMPARE(client.activeTransfers(), 0);
+}
+
+void tst_HttpClient::timeout()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *) {}); // never answers
+    Net::HttpClient client;
+    auto reply = wait(client.post(request(peer.url(), 300)));
+    QVERIFY(reply->isFinished());
+    QCOMPARE(reply->error().kind(), Net::Error::Kind::Timeout);
+    QVERIFY(reply->error().message().contains(QLatin1String("in time")));
+}
+
+void tst_HttpClient::sizeCapContentLength()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::response(200, QByteArray(200000, 'a')));
+    });
+    Net::HttpClient client;
+    Net::HttpRequest r = request(peer.url());
+    r.maxResponseBytes = 10000;
+    auto reply = wait(client.post(r));
+    QCOMPARE(reply->error().kind(), Net::Error::Kind::TooLarge);
+    QVERIFY(reply->error().message().contains(QLatin1String("10000")));
+}
+
+void tst_HttpClient::sizeCapChunked()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        QByteArray out = HttpPeer::chunkedHead(200, "application/json");
+        for (int i = 0; i < 40; ++i)
+            out += HttpPeer::chunk(QByteArray(1000, 'b'));
+        out += HttpPeer::chunk({});
+        s->write(out);
+    });
+    Net::HttpClient client;
+    Net::HttpRequest r = request(peer.url());
+    r.maxResponseBytes = 10000;
+    auto reply = wait(client.post(r));
+    QCOMPARE(reply->error().kind(), Net::Error::Kind::TooLarge);
+}
+
+void tst_HttpClient::chunkedStreaming()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::chunkedHead(200, "text/event-stream") + HttpPeer::chunk("part1;"));
+        s->flush();
+        QTimer::singleShot(200, s, [s] { s->write(HttpPeer::chunk("part2;")); });
+        QTimer::singleShot(400, s, [s] { s->write(HttpPeer::chunk("part3") + HttpPeer::chunk({})); });
+    });
+    Net::HttpClient client;
+    std::unique_ptr<Net::HttpReply> reply(client.post(request(peer.url())));
+    QByteArray got;
+    int reads = 0;
+    connect(reply.get(), &Net::HttpReply::readyRead, this, [&] {
+        ++reads;
+        got += reply->readAll();
+    });
+    QSignalSpy headers(reply.get(), &Net::HttpReply::headersReceived);
+    QSignalSpy finished(reply.get(), &Net::HttpReply::finished);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+    QVERIFY(reply->error().isOk());
+    QCOMPARE(got, QByteArray("part1;part2;part3"));
+    QVERIFY2(reads >= 2, "body pieces must be delivered as they arrive");
+    QCOMPARE(headers.size(), 1);
+    QCOMPARE(reply->header("content-type"), QByteArray("text/event-stream"));
+    QTest::qWait(50);
+    QCOMPARE(finished.size(), 1); // exactly once
+}
+
+void tst_HttpClient::connectionReset()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"trunc");
+        s->flush();
+        s->abort();
+    });
+    Net::HttpClient client;
+    auto reply = wait(client.post(request(peer.url())));
+    QVERIFY(reply->isFinished());
+    QCOMPARE(reply->error().kind(), Net::Error::Kind::Transport);
+    QVERIFY(!reply->error().message().isEmpty());
+}
+
+void tst_HttpClient::connectionRefused()
+{
+    quint16 port = 0;
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        port = probe.serverPort();
+    }
+    Net::HttpClient client;
+    auto reply = wait(client.post(request(QUrl(QStringLiteral("http://127.0.0.1:%1/mcp").arg(port)))));
+    QCOMPARE(reply->error().kind(), Net::Error::Kind::Transport);
+    QVERIFY(reply->error().message().contains(QLatin1String("cannot connect")));
+}
+
+void tst_HttpClient::abortRunning()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::chunkedHead(200, "text/event-stream") + HttpPeer::chunk(": hi\n\n"));
+    });
+    Net::HttpClient client;
+    std::unique_ptr<Net::HttpReply> reply(client.post(request(peer.url(), 0)));
+    QSignalSpy finished(reply.get(), &Net::HttpReply::finished);
+    QSignalSpy ready(reply.get(), &Net::HttpReply::readyRead);
+    QTRY_VERIFY_WITH_TIMEOUT(ready.size() >= 1, 30000);
+    reply->abort();
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(reply->error().kind(), Net::Error::Kind::Aborted);
+    reply->abort();
+    QTest::qWait(50);
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(client.activeTransfers(), 0);
+    // The client still works afterwards.
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::response(200, "{}"));
+    });
+    auto next = wait(client.post(request(peer.url())));
+    QVERIFY(next->error().isOk());
+}
+
+void tst_HttpClient::deleteRunningReply()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *) {});
+    Net::HttpClient client;
+    delete client.post(request(peer.url()));
+    QCOMPARE(client.activeTransfers(), 0);
+    QTest::qWait(100); // nothing may touch the deleted reply
+}
+
+QTEST_GUILESS_MAIN(tst_HttpClient)
+#include "tst_httpclient.moc"
