@@ -102,7 +102,8 @@ void tst_ServerAuth::taskBoundToToken()
 void tst_ServerAuth::ttlPurge()
 {
     Eddy::Test::TestServer server;
-    QVERIFY2(server.start({"--ttl-ms", "1500", "--workers", "1"}), qPrintable(server.errorString()));
+    QVERIFY2(server.start({"--ttl-ms", "1500", "--workers", "1", "--log-level", "debug"}),
+             qPrintable(server.errorString()));
     McpTestClient client(server.url());
     const json created = client.callTool(quickArgs());
     QCOMPARE(created["ttlMs"].get<int>(), 1500);
@@ -113,7 +114,9 @@ void tst_ServerAuth::ttlPurge()
     // ...and is gone once createdAt + ttlMs has passed.
     QTRY_COMPARE_WITH_TIMEOUT(client.getTask(id).errorCode(), -32602, 30000);
     QVERIFY(client.getTask(id).body.find("xpired") != std::string::npos);
-    // Purged from disk too: a restart does not bring it back.
+    // The janitor removes it from disk as well, without any request.
+    QTRY_VERIFY_WITH_TIMEOUT(server.standardError().contains("expired and purged"), 30000);
+    // So a restart does not bring it back.
     QVERIFY(server.terminate());
     QVERIFY(server.start({"--ttl-ms", "1500", "--workers", "1"}, server.dataDir()));
     McpTestClient after(server.url());
