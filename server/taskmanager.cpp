@@ -500,7 +500,7 @@ void TaskManager::janitorLoop()
         for (const std::string &id : expired) {
             const std::lock_guard persistLock(m_persistMutex);
             m_store.remove(id);
-            Log::debug("task " + Log::redact(id) + " expired and purged");
+            Log::debug("task " + Log::redact(id) + " purged: its ttlMs has passed");
         }
     }
 }

@@ -115,7 +115,7 @@ void tst_ServerAuth::ttlPurge()
     QTRY_COMPARE_WITH_TIMEOUT(client.getTask(id).errorCode(), -32602, 30000);
     QVERIFY(client.getTask(id).body.find("xpired") != std::string::npos);
     // The janitor removes it from disk as well, without any request.
-    QTRY_VERIFY_WITH_TIMEOUT(server.standardError().contains("expired and purged"), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(server.standardError().contains("purged: its ttlMs has passed"), 30000);
     // So a restart does not bring it back.
     QVERIFY(server.terminate());
     QVERIFY(server.start({"--ttl-ms", "1500", "--workers", "1"}, server.dataDir()));
