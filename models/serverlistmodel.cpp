@@ -1,0 +1,129 @@
+#include "models/serverlistmodel.h"
+
+#include <QColor>
+
+namespace Eddy {
+
+ServerListModel::ServerListModel(QObject *parent)
+    : QAbstractListModel(parent)
+{
+}
+
+ServerListModel::~ServerListModel() = default;
+
+int ServerListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+QString ServerListModel::stateText(State state)
+{
+    switch (state) {
+    case State::Unknown: return tr("Connecting");
+    case State::Online: return tr("Online");
+    case State::Unreachable: return tr("Unreachable");
+    case State::BackingOff: return tr("Backing off");
+    }
+    return {};
+}
+
+QString ServerListModel::displayName(qint64 serverId) const
+{
+    const Store::ServerRecord *s = server(serverId);
+    if (!s)
+        return tr("Server %1").arg(serverId);
+    return s->name.isEmpty() ? s->url : s->name;
+}
+
+QVariant ServerListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &r = m_rows[index.row()];
+    switch (role) {
+    case Qt::DisplayRole: return r.server.name.isEmpty() ? r.server.url : r.server.name;
+    case Qt::ToolTipRole: {
+        QString tip = tr("%1\n%2").arg(r.server.url, stateText(r.state));
+        if (!r.message.isEmpty())
+            tip = tr("%1: %2").arg(tip, r.message);
+        return tip;
+    }
+    case Qt::DecorationRole:
+        switch (r.state) {
+        case State::Online: return QColor(0x3a, 0xa6, 0x55);
+        case State::Unreachable: return QColor(0xd0, 0x31, 0x2d);
+        case State::BackingOff: return QColor(0xe0, 0x9b, 0x12);
+        case State::Unknown: return QColor(0x8a, 0x8a, 0x8a);
+        }
+        return {};
+    case ServerIdRole: return r.server.id;
+    case UrlRole: return r.server.url;
+    case StateRole: return int(r.state);
+    case MessageRole: return r.message;
+    case EraRole: return r.server.era;
+    case DiscoveryRole: return r.server.discovery;
+    case ToolsRole: return r.server.tools;
+    default: return {};
+    }
+}
+
+void ServerListModel::setServers(const QList<Store::ServerRecord> &servers)
+{
+    QHash<qint64, QPair<State, QString>> kept;
+    for (const Row &r : m_rows)
+        kept.insert(r.server.id, {r.state, r.message});
+    beginResetModel();
+    m_rows.clear();
+    for (const auto &s : servers) {
+        Row r;
+        r.server = s;
+        r.server.token.clear(); // the GUI never needs the secret once it is stored
+        if (kept.contains(s.id)) {
+            r.state = kept.value(s.id).first;
+            r.message = kept.value(s.id).second;
+        }
+        m_rows.push_back(r);
+    }
+    endResetModel();
+}
+
+void ServerListModel::setState(qint64 serverId, State state, const QString &message)
+{
+    const int row = rowOf(serverId);
+    if (row < 0)
+        return;
+    m_rows[row].state = state;
+    m_rows[row].message = message;
+    Q_EMIT dataChanged(index(row), index(row));
+}
+
+const Store::ServerRecord *ServerListModel::server(qint64 serverId) const
+{
+    const int row = rowOf(serverId);
+    return row < 0 ? nullptr : &m_rows[row].server;
+}
+
+QList<Store::ServerRecord> ServerListModel::servers() const
+{
+    QList<Store::ServerRecord> out;
+    for (const Row &r : m_rows)
+        out << r.server;
+    return out;
+}
+
+int ServerListModel::rowOf(qint64 serverId) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].server.id == serverId)
+            return i;
+    }
+    return -1;
+}
+
+ServerListModel::State ServerListModel::state(qint64 serverId) const
+{
+    const int row = rowOf(serverId);
+    return row < 0 ? State::Unknown : m_rows[row].state;
+}
+
+} // namespace Eddy

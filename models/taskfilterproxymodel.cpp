@@ -1,0 +1,64 @@
+#include "models/taskfilterproxymodel.h"
+
+#include "models/tasktablemodel.h"
+
+namespace Eddy {
+
+TaskFilterProxyModel::TaskFilterProxyModel(QObject *parent)
+    : QSortFilterProxyModel(parent)
+{
+    setSortRole(TaskTableModel::SortRole);
+    // A task that finishes must leave a "working" filter at once; Qt re-checks only the rows
+    // named in dataChanged, so this stays cheap with thousands of rows.
+    setDynamicSortFilter(true);
+}
+
+void TaskFilterProxyModel::setStatusFilter(const QSet<Store::TaskStatus> &statuses)
+{
+    if (statuses == m_statuses)
+        return;
+    m_statuses = statuses;
+    invalidateFilter();
+}
+
+void TaskFilterProxyModel::setSearchText(const QString &text)
+{
+    const QStringList words = text.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (words == m_words)
+        return;
+    m_words = words;
+    invalidateFilter();
+}
+
+bool TaskFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
+{
+    const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
+    if (!m_statuses.isEmpty()) {
+        const auto status = static_cast<Store::TaskStatus>(idx.data(TaskTableModel::StatusRole).toInt());
+        if (!m_statuses.contains(status))
+            return false;
+    }
+    if (!m_words.isEmpty()) {
+        const QString text = idx.data(TaskTableModel::SearchTextRole).toString();
+        for (const QString &w : m_words) {
+            if (!text.contains(w))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool TaskFilterProxyModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    const QVariant l = left.data(TaskTableModel::SortRole);
+    const QVariant r = right.data(TaskTableModel::SortRole);
+    const int c = QVariant::compare(l, r) == QPartialOrdering::Less ? -1
+                  : QVariant::compare(l, r) == QPartialOrdering::Greater ? 1
+                                                                          : 0;
+    if (c != 0)
+        return c < 0;
+    // Ties keep a stable, predictable order: by task number.
+    return left.data(TaskTableModel::TaskIdRole).toLongLong() < right.data(TaskTableModel::TaskIdRole).toLongLong();
+}
+
+} // namespace Eddy

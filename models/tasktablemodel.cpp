@@ -1,0 +1,564 @@
+#include "models/tasktablemodel.h"
+
+#include <QColor>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+namespace Eddy {
+
+using Store::TaskStatus;
+
+namespace {
+
+QString valueText(const nlohmann::json &v)
+{
+    if (v.is_string())
+        return QString::fromStdString(v.get<std::string>());
+    if (v.is_number_float())
+        return QString::number(v.get<double>(), 'g', 6);
+    return QString::fromStdString(v.dump());
+}
+
+} // namespace
+
+std::optional<double> TaskTableModel::Progress::fraction() const
+{
+    if (iteration && maxIterations && *maxIterations > 0)
+        return std::clamp(*iteration / *maxIterations, 0.0, 1.0);
+    if (percent)
+        return std::clamp(*percent / 100.0, 0.0, 1.0);
+    return std::nullopt;
+}
+
+std::optional<qint64> TaskTableModel::Progress::etaMs() const
+{
+    if (!iteration || !maxIterations || lastAtMs <= firstAtMs)
+        return std::nullopt;
+    const double done = *iteration - firstIteration;
+    if (done <= 0)
+        return std::nullopt;
+    const double rate = done / double(lastAtMs - firstAtMs); // iterations per ms
+    const double left = std::max(0.0, *maxIterations - *iteration);
+    return static_cast<qint64>(left / rate);
+}
+
+TaskTableModel::TaskTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+TaskTableModel::~TaskTableModel() = default;
+
+int TaskTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int TaskTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case CaseColumn: return tr("Case");
+        case ParametersColumn: return tr("Parameters");
+        case StatusColumn: return tr("Status");
+        case MessageColumn: return tr("Status Message");
+        case ProgressColumn: return tr("Progress");
+        case ResidualColumn: return tr("Residual");
+        case EtaColumn: return tr("ETA");
+        case AgeColumn: return tr("Age");
+        case ServerColumn: return tr("Server");
+        case ExpiresColumn: return tr("Expires In");
+        default: return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case ResidualColumn: return tr("Latest overall residual parsed from the status message");
+        case EtaColumn: return tr("Estimated time left at the recent iteration rate");
+        case ExpiresColumn: return tr("When the server may forget the task (its TTL); results are stored as soon as they arrive");
+        default: return {};
+        }
+    }
+    return {};
+}
+
+QHash<int, QByteArray> TaskTableModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractTableModel::roleNames();
+    names.insert(TaskIdRole, "taskId");
+    names.insert(StatusRole, "status");
+    names.insert(ProgressRole, "progress");
+    names.insert(ResidualRole, "residual");
+    names.insert(EtaMsRole, "etaMs");
+    names.insert(AgeMsRole, "ageMs");
+    names.insert(ExpiresInMsRole, "expiresInMs");
+    names.insert(CancelRequestedRole, "cancelRequested");
+    names.insert(IsLiveRole, "isLive");
+    names.insert(IsToolErrorRole, "isToolError");
+    names.insert(SweepIdRole, "sweepId");
+    names.insert(ServerIdRole, "serverId");
+    names.insert(SortRole, "sort");
+    names.insert(SearchTextRole, "searchText");
+    return names;
+}
+
+qint64 TaskTableModel::now() const
+{
+    return m_fixedNow ? m_fixedNow : QDateTime::currentMSecsSinceEpoch();
+}
+
+QString TaskTableModel::statusText(TaskStatus status, bool toolError)
+{
+    switch (status) {
+    case TaskStatus::Working: return tr("Working");
+    case TaskStatus::InputRequired: return tr("Needs input");
+    case TaskStatus::Completed: return toolError ? tr("Tool error") : tr("Completed");
+    case TaskStatus::Failed: return tr("Failed");
+    case TaskStatus::Cancelled: return tr("Cancelled");
+    case TaskStatus::Expired: return tr("Expired");
+    case TaskStatus::Lost: return tr("Lost");
+    }
+    return {};
+}
+
+QColor TaskTableModel::statusColor(TaskStatus status)
+{
+    // Chosen to read on both the light and the dark palette.
+    switch (status) {
+    case TaskStatus::Working: return QColor(0x2d, 0x7d, 0xd2);
+    case TaskStatus::InputRequired: return QColor(0xe0, 0x9b, 0x12);
+    case TaskStatus::Completed: return QColor(0x3a, 0xa6, 0x55);
+    case TaskStatus::Failed: return QColor(0xd0, 0x31, 0x2d);
+    case TaskStatus::Cancelled: return QColor(0x8a, 0x8a, 0x8a);
+    case TaskStatus::Expired: return QColor(0xb0, 0x6a, 0x2c);
+    case TaskStatus::Lost: return QColor(0x9b, 0x59, 0xb6);
+    }
+    return {};
+}
+
+QString TaskTableModel::durationText(qint64 ms)
+{
+    if (ms < 0)
+        ms = 0;
+    const qint64 s = ms / 1000;
+    if (s < 60)
+        return tr("%1 s").arg(s);
+    if (s < 3600)
+        return tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    if (s < 86400)
+        return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+    return tr("%1 d %2 h").arg(s / 86400).arg((s % 86400) / 3600);
+}
+
+QString TaskTableModel::caseLabel(qint64 taskId) const
+{
+    const int r = rowOf(taskId);
+    if (r < 0)
+        return {};
+    const Store::TaskRecord &t = m_rows[r].task;
+    if (t.sweepId && t.caseId && m_caseIndex.contains(*t.caseId)) {
+        const QString sweep = m_sweeps.value(*t.sweepId).label;
+        const int index = m_caseIndex.value(*t.caseId) + 1;
+        return sweep.isEmpty() ? tr("Case %1").arg(index) : tr("%1 · case %2").arg(sweep).arg(index);
+    }
+    if (t.sweepId && m_sweeps.contains(*t.sweepId))
+        return tr("%1 · task %2").arg(m_sweeps.value(*t.sweepId).label).arg(t.id);
+    return tr("Task %1").arg(t.id);
+}
+
+QString TaskTableModel::parametersText(qint64 taskId) const
+{
+    const int r = rowOf(taskId);
+    return r < 0 ? QString() : m_rows[r].parameters;
+}
+
+void TaskTableModel::fillDerived(Row &row) const
+{
+    const auto args = nlohmann::json::parse(row.task.arguments.toStdString(), nullptr, false);
+    QStringList parts;
+    if (args.is_object()) {
+        QStringList names;
+        if (row.task.sweepId && m_sweeps.contains(*row.task.sweepId))
+            names = m_sweeps.value(*row.task.sweepId).varied;
+        if (names.isEmpty()) {
+            for (auto it = args.begin(); it != args.end(); ++it) {
+                if (it.key() != "idempotency_key")
+                    names << QString::fromStdString(it.key());
+            }
+        }
+        for (const QString &n : names) {
+            auto it = args.find(n.toStdString());
+            if (it != args.end())
+                parts << tr("%1 = %2").arg(n, valueText(*it));
+        }
+    }
+    row.parameters = parts.join(QStringLiteral(", "));
+    row.search = QStringList{row.parameters, row.task.tool, row.task.statusMessage,
+                             m_serverNames.value(row.task.serverId), statusText(row.task.status, row.task.isToolError),
+                             QString::number(row.task.id)}
+                     .join(QLatin1Char(' '))
+                     .toLower();
+}
+
+QVariant TaskTableModel::display(const Row &row, int column) const
+{
+    const Store::TaskRecord &t = row.task;
+    switch (column) {
+    case CaseColumn: return caseLabel(t.id);
+    case ParametersColumn: return row.parameters;
+    case StatusColumn: {
+        QString s = statusText(t.status, t.isToolError);
+        if (t.cancelRequested && t.isLive())
+            s = tr("%1 (cancel requested)").arg(s);
+        return s;
+    }
+    case MessageColumn: return t.statusMessage;
+    case ProgressColumn: {
+        auto f = row.progress.fraction();
+        if (!f)
+            return t.status == TaskStatus::Completed ? tr("100 %") : QString();
+        return tr("%1 %").arg(qRound(*f * 100));
+    }
+    case ResidualColumn:
+        return row.progress.residual ? QString::number(*row.progress.residual, 'e', 2) : QString();
+    case EtaColumn: {
+        if (!t.isLive())
+            return QString();
+        auto eta = row.progress.etaMs();
+        if (!eta)
+            return QString();
+        // The rate is from the last sample; time since then is already spent.
+        return durationText(std::max<qint64>(0, *eta - (now() - row.progress.lastAtMs)));
+    }
+    case AgeColumn: return durationText(now() - t.firstSeenAtMs);
+    case ServerColumn: return m_serverNames.value(t.serverId, tr("Server %1").arg(t.serverId));
+    case ExpiresColumn: {
+        if (!t.isLive())
+            return QString();
+        auto at = t.expiresAtMs();
+        if (!at)
+            return tr("never");
+        const qint64 left = *at - now();
+        return left <= 0 ? tr("expired") : durationText(left);
+    }
+    default: return {};
+    }
+}
+
+QVariant TaskTableModel::sortValue(const Row &row, int column) const
+{
+    const Store::TaskRecord &t = row.task;
+    switch (column) {
+    case CaseColumn: {
+        // Sweep first, then case index, so cases sort in sweep order.
+        const qint64 sweep = t.sweepId.value_or(0);
+        const qint64 index = t.caseId && m_caseIndex.contains(*t.caseId) ? m_caseIndex.value(*t.caseId) : t.id;
+        return sweep * 100000000 + index;
+    }
+    case ParametersColumn: return row.parameters;
+    case StatusColumn: return int(t.status);
+    case MessageColumn: return t.statusMessage;
+    case ProgressColumn: return row.progress.fraction().value_or(t.status == TaskStatus::Completed ? 1.0 : -1.0);
+    case ResidualColumn: return row.progress.residual.value_or(1e300);
+    case EtaColumn: return double(row.progress.etaMs().value_or(std::numeric_limits<qint64>::max()));
+    case AgeColumn: return t.firstSeenAtMs; // older first = larger age
+    case ServerColumn: return m_serverNames.value(t.serverId);
+    case ExpiresColumn: return double(t.expiresAtMs().value_or(std::numeric_limits<qint64>::max()));
+    default: return {};
+    }
+}
+
+QVariant TaskTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows[index.row()];
+    const Store::TaskRecord &t = row.task;
+    switch (role) {
+    case Qt::DisplayRole: return display(row, index.column());
+    case Qt::ToolTipRole:
+        if (index.column() == MessageColumn || index.column() == ParametersColumn)
+            return display(row, index.column());
+        if (index.column() == StatusColumn && t.status == TaskStatus::Failed && !t.error.isEmpty())
+            return tr("Failed: %1").arg(t.error);
+        return {};
+    case Qt::DecorationRole:
+        if (index.column() == StatusColumn)
+            return statusColor(t.status);
+        return {};
+    case Qt::ForegroundRole:
+        if (index.column() == StatusColumn)
+            return statusColor(t.status);
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == ResidualColumn || index.column() == EtaColumn || index.column() == AgeColumn
+            || index.column() == ExpiresColumn)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case TaskIdRole: return t.id;
+    case StatusRole: return int(t.status);
+    case ProgressRole: {
+        auto f = row.progress.fraction();
+        if (!f && t.status == TaskStatus::Completed)
+            return 1.0;
+        return f.value_or(-1.0);
+    }
+    case ResidualRole: return row.progress.residual ? QVariant(*row.progress.residual) : QVariant();
+    case EtaMsRole: {
+        auto eta = row.progress.etaMs();
+        return eta && t.isLive() ? QVariant(*eta) : QVariant();
+    }
+    case AgeMsRole: return now() - t.firstSeenAtMs;
+    case ExpiresInMsRole: {
+        auto at = t.expiresAtMs();
+        return at ? QVariant(*at - now()) : QVariant();
+    }
+    case CancelRequestedRole: return t.cancelRequested;
+    case IsLiveRole: return t.isLive();
+    case IsToolErrorRole: return t.isToolError;
+    case SweepIdRole: return t.sweepId ? QVariant(*t.sweepId) : QVariant();
+    case ServerIdRole: return t.serverId;
+    case SortRole: return sortValue(row, index.column());
+    case SearchTextRole: return row.search;
+    default: return {};
+    }
+}
+
+bool TaskTableModel::accepts(const Store::TaskRecord &task) const
+{
+    if (m_allSessions)
+        return true;
+    if (task.sweepId && m_sessionSweeps.contains(*task.sweepId))
+        return true;
+    return task.caseId && m_sessionCases.contains(*task.caseId);
+}
+
+void TaskTableModel::count(TaskStatus status, int delta)
+{
+    m_counts[status] += delta;
+}
+
+void TaskTableModel::clearAccepted()
+{
+    m_sessionSweeps.clear();
+    m_sessionCases.clear();
+}
+
+void TaskTableModel::setTasks(const QList<Store::TaskRecord> &tasks)
+{
+    beginResetModel();
+    m_rows.clear();
+    m_index.clear();
+    m_counts.clear();
+    m_rows.reserve(tasks.size());
+    for (const auto &t : tasks) {
+        if (m_index.contains(t.id))
+            continue;
+        Row row;
+        row.task = t;
+        row.task.result.clear(); // results are fetched on demand; 10,000 rows must stay small
+        fillDerived(row);
+        m_index.insert(t.id, static_cast<int>(m_rows.size()));
+        count(t.status, 1);
+        if (t.sweepId) {
+            m_sessionSweeps.insert(*t.sweepId);
+            if (!m_sweeps.contains(*t.sweepId) && !m_askedSweeps.contains(*t.sweepId)) {
+                m_askedSweeps.insert(*t.sweepId);
+                Q_EMIT sweepInfoNeeded(*t.sweepId);
+            }
+        }
+        if (t.caseId)
+            m_sessionCases.insert(*t.caseId);
+        m_rows.push_back(std::move(row));
+    }
+    endResetModel();
+    Q_EMIT countsChanged();
+}
+
+void TaskTableModel::applyTasks(const QList<Store::TaskRecord> &tasks)
+{
+    QList<int> changed;
+    QList<Row> added;
+    bool countsDirty = false;
+    for (const auto &t : tasks) {
+        const int r = m_index.value(t.id, -1);
+        if (r >= 0) {
+            Row &row = m_rows[r];
+            if (row.task.status != t.status) {
+                count(row.task.status, -1);
+                count(t.status, 1);
+                countsDirty = true;
+            }
+            row.task = t;
+            row.task.result.clear();
+            fillDerived(row); // the status and message are part of the search text
+            changed << r;
+            continue;
+        }
+        if (!accepts(t))
+            continue;
+        // The same task twice in one batch: keep the latest.
+        auto dup = std::find_if(added.begin(), added.end(), [&](const Row &a) { return a.task.id == t.id; });
+        Row row;
+        row.task = t;
+        row.task.result.clear();
+        fillDerived(row);
+        if (dup != added.end()) {
+            *dup = std::move(row);
+        } else {
+            added.push_back(std::move(row));
+        }
+    }
+    emitRowsChanged(changed, 0, ColumnCount - 1);
+    if (!added.isEmpty()) {
+        const int first = static_cast<int>(m_rows.size());
+        beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
+        for (auto &row : added) {
+            m_index.insert(row.task.id, static_cast<int>(m_rows.size()));
+            count(row.task.status, 1);
+            if (row.task.sweepId && !m_sweeps.contains(*row.task.sweepId)
+                && !m_askedSweeps.contains(*row.task.sweepId)) {
+                m_askedSweeps.insert(*row.task.sweepId);
+                Q_EMIT sweepInfoNeeded(*row.task.sweepId);
+            }
+            m_rows.push_back(std::move(row));
+        }
+        endInsertRows();
+        countsDirty = true;
+    }
+    if (countsDirty)
+        Q_EMIT countsChanged();
+}
+
+void TaskTableModel::applySamples(const QList<Store::ProgressSample> &samples)
+{
+    QList<int> changed;
+    for (const auto &s : samples) {
+        const int r = m_index.value(s.taskId, -1);
+        if (r < 0)
+            continue;
+        Progress &p = m_rows[r].progress;
+        if (s.series == QLatin1String("iteration")) {
+            if (!p.iteration || p.firstAtMs == 0) {
+                p.firstAtMs = s.atMs;
+                p.firstIteration = s.y;
+            }
+            p.iteration = s.y;
+            p.lastAtMs = std::max(p.lastAtMs, s.atMs);
+        } else if (s.series == QLatin1String("max_iterations")) {
+            p.maxIterations = s.y;
+        } else if (s.series == QLatin1String("percent")) {
+            p.percent = s.y;
+        } else if (s.series == QLatin1String("residual")) {
+            p.residual = s.y;
+        } else if (s.series == QLatin1String("queue_position")) {
+            p.queuePosition = s.y;
+        } else {
+            continue;
+        }
+        changed << r;
+    }
+    emitRowsChanged(changed, ProgressColumn, EtaColumn);
+}
+
+void TaskTableModel::tick()
+{
+    if (m_rows.isEmpty())
+        return;
+    // One range for every row: views repaint only what is visible.
+    Q_EMIT dataChanged(index(0, EtaColumn), index(rowCount() - 1, ExpiresColumn),
+                       {Qt::DisplayRole, AgeMsRole, EtaMsRole, ExpiresInMsRole, SortRole});
+}
+
+void TaskTableModel::emitRowsChanged(QList<int> rows, int firstColumn, int lastColumn)
+{
+    if (rows.isEmpty())
+        return;
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    int start = rows.first();
+    int prev = start;
+    for (int i = 1; i <= rows.size(); ++i) {
+        if (i < rows.size() && rows[i] == prev + 1) {
+            prev = rows[i];
+            continue;
+        }
+        Q_EMIT dataChanged(index(start, firstColumn), index(prev, lastColumn));
+        if (i < rows.size())
+            start = prev = rows[i];
+    }
+}
+
+void TaskTableModel::setServerNames(const QHash<qint64, QString> &names)
+{
+    m_serverNames = names;
+    for (auto &row : m_rows)
+        fillDerived(row);
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, ServerColumn), index(rowCount() - 1, ServerColumn));
+}
+
+void TaskTableModel::setSweepInfo(qint64 sweepId, const QString &label, const QStringList &variedNames)
+{
+    m_sweeps.insert(sweepId, {label, variedNames});
+    QList<int> changed;
+    for (int r = 0; r < m_rows.size(); ++r) {
+        if (m_rows[r].task.sweepId == sweepId) {
+            fillDerived(m_rows[r]);
+            changed << r;
+        }
+    }
+    emitRowsChanged(changed, CaseColumn, ParametersColumn);
+}
+
+void TaskTableModel::setCaseIndex(qint64 caseId, int index)
+{
+    m_caseIndex.insert(caseId, index);
+    for (int r = 0; r < m_rows.size(); ++r) {
+        if (m_rows[r].task.caseId == caseId) {
+            emitRowsChanged({r}, CaseColumn, CaseColumn);
+            break;
+        }
+    }
+}
+
+const Store::TaskRecord *TaskTableModel::task(qint64 taskId) const
+{
+    const int r = rowOf(taskId);
+    return r < 0 ? nullptr : &m_rows[r].task;
+}
+
+const TaskTableModel::Progress *TaskTableModel::progress(qint64 taskId) const
+{
+    const int r = rowOf(taskId);
+    return r < 0 ? nullptr : &m_rows[r].progress;
+}
+
+qint64 TaskTableModel::taskIdAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows[row].task.id : 0;
+}
+
+QList<qint64> TaskTableModel::taskIds() const
+{
+    QList<qint64> ids;
+    ids.reserve(m_rows.size());
+    for (const auto &r : m_rows)
+        ids << r.task.id;
+    return ids;
+}
+
+} // namespace Eddy

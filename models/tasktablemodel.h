@@ -1,0 +1,161 @@
+#pragma once
+
+#include "app/store/records.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QList>
+#include <QSet>
+#include <QStringList>
+
+#include <optional>
+
+namespace Eddy {
+
+// Every task of the shown session (or of all sessions) as one table row: a thin adapter over the
+// store's TaskRecord plus the latest progress parsed from its samples. Fed by the engine's
+// change sets on the GUI thread; a progress tick costs one dataChanged for one row, never a reset.
+class TaskTableModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(TaskTableModel)
+
+public:
+    enum Column {
+        CaseColumn,
+        ParametersColumn,
+        StatusColumn,
+        MessageColumn,
+        ProgressColumn,
+        ResidualColumn,
+        EtaColumn,
+        AgeColumn,
+        ServerColumn,
+        ExpiresColumn,
+        ColumnCount
+    };
+    Q_ENUM(Column)
+
+    enum Role {
+        TaskIdRole = Qt::UserRole + 1,
+        StatusRole,          // int(Store::TaskStatus)
+        ProgressRole,        // 0..1, or -1 when unknown
+        ResidualRole,        // double, or invalid
+        EtaMsRole,           // qint64, or invalid
+        AgeMsRole,           // qint64
+        ExpiresInMsRole,     // qint64, or invalid
+        CancelRequestedRole, // bool
+        IsLiveRole,          // bool
+        IsToolErrorRole,     // bool
+        SweepIdRole,         // qint64, or invalid
+        ServerIdRole,        // qint64
+        SortRole,            // a value that sorts naturally for the column
+        SearchTextRole       // everything a search should match, lower case
+    };
+    Q_ENUM(Role)
+
+    // The latest numbers parsed from a task's status messages.
+    struct Progress
+    {
+        std::optional<double> iteration;
+        std::optional<double> maxIterations;
+        std::optional<double> percent;
+        std::optional<double> residual;
+        std::optional<double> queuePosition;
+        // First and latest (time, iteration) pair: the rate behind the ETA.
+        qint64 firstAtMs = 0;
+        double firstIteration = 0;
+        qint64 lastAtMs = 0;
+        std::optional<double> fraction() const;
+        std::optional<qint64> etaMs() const;
+    };
+
+    explicit TaskTableModel(QObject *parent = nullptr);
+    ~TaskTableModel() override;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    // Replaces every row (a session switch or the first load).
+    void setTasks(const QList<Store::TaskRecord> &tasks);
+    // Updates known rows in place and appends new tasks that belong to the shown session.
+    void applyTasks(const QList<Store::TaskRecord> &tasks);
+    // Folds new progress samples into the progress, residual and ETA columns.
+    void applySamples(const QList<Store::ProgressSample> &samples);
+    // Refreshes the columns that depend on the clock (age, ETA, expires in).
+    void tick();
+
+    // Which new tasks belong here: all, or those of the session's sweeps and single calls.
+    void setShowAllSessions(bool all) { m_allSessions = all; }
+    bool showsAllSessions() const { return m_allSessions; }
+    void acceptSweep(qint64 sweepId) { m_sessionSweeps.insert(sweepId); }
+    void acceptCase(qint64 caseId) { m_sessionCases.insert(caseId); }
+    void clearAccepted();
+
+    void setServerNames(const QHash<qint64, QString> &names);
+    // Sweep label ("Sweep 3") and the names of its varied parameters (shown in Parameters).
+    void setSweepInfo(qint64 sweepId, const QString &label, const QStringList &variedNames);
+    void setCaseIndex(qint64 caseId, int index);
+    bool hasSweepInfo(qint64 sweepId) const { return m_sweeps.contains(sweepId); }
+
+    const Store::TaskRecord *task(qint64 taskId) const;
+    const Progress *progress(qint64 taskId) const;
+    int rowOf(qint64 taskId) const { return m_index.value(taskId, -1); }
+    qint64 taskIdAt(int row) const;
+    QString caseLabel(qint64 taskId) const;
+    QString parametersText(qint64 taskId) const;
+    QList<qint64> taskIds() const;
+    // How many rows are in each status: the status bar's live counts.
+    QHash<Store::TaskStatus, int> statusCounts() const { return m_counts; }
+
+    static QString statusText(Store::TaskStatus status, bool toolError = false);
+    static QColor statusColor(Store::TaskStatus status);
+    static QString durationText(qint64 ms);
+
+    // For tests and benches: the clock the time columns use (epoch ms); 0 = the real clock.
+    void setNow(qint64 epochMs) { m_fixedNow = epochMs; }
+
+Q_SIGNALS:
+    void countsChanged();
+    // New tasks arrived whose sweep has no label yet: the owner may look the sweep up.
+    void sweepInfoNeeded(qint64 sweepId);
+
+private:
+    struct Row
+    {
+        Store::TaskRecord task;
+        Progress progress;
+        QString parameters; // computed once per arguments change
+        QString search;
+    };
+
+    qint64 now() const;
+    bool accepts(const Store::TaskRecord &task) const;
+    void fillDerived(Row &row) const;
+    void count(Store::TaskStatus status, int delta);
+    void emitRowsChanged(QList<int> rows, int firstColumn, int lastColumn);
+    QVariant display(const Row &row, int column) const;
+    QVariant sortValue(const Row &row, int column) const;
+
+    QList<Row> m_rows;
+    QHash<qint64, int> m_index;
+    QHash<qint64, QString> m_serverNames;
+    struct SweepInfo
+    {
+        QString label;
+        QStringList varied;
+    };
+    QHash<qint64, SweepInfo> m_sweeps;
+    QHash<qint64, int> m_caseIndex;
+    QSet<qint64> m_sessionSweeps;
+    QSet<qint64> m_sessionCases;
+    QSet<qint64> m_askedSweeps;
+    QHash<Store::TaskStatus, int> m_counts;
+    bool m_allSessions = false;
+    qint64 m_fixedNow = 0;
+};
+
+} // namespace Eddy
