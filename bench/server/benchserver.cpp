@@ -50,6 +50,10 @@ struct Options
     std::string scriptDir;   // bench/server, for the .mjs comparisons
     int nodeTasks = 100;     // task count of the Node comparison runs
     std::string markdownOut; // optional file for the table rows
+    // A Node server script (e.g. tests/interop/sdk-fixture-server.mjs) instead of eddy-cfd-server,
+    // to measure the official server SDK on the same machine at the same time.
+    bool serverIsScript = false;
+    std::string tool = "run_cfd_case";
 };
 
 struct CpuSample
@@ -145,6 +149,10 @@ Options parseOptions(int argc, char **argv)
     }
     if (o.serverBin.empty())
         die("--server PATH (the eddy-cfd-server binary) is required");
+    o.serverIsScript = o.serverBin.size() > 4 && o.serverBin.compare(o.serverBin.size() - 4, 4, ".mjs") == 0;
+    if (o.serverIsScript) {
+        o.tool = "fixture_case";
+    }
     if (o.durationS <= 0 || o.intervalMs <= 0 || o.maxInFlight <= 0 || o.workers <= 0 || o.nodeTasks <= 0)
         die("--duration-s, --interval-ms, --max-in-flight, --workers and --node-tasks must be positive");
     if (!o.nodeBin.empty() && o.scriptDir.empty())
@@ -231,6 +239,13 @@ public:
             close(out[1]);
             const std::string workers = std::to_string(o.workers);
             const std::string poll = std::to_string(o.intervalMs);
+            if (o.serverIsScript) {
+                // The fixture keeps tasks in memory and parks each one in input_required itself.
+                const char *node = o.nodeBin.empty() ? "node" : o.nodeBin.c_str();
+                execlp(node, node, o.serverBin.c_str(), "--host", "127.0.0.1",
+                       "--port", "0", static_cast<char *>(nullptr));
+                _exit(127);
+            }
             execl(o.serverBin.c_str(), o.serverBin.c_str(), "--host", "127.0.0.1", "--port", "0",
                   "--data-dir", dataDir.c_str(), "--workers", workers.c_str(),
                   "--poll-interval-ms", poll.c_str(), "--log-level", "warning",
@@ -472,7 +487,7 @@ private:
 };
 
 // Creates `count` parked tasks; returns their ids (bearer secrets: never printed).
-std::vector<std::string> createTasks(const std::string &url, int count, int already)
+std::vector<std::string> createTasks(const Options &o, const std::string &url, int count, int already)
 {
     std::vector<std::string> ids;
     ids.reserve(size_t(count));
@@ -483,15 +498,15 @@ std::vector<std::string> createTasks(const std::string &url, int count, int alre
     while (int(ids.size()) < count) {
         while (int(ids.size()) + poller.inFlight() < count && poller.canStart()) {
             const int n = already + int(ids.size()) + poller.inFlight() + int(failures);
-            const Json params{{"name", "run_cfd_case"},
-                              {"arguments",
-                               {{"case_name", "bench-" + std::to_string(n)},
-                                {"reynolds", 100},
-                                {"grid", 16},
-                                {"max_iterations", 100},
-                                {"tolerance", 1e-3},
-                                {"force_mesh_defect", true}}}};
-            poller.start("tools/call", params, "run_cfd_case", n);
+            const Json args = o.serverIsScript
+                                  ? Json{{"case_name", "bench-" + std::to_string(n)}}
+                                  : Json{{"case_name", "bench-" + std::to_string(n)},
+                                         {"reynolds", 100},
+                                         {"grid", 16},
+                                         {"max_iterations", 100},
+                                         {"tolerance", 1e-3},
+                                         {"force_mesh_defect", true}};
+            poller.start("tools/call", Json{{"name", o.tool}, {"arguments", args}}, o.tool, n);
         }
         poller.pump(100, [&](Exchange &ex, bool ok) {
             const Json reply = parseRpc(ex);
@@ -506,7 +521,7 @@ std::vector<std::string> createTasks(const std::string &url, int count, int alre
             }
         });
         if (failures > count / 10 + 5)
-            die("creating tasks keeps failing (run_cfd_case did not answer with a task): " + firstError);
+            die("creating tasks keeps failing (" + o.tool + " did not answer with a task): " + firstError);
         if (Clock::now() - t0 > std::chrono::minutes(10))
             die("creating tasks took more than 10 minutes; try fewer tasks");
     }
@@ -584,7 +599,15 @@ RunResult pollRun(const Options &o, const std::string &url, pid_t server,
             poller.start("tasks/get", Json{{"taskId", ids[task]}}, ids[task], int(task));
             ++issued;
         }
-        poller.pump(1, [&](Exchange &ex, bool ok) {
+        // Sleep in curl_multi_poll until the next poll is due (or a reply arrives), so the
+        // client's CPU per poll is not inflated by spinning.
+        const auto nextDue = issued < r.asked
+                                 ? start + std::chrono::duration_cast<Clock::duration>(gap * double(issued))
+                                 : end;
+        const auto untilDue = std::chrono::ceil<std::chrono::milliseconds>(
+                                  std::min(nextDue, end) - Clock::now()).count();
+        const int waitMs = poller.canStart() ? int(std::clamp<long long>(untilDue, 0, 100)) : 100;
+        poller.pump(waitMs, [&](Exchange &ex, bool ok) {
             const Json reply = parseRpc(ex);
             if (ok && !reply.is_discarded() && reply.is_object() && reply.contains("result")
                 && reply["result"].contains("status"))
@@ -636,7 +659,7 @@ std::optional<RunResult> nodeRun(const Options &o, const std::string &script, co
         const int devnull = open("/dev/null", O_WRONLY);
         if (devnull >= 0)
             dup2(devnull, STDOUT_FILENO);
-        execl(o.nodeBin.c_str(), o.nodeBin.c_str(), script.c_str(), url.c_str(), "--ids", idFile.c_str(),
+        execlp(o.nodeBin.c_str(), o.nodeBin.c_str(), script.c_str(), url.c_str(), "--ids", idFile.c_str(),
               "--duration-ms", durationMs.c_str(), "--interval-ms", interval.c_str(), "--out",
               resultFile.c_str(), static_cast<char *>(nullptr));
         _exit(127);
@@ -671,15 +694,23 @@ std::optional<RunResult> nodeRun(const Options &o, const std::string &script, co
 
 std::string row(const RunResult &r)
 {
+    // /proc CPU times tick every 10 ms: below ~5 ticks a per-poll figure is noise, not a number.
+    const bool measurable = r.serverCpuS >= 0.05 && r.served > 0;
     const double net = std::max(0.0, r.serverCpuS - r.idleServerCpuPerS * r.seconds);
+    char server[64], serverNet[64];
+    if (measurable) {
+        std::snprintf(server, sizeof server, "%.1f", 1e6 * r.serverCpuS / double(r.served));
+        std::snprintf(serverNet, sizeof serverNet, "%.1f", 1e6 * net / double(r.served));
+    } else {
+        std::snprintf(server, sizeof server, "n/a (%.0f ms total)", 1e3 * r.serverCpuS);
+        std::snprintf(serverNet, sizeof serverNet, "n/a");
+    }
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "| %s | %d | %.0f | %ld / %ld (%.1f%%) | %ld | %.1f | %.1f | %.1f | %.1f | %.1f |",
+                  "| %s | %d | %.0f | %ld / %ld (%.1f%%) | %ld | %s | %s | %.1f | %.1f | %.1f |",
                   r.label.c_str(), r.tasks, r.served / r.seconds, r.served, r.asked,
-                  r.asked ? 100.0 * double(r.served) / double(r.asked) : 0.0, r.errors,
-                  r.served ? 1e6 * r.serverCpuS / double(r.served) : 0.0,
-                  r.served ? 1e6 * net / double(r.served) : 0.0,
-                  r.served ? 1e6 * r.clientCpuS / double(r.served) : 0.0, r.rssKb / 1024.0,
+                  r.asked ? 100.0 * double(r.served) / double(r.asked) : 0.0, r.errors, server,
+                  serverNet, r.served ? 1e6 * r.clientCpuS / double(r.served) : 0.0, r.rssKb / 1024.0,
                   r.clientRssMiB);
     return buf;
 }
@@ -704,16 +735,17 @@ int main(int argc, char **argv)
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
     {
         ServerProcess server(o, tmp / "data", tmp / "server.log");
-        std::printf("eddy-cfd-server pid %d at %s; polling every %d ms for %.0f s per run, "
+        std::printf("%s pid %d at %s; polling every %d ms for %.0f s per run, "
                     "at most %d requests in flight\n",
-                    server.pid(), server.url().c_str(), o.intervalMs, o.durationS, o.maxInFlight);
+                    o.serverIsScript ? "sdk-fixture-server" : "eddy-cfd-server", server.pid(),
+                    server.url().c_str(), o.intervalMs, o.durationS, o.maxInFlight);
         std::vector<std::string> ids;
         std::vector<int> counts = o.taskCounts;
         std::sort(counts.begin(), counts.end());
         for (const int count : counts) {
             std::printf("%d tasks:\n", count);
             if (int(ids.size()) < count) {
-                auto more = createTasks(server.url(), count - int(ids.size()), int(ids.size()));
+                auto more = createTasks(o, server.url(), count - int(ids.size()), int(ids.size()));
                 ids.insert(ids.end(), more.begin(), more.end());
                 waitParked(server.url(), ids);
             }
