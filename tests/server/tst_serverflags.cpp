@@ -1,0 +1,100 @@
+// The command line of eddy-cfd-server: bad flags exit 2 with a message, --help, the ready
+// line, a data folder created on demand with an owner-only database.
+
+#include "tests/common/testserver.h"
+
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class tst_ServerFlags : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void badFlags_data();
+    void badFlags();
+    void help();
+    void readyLineAndDataDir();
+};
+
+void tst_ServerFlags::badFlags_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("unknown") << QStringList{"--bogus"} << "--bogus";
+    QTest::newRow("port text") << QStringList{"--port", "http"} << "--port";
+    QTest::newRow("port range") << QStringList{"--port", "70000"} << "--port";
+    QTest::newRow("workers zero") << QStringList{"--workers", "0"} << "--workers";
+    QTest::newRow("log level") << QStringList{"--log-level", "loud"} << "--log-level";
+    QTest::newRow("missing value") << QStringList{"--data-dir"} << "--data-dir";
+    QTest::newRow("ttl negative") << QStringList{"--ttl-ms=-5"} << "--ttl-ms";
+    QTest::newRow("poll interval") << QStringList{"--poll-interval-ms", "1.5"} << "--poll-interval-ms";
+    QTest::newRow("empty token") << QStringList{"--token", ""} << "--token";
+}
+
+void tst_ServerFlags::badFlags()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, mentions);
+    QProcess p;
+    p.start(Eddy::Test::TestServer::binaryPath(), args);
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 2);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(mentions), qPrintable(err));
+    QVERIFY(p.readAllStandardOutput().isEmpty());
+}
+
+void tst_ServerFlags::help()
+{
+    QProcess p;
+    p.start(Eddy::Test::TestServer::binaryPath(), {"--help"});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 0);
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    for (const char *flag : {"--host", "--port", "--data-dir", "--workers", "--token",
+                             "--poll-interval-ms", "--ttl-ms", "--log-level"})
+        QVERIFY2(out.contains(QLatin1String(flag)), flag);
+}
+
+void tst_ServerFlags::readyLineAndDataDir()
+{
+    QTemporaryDir root;
+    QVERIFY(root.isValid());
+    const QString dataDir = root.path() + "/not/yet/there";
+    QProcess p;
+    p.start(Eddy::Test::TestServer::binaryPath(),
+            {"--port", "0", "--workers", "1", "--data-dir", dataDir});
+    QVERIFY(p.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(p.canReadLine(), 30000);
+    const QString line = QString::fromUtf8(p.readLine());
+    static const QRegularExpression ready("^eddy-cfd-server listening on http://127\\.0\\.0\\.1:(\\d+)/mcp\n$");
+    const auto m = ready.match(line);
+    QVERIFY2(m.hasMatch(), qPrintable(line));
+    QVERIFY(m.captured(1).toInt() > 0);
+    const QFileInfo db(dataDir + "/tasks.sqlite");
+    QVERIFY(db.exists());
+    QCOMPARE(db.permissions() & (QFile::ReadGroup | QFile::WriteGroup | QFile::ReadOther | QFile::WriteOther),
+             QFile::Permissions());
+    // SIGTERM: a clean exit with code 0, and nothing more on stdout.
+    p.terminate();
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY(p.readAllStandardOutput().isEmpty());
+
+    // A data folder that is a file: a clear message, not a crash.
+    QProcess q;
+    q.start(Eddy::Test::TestServer::binaryPath(), {"--data-dir", db.filePath()});
+    QVERIFY(q.waitForFinished(30000));
+    QCOMPARE(q.exitStatus(), QProcess::NormalExit);
+    QVERIFY(q.exitCode() != 0);
+    QVERIFY(q.readAllStandardError().contains("--data-dir"));
+}
+
+QTEST_GUILESS_MAIN(tst_ServerFlags)
+#include "tst_serverflags.moc"
