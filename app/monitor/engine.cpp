@@ -809,8 +809,10 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             continue;
         }
         if (!t->isLive() || t->serverTaskId.isEmpty()) {
-            emit operationFailed(QStringLiteral("Task %1 has already ended (%2); nothing to cancel.")
-                                     .arg(id).arg(Store::toString(t->status)));
+            const QString msg = QStringLiteral("Task %1 has already ended (%2); nothing to cancel.")
+                                    .arg(id).arg(Store::toString(t->status));
+            emit operationFailed(msg);
+            emit cancelSent(id, false, msg);
             continue;
         }
         m_store.setCancelRequested(id);
@@ -819,14 +821,20 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             live->cancelRequested = true;
         queueChange(*t);
         ServerLink *l = link(t->serverId);
-        if (!l)
+        if (!l) {
+            emit cancelSent(id, false, QStringLiteral("The task's server is not configured."));
             continue;
+        }
         ++m_answersInFlight;
         Mcp::AckJob *job = l->client->cancelTask(t->serverTaskId.toStdString());
         connect(job, &Mcp::Job::finished, this, [this, job, id] {
             --m_answersInFlight;
-            if (job->hasError() && !job->error().isTaskGone())
-                emit operationFailed(QStringLiteral("Cancelling task %1 failed: %2").arg(id).arg(job->error().message()));
+            const bool ok = !job->hasError();
+            const QString msg = ok ? QString()
+                                   : QStringLiteral("Cancelling task %1 failed: %2").arg(id).arg(job->error().message());
+            if (!ok)
+                emit operationFailed(msg);
+            emit cancelSent(id, ok, msg);
             m_scheduler->pollSoon(id);
             armPollTimer();
             checkIdle();

@@ -114,6 +114,8 @@ signals:
     void caseSubmitted(qint64 caseId, qint64 taskId);
     void caseRejected(qint64 caseId, const QString &message);
     void operationFailed(const QString &message);
+    // tasks/cancel was acknowledged (ok) or refused; the task keeps polling either way.
+    void cancelSent(qint64 taskId, bool ok, const QString &message);
     void idle(); // isIdle() became true
 
 private:

@@ -27,7 +27,7 @@ struct SweepSpec
     enum class Mode { Grid, LatinHypercube };
     QString tool;
     nlohmann::json fixed = nlohmann::json::object();
-    std::vector<SweepAxis> axes;        // in file order
+    std::vector<SweepAxis> axes;        // sorted by argument name (the last varies fastest)
     Mode mode = Mode::Grid;
     int samples = 0;                    // lhs
     quint64 seed = 1;                   // lhs

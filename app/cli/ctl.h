@@ -1,0 +1,82 @@
+#pragma once
+
+#include "app/monitor/engine.h"
+
+#include <QObject>
+#include <QSet>
+#include <QStringList>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+namespace Eddy::Cli {
+
+// One eddyctl invocation: parses the command line, runs the command on an Engine living on the
+// main thread, and finishes with an exit code (0 ok, 1 failure, 2 usage) through done().
+class Ctl final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Ctl)
+
+public:
+    enum ExitCode { Ok = 0, Failure = 1, Usage = 2 };
+
+    explicit Ctl(QStringList arguments, QObject *parent = nullptr);
+    // Starts the command; done() follows (possibly at once, from the event loop).
+    void start();
+    static QString usage();
+
+signals:
+    void done(int exitCode);
+
+private:
+    bool parse();
+    bool openEngine(bool monitoring);
+    void finish(int code);
+    void fail(const QString &message, int code = Failure);
+    std::optional<qint64> serverFor(const QString &url);
+    bool loadAnswers();
+    void hookInput();
+    void askInteractively(const Store::InputRequestRecord &request);
+    nlohmann::json taskJson(const Store::TaskRecord &t);
+    void printChange(const Store::TaskRecord &t);
+
+    void cmdDiscover();
+    void cmdTools();
+    void cmdCall();
+    void cmdSweepSubmit();
+    void cmdTasks();
+    void cmdWatch();
+    void cmdAnswer();
+    void cmdCancel();
+    void cmdResult();
+    void cmdExport();
+    void cmdSessions();
+    void cmdAttach();
+
+    QStringList m_args;          // positional, command first
+    QString m_db;
+    QString m_token;
+    QString m_answersFile;
+    QString m_session;
+    QString m_status;
+    QString m_format;
+    bool m_json = false;
+    bool m_wait = false;
+    bool m_untilDone = false;
+    bool m_finished = false;
+    std::optional<nlohmann::json> m_answers;
+    Monitor::Engine m_engine;
+    QTextStream m_out;
+    QTextStream m_err;
+    QSet<qint64> m_expectCases;  // cases whose submission we wait for
+    int m_rejected = 0;
+    qint64 m_waitTask = -1;
+    qint64 m_waitCase = -1;
+    bool m_interactive = false;
+    bool m_hinted = false;
+};
+
+} // namespace Eddy::Cli

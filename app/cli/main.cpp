@@ -1,0 +1,31 @@
+// eddyctl: the scripting face of Eddy over the same core and database as the GUI.
+#include "app/cli/ctl.h"
+#include "app/net/httpclient.h"
+
+#include <QCoreApplication>
+#include <QLoggingCategory>
+#include <QTimer>
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("Eddy"));
+    QCoreApplication::setApplicationName(QStringLiteral("eddy"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(EDDY_VERSION));
+    // Info lines of the core are for the GUI's log; a script sees warnings only unless it asks
+    // (QT_LOGGING_RULES="eddy.*.info=true").
+    if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules(QStringLiteral("eddy.*.info=false\neddy.*.debug=false"));
+    Eddy::Net::initGlobal();
+    QStringList args = QCoreApplication::arguments();
+    args.removeFirst();
+    Eddy::Cli::Ctl ctl(args);
+    int code = 0;
+    QObject::connect(&ctl, &Eddy::Cli::Ctl::done, &app, [&code](int exitCode) {
+        code = exitCode;
+        QCoreApplication::exit(exitCode);
+    });
+    QTimer::singleShot(0, &ctl, &Eddy::Cli::Ctl::start);
+    app.exec();
+    return code;
+}
