@@ -7,16 +7,15 @@
 #include "server/solver/cavitysolver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <numbers>
 #include <thread>
+#include <memory>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace Eddy::Solver {
 
@@ -249,7 +248,10 @@ struct CavitySolver::Impl
 
     void setMesh(std::vector<double> nx, std::vector<double> ny);
     void resetFields();
-    void step();
+    struct Team;
+    void step(Team *team);
+    void sweepRows(int lo, int hi, bool downwards, std::int64_t generation, Team *team, int self,
+                   double m[3]);
     double nodeU(int i, int j) const;
     double nodeV(int i, int j) const;
     double sample(bool wantU, double px, double py) const;
@@ -307,19 +309,89 @@ void CavitySolver::Impl::resetFields()
     wallSeconds = 0.0;
 }
 
-void CavitySolver::Impl::step()
+// The second thread of a two-thread run: it owns the upper half of the rows for the duration of
+// one run() call and meets the calling thread once per step and along the row between halves.
+struct CavitySolver::Impl::Team
+{
+    std::thread helper;
+    std::atomic<std::int64_t> start{0};    // generation the helper should compute next
+    std::atomic<std::int64_t> finished{0}; // generation the helper has completed
+    std::atomic<bool> quit{false};
+    // Per thread: generation * 8 + stages completed on its row next to the other half.
+    std::atomic<std::int64_t> boundary[2] = {0, 0};
+    double maxima[3] = {0, 0, 0};
+    int split = 0; // first row of the upper half
+};
+
+namespace {
+
+constexpr int kStages = 1 + 2 * kSorSweeps; // vorticity, then red and black of every sweep
+
+void waitAtLeast(std::atomic<std::int64_t> &value, std::int64_t target)
+{
+    for (std::int64_t seen = value.load(std::memory_order_acquire); seen < target;
+         seen = value.load(std::memory_order_acquire))
+        value.wait(seen, std::memory_order_acquire);
+}
+
+void publish(std::atomic<std::int64_t> &value, std::int64_t v)
+{
+    value.store(v, std::memory_order_release);
+    value.notify_all();
+}
+
+} // namespace
+
+// Rows [lo, hi) in one streaming pass: at position r the vorticity of row r, and stage s (red or
+// black of a sweep) at row r - s, so stage s of a row always follows stage s - 1 of the row and
+// of both its neighbours: exactly what the phase-by-phase order (all vorticity, all red, all
+// black, ...) gives every row, hence the same bits, while each array crosses the memory bus once.
+// With a team, the last row of each half waits for the other half's adjacent row.
+void CavitySolver::Impl::sweepRows(int lo, int hi, bool downwards, std::int64_t generation,
+                                   Team *team, int self, double m[3])
+{
+    const int S = s, N = n, count = hi - lo;
+    double *const p = psi.data();
+    const RowCoefficients cx{d1x.data(), d2xm.data(), d2xc.data(), d2xp.data()};
+    const int edge = downwards ? lo : hi - 1; // row next to the other half
+    m[0] = m[1] = m[2] = 0.0;
+    for (int r = 0; r < count + kStages - 1; ++r) {
+        for (int stage = 0; stage < kStages; ++stage) {
+            const int k = r - stage;
+            if (k < 0 || k >= count)
+                continue;
+            const int j = downwards ? hi - 1 - k : lo + k;
+            if (team && j == edge && stage > 0)
+                waitAtLeast(team->boundary[1 - self], generation * 8 + stage);
+            const std::size_t row = std::size_t(j) * S;
+            if (stage == 0) {
+                double rm[3];
+                vorticityRow(N, S, p + row, omega.data() + row, omegaNext.data() + row,
+                             u.data() + row, v.data() + row, cx, d1y[j], d2ym[j], d2yc[j],
+                             d2yp[j], dt, nu, rm);
+                m[0] = std::max(m[0], rm[0]);
+                m[1] = std::max(m[1], rm[1]);
+                m[2] = std::max(m[2], rm[2]);
+            } else {
+                // Red (odd stages) are the points with i + j even.
+                const int colour = (stage - 1) & 1;
+                sorRow(1 + ((j + colour + 1) & 1), N, S, p + row, omegaNext.data() + row,
+                       idiag.data() + row, cx.x2m, cx.x2p, d2ym[j], d2yp[j], sor);
+            }
+            if (team && j == edge)
+                publish(team->boundary[self], generation * 8 + stage + 1);
+        }
+    }
+}
+
+void CavitySolver::Impl::step(Team *team)
 {
     double *const w = omega.data();
-    double *const wn = omegaNext.data();
-    double *const p = psi.data();
-    double *const uu = u.data();
-    double *const vv = v.data();
-    const double *const id = idiag.data();
+    const double *const p = psi.data();
     const int S = s, N = n;
     const double lid = params.lidVelocity;
-    double ru = 0.0, rv = 0.0, rw = 0.0;
 
-    // Thom's wall vorticity from the current stream function.
+    // Thom's wall vorticity from the current stream function (before any thread starts).
     {
         const double hb = y[1] - y[0], ht = y[N] - y[N - 1];
         const double hl = x[1] - x[0], hr = x[N] - x[N - 1];
@@ -334,66 +406,23 @@ void CavitySolver::Impl::step()
         }
     }
 
-    const RowCoefficients cx{d1x.data(), d2xm.data(), d2xc.data(), d2xp.data()};
-    auto vorticity = [&](int j, double m[3]) {
-        const std::size_t row = std::size_t(j) * S;
-        vorticityRow(N, S, p + row, w + row, wn + row, uu + row, vv + row, cx, d1y[j], d2ym[j],
-                     d2yc[j], d2yp[j], dt, nu, m);
-    };
-    // Red (colour 0) points have i + j even.
-    auto relax = [&](int j, int colour) {
-        const std::size_t row = std::size_t(j) * S;
-        sorRow(1 + ((j + colour + 1) & 1), N, S, p + row, wn + row, id + row, cx.x2m, cx.x2p,
-               d2ym[j], d2yp[j], sor);
-    };
-
-    if (threads <= 1) {
-        // One streaming pass over the rows per step: the vorticity of row r, then red and black
-        // of each SOR sweep trailing two rows apart (sweep k relaxes red row r-2-2k and black
-        // row r-3-2k). Every row still reads exactly the values the phase-by-phase order below
-        // gives it, so the bits are the same, but each array crosses the memory bus once.
-        for (int r = 1; r <= N + 2 * kSorSweeps; ++r) {
-            if (r < N) {
-                double m[3];
-                vorticity(r, m);
-                ru = std::max(ru, m[0]);
-                rv = std::max(rv, m[1]);
-                rw = std::max(rw, m[2]);
-            }
-            for (int k = 0; k < kSorSweeps; ++k) {
-                const int red = r - 2 - 2 * k, black = red - 1;
-                if (red >= 1 && red < N)
-                    relax(red, 0);
-                if (black >= 1 && black < N)
-                    relax(black, 1);
-            }
-        }
+    double m[3];
+    const std::int64_t generation = std::int64_t(iteration) + 1;
+    if (team) {
+        publish(team->start, generation);
+        sweepRows(1, team->split, false, generation, team, 0, m);
+        waitAtLeast(team->finished, generation);
+        for (int k = 0; k < 3; ++k)
+            m[k] = std::max(m[k], team->maxima[k]);
     } else {
-#pragma omp parallel num_threads(threads)
-        {
-#pragma omp for schedule(static) reduction(max : ru, rv, rw)
-            for (int j = 1; j < N; ++j) {
-                double m[3];
-                vorticity(j, m);
-                ru = std::max(ru, m[0]);
-                rv = std::max(rv, m[1]);
-                rw = std::max(rw, m[2]);
-            }
-            for (int sweep = 0; sweep < kSorSweeps; ++sweep) {
-                for (int colour = 0; colour < 2; ++colour) {
-#pragma omp for schedule(static)
-                    for (int j = 1; j < N; ++j)
-                        relax(j, colour);
-                }
-            }
-        }
+        sweepRows(1, N, false, generation, nullptr, 0, m);
     }
     omega.swap(omegaNext);
     const double scale = params.lidVelocity * params.lidVelocity * dt;
     const double norm = scale > 0.0 ? 1.0 / scale : 1.0 / dt;
-    residualU = ru * norm;
-    residualV = rv * norm;
-    residualP = rw * norm;
+    residualU = m[0] * norm;
+    residualV = m[1] * norm;
+    residualP = m[2] * norm;
     ++iteration;
 }
 
@@ -450,7 +479,7 @@ CavitySolver::CavitySolver(const CaseParams &params)
     d->s = p.grid + 1;
     d->nu = std::abs(p.lidVelocity) / p.reynolds; // Re = U L / nu with L = 1
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    d->threads = p.threads > 0 ? p.threads : (p.grid >= 512 && hw >= 2 ? 2 : 1);
+    d->threads = std::min(2, p.threads > 0 ? p.threads : (p.grid >= 512 && hw >= 2 ? 2 : 1));
     d->setMesh(gradedNodes(d->n, p.grading), gradedNodes(d->n, p.grading));
     d->resetFields();
 }
@@ -555,13 +584,34 @@ CavitySolver::Outcome CavitySolver::run(const std::function<bool(const Progress 
         progress.residualP = d->residualP;
         progress.residual = std::max({d->residualU, d->residualV, d->residualP});
     };
+    // A helper thread for the upper half of the rows, for this call only.
+    std::unique_ptr<Impl::Team> team;
+    if (d->threads > 1 && d->n >= 16 && d->iteration < d->params.maxIterations) {
+        team = std::make_unique<Impl::Team>();
+        team->split = 1 + (d->n - 1) / 2;
+        const std::int64_t first = std::int64_t(d->iteration) + 1;
+        team->start = first - 1;
+        team->finished = first - 1;
+        team->boundary[0] = team->boundary[1] = (first - 1) * 8 + kStages;
+        Impl *impl = d;
+        Impl::Team *t = team.get();
+        team->helper = std::thread([impl, t, first] {
+            for (std::int64_t next = first;; ++next) {
+                waitAtLeast(t->start, next);
+                if (t->quit.load(std::memory_order_acquire))
+                    return;
+                impl->sweepRows(t->split, impl->n, true, next, t, 1, t->maxima);
+                publish(t->finished, next);
+            }
+        });
+    }
     Outcome outcome = Outcome::IterationLimit;
     while (true) {
         if (d->iteration >= d->params.maxIterations) {
             outcome = Outcome::IterationLimit;
             break;
         }
-        d->step();
+        d->step(team.get());
         const double r = std::max({d->residualU, d->residualV, d->residualP});
         // The first steps from rest only move the vorticity; never call that converged.
         if (d->iteration > 2 && r < d->params.tolerance) {
@@ -579,6 +629,11 @@ CavitySolver::Outcome CavitySolver::run(const std::function<bool(const Progress 
                 break;
             }
         }
+    }
+    if (team) {
+        team->quit.store(true, std::memory_order_release);
+        publish(team->start, team->start.load() + 1);
+        team->helper.join();
     }
     d->wallSeconds
         += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
