@@ -2,14 +2,13 @@
 // the task manager and the HTTP endpoint, prints the ready line, and on SIGTERM/SIGINT stops
 // accepting, checkpoints running cases and exits 0.
 
+#include "server/httpserver.h"
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcphandler.h"
 #include "server/serveroptions.h"
 #include "server/taskmanager.h"
 #include "server/taskstore.h"
-
-#include <httplib.h>
 
 #include <csignal>
 #include <cstdio>
@@ -24,8 +23,6 @@ using namespace Eddy::Server;
 namespace {
 
 constexpr std::size_t kMaxBody = 4 * 1024 * 1024;
-// Listen and legacy tasks/result streams hold a thread each; polls must never wait behind them.
-constexpr std::size_t kHttpThreads = 256;
 
 } // namespace
 
@@ -75,25 +72,11 @@ int main(int argc, char **argv)
     LegacySession sessions;
     McpHandler handler(tasks, sessions, options);
 
-    httplib::Server server;
-    server.new_task_queue = [] { return new httplib::ThreadPool(kHttpThreads); };
-    server.set_payload_max_length(kMaxBody);
-    server.set_keep_alive_max_count(100000);
-    server.set_read_timeout(30, 0);
-    handler.install(server);
-
-    int port = options.port;
-    if (port == 0) {
-        port = server.bind_to_any_port(options.host);
-        if (port < 0) {
-            std::cerr << "eddy-cfd-server: cannot listen on " << options.host
-                      << ": check --host\n";
-            return 1;
-        }
-    } else if (!server.bind_to_port(options.host, port)) {
-        std::cerr << "eddy-cfd-server: cannot listen on " << options.host << ":" << port
-                  << ": the port is taken or not allowed; choose another with --port (0 picks a "
-                     "free one)\n";
+    HttpServer server([&handler](const HttpRequest &req, HttpResponse &res) { handler.handle(req, res); },
+                      &McpHandler::isFastPath, &McpHandler::fillError, kMaxBody);
+    const int port = server.bind(options.host, options.port, error);
+    if (port < 0) {
+        std::cerr << "eddy-cfd-server: " << error << "\n";
         return 1;
     }
 
@@ -115,11 +98,8 @@ int main(int argc, char **argv)
     Log::info("serving with " + std::to_string(options.workers) + " solver workers, data in "
               + options.dataDir + (options.token.empty() ? "" : ", bearer token required"));
 
-    const bool listened = server.listen_after_bind();
-    if (!listened && server.is_running()) {
-        Log::error("the HTTP server stopped unexpectedly");
-    }
-    // Wake the signal thread if the listener ended on its own.
+    server.run();
+    // Wake the signal thread if the event loop ended on its own.
     pthread_kill(signalThread.native_handle(), SIGTERM);
     signalThread.join();
     tasks.shutdown();

@@ -8,8 +8,6 @@
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -114,25 +112,32 @@ McpHandler::McpHandler(TaskManager &tasks, LegacySession &sessions, const Server
         m_tokenHash = Secrets::sha256Hex(m_options.token);
 }
 
-void McpHandler::install(httplib::Server &server)
+bool McpHandler::isFastPath(const HttpRequest &req)
 {
-    server.Post("/mcp", [this](const httplib::Request &req, httplib::Response &res) {
+    if (req.method != "POST" || req.has_header("Mcp-Session-Id"))
+        return false;
+    const std::string method = req.get_header_value("Mcp-Method");
+    // The header must match the body (checked later), so these never reach a slow handler.
+    return method == "tasks/get" || method == "server/discover" || method == "tools/list";
+}
+
+void McpHandler::handle(const HttpRequest &req, HttpResponse &res)
+{
+    if (req.path != "/mcp") {
+        res.status = 404;
+        return;
+    }
+    if (req.method == "POST") {
         handlePost(req, res);
-    });
-    server.Get("/mcp", [](const httplib::Request &, httplib::Response &res) {
-        res.set_header("Allow", "POST");
-        sendError(res, 405, nullptr, -32600,
-                  "GET is not supported: this server speaks 2026-07-28 Streamable HTTP; POST "
-                  "JSON-RPC messages to /mcp (use subscriptions/listen for notifications)");
-    });
-    server.Delete("/mcp", [this](const httplib::Request &req, httplib::Response &res) {
+        return;
+    }
+    if (req.method == "DELETE") {
         const std::string session = req.get_header_value("Mcp-Session-Id");
-        const std::string token = req.get_header_value("Authorization");
         if (!session.empty()) {
-            const std::string hash = m_options.token.empty() ? std::string() : m_tokenHash;
-            if (m_sessions.isValid(session, hash)
-                && (m_options.token.empty()
-                    || Secrets::constantTimeEquals(token, "Bearer " + m_options.token))) {
+            const bool authorised = m_options.token.empty()
+                                    || Secrets::constantTimeEquals(req.get_header_value("Authorization"),
+                                                                   "Bearer " + m_options.token);
+            if (authorised && m_sessions.isValid(session, m_tokenHash)) {
                 m_sessions.close(session);
                 res.status = 200;
                 return;
@@ -142,28 +147,36 @@ void McpHandler::install(httplib::Server &server)
         }
         res.set_header("Allow", "POST");
         sendError(res, 405, nullptr, -32600, "DELETE needs an Mcp-Session-Id (2025-11-25 only)");
-    });
-    server.set_error_handler(httplib::Server::HandlerWithResponse(
-        [](const httplib::Request &, httplib::Response &res) {
-        if (!res.body.empty() || res.is_chunked_content_provider_)
-            return httplib::Server::HandlerResponse::Unhandled;
-        switch (res.status) {
-        case 413:
-            sendError(res, 413, nullptr, -32600,
-                      "Request body too large: the limit is 4 MiB per JSON-RPC message");
-            break;
-        case 404:
-            sendError(res, 404, nullptr, -32601, "Not found: the MCP endpoint is POST /mcp");
-            break;
-        case 405:
-            sendError(res, 405, nullptr, -32600, "Method not allowed: POST JSON-RPC to /mcp");
-            break;
-        default:
-            sendError(res, res.status, nullptr, -32600, "The HTTP request could not be served");
-            break;
-        }
-        return httplib::Server::HandlerResponse::Handled;
-    }));
+        return;
+    }
+    res.set_header("Allow", "POST");
+    sendError(res, 405, nullptr, -32600,
+              req.method + " is not supported: this server speaks 2026-07-28 Streamable HTTP; "
+              "POST JSON-RPC messages to /mcp (use subscriptions/listen for notifications)");
+}
+
+void McpHandler::fillError(HttpResponse &res)
+{
+    switch (res.status) {
+    case 413:
+        sendError(res, 413, nullptr, -32600,
+                  "Request body too large: the limit is 4 MiB per JSON-RPC message");
+        break;
+    case 404:
+        sendError(res, 404, nullptr, -32601, "Not found: the MCP endpoint is POST /mcp");
+        break;
+    case 411:
+        sendError(res, 411, nullptr, -32600,
+                  "Send the JSON-RPC message with a Content-Length header, not chunked");
+        break;
+    case 431:
+        sendError(res, 431, nullptr, -32600, "Request headers too large (limit 64 KiB)");
+        break;
+    default:
+        sendError(res, res.status, nullptr, -32600,
+                  "The HTTP request could not be served (malformed request line or headers)");
+        break;
+    }
 }
 
 void McpHandler::beginShutdown()
@@ -198,21 +211,21 @@ json McpHandler::errorObject(const json &id, int code, const std::string &messag
     return {{"jsonrpc", "2.0"}, {"id", id}, {"error", error}};
 }
 
-void McpHandler::sendError(httplib::Response &res, int httpStatus, const json &id, int code,
+void McpHandler::sendError(HttpResponse &res, int httpStatus, const json &id, int code,
                            const std::string &message, const json &data)
 {
     res.status = httpStatus;
     res.set_content(TaskJson::dump(errorObject(id, code, message, data)), "application/json");
 }
 
-void McpHandler::sendResult(httplib::Response &res, const json &id, const json &result)
+void McpHandler::sendResult(HttpResponse &res, const json &id, const json &result)
 {
     res.status = 200;
     res.set_content(TaskJson::dump(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}),
                     "application/json");
 }
 
-void McpHandler::handlePost(const httplib::Request &req, httplib::Response &res)
+void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
 {
     Call call;
     if (!m_options.token.empty()) {
@@ -285,7 +298,7 @@ void McpHandler::handlePost(const httplib::Request &req, httplib::Response &res)
                 sendError(res, 400, call.id, -32602, "Invalid params: 'params' must be an object");
                 return;
             }
-            call.params = body["params"];
+            call.params = std::move(body["params"]);
         }
     }
     call.sessionId = req.get_header_value("Mcp-Session-Id");
@@ -302,7 +315,7 @@ void McpHandler::handlePost(const httplib::Request &req, httplib::Response &res)
     handleModern(req, res, call);
 }
 
-bool McpHandler::checkHeaders(const httplib::Request &req, httplib::Response &res,
+bool McpHandler::checkHeaders(const HttpRequest &req, HttpResponse &res,
                               const Call &call, const std::string &version)
 {
     const auto mismatch = [&](const std::string &message) {
@@ -352,13 +365,16 @@ bool McpHandler::checkHeaders(const httplib::Request &req, httplib::Response &re
     return true;
 }
 
-void McpHandler::handleModern(const httplib::Request &req, httplib::Response &res, Call &call)
+void McpHandler::handleModern(const HttpRequest &req, HttpResponse &res, Call &call)
 {
     if (!call.hasId) {
         res.status = 202; // no 2026 client notification needs an action here
         return;
     }
-    const json meta = call.params.value("_meta", json());
+    // References, not value(): this runs on every poll and must not copy the request's JSON.
+    static const json absent;
+    const auto metaIt = call.params.find("_meta");
+    const json &meta = metaIt != call.params.end() ? *metaIt : absent;
     if (!meta.is_object()) {
         sendError(res, 400, call.id, -32602,
                   "Invalid params: params._meta is required with "
@@ -366,8 +382,10 @@ void McpHandler::handleModern(const httplib::Request &req, httplib::Response &re
                   "io.modelcontextprotocol/clientCapabilities (or use initialize for 2025-11-25)");
         return;
     }
-    const json version = meta.value("io.modelcontextprotocol/protocolVersion", json());
-    const json caps = meta.value("io.modelcontextprotocol/clientCapabilities", json());
+    const auto versionIt = meta.find("io.modelcontextprotocol/protocolVersion");
+    const auto capsIt = meta.find("io.modelcontextprotocol/clientCapabilities");
+    const json &version = versionIt != meta.end() ? *versionIt : absent;
+    const json &caps = capsIt != meta.end() ? *capsIt : absent;
     if (!version.is_string() || !caps.is_object()) {
         sendError(res, 400, call.id, -32602,
                   std::string("Invalid params: _meta is missing ")
@@ -389,9 +407,11 @@ void McpHandler::handleModern(const httplib::Request &req, httplib::Response &re
                   {{"supported", {kModernVersion, kLegacyVersion}}, {"requested", v}});
         return;
     }
-    const json ext = caps.value("extensions", json());
-    call.declaresTasks = ext.is_object() && ext.contains(kTasksExtension)
-                         && ext[kTasksExtension].is_object();
+    const auto extIt = caps.find("extensions");
+    if (extIt != caps.end() && extIt->is_object()) {
+        const auto tasksIt = extIt->find(kTasksExtension);
+        call.declaresTasks = tasksIt != extIt->end() && tasksIt->is_object();
+    }
 
     const std::string &m = call.method;
     if (m == "tasks/get")
@@ -416,7 +436,7 @@ void McpHandler::handleModern(const httplib::Request &req, httplib::Response &re
         sendError(res, 404, call.id, -32601, "Method not found: " + m);
 }
 
-void McpHandler::discover(httplib::Response &res, const Call &call)
+void McpHandler::discover(HttpResponse &res, const Call &call)
 {
     sendResult(res, call.id,
                {{"resultType", "complete"},
@@ -434,7 +454,7 @@ void McpHandler::discover(httplib::Response &res, const Call &call)
                 {"cacheScope", m_options.token.empty() ? "public" : "private"}});
 }
 
-void McpHandler::toolsList(httplib::Response &res, const Call &call)
+void McpHandler::toolsList(HttpResponse &res, const Call &call)
 {
     sendResult(res, call.id,
                {{"resultType", "complete"},
@@ -443,7 +463,7 @@ void McpHandler::toolsList(httplib::Response &res, const Call &call)
                 {"cacheScope", m_options.token.empty() ? "public" : "private"}});
 }
 
-bool McpHandler::requireTasks(httplib::Response &res, const Call &call)
+bool McpHandler::requireTasks(HttpResponse &res, const Call &call)
 {
     if (call.declaresTasks)
         return true;
@@ -454,7 +474,7 @@ bool McpHandler::requireTasks(httplib::Response &res, const Call &call)
     return false;
 }
 
-bool McpHandler::taskIdParam(httplib::Response &res, const Call &call, std::string &taskId)
+bool McpHandler::taskIdParam(HttpResponse &res, const Call &call, std::string &taskId)
 {
     const json id = call.params.value("taskId", json());
     if (!id.is_string() || id.get<std::string>().empty()) {
@@ -465,7 +485,7 @@ bool McpHandler::taskIdParam(httplib::Response &res, const Call &call, std::stri
     return true;
 }
 
-void McpHandler::toolsCall(httplib::Response &res, const Call &call)
+void McpHandler::toolsCall(HttpResponse &res, const Call &call)
 {
     const json name = call.params.value("name", json());
     if (!name.is_string() || name.get<std::string>() != CfdTool::name) {
@@ -498,7 +518,7 @@ void McpHandler::toolsCall(httplib::Response &res, const Call &call)
     sendResult(res, call.id, result);
 }
 
-void McpHandler::tasksGet(httplib::Response &res, const Call &call)
+void McpHandler::tasksGet(HttpResponse &res, const Call &call)
 {
     if (!requireTasks(res, call))
         return;
@@ -523,7 +543,7 @@ void McpHandler::tasksGet(httplib::Response &res, const Call &call)
     res.set_content(std::move(body), "application/json");
 }
 
-void McpHandler::tasksUpdate(httplib::Response &res, const Call &call)
+void McpHandler::tasksUpdate(HttpResponse &res, const Call &call)
 {
     if (!requireTasks(res, call))
         return;
@@ -544,7 +564,7 @@ void McpHandler::tasksUpdate(httplib::Response &res, const Call &call)
     sendResult(res, call.id, {{"resultType", "complete"}});
 }
 
-void McpHandler::tasksCancel(httplib::Response &res, const Call &call)
+void McpHandler::tasksCancel(HttpResponse &res, const Call &call)
 {
     if (!requireTasks(res, call))
         return;
@@ -559,7 +579,7 @@ void McpHandler::tasksCancel(httplib::Response &res, const Call &call)
     sendResult(res, call.id, {{"resultType", "complete"}});
 }
 
-void McpHandler::listen(httplib::Response &res, const Call &call)
+void McpHandler::listen(HttpResponse &res, const Call &call)
 {
     const json filter = call.params.value("notifications", json::object());
     if (!filter.is_object()) {
@@ -615,7 +635,7 @@ void McpHandler::listen(httplib::Response &res, const Call &call)
     auto opened = std::make_shared<bool>(false);
     res.set_chunked_content_provider(
         "text/event-stream",
-        [channel, opening, closing, opened](std::size_t, httplib::DataSink &sink) {
+        [channel, opening, closing, opened](std::size_t, StreamSink &sink) {
             if (!*opened) {
                 *opened = true;
                 return sink.write(opening.data(), opening.size());
@@ -644,7 +664,7 @@ void McpHandler::listen(httplib::Response &res, const Call &call)
 
 // ---- 2025-11-25 -------------------------------------------------------------------------
 
-void McpHandler::handleLegacy(const httplib::Request &req, httplib::Response &res, Call &call,
+void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &call,
                               const json &body)
 {
     if (call.method == "initialize") {
@@ -672,7 +692,9 @@ void McpHandler::handleLegacy(const httplib::Request &req, httplib::Response &re
     if (call.method.empty()) {
         // A client's answer to our elicitation/create request.
         std::string taskId, key;
-        const std::string requestId = body["id"].is_string() ? body["id"].get<std::string>() : idText(body["id"]);
+        const json responseId = body.value("id", json());
+        const std::string requestId = responseId.is_string() ? responseId.get<std::string>()
+                                                             : idText(responseId);
         if (m_sessions.resolveElicitation(call.sessionId, requestId, taskId, key)) {
             json answer = body.contains("result") && body["result"].is_object()
                               ? body["result"]
@@ -718,7 +740,7 @@ void McpHandler::handleLegacy(const httplib::Request &req, httplib::Response &re
     }
 }
 
-void McpHandler::legacyInitialize(httplib::Response &res, const Call &call)
+void McpHandler::legacyInitialize(HttpResponse &res, const Call &call)
 {
     const std::string session = m_sessions.open(call.tokenHash);
     if (session.empty()) {
@@ -738,7 +760,7 @@ void McpHandler::legacyInitialize(httplib::Response &res, const Call &call)
     Log::debug("legacy session " + Log::redact(session) + " opened");
 }
 
-void McpHandler::legacyToolsCall(httplib::Response &res, const Call &call)
+void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
 {
     const json name = call.params.value("name", json());
     if (!name.is_string() || name.get<std::string>() != CfdTool::name) {
@@ -803,7 +825,7 @@ void McpHandler::legacyToolsCall(httplib::Response &res, const Call &call)
     unregisterChannel(channel);
 }
 
-void McpHandler::legacyTasksResult(httplib::Response &res, const Call &call)
+void McpHandler::legacyTasksResult(HttpResponse &res, const Call &call)
 {
     std::string taskId;
     if (!taskIdParam(res, call, taskId))
@@ -833,7 +855,7 @@ void McpHandler::legacyTasksResult(httplib::Response &res, const Call &call)
     res.set_header("X-Accel-Buffering", "no");
     res.set_chunked_content_provider(
         "text/event-stream",
-        [this, channel, sentKeys, id, token, session, taskId](std::size_t, httplib::DataSink &sink) {
+        [this, channel, sentKeys, id, token, session, taskId](std::size_t, StreamSink &sink) {
             TaskManager::Snapshot now;
             if (!m_tasks.snapshot(taskId, token, now)) {
                 const std::string frame = SseChannel::frame(TaskJson::dump(
@@ -881,7 +903,7 @@ void McpHandler::legacyTasksResult(httplib::Response &res, const Call &call)
         [this, channel](bool) { unregisterChannel(channel); });
 }
 
-void McpHandler::legacyTasksList(httplib::Response &res, const Call &call)
+void McpHandler::legacyTasksList(HttpResponse &res, const Call &call)
 {
     std::size_t offset = 0;
     if (call.params.contains("cursor")) {
@@ -925,7 +947,7 @@ void McpHandler::legacyTasksList(httplib::Response &res, const Call &call)
     sendResult(res, call.id, result);
 }
 
-void McpHandler::legacyTasksCancel(httplib::Response &res, const Call &call)
+void McpHandler::legacyTasksCancel(HttpResponse &res, const Call &call)
 {
     std::string taskId;
     if (!taskIdParam(res, call, taskId))

@@ -2,8 +2,9 @@
 
 // The MCP endpoint (POST /mcp): HTTP-level checks, JSON-RPC framing, header/version/capability
 // validation, and dispatch of every 2026-07-28 and 2025-11-25 method to TaskManager. Runs on
-// cpp-httplib's pool threads; SSE streams (listen, legacy tasks/result) block one thread each.
+// HttpServer's event threads (polls) and request threads; SSE streams block their thread.
 
+#include "server/httpmessage.h"
 #include "server/serveroptions.h"
 
 #include <nlohmann/json.hpp>
@@ -13,12 +14,6 @@
 #include <mutex>
 #include <set>
 #include <string>
-
-namespace httplib {
-class Server;
-struct Request;
-struct Response;
-} // namespace httplib
 
 namespace Eddy::Server {
 
@@ -31,7 +26,12 @@ class McpHandler final
 public:
     McpHandler(TaskManager &tasks, LegacySession &sessions, const ServerOptions &options);
 
-    void install(httplib::Server &server);
+    // Routes one HTTP request (any method, any path).
+    void handle(const HttpRequest &req, HttpResponse &res);
+    // True for requests answered from memory without blocking (polls): run them inline.
+    static bool isFastPath(const HttpRequest &req);
+    // Gives an error status without a body a JSON-RPC error body (413, 404, 431, ...).
+    static void fillError(HttpResponse &res);
     // Ends every open SSE stream gracefully and refuses new ones (server shutdown).
     void beginShutdown();
 
@@ -51,38 +51,38 @@ private:
         bool declaresTasks = false;
     };
 
-    void handlePost(const httplib::Request &req, httplib::Response &res);
-    void handleModern(const httplib::Request &req, httplib::Response &res, Call &call);
-    void handleLegacy(const httplib::Request &req, httplib::Response &res, Call &call,
+    void handlePost(const HttpRequest &req, HttpResponse &res);
+    void handleModern(const HttpRequest &req, HttpResponse &res, Call &call);
+    void handleLegacy(const HttpRequest &req, HttpResponse &res, Call &call,
                       const nlohmann::json &body);
 
     // 2026 methods
-    void discover(httplib::Response &res, const Call &call);
-    void toolsList(httplib::Response &res, const Call &call);
-    void toolsCall(httplib::Response &res, const Call &call);
-    void tasksGet(httplib::Response &res, const Call &call);
-    void tasksUpdate(httplib::Response &res, const Call &call);
-    void tasksCancel(httplib::Response &res, const Call &call);
-    void listen(httplib::Response &res, const Call &call);
+    void discover(HttpResponse &res, const Call &call);
+    void toolsList(HttpResponse &res, const Call &call);
+    void toolsCall(HttpResponse &res, const Call &call);
+    void tasksGet(HttpResponse &res, const Call &call);
+    void tasksUpdate(HttpResponse &res, const Call &call);
+    void tasksCancel(HttpResponse &res, const Call &call);
+    void listen(HttpResponse &res, const Call &call);
 
     // 2025-11-25 methods
-    void legacyInitialize(httplib::Response &res, const Call &call);
-    void legacyToolsCall(httplib::Response &res, const Call &call);
-    void legacyTasksResult(httplib::Response &res, const Call &call);
-    void legacyTasksList(httplib::Response &res, const Call &call);
-    void legacyTasksCancel(httplib::Response &res, const Call &call);
+    void legacyInitialize(HttpResponse &res, const Call &call);
+    void legacyToolsCall(HttpResponse &res, const Call &call);
+    void legacyTasksResult(HttpResponse &res, const Call &call);
+    void legacyTasksList(HttpResponse &res, const Call &call);
+    void legacyTasksCancel(HttpResponse &res, const Call &call);
 
-    bool checkHeaders(const httplib::Request &req, httplib::Response &res, const Call &call,
+    bool checkHeaders(const HttpRequest &req, HttpResponse &res, const Call &call,
                       const std::string &version);
-    bool requireTasks(httplib::Response &res, const Call &call);
-    bool taskIdParam(httplib::Response &res, const Call &call, std::string &taskId);
+    bool requireTasks(HttpResponse &res, const Call &call);
+    bool taskIdParam(HttpResponse &res, const Call &call, std::string &taskId);
 
     void registerChannel(const std::shared_ptr<SseChannel> &channel);
     void unregisterChannel(const std::shared_ptr<SseChannel> &channel);
 
-    static void sendResult(httplib::Response &res, const nlohmann::json &id,
+    static void sendResult(HttpResponse &res, const nlohmann::json &id,
                            const nlohmann::json &result);
-    static void sendError(httplib::Response &res, int httpStatus, const nlohmann::json &id,
+    static void sendError(HttpResponse &res, int httpStatus, const nlohmann::json &id,
                           int code, const std::string &message,
                           const nlohmann::json &data = nullptr);
     static nlohmann::json errorObject(const nlohmann::json &id, int code,

@@ -1,0 +1,68 @@
+#pragma once
+
+// The plain HTTP request and response the endpoint handler works on, independent of the
+// socket code in HttpServer. A response is either a complete body or a stream (SSE), whose
+// provider is called repeatedly on a dedicated thread until it calls done() or fails.
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace Eddy::Server {
+
+// Writes to a streamed response; the HTTP layer adds the chunked framing.
+class StreamSink final
+{
+public:
+    std::function<bool(const char *data, std::size_t size)> write;
+    std::function<void()> done;
+};
+
+struct HttpRequest
+{
+    std::string method;  // "POST", "GET", ...
+    std::string path;    // without the query string
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;
+
+    // Header names compare case-insensitively, as HTTP says.
+    bool has_header(std::string_view name) const;
+    std::string get_header_value(std::string_view name) const;
+};
+
+struct HttpResponse
+{
+    using Provider = std::function<bool(std::size_t offset, StreamSink &sink)>;
+    using Releaser = std::function<void(bool success)>;
+
+    int status = 200;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;
+    std::string contentType;
+    Provider provider; // set: the body is streamed
+    Releaser releaser; // called once when the stream ends
+
+    void set_header(const std::string &name, const std::string &value)
+    {
+        headers.emplace_back(name, value);
+    }
+    void set_content(std::string content, const std::string &type)
+    {
+        body = std::move(content);
+        contentType = type;
+    }
+    void set_chunked_content_provider(const std::string &type, Provider p, Releaser r = nullptr)
+    {
+        contentType = type;
+        provider = std::move(p);
+        releaser = std::move(r);
+    }
+    bool isStream() const { return static_cast<bool>(provider); }
+};
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+
+} // namespace Eddy::Server

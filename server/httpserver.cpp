@@ -1,0 +1,520 @@
+#include "server/httpserver.h"
+
+#include "server/log.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace Eddy::Server {
+
+namespace {
+
+constexpr std::size_t kMaxHeaderBytes = 64 * 1024;
+constexpr int kEventThreads = 2;
+constexpr int kSendTimeoutMs = 30000;
+
+const char *reason(int status)
+{
+    switch (status) {
+    case 200: return "OK";
+    case 202: return "Accepted";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 406: return "Not Acceptable";
+    case 411: return "Length Required";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Status";
+    }
+}
+
+std::string trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
+    return std::string(s);
+}
+
+} // namespace
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        char x = a[i], y = b[i];
+        if (x >= 'A' && x <= 'Z')
+            x = char(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z')
+            y = char(y - 'A' + 'a');
+        if (x != y)
+            return false;
+    }
+    return true;
+}
+
+bool HttpRequest::has_header(std::string_view name) const
+{
+    for (const auto &[k, v] : headers)
+        if (equalsIgnoreCase(k, name))
+            return true;
+    return false;
+}
+
+std::string HttpRequest::get_header_value(std::string_view name) const
+{
+    for (const auto &[k, v] : headers)
+        if (equalsIgnoreCase(k, name))
+            return v;
+    return {};
+}
+
+struct HttpServer::Connection
+{
+    int fd = -1;
+    std::string in;
+};
+
+HttpServer::HttpServer(Handler handler, FastPath fastPath, ErrorFiller errorFiller,
+                       std::size_t maxBody)
+    : m_handler(std::move(handler))
+    , m_fastPath(std::move(fastPath))
+    , m_errorFiller(std::move(errorFiller))
+    , m_maxBody(maxBody)
+{}
+
+HttpServer::~HttpServer()
+{
+    if (m_listenFd >= 0)
+        ::close(m_listenFd);
+    if (m_epollFd >= 0)
+        ::close(m_epollFd);
+    if (m_wakeFd >= 0)
+        ::close(m_wakeFd);
+}
+
+int HttpServer::bind(const std::string &host, int port, std::string &error)
+{
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    addrinfo *found = nullptr;
+    const std::string service = std::to_string(port);
+    if (const int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0) {
+        error = "cannot resolve --host '" + host + "': " + gai_strerror(rc);
+        return -1;
+    }
+    for (addrinfo *ai = found; ai; ai = ai->ai_next) {
+        const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                                ai->ai_protocol);
+        if (fd < 0)
+            continue;
+        const int one = 1;
+        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (::bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && ::listen(fd, 4096) == 0) {
+            m_listenFd = fd;
+            break;
+        }
+        error = std::strerror(errno);
+        ::close(fd);
+    }
+    freeaddrinfo(found);
+    if (m_listenFd < 0) {
+        error = "cannot listen on " + host + ":" + std::to_string(port) + " (" + error
+                + "); choose another --port (0 picks a free one) or --host";
+        return -1;
+    }
+    sockaddr_storage addr{};
+    socklen_t len = sizeof addr;
+    ::getsockname(m_listenFd, reinterpret_cast<sockaddr *>(&addr), &len);
+    const int bound = addr.ss_family == AF_INET6
+                          ? ntohs(reinterpret_cast<sockaddr_in6 *>(&addr)->sin6_port)
+                          : ntohs(reinterpret_cast<sockaddr_in *>(&addr)->sin_port);
+
+    m_epollFd = epoll_create1(EPOLL_CLOEXEC);
+    m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (m_epollFd < 0 || m_wakeFd < 0) {
+        error = std::string("cannot create the event loop: ") + std::strerror(errno);
+        return -1;
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLEXCLUSIVE;
+    ev.data.ptr = nullptr; // the listening socket
+    epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &ev);
+    ev.events = EPOLLIN; // level-triggered: once written, it wakes every event thread
+    ev.data.ptr = &m_wakeFd;
+    epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_wakeFd, &ev);
+    return bound;
+}
+
+void HttpServer::run()
+{
+    for (int i = 1; i < kEventThreads; ++i)
+        m_eventThreads.emplace_back([this] { eventLoop(); });
+    eventLoop();
+    for (std::thread &t : m_eventThreads)
+        t.join();
+    m_eventThreads.clear();
+    std::unique_lock lock(m_threadsMutex);
+    m_threadsCv.wait(lock, [this] { return m_requestThreads == 0; });
+}
+
+void HttpServer::stop()
+{
+    m_stopping = true;
+    if (m_listenFd >= 0)
+        ::shutdown(m_listenFd, SHUT_RDWR);
+    const std::uint64_t one = 1;
+    if (m_wakeFd >= 0 && ::write(m_wakeFd, &one, sizeof one) < 0)
+        Log::warn("cannot wake the event threads");
+}
+
+void HttpServer::eventLoop()
+{
+    epoll_event events[64];
+    while (!m_stopping) {
+        const int n = epoll_wait(m_epollFd, events, 64, -1);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            Log::error(std::string("epoll_wait failed: ") + std::strerror(errno));
+            return;
+        }
+        for (int i = 0; i < n; ++i) {
+            void *ptr = events[i].data.ptr;
+            if (ptr == &m_wakeFd)
+                return;
+            if (ptr == nullptr)
+                accept();
+            else
+                onReadable(static_cast<Connection *>(ptr));
+        }
+    }
+}
+
+void HttpServer::accept()
+{
+    while (true) {
+        const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            if (errno != EAGAIN && errno != EWOULDBLOCK && !m_stopping)
+                Log::warn(std::string("accept failed: ") + std::strerror(errno));
+            return;
+        }
+        const int one = 1;
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        auto *c = new Connection;
+        c->fd = fd;
+        epoll_event ev{};
+        ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
+        ev.data.ptr = c;
+        if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+            ::close(fd);
+            delete c;
+        }
+    }
+}
+
+void HttpServer::onReadable(Connection *c)
+{
+    char buf[64 * 1024];
+    while (true) {
+        const ssize_t n = ::recv(c->fd, buf, sizeof buf, 0);
+        if (n > 0) {
+            c->in.append(buf, std::size_t(n));
+            // A short read drained the socket: skip the recv that would only say EAGAIN (the
+            // one-shot re-arm reports anything that arrives later).
+            if (std::size_t(n) < sizeof buf)
+                break;
+            // Never buffer more than one maximal request; the parser rejects it below.
+            if (c->in.size() > m_maxBody + kMaxHeaderBytes)
+                break;
+            continue;
+        }
+        if (n == 0) {
+            close(c);
+            return;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            break;
+        close(c);
+        return;
+    }
+    serveBuffered(c, false);
+}
+
+bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
+{
+    while (true) {
+        const std::size_t headerEnd = c->in.find("\r\n\r\n");
+        if (headerEnd == std::string::npos) {
+            if (c->in.size() > kMaxHeaderBytes) {
+                sendError(c, 431);
+                return false;
+            }
+            rearm(c);
+            return true;
+        }
+        HttpRequest request;
+        bool http10 = false;
+        std::size_t contentLength = 0;
+        bool chunked = false;
+        {
+            const std::string_view head(c->in.data(), headerEnd);
+            const std::size_t lineEnd = head.find("\r\n");
+            const std::string_view line = head.substr(0, lineEnd);
+            const std::size_t sp1 = line.find(' ');
+            const std::size_t sp2 = line.rfind(' ');
+            if (sp1 == std::string_view::npos || sp2 == sp1) {
+                sendError(c, 400);
+                return false;
+            }
+            request.method = std::string(line.substr(0, sp1));
+            std::string target(line.substr(sp1 + 1, sp2 - sp1 - 1));
+            const std::string_view version = line.substr(sp2 + 1);
+            http10 = version == "HTTP/1.0";
+            if (const auto q = target.find('?'); q != std::string::npos)
+                target.resize(q);
+            request.path = std::move(target);
+            std::size_t pos = lineEnd == std::string_view::npos ? head.size() : lineEnd + 2;
+            while (pos < head.size()) {
+                std::size_t end = head.find("\r\n", pos);
+                if (end == std::string_view::npos)
+                    end = head.size();
+                const std::string_view h = head.substr(pos, end - pos);
+                pos = end + 2;
+                const std::size_t colon = h.find(':');
+                if (colon == std::string_view::npos || colon == 0) {
+                    sendError(c, 400);
+                    return false;
+                }
+                std::string name = trim(h.substr(0, colon));
+                std::string value = trim(h.substr(colon + 1));
+                if (equalsIgnoreCase(name, "Content-Length")) {
+                    if (value.empty() || value.size() > 12
+                        || value.find_first_not_of("0123456789") != std::string::npos) {
+                        sendError(c, 400);
+                        return false;
+                    }
+                    contentLength = std::stoull(value);
+                } else if (equalsIgnoreCase(name, "Transfer-Encoding")) {
+                    chunked = true;
+                }
+                request.headers.emplace_back(std::move(name), std::move(value));
+            }
+        }
+        if (chunked) {
+            sendError(c, 411); // JSON-RPC messages are small: send them with Content-Length
+            return false;
+        }
+        if (contentLength > m_maxBody) {
+            sendError(c, 413);
+            return false;
+        }
+        if (c->in.size() < headerEnd + 4 + contentLength) {
+            rearm(c);
+            return true;
+        }
+        request.body = c->in.substr(headerEnd + 4, contentLength);
+        c->in.erase(0, headerEnd + 4 + contentLength);
+        const std::string connection = request.get_header_value("Connection");
+        const bool keepAlive = http10 ? equalsIgnoreCase(connection, "keep-alive")
+                                      : !equalsIgnoreCase(connection, "close");
+        if (m_fastPath(request)) {
+            HttpResponse response;
+            m_handler(request, response);
+            if (!response.isStream()) {
+                finishResponse(c, response, keepAlive);
+                if (!keepAlive)
+                    return false;
+                continue;
+            }
+            // A streamed answer on the fast path: hand it to its own thread like the rest.
+            {
+                const std::lock_guard lock(m_threadsMutex);
+                ++m_requestThreads;
+            }
+            auto shared = std::make_shared<HttpResponse>(std::move(response));
+            std::thread([this, c, shared] {
+                stream(c, *shared);
+                const std::lock_guard lock(m_threadsMutex);
+                if (--m_requestThreads == 0)
+                    m_threadsCv.notify_all();
+            }).detach();
+            return false;
+        }
+        if (inlineOnly) {
+            // Already on a request thread: serve here.
+            serve(c, std::move(request), keepAlive);
+            return false;
+        }
+        {
+            const std::lock_guard lock(m_threadsMutex);
+            ++m_requestThreads;
+        }
+        try {
+            std::thread([this, c, keepAlive, request = std::move(request)]() mutable {
+                serve(c, std::move(request), keepAlive);
+                const std::lock_guard lock(m_threadsMutex);
+                if (--m_requestThreads == 0)
+                    m_threadsCv.notify_all();
+            }).detach();
+        } catch (const std::system_error &) {
+            {
+                const std::lock_guard lock(m_threadsMutex);
+                --m_requestThreads;
+            }
+            sendError(c, 503);
+        }
+        return false; // the request thread owns the connection now
+    }
+}
+
+void HttpServer::serve(Connection *c, HttpRequest request, bool keepAlive)
+{
+    HttpResponse response;
+    m_handler(request, response);
+    if (response.isStream()) {
+        stream(c, response);
+        return;
+    }
+    finishResponse(c, response, keepAlive);
+    if (keepAlive)
+        serveBuffered(c, true);
+}
+
+void HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keepAlive)
+{
+    if (response.status >= 400 && response.body.empty())
+        m_errorFiller(response);
+    std::string out;
+    out.reserve(response.body.size() + 256);
+    out += "HTTP/1.1 ";
+    out += std::to_string(response.status);
+    out += ' ';
+    out += reason(response.status);
+    out += "\r\n";
+    if (!response.contentType.empty()) {
+        out += "Content-Type: ";
+        out += response.contentType;
+        out += "\r\n";
+    }
+    out += "Content-Length: ";
+    out += std::to_string(response.body.size());
+    out += "\r\n";
+    for (const auto &[k, v] : response.headers) {
+        out += k;
+        out += ": ";
+        out += v;
+        out += "\r\n";
+    }
+    if (!keepAlive)
+        out += "Connection: close\r\n";
+    out += "\r\n";
+    out += response.body;
+    if (!sendAll(c->fd, out.data(), out.size()) || !keepAlive)
+        close(c);
+}
+
+void HttpServer::stream(Connection *c, HttpResponse &response)
+{
+    std::string head = "HTTP/1.1 " + std::to_string(response.status) + " "
+                       + reason(response.status) + "\r\nContent-Type: " + response.contentType
+                       + "\r\nTransfer-Encoding: chunked\r\n";
+    for (const auto &[k, v] : response.headers)
+        head += k + ": " + v + "\r\n";
+    head += "\r\n";
+    bool ok = sendAll(c->fd, head.data(), head.size());
+    bool done = false;
+    StreamSink sink;
+    sink.write = [&](const char *data, std::size_t size) {
+        if (size == 0)
+            return true;
+        char hex[32];
+        const int n = std::snprintf(hex, sizeof hex, "%zx\r\n", size);
+        std::string chunk(hex, std::size_t(n));
+        chunk.append(data, size);
+        chunk += "\r\n";
+        return sendAll(c->fd, chunk.data(), chunk.size());
+    };
+    sink.done = [&] { done = true; };
+    std::size_t offset = 0;
+    while (ok && !done) {
+        if (!response.provider(offset, sink))
+            ok = false;
+    }
+    if (ok && done)
+        ok = sendAll(c->fd, "0\r\n\r\n", 5);
+    if (response.releaser)
+        response.releaser(ok);
+    close(c); // streams are never reused: a client opens a new connection for its next call
+}
+
+bool HttpServer::sendAll(int fd, const char *data, std::size_t size)
+{
+    while (size > 0) {
+        const ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
+        if (n > 0) {
+            data += n;
+            size -= std::size_t(n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            pollfd p{fd, POLLOUT, 0};
+            if (::poll(&p, 1, kSendTimeoutMs) <= 0 || (p.revents & (POLLERR | POLLHUP)))
+                return false;
+            continue;
+        }
+        return false;
+    }
+    return true;
+}
+
+void HttpServer::rearm(Connection *c)
+{
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
+    ev.data.ptr = c;
+    if (epoll_ctl(m_epollFd, EPOLL_CTL_MOD, c->fd, &ev) < 0)
+        close(c);
+}
+
+void HttpServer::close(Connection *c)
+{
+    epoll_ctl(m_epollFd, EPOLL_CTL_DEL, c->fd, nullptr);
+    ::close(c->fd);
+    delete c;
+}
+
+void HttpServer::sendError(Connection *c, int status)
+{
+    HttpResponse response;
+    response.status = status;
+    finishResponse(c, response, false);
+}
+
+} // namespace Eddy::Server

@@ -1,0 +1,75 @@
+#pragma once
+
+// A small HTTP/1.1 server on epoll. Two event threads read and parse requests on non-blocking
+// sockets and answer fast requests (tasks/get polls) inline with one write each, so a poll costs
+// a few syscalls and no thread hand-off; other requests run on their own thread, and streamed
+// (SSE) responses keep that thread. Keep-alive connections cost nothing while idle.
+
+#include "server/httpmessage.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace Eddy::Server {
+
+class HttpServer final
+{
+public:
+    using Handler = std::function<void(const HttpRequest &, HttpResponse &)>;
+    // Decides from the parsed request whether the handler is quick enough to run inline.
+    using FastPath = std::function<bool(const HttpRequest &)>;
+    // Fills in a body for an error status that has none (413, 404, 431, ...).
+    using ErrorFiller = std::function<void(HttpResponse &)>;
+
+    HttpServer(Handler handler, FastPath fastPath, ErrorFiller errorFiller,
+               std::size_t maxBody);
+    ~HttpServer();
+    HttpServer(const HttpServer &) = delete;
+    HttpServer &operator=(const HttpServer &) = delete;
+
+    // Binds and listens; port 0 picks a free one. Returns the bound port, or -1 with error set.
+    int bind(const std::string &host, int port, std::string &error);
+    // Serves until stop(); blocks the calling thread.
+    void run();
+    // Stops accepting, ends the event threads and waits for request threads to finish.
+    void stop();
+
+private:
+    struct Connection;
+
+    void eventLoop();
+    void accept();
+    void onReadable(Connection *c);
+    // Parses and serves every complete request in c's buffer; false when c was closed.
+    bool serveBuffered(Connection *c, bool inlineOnly);
+    void serve(Connection *c, HttpRequest request, bool keepAlive);
+    void finishResponse(Connection *c, HttpResponse &response, bool keepAlive);
+    void stream(Connection *c, HttpResponse &response);
+    bool sendAll(int fd, const char *data, std::size_t size);
+    void rearm(Connection *c);
+    void close(Connection *c);
+    void sendError(Connection *c, int status);
+
+    Handler m_handler;
+    FastPath m_fastPath;
+    ErrorFiller m_errorFiller;
+    const std::size_t m_maxBody;
+
+    int m_listenFd = -1;
+    int m_epollFd = -1;
+    int m_wakeFd = -1;
+    std::atomic<bool> m_stopping{false};
+    std::vector<std::thread> m_eventThreads;
+
+    std::mutex m_threadsMutex;
+    std::condition_variable m_threadsCv;
+    std::size_t m_requestThreads = 0;
+};
+
+} // namespace Eddy::Server
