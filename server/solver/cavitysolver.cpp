@@ -23,7 +23,7 @@ namespace {
 
 constexpr double kAspectLimit = 10.0;   // mesh check: largest acceptable cell aspect ratio
 constexpr double kRepairFactor = 0.75;  // each repair pass multiplies log(grading) by this
-constexpr int kSorSweeps = 2;           // Poisson sweeps per pseudo-time step
+constexpr int kSorSweeps = 1; // SOR sweeps per step: more do not cut the step count (measured)
 constexpr char kMagic[8] = {'E', 'D', 'D', 'Y', 'C', 'A', 'V', '1'};
 constexpr std::uint32_t kVersion = 1;
 
@@ -524,8 +524,8 @@ MeshQuality CavitySolver::checkMesh(bool forceDefect) const
                        : worstI == n - 1 ? "right wall"
                                          : "interior";
     if (q.badCells > 0) {
-        std::snprintf(buf, sizeof buf, "cells within %d of every wall (rows 0-%d and %d-%d, "
-                                        "columns 0-%d and %d-%d)",
+        std::snprintf(buf, sizeof buf, "the first %d cell layers along every wall (rows 0-%d and "
+                                        "%d-%d, columns 0-%d and %d-%d)",
                       band + 1, band, n - 1 - band, n - 1, band, n - 1 - band, n - 1);
         q.location = buf;
         q.ok = false;
