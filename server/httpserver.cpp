@@ -22,6 +22,8 @@ namespace {
 constexpr std::size_t kMaxHeaderBytes = 64 * 1024;
 constexpr int kEventThreads = 2;
 constexpr int kSendTimeoutMs = 30000;
+// Requests that are not polls and open streams each hold a thread; beyond this, answer 503.
+constexpr std::size_t kMaxRequestThreads = 4096;
 
 const char *reason(int status)
 {
@@ -372,6 +374,10 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
         }
         {
             const std::lock_guard lock(m_threadsMutex);
+            if (m_requestThreads >= kMaxRequestThreads) {
+                sendError(c, 503);
+                return false;
+            }
             ++m_requestThreads;
         }
         try {

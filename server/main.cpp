@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <iostream>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
 
@@ -43,6 +44,12 @@ int main(int argc, char **argv)
     }
     Log::setLevel(options.logLevel);
     ::umask(077); // the data folder holds token hashes and task ids
+    // Every kept-alive poller holds a socket: allow as many as the hard limit permits.
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
 
     // Signals are taken by one thread with sigwait, so every other thread must block them.
     sigset_t signals;

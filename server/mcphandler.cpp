@@ -73,6 +73,30 @@ bool decodeHeaderValue(const std::string &raw, std::string &out)
     return true;
 }
 
+// The host part of an Origin or Host value: "http://[::1]:80" -> "[::1]", "a.b:8" -> "a.b".
+std::string hostOf(std::string value)
+{
+    if (const auto scheme = value.find("://"); scheme != std::string::npos)
+        value.erase(0, scheme + 3);
+    if (const auto slash = value.find('/'); slash != std::string::npos)
+        value.resize(slash);
+    if (!value.empty() && value.front() == '[') {
+        const auto end = value.find(']');
+        return end == std::string::npos ? value : value.substr(0, end + 1);
+    }
+    if (const auto colon = value.find(':'); colon != std::string::npos)
+        value.resize(colon);
+    return lower(value);
+}
+
+bool isAllowedOrigin(const HttpRequest &req)
+{
+    const std::string origin = hostOf(req.get_header_value("Origin"));
+    if (origin == "localhost" || origin == "127.0.0.1" || origin == "[::1]")
+        return true;
+    return !origin.empty() && origin == hostOf(req.get_header_value("Host"));
+}
+
 json tasksCapability()
 {
     return {{"extensions", {{McpHandler::kTasksExtension, json::object()}}}};
@@ -228,6 +252,13 @@ void McpHandler::sendResult(HttpResponse &res, const json &id, const json &resul
 void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
 {
     Call call;
+    if (req.has_header("Origin") && !isAllowedOrigin(req)) {
+        // A web page must not drive a local solver server (DNS rebinding): spec says 403.
+        sendError(res, 403, nullptr, -32600,
+                  "Forbidden: requests from the web origin '" + req.get_header_value("Origin")
+                      + "' are not accepted; use a local client");
+        return;
+    }
     if (!m_options.token.empty()) {
         const std::string auth = req.get_header_value("Authorization");
         if (!Secrets::constantTimeEquals(auth, "Bearer " + m_options.token)) {

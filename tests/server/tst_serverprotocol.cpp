@@ -6,6 +6,12 @@
 
 #include <QtTest>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 using nlohmann::json;
 using Eddy::Test::HttpReply;
 using Eddy::Test::McpTestClient;
@@ -38,6 +44,10 @@ private slots:
     void bodyTooLarge();
     void wrongHttpUse();
     void notificationAccepted();
+    void originChecked();
+    void rawHttp_data();
+    void rawHttp();
+    void pipelinedKeepAlive();
 
 private:
     std::vector<std::string> std2026(const std::string &method, const json &params) const
@@ -386,6 +396,110 @@ void tst_ServerProtocol::notificationAccepted()
         m_client->headersFor("notifications/whatever", params));
     QCOMPARE(r.status, 202L);
     QVERIFY(r.body.empty());
+}
+
+void tst_ServerProtocol::originChecked()
+{
+    const json params = {{"_meta", McpTestClient::meta()}};
+    std::vector<std::string> headers = m_client->headersFor("tools/list", params);
+    headers.push_back("Origin: https://evil.example");
+    HttpReply r = m_client->post(message("tools/list", params), headers);
+    QCOMPARE(r.status, 403L);
+    QVERIFY(r.errorCode() != 0);
+    headers.back() = "Origin: http://localhost:3000";
+    r = m_client->post(message("tools/list", params), headers);
+    QCOMPARE(r.status, 200L);
+}
+
+namespace {
+
+// Sends bytes on a fresh loopback connection and reads until the server closes it or the
+// timeout passes; returns everything read.
+std::string rawExchange(quint16 port, const std::string &bytes, int timeoutMs = 10000)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
+        ::close(fd);
+        return {};
+    }
+    std::size_t sent = 0;
+    while (sent < bytes.size()) {
+        const ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+        if (n <= 0)
+            break;
+        sent += std::size_t(n);
+    }
+    std::string out;
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, int(deadline.remainingTime())) <= 0)
+            break;
+        char buf[65536];
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0)
+            break;
+        out.append(buf, std::size_t(n));
+    }
+    ::close(fd);
+    return out;
+}
+
+} // namespace
+
+void tst_ServerProtocol::rawHttp_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<QByteArray>("status");
+    QTest::newRow("garbage request line") << QByteArray("HELLO\r\n\r\n") << QByteArray("HTTP/1.1 400");
+    QTest::newRow("header without colon")
+        << QByteArray("POST /mcp HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n") << QByteArray("HTTP/1.1 400");
+    QTest::newRow("chunked body")
+        << QByteArray("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+        << QByteArray("HTTP/1.1 411");
+    QTest::newRow("bad content length")
+        << QByteArray("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: -3\r\n\r\n") << QByteArray("HTTP/1.1 400");
+    QTest::newRow("declared body too large")
+        << QByteArray("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n") << QByteArray("HTTP/1.1 413");
+    QTest::newRow("headers too large")
+        << QByteArray("POST /mcp HTTP/1.1\r\nX-Pad: ") + QByteArray(70000, 'a') << QByteArray("HTTP/1.1 431");
+    QTest::newRow("HTTP/1.0 GET")
+        << QByteArray("GET /mcp HTTP/1.0\r\n\r\n") << QByteArray("HTTP/1.1 405");
+}
+
+void tst_ServerProtocol::rawHttp()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(QByteArray, status);
+    const std::string reply = rawExchange(m_server.port(), request.toStdString());
+    QVERIFY2(reply.rfind(status.toStdString(), 0) == 0, reply.substr(0, 200).c_str());
+    // Every error carries a JSON-RPC body, and the server lives on.
+    QVERIFY(reply.find("\"jsonrpc\":\"2.0\"") != std::string::npos);
+    QCOMPARE(m_client->request("tools/list").status, 200L);
+}
+
+void tst_ServerProtocol::pipelinedKeepAlive()
+{
+    // Two requests in one write on one connection, then Connection: close on the second.
+    const json params = {{"_meta", McpTestClient::meta()}};
+    std::string bytes;
+    for (int i = 1; i <= 2; ++i) {
+        const std::string body = message("tools/list", params, i);
+        bytes += "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\n"
+                 "Content-Length: " + std::to_string(body.size()) + "\r\n"
+                 + (i == 2 ? "Connection: close\r\n" : "") + "\r\n" + body;
+    }
+    const std::string reply = rawExchange(m_server.port(), bytes);
+    const auto first = reply.find("HTTP/1.1 200");
+    QVERIFY(first != std::string::npos);
+    QVERIFY(reply.find("HTTP/1.1 200", first + 1) != std::string::npos);
+    QVERIFY(reply.find("\"id\":1") != std::string::npos);
+    QVERIFY(reply.find("\"id\":2") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(tst_ServerProtocol)
