@@ -302,7 +302,7 @@ json Ctl::taskJson(const Store::TaskRecord &t)
         sessionList.push_back(s.toStdString());
     const auto server = m_engine.store().server(t.serverId);
     json j{{"id", t.id},
-           {"status", Store::toString(t.status).toStdString()},
+           {"status", Store::toText(t.status).toStdString()},
            {"statusMessage", t.statusMessage.toStdString()},
            {"tool", t.tool.toStdString()},
            {"arguments", parseJsonText(t.arguments)},
@@ -327,7 +327,7 @@ void Ctl::printChange(const Store::TaskRecord &t)
     }
     m_out << QStringLiteral("task %1  %2%3  %4")
                  .arg(t.id)
-                 .arg(Store::toString(t.status))
+                 .arg(Store::toText(t.status))
                  .arg(t.isToolError ? QStringLiteral(" (tool error)") : QString())
                  .arg(t.statusMessage)
           << Qt::endl;
@@ -457,7 +457,7 @@ void Ctl::cmdCall()
             if (m_json)
                 m_out << QString::fromStdString(taskJson(*t).dump()) << Qt::endl;
             else
-                m_out << QStringLiteral("task %1 %2").arg(taskId).arg(Store::toString(t->status)) << Qt::endl;
+                m_out << QStringLiteral("task %1 %2").arg(taskId).arg(Store::toText(t->status)) << Qt::endl;
             finish(Ok);
         } else if (!m_interactive && !m_answers) {
             m_err << QStringLiteral("task %1 submitted; waiting for it to finish").arg(taskId) << Qt::endl;
@@ -472,7 +472,7 @@ void Ctl::cmdCall()
             m_out << QString::fromStdString(parseJsonText(t.error).dump(2)) << Qt::endl;
         if (t.status == Store::TaskStatus::Completed && !t.isToolError)
             return finish(Ok);
-        m_err << QStringLiteral("task %1 ended %2%3").arg(t.id).arg(Store::toString(t.status),
+        m_err << QStringLiteral("task %1 ended %2%3").arg(t.id).arg(Store::toText(t.status),
                                                                t.isToolError ? QStringLiteral(" with a tool error") : QString())
               << Qt::endl;
         finish(Failure);
@@ -576,7 +576,7 @@ void Ctl::cmdTasks()
         for (const Store::TaskRecord &t : tasks)
             m_out << QStringLiteral("%1  %2  %3  %4  %5\n")
                          .arg(t.id, -6)
-                         .arg(Store::toString(t.status) + (t.isToolError ? QStringLiteral("*") : QString()), -16)
+                         .arg(Store::toText(t.status) + (t.isToolError ? QStringLiteral("*") : QString()), -16)
                          .arg(t.sweepId ? QString::number(*t.sweepId) : QStringLiteral("-"), -5)
                          .arg(t.tool, -14)
                          .arg(t.statusMessage);
@@ -705,14 +705,14 @@ void Ctl::cmdResult()
         return fail(QStringLiteral("there is no task %1; list tasks with eddyctl tasks.").arg(task));
     if (t->isLive())
         return fail(QStringLiteral("task %1 is still %2 (%3); run eddyctl watch --until-done first.")
-                        .arg(task).arg(Store::toString(t->status), t->statusMessage));
+                        .arg(task).arg(Store::toText(t->status), t->statusMessage));
     if (!t->result.isEmpty()) {
         m_out << QString::fromStdString(parseJsonText(t->result).dump(2)) << Qt::endl;
         return finish(t->isToolError ? Failure : Ok);
     }
     if (!t->error.isEmpty())
         m_out << QString::fromStdString(parseJsonText(t->error).dump(2)) << Qt::endl;
-    m_err << QStringLiteral("task %1 ended %2: %3").arg(task).arg(Store::toString(t->status), t->statusMessage) << Qt::endl;
+    m_err << QStringLiteral("task %1 ended %2: %3").arg(task).arg(Store::toText(t->status), t->statusMessage) << Qt::endl;
     finish(Failure);
 }
 
@@ -752,7 +752,7 @@ void Ctl::cmdExport()
         for (const Row &r : rows) {
             json j{{"case", r.c.index + 1},
                    {"task", r.t ? json(r.t->id) : json()},
-                   {"status", r.t ? Store::toString(r.t->status).toStdString() : Store::toString(r.c.state).toStdString()},
+                   {"status", r.t ? Store::toText(r.t->status).toStdString() : Store::toText(r.c.state).toStdString()},
                    {"arguments", r.args},
                    {"isError", r.t ? r.t->isToolError : false},
                    {"result", r.result}};
@@ -786,7 +786,7 @@ void Ctl::cmdExport()
     m_out << header.join(QLatin1Char(',')) << "\n";
     for (const Row &r : rows) {
         QStringList line{QString::number(r.c.index + 1), r.t ? QString::number(r.t->id) : QString(),
-                         r.t ? Store::toString(r.t->status) : Store::toString(r.c.state),
+                         r.t ? Store::toText(r.t->status) : Store::toText(r.c.state),
                          r.t && r.t->isToolError ? QStringLiteral("true") : QStringLiteral("false")};
         for (const auto &c : argCols)
             line << csvField(scalarText(r.args.value(c, json())));

@@ -771,7 +771,7 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state)
         m_live.erase(it);
         m_scheduler->remove(taskId);
         m_ttlWarned.remove(taskId);
-        qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toString(done.status)));
+        qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toText(done.status)));
         emit taskFinished(done);
     }
 }
@@ -794,7 +794,7 @@ void Engine::markGone(qint64 taskId, const QString &why)
     m_live.erase(it);
     m_scheduler->remove(taskId);
     queueChange(t);
-    qCWarning(lcMonitor, "task %lld is %s", taskId, qPrintable(Store::toString(t.status)));
+    qCWarning(lcMonitor, "task %lld is %s", taskId, qPrintable(Store::toText(t.status)));
     emit taskFinished(t);
 }
 
@@ -810,7 +810,7 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
         }
         if (!t->isLive() || t->serverTaskId.isEmpty()) {
             const QString msg = QStringLiteral("Task %1 has already ended (%2); nothing to cancel.")
-                                    .arg(id).arg(Store::toString(t->status));
+                                    .arg(id).arg(Store::toText(t->status));
             emit operationFailed(msg);
             emit cancelSent(id, false, msg);
             continue;

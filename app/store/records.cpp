@@ -11,7 +11,7 @@ constexpr std::array<const char *, 5> s_caseNames = {
     "pending", "sent", "submitted", "completed", "rejected"};
 } // namespace
 
-QString toString(TaskStatus status)
+QString toText(TaskStatus status)
 {
     return QString::fromLatin1(s_statusNames[size_t(status)]);
 }
@@ -29,7 +29,7 @@ bool isTerminal(TaskStatus status)
     return status != TaskStatus::Working && status != TaskStatus::InputRequired;
 }
 
-QString toString(CaseState state)
+QString toText(CaseState state)
 {
     return QString::fromLatin1(s_caseNames[size_t(state)]);
 }
@@ -42,7 +42,7 @@ std::optional<CaseState> caseStateFromString(QStringView text)
     return std::nullopt;
 }
 
-QString toString(InputState state)
+QString toText(InputState state)
 {
     switch (state) {
     case InputState::Pending: return QStringLiteral("pending");

@@ -18,7 +18,9 @@ namespace Eddy::Store {
 // Lost: the server does not know the id (unknown task) — not the same as failed.
 enum class TaskStatus { Working, InputRequired, Completed, Failed, Cancelled, Expired, Lost };
 
-QString toString(TaskStatus status);                  // "working", "input_required", ...
+// Named toText, not toString: QTest looks up toString(T) by ADL and wants a char*.
+// toText, not toString: QTest finds toString(T) by ADL and expects a char*.
+QString toText(TaskStatus status);                  // "working", "input_required", ...
 std::optional<TaskStatus> taskStatusFromString(QStringView text);
 bool isTerminal(TaskStatus status);
 
@@ -28,7 +30,7 @@ bool isTerminal(TaskStatus status);
 // answered at once with a CallToolResult (a task row holds it). Rejected: the server refused the
 // call with a permanent error (stored in error).
 enum class CaseState { Pending, Sent, Submitted, Completed, Rejected };
-QString toString(CaseState state);
+QString toText(CaseState state);
 std::optional<CaseState> caseStateFromString(QStringView text);
 
 struct ServerRecord
@@ -130,7 +132,7 @@ struct ProgressSample
 };
 
 enum class InputState { Pending, Answering, Answered };
-QString toString(InputState state);
+QString toText(InputState state);
 
 struct InputRequestRecord
 {

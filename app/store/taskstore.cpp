@@ -427,7 +427,7 @@ QString TaskStore::whereClause(const TaskQuery &q, QList<QString> &binds) const
     }
     if (q.status) {
         conds << QStringLiteral("t.status = ?");
-        binds << toString(*q.status);
+        binds << toText(*q.status);
     }
     if (q.sweepId) {
         conds << QStringLiteral("t.sweep_id = ?");
@@ -688,7 +688,7 @@ std::optional<qint64> TaskStore::recordTaskForCase(qint64 caseId, TaskRecord &ta
         "finished_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     ins.bind(1, task.serverId).bind(2, caseId).bind(3, task.sweepId).bind(4, task.tool)
         .bind(5, task.arguments + QString("")).bind(6, task.serverTaskId.isEmpty() ? QString() : task.serverTaskId)
-        .bind(7, toString(task.status)).bind(8, task.statusMessage + QString(""))
+        .bind(7, toText(task.status)).bind(8, task.statusMessage + QString(""))
         .bind(9, task.createdAt + QString("")).bind(10, task.lastUpdatedAt + QString(""))
         .bind(11, task.ttlMs).bind(12, task.pollIntervalMs).bind(13, task.nextPollAtMs)
         .bind(14, task.traceparent + QString("")).bind(15, task.result + QString(""))
@@ -702,10 +702,10 @@ std::optional<qint64> TaskStore::recordTaskForCase(qint64 caseId, TaskRecord &ta
     task.id = m_db.lastInsertId();
     Statement ev = m_db.prepare(QStringLiteral(
         "INSERT INTO task_events(task_id, at, status, status_message) VALUES(?,?,?,?)"));
-    ev.bind(1, task.id).bind(2, now).bind(3, toString(task.status)).bind(4, task.statusMessage + QString(""));
+    ev.bind(1, task.id).bind(2, now).bind(3, toText(task.status)).bind(4, task.statusMessage + QString(""));
     Statement upd = m_db.prepare(QStringLiteral(
         "UPDATE cases SET state = ?, task_id = ? WHERE id = ?"));
-    upd.bind(1, toString(task.serverTaskId.isEmpty() ? CaseState::Completed : CaseState::Submitted))
+    upd.bind(1, toText(task.serverTaskId.isEmpty() ? CaseState::Completed : CaseState::Submitted))
         .bind(2, task.id).bind(3, caseId);
     // A sweep's session shows its tasks from the start.
     Statement sess = m_db.prepare(QStringLiteral(
@@ -811,7 +811,7 @@ bool TaskStore::storeTaskUpdate(const TaskRecord &t, bool addEvent, const QList<
     std::optional<qint64> finished = t.finishedAtMs;
     if (isTerminal(t.status) && !finished)
         finished = now;
-    st.bind(1, toString(t.status)).bind(2, t.statusMessage + QString(""))
+    st.bind(1, toText(t.status)).bind(2, t.statusMessage + QString(""))
         .bind(3, t.createdAt + QString("")).bind(4, t.lastUpdatedAt + QString(""))
         .bind(5, t.ttlMs).bind(6, t.pollIntervalMs).bind(7, t.nextPollAtMs)
         .bind(8, t.result + QString("")).bind(9, t.error + QString("")).bind(10, t.isToolError)
@@ -823,7 +823,7 @@ bool TaskStore::storeTaskUpdate(const TaskRecord &t, bool addEvent, const QList<
     if (addEvent) {
         Statement ev = m_db.prepare(QStringLiteral(
             "INSERT INTO task_events(task_id, at, status, status_message) VALUES(?,?,?,?)"));
-        ev.bind(1, t.id).bind(2, now).bind(3, toString(t.status)).bind(4, t.statusMessage + QString(""));
+        ev.bind(1, t.id).bind(2, now).bind(3, toText(t.status)).bind(4, t.statusMessage + QString(""));
         if (!ev.exec())
             return false;
     }
