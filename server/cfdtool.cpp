@@ -292,7 +292,8 @@ json CfdTool::meshQuestion(const Solver::MeshQuality &q, bool retry)
     }
     if (retry)
         message = "The mesh still fails its quality check after smoothing. " + message;
-    message += " Repair the mesh by smoothing its grading and continue, or abort this case?";
+    if (message.find("epair") == std::string::npos)
+        message += " Repair the mesh by smoothing its grading and continue, or abort this case?";
     return {{"method", "elicitation/create"},
             {"params",
              {{"mode", "form"},
