@@ -1,0 +1,269 @@
+#include "models/enginebridge.h"
+
+#include <QMetaObject>
+
+#include <nlohmann/json.hpp>
+
+namespace Eddy {
+
+EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
+    : QObject(parent)
+    , m_engine(engine)
+{
+    qRegisterMetaType<Snapshot>();
+    qRegisterMetaType<TaskDetail>();
+    qRegisterMetaType<Monitor::ChangeSet>();
+    qRegisterMetaType<Store::TaskRecord>();
+    qRegisterMetaType<Store::InputRequestRecord>();
+    qRegisterMetaType<Store::ServerRecord>();
+    qRegisterMetaType<Store::SessionRecord>();
+    qRegisterMetaType<Store::TaskQuery>();
+    qRegisterMetaType<std::optional<qint64>>();
+    qRegisterMetaType<QList<qint64>>();
+}
+
+EngineBridge::~EngineBridge() = default;
+
+QStringList EngineBridge::variedNames(const QString &specJson)
+{
+    QStringList names;
+    const auto spec = nlohmann::json::parse(specJson.toStdString(), nullptr, false);
+    if (spec.is_object() && spec.contains("vary") && spec["vary"].is_object()) {
+        for (auto it = spec["vary"].begin(); it != spec["vary"].end(); ++it)
+            names << QString::fromStdString(it.key());
+    }
+    return names;
+}
+
+// Each read runs as a lambda in the engine's thread (the store has one connection, owned there)
+// and emits this object's signal from that thread: Qt queues it to the GUI thread.
+void EngineBridge::requestSnapshot(std::optional<qint64> sessionId)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, sessionId] {
+        Store::TaskStore &store = engine->store();
+        Snapshot s;
+        s.sessionId = sessionId;
+        if (!store.isOpen()) {
+            Q_EMIT snapshotReady(s);
+            return;
+        }
+        s.servers = store.servers();
+        s.sessions = store.sessions();
+        Store::TaskQuery q;
+        q.sessionId = sessionId;
+        s.tasks = store.tasks(q);
+        QSet<qint64> sweepIds;
+        for (auto &t : s.tasks) {
+            t.result.clear(); // fetched on demand: a snapshot of 100,000 tasks must stay small
+            if (t.sweepId)
+                sweepIds.insert(*t.sweepId);
+        }
+        for (const auto &sw : store.sweeps()) {
+            if (!sweepIds.contains(sw.id) && !(sessionId && sw.sessionId == sessionId))
+                continue;
+            s.sweeps << sw;
+            for (const auto &c : store.cases(sw.id))
+                s.caseIndex.insert(c.id, c.index);
+        }
+        s.pendingInputs = store.pendingInputRequests();
+        Q_EMIT snapshotReady(s);
+    });
+}
+
+void EngineBridge::requestServers()
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine] {
+        Q_EMIT serversReady(engine->store().isOpen() ? engine->store().servers() : QList<Store::ServerRecord>{});
+    });
+}
+
+void EngineBridge::requestTaskDetail(qint64 taskId)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, taskId] {
+        Store::TaskStore &store = engine->store();
+        auto t = store.isOpen() ? store.task(taskId) : std::nullopt;
+        if (!t)
+            return;
+        TaskDetail d;
+        d.task = *t;
+        d.events = store.taskEvents(taskId);
+        d.samples = store.progressSamples(taskId);
+        if (t->caseId)
+            d.caseRecord = store.caseRecord(*t->caseId);
+        Q_EMIT taskDetailReady(d);
+    });
+}
+
+void EngineBridge::requestSamples(const QList<qint64> &taskIds)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, taskIds] {
+        QList<Store::ProgressSample> all;
+        if (engine->store().isOpen()) {
+            for (qint64 id : taskIds)
+                all << engine->store().progressSamples(id);
+        }
+        Q_EMIT samplesReady(taskIds, all);
+    });
+}
+
+void EngineBridge::requestSweep(qint64 sweepId)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, sweepId] {
+        if (!engine->store().isOpen())
+            return;
+        auto sw = engine->store().sweep(sweepId);
+        if (!sw)
+            return;
+        QHash<qint64, int> index;
+        for (const auto &c : engine->store().cases(sweepId))
+            index.insert(c.id, c.index);
+        Q_EMIT sweepReady(*sw, index);
+    });
+}
+
+void EngineBridge::requestSearch(const Store::TaskQuery &query)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, query] {
+        QList<Store::TaskRecord> tasks = engine->store().isOpen() ? engine->store().tasks(query) : QList<Store::TaskRecord>{};
+        for (auto &t : tasks)
+            t.result.clear();
+        Q_EMIT searchReady(tasks);
+    });
+}
+
+void EngineBridge::addServer(const QString &url, const QString &name, const QString &token)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, url, name, token] {
+        const qint64 id = engine->addServer(url, name, token);
+        if (id > 0)
+            engine->refreshServer(id);
+        Q_EMIT serversReady(engine->store().servers());
+    });
+}
+
+void EngineBridge::updateServer(const Store::ServerRecord &server)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, server] {
+        Store::ServerRecord s = server;
+        if (s.token.isNull()) {
+            // The GUI does not keep tokens: a null token means "unchanged".
+            if (auto old = engine->store().server(s.id))
+                s.token = old->token;
+        }
+        if (engine->updateServer(s))
+            engine->refreshServer(s.id);
+        Q_EMIT serversReady(engine->store().servers());
+    });
+}
+
+void EngineBridge::removeServer(qint64 serverId)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, serverId] {
+        engine->removeServer(serverId);
+        Q_EMIT serversReady(engine->store().servers());
+    });
+}
+
+void EngineBridge::refreshServer(qint64 serverId)
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), serverId] { e->refreshServer(serverId); });
+}
+
+void EngineBridge::submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId)
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), serverId, specJson, sessionId] {
+            e->submitSweep(serverId, specJson, sessionId);
+        });
+}
+
+void EngineBridge::callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
+                            std::optional<qint64> sessionId)
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), serverId, tool, argumentsJson, sessionId] {
+            e->callOnce(serverId, tool, argumentsJson, sessionId);
+        });
+}
+
+void EngineBridge::cancelTasks(const QList<qint64> &taskIds)
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), taskIds] { e->cancelTasks(taskIds); });
+}
+
+void EngineBridge::answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson)
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), taskId, key, elicitResultJson] {
+            e->answerInput(taskId, key, elicitResultJson);
+        });
+}
+
+void EngineBridge::createSession(const QString &name)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, name] {
+        const qint64 id = engine->createSession(name);
+        if (id > 0)
+            Q_EMIT sessionCreated(id, name);
+        Q_EMIT sessionsChanged(engine->store().sessions());
+    });
+}
+
+void EngineBridge::renameSession(qint64 sessionId, const QString &name)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, sessionId, name] {
+        engine->renameSession(sessionId, name);
+        Q_EMIT sessionsChanged(engine->store().sessions());
+    });
+}
+
+void EngineBridge::attachTasks(qint64 sessionId, const QList<qint64> &taskIds)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, sessionId, taskIds] {
+        int n = 0;
+        for (qint64 id : taskIds)
+            n += engine->store().attachTask(sessionId, id) ? 1 : 0;
+        Q_EMIT tasksAttached(sessionId, n);
+        Q_EMIT sessionsChanged(engine->store().sessions());
+    });
+}
+
+} // namespace Eddy

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "app/monitor/changeset.h"
+#include "app/monitor/engine.h"
+#include "app/store/records.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include <optional>
+
+namespace Eddy {
+
+// The GUI's one door to the engine, which lives on its own thread: requests become queued calls
+// (or engine-thread lambdas for the reads the engine's API has no slot for: a snapshot of a
+// session, a task's samples and events), and answers come back as queued signals carrying
+// plain records. Lives on the GUI thread; the engine must outlive it or be stopped first.
+class EngineBridge final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(EngineBridge)
+
+public:
+    struct Snapshot
+    {
+        std::optional<qint64> sessionId; // empty = all sessions
+        QList<Store::ServerRecord> servers;
+        QList<Store::SessionRecord> sessions;
+        QList<Store::TaskRecord> tasks;
+        QList<Store::SweepRecord> sweeps;
+        QHash<qint64, int> caseIndex; // case id -> position in its sweep
+        QList<Store::InputRequestRecord> pendingInputs;
+    };
+
+    struct TaskDetail
+    {
+        Store::TaskRecord task; // with the result
+        QList<Store::TaskEventRecord> events;
+        QList<Store::ProgressSample> samples;
+        std::optional<Store::CaseRecord> caseRecord;
+    };
+
+    explicit EngineBridge(Monitor::Engine *engine, QObject *parent = nullptr);
+    ~EngineBridge() override;
+
+    Monitor::Engine *engine() const { return m_engine; }
+
+    // Reads on the engine thread; the answer arrives as a signal.
+    void requestSnapshot(std::optional<qint64> sessionId);
+    void requestServers();
+    void requestTaskDetail(qint64 taskId);
+    void requestSamples(const QList<qint64> &taskIds);
+    void requestSweep(qint64 sweepId);
+    // Tasks matching a query (for "Attach earlier tasks..."), without results.
+    void requestSearch(const Store::TaskQuery &query);
+
+    // Writes: queued calls of the engine's slots.
+    void addServer(const QString &url, const QString &name, const QString &token);
+    void updateServer(const Store::ServerRecord &server);
+    void removeServer(qint64 serverId);
+    void refreshServer(qint64 serverId);
+    void submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId);
+    void callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
+                  std::optional<qint64> sessionId);
+    void cancelTasks(const QList<qint64> &taskIds);
+    void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson);
+    void createSession(const QString &name);
+    void renameSession(qint64 sessionId, const QString &name);
+    void attachTasks(qint64 sessionId, const QList<qint64> &taskIds);
+
+    // Names of the varied parameters in a stored sweep spec ("vary" keys, file order).
+    static QStringList variedNames(const QString &specJson);
+
+Q_SIGNALS:
+    void snapshotReady(const Eddy::EngineBridge::Snapshot &snapshot);
+    void serversReady(const QList<Eddy::Store::ServerRecord> &servers);
+    void taskDetailReady(const Eddy::EngineBridge::TaskDetail &detail);
+    void samplesReady(const QList<qint64> &taskIds, const QList<Eddy::Store::ProgressSample> &samples);
+    void sweepReady(const Eddy::Store::SweepRecord &sweep, const QHash<qint64, int> &caseIndex);
+    void searchReady(const QList<Eddy::Store::TaskRecord> &tasks);
+    void sessionCreated(qint64 sessionId, const QString &name);
+    void sessionsChanged(const QList<Eddy::Store::SessionRecord> &sessions);
+    void tasksAttached(qint64 sessionId, int count);
+
+private:
+    QPointer<Monitor::Engine> m_engine;
+};
+
+} // namespace Eddy
+
+Q_DECLARE_METATYPE(Eddy::EngineBridge::Snapshot)
+Q_DECLARE_METATYPE(Eddy::EngineBridge::TaskDetail)

@@ -1,0 +1,336 @@
+#include "widgets/residualchart.h"
+
+#include "models/sampleseriesmodel.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QGraphicsLayout>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QWheelEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QStackedLayout>
+#include <QTextStream>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QVXYModelMapper>
+#include <QValueAxis>
+
+#include <cmath>
+#include <limits>
+
+namespace Eddy {
+
+namespace {
+
+// Keys and wheel on the chart: zoom and pan without a toolbar trip.
+class ChartView final : public QChartView
+{
+public:
+    ChartView(QChart *chart, ResidualChart *owner)
+        : QChartView(chart)
+        , m_owner(owner)
+    {
+        setRubberBand(QChartView::HorizontalRubberBand);
+        setRenderHint(QPainter::Antialiasing);
+        setFocusPolicy(Qt::StrongFocus);
+    }
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override
+    {
+        switch (event->key()) {
+        case Qt::Key_Plus:
+        case Qt::Key_Equal: m_owner->zoomBy(0.5); return;
+        case Qt::Key_Minus: m_owner->zoomBy(2.0); return;
+        case Qt::Key_Left: m_owner->panBy(-0.1); return;
+        case Qt::Key_Right: m_owner->panBy(0.1); return;
+        case Qt::Key_0:
+        case Qt::Key_Home: m_owner->resetZoom(); return;
+        default: QChartView::keyPressEvent(event);
+        }
+    }
+    void wheelEvent(QWheelEvent *event) override
+    {
+        const double steps = event->angleDelta().y() / 120.0;
+        if (event->modifiers() & Qt::ControlModifier)
+            m_owner->zoomBy(std::pow(0.8, steps));
+        else
+            m_owner->panBy(-0.1 * steps);
+        event->accept();
+    }
+    void mouseReleaseEvent(QMouseEvent *event) override
+    {
+        if (event->button() == Qt::RightButton) {
+            m_owner->resetZoom(); // right click: back to everything
+            event->accept();
+            return;
+        }
+        QChartView::mouseReleaseEvent(event);
+    }
+
+private:
+    ResidualChart *m_owner;
+};
+
+} // namespace
+
+ResidualChart::ResidualChart(QWidget *parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+    , m_x(new QValueAxis(this))
+    , m_y(new QLogValueAxis(this))
+    , m_placeholder(new QLabel(this))
+    , m_rangeTimer(new QTimer(this))
+{
+    setObjectName(QStringLiteral("ResidualChart"));
+    m_view = new ChartView(m_chart, this);
+    m_chart->setAnimationOptions(QChart::NoAnimation); // live data: animations only lag
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
+    m_chart->setBackgroundRoundness(0);
+    m_x->setTitleText(tr("Iteration"));
+    m_x->setLabelFormat(QStringLiteral("%.0f"));
+    m_x->setTickCount(6);
+    m_y->setTitleText(tr("Residual"));
+    m_y->setLabelFormat(QStringLiteral("%.0e"));
+    m_y->setBase(10);
+    m_y->setMinorTickCount(-1);
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    connect(m_x, &QValueAxis::rangeChanged, this, &ResidualChart::onXRangeChanged);
+
+    m_rangeTimer->setSingleShot(true);
+    m_rangeTimer->setInterval(100);
+    connect(m_rangeTimer, &QTimer::timeout, this, &ResidualChart::updateRanges);
+
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+    m_placeholder->setText(tr("Select a task to see its residuals.\nSelect several to compare them."));
+
+    auto *tools = new QHBoxLayout;
+    tools->setContentsMargins(0, 0, 0, 0);
+    const auto addTool = [&](const QString &text, const QString &tip, auto slot) {
+        auto *b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setAutoRaise(true);
+        connect(b, &QToolButton::clicked, this, slot);
+        tools->addWidget(b);
+        return b;
+    };
+    addTool(tr("Reset Zoom"), tr("Show every iteration (Home, or right click)"), &ResidualChart::resetZoom);
+    tools->addStretch(1);
+    addTool(tr("Export PNG..."), tr("Save the chart as an image"), &ResidualChart::exportPngInteractive);
+    addTool(tr("Export CSV..."), tr("Save every sample of the shown series"), &ResidualChart::exportCsvInteractive);
+
+    auto *stack = new QStackedLayout;
+    stack->setStackingMode(QStackedLayout::StackAll);
+    stack->addWidget(m_placeholder);
+    stack->addWidget(m_view);
+    stack->setCurrentWidget(m_placeholder);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(tools);
+    layout->addLayout(stack, 1);
+    setSeries({});
+}
+
+ResidualChart::~ResidualChart() = default;
+
+void ResidualChart::setPlaceholder(const QString &text)
+{
+    m_placeholder->setText(text);
+}
+
+QList<SampleSeriesModel *> ResidualChart::series() const
+{
+    QList<SampleSeriesModel *> out;
+    for (const auto &m : m_models) {
+        if (m)
+            out << m;
+    }
+    return out;
+}
+
+void ResidualChart::setSeries(const QList<SampleSeriesModel *> &models)
+{
+    m_chart->removeAllSeries(); // also deletes the mappers parented to the series
+    m_models.clear();
+    m_zoomed = false;
+    for (SampleSeriesModel *model : models) {
+        model->setPositiveOnly(true);
+        model->setXRange(std::nan(""), std::nan(""));
+        auto *line = new QLineSeries;
+        line->setUseOpenGL(false);
+        const QString field = model->series().section(QLatin1Char('.'), 1);
+        const QString name = field.isEmpty() ? tr("residual") : field;
+        line->setName(models.size() > 4 || models.first()->taskId() != models.last()->taskId()
+                          ? tr("#%1 %2").arg(model->taskId()).arg(name)
+                          : name);
+        auto *mapper = new QVXYModelMapper(line);
+        mapper->setXColumn(SampleSeriesModel::XColumn);
+        mapper->setYColumn(SampleSeriesModel::YColumn);
+        mapper->setSeries(line);
+        mapper->setModel(model);
+        m_chart->addSeries(line);
+        line->attachAxis(m_x);
+        line->attachAxis(m_y);
+        QPen pen = line->pen();
+        pen.setWidthF(field.isEmpty() ? 2.2 : 1.4);
+        line->setPen(pen);
+        connect(model, &QAbstractItemModel::rowsInserted, this, &ResidualChart::scheduleRanges);
+        connect(model, &QAbstractItemModel::modelReset, this, &ResidualChart::scheduleRanges);
+        m_models << model;
+    }
+    m_chart->legend()->setVisible(!models.isEmpty());
+    m_view->setVisible(!models.isEmpty());
+    m_placeholder->setVisible(models.isEmpty());
+    updateRanges();
+}
+
+void ResidualChart::scheduleRanges()
+{
+    if (!m_rangeTimer->isActive())
+        m_rangeTimer->start();
+}
+
+void ResidualChart::updateRanges()
+{
+    double xmin = std::numeric_limits<double>::infinity();
+    double xmax = -xmin;
+    double ymin = xmin;
+    double ymax = -xmin;
+    for (const auto &m : m_models) {
+        if (!m || m->shownPoints().empty())
+            continue;
+        xmin = std::min(xmin, m->minX());
+        xmax = std::max(xmax, m->maxX());
+        ymin = std::min(ymin, m->minY());
+        ymax = std::max(ymax, m->maxY());
+    }
+    if (!std::isfinite(xmin)) {
+        xmin = 0;
+        xmax = 100;
+        ymin = 1e-6;
+        ymax = 1;
+    }
+    if (xmax <= xmin)
+        xmax = xmin + 1;
+    // Whole decades on the log axis read best.
+    const double lo = std::pow(10.0, std::floor(std::log10(std::max(ymin, 1e-300))));
+    double hi = std::pow(10.0, std::ceil(std::log10(std::max(ymax, 1e-300))));
+    if (hi <= lo)
+        hi = lo * 10;
+    m_settingRange = true;
+    if (!m_zoomed)
+        m_x->setRange(xmin, xmax);
+    m_y->setRange(lo, hi);
+    m_settingRange = false;
+}
+
+void ResidualChart::onXRangeChanged(double from, double to)
+{
+    if (m_settingRange)
+        return;
+    // A user zoom or pan: refine the decimation to what is visible.
+    m_zoomed = true;
+    for (const auto &m : m_models) {
+        if (m)
+            m->setXRange(from, to);
+    }
+}
+
+void ResidualChart::resetZoom()
+{
+    m_zoomed = false;
+    for (const auto &m : m_models) {
+        if (m)
+            m->setXRange(std::nan(""), std::nan(""));
+    }
+    updateRanges();
+}
+
+void ResidualChart::zoomBy(double factor)
+{
+    const double mid = (m_x->min() + m_x->max()) / 2;
+    const double half = (m_x->max() - m_x->min()) / 2 * factor;
+    m_x->setRange(mid - half, mid + half);
+}
+
+void ResidualChart::panBy(double fraction)
+{
+    const double d = (m_x->max() - m_x->min()) * fraction;
+    m_x->setRange(m_x->min() + d, m_x->max() + d);
+}
+
+void ResidualChart::refresh()
+{
+    for (const auto &m : m_models) {
+        if (m)
+            m->setXRange(m_zoomed ? m_x->min() : std::nan(""), m_zoomed ? m_x->max() : std::nan(""));
+    }
+    updateRanges();
+    m_view->viewport()->repaint();
+}
+
+bool ResidualChart::exportPng(const QString &path)
+{
+    const QPixmap pixmap = m_view->grab();
+    return pixmap.save(path, "PNG");
+}
+
+bool ResidualChart::exportCsv(const QString &path) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
+        return false;
+    QTextStream out(&file);
+    out << "task,series,x,y\n";
+    for (const auto &m : m_models) {
+        if (!m)
+            continue;
+        for (const QPointF &p : m->points())
+            out << m->taskId() << ',' << m->series() << ',' << QString::number(p.x(), 'g', 17) << ','
+                << QString::number(p.y(), 'g', 17) << '\n';
+    }
+    return file.error() == QFile::NoError;
+}
+
+void ResidualChart::exportPngInteractive()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), tr("residuals.png"),
+                                                      tr("PNG images (*.png)"));
+    if (!path.isEmpty() && !exportPng(path))
+        QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1. Choose a folder you can write to.").arg(path));
+}
+
+void ResidualChart::exportCsvInteractive()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Samples"), tr("residuals.csv"),
+                                                      tr("CSV files (*.csv)"));
+    if (!path.isEmpty() && !exportCsv(path))
+        QMessageBox::warning(this, tr("Export Samples"), tr("Could not write %1. Choose a folder you can write to.").arg(path));
+}
+
+void ResidualChart::setDark(bool dark)
+{
+    m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    // The theme resets fonts and axis titles' colours; keep the window's background.
+    m_chart->setBackgroundBrush(palette().base());
+    m_chart->setBackgroundRoundness(0);
+}
+
+} // namespace Eddy

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QList>
+#include <QPointer>
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QLogValueAxis;
+class QValueAxis;
+class QLabel;
+class QTimer;
+class QToolButton;
+
+namespace Eddy {
+
+class SampleSeriesModel;
+
+// The live residual chart: every series model handed to it (one per task and field) drawn on a
+// log y axis against iteration, several tasks overlaid, rubber-band zoom, wheel/arrow pan,
+// export to PNG and CSV. It reads SampleSeriesModels through QVXYModelMapper and owns no data;
+// zooming asks the models to re-decimate the visible window. GUI thread.
+class ResidualChart final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ResidualChart)
+
+public:
+    explicit ResidualChart(QWidget *parent = nullptr);
+    ~ResidualChart() override;
+
+    // Shows these series (not owned); an empty list shows the placeholder text.
+    void setSeries(const QList<SampleSeriesModel *> &models);
+    QList<SampleSeriesModel *> series() const;
+    void setPlaceholder(const QString &text);
+    QChart *chart() const { return m_chart; }
+    QChartView *chartView() const { return m_view; }
+
+    void resetZoom();
+    void zoomBy(double factor);
+    void panBy(double fraction);
+    bool exportPng(const QString &path);
+    bool exportCsv(const QString &path) const;
+    void setDark(bool dark);
+
+    // Redraws everything now (bench: a full redraw of the shown points).
+    void refresh();
+
+private:
+    void scheduleRanges();
+    void updateRanges();
+    void onXRangeChanged(double from, double to);
+    void exportPngInteractive();
+    void exportCsvInteractive();
+
+    QChartView *m_view;
+    QChart *m_chart;
+    QValueAxis *m_x;
+    QLogValueAxis *m_y;
+    QLabel *m_placeholder;
+    QTimer *m_rangeTimer;
+    QList<QPointer<SampleSeriesModel>> m_models;
+    bool m_zoomed = false;
+    bool m_settingRange = false;
+};
+
+} // namespace Eddy

@@ -1,0 +1,233 @@
+#include "widgets/resultview.h"
+
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace Eddy {
+
+using json = nlohmann::json;
+using Store::TaskStatus;
+
+namespace {
+
+QString str(const json &j, const char *key)
+{
+    if (j.is_object()) {
+        auto it = j.find(key);
+        if (it != j.end() && it->is_string())
+            return QString::fromStdString(it->get<std::string>());
+    }
+    return {};
+}
+
+QString scalarText(const json &v)
+{
+    if (v.is_string())
+        return QString::fromStdString(v.get<std::string>());
+    if (v.is_number_float())
+        return QString::number(v.get<double>(), 'g', 8);
+    return QString::fromStdString(v.dump());
+}
+
+} // namespace
+
+ResultView::ResultView(QWidget *parent)
+    : QWidget(parent)
+    , m_banner(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_text(new QPlainTextEdit(this))
+    , m_tree(new QTreeWidget(this))
+    , m_raw(new QPlainTextEdit(this))
+    , m_images(new QWidget(this))
+{
+    setObjectName(QStringLiteral("ResultView"));
+    m_banner->setObjectName(QStringLiteral("banner"));
+    m_banner->setWordWrap(true);
+    m_banner->setMargin(6);
+    m_banner->setTextFormat(Qt::PlainText);
+    m_text->setReadOnly(true);
+    m_raw->setReadOnly(true);
+    m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Field"), tr("Value")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->setAlternatingRowColors(true);
+    auto *imagesLayout = new QVBoxLayout(m_images);
+    imagesLayout->addStretch(1);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(m_images);
+    scroll->setWidgetResizable(true);
+
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_tree, tr("Structured"));
+    m_tabs->addTab(m_text, tr("Text"));
+    m_tabs->addTab(scroll, tr("Images"));
+    m_tabs->addTab(m_raw, tr("JSON"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_tabs, 1);
+    clear();
+}
+
+void ResultView::clear()
+{
+    m_outcome = Outcome::None;
+    m_banner->setText(tr("Select a task to see its result."));
+    m_banner->setStyleSheet(QString());
+    m_text->clear();
+    m_tree->clear();
+    m_raw->clear();
+}
+
+QString ResultView::bannerText() const
+{
+    return m_banner->text();
+}
+
+QString ResultView::text() const
+{
+    return m_text->toPlainText();
+}
+
+void ResultView::fillTree(QTreeWidgetItem *parent, const json &value)
+{
+    if (value.is_object()) {
+        for (auto it = value.begin(); it != value.end(); ++it) {
+            auto *item = new QTreeWidgetItem(parent, {QString::fromStdString(it.key())});
+            if (it->is_structured()) {
+                item->setText(1, it->is_array() ? tr("%n item(s)", nullptr, int(it->size())) : QString());
+                fillTree(item, *it);
+            } else {
+                item->setText(1, scalarText(*it));
+            }
+        }
+    } else if (value.is_array()) {
+        // Long numeric arrays (centreline profiles) are shown compactly, not as 257 rows.
+        const bool numeric = std::all_of(value.begin(), value.end(), [](const json &v) { return v.is_number(); });
+        if (numeric && value.size() > 12) {
+            QStringList parts;
+            for (size_t i = 0; i < value.size(); ++i)
+                parts << scalarText(value[i]);
+            parent->setText(1, parts.join(QStringLiteral(", ")));
+            parent->setToolTip(1, tr("%n value(s)", nullptr, int(value.size())));
+            return;
+        }
+        for (size_t i = 0; i < value.size(); ++i) {
+            auto *item = new QTreeWidgetItem(parent, {QStringLiteral("[%1]").arg(i)});
+            if (value[i].is_structured())
+                fillTree(item, value[i]);
+            else
+                item->setText(1, scalarText(value[i]));
+        }
+    }
+}
+
+void ResultView::setTask(const Store::TaskRecord &task)
+{
+    clear();
+    const json result = json::parse(task.result.toStdString(), nullptr, false);
+    const json error = json::parse(task.error.toStdString(), nullptr, false);
+    QString banner;
+    QString css;
+    switch (task.status) {
+    case TaskStatus::Working:
+    case TaskStatus::InputRequired:
+        m_outcome = Outcome::Running;
+        banner = task.status == TaskStatus::Working ? tr("Task %1 is still running.").arg(task.id)
+                                                    : tr("Task %1 is waiting for your answer (see the inbox).").arg(task.id);
+        break;
+    case TaskStatus::Completed:
+        if (task.isToolError) {
+            m_outcome = Outcome::ToolError;
+            banner = tr("Tool error: the tool ran and reported a problem. The task itself completed; "
+                        "read the message below, fix the arguments and relaunch.");
+            css = QStringLiteral("background:#fff3cd;color:#6b4e00;border-radius:3px;");
+        } else {
+            m_outcome = Outcome::Success;
+            banner = tr("Completed: the result is stored in Eddy's database.");
+            css = QStringLiteral("background:#dff3e4;color:#1d5e2f;border-radius:3px;");
+        }
+        break;
+    case TaskStatus::Failed: {
+        m_outcome = Outcome::Failed;
+        const QString msg = error.is_object() ? str(error, "message") : task.error;
+        const QString code = error.is_object() && error.contains("code") ? scalarText(error["code"]) : QString();
+        banner = code.isEmpty() ? tr("Failed: %1").arg(msg) : tr("Failed (error %1): %2").arg(code, msg);
+        css = QStringLiteral("background:#f8d7da;color:#7a1c23;border-radius:3px;");
+        break;
+    }
+    case TaskStatus::Cancelled:
+        m_outcome = Outcome::Cancelled;
+        banner = tr("Cancelled.");
+        break;
+    case TaskStatus::Expired:
+    case TaskStatus::Lost:
+        m_outcome = Outcome::Gone;
+        banner = task.status == TaskStatus::Expired
+                     ? tr("Expired: the server forgot this task before it finished; re-run the case.")
+                     : tr("Lost: the server does not know this task any more; re-run the case.");
+        css = QStringLiteral("background:#f8d7da;color:#7a1c23;border-radius:3px;");
+        break;
+    }
+    m_banner->setText(banner);
+    m_banner->setStyleSheet(css);
+
+    if (result.is_object()) {
+        QStringList texts;
+        QStringList links;
+        auto *imagesLayout = static_cast<QVBoxLayout *>(m_images->layout());
+        while (imagesLayout->count() > 1) {
+            QLayoutItem *item = imagesLayout->takeAt(0);
+            delete item->widget();
+            delete item;
+        }
+        for (const json &block : result.value("content", json::array())) {
+            const QString type = str(block, "type");
+            if (type == QLatin1String("text")) {
+                texts << str(block, "text");
+            } else if (type == QLatin1String("image")) {
+                QImage img;
+                img.loadFromData(QByteArray::fromBase64(str(block, "data").toLatin1()));
+                auto *label = new QLabel(m_images);
+                if (img.isNull())
+                    label->setText(tr("(an image Eddy could not decode: %1)").arg(str(block, "mimeType")));
+                else
+                    label->setPixmap(QPixmap::fromImage(img));
+                imagesLayout->insertWidget(imagesLayout->count() - 1, label);
+            } else if (type == QLatin1String("resource_link")) {
+                links << tr("Link: %1 (%2)").arg(str(block, "name"), str(block, "uri"));
+            } else if (type == QLatin1String("resource")) {
+                const json res = block.value("resource", json::object());
+                links << tr("Resource: %1").arg(str(res, "uri"));
+                if (res.contains("text"))
+                    texts << str(res, "text");
+            }
+        }
+        m_text->setPlainText((texts + links).join(QStringLiteral("\n\n")));
+        if (result.contains("structuredContent")) {
+            auto *root = m_tree->invisibleRootItem();
+            fillTree(root, result["structuredContent"]);
+            m_tree->expandToDepth(0);
+            m_tabs->setCurrentWidget(m_tree);
+        } else {
+            m_tabs->setCurrentWidget(m_text);
+        }
+        m_raw->setPlainText(QString::fromStdString(result.dump(2)));
+    } else if (error.is_object()) {
+        m_raw->setPlainText(QString::fromStdString(error.dump(2)));
+        m_text->setPlainText(str(error, "message"));
+        m_tabs->setCurrentWidget(m_text);
+    } else if (!task.statusMessage.isEmpty()) {
+        m_text->setPlainText(task.statusMessage);
+    }
+}
+
+} // namespace Eddy

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "app/store/records.h"
+
+#include <QWidget>
+
+#include <nlohmann/json.hpp>
+
+class QLabel;
+class QPlainTextEdit;
+class QTabWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace Eddy {
+
+// A task's outcome: the tool result's text blocks, its structured content as a tree, images,
+// resource links and the raw JSON. A tool error (completed, isError) gets an amber banner that
+// says the tool reported a problem; a failed task (a protocol error) a red one. GUI thread.
+class ResultView final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ResultView)
+
+public:
+    enum class Outcome { None, Running, Success, ToolError, Failed, Cancelled, Gone };
+    Q_ENUM(Outcome)
+
+    explicit ResultView(QWidget *parent = nullptr);
+
+    void setTask(const Store::TaskRecord &task);
+    void clear();
+    Outcome outcome() const { return m_outcome; }
+    QString bannerText() const;
+    QString text() const;
+    QTreeWidget *tree() const { return m_tree; }
+
+private:
+    static void fillTree(QTreeWidgetItem *parent, const nlohmann::json &value);
+
+    QLabel *m_banner;
+    QTabWidget *m_tabs;
+    QPlainTextEdit *m_text;
+    QTreeWidget *m_tree;
+    QPlainTextEdit *m_raw;
+    QWidget *m_images;
+    Outcome m_outcome = Outcome::None;
+};
+
+} // namespace Eddy

@@ -1,0 +1,99 @@
+#include "widgets/statustimeline.h"
+
+#include "models/tasktablemodel.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+namespace Eddy {
+
+using Store::TaskStatus;
+
+StatusTimeline::StatusTimeline(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("StatusTimeline"));
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+}
+
+void StatusTimeline::setEvents(const QList<Store::TaskEventRecord> &events, qint64 endMs)
+{
+    m_events = events;
+    std::stable_sort(m_events.begin(), m_events.end(), [](const auto &a, const auto &b) { return a.atMs < b.atMs; });
+    m_endMs = endMs;
+    setToolTip(summary());
+    update();
+}
+
+void StatusTimeline::clear()
+{
+    m_events.clear();
+    setToolTip({});
+    update();
+}
+
+qint64 StatusTimeline::timeIn(TaskStatus status) const
+{
+    qint64 total = 0;
+    for (int i = 0; i < m_events.size(); ++i) {
+        if (m_events[i].status != status)
+            continue;
+        const qint64 end = i + 1 < m_events.size() ? m_events[i + 1].atMs : m_endMs;
+        if (isTerminal(status))
+            continue;
+        total += std::max<qint64>(0, end - m_events[i].atMs);
+    }
+    return total;
+}
+
+QString StatusTimeline::summary() const
+{
+    if (m_events.isEmpty())
+        return tr("No status history yet.");
+    return tr("Computing %1 · waiting for input %2")
+        .arg(TaskTableModel::durationText(timeIn(TaskStatus::Working)),
+             TaskTableModel::durationText(timeIn(TaskStatus::InputRequired)));
+}
+
+QSize StatusTimeline::sizeHint() const
+{
+    return {400, fontMetrics().height() * 2 + 14};
+}
+
+QSize StatusTimeline::minimumSizeHint() const
+{
+    return {100, fontMetrics().height() * 2 + 14};
+}
+
+void StatusTimeline::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const int barHeight = 10;
+    const QRect bar(4, 4, width() - 8, barHeight);
+    QPainterPath clip;
+    clip.addRoundedRect(bar, 4, 4);
+    p.fillPath(clip, palette().alternateBase());
+    if (!m_events.isEmpty()) {
+        const qint64 start = m_events.first().atMs;
+        const qint64 span = std::max<qint64>(1, m_endMs - start);
+        p.save();
+        p.setClipPath(clip);
+        for (int i = 0; i < m_events.size(); ++i) {
+            const qint64 from = m_events[i].atMs;
+            const qint64 to = i + 1 < m_events.size() ? m_events[i + 1].atMs : m_endMs;
+            const double x0 = bar.left() + double(from - start) / span * bar.width();
+            double x1 = bar.left() + double(to - start) / span * bar.width();
+            if (isTerminal(m_events[i].status))
+                x1 = std::max(x1, x0 + 4); // a finished task shows its end marker
+            p.fillRect(QRectF(x0, bar.top(), std::max(1.0, x1 - x0), bar.height()),
+                       TaskTableModel::statusColor(m_events[i].status));
+        }
+        p.restore();
+    }
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(QRect(4, bar.bottom() + 3, width() - 8, fontMetrics().height() + 4),
+               Qt::AlignLeft | Qt::AlignVCenter, summary());
+}
+
+} // namespace Eddy

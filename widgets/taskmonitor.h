@@ -1,0 +1,73 @@
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLineEdit;
+class QTableView;
+class QToolButton;
+class QLabel;
+
+namespace Eddy {
+
+class TaskTableModel;
+class TaskFilterProxyModel;
+
+// The central task monitor: a sortable, filterable table of every task of the session with a
+// status filter, a search field and multi-select cancel ("cancel requested" until the server
+// agrees). Reads a TaskTableModel it does not own. GUI thread.
+class TaskMonitor final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(TaskMonitor)
+
+public:
+    enum class StatusFilter { All, Live, NeedsInput, Completed, Failed, Cancelled };
+    Q_ENUM(StatusFilter)
+
+    explicit TaskMonitor(TaskTableModel *model, QWidget *parent = nullptr);
+    ~TaskMonitor() override;
+
+    QTableView *view() const { return m_view; }
+    TaskFilterProxyModel *proxy() const { return m_proxy; }
+    QLineEdit *searchField() const { return m_search; }
+
+    void setStatusFilter(StatusFilter filter);
+    StatusFilter statusFilter() const;
+    void setSearchText(const QString &text);
+
+    QList<qint64> selectedTaskIds() const;
+    void selectTask(qint64 taskId);
+    // Cancels the selected live tasks (after asking when more than one is selected).
+    void cancelSelected();
+
+    QByteArray saveState() const;
+    void restoreState(const QByteArray &state);
+
+Q_SIGNALS:
+    void selectionChanged(const QList<qint64> &taskIds);
+    void cancelRequested(const QList<qint64> &taskIds);
+    void rerunRequested(const QList<qint64> &taskIds);
+    void relaunchRequested(qint64 taskId);
+    void activated(qint64 taskId);
+
+private:
+    void updateActions();
+    void showContextMenu(const QPoint &pos);
+
+    TaskTableModel *m_model;
+    TaskFilterProxyModel *m_proxy;
+    QTableView *m_view;
+    QComboBox *m_filter;
+    QLineEdit *m_search;
+    QToolButton *m_cancel;
+    QToolButton *m_rerun;
+    QLabel *m_shown;
+    bool m_confirmCancel = true;
+
+public:
+    // Tests and scripts cancel without the confirmation prompt.
+    void setConfirmCancel(bool on) { m_confirmCancel = on; }
+};
+
+} // namespace Eddy
