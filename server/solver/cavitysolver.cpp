@@ -1,7 +1,7 @@
 // Lid-driven cavity in the stream function-vorticity formulation on a tanh-graded grid.
 // Pseudo-time marching: explicit vorticity transport (2nd-order central differences on the
-// non-uniform grid, Thom wall vorticity) followed by red-black SOR sweeps on the stream-function
-// Poisson equation. Every kernel is deterministic whatever the thread count, so a run resumed
+// non-uniform grid, Thom wall vorticity) followed by a red-black SOR sweep on the stream-function
+// Poisson equation, all in one streaming pass over the rows (see docs/solver.md). Every kernel is deterministic whatever the thread count, so a run resumed
 // from a checkpoint repeats an uninterrupted run bit for bit. No Qt, no I/O, no exceptions out.
 
 #include "server/solver/cavitysolver.h"
@@ -12,17 +12,16 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <numbers>
 #include <thread>
-#include <memory>
-
 
 namespace Eddy::Solver {
 
 namespace {
 
-constexpr double kAspectLimit = 10.0;   // mesh check: largest acceptable cell aspect ratio
-constexpr double kRepairFactor = 0.75;  // each repair pass multiplies log(grading) by this
+constexpr double kAspectLimit = 10.0;  // mesh check: largest acceptable cell aspect ratio
+constexpr double kRepairFactor = 0.75; // each repair pass multiplies log(grading) by this
 constexpr int kSorSweeps = 1; // SOR sweeps per step: more do not cut the step count (measured)
 constexpr char kMagic[8] = {'E', 'D', 'D', 'Y', 'C', 'A', 'V', '1'};
 constexpr std::uint32_t kVersion = 1;
@@ -618,7 +617,8 @@ CavitySolver::Outcome CavitySolver::run(const std::function<bool(const Progress 
             outcome = Outcome::Converged;
             break;
         }
-        if (!std::isfinite(r)) {
+        // A blown-up field stops the run (unconverged) instead of burning the iteration budget.
+        if (!std::isfinite(r) || !std::isfinite(d->psi[d->psi.size() / 2])) {
             outcome = Outcome::IterationLimit;
             break;
         }

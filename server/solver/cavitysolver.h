@@ -33,6 +33,9 @@ struct MeshQuality
     std::string description;     // one sentence an engineer can act on, naming cells and metric
 };
 
+// Residuals are rates of change per unit of convective time L/U, relative to the lid scales:
+// max |du/dt| / (U^2/L) and likewise for v; the "p" slot carries the vorticity, the field this
+// stream function-vorticity solver marches (max |domega/dt| / (U/L)^2). See docs/solver.md.
 struct Progress
 {
     int iteration = 0;
@@ -71,7 +74,9 @@ public:
 
     // Checks the (graded) mesh; forceDefect reports a defect even on a good mesh (demos, tests).
     MeshQuality checkMesh(bool forceDefect = false) const;
-    // Smooths the grading with the given number of passes so the mesh passes the check.
+    // Smooths the grading with the given number of passes so the mesh passes the check: each pass
+    // replaces the grading g by g^0.75 (params().grading shows the result). Passes compose, so
+    // replaying the same passes after a restart gives the same mesh. The fields restart from rest.
     void repairMesh(int smoothingPasses);
 
     // Iterates from the current state until converged, maxIterations, or onProgress returns
@@ -83,7 +88,10 @@ public:
     int iteration() const;
 
     // A self-contained snapshot of the state (fields, iteration, mesh) for resuming after a
-    // server restart; restore() returns false on a snapshot that does not fit these params.
+    // server restart; restore() returns false on a snapshot that does not fit these params (grid,
+    // Reynolds number, lid velocity) or is damaged, and then leaves the solver untouched. A
+    // restored snapshot brings its own (possibly repaired) mesh; a resumed run continues bit for
+    // bit as if it had never stopped.
     std::vector<std::uint8_t> checkpoint() const;
     bool restore(const std::vector<std::uint8_t> &snapshot);
 
