@@ -126,32 +126,85 @@ TaskManager::EntryPtr TaskManager::findVisible(const std::string &id,
 
 void TaskManager::render(Entry &e)
 {
-    if (e.record.status == TaskStatus::Working && e.queued)
+    static const std::string placeholder = "queued, position #";
+    e.placeholderAt = std::string::npos;
+    if (e.record.status == TaskStatus::Working && e.queued) {
         e.pollIntervalMs = m_options.pollIntervalMs * kQueuedPollFactor;
-    else
+        e.record.statusMessage = placeholder;
+    } else {
         e.pollIntervalMs = m_options.pollIntervalMs;
+    }
     e.fragment = TaskJson::fragment(TaskJson::detailed(e.record, e.pollIntervalMs));
+    if (e.record.status == TaskStatus::Working && e.queued) {
+        const auto at = e.fragment.find(placeholder);
+        if (at != std::string::npos)
+            e.placeholderAt = at + placeholder.size() - 1;
+    }
+}
+
+std::size_t TaskManager::queuePosition(const Entry &e) const
+{
+    std::size_t sum = 0;
+    for (std::uint64_t i = e.ticket; i > 0 && i < m_ticketTree.size(); i -= i & (~i + 1))
+        sum += std::size_t(m_ticketTree[i]);
+    return sum;
+}
+
+std::string TaskManager::fragmentOf(const Entry &e) const
+{
+    if (!e.queued || e.placeholderAt == std::string::npos)
+        return e.fragment;
+    const std::string position = std::to_string(queuePosition(e));
+    std::string out;
+    out.reserve(e.fragment.size() + position.size());
+    out.append(e.fragment, 0, e.placeholderAt);
+    out += position;
+    out.append(e.fragment, e.placeholderAt + 1, std::string::npos);
+    return out;
+}
+
+TaskRecord TaskManager::recordOf(const Entry &e) const
+{
+    TaskRecord r = e.record;
+    if (e.queued)
+        r.statusMessage = "queued, position " + std::to_string(queuePosition(e));
+    return r;
+}
+
+void TaskManager::bitAdd(std::uint64_t ticket, int delta)
+{
+    for (std::uint64_t i = ticket; i < m_ticketTree.size(); i += i & (~i + 1))
+        m_ticketTree[i] += delta;
 }
 
 void TaskManager::enqueue(const EntryPtr &e)
 {
+    if (m_queue.empty()) {
+        // Start numbering afresh whenever the queue drains, so the tree stays small.
+        std::fill(m_ticketTree.begin(), m_ticketTree.end(), 0);
+        m_nextTicket = 0;
+    }
+    if (m_nextTicket + 1 >= m_ticketTree.size()) {
+        m_ticketTree.assign(std::max<std::size_t>(1024, m_ticketTree.size() * 2), 0);
+        for (const std::string &id : m_queue)
+            if (const auto it = m_tasks.find(id); it != m_tasks.end() && it->second->queued)
+                bitAdd(it->second->ticket, 1);
+    }
     e->queued = true;
+    e->ticket = ++m_nextTicket;
+    bitAdd(e->ticket, 1);
     m_queue.push_back(e->record.id);
-    renumberQueue();
+    render(*e);
     m_queueCv.notify_one();
 }
 
-void TaskManager::renumberQueue()
+void TaskManager::unqueue(Entry &e)
 {
-    std::size_t position = 0;
-    for (const std::string &id : m_queue) {
-        const auto it = m_tasks.find(id);
-        if (it == m_tasks.end())
-            continue;
-        Entry &e = *it->second;
-        e.record.statusMessage = "queued, position " + std::to_string(++position);
-        render(e);
-    }
+    if (!e.queued)
+        return;
+    bitAdd(e.ticket, -1);
+    e.queued = false;
+    e.record.statusMessage = "queued, position " + std::to_string(m_queue.size());
 }
 
 void TaskManager::eraseLocked(const std::string &id)
@@ -167,12 +220,10 @@ void TaskManager::eraseLocked(const std::string &id)
     }
     it->second->stop = true;
     if (it->second->queued) {
+        unqueue(*it->second);
         m_queue.erase(std::remove(m_queue.begin(), m_queue.end(), id), m_queue.end());
-        m_tasks.erase(it);
-        renumberQueue();
-    } else {
-        m_tasks.erase(it);
     }
+    m_tasks.erase(it);
 }
 
 void TaskManager::persist(const std::string &id)
@@ -184,7 +235,7 @@ void TaskManager::persist(const std::string &id)
         const auto it = m_tasks.find(id);
         if (it == m_tasks.end())
             return; // purged meanwhile: do not bring the row back
-        copy = it->second->record;
+        copy = recordOf(*it->second);
     }
     std::string error;
     if (!m_store.save(copy, error))
@@ -200,7 +251,7 @@ void TaskManager::notify(const std::string &id)
         const auto it = m_tasks.find(id);
         if (it == m_tasks.end())
             return;
-        fragment = it->second->fragment;
+        fragment = fragmentOf(*it->second);
         owner = it->second->record.tokenHash;
     }
     const std::lock_guard lock(m_channelMutex);
@@ -254,7 +305,7 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
                 const auto it = m_tasks.find(slot->second);
                 if (it != m_tasks.end() && !isExpired(*it->second, nowMs())) {
                     existing = true;
-                    out.record = it->second->record;
+                    out.record = recordOf(*it->second);
                     out.pollIntervalMs = it->second->pollIntervalMs;
                     return true;
                 }
@@ -299,7 +350,7 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
     {
         const std::unique_lock lock(m_mutex);
         enqueue(e);
-        out.record = e->record;
+        out.record = recordOf(*e);
         out.pollIntervalMs = e->pollIntervalMs;
     }
     Log::info("task " + Log::redact(copy.id) + " created (" + copy.arguments.value("case_name", "")
@@ -314,7 +365,7 @@ bool TaskManager::detailFragment(const std::string &id, const std::string &token
     const EntryPtr e = findVisible(id, tokenHash);
     if (!e)
         return false;
-    out = e->fragment;
+    out = fragmentOf(*e);
     return true;
 }
 
@@ -325,7 +376,7 @@ bool TaskManager::snapshot(const std::string &id, const std::string &tokenHash,
     const EntryPtr e = findVisible(id, tokenHash);
     if (!e)
         return false;
-    out.record = e->record;
+    out.record = recordOf(*e);
     out.pollIntervalMs = e->pollIntervalMs;
     return true;
 }
@@ -341,7 +392,7 @@ std::vector<TaskManager::Snapshot> TaskManager::list(const std::string &tokenHas
             continue;
         if (legacyOnly && !e->record.legacy)
             continue;
-        out.push_back({e->record, e->pollIntervalMs});
+        out.push_back({recordOf(*e), e->pollIntervalMs});
     }
     std::sort(out.begin(), out.end(), [](const Snapshot &a, const Snapshot &b) {
         return a.record.createdMs != b.record.createdMs ? a.record.createdMs < b.record.createdMs
@@ -444,9 +495,8 @@ TaskManager::CancelOutcome TaskManager::cancel(const std::string &id,
         e->record.inputRequests = nullptr;
         e->record.updatedMs = nowMs();
         if (e->queued) {
-            e->queued = false;
+            unqueue(*e);
             m_queue.erase(std::remove(m_queue.begin(), m_queue.end(), id), m_queue.end());
-            renumberQueue();
         }
         render(*e);
         after = {e->record, e->pollIntervalMs};
@@ -470,8 +520,7 @@ void TaskManager::workerLoop()
             m_queue.pop_front();
             const auto it = m_tasks.find(id);
             if (it != m_tasks.end())
-                it->second->queued = false;
-            renumberQueue();
+                unqueue(*it->second);
         }
         runCase(id);
     }

@@ -80,6 +80,8 @@ private:
         std::string fragment;       // rendered 2026 DetailedTask, refreshed on every change
         int pollIntervalMs = 0;
         bool queued = false;
+        std::uint64_t ticket = 0;   // queue order; its rank among queued tickets is the position
+        std::size_t placeholderAt = std::string::npos; // where the position goes in fragment
         bool running = false;
         std::atomic<bool> stop{false};
         std::int64_t lastNotifyMs = 0;
@@ -90,7 +92,11 @@ private:
     bool isExpired(const Entry &e, std::int64_t now) const;
     void render(Entry &e);                 // under unique lock
     void enqueue(const EntryPtr &e);       // under unique lock
-    void renumberQueue();                  // under unique lock
+    void unqueue(Entry &e);                // under unique lock; the caller edits m_queue
+    std::size_t queuePosition(const Entry &e) const;             // under any lock
+    std::string fragmentOf(const Entry &e) const;                // under any lock
+    TaskRecord recordOf(const Entry &e) const;                   // under any lock
+    void bitAdd(std::uint64_t ticket, int delta);
     void eraseLocked(const std::string &id);
     void persist(const std::string &id);
     void notify(const std::string &id);
@@ -108,6 +114,10 @@ private:
     std::unordered_map<std::string, EntryPtr> m_tasks;
     std::map<std::string, std::string> m_idempotency; // tokenHash + '\n' + key -> task id
     std::deque<std::string> m_queue;
+    // Fenwick tree over queue tickets: "queued, position N" in O(log n) at read time, so a
+    // queue change never re-renders every waiting task.
+    std::vector<int> m_ticketTree;
+    std::uint64_t m_nextTicket = 0;
     std::condition_variable_any m_queueCv;
 
     std::mutex m_persistMutex; // orders snapshot-then-write so the newest state wins

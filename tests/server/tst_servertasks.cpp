@@ -173,10 +173,22 @@ void tst_ServerTasks::queuePosition()
     // Waiting cases are polled less often than running ones.
     QVERIFY(w["pollIntervalMs"].get<int>() > 500);
 
-    // Cancelling a queued case moves the one behind it up.
+    // Cancelling a queued case moves the ones behind it up.
+    std::vector<std::string> more;
+    for (int i = 0; i < 4; ++i)
+        more.push_back(m_client->createTask(endlessCase("more")));
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(m_client->getTask(more[i]).result().value("statusMessage", ""),
+                 "queued, position " + std::to_string(i + 3));
     cancel(waiting);
     QCOMPARE(m_client->getTask(waiting).result().value("status", ""), std::string("cancelled"));
     QCOMPARE(m_client->getTask(third).result().value("statusMessage", ""), std::string("queued, position 1"));
+    cancel(more[1]);
+    QCOMPARE(m_client->getTask(more[0]).result().value("statusMessage", ""), std::string("queued, position 2"));
+    QCOMPARE(m_client->getTask(more[2]).result().value("statusMessage", ""), std::string("queued, position 3"));
+    QCOMPARE(m_client->getTask(more[3]).result().value("statusMessage", ""), std::string("queued, position 4"));
+    for (const std::string &id : more)
+        cancel(id);
     cancel(busy);
     const json started = m_client->waitForTask(third, [](const json &t) {
         return t.value("statusMessage", "").rfind("iteration", 0) == 0;
