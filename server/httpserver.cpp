@@ -346,7 +346,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
                                       : !equalsIgnoreCase(connection, "close");
         if (m_fastPath(request)) {
             HttpResponse response;
-            m_handler(request, response);
+            handle(request, response);
             if (!response.isStream()) {
                 finishResponse(c, response, keepAlive);
                 if (!keepAlive)
@@ -398,10 +398,22 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
     }
 }
 
+void HttpServer::handle(const HttpRequest &request, HttpResponse &response)
+{
+    try {
+        m_handler(request, response);
+    } catch (const std::exception &e) {
+        // A bug must cost one request, never the process and its running cases.
+        Log::error(std::string("request handler failed: ") + e.what());
+        response = HttpResponse();
+        response.status = 500;
+    }
+}
+
 void HttpServer::serve(Connection *c, HttpRequest request, bool keepAlive)
 {
     HttpResponse response;
-    m_handler(request, response);
+    handle(request, response);
     if (response.isStream()) {
         stream(c, response);
         return;
@@ -468,8 +480,13 @@ void HttpServer::stream(Connection *c, HttpResponse &response)
     sink.done = [&] { done = true; };
     std::size_t offset = 0;
     while (ok && !done) {
-        if (!response.provider(offset, sink))
+        try {
+            if (!response.provider(offset, sink))
+                ok = false;
+        } catch (const std::exception &e) {
+            Log::error(std::string("stream provider failed: ") + e.what());
             ok = false;
+        }
     }
     if (ok && done)
         ok = sendAll(c->fd, "0\r\n\r\n", 5);

@@ -48,6 +48,7 @@ private:
     void onReadable(Connection *c);
     // Parses and serves every complete request in c's buffer; false when c was closed.
     bool serveBuffered(Connection *c, bool inlineOnly);
+    void handle(const HttpRequest &request, HttpResponse &response);
     void serve(Connection *c, HttpRequest request, bool keepAlive);
     void finishResponse(Connection *c, HttpResponse &response, bool keepAlive);
     void stream(Connection *c, HttpResponse &response);

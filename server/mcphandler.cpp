@@ -196,6 +196,13 @@ void McpHandler::fillError(HttpResponse &res)
     case 431:
         sendError(res, 431, nullptr, -32600, "Request headers too large (limit 64 KiB)");
         break;
+    case 500:
+        sendError(res, 500, nullptr, -32603,
+                  "Internal error: the server could not handle this request; it has been logged");
+        break;
+    case 503:
+        sendError(res, 503, nullptr, -32603, "The server is busy; retry shortly");
+        break;
     default:
         sendError(res, res.status, nullptr, -32600,
                   "The HTTP request could not be served (malformed request line or headers)");

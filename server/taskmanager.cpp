@@ -417,14 +417,19 @@ bool TaskManager::update(const std::string &id, const std::string &tokenHash,
         for (const auto &[key, response] : inputResponses.items()) {
             if (!r.inputRequests.contains(key))
                 continue; // unknown, answered or superseded: ignored as the spec asks
-            const std::string action = response.is_object()
-                                           ? response.value("action", std::string())
-                                           : std::string();
-            const json content = response.is_object() ? response.value("content", json::object())
-                                                      : json::object();
-            const std::string choice = content.is_object()
-                                           ? content.value("action", std::string())
-                                           : std::string();
+            // Client data: read fields only when they have the expected type.
+            const auto text = [](const json &object, const char *key) {
+                if (!object.is_object())
+                    return std::string();
+                const auto it = object.find(key);
+                return it != object.end() && it->is_string() ? it->get<std::string>()
+                                                             : std::string();
+            };
+            const std::string action = text(response, "action");
+            const json content = response.is_object() && response.contains("content")
+                                     ? response["content"]
+                                     : json::object();
+            const std::string choice = text(content, "action");
             r.inputRequests = nullptr;
             r.updatedMs = nowMs();
             changed = true;

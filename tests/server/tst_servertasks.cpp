@@ -266,6 +266,7 @@ void tst_ServerTasks::meshAnswerEndsCase_data()
     QTest::newRow("abort") << R"({"action":"accept","content":{"action":"abort"}})";
     QTest::newRow("decline") << R"({"action":"decline"})";
     QTest::newRow("cancel") << R"({"action":"cancel"})";
+    QTest::newRow("malformed answer") << R"({"action":5,"content":"repair"})";
 }
 
 void tst_ServerTasks::meshAnswerEndsCase()
