@@ -81,9 +81,21 @@ struct RunResult
     double clientRssMiB = 0;
 };
 
+// The server child, so that a fatal error (std::exit skips destructors) still stops it.
+pid_t g_serverPid = -1;
+std::string g_tmpDir; // removed on a fatal error too
+
 void die(const std::string &message)
 {
     std::fprintf(stderr, "bench_server: %s\n", message.c_str());
+    if (g_serverPid > 0) {
+        kill(g_serverPid, SIGKILL);
+        waitpid(g_serverPid, nullptr, 0);
+    }
+    if (!g_tmpDir.empty()) {
+        std::error_code ec;
+        fs::remove_all(g_tmpDir, ec);
+    }
     std::exit(2);
 }
 
@@ -256,6 +268,7 @@ public:
         }
         close(out[1]);
         m_stdout = out[0];
+        g_serverPid = m_pid;
         std::string seen;
         const auto deadline = Clock::now() + std::chrono::seconds(60);
         while (Clock::now() < deadline) {
@@ -298,6 +311,7 @@ public:
             waitpid(m_pid, nullptr, 0);
             m_pid = -1;
         }
+        g_serverPid = -1;
         if (m_stdout >= 0)
             close(m_stdout);
         m_stdout = -1;
@@ -495,6 +509,7 @@ std::vector<std::string> createTasks(const Options &o, const std::string &url, i
     long failures = 0;
     std::string firstError;
     const auto t0 = Clock::now();
+    double lastMark = 0;
     while (int(ids.size()) < count) {
         while (int(ids.size()) + poller.inFlight() < count && poller.canStart()) {
             const int n = already + int(ids.size()) + poller.inFlight() + int(failures);
@@ -514,6 +529,14 @@ std::vector<std::string> createTasks(const Options &o, const std::string &url, i
                                 ? &reply["result"] : nullptr;
             if (ok && r && r->is_object() && r->value("resultType", "") == "task" && r->contains("taskId")) {
                 ids.push_back((*r)["taskId"].get<std::string>());
+                // Progress per 1000, so a creation rate that falls as the server fills shows up.
+                if (ids.size() % 1000 == 0) {
+                    const double at = std::chrono::duration<double>(Clock::now() - t0).count();
+                    std::printf("    %zu created after %.1f s (last 1000 at %.0f per s)\n", ids.size(), at,
+                                1000.0 / std::max(1e-3, at - lastMark));
+                    std::fflush(stdout);
+                    lastMark = at;
+                }
             } else {
                 ++failures;
                 if (firstError.empty())
@@ -727,6 +750,7 @@ int main(int argc, char **argv)
     if (!mkdtemp(tmpl))
         die("cannot create a temporary folder");
     const fs::path tmp(tmpl);
+    g_tmpDir = tmp.string();
 
     std::vector<std::string> rows;
     const std::string header =
@@ -744,10 +768,13 @@ int main(int argc, char **argv)
         std::sort(counts.begin(), counts.end());
         for (const int count : counts) {
             std::printf("%d tasks:\n", count);
-            if (int(ids.size()) < count) {
-                auto more = createTasks(o, server.url(), count - int(ids.size()), int(ids.size()));
+            // Created in batches that park before the next batch: the bench measures polling, and
+            // a deep run queue makes the server's task creation itself the bottleneck.
+            while (int(ids.size()) < count) {
+                const int batch = std::min(count - int(ids.size()), 1000);
+                auto more = createTasks(o, server.url(), batch, int(ids.size()));
+                waitParked(server.url(), more);
                 ids.insert(ids.end(), more.begin(), more.end());
-                waitParked(server.url(), ids);
             }
             const std::vector<std::string> subset(ids.begin(), ids.begin() + count);
             for (const bool keep : {true, false}) {
