@@ -19,7 +19,6 @@ namespace Eddy::Store {
 enum class TaskStatus { Working, InputRequired, Completed, Failed, Cancelled, Expired, Lost };
 
 // Named toText, not toString: QTest looks up toString(T) by ADL and wants a char*.
-// toText, not toString: QTest finds toString(T) by ADL and expects a char*.
 QString toText(TaskStatus status);                  // "working", "input_required", ...
 std::optional<TaskStatus> taskStatusFromString(QStringView text);
 bool isTerminal(TaskStatus status);

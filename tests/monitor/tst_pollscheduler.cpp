@@ -1,0 +1,224 @@
+// The poll scheduler on a fake clock: intervals honoured (never faster, within 5%), changes of
+// pollIntervalMs followed, clamping, per-server caps, backoff and Retry-After. Logic only.
+#include "app/monitor/pollscheduler.h"
+
+#include <QTest>
+
+#include <random>
+
+using namespace Eddy::Monitor;
+
+namespace {
+
+struct FakeClock
+{
+    qint64 now = 1000000;
+};
+
+} // namespace
+
+class tst_PollScheduler : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void intervalHonouredWithinFivePercent();
+    void jitterNeverFaster();
+    void followsIntervalChanges();
+    void clamps();
+    void slowAnswerDoesNotStretchCadence();
+    void perServerCap();
+    void backoffAndRetryAfter();
+    void pollSoonRespectsInterval();
+    void removeWhileInFlight();
+};
+
+void tst_PollScheduler::intervalHonouredWithinFivePercent()
+{
+    FakeClock clock;
+    PollScheduler s(PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.5; }); // mid jitter: +5%
+    s.add(1, 1, 1000);
+    QList<qint64> sends;
+    const qint64 start = clock.now;
+    while (clock.now - start < 100000) {
+        const auto due = s.nextDueAtMs();
+        QVERIFY(due);
+        clock.now = *due;
+        const auto taken = s.takeDue();
+        QCOMPARE(taken.size(), 1);
+        sends << clock.now;
+        clock.now += 40; // answer latency
+        s.completed(1, 1000);
+    }
+    for (int i = 1; i < sends.size(); ++i) {
+        const qint64 gap = sends[i] - sends[i - 1];
+        QVERIFY2(gap >= 1000 && gap <= 1050, qPrintable(QString::number(gap)));
+    }
+    // 100 s at 1000 ms: about 100 polls asked; we may be at most 5% fewer, never more.
+    QVERIFY2(sends.size() >= 95 && sends.size() <= 101, qPrintable(QString::number(sends.size())));
+}
+
+void tst_PollScheduler::jitterNeverFaster()
+{
+    FakeClock clock;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    PollScheduler s(PollScheduler::Config(), [&] { return clock.now; }, [&] { return u(rng); });
+    for (int t = 1; t <= 50; ++t)
+        s.add(t, 1, 2000, clock.now + t);
+    QHash<qint64, qint64> last;
+    int polls = 0;
+    double sumGap = 0;
+    int gaps = 0;
+    while (polls < 2000) {
+        clock.now = *s.nextDueAtMs();
+        for (qint64 id : s.takeDue()) {
+            if (last.contains(id)) {
+                const qint64 gap = clock.now - last[id];
+                QVERIFY2(gap >= 2000 && gap < 2200, qPrintable(QString::number(gap)));
+                sumGap += double(gap);
+                ++gaps;
+            }
+            last[id] = clock.now;
+            ++polls;
+            s.completed(id, 2000);
+        }
+    }
+    const double mean = sumGap / gaps;
+    QVERIFY2(mean >= 2000 && mean <= 2000 * 1.10, qPrintable(QString::number(mean)));
+}
+
+void tst_PollScheduler::followsIntervalChanges()
+{
+    FakeClock clock;
+    PollScheduler s(PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.0; });
+    s.add(7, 1, 1000);
+    QCOMPARE(s.takeDue(), QList<qint64>{7});
+    s.completed(7, 5000); // the server widened the interval (queued)
+    QCOMPARE(*s.dueAtMs(7), clock.now + 5000);
+    clock.now += 4999;
+    QVERIFY(s.takeDue().isEmpty());
+    clock.now += 1;
+    QCOMPARE(s.takeDue(), QList<qint64>{7});
+    s.completed(7, 300); // narrower near the end
+    QCOMPARE(*s.dueAtMs(7), clock.now + 300);
+    clock.now += 300;
+    QCOMPARE(s.takeDue(), QList<qint64>{7});
+    s.completed(7, std::nullopt); // no hint this time: keep the last one
+    QCOMPARE(*s.dueAtMs(7), clock.now + 300);
+}
+
+void tst_PollScheduler::clamps()
+{
+    PollScheduler s;
+    QCOMPARE(s.clampedInterval(10), qint64(250));
+    QCOMPARE(s.clampedInterval(600000), qint64(60000));
+    QCOMPARE(s.clampedInterval(std::nullopt), s.config().defaultIntervalMs);
+    QCOMPARE(s.clampedInterval(-5), s.config().defaultIntervalMs);
+    QCOMPARE(s.clampedInterval(1500), qint64(1500));
+}
+
+void tst_PollScheduler::slowAnswerDoesNotStretchCadence()
+{
+    FakeClock clock;
+    PollScheduler s(PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.0; });
+    s.add(1, 1, 1000);
+    const qint64 sent = clock.now;
+    QCOMPARE(s.takeDue().size(), 1);
+    clock.now += 400;
+    s.completed(1, 1000);
+    QCOMPARE(*s.dueAtMs(1), sent + 1000); // measured from the send
+    clock.now = sent + 3000; // an answer slower than the interval: next poll at once, not earlier
+    QCOMPARE(s.takeDue().size(), 1);
+    clock.now += 2500;
+    s.completed(1, 1000);
+    QCOMPARE(*s.dueAtMs(1), clock.now);
+}
+
+void tst_PollScheduler::perServerCap()
+{
+    FakeClock clock;
+    PollScheduler::Config config;
+    config.maxInFlightPerServer = 4;
+    PollScheduler s(config, [&] { return clock.now; }, [] { return 0.0; });
+    for (int t = 1; t <= 10; ++t)
+        s.add(t, 1, 1000);
+    s.add(100, 2, 1000);
+    const auto first = s.takeDue();
+    QCOMPARE(first.size(), 5); // 4 of server 1, and server 2 is not blocked by server 1's cap
+    QVERIFY(first.contains(100));
+    QCOMPARE(s.inFlight(1), 4);
+    QVERIFY(s.takeDue().isEmpty());
+    s.completed(first[0] == 100 ? first[1] : first[0], 1000);
+    QCOMPARE(s.takeDue().size(), 1);
+    QCOMPARE(s.inFlight(1), 4);
+    const auto limited = s.takeDue(0);
+    QVERIFY(limited.isEmpty());
+}
+
+void tst_PollScheduler::backoffAndRetryAfter()
+{
+    FakeClock clock;
+    PollScheduler s(PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.0; });
+    s.add(1, 1, 250);
+    s.add(2, 1, 250);
+    QCOMPARE(s.takeDue().size(), 2);
+    s.failed(1);
+    QCOMPARE(s.failureCount(1), 1);
+    QCOMPARE(s.backoffUntil(1), clock.now + 1000);
+    s.failed(2);
+    QCOMPARE(s.backoffUntil(1), clock.now + 2000); // exponential
+    clock.now += 1999;
+    QVERIFY(s.takeDue().isEmpty()); // the whole server waits
+    QCOMPARE(*s.nextDueAtMs(), clock.now + 1);
+    clock.now += 1;
+    auto again = s.takeDue();
+    QCOMPARE(again.size(), 2);
+    s.failed(again[0], 30000); // Retry-After: 30 s beats the 4 s backoff
+    QCOMPARE(s.backoffUntil(1), clock.now + 30000);
+    s.completed(again[1], 250); // a success clears the backoff
+    QCOMPARE(s.failureCount(1), 0);
+    QCOMPARE(s.backoffUntil(1), qint64(0));
+    for (int i = 0; i < 40; ++i) { // capped at backoffMaxMs
+        clock.now += 120000;
+        const auto ids = s.takeDue();
+        for (qint64 id : ids)
+            s.failed(id);
+    }
+    QVERIFY(s.backoffUntil(1) - clock.now <= s.config().backoffMaxMs);
+}
+
+void tst_PollScheduler::pollSoonRespectsInterval()
+{
+    FakeClock clock;
+    PollScheduler s(PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.0; });
+    s.add(1, 1, 10000);
+    const qint64 sent = clock.now;
+    s.takeDue();
+    s.completed(1, 10000);
+    clock.now += 100;
+    s.pollSoon(1); // an answer was sent: poll as soon as allowed, never sooner than asked
+    QCOMPARE(*s.dueAtMs(1), sent + 10000);
+    s.add(2, 1, 10000, clock.now + 50000); // never polled: may go at once
+    s.pollSoon(2);
+    QCOMPARE(*s.dueAtMs(2), clock.now);
+}
+
+void tst_PollScheduler::removeWhileInFlight()
+{
+    FakeClock clock;
+    PollScheduler::Config config;
+    config.maxInFlightPerServer = 1;
+    PollScheduler s(config, [&] { return clock.now; }, [] { return 0.0; });
+    s.add(1, 1, 1000);
+    s.add(2, 1, 1000);
+    QCOMPARE(s.takeDue().size(), 1);
+    s.remove(1); // finished elsewhere (a push): the slot frees up
+    QCOMPARE(s.inFlight(1), 0);
+    QCOMPARE(s.takeDue(), QList<qint64>{2});
+    s.completed(1, 1000); // late answer of a removed task is ignored
+    QCOMPARE(s.size(), 1);
+}
+
+QTEST_GUILESS_MAIN(tst_PollScheduler)
+#include "tst_pollscheduler.moc"
