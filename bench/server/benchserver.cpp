@@ -717,8 +717,9 @@ std::optional<RunResult> nodeRun(const Options &o, const std::string &script, co
 
 std::string row(const RunResult &r)
 {
-    // /proc CPU times tick every 10 ms: below ~5 ticks a per-poll figure is noise, not a number.
-    const bool measurable = r.serverCpuS >= 0.05 && r.served > 0;
+    // /proc CPU times tick every 10 ms: below ~5 ticks, or with too few polls for the server's
+    // own background work to average out, a per-poll figure is noise, not a number.
+    const bool measurable = r.serverCpuS >= 0.05 && r.served >= 500;
     const double net = std::max(0.0, r.serverCpuS - r.idleServerCpuPerS * r.seconds);
     char server[64], serverNet[64];
     if (measurable) {
