@@ -152,31 +152,21 @@ void printComparison(int reynolds, int grid, int threads, double tolerance)
                 reynolds, grid, grid + 1, grid + 1, threads,
                 c.outcome == CavitySolver::Outcome::Converged ? "converged" : "NOT converged",
                 c.result.iterations, c.result.finalResidual, c.result.wallSeconds);
+    GhiaTable g;
+    ghiaReference(reynolds, g);
+    std::printf("            y        u   u_ghia       du  |       x        v   v_ghia       dv\n");
+    for (std::size_t k = 0; k < g.y.size(); ++k)
+        std::printf("      %.4f %+.5f %+.5f %+.5f  |  %.4f %+.5f %+.5f %+.5f\n", g.y[k],
+                    c.result.uCentreline[k], g.u[k], c.result.uCentreline[k] - g.u[k], g.x[k],
+                    c.result.vCentreline[k], g.v[k], c.result.vCentreline[k] - g.v[k]);
     std::printf("          max |u - u_ghia| = %.5f   max |v - v_ghia| = %.5f   vortex (%.4f, %.4f)"
                 " psi %.6f\n",
                 c.du, c.dv, c.result.vortexX, c.result.vortexY, c.result.vortexPsi);
     std::fflush(stdout);
 }
 
-} // namespace
-
-int main(int argc, char **argv)
+void measureSpeed(double minSeconds, int maxThreads)
 {
-    bool quick = false;
-    int maxThreads = int(std::max(1u, std::thread::hardware_concurrency()));
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--quick") {
-            quick = true;
-        } else if (arg == "--threads" && i + 1 < argc) {
-            maxThreads = std::max(1, std::atoi(argv[++i]));
-        } else {
-            std::fprintf(stderr, "usage: %s [--quick] [--threads N]\n", argv[0]);
-            return 2;
-        }
-    }
-    const double minSeconds = quick ? 0.3 : 1.0;
-
     std::printf("== memory bandwidth (STREAM triad, 24 bytes/element) ==\n");
     const std::size_t big = std::size_t(1) << 23; // 3 x 64 MiB: well beyond the caches
     const double dram1 = triadBandwidth(big, 1, minSeconds);
@@ -209,11 +199,41 @@ int main(int argc, char **argv)
         }
     }
 
-    std::printf("\n== accuracy against Ghia, Ghia & Shin (1982) ==\n");
-    printComparison(100, 128, 1, 1e-6);
-    if (!quick) {
-        printComparison(1000, 128, 1, 1e-6);
-        printComparison(1000, 256, std::min(2, maxThreads), 1e-6);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    bool quick = false, speed = true, accuracy = true;
+    int maxThreads = int(std::max(1u, std::thread::hardware_concurrency()));
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--quick") {
+            quick = true;
+        } else if (arg == "--speed-only") {
+            accuracy = false;
+        } else if (arg == "--accuracy-only") {
+            speed = false;
+        } else if (arg == "--threads" && i + 1 < argc) {
+            maxThreads = std::max(1, std::atoi(argv[++i]));
+        } else {
+            std::fprintf(stderr, "usage: %s [--quick] [--speed-only | --accuracy-only] [--threads N]\n",
+                         argv[0]);
+            return 2;
+        }
+    }
+    const double minSeconds = quick ? 0.3 : 1.0;
+
+    if (speed)
+        measureSpeed(minSeconds, maxThreads);
+    if (accuracy) {
+        std::printf("\n== accuracy against Ghia, Ghia & Shin (1982) ==\n");
+        printComparison(100, 128, 1, 1e-6);
+        if (!quick) {
+            printComparison(1000, 128, 1, 1e-6);
+            printComparison(1000, 256, std::min(2, maxThreads), 1e-6);
+        }
     }
     return 0;
 }
