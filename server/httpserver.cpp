@@ -91,6 +91,7 @@ std::string HttpRequest::get_header_value(std::string_view name) const
 struct HttpServer::Connection
 {
     int fd = -1;
+    bool registered = false; // added to the epoll set yet
     std::string in;
 };
 
@@ -131,6 +132,11 @@ int HttpServer::bind(const std::string &host, int port, std::string &error)
             continue;
         const int one = 1;
         ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        // Accepted sockets inherit TCP_NODELAY; and accept() waits until the first request's
+        // bytes are there, so the first read needs no epoll round trip.
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        const int deferSeconds = 5;
+        ::setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &deferSeconds, sizeof deferSeconds);
         if (::bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && ::listen(fd, 4096) == 0) {
             m_listenFd = fd;
             break;
@@ -223,17 +229,10 @@ void HttpServer::accept()
                 Log::warn(std::string("accept failed: ") + std::strerror(errno));
             return;
         }
-        const int one = 1;
-        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         auto *c = new Connection;
         c->fd = fd;
-        epoll_event ev{};
-        ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
-        ev.data.ptr = c;
-        if (epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-            ::close(fd);
-            delete c;
-        }
+        // Read at once (the request is usually there already); rearm() registers the socket.
+        onReadable(c);
     }
 }
 
@@ -348,8 +347,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
             HttpResponse response;
             handle(request, response);
             if (!response.isStream()) {
-                finishResponse(c, response, keepAlive);
-                if (!keepAlive)
+                if (!finishResponse(c, response, keepAlive))
                     return false;
                 continue;
             }
@@ -418,12 +416,11 @@ void HttpServer::serve(Connection *c, HttpRequest request, bool keepAlive)
         stream(c, response);
         return;
     }
-    finishResponse(c, response, keepAlive);
-    if (keepAlive)
+    if (finishResponse(c, response, keepAlive))
         serveBuffered(c, true);
 }
 
-void HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keepAlive)
+bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keepAlive)
 {
     if (response.status >= 400 && response.body.empty())
         m_errorFiller(response);
@@ -452,8 +449,11 @@ void HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
         out += "Connection: close\r\n";
     out += "\r\n";
     out += response.body;
-    if (!sendAll(c->fd, out.data(), out.size()) || !keepAlive)
+    if (!sendAll(c->fd, out.data(), out.size()) || !keepAlive) {
         close(c);
+        return false;
+    }
+    return true;
 }
 
 void HttpServer::stream(Connection *c, HttpResponse &response)
@@ -522,14 +522,17 @@ void HttpServer::rearm(Connection *c)
     epoll_event ev{};
     ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
     ev.data.ptr = c;
-    if (epoll_ctl(m_epollFd, EPOLL_CTL_MOD, c->fd, &ev) < 0)
+    const int op = c->registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    // Written before epoll_ctl: once the socket is armed another event thread may own (and
+    // free) the connection, so nothing here may touch c afterwards.
+    c->registered = true;
+    if (epoll_ctl(m_epollFd, op, c->fd, &ev) < 0)
         close(c);
 }
 
 void HttpServer::close(Connection *c)
 {
-    epoll_ctl(m_epollFd, EPOLL_CTL_DEL, c->fd, nullptr);
-    ::close(c->fd);
+    ::close(c->fd); // also drops the epoll registration: the descriptor is never duplicated
     delete c;
 }
 

@@ -50,7 +50,8 @@ private:
     bool serveBuffered(Connection *c, bool inlineOnly);
     void handle(const HttpRequest &request, HttpResponse &response);
     void serve(Connection *c, HttpRequest request, bool keepAlive);
-    void finishResponse(Connection *c, HttpResponse &response, bool keepAlive);
+    // Sends the response; false when the connection was closed (and c freed).
+    bool finishResponse(Connection *c, HttpResponse &response, bool keepAlive);
     void stream(Connection *c, HttpResponse &response);
     bool sendAll(int fd, const char *data, std::size_t size);
     void rearm(Connection *c);
