@@ -1,0 +1,323 @@
+// eddyctl end to end: the real eddyctl binary against the real eddy-cfd-server. A 12-case sweep
+// with mesh questions answered from --answers and exported; the command-line contract (exit
+// codes, no server task id ever printed); and kill -9 at random moments during submission and
+// watching, proving no case lost, none run twice on the server, every result stored.
+#include "tests/common/testserver.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+
+using Eddy::Test::TestServer;
+
+namespace {
+
+QString ctlBin()
+{
+    return qEnvironmentVariable("EDDYCTL_BIN", QStringLiteral("eddyctl"));
+}
+
+struct Run
+{
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runCtl(const QStringList &args, int timeoutMs = 90000)
+{
+    QProcess p;
+    p.start(ctlBin(), args);
+    Run r;
+    if (!p.waitForStarted(10000))
+        return r;
+    p.closeWriteChannel();
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(5000);
+        r.err = "timed out: " + p.readAllStandardError();
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+// Read-only SQL on a database file another process owns (WAL: readers never block writers).
+QList<QStringList> query(const QString &path, const QString &sql)
+{
+    QList<QStringList> rows;
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return rows;
+    }
+    sqlite3_busy_timeout(db, 10000);
+    sqlite3_stmt *st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.toUtf8().constData(), -1, &st, nullptr) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            QStringList row;
+            for (int i = 0; i < sqlite3_column_count(st); ++i)
+                row << QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, i)));
+            rows << row;
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rows;
+}
+
+qint64 scalar(const QString &path, const QString &sql)
+{
+    const auto rows = query(path, sql);
+    return rows.isEmpty() || rows[0].isEmpty() ? -1 : rows[0][0].toLongLong();
+}
+
+bool writeFile(const QString &path, const QByteArray &data)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
+}
+
+} // namespace
+
+class tst_EddyCtl : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void sweepWithMeshQuestionsAnsweredAndExported();
+    void callWaitCancelAttachAndExitCodes();
+    void killNineAtRandomMoments();
+
+private:
+    QString serverDb() const { return m_server.dataDir() + QStringLiteral("/tasks.sqlite"); }
+    void checkNoServerIdIn(const QByteArray &text);
+
+    TestServer m_server;
+    QTemporaryDir m_dir;
+    QByteArray m_allOutput;
+};
+
+void tst_EddyCtl::initTestCase()
+{
+    QVERIFY2(QFile::exists(ctlBin()), qPrintable(ctlBin()));
+    QVERIFY2(m_server.start({QStringLiteral("--workers"), QStringLiteral("2"),
+                             QStringLiteral("--poll-interval-ms"), QStringLiteral("250")}),
+             qPrintable(m_server.errorString()));
+    QVERIFY(m_dir.isValid());
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("answers.json")), R"({"action": "repair", "smoothing_passes": 5})"));
+}
+
+void tst_EddyCtl::checkNoServerIdIn(const QByteArray &text)
+{
+    for (const QStringList &row : query(serverDb(), QStringLiteral("SELECT id FROM tasks")))
+        QVERIFY2(!text.contains(row[0].toUtf8()), "a server task id was printed");
+}
+
+void tst_EddyCtl::sweepWithMeshQuestionsAnsweredAndExported()
+{
+    const QString db = m_dir.filePath(QStringLiteral("sweep.sqlite"));
+    const QString spec = m_dir.filePath(QStringLiteral("sweep12.json"));
+    QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case",
+        "fixed": {"grid": 16, "max_iterations": 300},
+        "vary": {"reynolds": {"list": [100, 400, 1000]},
+                 "force_mesh_defect": {"list": [false, true]},
+                 "grading": {"range": {"from": 1, "to": 1.5, "step": 0.5}}},
+        "mode": "grid", "concurrency": 4})"));
+    const qint64 serverBefore = scalar(serverDb(), QStringLiteral("SELECT COUNT(*) FROM tasks"));
+
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"), QStringLiteral("submit"), m_server.url(), spec,
+                    QStringLiteral("--session"), QStringLiteral("cavity study")});
+    m_allOutput += r.out + r.err;
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("12 case(s) submitted"), r.out.constData());
+
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done"),
+                QStringLiteral("--answers"), m_dir.filePath(QStringLiteral("answers.json"))});
+    m_allOutput += r.out + r.err;
+    QVERIFY2(r.code == 0, r.err.constData());
+
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("tasks"), QStringLiteral("--json")});
+    m_allOutput += r.out + r.err;
+    QCOMPARE(r.code, 0);
+    const QJsonArray tasks = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(tasks.size(), 12);
+    for (const QJsonValue &v : tasks) {
+        const QJsonObject t = v.toObject();
+        for (const char *key : {"id", "status", "statusMessage", "tool", "arguments", "sweep", "session", "createdAt", "lastUpdatedAt"})
+            QVERIFY2(t.contains(QLatin1String(key)), key);
+        QCOMPARE(t.value("status").toString(), QStringLiteral("completed"));
+        QCOMPARE(t.value("isError").toBool(), false);
+        QCOMPARE(t.value("sweep").toInt(), 1);
+        QCOMPARE(t.value("session").toString(), QStringLiteral("cavity study"));
+        QCOMPARE(t.value("arguments").toObject().value("grid").toInt(), 16);
+    }
+    // Every mesh question was stored once and answered once, from the file.
+    const qint64 answered = scalar(db, QStringLiteral("SELECT COUNT(*) FROM input_requests WHERE state='answered'"));
+    QVERIFY2(answered >= 6, qPrintable(QString::number(answered)));
+    QCOMPARE(scalar(db, QStringLiteral("SELECT COUNT(*) FROM input_requests WHERE state<>'answered'")), qint64(0));
+    QVERIFY(scalar(db, QStringLiteral("SELECT COUNT(*) FROM input_requests WHERE answer LIKE '%repair%'")) == answered);
+    // Progress parsed from the real statusMessage, and events for every change.
+    QVERIFY(scalar(db, QStringLiteral("SELECT COUNT(*) FROM task_events")) >= 24);
+    // The server ran exactly 12 tasks for this sweep.
+    QCOMPARE(scalar(serverDb(), QStringLiteral("SELECT COUNT(*) FROM tasks")) - serverBefore, qint64(12));
+
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("json")});
+    QCOMPARE(r.code, 0);
+    const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(rows.size(), 12);
+    for (const QJsonValue &v : rows) {
+        const QJsonObject sc = v.toObject().value("result").toObject().value("structuredContent").toObject();
+        QCOMPARE(sc.value("iterations").toInt(), 300);
+        QVERIFY(!v.toObject().value("arguments").toObject().contains("idempotency_key"));
+    }
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("csv")});
+    QCOMPARE(r.code, 0);
+    const QList<QByteArray> lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 13);
+    QVERIFY(lines[0].startsWith("case,task,status,is_error"));
+    QVERIFY(lines[0].contains("reynolds") && lines[0].contains("final_residual"));
+    checkNoServerIdIn(m_allOutput);
+}
+
+void tst_EddyCtl::callWaitCancelAttachAndExitCodes()
+{
+    const QString db = m_dir.filePath(QStringLiteral("call.sqlite"));
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral("{\"reynolds\": 100, \"grid\": 16, \"max_iterations\": 200}"), QStringLiteral("--wait")});
+    m_allOutput += r.out + r.err;
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject result = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(result.value("structuredContent").toObject().value("iterations").toInt(), 200);
+    QCOMPARE(result.value("isError").toBool(), false);
+
+    // Refused before sending, naming the argument: nothing reaches the server.
+    const qint64 before = scalar(serverDb(), QStringLiteral("SELECT COUNT(*) FROM tasks"));
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                QStringLiteral("{\"reynolds\": 0, \"grid\": 16, \"viscosity\": 1}")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("reynolds") && r.err.contains("viscosity"), r.err.constData());
+    QCOMPARE(scalar(serverDb(), QStringLiteral("SELECT COUNT(*) FROM tasks")), before);
+
+    // Cancel a long case, then watch it end.
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                QStringLiteral("{\"reynolds\": 100, \"grid\": 128, \"max_iterations\": 10000000}")});
+    m_allOutput += r.out + r.err;
+    QVERIFY2(r.code == 0, r.err.constData());
+    const int longTask = QJsonDocument::fromJson(r.out).object().value("id").toInt();
+    QVERIFY(longTask > 0);
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("cancel"), QString::number(longTask)});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks"), QStringLiteral("--status"), QStringLiteral("cancelled")});
+    QCOMPARE(r.code, 0);
+    const QJsonArray cancelled = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(cancelled.size(), 1);
+    QCOMPARE(cancelled[0].toObject().value("cancelRequested").toBool(), true);
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("result"), QString::number(longTask)});
+    QCOMPARE(r.code, 1); // no result: it was cancelled
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("result"), QStringLiteral("1")});
+    QCOMPARE(r.code, 0);
+
+    // Sessions: attach earlier work by query.
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("attach"), QStringLiteral("review"), QStringLiteral("tool=run_cfd_case"),
+                QStringLiteral("status=completed"), QStringLiteral("grid=16")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("attached 1 task(s)"), r.out.constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("sessions")});
+    QVERIFY(r.out.contains("review") && r.out.contains("(1 task(s))"));
+
+    // Exit codes: usage 2, failure 1.
+    QCOMPARE(runCtl({QStringLiteral("--db"), db, QStringLiteral("frobnicate")}).code, 2);
+    QCOMPARE(runCtl({QStringLiteral("--db"), db, QStringLiteral("tasks"), QStringLiteral("--status"), QStringLiteral("done")}).code, 2);
+    QCOMPARE(runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url()}).code, 2);
+    QCOMPARE(runCtl({QStringLiteral("--db"), db, QStringLiteral("result"), QStringLiteral("999")}).code, 1);
+    QCOMPARE(runCtl({QStringLiteral("--db"), db, QStringLiteral("answer"), QStringLiteral("1"), QStringLiteral("k"), QStringLiteral("{}")}).code, 1);
+    QCOMPARE(runCtl({QStringLiteral("--db"), db, QStringLiteral("discover"), QStringLiteral("http://127.0.0.1:1/mcp")}).code, 1);
+    const QString damaged = m_dir.filePath(QStringLiteral("damaged.sqlite"));
+    QVERIFY(writeFile(damaged, QByteArray(8192, 'x')));
+    r = runCtl({QStringLiteral("--db"), damaged, QStringLiteral("tasks")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("damaged"), r.err.constData());
+    checkNoServerIdIn(m_allOutput);
+}
+
+void tst_EddyCtl::killNineAtRandomMoments()
+{
+    const int trials = 20;
+    const quint32 seed = QRandomGenerator::global()->generate();
+    qInfo("crash trials seed %u", seed);
+    QRandomGenerator rng(seed);
+    const QString spec = m_dir.filePath(QStringLiteral("crash.json"));
+    QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case", "fixed": {"grid": 16, "max_iterations": 150},
+        "vary": {"reynolds": {"list": [100, 200]}, "force_mesh_defect": {"list": [false, true]}},
+        "concurrency": 2})"));
+    const QString answers = m_dir.filePath(QStringLiteral("answers.json"));
+    int killedSubmitting = 0, killedWatching = 0;
+    for (int trial = 0; trial < trials; ++trial) {
+        const QString db = m_dir.filePath(QStringLiteral("crash-%1.sqlite").arg(trial));
+        const QStringList submit{QStringLiteral("--db"), db, QStringLiteral("sweep"), QStringLiteral("submit"), m_server.url(), spec};
+        const QStringList watch{QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done"),
+                                QStringLiteral("--answers"), answers};
+        {
+            QProcess p;
+            p.start(ctlBin(), submit);
+            QVERIFY(p.waitForStarted(10000));
+            if (!p.waitForFinished(int(rng.bounded(250)))) {
+                p.kill(); // SIGKILL
+                ++killedSubmitting;
+            }
+            p.waitForFinished(10000);
+        }
+        {
+            QProcess p;
+            p.start(ctlBin(), watch);
+            QVERIFY(p.waitForStarted(10000));
+            if (!p.waitForFinished(int(rng.bounded(600)))) {
+                p.kill();
+                ++killedWatching;
+            }
+            p.waitForFinished(10000);
+        }
+        // Killed before the journal was written: nothing was sent either; submitting again is
+        // what the user does when the command did not report success.
+        if (scalar(db, QStringLiteral("SELECT COUNT(*) FROM cases")) <= 0) {
+            const Run r = runCtl(submit);
+            QVERIFY2(r.code == 0, r.err.constData());
+        }
+        const Run done = runCtl(watch);
+        QVERIFY2(done.code == 0, (QByteArray("trial ") + QByteArray::number(trial) + ": " + done.err).constData());
+        m_allOutput += done.out + done.err;
+
+        // No case lost: 4 cases, each with a task holding a stored result.
+        QCOMPARE(scalar(db, QStringLiteral("SELECT COUNT(*) FROM cases")), qint64(4));
+        QCOMPARE(scalar(db, QStringLiteral("SELECT COUNT(*) FROM cases WHERE state='submitted' AND task_id IS NOT NULL")), qint64(4));
+        QCOMPARE(scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status='completed' AND result<>''")), qint64(4));
+        QCOMPARE(scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks")), qint64(4));
+        // None run twice: every journalled key made exactly one task on the server.
+        const auto keys = query(db, QStringLiteral("SELECT idempotency_key FROM cases"));
+        for (const QStringList &k : keys) {
+            const qint64 n = scalar(serverDb(), QStringLiteral("SELECT COUNT(*) FROM tasks WHERE idempotency_key='%1'").arg(k[0]));
+            QVERIFY2(n == 1, qPrintable(QStringLiteral("trial %1: key ran %2 times").arg(trial).arg(n)));
+        }
+        // The mesh questions were answered exactly once each.
+        QCOMPARE(scalar(db, QStringLiteral("SELECT COUNT(*) FROM input_requests WHERE state<>'answered'")), qint64(0));
+    }
+    qInfo("killed %d submissions and %d watches out of %d trials", killedSubmitting, killedWatching, trials);
+    QVERIFY(killedSubmitting + killedWatching >= trials / 2); // the kills really happened
+    checkNoServerIdIn(m_allOutput);
+}
+
+QTEST_GUILESS_MAIN(tst_EddyCtl)
+#include "tst_eddyctl.moc"
