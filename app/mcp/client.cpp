@@ -375,6 +375,7 @@ std::shared_ptr<Client::Exchange> Client::post(
                      : request.timeoutMs > 0 ? request.timeoutMs
                                              : m_config.timeoutMs;
     http.verifyTls = m_config.verifyTls;
+    http.maxResponseBytes = m_config.maxResponseBytes;
     http.bearerToken = m_config.token.toUtf8();
 
     auto exchange = std::make_shared<Exchange>();
@@ -449,6 +450,13 @@ void Client::detectEra()
                           {"params", {{"_meta", makeMeta({})}}}};
     post(request, message, [this, release, goLegacy](const json &response, const Error &error,
                                                       int status, qint64) {
+        if (status == 401 || status == 403) {
+            // Authentication says nothing about the era: report it and detect again later.
+            release(error.isOk() ? Error::fromJsonRpcObject(response.value("error", json()),
+                                                            QStringLiteral("server/discover"), status)
+                                 : error);
+            return;
+        }
         if (!error.isOk()) {
             // An HTTP error without a JSON-RPC body (400/404/405) means a pre-2026 server.
             if (error.kind() == Error::Kind::Http

@@ -110,6 +110,11 @@ Error Error::jsonRpc(int code, const QString &serverMessage, const json &data,
     e.m_method = method;
     e.m_httpStatus = httpStatus;
     const QString said = serverMessage.isEmpty() ? QString() : tr(" (server said: %1)").arg(serverMessage);
+    if (httpStatus == 401 || httpStatus == 403) {
+        e.m_message = tr("The server refused %1 (HTTP %2): check the access token in this "
+                         "server's settings.%3").arg(method).arg(httpStatus).arg(said);
+        return e;
+    }
     switch (code) {
     case ErrorCode::MissingRequiredClientCapability:
         e.m_message = namesTasksExtension(data)

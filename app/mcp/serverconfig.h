@@ -12,6 +12,7 @@ struct ServerConfig
     QString token;
     bool verifyTls = true; // turning this off is an explicit per-server choice, warned about
     int timeoutMs = 30000; // per request (listen streams have none)
+    qint64 maxResponseBytes = 64 * 1024 * 1024; // larger answers are refused, not parsed
 };
 
 } // namespace Eddy::Mcp
