@@ -271,7 +271,8 @@ void tst_Client::listen()
     auto ack = finish(client.updateTask(id, {{key, {{"action", "accept"}, {"content", {{"action", "repair"}}}}}}));
     QVERIFY2(!ack->hasError(), qPrintable(describe(ack->error())));
     QTRY_VERIFY_WITH_TIMEOUT((!pushes.empty() && pushes.back().isTerminal()) || !closed.isEmpty(), 90000);
-    QVERIFY2(closed.isEmpty(), qPrintable(closed.first().first().value<Mcp::Error>().message()));
+    if (!closed.isEmpty())
+        QFAIL(qPrintable(closed.first().first().value<Mcp::Error>().message()));
     QVERIFY(pushes.back().status == TaskStatus::Completed);
     QVERIFY(pushes.back().hasPayload());
     QVERIFY(pushes.back().taskId == id);
