@@ -213,6 +213,7 @@ EDDY_SOLVER_KERNEL void vorticityRow(int n, std::size_t stride, const double *pc
 }
 
 // One colour of one row of SOR on lap(psi) = -omega, starting at column i0, every other column.
+// (A unit-stride variant computing both colours and keeping one was 1.6x slower.)
 EDDY_SOLVER_KERNEL void sorRow(int i0, int n, std::size_t stride, double *pc, const double *rhs,
                                const double *dg, const double *x2m, const double *x2p, double y2m,
                                double y2p, double f)
