@@ -166,8 +166,8 @@ int stencilCentre(const std::vector<double> &t, double s)
     return std::clamp(k, 1, n - 1);
 }
 
-// The hot loops, compiled twice (AVX2 and baseline x86-64) and picked at load time. ISO C++
-// mode keeps -ffp-contract=off, so both variants produce the same bits.
+// The hot loops, compiled twice (AVX2 and baseline x86-64) and picked at load time. Built with
+// -ffp-contract=off (see CMakeLists.txt), so both variants produce the same bits.
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
 #define EDDY_SOLVER_KERNEL __attribute__((target_clones("avx2", "default")))
 #else
