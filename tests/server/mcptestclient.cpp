@@ -263,6 +263,7 @@ void SseReader::start(const std::string &url, const std::string &body,
         {
             const std::lock_guard lock(m_mutex);
             m_contentType = responseHeaders["content-type"];
+            m_headers = responseHeaders;
         }
         m_finished = true;
     });
@@ -310,6 +311,13 @@ std::string SseReader::contentType() const
 {
     const std::lock_guard lock(m_mutex);
     return m_contentType;
+}
+
+std::string SseReader::header(const std::string &name) const
+{
+    const std::lock_guard lock(m_mutex);
+    const auto it = m_headers.find(name);
+    return it == m_headers.end() ? std::string() : it->second;
 }
 
 std::string SseReader::rawText() const

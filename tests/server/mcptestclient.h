@@ -95,6 +95,8 @@ public:
                                 int timeoutMs = 60000) const;
     bool finished() const { return m_finished; }
     std::string contentType() const;
+    // A response header (name in lower case), once the stream has ended.
+    std::string header(const std::string &name) const;
     std::string rawText() const;
 
     // Called by the curl thread.
@@ -110,6 +112,7 @@ private:
     std::string m_buffer;
     std::string m_raw;
     std::string m_contentType;
+    std::map<std::string, std::string> m_headers;
     std::vector<nlohmann::json> m_events;
 };
 

@@ -111,9 +111,19 @@ void tst_ServerDurability::terminateCheckpoints()
     McpTestClient client(server.url());
     const std::string id = client.createTask(longCase("graceful"));
     client.waitForTask(id, [](const json &t) { return iterationOf(t) >= 500; });
+    const json p = {{"_meta", McpTestClient::meta()}, {"notifications", {{"taskIds", {id}}}}};
+    Eddy::Test::SseReader listen;
+    listen.start(client.url(), json{{"jsonrpc", "2.0"}, {"id", "bye"}, {"method", "subscriptions/listen"}, {"params", p}}.dump(),
+                 client.headersFor("subscriptions/listen", p));
+    QVERIFY(!listen.waitForEvent([](const json &e) { return e.value("method", "") == "notifications/subscriptions/acknowledged"; }).is_null());
     // SIGTERM: exit code 0 after a checkpoint, although the periodic one would be a minute away.
     QVERIFY(server.terminate());
     QVERIFY(server.standardError().contains("checkpointed for shutdown"));
+    // The listen stream was closed gracefully, with the response to the listen request.
+    const json closing = listen.waitForEvent([](const json &e) { return e.value("id", json()) == "bye"; }, 10000);
+    QVERIFY2(!closing.is_null(), listen.rawText().c_str());
+    QCOMPARE(closing["result"].value("resultType", ""), std::string("complete"));
+    listen.stop();
     QVERIFY(server.restart());
     QTRY_VERIFY_WITH_TIMEOUT(resumedAt(server.standardError()) >= 500, 30000);
     McpTestClient after(server.url());

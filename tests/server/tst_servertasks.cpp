@@ -339,6 +339,8 @@ void tst_ServerTasks::listenNotifications()
     QCOMPARE(note["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].get<std::string>(), std::string("listen-1"));
     QVERIFY(note["params"].contains("createdAt"));
     reader.stop();
+    QVERIFY2(reader.contentType().rfind("text/event-stream", 0) == 0, reader.contentType().c_str());
+    QCOMPARE(reader.header("x-accel-buffering"), std::string("no"));
 
     // A second case seen through its whole life, including the final result.
     const std::string quick = m_client->createTask(quickCase());
