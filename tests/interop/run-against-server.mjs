@@ -90,8 +90,9 @@ async function main() {
     const serverArgs = ['--host', '127.0.0.1', '--port', '0', ...opts.serverArgs];
     if (opts.dataDir) serverArgs.push('--data-dir', join(tmp, 'server-data'));
     const isScript = opts.server.endsWith('.mjs') || opts.server.endsWith('.js');
+    // A script server gets a stdin pipe and exits when it closes, so it cannot outlive this driver.
     const proc = isScript
-        ? spawn(process.execPath, [opts.server, ...serverArgs], { stdio: ['ignore', 'pipe', 'pipe'] })
+        ? spawn(process.execPath, [opts.server, ...serverArgs, '--exit-on-stdin-close'], { stdio: ['pipe', 'pipe', 'pipe'] })
         : spawn(opts.server, serverArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
     let serverLog = '';
     proc.stderr.on('data', (c) => { serverLog += c; if (serverLog.length > 200000) serverLog = serverLog.slice(-100000); });

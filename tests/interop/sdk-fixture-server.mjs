@@ -4,7 +4,7 @@
 // 2026-07-28 wire but not the Tasks extension, so this file keeps its own task table: the SDK
 // builds a fresh server object per HTTP request, which is why the table lives at module level.
 //
-// Usage: node sdk-fixture-server.mjs [--host 127.0.0.1] [--port 0] [--step-ms 60]
+// Usage: node sdk-fixture-server.mjs [--host 127.0.0.1] [--port 0] [--step-ms 60] [--exit-on-stdin-close]
 // Prints "sdk-fixture-server listening on http://HOST:PORT/mcp" on stdout when ready.
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -18,16 +18,17 @@ const MISSING_CAPABILITY = -32021;
 const TTL_MS = 10 * 60 * 1000;
 
 function parseArgs(argv) {
-    const opts = { host: '127.0.0.1', port: 0, stepMs: 60 };
+    const opts = { host: '127.0.0.1', port: 0, stepMs: 60, exitOnStdinClose: false };
     for (let i = 0; i < argv.length; i++) {
         const flag = argv[i];
         const value = argv[i + 1];
         if (flag === '--host' && value !== undefined) { opts.host = value; i++; }
         else if (flag === '--port' && value !== undefined) { opts.port = Number(value); i++; }
         else if (flag === '--step-ms' && value !== undefined) { opts.stepMs = Number(value); i++; }
+        else if (flag === '--exit-on-stdin-close') opts.exitOnStdinClose = true;
         else {
             process.stderr.write(`sdk-fixture-server: unknown or incomplete flag "${flag}". `
-                + 'Use --host ADDR, --port N, --step-ms N.\n');
+                + 'Use --host ADDR, --port N, --step-ms N, --exit-on-stdin-close.\n');
             process.exit(2);
         }
     }
@@ -315,3 +316,9 @@ function shutdown() {
 }
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);
+// A test driver that dies (e.g. killed by a ctest timeout) closes our stdin: do not outlive it.
+if (options.exitOnStdinClose) {
+    process.stdin.on('end', shutdown);
+    process.stdin.on('error', shutdown);
+    process.stdin.resume();
+}
