@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 
 using namespace Eddy::Solver;
 
@@ -55,6 +56,7 @@ private slots:
     void stopViaOnProgress();
     void badRestoreRejected_data();
     void badRestoreRejected();
+    void randomlyDamagedSnapshotsAreRejected();
     void residualsDecreaseAndConverge();
     void creepingFlowIsSymmetric();
     void vortexShiftsDownstreamAtRe100();
@@ -285,6 +287,40 @@ void tst_CavitySolver::badRestoreRejected()
     // A rejected snapshot leaves the solver exactly as it was, still able to run.
     QVERIFY(stateBytes(solver) == before);
     QCOMPARE(solver.iteration(), 150);
+}
+
+void tst_CavitySolver::randomlyDamagedSnapshotsAreRejected()
+{
+    CavitySolver source(smallCase(16, 50));
+    runQuietly(source, 10);
+    const std::vector<std::uint8_t> good = source.checkpoint();
+    std::mt19937 rng(20261129); // fixed seed: the same damage every run
+    CavitySolver target(smallCase(16, 60));
+    const std::vector<std::uint8_t> before = stateBytes(target);
+    for (int k = 0; k < 400; ++k) {
+        std::vector<std::uint8_t> bad = good;
+        switch (k % 4) {
+        case 0: // truncated anywhere
+            bad.resize(rng() % bad.size());
+            break;
+        case 1: // one to five flipped bits
+            for (int f = 0; f < 1 + int(rng() % 5); ++f)
+                bad[rng() % bad.size()] ^= std::uint8_t(1u << (rng() % 8));
+            break;
+        case 2: // an inserted byte
+            bad.insert(bad.begin() + std::ptrdiff_t(rng() % bad.size()), std::uint8_t(rng()));
+            break;
+        default: // noise of the right length
+            for (auto &b : bad)
+                b = std::uint8_t(rng());
+        }
+        QVERIFY2(!target.restore(bad), qPrintable(QStringLiteral("damage %1").arg(k)));
+    }
+    QVERIFY(stateBytes(target) == before);
+    QVERIFY(target.restore(good)); // and the undamaged one still fits
+    QCOMPARE(target.iteration(), 50);
+    QCOMPARE(runQuietly(target), CavitySolver::Outcome::IterationLimit);
+    QCOMPARE(target.iteration(), 60);
 }
 
 void tst_CavitySolver::residualsDecreaseAndConverge()
