@@ -23,7 +23,9 @@ public:
         qint64 minIntervalMs = 250;
         qint64 maxIntervalMs = 60000;
         qint64 defaultIntervalMs = 2000; // when the server gives no pollIntervalMs
-        double jitter = 0.10;            // fraction added on top: uniform in [0, jitter)
+        // Fraction added on top, uniform in [0, jitter). 5 %: enough to spread polls apart; at
+        // 10 % the mean delay alone would cost ~5 % of the polls the server asked for.
+        double jitter = 0.05;
         int maxInFlightPerServer = 16;
         qint64 backoffBaseMs = 1000;
         qint64 backoffMaxMs = 60000;

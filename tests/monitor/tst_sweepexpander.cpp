@@ -3,6 +3,8 @@
 #include "app/monitor/schemavalidator.h"
 #include "app/monitor/sweepexpander.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTest>
 
 #include <algorithm>
@@ -23,6 +25,8 @@ json cfdSchema()
         "reynolds": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000},
         "grid": {"type": "integer", "minimum": 8, "maximum": 1024},
         "max_iterations": {"type": "integer", "minimum": 1, "default": 20000},
+        "tolerance": {"type": "number", "exclusiveMinimum": 0, "default": 1e-6},
+        "lid_velocity": {"type": "number", "default": 1},
         "grading": {"type": "number", "minimum": 1, "maximum": 1000, "default": 1},
         "force_mesh_defect": {"type": "boolean", "default": false},
         "scheme": {"type": "string", "enum": ["upwind", "central"]},
@@ -63,6 +67,7 @@ private slots:
     void schemaViolationsNamed();
     void tooManyCasesRefused();
     void validatorOneOfAndItems();
+    void shippedExamplesExpand();
 };
 
 void tst_SweepExpander::gridIsTheProduct()
@@ -212,6 +217,26 @@ void tst_SweepExpander::validatorOneOfAndItems()
     const json withDefaults = SchemaValidator::withDefaults(json::object(), cfdSchema());
     QCOMPARE(withDefaults["max_iterations"].get<int>(), 20000);
     QVERIFY(!withDefaults.contains("reynolds"));
+}
+
+void tst_SweepExpander::shippedExamplesExpand()
+{
+    const QDir dir(qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/resources/examples"));
+    int sweeps = 0;
+    for (const QString &name : dir.entryList({QStringLiteral("*.json")})) {
+        QFile f(dir.filePath(name));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        if (!json::parse(text.constData(), nullptr, false).contains("tool"))
+            continue; // an answers file
+        QString error;
+        const auto spec = SweepSpec::fromText(text, &error);
+        QVERIFY2(spec, qPrintable(name + ": " + error));
+        QStringList errors;
+        QVERIFY2(SweepExpander::expand(*spec, cfdSchema(), &errors), qPrintable(name + ": " + errors.join('\n')));
+        ++sweeps;
+    }
+    QVERIFY2(sweeps >= 3, qPrintable(dir.path()));
 }
 
 QTEST_GUILESS_MAIN(tst_SweepExpander)

@@ -1,0 +1,241 @@
+// Benchmarks of the durable task store and the monitor against the real eddy-cfd-server:
+//   journal  - a 1,000-case sweep journalled, then submitted on loopback (target <= 3 s)
+//   monitor  - 10,000 live tasks polled at the server's intervals: process RSS (target < 60 MB),
+//              CPU, and polls sent vs polls the server asked for (target within 5%)
+//   startup  - open a database with 100,000 stored tasks (10,000 live): time until polling
+//              resumes (target <= 1 s)
+#include "app/monitor/engine.h"
+#include "app/net/httpclient.h"
+#include "app/store/taskstore.h"
+#include "tests/common/testserver.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QLoggingCategory>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QUuid>
+
+#include <sys/resource.h>
+
+using namespace Eddy;
+
+namespace {
+
+double rssMb()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+    return -1;
+}
+
+double cpuSeconds()
+{
+    rusage u {};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+bool waitFor(const std::function<bool()> &done, int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    }
+    return true;
+}
+
+QByteArray sweepSpec(int cases, int grid, int iterations, int concurrency)
+{
+    return QStringLiteral(R"({"tool":"run_cfd_case","fixed":{"grid":%1,"max_iterations":%2},
+        "vary":{"reynolds":{"range":{"from":1,"to":%3,"step":1}}},"concurrency":%4})")
+        .arg(grid).arg(iterations).arg(cases).arg(concurrency).toUtf8();
+}
+
+int benchJournal()
+{
+    QTemporaryDir dir;
+    // Pure journalling: 1,000 cases in one transaction.
+    {
+        Store::TaskStore store;
+        store.open(dir.filePath(QStringLiteral("j.sqlite")));
+        Store::ServerRecord s;
+        s.url = QStringLiteral("http://127.0.0.1:1/mcp");
+        Store::SweepRecord sweep;
+        sweep.serverId = *store.addServer(s);
+        sweep.tool = QStringLiteral("run_cfd_case");
+        sweep.spec = QStringLiteral("{}");
+        QList<Store::CaseRecord> cases;
+        for (int i = 0; i < 1000; ++i) {
+            Store::CaseRecord c;
+            c.index = i;
+            c.tool = sweep.tool;
+            c.arguments = QStringLiteral("{\"reynolds\":%1,\"grid\":16}").arg(i + 1);
+            c.idempotencyKey = QUuid::createUuid().toString();
+            cases << c;
+        }
+        QElapsedTimer t;
+        t.start();
+        store.journalSweep(sweep, cases);
+        printf("journal: 1000 cases written in one transaction: %.1f ms\n", double(t.nsecsElapsed()) / 1e6);
+    }
+    Test::TestServer server;
+    if (!server.start({QStringLiteral("--workers"), QStringLiteral("1"), QStringLiteral("--poll-interval-ms"), QStringLiteral("5000")})) {
+        fprintf(stderr, "cannot start the server: %s\n", qPrintable(server.errorString()));
+        return 1;
+    }
+    Monitor::Engine engine;
+    engine.open(dir.filePath(QStringLiteral("e.sqlite")));
+    const qint64 sid = engine.addServer(server.url());
+    int submitted = 0;
+    int total = -1;
+    QObject::connect(&engine, &Monitor::Engine::caseSubmitted, [&] { ++submitted; });
+    QObject::connect(&engine, &Monitor::Engine::caseRejected, [&](qint64, const QString &m) { fprintf(stderr, "rejected: %s\n", qPrintable(m)); ++submitted; });
+    QObject::connect(&engine, &Monitor::Engine::sweepSubmitted, [&](qint64, int n) { total = n; });
+    // Warm up: the tool list (its schema validates the sweep) and the era, as a real session has.
+    engine.refreshServer(sid);
+    waitFor([&] { return !engine.store().server(sid)->tools.isEmpty(); }, 10000);
+    QElapsedTimer t;
+    t.start();
+    qint64 journalled = -1;
+    QObject::connect(&engine, &Monitor::Engine::sweepSubmitted, [&] { journalled = t.elapsed(); });
+    engine.submitSweep(sid, sweepSpec(1000, 8, 1, 32), std::nullopt);
+    const bool ok = waitFor([&] { return total > 0 && submitted >= total; }, 60000);
+    printf("journal: 1000-case sweep validated+journalled in %lld ms, all submitted (task handles stored) in %lld ms%s (target <= 3000 ms)\n",
+           journalled, t.elapsed(), ok ? "" : " [TIMEOUT]");
+    return ok ? 0 : 1;
+}
+
+int benchMonitor(int tasks, int seconds)
+{
+    QTemporaryDir dir;
+    Test::TestServer server;
+    // One worker busy with a long case keeps every other case queued ("working", polled at
+    // 3 x 5 s = 15 s as the server asks).
+    if (!server.start({QStringLiteral("--workers"), QStringLiteral("1"), QStringLiteral("--poll-interval-ms"), QStringLiteral("5000")})) {
+        fprintf(stderr, "cannot start the server: %s\n", qPrintable(server.errorString()));
+        return 1;
+    }
+    Monitor::Engine engine;
+    engine.open(dir.filePath(QStringLiteral("m.sqlite")));
+    const qint64 sid = engine.addServer(server.url());
+    int submitted = 0, total = -1;
+    QObject::connect(&engine, &Monitor::Engine::caseSubmitted, [&] { ++submitted; });
+    QObject::connect(&engine, &Monitor::Engine::caseRejected, [&] { ++submitted; });
+    QObject::connect(&engine, &Monitor::Engine::sweepSubmitted, [&](qint64, int n) { total = n; });
+    int batches = 0, batchedTasks = 0;
+    QObject::connect(&engine, &Monitor::Engine::changesReady, [&](const Monitor::ChangeSet &c) { ++batches; batchedTasks += int(c.tasks.size()); });
+    engine.submitSweep(sid, sweepSpec(1, 256, 10000000, 1), std::nullopt);
+    waitFor([&] { return submitted >= 1; }, 30000);
+    submitted = 0;
+    total = -1;
+    QElapsedTimer t;
+    t.start();
+    engine.submitSweep(sid, sweepSpec(tasks, 16, 100, 64), std::nullopt);
+    if (!waitFor([&] { return total > 0 && submitted >= total; }, 600000)) {
+        fprintf(stderr, "submission timed out\n");
+        return 1;
+    }
+    printf("monitor: %d tasks submitted in %lld ms; %d live\n", tasks, t.elapsed(), engine.liveTaskCount());
+    // Let the first polls settle the server's queued interval into every task.
+    waitFor([] { return false; }, 20000);
+    const qint64 r0 = engine.requestsSent();
+    const double cpu0 = cpuSeconds();
+    batches = batchedTasks = 0;
+    t.restart();
+    double peak = 0;
+    QTimer sampler;
+    QObject::connect(&sampler, &QTimer::timeout, [&] { peak = std::max(peak, rssMb()); });
+    sampler.start(500);
+    waitFor([] { return false; }, seconds * 1000);
+    const double wall = double(t.elapsed()) / 1000.0;
+    const qint64 polls = engine.requestsSent() - r0;
+    double asked = 0;
+    for (const Store::TaskRecord &task : engine.store().liveTasks())
+        asked += wall * 1000.0 / double(engine.scheduler().clampedInterval(task.pollIntervalMs));
+    const double cpu = cpuSeconds() - cpu0;
+    printf("monitor: %d live tasks for %.1f s: %lld polls sent, %.0f asked by the server (%.1f%%), "
+           "RSS %.1f MB (peak %.1f MB, target < 60), CPU %.1f%% of one core, %d change batches (%d task updates)\n",
+           engine.liveTaskCount(), wall, polls, asked, 100.0 * double(polls) / asked, rssMb(), peak,
+           100.0 * cpu / wall, batches, batchedTasks);
+    return 0;
+}
+
+int benchStartup(int total, int live)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("s.sqlite"));
+    Test::TestServer server;
+    if (!server.start({QStringLiteral("--workers"), QStringLiteral("1")})) {
+        fprintf(stderr, "cannot start the server: %s\n", qPrintable(server.errorString()));
+        return 1;
+    }
+    {
+        Store::TaskStore store;
+        store.open(path);
+        Store::ServerRecord s;
+        s.url = server.url();
+        s.era = QStringLiteral("modern");
+        const qint64 sid = *store.addServer(s);
+        Store::Transaction tx(store.database());
+        Store::Statement ins = store.database().prepare(QStringLiteral(
+            "INSERT INTO tasks(server_id, tool, arguments, server_task_id, status, status_message, created_at, "
+            "last_updated_at, ttl_ms, poll_interval_ms, result, first_seen_at, updated_at) "
+            "VALUES(?, 'run_cfd_case', ?, ?, ?, ?, '2026-11-29T20:00:00Z', '2026-11-29T20:00:00Z', 86400000, 1000, ?, ?, ?)"));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (int i = 0; i < total; ++i) {
+            const bool isLive = i >= total - live;
+            ins.reset();
+            ins.bind(1, sid).bind(2, QStringLiteral("{\"reynolds\":%1,\"grid\":64}").arg(i))
+                .bind(3, QUuid::createUuid().toString(QUuid::Id128))
+                .bind(4, isLive ? QStringLiteral("working") : QStringLiteral("completed"))
+                .bind(5, QStringLiteral("iteration 4200 of 12000, residual 3.1e-4 (u 2.0e-4, v 3.1e-4, p 8.7e-5)"))
+                .bind(6, isLive ? QString("") : QStringLiteral("{\"content\":[{\"type\":\"text\",\"text\":\"done\"}],\"structuredContent\":{\"iterations\":4200}}"))
+                .bind(7, now).bind(8, now);
+            ins.exec();
+        }
+        tx.commit();
+    }
+    printf("startup: database with %d tasks (%d live), %.1f MB\n", total, live, double(QFile(path).size()) / 1e6);
+    QElapsedTimer t;
+    t.start();
+    Monitor::Engine engine;
+    engine.open(path);
+    const qint64 opened = t.elapsed();
+    int answered = 0;
+    QObject::connect(&engine, &Monitor::Engine::taskFinished, [&] { ++answered; }); // unknown ids: lost
+    waitFor([&] { return engine.requestsSent() > 0; }, 10000);
+    const qint64 firstSent = t.elapsed();
+    waitFor([&] { return answered > 0; }, 10000);
+    printf("startup: open %lld ms, first poll sent at %lld ms, first poll answered at %lld ms (target <= 1000 ms), RSS %.1f MB\n",
+           opened, firstSent, t.elapsed(), rssMb());
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QLoggingCategory::setFilterRules(QStringLiteral("eddy.*.debug=false\neddy.*.info=false\neddy.*.warning=false"));
+    Net::initGlobal();
+    const QString what = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("all");
+    const int tasks = argc > 2 ? atoi(argv[2]) : 10000;
+    int rc = 0;
+    if (what == QLatin1String("journal") || what == QLatin1String("all"))
+        rc |= benchJournal();
+    if (what == QLatin1String("startup") || what == QLatin1String("all"))
+        rc |= benchStartup(100000, 10000);
+    if (what == QLatin1String("monitor") || what == QLatin1String("all"))
+        rc |= benchMonitor(tasks, 45);
+    return rc;
+}
