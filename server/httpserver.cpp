@@ -331,7 +331,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
             return false;
         }
         if (contentLength > m_maxBody) {
-            sendError(c, 413);
+            rejectOversize(c);
             return false;
         }
         if (c->in.size() < headerEnd + 4 + contentLength) {
@@ -534,6 +534,42 @@ void HttpServer::close(Connection *c)
 {
     ::close(c->fd); // also drops the epoll registration: the descriptor is never duplicated
     delete c;
+}
+
+void HttpServer::rejectOversize(Connection *c)
+{
+    // Closing with the unread body still arriving would make the kernel send RST, which can
+    // destroy the 413 before the client reads it: answer, stop writing, then drain a while.
+    {
+        const std::lock_guard lock(m_threadsMutex);
+        ++m_requestThreads;
+    }
+    std::thread([this, c] {
+        HttpResponse response;
+        response.status = 413;
+        m_errorFiller(response);
+        std::string out = "HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\n"
+                          "Content-Length: " + std::to_string(response.body.size())
+                          + "\r\nConnection: close\r\n\r\n" + response.body;
+        if (sendAll(c->fd, out.data(), out.size())) {
+            ::shutdown(c->fd, SHUT_WR);
+            char buf[65536];
+            std::size_t drained = 0;
+            while (drained < 4 * m_maxBody) {
+                pollfd p{c->fd, POLLIN, 0};
+                if (::poll(&p, 1, 5000) <= 0)
+                    break;
+                const ssize_t n = ::recv(c->fd, buf, sizeof buf, 0);
+                if (n <= 0)
+                    break;
+                drained += std::size_t(n);
+            }
+        }
+        close(c);
+        const std::lock_guard lock(m_threadsMutex);
+        if (--m_requestThreads == 0)
+            m_threadsCv.notify_all();
+    }).detach();
 }
 
 void HttpServer::sendError(Connection *c, int status)

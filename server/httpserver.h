@@ -57,6 +57,7 @@ private:
     void rearm(Connection *c);
     void close(Connection *c);
     void sendError(Connection *c, int status);
+    void rejectOversize(Connection *c);
 
     Handler m_handler;
     FastPath m_fastPath;
