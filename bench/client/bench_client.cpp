@@ -1,0 +1,238 @@
+// bench_client: tasks/get round trips per second and client CPU per round trip against the real
+// eddy-cfd-server on loopback, with 1, 100 and 10,000 live tasks, plus heap bytes per tracked
+// task state. Run by hand: build/bench/client/bench_client [--quick]. Numbers go to
+// docs/client-protocol.md. Not a test: nothing here asserts speed.
+
+#include "app/mcp/client.h"
+#include "app/net/httpclient.h"
+#include "tests/common/testserver.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QLoggingCategory>
+#include <QTimer>
+
+#include <malloc.h>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <deque>
+#include <memory>
+#include <vector>
+
+using namespace Eddy;
+using nlohmann::json;
+
+namespace {
+
+double cpuMicros()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+size_t heapInUse()
+{
+    const struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
+// Creates `count` tasks with `inFlight` calls outstanding at a time.
+std::vector<std::string> createTasks(Mcp::Client &client, int count, int inFlight)
+{
+    std::vector<std::string> ids;
+    int started = 0, done = 0, failed = 0;
+    QEventLoop loop;
+    std::function<void()> next = [&] {
+        while (started < count && started - done < inFlight) {
+            ++started;
+            const json args = {{"case_name", "bench"}, {"reynolds", 100}, {"grid", 8},
+                               {"max_iterations", 10000000}, {"tolerance", 1e-14},
+                               {"force_mesh_defect", true}};
+            Mcp::CallJob *job = client.callTool(QStringLiteral("run_cfd_case"), args);
+            QObject::connect(job, &Mcp::Job::finished, &loop, [&, job] {
+                ++done;
+                if (job->kind() == Mcp::CallJob::Kind::Task)
+                    ids.push_back(job->task().taskId);
+                else if (++failed < 5)
+                    std::fprintf(stderr, "create failed: %s\n", qPrintable(job->error().message()));
+                if (done == count)
+                    loop.quit();
+                else
+                    next();
+            });
+        }
+    };
+    next();
+    if (count > 0)
+        loop.exec();
+    return ids;
+}
+
+struct PollResult
+{
+    qint64 roundTrips = 0;
+    qint64 errors = 0;
+    double seconds = 0;
+    double cpuUs = 0;
+};
+
+// Polls the ids round-robin, `inFlight` requests outstanding, for `seconds`.
+PollResult pollFlat(Mcp::Client &client, const std::vector<std::string> &ids, int inFlight, double seconds)
+{
+    PollResult r;
+    QEventLoop loop;
+    size_t cursor = 0;
+    int outstanding = 0;
+    bool stopping = false;
+    QElapsedTimer wall;
+    std::function<void()> issue = [&] {
+        while (!stopping && outstanding < inFlight) {
+            ++outstanding;
+            Mcp::TaskJob *job = client.getTask(ids[cursor++ % ids.size()]);
+            QObject::connect(job, &Mcp::Job::finished, &loop, [&, job] {
+                --outstanding;
+                if (job->hasError())
+                    ++r.errors;
+                else
+                    ++r.roundTrips;
+                if (stopping && outstanding == 0)
+                    loop.quit();
+                issue();
+            });
+        }
+    };
+    QTimer::singleShot(int(seconds * 1000), &loop, [&] {
+        stopping = true;
+        if (outstanding == 0)
+            loop.quit();
+    });
+    const double cpu0 = cpuMicros();
+    wall.start();
+    issue();
+    loop.exec();
+    r.seconds = double(wall.nsecsElapsed()) / 1e9;
+    r.cpuUs = cpuMicros() - cpu0;
+    return r;
+}
+
+// Each task polled every `intervalMs` (the product's steady state), for `seconds`.
+PollResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, int intervalMs, double seconds)
+{
+    PollResult r;
+    QEventLoop loop;
+    bool stopping = false;
+    int outstanding = 0;
+    std::vector<std::unique_ptr<QTimer>> timers;
+    for (size_t i = 0; i < ids.size(); ++i) {
+        auto timer = std::make_unique<QTimer>();
+        timer->setInterval(intervalMs);
+        QObject::connect(timer.get(), &QTimer::timeout, &loop, [&, i] {
+            if (stopping)
+                return;
+            ++outstanding;
+            Mcp::TaskJob *job = client.getTask(ids[i]);
+            QObject::connect(job, &Mcp::Job::finished, &loop, [&, job] {
+                --outstanding;
+                job->hasError() ? ++r.errors : ++r.roundTrips;
+                if (stopping && outstanding == 0)
+                    loop.quit();
+            });
+        });
+        timers.push_back(std::move(timer));
+    }
+    QTimer::singleShot(int(seconds * 1000), &loop, [&] {
+        stopping = true;
+        if (outstanding == 0)
+            loop.quit();
+    });
+    const double cpu0 = cpuMicros();
+    QElapsedTimer wall;
+    wall.start();
+    for (size_t i = 0; i < timers.size(); ++i) // spread the first polls over one interval
+        QTimer::singleShot(int(i * intervalMs / timers.size()), timers[i].get(), [t = timers[i].get()] { t->start(); });
+    loop.exec();
+    r.seconds = double(wall.nsecsElapsed()) / 1e9;
+    r.cpuUs = cpuMicros() - cpu0;
+    return r;
+}
+
+void report(const char *name, const PollResult &r)
+{
+    std::printf("%-34s %8lld round trips in %5.1f s = %8.0f /s, client CPU %6.1f us/round trip, %lld errors\n",
+                name, static_cast<long long>(r.roundTrips), r.seconds, double(r.roundTrips) / r.seconds,
+                r.roundTrips ? r.cpuUs / double(r.roundTrips) : 0.0, static_cast<long long>(r.errors));
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QLoggingCategory::setFilterRules(QStringLiteral("eddy.*.debug=false\neddy.*.info=false"));
+    Net::initGlobal();
+    const bool quick = app.arguments().contains(QStringLiteral("--quick"));
+    if (qEnvironmentVariableIsEmpty("EDDY_SERVER_BIN"))
+        qputenv("EDDY_SERVER_BIN", EDDY_BENCH_SERVER_BIN);
+
+    Test::TestServer server;
+    if (!server.start({QStringLiteral("--workers"), QStringLiteral("1"),
+                       QStringLiteral("--poll-interval-ms"), QStringLiteral("500"),
+                       QStringLiteral("--log-level"), QStringLiteral("error")})) {
+        std::fprintf(stderr, "cannot start eddy-cfd-server: %s\n", qPrintable(server.errorString()));
+        return 1;
+    }
+    Net::HttpClient http;
+    Mcp::ServerConfig config;
+    config.url = QUrl(server.url());
+    config.timeoutMs = 60000;
+    Mcp::Client client(config, &http);
+
+    const double seconds = quick ? 2.0 : 5.0;
+    for (int count : {1, 100, 10000}) {
+        if (quick && count == 10000)
+            count = 2000;
+        QElapsedTimer t;
+        t.start();
+        const std::vector<std::string> ids = createTasks(client, count, 32);
+        std::printf("\n== %d live tasks (created %zu in %.1f s)\n", count, ids.size(), double(t.elapsed()) / 1000.0);
+        if (ids.empty())
+            return 1;
+        report("flat out, 1 request in flight", pollFlat(client, ids, 1, seconds));
+        if (count > 1)
+            report("flat out, 16 requests in flight", pollFlat(client, ids, 16, seconds));
+        if (count == 100)
+            report("paced: every task each 500 ms", pollPaced(client, ids, 500, 2 * seconds));
+    }
+    std::printf("connections opened: %lld\n", static_cast<long long>(http.connectionsOpened()));
+
+    // Heap held per tracked task: the TaskState of each task as last returned by tasks/get.
+    {
+        const std::vector<std::string> ids = createTasks(client, quick ? 200 : 1000, 32);
+        std::vector<Mcp::TaskState> states;
+        states.reserve(ids.size());
+        QEventLoop loop;
+        size_t done = 0;
+        malloc_trim(0);
+        const size_t before = heapInUse();
+        for (const std::string &id : ids) {
+            Mcp::TaskJob *job = client.getTask(id);
+            QObject::connect(job, &Mcp::Job::finished, &loop, [&, job] {
+                if (!job->hasError())
+                    states.push_back(job->state());
+                if (++done == ids.size())
+                    loop.quit();
+            });
+        }
+        loop.exec();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        malloc_trim(0);
+        const size_t after = heapInUse();
+        std::printf("\nheap per tracked task state: %.0f bytes (%zu states, includes statusMessage and inputRequests JSON)\n",
+                    double(after > before ? after - before : 0) / double(states.size()), states.size());
+    }
+    return 0;
+}
