@@ -216,8 +216,6 @@ int main(int argc, char **argv)
         states.reserve(ids.size());
         QEventLoop loop;
         size_t done = 0;
-        malloc_trim(0);
-        const size_t before = heapInUse();
         for (const std::string &id : ids) {
             Mcp::TaskJob *job = client.getTask(id);
             QObject::connect(job, &Mcp::Job::finished, &loop, [&, job] {
@@ -228,11 +226,30 @@ int main(int argc, char **argv)
             });
         }
         loop.exec();
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        // Measure a deep copy, so transfer buffers and pooled curl handles are not counted.
         malloc_trim(0);
+        const size_t before = heapInUse();
+        auto copy = std::make_unique<std::vector<Mcp::TaskState>>(states);
         const size_t after = heapInUse();
-        std::printf("\nheap per tracked task state: %.0f bytes (%zu states, includes statusMessage and inputRequests JSON)\n",
-                    double(after > before ? after - before : 0) / double(states.size()), states.size());
+        std::printf("\nheap per tracked task state: %.0f bytes (%zu states as returned by tasks/get, with "
+                    "statusMessage and any inputRequests form)\n",
+                    double(after - before) / double(copy->size()), copy->size());
+        size_t withForms = 0;
+        for (Mcp::TaskState &st : *copy) {
+            withForms += st.inputRequests.is_null() ? 0 : 1;
+            st.inputRequests = nullptr;
+        }
+        copy.reset();
+        malloc_trim(0);
+        const size_t base = heapInUse();
+        std::vector<Mcp::TaskState> lean(states.size());
+        for (size_t i = 0; i < states.size(); ++i) {
+            lean[i] = states[i];
+            lean[i].inputRequests = nullptr;
+        }
+        const size_t leanAfter = heapInUse();
+        std::printf("heap per tracked task state without the form: %.0f bytes (%zu of %zu had one)\n",
+                    double(leanAfter - base) / double(lean.size()), withForms, lean.size());
     }
     return 0;
 }
