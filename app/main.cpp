@@ -1,0 +1,153 @@
+// Eddy's GUI entry point: the engine on its own thread, the main window on the GUI thread, and
+// the bundled eddy-cfd-server started on first run.
+
+#include "app/monitor/engine.h"
+#include "app/store/taskstore.h"
+#include "models/enginebridge.h"
+#include "models/serverlistmodel.h"
+#include "models/tasktablemodel.h"
+#include "widgets/firstrun.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QIcon>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QThread>
+#include <QTranslator>
+
+#include <cstdio>
+
+using namespace Eddy;
+
+namespace {
+
+// Loads the embedded translation for `lang` ("de", "en") or, when empty, the system locale.
+void installTranslations(QApplication &app, const QString &lang)
+{
+    const QLocale locale = lang.isEmpty() ? QLocale::system() : QLocale(lang);
+    auto *eddy = new QTranslator(&app);
+    if (eddy->load(locale, QStringLiteral("eddy"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QApplication::installTranslator(eddy);
+    auto *qt = new QTranslator(&app);
+    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QApplication::installTranslator(qt);
+}
+
+QIcon appIcon()
+{
+    QIcon icon;
+    for (int s : {16, 24, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/eddy/icons/eddy-%1.png").arg(s), QSize(s, s));
+    return icon;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Eddy"));
+    QApplication::setApplicationName(QStringLiteral("Eddy"));
+    QApplication::setApplicationVersion(QStringLiteral(EDDY_VERSION));
+    QApplication::setWindowIcon(appIcon());
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate("main", "Workbench for long-running MCP tasks."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption dbOption(QStringLiteral("db"), QCoreApplication::translate("main", "Database file (default: %1).")
+                                                                .arg(Store::TaskStore::defaultPath()),
+                                      QStringLiteral("file"));
+    const QCommandLineOption langOption(QStringLiteral("lang"), QCoreApplication::translate("main", "User interface language: de or en."),
+                                        QStringLiteral("lang"));
+    const QCommandLineOption serverOption(QStringLiteral("server"),
+                                          QCoreApplication::translate("main", "Connect to this MCP server URL (added if new)."),
+                                          QStringLiteral("url"));
+    const QCommandLineOption noLocalOption(QStringLiteral("no-local-server"),
+                                           QCoreApplication::translate("main", "Never start the bundled eddy-cfd-server."));
+    const QCommandLineOption serverDataOption(QStringLiteral("server-data"),
+                                              QCoreApplication::translate("main", "Data folder of the bundled server."),
+                                              QStringLiteral("dir"));
+    parser.addOptions({dbOption, langOption, serverOption, noLocalOption, serverDataOption});
+    parser.process(app);
+
+    const QString lang = parser.value(langOption);
+    if (!lang.isEmpty() && lang != QLatin1String("de") && lang != QLatin1String("en")) {
+        std::fprintf(stderr, "eddy: --lang must be de or en (got %s)\n", qPrintable(lang));
+        return 2;
+    }
+    installTranslations(app, lang);
+
+    const QString dbPath = parser.isSet(dbOption) ? parser.value(dbOption) : Store::TaskStore::defaultPath();
+    QDir().mkpath(QFileInfo(dbPath).absolutePath());
+
+    // The engine owns curl, SQLite and every MCP connection; it never runs on the GUI thread.
+    QThread engineThread;
+    engineThread.setObjectName(QStringLiteral("engine"));
+    auto *engine = new Monitor::Engine;
+    engine->moveToThread(&engineThread);
+    engineThread.start();
+
+    EngineBridge bridge(engine);
+    MainWindow window(&bridge);
+    FirstRun firstRun(&bridge);
+    if (parser.isSet(serverDataOption))
+        firstRun.setDataDir(parser.value(serverDataOption));
+    const QString explicitServer = parser.value(serverOption);
+    const bool allowLocal = !parser.isSet(noLocalOption);
+
+    bool firstSnapshot = true;
+    QObject::connect(&window, &MainWindow::snapshotLoaded, &window, [&] {
+        if (!firstSnapshot)
+            return;
+        firstSnapshot = false;
+        EngineBridge::Snapshot s;
+        s.servers = window.serverModel()->servers();
+        if (!explicitServer.isEmpty())
+            bridge.addServer(explicitServer, QString(), QString());
+        if (allowLocal && firstRun.begin(s, !explicitServer.isEmpty()))
+            window.statusBar()->showMessage(QCoreApplication::translate("main", "Starting the bundled CFD server..."));
+    });
+    QObject::connect(&firstRun, &FirstRun::serverReady, &window, [&](const QString &url) {
+        window.statusBar()->showMessage(QCoreApplication::translate("main", "Local CFD server running at %1").arg(url), 8000);
+    });
+    QObject::connect(&firstRun, &FirstRun::serverFailed, &window, [&](const QString &message) {
+        QMessageBox::warning(&window, QCoreApplication::translate("main", "Local Server"), message);
+    });
+    QObject::connect(engine, &Monitor::Engine::opened, &window, [&](bool ok, const QString &error) {
+        if (!ok) {
+            QMessageBox::critical(&window, QCoreApplication::translate("main", "Cannot Open the Database"),
+                                  QCoreApplication::translate("main", "Eddy could not open %1:\n%2\n\nStart Eddy with "
+                                                                      "--db and another file, or restore a backup.")
+                                      .arg(dbPath, error));
+            QApplication::exit(1);
+            return;
+        }
+        window.start();
+    });
+    QMetaObject::invokeMethod(engine, [engine, dbPath] { engine->open(dbPath); });
+
+    // Quit: ask about the local server while tasks run there, then stop the engine on its thread.
+    window.setQuitGuard([&] {
+        const auto counts = window.taskModel()->statusCounts();
+        const int live = counts.value(Store::TaskStatus::Working) + counts.value(Store::TaskStatus::InputRequired);
+        return firstRun.prepareQuit(&window, live);
+    });
+    window.show();
+
+    const int code = app.exec();
+    QMetaObject::invokeMethod(engine, [engine] {
+        engine->close();
+        delete engine;
+    }, Qt::BlockingQueuedConnection);
+    engineThread.quit();
+    engineThread.wait();
+    return code;
+}

@@ -1,0 +1,926 @@
+#include "widgets/mainwindow.h"
+
+#include "models/inboxmodel.h"
+#include "models/sampleseriesmodel.h"
+#include "models/serverlistmodel.h"
+#include "models/sessionlistmodel.h"
+#include "models/tasktablemodel.h"
+#include "widgets/attachdialog.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/residualchart.h"
+#include "widgets/resultview.h"
+#include "widgets/schemaform.h"
+#include "widgets/serverdialog.h"
+#include "widgets/statustimeline.h"
+#include "widgets/sweepeditor.h"
+#include "widgets/taskmonitor.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QSystemTrayIcon>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+namespace Eddy {
+
+using json = nlohmann::json;
+using Store::TaskStatus;
+
+namespace {
+
+constexpr int MaxChartTasks = 8;
+
+QString seriesKey(qint64 taskId, const QString &series)
+{
+    return QStringLiteral("%1/%2").arg(taskId).arg(series);
+}
+
+bool isChartSeries(const QString &series)
+{
+    return series == QLatin1String("residual") || series.startsWith(QLatin1String("residual."));
+}
+
+} // namespace
+
+MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
+    : QMainWindow(parent)
+    , m_bridge(bridge)
+    , m_tasks(new TaskTableModel(this))
+    , m_inbox(new InboxModel(this))
+    , m_servers(new ServerListModel(this))
+    , m_sessions(new SessionListModel(this))
+    , m_monitor(new TaskMonitor(m_tasks, this))
+    , m_chart(new ResidualChart(this))
+    , m_timeline(new StatusTimeline(this))
+    , m_result(new ResultView(this))
+    , m_serverList(new QListView(this))
+    , m_sessionList(new QListView(this))
+    , m_inboxView(new QTableView(this))
+    , m_clock(new QTimer(this))
+    , m_activity(new QLabel(this))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/eddy/icons/eddy.svg")));
+    setDockNestingEnabled(true);
+    setCentralWidget(m_monitor);
+    m_inbox->setDescribe([this](qint64 taskId) {
+        const Store::TaskRecord *t = m_tasks->task(taskId);
+        return qMakePair(t ? m_tasks->caseLabel(taskId) : tr("Task %1").arg(taskId),
+                         t ? m_servers->displayName(t->serverId) : QString());
+    });
+    buildDocks();
+    buildMenus();
+
+    // Status bar: live counts per state, and what the servers are doing.
+    const QList<QPair<QString, TaskStatus>> counters{{tr("Working"), TaskStatus::Working},
+                                                     {tr("Waiting for input"), TaskStatus::InputRequired},
+                                                     {tr("Done"), TaskStatus::Completed},
+                                                     {tr("Failed"), TaskStatus::Failed}};
+    for (const auto &[label, status] : counters) {
+        auto *l = new QLabel(this);
+        l->setObjectName(QStringLiteral("count_%1").arg(int(status)));
+        l->setTextFormat(Qt::RichText);
+        statusBar()->addPermanentWidget(l);
+        m_counts.insert(label, l);
+    }
+    statusBar()->addWidget(m_activity, 1);
+    connect(m_tasks, &TaskTableModel::countsChanged, this, &MainWindow::updateStatusBar);
+    connect(m_tasks, &TaskTableModel::sweepInfoNeeded, m_bridge, &EngineBridge::requestSweep);
+    connect(m_inbox, &InboxModel::countChanged, this, &MainWindow::updateStatusBar);
+    updateStatusBar();
+
+    // Time columns tick once a second; one dataChanged for all rows.
+    m_clock->setInterval(1000);
+    connect(m_clock, &QTimer::timeout, this, [this] {
+        m_tasks->tick();
+        m_inbox->refreshDescriptions();
+        if (m_detailTask)
+            if (const Store::TaskRecord *t = m_tasks->task(m_detailTask); t && t->isLive())
+                m_timeline->update();
+    });
+    m_clock->start();
+
+    connect(m_monitor, &TaskMonitor::selectionChanged, this, &MainWindow::onSelection);
+    connect(m_monitor, &TaskMonitor::cancelRequested, this, [this](const QList<qint64> &ids) {
+        m_bridge->cancelTasks(ids);
+        statusBar()->showMessage(tr("Cancel requested for %n task(s); waiting for the server to agree.", nullptr,
+                                    static_cast<int>(ids.size())), 5000);
+    });
+    connect(m_monitor, &TaskMonitor::rerunRequested, this, &MainWindow::rerun);
+    connect(m_monitor, &TaskMonitor::relaunchRequested, this, &MainWindow::relaunch);
+
+    // Engine -> GUI (queued: the engine lives on its own thread).
+    Monitor::Engine *engine = m_bridge->engine();
+    connect(m_bridge, &EngineBridge::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(m_bridge, &EngineBridge::samplesReady, this, &MainWindow::onSamples);
+    connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
+    connect(m_bridge, &EngineBridge::serversReady, this, [this](const QList<Store::ServerRecord> &servers) {
+        m_servers->setServers(servers);
+        QHash<qint64, QString> names;
+        for (const auto &s : servers)
+            names.insert(s.id, s.name.isEmpty() ? s.url : s.name);
+        m_tasks->setServerNames(names);
+    });
+    connect(m_bridge, &EngineBridge::sweepReady, this, [this](const Store::SweepRecord &sweep, const QHash<qint64, int> &index) {
+        m_sweeps.insert(sweep.id, sweep);
+        for (auto it = index.begin(); it != index.end(); ++it)
+            m_tasks->setCaseIndex(it.key(), it.value());
+        m_tasks->setSweepInfo(sweep.id, sweepLabel(sweep.id), EngineBridge::variedNames(sweep.spec));
+    });
+    connect(m_bridge, &EngineBridge::sessionsChanged, this, [this](const QList<Store::SessionRecord> &sessions) {
+        const std::optional<qint64> keep = m_session;
+        m_sessions->setSessions(sessions);
+        const int row = m_sessions->rowOf(keep.value_or(SessionListModel::AllSessions));
+        m_sessionList->setCurrentIndex(m_sessions->index(std::max(0, row)));
+        updateTitle();
+    });
+    connect(m_bridge, &EngineBridge::sessionCreated, this, [this](qint64 id, const QString &) { switchSession(id); });
+    connect(m_bridge, &EngineBridge::tasksAttached, this, [this](qint64 sessionId, int n) {
+        statusBar()->showMessage(tr("%n task(s) attached.", nullptr, n), 5000);
+        if (m_session == sessionId)
+            m_bridge->requestSnapshot(m_session);
+    });
+    if (engine) {
+        connect(engine, &Monitor::Engine::changesReady, this, &MainWindow::onChanges);
+        connect(engine, &Monitor::Engine::inputRequested, this, &MainWindow::onInputRequested);
+        connect(engine, &Monitor::Engine::taskFinished, this, &MainWindow::onTaskFinished);
+        connect(engine, &Monitor::Engine::serverStateChanged, this,
+                [this](qint64 id, Monitor::Engine::ServerState state, const QString &message) {
+                    m_servers->setState(id, static_cast<ServerListModel::State>(int(state)), message);
+                    if (state == Monitor::Engine::ServerState::Unreachable)
+                        m_activity->setText(tr("%1 is unreachable: %2").arg(m_servers->displayName(id), message));
+                    else if (state == Monitor::Engine::ServerState::BackingOff)
+                        m_activity->setText(tr("%1 asks Eddy to slow down; polling less often.").arg(m_servers->displayName(id)));
+                    else
+                        m_activity->setText(tr("%1 online").arg(m_servers->displayName(id)));
+                });
+        connect(engine, &Monitor::Engine::toolsChanged, m_bridge, [this](qint64) { m_bridge->requestServers(); });
+        connect(engine, &Monitor::Engine::sweepSubmitted, this, [this](qint64 sweepId, int count) {
+            m_tasks->acceptSweep(sweepId);
+            m_bridge->requestSweep(sweepId);
+            statusBar()->showMessage(tr("Sweep %1 journalled: %n case(s) are being submitted.", nullptr, count).arg(sweepId), 8000);
+        });
+        connect(engine, &Monitor::Engine::callJournalled, this, [this](qint64 caseId) {
+            m_tasks->acceptCase(caseId);
+            statusBar()->showMessage(tr("Call journalled; sending it to the server."), 5000);
+        });
+        connect(engine, &Monitor::Engine::submissionRejected, this, [this](const QString &message) {
+            showError(tr("Not Submitted"), message);
+        });
+        connect(engine, &Monitor::Engine::caseRejected, this, [this](qint64, const QString &message) {
+            statusBar()->showMessage(tr("A case was rejected by the server: %1").arg(message), 10000);
+        });
+        connect(engine, &Monitor::Engine::operationFailed, this, [this](const QString &message) {
+            statusBar()->showMessage(message, 10000);
+        });
+        connect(engine, &Monitor::Engine::inputAnswered, this,
+                [this](qint64 taskId, const QString &key, bool ok, const QString &message) {
+                    if (ok) {
+                        m_inbox->removeRequest(taskId, key);
+                        statusBar()->showMessage(tr("Answer sent for %1.").arg(m_tasks->caseLabel(taskId)), 5000);
+                    } else {
+                        showError(tr("Answer Not Sent"), message);
+                    }
+                });
+        connect(engine, &Monitor::Engine::ttlWarning, this, [this](qint64 taskId, qint64 msLeft) {
+            notify(tr("Task may be forgotten"),
+                   tr("%1: the server may drop it in %2.").arg(m_tasks->caseLabel(taskId), TaskTableModel::durationText(msLeft)));
+        });
+    }
+
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        m_tray = new QSystemTrayIcon(windowIcon(), this);
+        m_tray->setToolTip(tr("Eddy"));
+        m_tray->show();
+        connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] {
+            showNormal();
+            raise();
+            activateWindow();
+        });
+    }
+    restoreSettings();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks()
+{
+    // Left: servers and sessions.
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(4, 4, 4, 4);
+    auto *serversLabel = new QLabel(tr("<b>Servers</b>"), left);
+    m_serverList->setObjectName(QStringLiteral("servers"));
+    m_serverList->setModel(m_servers);
+    m_serverList->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    connect(m_serverList, &QListView::activated, this, [this](const QModelIndex &idx) {
+        showServer(idx.data(ServerListModel::ServerIdRole).toLongLong());
+    });
+    auto *addServerButton = new QPushButton(tr("Add Server..."), left);
+    connect(addServerButton, &QPushButton::clicked, this, &MainWindow::addServer);
+    auto *sessionsLabel = new QLabel(tr("<b>Sessions</b>"), left);
+    m_sessionList->setObjectName(QStringLiteral("sessions"));
+    m_sessionList->setModel(m_sessions);
+    m_sessionList->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    connect(m_sessionList, &QListView::clicked, this, [this](const QModelIndex &idx) {
+        const qint64 id = idx.data(SessionListModel::SessionIdRole).toLongLong();
+        switchSession(id == SessionListModel::AllSessions ? std::nullopt : std::optional<qint64>(id));
+    });
+    auto *sessionButtons = new QHBoxLayout;
+    auto *newSessionButton = new QPushButton(tr("New..."), left);
+    connect(newSessionButton, &QPushButton::clicked, this, &MainWindow::newSession);
+    auto *attachButton = new QPushButton(tr("Attach..."), left);
+    attachButton->setToolTip(tr("Attach earlier tasks to this session"));
+    connect(attachButton, &QPushButton::clicked, this, &MainWindow::attachEarlierTasks);
+    sessionButtons->addWidget(newSessionButton);
+    sessionButtons->addWidget(attachButton);
+    leftLayout->addWidget(serversLabel);
+    leftLayout->addWidget(m_serverList, 1);
+    leftLayout->addWidget(addServerButton);
+    leftLayout->addSpacing(8);
+    leftLayout->addWidget(sessionsLabel);
+    leftLayout->addWidget(m_sessionList, 2);
+    leftLayout->addLayout(sessionButtons);
+    auto *leftDock = new QDockWidget(tr("Servers and Sessions"), this);
+    leftDock->setObjectName(QStringLiteral("sidebarDock"));
+    leftDock->setWidget(left);
+    addDockWidget(Qt::LeftDockWidgetArea, leftDock);
+
+    // Right: chart over timeline, result below.
+    auto *chartPanel = new QWidget(this);
+    auto *chartLayout = new QVBoxLayout(chartPanel);
+    chartLayout->setContentsMargins(4, 0, 4, 4);
+    chartLayout->setSpacing(2);
+    chartLayout->addWidget(m_chart, 1);
+    chartLayout->addWidget(m_timeline);
+    auto *chartDock = new QDockWidget(tr("Residuals"), this);
+    chartDock->setObjectName(QStringLiteral("chartDock"));
+    chartDock->setWidget(chartPanel);
+    addDockWidget(Qt::RightDockWidgetArea, chartDock);
+    auto *resultDock = new QDockWidget(tr("Result"), this);
+    resultDock->setObjectName(QStringLiteral("resultDock"));
+    resultDock->setWidget(m_result);
+    addDockWidget(Qt::RightDockWidgetArea, resultDock);
+    splitDockWidget(chartDock, resultDock, Qt::Vertical);
+
+    // Bottom: the inbox.
+    auto *inboxPanel = new QWidget(this);
+    auto *inboxLayout = new QVBoxLayout(inboxPanel);
+    inboxLayout->setContentsMargins(4, 4, 4, 4);
+    m_inboxView->setObjectName(QStringLiteral("inbox"));
+    m_inboxView->setModel(m_inbox);
+    m_inboxView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_inboxView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_inboxView->verticalHeader()->hide();
+    m_inboxView->horizontalHeader()->setSectionResizeMode(InboxModel::MessageColumn, QHeaderView::Stretch);
+    m_inboxView->setShowGrid(false);
+    connect(m_inboxView, &QTableView::activated, this, [this](const QModelIndex &idx) {
+        answer(idx.data(InboxModel::TaskIdRole).toLongLong(), idx.data(InboxModel::KeyRole).toString());
+    });
+    auto *answerButton = new QPushButton(tr("Answer..."), inboxPanel);
+    answerButton->setObjectName(QStringLiteral("answer"));
+    answerButton->setToolTip(tr("Answer the selected question (Ctrl+I answers the oldest)"));
+    connect(answerButton, &QPushButton::clicked, this, [this] {
+        const QModelIndex idx = m_inboxView->currentIndex();
+        if (idx.isValid())
+            answer(idx.data(InboxModel::TaskIdRole).toLongLong(), idx.data(InboxModel::KeyRole).toString());
+        else
+            answerNext();
+    });
+    auto *inboxButtons = new QHBoxLayout;
+    inboxButtons->addStretch(1);
+    inboxButtons->addWidget(answerButton);
+    inboxLayout->addWidget(m_inboxView, 1);
+    inboxLayout->addLayout(inboxButtons);
+    m_inboxDock = new QDockWidget(tr("Input Inbox"), this);
+    m_inboxDock->setObjectName(QStringLiteral("inboxDock"));
+    m_inboxDock->setWidget(inboxPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_inboxDock);
+
+    resizeDocks({leftDock}, {220}, Qt::Horizontal);
+    resizeDocks({chartDock}, {520}, Qt::Horizontal);
+    resizeDocks({m_inboxDock}, {150}, Qt::Vertical);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *newSweep = file->addAction(tr("New Sweep..."), this, &MainWindow::showSweepEditor);
+    newSweep->setShortcut(QKeySequence::New);
+    file->addAction(tr("New Session..."), this, &MainWindow::newSession);
+    file->addAction(tr("Rename Session..."), this, &MainWindow::renameSession);
+    file->addAction(tr("Attach Earlier Tasks..."), this, &MainWindow::attachEarlierTasks);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("Quit"), this, &MainWindow::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *server = menuBar()->addMenu(tr("&Server"));
+    server->addAction(tr("Add Server..."), this, &MainWindow::addServer);
+    QAction *refresh = server->addAction(tr("Refresh Servers"), this, [this] {
+        for (const auto &s : m_servers->servers())
+            m_bridge->refreshServer(s.id);
+    });
+    refresh->setShortcut(QKeySequence::Refresh);
+
+    QMenu *tasks = menuBar()->addMenu(tr("&Tasks"));
+    QAction *answerAction = tasks->addAction(tr("Answer Next Question..."), this, &MainWindow::answerNext);
+    answerAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    QAction *cancel = tasks->addAction(tr("Cancel Selected"), m_monitor, &TaskMonitor::cancelSelected);
+    cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    tasks->addSeparator();
+    const QList<QPair<QString, TaskMonitor::StatusFilter>> filters{
+        {tr("Show All"), TaskMonitor::StatusFilter::All},
+        {tr("Show Running"), TaskMonitor::StatusFilter::Live},
+        {tr("Show Needs Input"), TaskMonitor::StatusFilter::NeedsInput},
+        {tr("Show Completed"), TaskMonitor::StatusFilter::Completed},
+        {tr("Show Failed"), TaskMonitor::StatusFilter::Failed}};
+    int n = 1;
+    for (const auto &[label, filter] : filters) {
+        QAction *a = tasks->addAction(label, this, [this, f = filter] { m_monitor->setStatusFilter(f); });
+        a->setShortcut(QKeySequence(Qt::ALT | (Qt::Key_0 + n++)));
+    }
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    auto *themes = new QActionGroup(this);
+    const QList<QPair<QString, Theme>> list{{tr("System Theme"), Theme::System},
+                                            {tr("Light Theme"), Theme::Light},
+                                            {tr("Dark Theme"), Theme::Dark}};
+    for (const auto &[label, theme] : list) {
+        QAction *a = view->addAction(label, this, [this, t = theme] { applyTheme(t); });
+        a->setCheckable(true);
+        a->setData(int(theme));
+        themes->addAction(a);
+    }
+    connect(view, &QMenu::aboutToShow, this, [this, themes] {
+        for (QAction *a : themes->actions())
+            a->setChecked(a->data().toInt() == int(m_theme));
+    });
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("About Eddy"), this, [this] {
+        QMessageBox::about(this, tr("About Eddy"),
+                           tr("<h3>Eddy %1</h3><p>A workbench for long-running MCP tasks: sweeps, live "
+                              "residuals, questions from the solver, and every result kept.</p>")
+                               .arg(QStringLiteral(EDDY_VERSION)));
+    });
+
+    auto *toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolbar"));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->setMovable(false);
+    newSweep->setIcon(style()->standardIcon(QStyle::SP_FileDialogNewFolder));
+    toolbar->addAction(newSweep);
+    answerAction->setIcon(style()->standardIcon(QStyle::SP_MessageBoxQuestion));
+    toolbar->addAction(answerAction);
+    refresh->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    toolbar->addAction(refresh);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1500, 900);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_monitor->restoreState(settings.value(QStringLiteral("monitor/header")).toByteArray());
+    m_autoDialogs = settings.value(QStringLiteral("input/openDialogs"), true).toBool();
+    applyTheme(static_cast<Theme>(settings.value(QStringLiteral("view/theme"), int(Theme::System)).toInt()));
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("monitor/header"), m_monitor->saveState());
+    settings.setValue(QStringLiteral("view/theme"), int(m_theme));
+    settings.setValue(QStringLiteral("session/last"), m_session.value_or(SessionListModel::AllSessions));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_quitGuard && !m_quitGuard()) {
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    if (m_sweepWindow)
+        m_sweepWindow->close();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::applyTheme(Theme theme)
+{
+    m_theme = theme;
+    // Fusion draws the same on every desktop, so both palettes look as designed.
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QPalette p = QApplication::style()->standardPalette();
+    bool dark = false;
+    if (theme == Theme::Dark) {
+        dark = true;
+        const QColor window(0x2b, 0x2d, 0x30), base(0x1f, 0x21, 0x24), text(0xdf, 0xe1, 0xe5);
+        p.setColor(QPalette::Window, window);
+        p.setColor(QPalette::WindowText, text);
+        p.setColor(QPalette::Base, base);
+        p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
+        p.setColor(QPalette::ToolTipBase, window);
+        p.setColor(QPalette::ToolTipText, text);
+        p.setColor(QPalette::Text, text);
+        p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3b));
+        p.setColor(QPalette::ButtonText, text);
+        p.setColor(QPalette::BrightText, Qt::white);
+        p.setColor(QPalette::Highlight, QColor(0x2f, 0x65, 0xca));
+        p.setColor(QPalette::HighlightedText, Qt::white);
+        p.setColor(QPalette::Link, QColor(0x58, 0x9d, 0xf6));
+        p.setColor(QPalette::PlaceholderText, QColor(0x8c, 0x90, 0x96));
+        p.setColor(QPalette::Mid, QColor(0x45, 0x47, 0x4b));
+        p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
+        p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x70, 0x73, 0x78));
+        p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x70, 0x73, 0x78));
+        p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x70, 0x73, 0x78));
+    } else if (theme == Theme::Light) {
+        p.setColor(QPalette::Window, QColor(0xf3, 0xf4, 0xf6));
+        p.setColor(QPalette::Base, Qt::white);
+        p.setColor(QPalette::AlternateBase, QColor(0xf6, 0xf8, 0xfa));
+        p.setColor(QPalette::Highlight, QColor(0x2f, 0x65, 0xca));
+        p.setColor(QPalette::PlaceholderText, QColor(0x6e, 0x73, 0x7a));
+    } else {
+        dark = QApplication::palette().color(QPalette::Window).lightness() < 128;
+        p = QApplication::style()->standardPalette();
+    }
+    QApplication::setPalette(p);
+    m_chart->setDark(dark);
+}
+
+void MainWindow::updateTitle()
+{
+    // Never a task id here: titles end up in screenshots, screen shares and window lists.
+    const QString session = m_session ? m_sessions->name(*m_session) : tr("All sessions");
+    setWindowTitle(session.isEmpty() ? tr("Eddy") : tr("%1 — Eddy").arg(session));
+}
+
+QString MainWindow::statusCountsText() const
+{
+    const auto counts = m_tasks->statusCounts();
+    return tr("Working %1 · Waiting for input %2 · Done %3 · Failed %4")
+        .arg(counts.value(TaskStatus::Working))
+        .arg(counts.value(TaskStatus::InputRequired))
+        .arg(counts.value(TaskStatus::Completed))
+        .arg(counts.value(TaskStatus::Failed) + counts.value(TaskStatus::Expired) + counts.value(TaskStatus::Lost));
+}
+
+void MainWindow::updateStatusBar()
+{
+    const auto counts = m_tasks->statusCounts();
+    const auto set = [&](const QString &label, TaskStatus status, int n) {
+        QLabel *l = m_counts.value(label);
+        if (!l)
+            return;
+        l->setText(QStringLiteral("<span style='color:%1'>&#9679;</span> %2 <b>%3</b>&nbsp;&nbsp;")
+                       .arg(TaskTableModel::statusColor(status).name(), label.toHtmlEscaped())
+                       .arg(n));
+    };
+    set(tr("Working"), TaskStatus::Working, counts.value(TaskStatus::Working));
+    set(tr("Waiting for input"), TaskStatus::InputRequired, counts.value(TaskStatus::InputRequired));
+    set(tr("Done"), TaskStatus::Completed, counts.value(TaskStatus::Completed));
+    set(tr("Failed"), TaskStatus::Failed,
+        counts.value(TaskStatus::Failed) + counts.value(TaskStatus::Expired) + counts.value(TaskStatus::Lost));
+    if (m_inboxDock) {
+        const int pending = m_inbox->rowCount();
+        m_inboxDock->setWindowTitle(pending ? tr("Input Inbox (%1)").arg(pending) : tr("Input Inbox"));
+    }
+}
+
+void MainWindow::start()
+{
+    QSettings settings;
+    const qint64 last = settings.value(QStringLiteral("session/last"), SessionListModel::AllSessions).toLongLong();
+    m_session = last == SessionListModel::AllSessions ? std::nullopt : std::optional<qint64>(last);
+    m_tasks->setShowAllSessions(!m_session);
+    m_bridge->requestSnapshot(m_session);
+}
+
+void MainWindow::switchSession(std::optional<qint64> sessionId)
+{
+    m_session = sessionId;
+    m_tasks->clearAccepted();
+    m_tasks->setShowAllSessions(!sessionId);
+    m_bridge->requestSnapshot(sessionId);
+    QSettings().setValue(QStringLiteral("session/last"), sessionId.value_or(SessionListModel::AllSessions));
+}
+
+void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
+{
+    if (s.sessionId != m_session)
+        return; // an older request answered after a switch
+    m_servers->setServers(s.servers);
+    QHash<qint64, QString> names;
+    for (const auto &srv : s.servers)
+        names.insert(srv.id, srv.name.isEmpty() ? srv.url : srv.name);
+    m_tasks->setServerNames(names);
+    m_sessions->setSessions(s.sessions);
+    // A remembered session that no longer exists: show everything instead of nothing.
+    if (m_session && m_sessions->rowOf(*m_session) < 0) {
+        switchSession(std::nullopt);
+        return;
+    }
+    if (s.sessions.isEmpty() && !m_sessionKnown) {
+        m_sessionKnown = true;
+        m_bridge->createSession(tr("Study %1").arg(QDate::currentDate().toString(Qt::ISODate)));
+    }
+    m_sessionKnown = true;
+    for (const auto &sw : s.sweeps) {
+        m_sweeps.insert(sw.id, sw);
+        m_tasks->acceptSweep(sw.id);
+    }
+    for (auto it = s.caseIndex.begin(); it != s.caseIndex.end(); ++it)
+        m_tasks->setCaseIndex(it.key(), it.value());
+    for (const auto &sw : s.sweeps)
+        m_tasks->setSweepInfo(sw.id, sweepLabel(sw.id), EngineBridge::variedNames(sw.spec));
+    m_tasks->setTasks(s.tasks);
+    m_sessionList->setCurrentIndex(m_sessions->index(std::max(0, m_sessions->rowOf(m_session.value_or(SessionListModel::AllSessions)))));
+    m_inbox->setRequests(s.pendingInputs);
+    updateTitle();
+    updateStatusBar();
+    onSelection(m_monitor->selectedTaskIds());
+    Q_EMIT snapshotLoaded();
+    if (m_autoDialogs && m_inbox->rowCount() > 0 && !m_dialog)
+        QTimer::singleShot(0, this, &MainWindow::answerNext);
+}
+
+QString MainWindow::sweepLabel(std::optional<qint64> sweepId) const
+{
+    if (!sweepId)
+        return {};
+    return tr("Sweep %1").arg(*sweepId);
+}
+
+void MainWindow::onChanges(const Monitor::ChangeSet &changes)
+{
+    m_tasks->applyTasks(changes.tasks);
+    m_tasks->applySamples(changes.samples);
+    // Live chart: append to the shown series; a new series means rebuilding the chart's list.
+    QHash<QString, std::vector<QPointF>> appends;
+    bool newSeries = false;
+    for (const auto &s : changes.samples) {
+        if (!m_chartTasks.contains(s.taskId) || !isChartSeries(s.series))
+            continue;
+        const QString key = seriesKey(s.taskId, s.series);
+        if (!m_series.contains(key)) {
+            auto *m = new SampleSeriesModel(s.taskId, s.series, this);
+            m_series.insert(key, m);
+            newSeries = true;
+        }
+        appends[key].emplace_back(s.x, s.y);
+    }
+    for (auto it = appends.begin(); it != appends.end(); ++it)
+        m_series.value(it.key())->appendPoints(it.value());
+    if (newSeries) {
+        QList<SampleSeriesModel *> list = m_series.values();
+        std::sort(list.begin(), list.end(), [](auto *a, auto *b) {
+            return std::pair(a->taskId(), a->series()) < std::pair(b->taskId(), b->series());
+        });
+        m_chart->setSeries(list);
+    }
+    for (const auto &t : changes.tasks) {
+        if (!t.isLive())
+            m_inbox->removeTask(t.id);
+        if (t.id == m_detailTask)
+            m_bridge->requestTaskDetail(t.id);
+    }
+    m_inbox->addRequests(changes.inputs);
+}
+
+void MainWindow::onInputRequested(const Store::InputRequestRecord &request)
+{
+    if (m_inbox->addRequests({request}) == 0 && m_inbox->rowOf(request.taskId, request.key) < 0)
+        return;
+    notify(tr("Input needed"), tr("%1 asks: %2").arg(m_tasks->caseLabel(request.taskId), InboxModel::messageOf(request)));
+    if (m_autoDialogs && !m_dialog)
+        answer(request.taskId, request.key);
+}
+
+void MainWindow::onTaskFinished(const Store::TaskRecord &task)
+{
+    m_tasks->applyTasks({task});
+    m_inbox->removeTask(task.id);
+    const QString label = m_tasks->caseLabel(task.id).isEmpty() ? tr("Task %1").arg(task.id) : m_tasks->caseLabel(task.id);
+    if (task.status == TaskStatus::Completed && !task.isToolError)
+        notify(tr("Task finished"), tr("%1 completed.").arg(label));
+    else if (task.status == TaskStatus::Completed)
+        notify(tr("Tool error"), tr("%1 completed with a tool error.").arg(label));
+    else if (task.status == TaskStatus::Failed)
+        notify(tr("Task failed"), tr("%1 failed.").arg(label));
+    if (task.id == m_detailTask)
+        m_bridge->requestTaskDetail(task.id);
+}
+
+void MainWindow::onSelection(const QList<qint64> &taskIds)
+{
+    m_chartTasks = taskIds.mid(0, MaxChartTasks);
+    m_chart->setSeries({});
+    qDeleteAll(m_series);
+    m_series.clear();
+    if (m_chartTasks.isEmpty()) {
+        m_detailTask = 0;
+        m_result->clear();
+        m_timeline->clear();
+        m_chart->setPlaceholder(tr("Select a task to see its residuals.\nSelect several to compare them."));
+        return;
+    }
+    m_chart->setPlaceholder(tr("Waiting for the first residuals..."));
+    m_bridge->requestSamples(m_chartTasks);
+    m_detailTask = m_chartTasks.first();
+    m_bridge->requestTaskDetail(m_detailTask);
+}
+
+void MainWindow::onSamples(const QList<qint64> &taskIds, const QList<Store::ProgressSample> &samples)
+{
+    if (taskIds != m_chartTasks)
+        return;
+    QHash<QString, std::vector<QPointF>> points;
+    for (const auto &s : samples) {
+        if (isChartSeries(s.series))
+            points[seriesKey(s.taskId, s.series)].emplace_back(s.x, s.y);
+    }
+    m_chart->setSeries({});
+    qDeleteAll(m_series);
+    m_series.clear();
+    for (auto it = points.begin(); it != points.end(); ++it) {
+        const qint64 task = it.key().section(QLatin1Char('/'), 0, 0).toLongLong();
+        auto *m = new SampleSeriesModel(task, it.key().section(QLatin1Char('/'), 1), this);
+        m->setPoints(std::move(it.value()));
+        m_series.insert(it.key(), m);
+    }
+    QList<SampleSeriesModel *> list = m_series.values();
+    std::sort(list.begin(), list.end(), [](auto *a, auto *b) {
+        return std::pair(a->taskId(), a->series()) < std::pair(b->taskId(), b->series());
+    });
+    if (list.isEmpty())
+        m_chart->setPlaceholder(tr("No residuals reported yet for the selected task(s)."));
+    m_chart->setSeries(list);
+}
+
+void MainWindow::onDetail(const EngineBridge::TaskDetail &detail)
+{
+    if (detail.task.id != m_detailTask)
+        return;
+    m_result->setTask(detail.task);
+    const qint64 end = detail.task.finishedAtMs.value_or(QDateTime::currentMSecsSinceEpoch());
+    m_timeline->setEvents(detail.events, end);
+}
+
+void MainWindow::answerNext()
+{
+    if (m_dialog) {
+        m_dialog->raise();
+        m_dialog->activateWindow();
+        return;
+    }
+    const Store::InputRequestRecord *r = m_inbox->request(0);
+    if (r)
+        answer(r->taskId, r->key);
+}
+
+void MainWindow::answer(qint64 taskId, const QString &key)
+{
+    if (m_dialog)
+        return;
+    const int row = m_inbox->rowOf(taskId, key);
+    const Store::InputRequestRecord *r = m_inbox->request(row);
+    if (!r)
+        return;
+    const json request = json::parse(r->request.toStdString(), nullptr, false);
+    if (!request.is_object()) {
+        showError(tr("Unreadable Question"),
+                  tr("The server sent a question Eddy cannot read. It was declined; check the server's logs."));
+        m_bridge->answerInput(taskId, key, QByteArrayLiteral(R"({"action":"decline"})"));
+        m_inbox->removeRequest(taskId, key);
+        return;
+    }
+    ElicitationContext ctx;
+    const Store::TaskRecord *t = m_tasks->task(taskId);
+    if (t) {
+        const Store::ServerRecord *server = m_servers->server(t->serverId);
+        ctx.serverName = m_servers->displayName(t->serverId);
+        ctx.serverUrl = server ? server->url : QString();
+        ctx.tool = t->tool;
+        if (t->sweepId) {
+            const auto sw = m_sweeps.value(*t->sweepId);
+            ctx.sweep = sw.caseCount > 0 ? tr("%1 (%n case(s))", nullptr, sw.caseCount).arg(sweepLabel(t->sweepId))
+                                         : sweepLabel(t->sweepId);
+        }
+        ctx.caseLabel = tr("%1: %2").arg(m_tasks->caseLabel(taskId), m_tasks->parametersText(taskId));
+    } else {
+        ctx.serverName = tr("an MCP server");
+    }
+    ctx.taskNumber = taskId;
+    ctx.key = key;
+    const QString method = request.value("method", json()).is_string()
+                               ? QString::fromStdString(request["method"].get<std::string>())
+                               : QStringLiteral("elicitation/create");
+    if (method != QLatin1String("elicitation/create")) {
+        // Sampling and roots are deprecated and Eddy does not offer them: say no, visibly.
+        m_bridge->answerInput(taskId, key, QByteArrayLiteral(R"({"action":"decline"})"));
+        m_inbox->removeRequest(taskId, key);
+        statusBar()->showMessage(tr("Declined a %1 request: Eddy only answers forms and links.").arg(method), 8000);
+        return;
+    }
+    auto *dialog = new ElicitationDialog(request, ctx, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_dialog = dialog;
+    connect(dialog, &ElicitationDialog::answered, this, [this, taskId, key](const json &result) {
+        m_bridge->answerInput(taskId, key, QByteArray::fromStdString(result.dump()));
+        m_inbox->removeRequest(taskId, key);
+    });
+    connect(dialog, &QDialog::finished, this, [this] {
+        // The next question, if any, once this one is gone.
+        if (m_autoDialogs && m_inbox->rowCount() > 0)
+            QTimer::singleShot(0, this, &MainWindow::answerNext);
+    });
+    dialog->open();
+    Q_EMIT dialogOpened(dialog);
+}
+
+SweepEditor *MainWindow::sweepEditor()
+{
+    if (!m_sweepEditor) {
+        m_sweepWindow = new QDialog(this);
+        m_sweepWindow->setObjectName(QStringLiteral("SweepWindow"));
+        m_sweepWindow->setWindowTitle(tr("New Sweep"));
+        auto *layout = new QVBoxLayout(m_sweepWindow);
+        layout->setContentsMargins(0, 0, 0, 0);
+        m_sweepEditor = new SweepEditor(m_sweepWindow);
+        layout->addWidget(m_sweepEditor);
+        m_sweepEditor->setServerModel(m_servers);
+        connect(m_sweepEditor, &SweepEditor::submitRequested, this, [this](qint64 serverId, const QByteArray &spec) {
+            m_bridge->submitSweep(serverId, spec, m_session);
+            m_sweepWindow->hide();
+        });
+        connect(m_sweepEditor, &SweepEditor::runOnceRequested, this,
+                [this](qint64 serverId, const QString &tool, const QByteArray &args) {
+                    m_bridge->callOnce(serverId, tool, args, m_session);
+                    m_sweepWindow->hide();
+                });
+        m_sweepWindow->resize(1100, 680);
+    }
+    return m_sweepEditor;
+}
+
+void MainWindow::showSweepEditor()
+{
+    if (m_servers->rowCount() == 0) {
+        showError(tr("No Server"), tr("Add a server first (Server > Add Server...)."));
+        return;
+    }
+    sweepEditor();
+    m_sweepWindow->show();
+    m_sweepWindow->raise();
+    m_sweepWindow->activateWindow();
+}
+
+void MainWindow::rerun(const QList<qint64> &taskIds)
+{
+    int n = 0;
+    for (qint64 id : taskIds) {
+        const Store::TaskRecord *t = m_tasks->task(id);
+        if (!t || t->isLive() || t->status == TaskStatus::Completed)
+            continue;
+        json args = json::parse(t->arguments.toStdString(), nullptr, false);
+        if (!args.is_object())
+            continue;
+        args.erase("idempotency_key"); // a new attempt needs a new key, or the server returns the old task
+        m_bridge->callOnce(t->serverId, t->tool, QByteArray::fromStdString(args.dump()), m_session);
+        ++n;
+    }
+    statusBar()->showMessage(tr("Re-running %n case(s).", nullptr, n), 5000);
+}
+
+void MainWindow::relaunch(qint64 taskId)
+{
+    const Store::TaskRecord *t = m_tasks->task(taskId);
+    if (!t)
+        return;
+    SweepEditor *editor = sweepEditor();
+    editor->setCurrentServer(t->serverId);
+    if (!editor->setCurrentTool(t->tool)) {
+        showError(tr("Tool Unavailable"), tr("The server no longer lists the tool %1.").arg(t->tool));
+        return;
+    }
+    editor->clearVaried();
+    json args = json::parse(t->arguments.toStdString(), nullptr, false);
+    if (args.is_object())
+        args.erase("idempotency_key");
+    editor->form()->setValue(args.is_object() ? args : json::object());
+    m_sweepWindow->setWindowTitle(tr("Relaunch %1 with Edits").arg(m_tasks->caseLabel(taskId)));
+    m_sweepWindow->show();
+    m_sweepWindow->raise();
+}
+
+void MainWindow::addServer()
+{
+    ServerDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_bridge->addServer(dialog.url(), dialog.name(), dialog.token());
+}
+
+void MainWindow::showServer(qint64 serverId)
+{
+    const Store::ServerRecord *s = m_servers->server(serverId);
+    if (!s)
+        return;
+    ServerDialog dialog(this);
+    const int row = m_servers->rowOf(serverId);
+    dialog.setServer(*s, ServerListModel::stateText(m_servers->state(serverId)),
+                     m_servers->index(row).data(ServerListModel::MessageRole).toString());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    Store::ServerRecord updated = *s;
+    updated.url = dialog.url();
+    updated.name = dialog.name();
+    updated.token = dialog.token(); // null = keep the stored one
+    m_bridge->updateServer(updated);
+}
+
+void MainWindow::newSession()
+{
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("New Session"), tr("Name of the study:"), QLineEdit::Normal,
+                                               tr("Study %1").arg(QDate::currentDate().toString(Qt::ISODate)), &ok);
+    if (ok && !name.trimmed().isEmpty())
+        m_bridge->createSession(name.trimmed());
+}
+
+void MainWindow::renameSession()
+{
+    if (!m_session) {
+        showError(tr("Rename Session"), tr("Choose a session in the sidebar first."));
+        return;
+    }
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Rename Session"), tr("New name:"), QLineEdit::Normal,
+                                               m_sessions->name(*m_session), &ok);
+    if (ok && !name.trimmed().isEmpty())
+        m_bridge->renameSession(*m_session, name.trimmed());
+}
+
+void MainWindow::attachEarlierTasks()
+{
+    if (!m_session) {
+        showError(tr("Attach Earlier Tasks"), tr("Choose (or create) a session first; \"All sessions\" already shows every task."));
+        return;
+    }
+    AttachDialog dialog(m_bridge, m_servers, this);
+    dialog.search();
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QList<qint64> ids = dialog.selectedTaskIds();
+    if (!ids.isEmpty())
+        m_bridge->attachTasks(*m_session, ids);
+}
+
+void MainWindow::showError(const QString &title, const QString &message)
+{
+    statusBar()->showMessage(message, 10000);
+    auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // never a nested event loop inside an engine callback
+}
+
+void MainWindow::notify(const QString &title, const QString &message)
+{
+    if (m_tray && m_tray->isVisible())
+        m_tray->showMessage(title, message, QSystemTrayIcon::Information, 8000);
+    statusBar()->showMessage(message, 8000);
+}
+
+} // namespace Eddy
