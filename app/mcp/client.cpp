@@ -289,9 +289,9 @@ Client::Client(ServerConfig config, Net::HttpClient *http, QObject *parent)
 
 Client::~Client()
 {
-    for (auto &[id, task] : m_legacyTasks) {
-        if (task.resultStream)
-            task.resultStream->abort();
+    for (const std::weak_ptr<Exchange> &weak : m_exchanges) {
+        if (auto exchange = weak.lock())
+            exchange->abort();
     }
 }
 
@@ -383,6 +383,11 @@ std::shared_ptr<Client::Exchange> Client::post(
     exchange->requestId = message.contains("id") ? message["id"] : json();
     exchange->onDone = std::move(done);
     exchange->reply = m_http->post(http);
+    if (m_exchanges.size() >= m_exchangeSweepAt) {
+        std::erase_if(m_exchanges, [](const std::weak_ptr<Exchange> &w) { return w.expired(); });
+        m_exchangeSweepAt = std::max<size_t>(64, 2 * m_exchanges.size());
+    }
+    m_exchanges.push_back(exchange);
     Net::HttpReply *reply = exchange->reply;
     std::weak_ptr<Exchange> weak = exchange;
     const bool isInitialize = request.method == QLatin1String("initialize");

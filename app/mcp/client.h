@@ -133,6 +133,10 @@ private:
     std::vector<Tool> m_tools;
     QByteArray m_sessionId; // legacy only
     qint64 m_nextId = 1;
+    // Every exchange in flight, so the destructor can end them before their callbacks (which
+    // capture this client) could run.
+    std::vector<std::weak_ptr<Exchange>> m_exchanges;
+    size_t m_exchangeSweepAt = 64;
 
     // Legacy input_required: tasks/result streams kept open while the server waits for answers.
     struct LegacyTask

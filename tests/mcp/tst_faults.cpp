@@ -86,6 +86,7 @@ private slots:
     void modernErrorMeansNoFallback();
     void legacySessionGoneReinitializes();
     void idsNeverReused();
+    void clientDeletedWhileBusy();
 
 private:
     Mcp::Client *makeClient(Mcp::Era era = Mcp::Era::Modern, int timeoutMs = 20000,
@@ -584,6 +585,19 @@ void tst_Faults::idsNeverReused()
         QVERIFY2(ids.insert(b["id"].dump()).second, "a request id was reused");
     }
     QCOMPARE(ids.size(), size_t(31)); // one discover (era detection) + 30 polls
+}
+
+void tst_Faults::clientDeletedWhileBusy()
+{
+    script([](const json &, const HttpPeer::Request &) { return QByteArray(); }); // never answers
+    Mcp::Client *client = makeClient(Mcp::Era::Unknown);
+    QPointer<Mcp::DiscoverJob> discover = client->discover();
+    QPointer<Mcp::TaskJob> get = client->getTask("abc");
+    QTRY_COMPARE_WITH_TIMEOUT(m_peer->requests().size(), 1, 30000);
+    m_client.reset(); // jobs are its children; no callback may reach the dead client
+    QVERIFY(!discover && !get);
+    QTest::qWait(100);
+    QCOMPARE(m_http->activeTransfers(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_Faults)
