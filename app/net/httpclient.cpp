@@ -69,9 +69,10 @@ HttpReply *HttpClient::post(const HttpRequest &request)
     auto *reply = new HttpReply(this);
     CURL *easy = nullptr;
     if (!m_idleHandles.empty()) {
+        // No curl_easy_reset: every option below is set on each use, and keeping the handle's
+        // state saves work on every poll.
         easy = m_idleHandles.back();
         m_idleHandles.pop_back();
-        curl_easy_reset(easy);
     } else {
         easy = curl_easy_init();
     }
@@ -98,8 +99,8 @@ HttpReply *HttpClient::post(const HttpRequest &request)
     curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
     curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
-    if (request.maxResponseBytes > 0)
-        curl_easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes));
+    curl_easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE,
+                     curl_off_t(request.maxResponseBytes > 0 ? request.maxResponseBytes : 0));
 
     curl_slist *list = nullptr;
     // No "Expect: 100-continue": it costs a round trip on every larger POST.
@@ -169,10 +170,16 @@ int HttpClient::socketCallback(CURL *, curl_socket_t socket, int what, void *use
 int HttpClient::timerCallback(CURLM *, long timeoutMs, void *userp)
 {
     auto *self = static_cast<HttpClient *>(userp);
-    if (timeoutMs < 0)
+    if (timeoutMs < 0) {
         self->m_timer.stop();
-    else
-        self->m_timer.start(int(qMin<long>(timeoutMs, 24L * 3600 * 1000)));
+        return 0;
+    }
+    const int ms = int(qMin<long>(timeoutMs, 24L * 3600 * 1000));
+    // libcurl repeats the same deadline often; re-registering the timer each time costs more
+    // than the check.
+    if (ms > 0 && self->m_timer.isActive() && qAbs(self->m_timer.remainingTime() - ms) <= 1)
+        return 0;
+    self->m_timer.start(ms);
     return 0;
 }
 
