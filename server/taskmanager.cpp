@@ -297,6 +297,9 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
     existing = false;
     const std::string key = arguments.value("idempotency_key", std::string());
     auto e = std::make_shared<Entry>();
+    // Held for the whole creation: a concurrent call with the same idempotency key must not
+    // hand out this task's id before its row is committed.
+    const std::lock_guard persistLock(m_persistMutex);
     {
         const std::unique_lock lock(m_mutex);
         if (!key.empty()) {
@@ -334,7 +337,6 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
     std::string why;
     TaskRecord copy;
     {
-        const std::lock_guard persistLock(m_persistMutex);
         {
             const std::shared_lock lock(m_mutex);
             copy = e->record;

@@ -88,6 +88,7 @@ public:
     void start(const std::string &url, const std::string &body,
                const std::vector<std::string> &headers);
     void stop();
+    void requestStop() { m_stop = true; } // lets many readers wind down in parallel
     // Parsed JSON of every "data:" event so far.
     std::vector<nlohmann::json> events() const;
     // Waits until pred holds for some event; returns it (null on timeout).

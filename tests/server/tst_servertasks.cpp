@@ -8,6 +8,9 @@
 #include <QRegularExpression>
 #include <QtTest>
 
+#include <set>
+#include <thread>
+
 using nlohmann::json;
 using Eddy::Test::HttpReply;
 using Eddy::Test::McpTestClient;
@@ -51,6 +54,8 @@ private slots:
     void meshAnswerEndsCase();
     void meshStillDefectiveAsksWithNewKey();
     void listenNotifications();
+    void concurrentIdempotency();
+    void manyListenersDoNotStarvePolls();
 
 private:
     void cancel(const std::string &id)
@@ -355,6 +360,60 @@ void tst_ServerTasks::listenNotifications()
     QCOMPARE(completed["params"]["result"].value("resultType", ""), std::string("complete"));
     QCOMPARE(completed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].get<int>(), 99);
     second.stop();
+}
+
+void tst_ServerTasks::concurrentIdempotency()
+{
+    // Eight clients submit the same keyed case at once: exactly one task comes of it.
+    json args = quickCase();
+    args["idempotency_key"] = "raced-key";
+    std::vector<std::string> ids(8);
+    std::vector<std::thread> threads;
+    const QString url = m_server.url();
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        threads.emplace_back([&, i] {
+            McpTestClient client(url);
+            ids[i] = client.createTask(args);
+        });
+    for (std::thread &t : threads)
+        t.join();
+    const std::set<std::string> distinct(ids.begin(), ids.end());
+    QCOMPARE(distinct.size(), std::size_t(1));
+    QVERIFY(!ids.front().empty());
+    QCOMPARE(m_client->getTask(ids.front()).result().value("taskId", ""), ids.front());
+}
+
+void tst_ServerTasks::manyListenersDoNotStarvePolls()
+{
+    const std::string id = m_client->createTask(quickCase());
+    const json p = {{"_meta", McpTestClient::meta()}, {"notifications", {{"taskIds", {id}}}}};
+    std::vector<std::unique_ptr<SseReader>> readers;
+    for (int i = 0; i < 64; ++i) {
+        readers.push_back(std::make_unique<SseReader>());
+        readers.back()->start(m_client->url(),
+                              json{{"jsonrpc", "2.0"}, {"id", i}, {"method", "subscriptions/listen"}, {"params", p}}.dump(),
+                              m_client->headersFor("subscriptions/listen", p));
+    }
+    for (const auto &r : readers)
+        QVERIFY(!r->waitForEvent([](const json &e) {
+                       return e.value("method", "") == "notifications/subscriptions/acknowledged";
+                   }).is_null());
+    // With 64 streams open, polls and other calls are still answered.
+    for (int i = 0; i < 20; ++i)
+        QCOMPARE(m_client->getTask(id).status, 200L);
+    QCOMPARE(m_client->request("tools/list").status, 200L);
+    const std::string another = m_client->createTask(quickCase());
+    QVERIFY(!another.empty());
+    // Every stream hears the first task complete.
+    m_client->waitForTask(id, McpTestClient::isTerminal);
+    for (const auto &r : readers)
+        QVERIFY(!r->waitForEvent([](const json &e) {
+                       return e.value("method", "") == "notifications/tasks"
+                              && e["params"].value("status", "") == "completed";
+                   }).is_null());
+    for (auto &r : readers)
+        r->requestStop();
+    readers.clear();
 }
 
 QTEST_GUILESS_MAIN(tst_ServerTasks)
