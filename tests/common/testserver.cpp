@@ -1,6 +1,7 @@
 #include "tests/common/testserver.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFile>
 #include <QRegularExpression>
 #include <QUrl>
@@ -38,6 +39,11 @@ bool TestServer::start(const QStringList &extraArgs, const QString &dataDir)
         m_dataDir = dataDir;
     }
     m_args = extraArgs;
+    // The server creates a missing data folder itself, but its log file is opened here first.
+    if (!QDir().mkpath(m_dataDir)) {
+        m_error = QStringLiteral("cannot create the data folder %1").arg(m_dataDir);
+        return false;
+    }
     return restart();
 }
 
