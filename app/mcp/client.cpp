@@ -1036,6 +1036,8 @@ void Client::legacyFetchPayload(TaskJob *job, TaskState state)
         state.applyLegacyPayload(task.payloadResult.value_or(json()), task.payloadError.value_or(json()));
         if (!state.isTerminal())
             state.status = TaskStatus::Completed;
+        // Delivered: the caller stores it; a later poll simply asks tasks/result again.
+        m_legacyTasks.erase(state.taskId);
         job->m_state = std::move(state);
         finishLater(job);
         return;
