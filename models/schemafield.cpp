@@ -61,12 +61,29 @@ std::string declaredType(const json &schema)
     return {};
 }
 
-// enum (+ legacy enumNames) or oneOf/anyOf of {const, title}: both spellings appear in the wild.
+// oneOf/anyOf of {const, title} or enum (+ legacy enumNames): both spellings appear in the wild,
+// sometimes together (enum for old validators, oneOf for the titles); the titled form wins.
 std::vector<SchemaField::Option> enumOptions(const json &schema)
 {
     std::vector<SchemaField::Option> options;
     if (!schema.is_object())
         return options;
+    for (const char *key : {"oneOf", "anyOf"}) {
+        auto it = schema.find(key);
+        if (it == schema.end() || !it->is_array() || it->empty())
+            continue;
+        std::vector<SchemaField::Option> consts;
+        bool allConst = true;
+        for (const auto &alt : *it) {
+            if (!alt.is_object() || !alt.contains("const")) {
+                allConst = false;
+                break;
+            }
+            consts.push_back({alt["const"], qs(alt, "title")});
+        }
+        if (allConst)
+            return consts;
+    }
     if (auto it = schema.find("enum"); it != schema.end() && it->is_array()) {
         const json names = schema.value("enumNames", json::array());
         for (size_t i = 0; i < it->size(); ++i) {
@@ -76,19 +93,6 @@ std::vector<SchemaField::Option> enumOptions(const json &schema)
                 title = QString::fromStdString(names[i].get<std::string>());
             options.push_back({v, title});
         }
-        return options;
-    }
-    for (const char *key : {"oneOf", "anyOf"}) {
-        auto it = schema.find(key);
-        if (it == schema.end() || !it->is_array() || it->empty())
-            continue;
-        std::vector<SchemaField::Option> consts;
-        for (const auto &alt : *it) {
-            if (!alt.is_object() || !alt.contains("const"))
-                return {};
-            consts.push_back({alt["const"], qs(alt, "title")});
-        }
-        return consts;
     }
     return options;
 }

@@ -33,6 +33,7 @@ void tst_SchemaField::kinds_data()
     QTest::newRow("integer") << R"({"type":"integer"})" << int(Kind::Integer);
     QTest::newRow("boolean") << R"({"type":"boolean"})" << int(Kind::Boolean);
     QTest::newRow("enum") << R"({"type":"string","enum":["a","b"]})" << int(Kind::Enum);
+    QTest::newRow("enum and oneOf") << R"({"type":"string","enum":["a"],"oneOf":[{"const":"a","title":"A"}]})" << int(Kind::Enum);
     QTest::newRow("oneOf const") << R"({"oneOf":[{"const":"x","title":"X"},{"const":"y"}]})" << int(Kind::Enum);
     QTest::newRow("array of numbers") << R"({"type":"array","items":{"type":"number"}})" << int(Kind::Array);
     QTest::newRow("array of objects") << R"({"type":"array","items":{"type":"object"}})" << int(Kind::Json);
@@ -73,6 +74,9 @@ void tst_SchemaField::boundsAndTitles()
     const SchemaField scheme = find("scheme");
     QVERIFY(!scheme.required);
     QCOMPARE(scheme.optionTitle("central"), QStringLiteral("Central differences"));
+    const json both = json::parse(R"({"type":"string","enum":["repair","abort"],
+        "oneOf":[{"const":"repair","title":"Repair the mesh"},{"const":"abort","title":"Abort"}]})");
+    QCOMPARE(SchemaField::fromSchema(both).optionTitle("repair"), QStringLiteral("Repair the mesh"));
     const SchemaField grading = find("grading");
     QVERIFY(grading.exclusiveMinimum && grading.exclusiveMaximum);
     QCOMPARE(*grading.maximum, 1.0);
