@@ -114,6 +114,12 @@ struct Engine::ServerLink
     bool fetchingTools = false;
     std::vector<std::function<void(const json &, const QString &)>> waitingForTools;
     ServerState state = ServerState::Unknown;
+    // Pushes only accelerate polling: one listen stream per server over its live tasks, reopened
+    // (debounced) when that set grows; given up when the server cannot listen.
+    QPointer<Mcp::Listen> listen;
+    QTimer *listenTimer = nullptr;
+    bool listenUnsupported = false;
+    int listenFailures = 0;
 };
 
 Engine::Engine(QObject *parent) : QObject(parent), m_scheduler(std::make_unique<PollScheduler>())
@@ -217,10 +223,13 @@ void Engine::close()
         m_batchTimer.stop();
         flushChanges();
     }
+    for (ServerLink *l : std::as_const(m_links)) {
+        delete l->listen.data();
+        delete l->listenTimer;
+    }
     qDeleteAll(m_links);
-    for (ServerLink *l : std::as_const(m_links))
-        Q_UNUSED(l);
     m_links.clear();
+    m_byServerTaskId.clear();
     delete m_http;
     m_http = nullptr;
     m_inbox.reset();
@@ -651,7 +660,77 @@ void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueA
     if (task.serverTaskId.isEmpty())
         return;
     m_live.insert(task.id, task);
+    m_byServerTaskId.insert(task.serverTaskId, task.id);
     m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs);
+    scheduleListen(task.serverId);
+}
+
+void Engine::scheduleListen(qint64 serverId)
+{
+    if (!m_monitoring)
+        return;
+    ServerLink *l = link(serverId);
+    if (!l || l->listenUnsupported)
+        return;
+    if (!l->listenTimer) {
+        l->listenTimer = new QTimer(this);
+        l->listenTimer->setSingleShot(true);
+        connect(l->listenTimer, &QTimer::timeout, this, [this, serverId] { startListen(serverId); });
+    }
+    if (!l->listenTimer->isActive())
+        l->listenTimer->start(1000); // gather a burst of new tasks into one stream
+}
+
+void Engine::startListen(qint64 serverId)
+{
+    ServerLink *l = link(serverId);
+    if (!l || !m_monitoring || !isOpen())
+        return;
+    std::vector<std::string> ids;
+    for (const Store::TaskRecord &t : std::as_const(m_live))
+        if (t.serverId == serverId)
+            ids.push_back(t.serverTaskId.toStdString());
+    if (l->listen) {
+        Mcp::Listen *old = l->listen.data();
+        l->listen.clear();
+        old->disconnect(this);
+        old->deleteLater(); // closes the stream
+    }
+    if (ids.empty())
+        return;
+    Mcp::Listen *listen = l->client->listen(std::move(ids));
+    listen->setParent(this);
+    l->listen = listen;
+    connect(listen, &Mcp::Listen::taskNotification, this, [this](const Mcp::TaskState &state) {
+        const auto it = m_byServerTaskId.constFind(QString::fromStdString(state.taskId));
+        if (it == m_byServerTaskId.constEnd())
+            return;
+        ++m_pushes;
+        applyState(*it, state, true);
+        armPollTimer();
+        checkIdle();
+    });
+    connect(listen, &Mcp::Listen::acknowledged, this, [l](const std::vector<std::string> &) {
+        l->listenFailures = 0;
+    });
+    connect(listen, &Mcp::Listen::closed, this, [this, serverId, listen](const Mcp::Error &error) {
+        ServerLink *l = link(serverId);
+        if (!l || l->listen != listen)
+            return;
+        l->listen.clear();
+        listen->deleteLater();
+        if (error.kind() == Mcp::Error::Kind::Aborted)
+            return;
+        // A server without listen (legacy era, method not found) is polled only; a dropped
+        // stream is reopened after a pause, since the server keeps no subscription state.
+        if (error.kind() == Mcp::Error::Kind::Protocol || error.code() == Mcp::ErrorCode::MethodNotFound
+            || ++l->listenFailures > 5) {
+            l->listenUnsupported = true;
+            qCInfo(lcMonitor) << "no task pushes from this server; polling only:" << error.message();
+            return;
+        }
+        QTimer::singleShot(2000 * l->listenFailures, this, [this, serverId] { scheduleListen(serverId); });
+    });
 }
 
 void Engine::armPollTimer()
@@ -725,7 +804,7 @@ void Engine::poll(qint64 taskId)
     });
 }
 
-void Engine::applyState(qint64 taskId, const Mcp::TaskState &state)
+void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPush)
 {
     auto it = m_live.find(taskId);
     if (it == m_live.end())
@@ -748,7 +827,7 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state)
         fresh = m_inbox->observe(taskId, state.inputRequests);
 
     const bool terminal = !t.isLive();
-    if (!terminal)
+    if (!terminal && !fromPush) // a push is not a poll: the poll cadence stays as it was
         m_scheduler->completed(taskId, t.pollIntervalMs);
     t.nextPollAtMs = m_scheduler->dueAtMs(taskId).value_or(0);
     if (terminal)
@@ -768,6 +847,7 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state)
     }
     if (terminal) {
         const Store::TaskRecord done = t;
+        m_byServerTaskId.remove(done.serverTaskId);
         m_live.erase(it);
         m_scheduler->remove(taskId);
         m_ttlWarned.remove(taskId);
@@ -791,6 +871,7 @@ void Engine::markGone(qint64 taskId, const QString &why)
                           : QStringLiteral("the server does not know this task (%1)").arg(why);
     t.finishedAtMs = nowMs();
     m_store.storeTaskUpdate(t, true, {});
+    m_byServerTaskId.remove(t.serverTaskId);
     m_live.erase(it);
     m_scheduler->remove(taskId);
     queueChange(t);

@@ -56,6 +56,8 @@ public:
     int liveTaskCount() const { return m_scheduler->size(); }
     // Requests sent to all servers so far (tasks/get, tools/call, ...): for tests and benches.
     qint64 requestsSent() const;
+    // notifications/tasks pushes received on subscriptions/listen streams so far.
+    qint64 pushesReceived() const { return m_pushes; }
     // Batch interval of changesReady() (default 30 ms).
     void setBatchIntervalMs(int ms) { m_batchTimer.setInterval(ms); }
     // Polling and submission start only after open(); off = the engine stores but never polls
@@ -132,7 +134,9 @@ private:
     void pumpPolls();
     void armPollTimer();
     void poll(qint64 taskId);
-    void applyState(qint64 taskId, const Mcp::TaskState &state);
+    void applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPush = false);
+    void scheduleListen(qint64 serverId);
+    void startListen(qint64 serverId);
     void markGone(qint64 taskId, const QString &why);
     void queueChange(const Store::TaskRecord &task);
     void flushChanges();
@@ -167,6 +171,8 @@ private:
     bool m_wasIdle = false;
     int m_answersInFlight = 0;
     int m_submissionsPending = 0; // tools/list fetches before journalling
+    QHash<QString, qint64> m_byServerTaskId;       // live tasks: server task id -> task id
+    qint64 m_pushes = 0;
 };
 
 } // namespace Eddy::Monitor

@@ -99,6 +99,8 @@ void PollScheduler::completed(qint64 taskId, std::optional<qint64> pollIntervalM
     if (e.inFlight) {
         e.inFlight = false;
         --s.inFlight;
+    } else {
+        m_queue.erase({e.dueAt, taskId}); // not in flight: replace its queued entry
     }
     s.failures = 0;
     s.backoffUntil = 0;
@@ -121,6 +123,8 @@ void PollScheduler::failed(qint64 taskId, qint64 retryAfterMs)
     if (e.inFlight) {
         e.inFlight = false;
         --s.inFlight;
+    } else {
+        m_queue.erase({e.dueAt, taskId});
     }
     ++s.failures;
     const int shift = std::min(s.failures - 1, 20);

@@ -22,6 +22,7 @@ private slots:
     void resumesAfterRestartAndBatches();
     void goneTasksAreLostOrExpired();
     void ttlWarningForTaskAtRisk();
+    void pushesAccelerateSlowPolls();
 
 private:
     TestServer m_server;
@@ -143,6 +144,30 @@ void tst_Engine::ttlWarningForTaskAtRisk()
     engine.cancelTasks({task});
     QTRY_COMPARE_WITH_TIMEOUT(cancelled.size(), 1, 20000);
     QVERIFY(engine.store().task(task)->cancelRequested);
+}
+
+void tst_Engine::pushesAccelerateSlowPolls()
+{
+    // The server asks for a poll every 20 s; its listen stream pushes every change. The task's
+    // end arrives by push, and the poll count stays at what the server asked for.
+    TestServer slow;
+    QVERIFY2(slow.start({QStringLiteral("--workers"), QStringLiteral("1"), QStringLiteral("--poll-interval-ms"), QStringLiteral("20000")}),
+             qPrintable(slow.errorString()));
+    Monitor::Engine engine;
+    QSignalSpy submitted(&engine, &Monitor::Engine::caseSubmitted);
+    QSignalSpy finished(&engine, &Monitor::Engine::taskFinished);
+    QVERIFY(engine.open(m_dir.filePath(QStringLiteral("push.sqlite"))));
+    const qint64 sid = engine.addServer(slow.url());
+    engine.callOnce(sid, QStringLiteral("run_cfd_case"), R"({"reynolds":100,"grid":32,"max_iterations":3000,"tolerance":1e-30})", std::nullopt);
+    QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 30000);
+    const qint64 requestsAfterSubmit = engine.requestsSent();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+    QVERIFY(engine.pushesReceived() > 0);
+    const auto t = engine.store().task(submitted.first().at(1).toLongLong());
+    QCOMPARE(t->status, Store::TaskStatus::Completed);
+    QVERIFY(!t->result.isEmpty());
+    // Only the listen request (and at most a poll or two at 20 s) went out meanwhile.
+    QVERIFY2(engine.requestsSent() - requestsAfterSubmit <= 4, qPrintable(QString::number(engine.requestsSent() - requestsAfterSubmit)));
 }
 
 QTEST_GUILESS_MAIN(tst_Engine)
