@@ -1,0 +1,208 @@
+#include "app/monitor/engine.h"
+#include "models/enginebridge.h"
+#include "models/inboxmodel.h"
+#include "models/serverlistmodel.h"
+#include "models/tasktablemodel.h"
+#include "tests/common/testserver.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/mainwindow.h"
+#include "widgets/residualchart.h"
+#include "widgets/resultview.h"
+#include "widgets/schemaform.h"
+#include "widgets/sweepeditor.h"
+#include "widgets/taskmonitor.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <QTreeWidget>
+
+#include <memory>
+
+using namespace Eddy;
+using Store::TaskStatus;
+
+// End to end through the widgets: the real eddy-cfd-server, a 6-case sweep built in the sweep
+// editor, the mesh questions answered in the elicitation dialog, every case completed and its
+// result shown; then Eddy "restarts" (new engine and window on the same database) and
+// everything is still there.
+class tst_GuiFlow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void sweepThroughWidgets();
+    void restartKeepsEverything();
+    void cleanupTestCase();
+
+private:
+    struct App
+    {
+        QThread thread;
+        Monitor::Engine *engine = nullptr;
+        std::unique_ptr<EngineBridge> bridge;
+        std::unique_ptr<MainWindow> window;
+    };
+    std::unique_ptr<App> startApp();
+    void stopApp(std::unique_ptr<App> &app);
+
+    Test::TestServer m_server;
+    QTemporaryDir m_dir;
+    std::unique_ptr<App> m_app;
+    int m_questionsAnswered = 0;
+};
+
+std::unique_ptr<tst_GuiFlow::App> tst_GuiFlow::startApp()
+{
+    auto app = std::make_unique<App>();
+    app->engine = new Monitor::Engine;
+    app->engine->moveToThread(&app->thread);
+    app->thread.start();
+    app->bridge = std::make_unique<EngineBridge>(app->engine);
+    app->window = std::make_unique<MainWindow>(app->bridge.get());
+    QSignalSpy opened(app->engine, &Monitor::Engine::opened);
+    QSignalSpy loaded(app->window.get(), &MainWindow::snapshotLoaded);
+    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
+    Monitor::Engine *engine = app->engine;
+    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
+    [&] { QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000); }();
+    if (!opened.first().first().toBool())
+        return nullptr;
+    app->window->start();
+    app->window->show();
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000); }();
+    return app;
+}
+
+void tst_GuiFlow::stopApp(std::unique_ptr<App> &app)
+{
+    if (!app)
+        return;
+    app->window->close();
+    app->window.reset();
+    app->bridge.reset();
+    Monitor::Engine *engine = app->engine;
+    QMetaObject::invokeMethod(engine, [engine] {
+        engine->close();
+        delete engine;
+    }, Qt::BlockingQueuedConnection);
+    app->thread.quit();
+    app->thread.wait();
+    app.reset();
+}
+
+void tst_GuiFlow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("EddyTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_guiflow"));
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+    QVERIFY2(m_server.start({QStringLiteral("--poll-interval-ms"), QStringLiteral("200"), QStringLiteral("--workers"),
+                             QStringLiteral("3")}),
+             qPrintable(m_server.errorString()));
+}
+
+void tst_GuiFlow::sweepThroughWidgets()
+{
+    m_app = startApp();
+    QVERIFY(m_app);
+    MainWindow &w = *m_app->window;
+    // First run with no sessions: Eddy makes one and shows it.
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
+
+    m_app->bridge->addServer(m_server.url(), QStringLiteral("Test CFD"), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()->index(0).data(ServerListModel::ToolsRole).toString().contains(
+                                 QLatin1String("run_cfd_case")),
+                             60000);
+
+    // Build the sweep in the editor: reynolds x forced mesh defect = 6 cases on a 16x16 grid.
+    w.showSweepEditor();
+    SweepEditor *editor = w.sweepEditor();
+    QTRY_VERIFY_WITH_TIMEOUT(editor->setCurrentTool(QStringLiteral("run_cfd_case")), 10000);
+    QVERIFY(!editor->form()->editor("idempotency_key")); // Eddy sets the keys itself
+    auto *grid = qobject_cast<QSpinBox *>(editor->form()->editor("grid"));
+    QVERIFY(grid);
+    grid->setValue(16);
+    auto *iterations = qobject_cast<QSpinBox *>(editor->form()->editor("max_iterations"));
+    QVERIFY(iterations); // bounded with a default: a spin box
+    iterations->setValue(300);
+    auto *name = qobject_cast<QLineEdit *>(editor->form()->editor("case_name"));
+    QVERIFY(name);
+    name->setText(QStringLiteral("e2e"));
+    editor->setVaried(QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 200, 400"));
+    editor->setVaried(QStringLiteral("force_mesh_defect"), SweepEditor::VaryKind::List, QStringLiteral("false, true"));
+    editor->setConcurrency(3);
+    QCOMPARE(editor->updatePreview(), 6);
+    QVERIFY2(editor->problemText().isEmpty(), qPrintable(editor->problemText()));
+    auto *submit = editor->findChild<QPushButton *>(QStringLiteral("submit"));
+    QVERIFY(submit);
+    submit->click();
+
+    // Every mesh question is answered in the dialog: it says who asks; choose repair and accept.
+    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 6, 60000);
+    QElapsedTimer timer;
+    timer.start();
+    while (w.taskModel()->statusCounts().value(TaskStatus::Completed) < 6 && timer.elapsed() < 100000) {
+        if (ElicitationDialog *d = w.currentDialog(); d && d->isVisible()) {
+            QCOMPARE(d->context().serverName, QStringLiteral("Test CFD"));
+            QVERIFY(d->context().caseLabel.contains(QLatin1String("force_mesh_defect = true")));
+            QVERIFY(d->context().sweep.startsWith(QLatin1String("Sweep ")));
+            auto *action = qobject_cast<QComboBox *>(d->form()->editor("action"));
+            QVERIFY(action);
+            action->setCurrentIndex(action->findText(QStringLiteral("Repair the mesh and continue")));
+            QVERIFY(action->currentIndex() >= 0);
+            d->findChild<QPushButton *>(QStringLiteral("accept"))->click();
+            ++m_questionsAnswered;
+        }
+        QTest::qWait(50);
+    }
+    QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 6);
+    QCOMPARE(m_questionsAnswered, 3);
+    QCOMPARE(w.inboxModel()->rowCount(), 0);
+    QVERIFY(w.statusCountsText().contains(QLatin1String("Done 6")));
+    QVERIFY(!w.windowTitle().contains(QLatin1String("secret")));
+
+    // Results: select a case; the result view shows the structured result, the chart residuals.
+    w.monitor()->selectTask(w.taskModel()->taskIdAt(0));
+    QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::Success, 20000);
+    QVERIFY(!w.resultView()->tree()->findItems(QStringLiteral("vortex_centre"), Qt::MatchExactly).isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.chart()->series().isEmpty(), 20000);
+    stopApp(m_app);
+}
+
+void tst_GuiFlow::restartKeepsEverything()
+{
+    m_app = startApp();
+    QVERIFY(m_app);
+    MainWindow &w = *m_app->window;
+    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 6, 30000);
+    QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 6);
+    QCOMPARE(w.serverModel()->rowCount(), 1);
+    QCOMPARE(w.inboxModel()->rowCount(), 0); // answered questions stay answered
+    QVERIFY(w.currentSession().has_value());
+    // Results came from the database, not the server: stop the server and look again.
+    m_server.kill();
+    w.monitor()->selectTask(w.taskModel()->taskIdAt(5));
+    QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::Success, 20000);
+    QVERIFY(!w.resultView()->tree()->findItems(QStringLiteral("u_centreline"), Qt::MatchExactly).isEmpty());
+    QVERIFY(w.taskModel()->index(0, TaskTableModel::CaseColumn).data().toString().startsWith(QLatin1String("Sweep")));
+    stopApp(m_app);
+}
+
+void tst_GuiFlow::cleanupTestCase()
+{
+    stopApp(m_app);
+}
+
+QTEST_MAIN(tst_GuiFlow)
+#include "tst_guiflow.moc"
