@@ -2,175 +2,169 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
-    <name>AttachDialog</name>
+    <name>Eddy::AttachDialog</name>
     <message>
         <source>Attach Earlier Tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>Frühere Aufgaben zuordnen</translation>
     </message>
     <message>
         <source>Any server</source>
-        <translation type="unfinished"></translation>
+        <translation>Jeder Server</translation>
     </message>
     <message>
         <source>any tool</source>
-        <translation type="unfinished"></translation>
+        <translation>jedes Werkzeug</translation>
     </message>
     <message>
         <source>name = value, e.g. reynolds = 400</source>
-        <translation type="unfinished"></translation>
+        <translation>Name = Wert, z. B. reynolds = 400</translation>
     </message>
     <message>
         <source>Any status</source>
-        <translation type="unfinished"></translation>
+        <translation>Jeder Status</translation>
     </message>
     <message>
         <source>Server:</source>
-        <translation type="unfinished"></translation>
+        <translation>Server:</translation>
     </message>
     <message>
         <source>Tool:</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkzeug:</translation>
     </message>
     <message>
         <source>Argument:</source>
-        <translation type="unfinished"></translation>
+        <translation>Argument:</translation>
     </message>
     <message>
         <source>Status:</source>
-        <translation type="unfinished"></translation>
+        <translation>Status:</translation>
     </message>
     <message>
         <source>Since:</source>
-        <translation type="unfinished"></translation>
+        <translation>Seit:</translation>
     </message>
     <message>
         <source>Search</source>
-        <translation type="unfinished"></translation>
+        <translation>Suchen</translation>
     </message>
     <message>
         <source>Task</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe</translation>
     </message>
     <message>
         <source>Tool</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkzeug</translation>
     </message>
     <message>
         <source>Arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>Argumente</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Status</translation>
     </message>
     <message>
         <source>Seen</source>
-        <translation type="unfinished"></translation>
+        <translation>Gesehen</translation>
     </message>
     <message>
         <source>Attach Selected</source>
-        <translation type="unfinished"></translation>
+        <translation>Auswahl zuordnen</translation>
     </message>
     <message>
         <source>Searching...</source>
-        <translation type="unfinished"></translation>
+        <translation>Suche läuft...</translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) found.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n Aufgabe gefunden.</numerusform><numerusform>%n Aufgaben gefunden.</numerusform></translation>
     </message>
 </context>
 <context>
-    <name>ElicitationDialog</name>
+    <name>Eddy::ElicitationDialog</name>
     <message>
         <source>Input Needed — %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingabe erforderlich — %1</translation>
     </message>
     <message>
         <source>MCP server</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP-Server</translation>
     </message>
     <message>
         <source>The server asks for input.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server bittet um eine Eingabe.</translation>
     </message>
     <message>
         <source>Server:</source>
-        <translation type="unfinished"></translation>
+        <translation>Server:</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>Tool:</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkzeug:</translation>
     </message>
     <message>
         <source>Sweep:</source>
-        <translation type="unfinished"></translation>
+        <translation>Studie:</translation>
     </message>
     <message>
         <source>Case:</source>
-        <translation type="unfinished"></translation>
+        <translation>Fall:</translation>
     </message>
     <message>
         <source>Task:</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe:</translation>
     </message>
     <message>
         <source>#%1</source>
-        <translation type="unfinished"></translation>
+        <translation>#%1</translation>
     </message>
     <message>
         <source>The server asks you to open this address in your browser. Check that you trust it; Eddy opens it only when you agree.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server bittet Sie, diese Adresse im Browser zu öffnen. Prüfen Sie, ob Sie ihr vertrauen; Eddy öffnet sie nur mit Ihrer Zustimmung.</translation>
     </message>
     <message>
         <source>This question comes from the server, not from Eddy. Never enter passwords or secrets unless you trust this server.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Frage kommt vom Server, nicht von Eddy. Geben Sie Passwörter oder Geheimnisse nur ein, wenn Sie diesem Server vertrauen.</translation>
     </message>
     <message>
         <source>Open URL...</source>
-        <translation type="unfinished"></translation>
+        <translation>URL öffnen...</translation>
     </message>
     <message>
         <source>Accept</source>
-        <translation type="unfinished"></translation>
+        <translation>Übernehmen</translation>
     </message>
     <message>
         <source>Decline</source>
-        <translation type="unfinished"></translation>
+        <translation>Ablehnen</translation>
     </message>
     <message>
         <source>Tell the server no: the case decides what to do (for example abort).</source>
-        <translation type="unfinished"></translation>
+        <translation>Dem Server Nein sagen: Der Fall entscheidet, wie es weitergeht (zum Beispiel Abbruch).</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbrechen</translation>
     </message>
     <message>
         <source>Dismiss without answering the question.</source>
-        <translation type="unfinished"></translation>
+        <translation>Schließen, ohne die Frage zu beantworten.</translation>
     </message>
     <message>
         <source>The server sent an address that is not a valid URL; decline or cancel.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server hat keine gültige URL gesendet; lehnen Sie ab oder brechen Sie ab.</translation>
     </message>
     <message numerus="yes">
         <source>Please fix %n field(s) before accepting.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>Bitte korrigieren Sie %n Feld vor dem Übernehmen.</numerusform><numerusform>Bitte korrigieren Sie %n Felder vor dem Übernehmen.</numerusform></translation>
     </message>
     <message>
         <source>Open Address?</source>
-        <translation type="unfinished"></translation>
+        <translation>Adresse öffnen?</translation>
     </message>
     <message>
         <source>Open this address in your web browser?
@@ -178,1505 +172,1470 @@
 %1
 
 It was sent by %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Adresse im Webbrowser öffnen?
+
+%1
+
+Sie wurde von %2 gesendet.</translation>
     </message>
 </context>
 <context>
-    <name>FirstRun</name>
+    <name>Eddy::FirstRun</name>
     <message>
         <source>Local CFD server</source>
-        <translation type="unfinished"></translation>
+        <translation>Lokaler CFD-Server</translation>
     </message>
     <message>
         <source>Tasks Still Running</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgaben laufen noch</translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) are still running on the local server.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n Aufgabe läuft noch auf dem lokalen Server.</numerusform><numerusform>%n Aufgaben laufen noch auf dem lokalen Server.</numerusform></translation>
     </message>
     <message>
         <source>Keep the server running in the background so they finish? Eddy picks them up again when it starts. Stopping pauses them until the next start.</source>
-        <translation type="unfinished"></translation>
+        <translation>Den Server im Hintergrund weiterlaufen lassen, damit sie fertig werden? Eddy übernimmt sie beim nächsten Start wieder. Beim Stoppen ruhen sie bis zum nächsten Start.</translation>
     </message>
     <message>
         <source>Keep Running</source>
-        <translation type="unfinished"></translation>
+        <translation>Weiterlaufen lassen</translation>
     </message>
     <message>
         <source>Stop Server</source>
-        <translation type="unfinished"></translation>
+        <translation>Server stoppen</translation>
     </message>
 </context>
 <context>
-    <name>InboxModel</name>
+    <name>Eddy::InboxModel</name>
     <message>
         <source>The server asks: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server fragt: %1</translation>
     </message>
     <message>
         <source>The server asks for input.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server bittet um eine Eingabe.</translation>
     </message>
     <message>
         <source>Question</source>
-        <translation type="unfinished"></translation>
+        <translation>Frage</translation>
     </message>
     <message>
         <source>Case</source>
-        <translation type="unfinished"></translation>
+        <translation>Fall</translation>
     </message>
     <message>
         <source>Server</source>
-        <translation type="unfinished"></translation>
+        <translation>Server</translation>
     </message>
     <message>
         <source>Waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>Wartet seit</translation>
     </message>
     <message>
         <source>Task %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe %1</translation>
     </message>
 </context>
 <context>
-    <name>LocalServer</name>
+    <name>Eddy::LocalServer</name>
     <message>
         <source>The local server could not be started (%1). Check that eddy-cfd-server is installed next to Eddy or on PATH.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der lokale Server konnte nicht gestartet werden (%1). Prüfen Sie, ob eddy-cfd-server neben Eddy oder im PATH installiert ist.</translation>
     </message>
     <message>
         <source>The local server stopped before it was ready (exit code %1). Its data folder may be in use by another server; close it or choose another folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der lokale Server wurde beendet, bevor er bereit war (Exit-Code %1). Sein Datenordner wird eventuell von einem anderen Server benutzt; beenden Sie diesen oder wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
         <source>The local server crashed.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der lokale Server ist abgestürzt.</translation>
     </message>
     <message>
         <source>The local server exited (code %1).</source>
-        <translation type="unfinished"></translation>
+        <translation>Der lokale Server wurde beendet (Code %1).</translation>
     </message>
     <message>
         <source>Eddy could not find eddy-cfd-server next to it or on PATH. Install it, or add a server with Server &gt; Add Server.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eddy hat eddy-cfd-server weder neben sich noch im PATH gefunden. Installieren Sie ihn oder fügen Sie einen Server über Server &gt; Server hinzufügen hinzu.</translation>
     </message>
     <message>
-        <source>Eddy could not create the server&apos;s data folder %1. Check its permissions.</source>
-        <translation type="unfinished"></translation>
+        <source>Eddy could not create the server's data folder %1. Check its permissions.</source>
+        <translation>Eddy konnte den Datenordner des Servers %1 nicht anlegen. Prüfen Sie die Zugriffsrechte.</translation>
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>Eddy::MainWindow</name>
     <message>
         <source>Task %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe %1</translation>
     </message>
     <message>
         <source>Working</source>
-        <translation type="unfinished"></translation>
+        <translation>In Arbeit</translation>
     </message>
     <message>
         <source>Waiting for input</source>
-        <translation type="unfinished"></translation>
+        <translation>Wartet auf Eingabe</translation>
     </message>
     <message>
         <source>Done</source>
-        <translation type="unfinished"></translation>
+        <translation>Fertig</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehlgeschlagen</translation>
     </message>
     <message numerus="yes">
         <source>Cancel requested for %n task(s); waiting for the server to agree.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>Abbruch für %n Aufgabe angefordert; warte auf die Bestätigung des Servers.</numerusform><numerusform>Abbruch für %n Aufgaben angefordert; warte auf die Bestätigung des Servers.</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) attached.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n Aufgabe zugeordnet.</numerusform><numerusform>%n Aufgaben zugeordnet.</numerusform></translation>
     </message>
     <message>
         <source>%1 is unreachable: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ist nicht erreichbar: %2</translation>
     </message>
     <message>
         <source>%1 asks Eddy to slow down; polling less often.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 bittet Eddy, langsamer abzufragen; Eddy fragt seltener ab.</translation>
     </message>
     <message>
         <source>%1 online</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 online</translation>
     </message>
     <message numerus="yes">
         <source>Sweep %1 journalled: %n case(s) are being submitted.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>Studie %1 protokolliert: %n Fall wird abgesendet.</numerusform><numerusform>Studie %1 protokolliert: %n Fälle werden abgesendet.</numerusform></translation>
     </message>
     <message>
         <source>Call journalled; sending it to the server.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufruf protokolliert; er wird an den Server gesendet.</translation>
     </message>
     <message>
         <source>Not Submitted</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht abgesendet</translation>
     </message>
     <message>
         <source>A case was rejected by the server: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server hat einen Fall abgelehnt: %1</translation>
     </message>
     <message>
         <source>Answer sent for %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Antwort für %1 gesendet.</translation>
     </message>
     <message>
         <source>Answer Not Sent</source>
-        <translation type="unfinished"></translation>
+        <translation>Antwort nicht gesendet</translation>
     </message>
     <message>
         <source>Task may be forgotten</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe kann verfallen</translation>
     </message>
     <message>
         <source>%1: the server may drop it in %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: Der Server kann die Aufgabe in %2 verwerfen.</translation>
     </message>
     <message>
         <source>Eddy</source>
-        <translation type="unfinished"></translation>
+        <translation>Eddy</translation>
     </message>
     <message>
         <source>&lt;b&gt;Servers&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Server&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Add Server...</source>
-        <translation type="unfinished"></translation>
+        <translation>Server hinzufügen...</translation>
     </message>
     <message>
         <source>&lt;b&gt;Sessions&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Sitzungen&lt;/b&gt;</translation>
     </message>
     <message>
         <source>New...</source>
-        <translation type="unfinished"></translation>
+        <translation>Neu...</translation>
     </message>
     <message>
         <source>Attach...</source>
-        <translation type="unfinished"></translation>
+        <translation>Zuordnen...</translation>
     </message>
     <message>
         <source>Attach earlier tasks to this session</source>
-        <translation type="unfinished"></translation>
+        <translation>Frühere Aufgaben dieser Sitzung zuordnen</translation>
     </message>
     <message>
         <source>Servers and Sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>Server und Sitzungen</translation>
     </message>
     <message>
         <source>Residuals</source>
-        <translation type="unfinished"></translation>
+        <translation>Residuen</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnis</translation>
     </message>
     <message>
         <source>Answer...</source>
-        <translation type="unfinished"></translation>
+        <translation>Beantworten...</translation>
     </message>
     <message>
         <source>Answer the selected question (Ctrl+I answers the oldest)</source>
-        <translation type="unfinished"></translation>
+        <translation>Die ausgewählte Frage beantworten (Strg+I beantwortet die älteste)</translation>
     </message>
     <message>
         <source>Input Inbox</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingabe-Posteingang</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Datei</translation>
     </message>
     <message>
         <source>New Sweep...</source>
-        <translation type="unfinished"></translation>
+        <translation>Neue Parameterstudie...</translation>
     </message>
     <message>
         <source>New Session...</source>
-        <translation type="unfinished"></translation>
+        <translation>Neue Sitzung...</translation>
     </message>
     <message>
         <source>Rename Session...</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung umbenennen...</translation>
     </message>
     <message>
         <source>Attach Earlier Tasks...</source>
-        <translation type="unfinished"></translation>
+        <translation>Frühere Aufgaben zuordnen...</translation>
     </message>
     <message>
         <source>Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>Beenden</translation>
     </message>
     <message>
         <source>&amp;Server</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Server</translation>
     </message>
     <message>
         <source>Refresh Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>Server aktualisieren</translation>
     </message>
     <message>
         <source>&amp;Tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Aufgaben</translation>
     </message>
     <message>
         <source>Answer Next Question...</source>
-        <translation type="unfinished"></translation>
+        <translation>Nächste Frage beantworten...</translation>
     </message>
     <message>
         <source>Cancel Selected</source>
-        <translation type="unfinished"></translation>
+        <translation>Auswahl abbrechen</translation>
     </message>
     <message>
         <source>Show All</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle anzeigen</translation>
     </message>
     <message>
         <source>Show Running</source>
-        <translation type="unfinished"></translation>
+        <translation>Laufende anzeigen</translation>
     </message>
     <message>
         <source>Show Needs Input</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingabe nötig anzeigen</translation>
     </message>
     <message>
         <source>Show Completed</source>
-        <translation type="unfinished"></translation>
+        <translation>Abgeschlossene anzeigen</translation>
     </message>
     <message>
         <source>Show Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehlgeschlagene anzeigen</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ansicht</translation>
     </message>
     <message>
         <source>System Theme</source>
-        <translation type="unfinished"></translation>
+        <translation>System-Design</translation>
     </message>
     <message>
         <source>Light Theme</source>
-        <translation type="unfinished"></translation>
+        <translation>Helles Design</translation>
     </message>
     <message>
         <source>Dark Theme</source>
-        <translation type="unfinished"></translation>
+        <translation>Dunkles Design</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Hilfe</translation>
     </message>
     <message>
         <source>About Eddy</source>
-        <translation type="unfinished"></translation>
+        <translation>Über Eddy</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Eddy %1&lt;/h3&gt;&lt;p&gt;A workbench for long-running MCP tasks: sweeps, live residuals, questions from the solver, and every result kept.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;Eddy %1&lt;/h3&gt;&lt;p&gt;Eine Werkbank für lang laufende MCP-Aufgaben: Parameterstudien, Residuen live, Rückfragen des Lösers – und jedes Ergebnis bleibt erhalten.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Main</source>
-        <translation type="unfinished"></translation>
+        <translation>Haupt</translation>
     </message>
     <message>
         <source>All sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Sitzungen</translation>
     </message>
     <message>
         <source>%1 — Eddy</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — Eddy</translation>
     </message>
     <message>
         <source>Working %1 · Waiting for input %2 · Done %3 · Failed %4</source>
-        <translation type="unfinished"></translation>
+        <translation>In Arbeit %1 · Wartet auf Eingabe %2 · Fertig %3 · Fehlgeschlagen %4</translation>
     </message>
     <message>
         <source>Input Inbox (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingabe-Posteingang (%1)</translation>
     </message>
     <message>
         <source>Study %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Studie %1</translation>
     </message>
     <message>
         <source>Sweep %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Studie %1</translation>
     </message>
     <message>
         <source>Input needed</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingabe erforderlich</translation>
     </message>
     <message>
         <source>%1 asks: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 fragt: %2</translation>
     </message>
     <message>
         <source>Task finished</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe beendet</translation>
     </message>
     <message>
         <source>%1 completed.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 abgeschlossen.</translation>
     </message>
     <message>
         <source>Tool error</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkzeugfehler</translation>
     </message>
     <message>
         <source>%1 completed with a tool error.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 mit Werkzeugfehler abgeschlossen.</translation>
     </message>
     <message>
         <source>Task failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe fehlgeschlagen</translation>
     </message>
     <message>
         <source>%1 failed.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 fehlgeschlagen.</translation>
     </message>
     <message>
         <source>Select a task to see its residuals.
 Select several to compare them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie eine Aufgabe, um ihre Residuen zu sehen.
+Wählen Sie mehrere, um sie zu vergleichen.</translation>
     </message>
     <message>
         <source>Waiting for the first residuals...</source>
-        <translation type="unfinished"></translation>
+        <translation>Warte auf die ersten Residuen...</translation>
     </message>
     <message>
         <source>No residuals reported yet for the selected task(s).</source>
-        <translation type="unfinished"></translation>
+        <translation>Für die ausgewählten Aufgaben wurden noch keine Residuen gemeldet.</translation>
     </message>
     <message>
         <source>Unreadable Question</source>
-        <translation type="unfinished"></translation>
+        <translation>Unlesbare Frage</translation>
     </message>
     <message>
-        <source>The server sent a question Eddy cannot read. It was declined; check the server&apos;s logs.</source>
-        <translation type="unfinished"></translation>
+        <source>The server sent a question Eddy cannot read. It was declined; check the server's logs.</source>
+        <translation>Der Server hat eine Frage gesendet, die Eddy nicht lesen kann. Sie wurde abgelehnt; prüfen Sie die Protokolle des Servers.</translation>
     </message>
     <message numerus="yes">
         <source>%1 (%n case(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%1 (%n Fall)</numerusform><numerusform>%1 (%n Fälle)</numerusform></translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>an MCP server</source>
-        <translation type="unfinished"></translation>
+        <translation>ein MCP-Server</translation>
     </message>
     <message>
         <source>Declined a %1 request: Eddy only answers forms and links.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine %1-Anfrage wurde abgelehnt: Eddy beantwortet nur Formulare und Links.</translation>
     </message>
     <message>
         <source>New Sweep</source>
-        <translation type="unfinished"></translation>
+        <translation>Neue Parameterstudie</translation>
     </message>
     <message>
         <source>No Server</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Server</translation>
     </message>
     <message>
         <source>Add a server first (Server &gt; Add Server...).</source>
-        <translation type="unfinished"></translation>
+        <translation>Fügen Sie zuerst einen Server hinzu (Server &gt; Server hinzufügen...).</translation>
     </message>
     <message numerus="yes">
         <source>Re-running %n case(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n Fall wird erneut gerechnet.</numerusform><numerusform>%n Fälle werden erneut gerechnet.</numerusform></translation>
     </message>
     <message>
         <source>Tool Unavailable</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkzeug nicht verfügbar</translation>
     </message>
     <message>
         <source>The server no longer lists the tool %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server bietet das Werkzeug %1 nicht mehr an.</translation>
     </message>
     <message>
         <source>Relaunch %1 with Edits</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 geändert neu starten</translation>
     </message>
     <message>
         <source>New Session</source>
-        <translation type="unfinished"></translation>
+        <translation>Neue Sitzung</translation>
     </message>
     <message>
         <source>Name of the study:</source>
-        <translation type="unfinished"></translation>
+        <translation>Name der Studie:</translation>
     </message>
     <message>
         <source>Rename Session</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung umbenennen</translation>
     </message>
     <message>
         <source>Choose a session in the sidebar first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie zuerst links eine Sitzung.</translation>
     </message>
     <message>
         <source>New name:</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuer Name:</translation>
     </message>
     <message>
         <source>Attach Earlier Tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>Frühere Aufgaben zuordnen</translation>
     </message>
     <message>
-        <source>Choose (or create) a session first; &quot;All sessions&quot; already shows every task.</source>
-        <translation type="unfinished"></translation>
+        <source>Choose (or create) a session first; "All sessions" already shows every task.</source>
+        <translation>Wählen (oder erstellen) Sie zuerst eine Sitzung; „Alle Sitzungen“ zeigt bereits jede Aufgabe.</translation>
     </message>
 </context>
 <context>
-    <name>ResidualChart</name>
+    <name>Eddy::ResidualChart</name>
     <message>
         <source>Iteration</source>
-        <translation type="unfinished"></translation>
+        <translation>Iteration</translation>
     </message>
     <message>
         <source>Residual</source>
-        <translation type="unfinished"></translation>
+        <translation>Residuum</translation>
     </message>
     <message>
         <source>Select a task to see its residuals.
 Select several to compare them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie eine Aufgabe, um ihre Residuen zu sehen.
+Wählen Sie mehrere, um sie zu vergleichen.</translation>
     </message>
     <message>
         <source>Reset Zoom</source>
-        <translation type="unfinished"></translation>
+        <translation>Zoom zurücksetzen</translation>
     </message>
     <message>
         <source>Show every iteration (Home, or right click)</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Iterationen zeigen (Pos1 oder Rechtsklick)</translation>
     </message>
     <message>
         <source>Export PNG...</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG exportieren...</translation>
     </message>
     <message>
         <source>Save the chart as an image</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Diagramm als Bild speichern</translation>
     </message>
     <message>
         <source>Export CSV...</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV exportieren...</translation>
     </message>
     <message>
         <source>Save every sample of the shown series</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Messwerte der angezeigten Kurven speichern</translation>
     </message>
     <message>
         <source>residual</source>
-        <translation type="unfinished"></translation>
+        <translation>Residuum</translation>
     </message>
     <message>
         <source>#%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>#%1 %2</translation>
     </message>
     <message>
         <source>Export Chart</source>
-        <translation type="unfinished"></translation>
+        <translation>Diagramm exportieren</translation>
     </message>
     <message>
         <source>residuals.png</source>
-        <translation type="unfinished"></translation>
+        <translation>residuen.png</translation>
     </message>
     <message>
         <source>PNG images (*.png)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG-Bilder (*.png)</translation>
     </message>
     <message>
         <source>Could not write %1. Choose a folder you can write to.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht geschrieben werden. Wählen Sie einen beschreibbaren Ordner.</translation>
     </message>
     <message>
         <source>Export Samples</source>
-        <translation type="unfinished"></translation>
+        <translation>Messwerte exportieren</translation>
     </message>
     <message>
         <source>residuals.csv</source>
-        <translation type="unfinished"></translation>
+        <translation>residuen.csv</translation>
     </message>
     <message>
         <source>CSV files (*.csv)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV-Dateien (*.csv)</translation>
     </message>
 </context>
 <context>
-    <name>ResultView</name>
+    <name>Eddy::ResultView</name>
     <message>
         <source>Field</source>
-        <translation type="unfinished"></translation>
+        <translation>Feld</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>Wert</translation>
     </message>
     <message>
         <source>Structured</source>
-        <translation type="unfinished"></translation>
+        <translation>Strukturiert</translation>
     </message>
     <message>
         <source>Text</source>
-        <translation type="unfinished"></translation>
+        <translation>Text</translation>
     </message>
     <message>
         <source>Images</source>
-        <translation type="unfinished"></translation>
+        <translation>Bilder</translation>
     </message>
     <message>
         <source>JSON</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON</translation>
     </message>
     <message>
         <source>Select a task to see its result.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie eine Aufgabe, um ihr Ergebnis zu sehen.</translation>
     </message>
     <message numerus="yes">
         <source>%n item(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n Eintrag</numerusform><numerusform>%n Einträge</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n value(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n Wert</numerusform><numerusform>%n Werte</numerusform></translation>
     </message>
     <message>
         <source>Task %1 is still running.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe %1 läuft noch.</translation>
     </message>
     <message>
         <source>Task %1 is waiting for your answer (see the inbox).</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe %1 wartet auf Ihre Antwort (siehe Posteingang).</translation>
     </message>
     <message>
         <source>Tool error: the tool ran and reported a problem. The task itself completed; read the message below, fix the arguments and relaunch.</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkzeugfehler: Das Werkzeug lief und meldete ein Problem. Die Aufgabe selbst ist abgeschlossen; lesen Sie die Meldung unten, korrigieren Sie die Argumente und starten Sie neu.</translation>
     </message>
     <message>
-        <source>Completed: the result is stored in Eddy&apos;s database.</source>
-        <translation type="unfinished"></translation>
+        <source>Completed: the result is stored in Eddy's database.</source>
+        <translation>Abgeschlossen: Das Ergebnis ist in Eddys Datenbank gespeichert.</translation>
     </message>
     <message>
         <source>Failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehlgeschlagen: %1</translation>
     </message>
     <message>
         <source>Failed (error %1): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehlgeschlagen (Fehler %1): %2</translation>
     </message>
     <message>
         <source>Cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>Abgebrochen.</translation>
     </message>
     <message>
         <source>Expired: the server forgot this task before it finished; re-run the case.</source>
-        <translation type="unfinished"></translation>
+        <translation>Verfallen: Der Server hat die Aufgabe vor ihrem Ende vergessen; rechnen Sie den Fall erneut.</translation>
     </message>
     <message>
         <source>Lost: the server does not know this task any more; re-run the case.</source>
-        <translation type="unfinished"></translation>
+        <translation>Verloren: Der Server kennt die Aufgabe nicht mehr; rechnen Sie den Fall erneut.</translation>
     </message>
     <message>
         <source>(an image Eddy could not decode: %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>(ein Bild, das Eddy nicht dekodieren kann: %1)</translation>
     </message>
     <message>
         <source>Link: %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Link: %1 (%2)</translation>
     </message>
     <message>
         <source>Resource: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressource: %1</translation>
     </message>
 </context>
 <context>
-    <name>SampleSeriesModel</name>
+    <name>Eddy::SampleSeriesModel</name>
     <message>
         <source>x</source>
-        <translation type="unfinished"></translation>
+        <translation>x</translation>
     </message>
 </context>
 <context>
-    <name>SchemaField</name>
+    <name>Eddy::SchemaField</name>
     <message>
         <source>%1 must be text.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss Text sein.</translation>
     </message>
     <message numerus="yes">
         <source>%1 needs at least %n character(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%1 braucht mindestens %n Zeichen.</numerusform><numerusform>%1 braucht mindestens %n Zeichen.</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%1 allows at most %n character(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%1 erlaubt höchstens %n Zeichen.</numerusform><numerusform>%1 erlaubt höchstens %n Zeichen.</numerusform></translation>
     </message>
     <message>
         <source>%1 must match the pattern %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss dem Muster %2 entsprechen.</translation>
     </message>
     <message>
         <source>%1 must be an e-mail address like name@example.com.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss eine E-Mail-Adresse wie name@example.com sein.</translation>
     </message>
     <message>
         <source>%1 must be a full URL such as https://example.com/.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss eine vollständige URL sein, z. B. https://example.com/.</translation>
     </message>
     <message>
         <source>%1 must be a date as YYYY-MM-DD.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss ein Datum im Format JJJJ-MM-TT sein.</translation>
     </message>
     <message>
         <source>%1 must be a date and time as YYYY-MM-DDThh:mm:ssZ.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss Datum und Uhrzeit im Format JJJJ-MM-TTThh:mm:ssZ sein.</translation>
     </message>
     <message>
         <source>%1 must be a number.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss eine Zahl sein.</translation>
     </message>
     <message>
         <source>%1 must be a whole number.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss eine ganze Zahl sein.</translation>
     </message>
     <message>
         <source>%1 must be a finite number.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss eine endliche Zahl sein.</translation>
     </message>
     <message>
         <source>%1 must be greater than %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss größer als %2 sein.</translation>
     </message>
     <message>
         <source>%1 must be at least %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss mindestens %2 sein.</translation>
     </message>
     <message>
         <source>%1 must be less than %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss kleiner als %2 sein.</translation>
     </message>
     <message>
         <source>%1 must be at most %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 darf höchstens %2 sein.</translation>
     </message>
     <message>
         <source>%1 must be true or false.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss wahr oder falsch sein.</translation>
     </message>
     <message>
         <source>%1 must be one of: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss einer dieser Werte sein: %2.</translation>
     </message>
     <message>
         <source>The value</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Wert</translation>
     </message>
     <message>
         <source>%1 is required.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ist ein Pflichtfeld.</translation>
     </message>
     <message>
         <source>%1 must be a list.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss eine Liste sein.</translation>
     </message>
     <message numerus="yes">
         <source>%1 needs at least %n item(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%1 braucht mindestens %n Eintrag.</numerusform><numerusform>%1 braucht mindestens %n Einträge.</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%1 allows at most %n item(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%1 erlaubt höchstens %n Eintrag.</numerusform><numerusform>%1 erlaubt höchstens %n Einträge.</numerusform></translation>
     </message>
     <message>
         <source>%1, item %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1, Eintrag %2</translation>
     </message>
     <message>
         <source>%1 must be an object.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss ein Objekt sein.</translation>
     </message>
     <message>
         <source>%1 must be JSON of type %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 muss JSON vom Typ %2 sein.</translation>
     </message>
     <message>
         <source>text</source>
-        <translation type="unfinished"></translation>
+        <translation>Text</translation>
     </message>
     <message>
         <source>number</source>
-        <translation type="unfinished"></translation>
+        <translation>Zahl</translation>
     </message>
     <message>
         <source>whole number</source>
-        <translation type="unfinished"></translation>
+        <translation>ganze Zahl</translation>
     </message>
     <message>
         <source>yes/no</source>
-        <translation type="unfinished"></translation>
+        <translation>ja/nein</translation>
     </message>
     <message>
         <source>choice</source>
-        <translation type="unfinished"></translation>
+        <translation>Auswahl</translation>
     </message>
     <message>
         <source>list</source>
-        <translation type="unfinished"></translation>
+        <translation>Liste</translation>
     </message>
     <message>
         <source>group</source>
-        <translation type="unfinished"></translation>
+        <translation>Gruppe</translation>
     </message>
     <message>
         <source>JSON</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON</translation>
     </message>
 </context>
 <context>
-    <name>SchemaForm</name>
+    <name>Eddy::SchemaForm</name>
     <message>
         <source>%1 … %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 … %2</translation>
     </message>
     <message>
         <source>≥ %1</source>
-        <translation type="unfinished"></translation>
+        <translation>≥ %1</translation>
     </message>
     <message>
         <source>≤ %1</source>
-        <translation type="unfinished"></translation>
+        <translation>≤ %1</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a number</source>
-        <translation type="unfinished"></translation>
+        <source>"%1" is not a number</source>
+        <translation>„%1“ ist keine Zahl</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not true or false</source>
-        <translation type="unfinished"></translation>
+        <source>"%1" is not true or false</source>
+        <translation>„%1“ ist weder wahr noch falsch</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>Wert</translation>
     </message>
     <message>
         <source>This tool takes no arguments.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieses Werkzeug hat keine Argumente.</translation>
     </message>
     <message>
         <source>YYYY-MM-DD</source>
-        <translation type="unfinished"></translation>
+        <translation>JJJJ-MM-TT</translation>
     </message>
     <message>
         <source>YYYY-MM-DDThh:mm:ssZ</source>
-        <translation type="unfinished"></translation>
+        <translation>JJJJ-MM-TTThh:mm:ssZ</translation>
     </message>
     <message>
         <source>name@example.com</source>
-        <translation type="unfinished"></translation>
+        <translation>name@example.com</translation>
     </message>
     <message>
         <source>https://…</source>
-        <translation type="unfinished"></translation>
+        <translation>https://…</translation>
     </message>
     <message>
         <source>pattern: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Muster: %1</translation>
     </message>
     <message>
         <source>whole number</source>
-        <translation type="unfinished"></translation>
+        <translation>ganze Zahl</translation>
     </message>
     <message>
         <source>number</source>
-        <translation type="unfinished"></translation>
+        <translation>Zahl</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a number.</source>
-        <translation type="unfinished"></translation>
+        <source>"%1" is not a number.</source>
+        <translation>„%1“ ist keine Zahl.</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a whole number.</source>
-        <translation type="unfinished"></translation>
+        <source>"%1" is not a whole number.</source>
+        <translation>„%1“ ist keine ganze Zahl.</translation>
     </message>
     <message>
         <source>(not set)</source>
-        <translation type="unfinished"></translation>
+        <translation>(nicht gesetzt)</translation>
     </message>
     <message>
         <source>comma-separated, e.g. %1</source>
-        <translation type="unfinished"></translation>
+        <translation>durch Kommas getrennt, z. B. %1</translation>
     </message>
     <message>
         <source>a, b, c</source>
-        <translation type="unfinished"></translation>
+        <translation>a, b, c</translation>
     </message>
     <message>
         <source>1, 2, 3</source>
-        <translation type="unfinished"></translation>
+        <translation>1, 2, 3</translation>
     </message>
     <message>
-        <source>JSON, e.g. {&quot;key&quot;: 1}</source>
-        <translation type="unfinished"></translation>
+        <source>JSON, e.g. {"key": 1}</source>
+        <translation>JSON, z. B. {"key": 1}</translation>
     </message>
     <message>
         <source>This is not valid JSON; check brackets, quotes and commas.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das ist kein gültiges JSON; prüfen Sie Klammern, Anführungszeichen und Kommas.</translation>
     </message>
     <message>
         <source>%1 *</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 *</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>%1 is required.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ist ein Pflichtfeld.</translation>
     </message>
     <message>
         <source>Varied by the sweep</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird von der Studie variiert</translation>
     </message>
 </context>
 <context>
-    <name>ServerDialog</name>
+    <name>Eddy::ServerDialog</name>
     <message>
         <source>Add Server</source>
-        <translation type="unfinished"></translation>
+        <translation>Server hinzufügen</translation>
     </message>
     <message>
         <source>http://127.0.0.1:8080/mcp</source>
-        <translation type="unfinished"></translation>
+        <translation>http://127.0.0.1:8080/mcp</translation>
     </message>
     <message>
         <source>e.g. Cluster head node</source>
-        <translation type="unfinished"></translation>
+        <translation>z. B. Cluster-Kopfknoten</translation>
     </message>
     <message>
         <source>optional bearer token</source>
-        <translation type="unfinished"></translation>
+        <translation>optionales Bearer-Token</translation>
     </message>
     <message>
         <source>URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>URL:</translation>
     </message>
     <message>
         <source>Name:</source>
-        <translation type="unfinished"></translation>
+        <translation>Name:</translation>
     </message>
     <message>
         <source>Token:</source>
-        <translation type="unfinished"></translation>
+        <translation>Token:</translation>
     </message>
     <message>
         <source>Save</source>
-        <translation type="unfinished"></translation>
+        <translation>Speichern</translation>
     </message>
     <message>
         <source>Name: %1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Name: %1 %2</translation>
     </message>
     <message>
         <source>Supported versions: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterstützte Versionen: %1</translation>
     </message>
     <message>
         <source>Capabilities: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Fähigkeiten: %1</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>keine</translation>
     </message>
     <message>
         <source>Tasks: offered (long-running calls return task handles)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tasks: angeboten (lange Aufrufe liefern Aufgaben-Handles)</translation>
     </message>
     <message>
         <source>Tasks: not offered</source>
-        <translation type="unfinished"></translation>
+        <translation>Tasks: nicht angeboten</translation>
     </message>
     <message>
         <source>Protocol: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Protokoll: %1</translation>
     </message>
     <message>
         <source>Tools: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkzeuge: %1</translation>
     </message>
     <message>
         <source>Not discovered yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch nicht erkundet.</translation>
     </message>
     <message>
         <source>Server Details</source>
-        <translation type="unfinished"></translation>
+        <translation>Serverdetails</translation>
     </message>
     <message>
         <source>unchanged (type a new token to replace it)</source>
-        <translation type="unfinished"></translation>
+        <translation>unverändert (neues Token eingeben, um es zu ersetzen)</translation>
     </message>
     <message>
         <source>State: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Zustand: %1</translation>
     </message>
     <message>
         <source>State: %1 — %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Zustand: %1 — %2</translation>
     </message>
     <message>
-        <source>Enter the server&apos;s MCP endpoint as an http:// or https:// URL, e.g. http://127.0.0.1:8080/mcp.</source>
-        <translation type="unfinished"></translation>
+        <source>Enter the server's MCP endpoint as an http:// or https:// URL, e.g. http://127.0.0.1:8080/mcp.</source>
+        <translation>Geben Sie den MCP-Endpunkt des Servers als http://- oder https://-URL ein, z. B. http://127.0.0.1:8080/mcp.</translation>
     </message>
 </context>
 <context>
-    <name>ServerListModel</name>
+    <name>Eddy::ServerListModel</name>
     <message>
         <source>Connecting</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbinde</translation>
     </message>
     <message>
         <source>Online</source>
-        <translation type="unfinished"></translation>
+        <translation>Online</translation>
     </message>
     <message>
         <source>Unreachable</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht erreichbar</translation>
     </message>
     <message>
         <source>Backing off</source>
-        <translation type="unfinished"></translation>
+        <translation>Pausiert</translation>
     </message>
     <message>
         <source>Server %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Server %1</translation>
     </message>
     <message>
         <source>%1
 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1
+%2</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>
-    <name>SessionListModel</name>
+    <name>Eddy::SessionListModel</name>
     <message>
         <source>All sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Sitzungen</translation>
     </message>
     <message>
         <source>Every task in the database</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Aufgaben der Datenbank</translation>
     </message>
     <message numerus="yes">
         <source>%n task(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n Aufgabe</numerusform><numerusform>%n Aufgaben</numerusform></translation>
     </message>
 </context>
 <context>
-    <name>StatusTimeline</name>
+    <name>Eddy::StatusTimeline</name>
     <message>
         <source>No status history yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch kein Statusverlauf.</translation>
     </message>
     <message>
         <source>Computing %1 · waiting for input %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Rechnen %1 · Warten auf Eingabe %2</translation>
     </message>
 </context>
 <context>
-    <name>SweepEditor</name>
+    <name>Eddy::SweepEditor</name>
     <message>
         <source>Submit Sweep</source>
-        <translation type="unfinished"></translation>
+        <translation>Studie absenden</translation>
     </message>
     <message>
         <source>Run Once</source>
-        <translation type="unfinished"></translation>
+        <translation>Einmal ausführen</translation>
     </message>
     <message>
         <source>Server:</source>
-        <translation type="unfinished"></translation>
+        <translation>Server:</translation>
     </message>
     <message>
         <source>Tool:</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkzeug:</translation>
     </message>
     <message>
         <source>Arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>Argumente</translation>
     </message>
     <message>
         <source>Sweep</source>
-        <translation type="unfinished"></translation>
+        <translation>Parameterstudie</translation>
     </message>
     <message>
         <source>Parameter</source>
-        <translation type="unfinished"></translation>
+        <translation>Parameter</translation>
     </message>
     <message>
         <source>Varies as</source>
-        <translation type="unfinished"></translation>
+        <translation>Variiert als</translation>
     </message>
     <message>
         <source>Values</source>
-        <translation type="unfinished"></translation>
+        <translation>Werte</translation>
     </message>
     <message>
         <source>Vary a Parameter</source>
-        <translation type="unfinished"></translation>
+        <translation>Parameter variieren</translation>
     </message>
     <message>
         <source>Grid (every combination)</source>
-        <translation type="unfinished"></translation>
+        <translation>Raster (alle Kombinationen)</translation>
     </message>
     <message>
         <source>Latin hypercube</source>
-        <translation type="unfinished"></translation>
+        <translation>Latin Hypercube</translation>
     </message>
     <message>
         <source>How many cases run on the server at the same time</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie viele Fälle gleichzeitig auf dem Server laufen</translation>
     </message>
     <message>
         <source>Mode:</source>
-        <translation type="unfinished"></translation>
+        <translation>Modus:</translation>
     </message>
     <message>
         <source>Samples:</source>
-        <translation type="unfinished"></translation>
+        <translation>Stichproben:</translation>
     </message>
     <message>
         <source>Seed:</source>
-        <translation type="unfinished"></translation>
+        <translation>Startwert:</translation>
     </message>
     <message>
         <source>Concurrency:</source>
-        <translation type="unfinished"></translation>
+        <translation>Parallelität:</translation>
     </message>
     <message>
         <source>Cases</source>
-        <translation type="unfinished"></translation>
+        <translation>Fälle</translation>
     </message>
     <message>
         <source>Journal every case, then submit them (Ctrl+Return)</source>
-        <translation type="unfinished"></translation>
+        <translation>Jeden Fall protokollieren, dann absenden (Strg+Eingabe)</translation>
     </message>
     <message>
-        <source>Call the tool once with the form&apos;s values</source>
-        <translation type="unfinished"></translation>
+        <source>Call the tool once with the form's values</source>
+        <translation>Das Werkzeug einmal mit den Werten des Formulars aufrufen</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>(no tools yet: the server is being asked)</source>
-        <translation type="unfinished"></translation>
+        <translation>(noch keine Werkzeuge: der Server wird gefragt)</translation>
     </message>
     <message>
         <source>List</source>
-        <translation type="unfinished"></translation>
+        <translation>Liste</translation>
     </message>
     <message>
         <source>Range</source>
-        <translation type="unfinished"></translation>
+        <translation>Bereich</translation>
     </message>
     <message>
         <source>Interval (LHS)</source>
-        <translation type="unfinished"></translation>
+        <translation>Intervall (LHS)</translation>
     </message>
     <message>
         <source>100, 400, 1000</source>
-        <translation type="unfinished"></translation>
+        <translation>100, 400, 1000</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>Entfernen</translation>
     </message>
     <message>
         <source>values, e.g. 100, 400, 1000</source>
-        <translation type="unfinished"></translation>
+        <translation>Werte, z. B. 100, 400, 1000</translation>
     </message>
     <message>
         <source>from, to, step, e.g. 100, 1000, 300</source>
-        <translation type="unfinished"></translation>
+        <translation>Start, Ende, Schritt, z. B. 100, 1000, 300</translation>
     </message>
     <message>
         <source>min, max, e.g. 100, 1000</source>
-        <translation type="unfinished"></translation>
+        <translation>Min, Max, z. B. 100, 1000</translation>
     </message>
     <message>
-        <source>%1: &quot;%2&quot; is not a number.</source>
-        <translation type="unfinished"></translation>
+        <source>%1: "%2" is not a number.</source>
+        <translation>%1: „%2“ ist keine Zahl.</translation>
     </message>
     <message>
-        <source>%1: &quot;%2&quot; is not one of the choices.</source>
-        <translation type="unfinished"></translation>
+        <source>%1: "%2" is not one of the choices.</source>
+        <translation>%1: „%2“ ist keine der Auswahlmöglichkeiten.</translation>
     </message>
     <message>
         <source>%1: enter the values to try, separated by commas.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: Geben Sie die zu testenden Werte durch Kommas getrennt ein.</translation>
     </message>
     <message>
         <source>%1: a range needs from, to and step, e.g. 100, 1000, 300.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: Ein Bereich braucht Start, Ende und Schrittweite, z. B. 100, 1000, 300.</translation>
     </message>
     <message>
         <source>%1: an interval needs min and max, e.g. 100, 1000.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: Ein Intervall braucht Minimum und Maximum, z. B. 100, 1000.</translation>
     </message>
     <message>
         <source>%1 is varied twice; keep one row.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 wird zweimal variiert; behalten Sie nur eine Zeile.</translation>
     </message>
     <message>
         <source>Choose a tool first; add a server if the list is empty.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie zuerst ein Werkzeug; fügen Sie einen Server hinzu, wenn die Liste leer ist.</translation>
     </message>
     <message>
         <source>Case</source>
-        <translation type="unfinished"></translation>
+        <translation>Fall</translation>
     </message>
     <message numerus="yes">
         <source>Submit %n Case(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n Fall absenden</numerusform><numerusform>%n Fälle absenden</numerusform></translation>
     </message>
     <message>
         <source>Showing the first %1 of %2 cases.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die ersten %1 von %2 Fällen werden angezeigt.</translation>
     </message>
     <message>
         <source>Choose a tool first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie zuerst ein Werkzeug.</translation>
     </message>
 </context>
 <context>
-    <name>TaskMonitor</name>
+    <name>Eddy::TaskMonitor</name>
     <message>
         <source>All Tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Aufgaben</translation>
     </message>
     <message>
         <source>Running</source>
-        <translation type="unfinished"></translation>
+        <translation>Laufend</translation>
     </message>
     <message>
         <source>Needs Input</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingabe nötig</translation>
     </message>
     <message>
         <source>Completed</source>
-        <translation type="unfinished"></translation>
+        <translation>Abgeschlossen</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehlgeschlagen</translation>
     </message>
     <message>
         <source>Cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>Abgebrochen</translation>
     </message>
     <message>
         <source>Show tasks in this state</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgaben in diesem Zustand anzeigen</translation>
     </message>
     <message>
         <source>Search parameters, messages, servers... (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>Parameter, Meldungen, Server durchsuchen... (Strg+F)</translation>
     </message>
     <message>
         <source>Cancel Tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgaben abbrechen</translation>
     </message>
     <message>
         <source>Ask the server to cancel the selected tasks (Del)</source>
-        <translation type="unfinished"></translation>
+        <translation>Den Server bitten, die ausgewählten Aufgaben abzubrechen (Entf)</translation>
     </message>
     <message>
         <source>Re-run</source>
-        <translation type="unfinished"></translation>
+        <translation>Erneut rechnen</translation>
     </message>
     <message>
         <source>Submit the selected failed or cancelled cases again</source>
-        <translation type="unfinished"></translation>
+        <translation>Die ausgewählten fehlgeschlagenen oder abgebrochenen Fälle erneut absenden</translation>
     </message>
     <message numerus="yes">
         <source>Ask the server to cancel %n running task(s)? Results already computed are lost.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>Den Server bitten, %n laufende Aufgabe abzubrechen? Bereits berechnete Ergebnisse gehen verloren.</numerusform><numerusform>Den Server bitten, %n laufende Aufgaben abzubrechen? Bereits berechnete Ergebnisse gehen verloren.</numerusform></translation>
     </message>
     <message>
         <source>%1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von %2</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbrechen</translation>
     </message>
     <message>
         <source>Relaunch with Edits...</source>
-        <translation type="unfinished"></translation>
+        <translation>Geändert neu starten...</translation>
     </message>
 </context>
 <context>
-    <name>TaskTableModel</name>
+    <name>Eddy::TaskTableModel</name>
     <message>
         <source>Case</source>
-        <translation type="unfinished"></translation>
+        <translation>Fall</translation>
     </message>
     <message>
         <source>Parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>Parameter</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Status</translation>
     </message>
     <message>
         <source>Status Message</source>
-        <translation type="unfinished"></translation>
+        <translation>Statusmeldung</translation>
     </message>
     <message>
         <source>Progress</source>
-        <translation type="unfinished"></translation>
+        <translation>Fortschritt</translation>
     </message>
     <message>
         <source>Residual</source>
-        <translation type="unfinished"></translation>
+        <translation>Residuum</translation>
     </message>
     <message>
         <source>ETA</source>
-        <translation type="unfinished"></translation>
+        <translation>Restzeit</translation>
     </message>
     <message>
         <source>Age</source>
-        <translation type="unfinished"></translation>
+        <translation>Alter</translation>
     </message>
     <message>
         <source>Server</source>
-        <translation type="unfinished"></translation>
+        <translation>Server</translation>
     </message>
     <message>
         <source>Expires In</source>
-        <translation type="unfinished"></translation>
+        <translation>Verfällt in</translation>
     </message>
     <message>
         <source>Latest overall residual parsed from the status message</source>
-        <translation type="unfinished"></translation>
+        <translation>Letztes Gesamtresiduum aus der Statusmeldung</translation>
     </message>
     <message>
         <source>Estimated time left at the recent iteration rate</source>
-        <translation type="unfinished"></translation>
+        <translation>Geschätzte Restzeit bei der aktuellen Iterationsrate</translation>
     </message>
     <message>
         <source>When the server may forget the task (its TTL); results are stored as soon as they arrive</source>
-        <translation type="unfinished"></translation>
+        <translation>Wann der Server die Aufgabe vergessen darf (TTL); Ergebnisse werden gespeichert, sobald sie eintreffen</translation>
     </message>
     <message>
         <source>Working</source>
-        <translation type="unfinished"></translation>
+        <translation>In Arbeit</translation>
     </message>
     <message>
         <source>Needs input</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingabe nötig</translation>
     </message>
     <message>
         <source>Tool error</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkzeugfehler</translation>
     </message>
     <message>
         <source>Completed</source>
-        <translation type="unfinished"></translation>
+        <translation>Abgeschlossen</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehlgeschlagen</translation>
     </message>
     <message>
         <source>Cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>Abgebrochen</translation>
     </message>
     <message>
         <source>Expired</source>
-        <translation type="unfinished"></translation>
+        <translation>Verfallen</translation>
     </message>
     <message>
         <source>Lost</source>
-        <translation type="unfinished"></translation>
+        <translation>Verloren</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 s</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 min %2 s</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 h %2 min</translation>
     </message>
     <message>
         <source>%1 d %2 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 d %2 h</translation>
     </message>
     <message>
         <source>Case %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Fall %1</translation>
     </message>
     <message>
         <source>%1 · case %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · Fall %2</translation>
     </message>
     <message>
         <source>%1 · task %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · Aufgabe %2</translation>
     </message>
     <message>
         <source>Task %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgabe %1</translation>
     </message>
     <message>
         <source>%1 = %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 = %2</translation>
     </message>
     <message>
         <source>%1 (cancel requested)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (Abbruch angefordert)</translation>
     </message>
     <message>
         <source>100 %</source>
-        <translation type="unfinished"></translation>
+        <translation>100 %</translation>
     </message>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %</translation>
     </message>
     <message>
         <source>Server %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Server %1</translation>
     </message>
     <message>
         <source>never</source>
-        <translation type="unfinished"></translation>
+        <translation>nie</translation>
     </message>
     <message>
         <source>expired</source>
-        <translation type="unfinished"></translation>
+        <translation>verfallen</translation>
     </message>
     <message>
         <source>Failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehlgeschlagen: %1</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>Workbench for long-running MCP tasks.</source>
-        <translation type="unfinished"></translation>
+        <translation>Werkbank für lang laufende MCP-Aufgaben.</translation>
     </message>
     <message>
         <source>Database file (default: %1).</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenbankdatei (Standard: %1).</translation>
     </message>
     <message>
         <source>User interface language: de or en.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sprache der Oberfläche: de oder en.</translation>
     </message>
     <message>
         <source>Connect to this MCP server URL (added if new).</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit dieser MCP-Server-URL verbinden (wird hinzugefügt, falls neu).</translation>
     </message>
     <message>
         <source>Never start the bundled eddy-cfd-server.</source>
-        <translation type="unfinished"></translation>
+        <translation>Den mitgelieferten eddy-cfd-server nie starten.</translation>
     </message>
     <message>
         <source>Data folder of the bundled server.</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenordner des mitgelieferten Servers.</translation>
     </message>
     <message>
         <source>Starting the bundled CFD server...</source>
-        <translation type="unfinished"></translation>
+        <translation>Der mitgelieferte CFD-Server wird gestartet...</translation>
     </message>
     <message>
         <source>Local CFD server running at %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Lokaler CFD-Server läuft unter %1</translation>
     </message>
     <message>
         <source>Local Server</source>
-        <translation type="unfinished"></translation>
+        <translation>Lokaler Server</translation>
     </message>
     <message>
         <source>Cannot Open the Database</source>
-        <translation type="unfinished"></translation>
+        <translation>Datenbank kann nicht geöffnet werden</translation>
     </message>
     <message>
         <source>Eddy could not open %1:
 %2
 
 Start Eddy with --db and another file, or restore a backup.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eddy konnte %1 nicht öffnen:
+%2
+
+Starten Sie Eddy mit --db und einer anderen Datei oder stellen Sie eine Sicherung wieder her.</translation>
     </message>
 </context>
 </TS>
