@@ -105,6 +105,8 @@ ElicitationDialog::ElicitationDialog(const nlohmann::json &request,
         scroll->setWidgetResizable(true);
         scroll->setFrameShape(QFrame::NoFrame);
         scroll->setWidget(m_form);
+        // Word-wrapped hints report their height late; reserve the form's full height up front.
+        scroll->setMinimumHeight(std::min(420, m_form->sizeHint().height() + 40));
         layout->addWidget(scroll, 1);
     }
 

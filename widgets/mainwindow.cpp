@@ -31,6 +31,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSet>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -62,6 +63,18 @@ QString seriesKey(qint64 taskId, const QString &series)
 bool isChartSeries(const QString &series)
 {
     return series == QLatin1String("residual") || series.startsWith(QLatin1String("residual."));
+}
+
+// Iteration on x: only samples parsed from a message that carried an iteration count are charted
+// (a final "converged after ..." message would otherwise put wall-clock seconds on the x axis).
+QSet<QPair<qint64, qint64>> iterationStamps(const QList<Store::ProgressSample> &samples)
+{
+    QSet<QPair<qint64, qint64>> stamps;
+    for (const auto &s : samples) {
+        if (s.series == QLatin1String("iteration"))
+            stamps.insert({s.taskId, s.atMs});
+    }
+    return stamps;
 }
 
 } // namespace
@@ -325,6 +338,7 @@ void MainWindow::buildDocks()
     resizeDocks({leftDock}, {220}, Qt::Horizontal);
     resizeDocks({chartDock}, {520}, Qt::Horizontal);
     resizeDocks({m_inboxDock}, {150}, Qt::Vertical);
+    resizeDocks({chartDock, resultDock}, {560, 340}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus()
@@ -590,8 +604,9 @@ void MainWindow::onChanges(const Monitor::ChangeSet &changes)
     // Live chart: append to the shown series; a new series means rebuilding the chart's list.
     QHash<QString, std::vector<QPointF>> appends;
     bool newSeries = false;
+    const auto stamps = iterationStamps(changes.samples);
     for (const auto &s : changes.samples) {
-        if (!m_chartTasks.contains(s.taskId) || !isChartSeries(s.series))
+        if (!m_chartTasks.contains(s.taskId) || !isChartSeries(s.series) || !stamps.contains({s.taskId, s.atMs}))
             continue;
         const QString key = seriesKey(s.taskId, s.series);
         if (!m_series.contains(key)) {
@@ -667,8 +682,9 @@ void MainWindow::onSamples(const QList<qint64> &taskIds, const QList<Store::Prog
     if (taskIds != m_chartTasks)
         return;
     QHash<QString, std::vector<QPointF>> points;
+    const auto stamps = iterationStamps(samples);
     for (const auto &s : samples) {
-        if (isChartSeries(s.series))
+        if (isChartSeries(s.series) && stamps.contains({s.taskId, s.atMs}))
             points[seriesKey(s.taskId, s.series)].emplace_back(s.x, s.y);
     }
     m_chart->setSeries({});

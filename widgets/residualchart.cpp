@@ -328,8 +328,9 @@ void ResidualChart::exportCsvInteractive()
 void ResidualChart::setDark(bool dark)
 {
     m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    // The theme resets fonts and axis titles' colours; keep the window's background.
-    m_chart->setBackgroundBrush(palette().base());
+    // The themes' own backgrounds clash with the window; use the palettes' base colours.
+    m_chart->setBackgroundBrush(dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white));
+    m_chart->setPlotAreaBackgroundVisible(false);
     m_chart->setBackgroundRoundness(0);
 }
 

@@ -1,0 +1,132 @@
+// Screenshot tool for docs/screenshots/: drives the real GUI against a running eddy-cfd-server
+// mid-sweep and saves the main window (monitor + chart), the elicitation dialog and the sweep
+// editor in the light and dark palettes. Run through bench/gui/screenshots.sh (Xvfb).
+
+#include "app/monitor/engine.h"
+#include "models/enginebridge.h"
+#include "models/serverlistmodel.h"
+#include "models/tasktablemodel.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/mainwindow.h"
+#include "widgets/schemaform.h"
+#include "widgets/sweepeditor.h"
+#include "widgets/taskmonitor.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QScreen>
+#include <QSpinBox>
+#include <QTableView>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+
+#include <cstdio>
+#include <functional>
+
+using namespace Eddy;
+
+static bool waitFor(const std::function<bool()> &done, int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done() && t.elapsed() < ms) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(10);
+    }
+    return done();
+}
+
+static void settle(int ms)
+{
+    waitFor([] { return false; }, ms);
+}
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication::setOrganizationName(QStringLiteral("EddyScreens"));
+    QApplication::setApplicationName(QStringLiteral("screens"));
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: bench_gui_screenshots SERVER_URL OUT_DIR\n");
+        return 2;
+    }
+    const QString url = QString::fromLocal8Bit(argv[1]);
+    const QDir out(QString::fromLocal8Bit(argv[2]));
+    QTemporaryDir dir;
+
+    QThread thread;
+    auto *engine = new Monitor::Engine;
+    engine->moveToThread(&thread);
+    thread.start();
+    EngineBridge bridge(engine);
+    MainWindow w(&bridge);
+    w.setOpenDialogsAutomatically(false);
+    bool opened = false;
+    QObject::connect(engine, &Monitor::Engine::opened, &w, [&](bool ok, const QString &) { opened = ok; });
+    const QString db = dir.filePath(QStringLiteral("eddy.sqlite"));
+    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
+    if (!waitFor([&] { return opened; }, 20000))
+        return 1;
+    w.start();
+    w.resize(1580, 960);
+    w.move(10, 10);
+    w.show();
+    waitFor([&] { return w.currentSession().has_value(); }, 20000);
+    bridge.addServer(url, QStringLiteral("Workstation CFD"), QString());
+    waitFor([&] {
+        return w.serverModel()->rowCount() == 1
+               && w.serverModel()->index(0).data(ServerListModel::ToolsRole).toString().contains(QLatin1String("run_cfd_case"));
+    }, 30000);
+
+    w.showSweepEditor();
+    SweepEditor *editor = w.sweepEditor();
+    waitFor([&] { return editor->setCurrentTool(QStringLiteral("run_cfd_case")); }, 10000);
+    qobject_cast<QSpinBox *>(editor->form()->editor("grid"))->setValue(64);
+    qobject_cast<QLineEdit *>(editor->form()->editor("case_name"))->setText(QStringLiteral("cavity-study"));
+    qobject_cast<QLineEdit *>(editor->form()->editor("tolerance"))->setText(QStringLiteral("1e-7"));
+    editor->setVaried(QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400, 1000"));
+    editor->setVaried(QStringLiteral("force_mesh_defect"), SweepEditor::VaryKind::List, QStringLiteral("false, true"));
+    editor->setConcurrency(4);
+    editor->updatePreview();
+    const QString theme = QString::fromLocal8Bit(qgetenv("EDDY_SHOT_THEME"));
+    w.applyTheme(theme == QLatin1String("dark") ? MainWindow::Theme::Dark : MainWindow::Theme::Light);
+    settle(500);
+    QWidget *sweepWindow = editor->window();
+    sweepWindow->grab().save(out.filePath(QStringLiteral("sweep-editor-%1.png").arg(theme)));
+    editor->submit();
+
+    // Mid-sweep: some cases running with residuals, some asking about their mesh.
+    waitFor([&] { return w.taskModel()->rowCount() == 6; }, 30000);
+    settle(6000);
+    w.monitor()->selectTask(w.taskModel()->taskIdAt(0));
+    w.monitor()->view()->selectRow(0);
+    w.monitor()->view()->selectionModel()->select(w.monitor()->view()->model()->index(2, 0),
+                                                   QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    settle(3000);
+    w.grab().save(out.filePath(QStringLiteral("main-window-%1.png").arg(theme)));
+
+    w.answerNext();
+    waitFor([&] { return w.currentDialog() != nullptr; }, 20000);
+    settle(500);
+    if (ElicitationDialog *d = w.currentDialog())
+        d->grab().save(out.filePath(QStringLiteral("elicitation-dialog-%1.png").arg(theme)));
+    // The whole screen, as a user would see it, through ImageMagick when asked.
+    std::printf("ready\n");
+    std::fflush(stdout);
+    settle(qEnvironmentVariableIntValue("EDDY_SHOT_HOLD_MS"));
+    if (ElicitationDialog *d = w.currentDialog())
+        d->cancelInput();
+
+    QMetaObject::invokeMethod(engine, [engine] {
+        engine->close();
+        delete engine;
+    }, Qt::BlockingQueuedConnection);
+    thread.quit();
+    thread.wait();
+    return 0;
+}
