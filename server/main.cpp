@@ -2,6 +2,7 @@
 // the task manager and the HTTP endpoint, prints the ready line, and on SIGTERM/SIGINT stops
 // accepting, checkpoints running cases and exits 0.
 
+#include "server/httplibfrontend.h"
 #include "server/httpserver.h"
 #include "server/legacysession.h"
 #include "server/log.h"
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <pthread.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -79,9 +81,20 @@ int main(int argc, char **argv)
     LegacySession sessions;
     McpHandler handler(tasks, sessions, options);
 
-    HttpServer server([&handler](const HttpRequest &req, HttpResponse &res) { handler.handle(req, res); },
-                      &McpHandler::isFastPath, &McpHandler::fillError, kMaxBody);
-    const int port = server.bind(options.host, options.port, error);
+    // Both front ends take the same handler; --http-engine picks one (docs/server.md).
+    const auto handle = [&handler](const HttpRequest &req, HttpResponse &res) { handler.handle(req, res); };
+    std::unique_ptr<HttpServer> epollServer;
+    std::unique_ptr<HttplibFrontend> httplibServer;
+    int port = -1;
+    if (options.httpEngine == "httplib") {
+        httplibServer = std::make_unique<HttplibFrontend>(handle, &McpHandler::isFastPath,
+                                                          &McpHandler::fillError, kMaxBody);
+        port = httplibServer->bind(options.host, options.port, error);
+    } else {
+        epollServer = std::make_unique<HttpServer>(handle, &McpHandler::isFastPath,
+                                                   &McpHandler::fillError, kMaxBody);
+        port = epollServer->bind(options.host, options.port, error);
+    }
     if (port < 0) {
         std::cerr << "eddy-cfd-server: " << error << "\n";
         return 1;
@@ -94,7 +107,10 @@ int main(int argc, char **argv)
                   + ": checkpointing running cases and stopping");
         handler.beginShutdown();
         tasks.shutdown();
-        server.stop();
+        if (epollServer)
+            epollServer->stop();
+        else
+            httplibServer->stop();
     });
 
     const std::string host = options.host.find(':') != std::string::npos
@@ -105,7 +121,10 @@ int main(int argc, char **argv)
     Log::info("serving with " + std::to_string(options.workers) + " solver workers, data in "
               + options.dataDir + (options.token.empty() ? "" : ", bearer token required"));
 
-    server.run();
+    if (epollServer)
+        epollServer->run();
+    else
+        httplibServer->run();
     // Wake the signal thread if the event loop ended on its own.
     pthread_kill(signalThread.native_handle(), SIGTERM);
     signalThread.join();

@@ -35,6 +35,7 @@ std::string ServerOptions::usage()
            "  --ttl-ms MS             task lifetime from creation (default 86400000 = 24 h)\n"
            "  --checkpoint-interval-ms MS  how often running cases save a checkpoint (default 3000)\n"
            "  --log-level LEVEL       error, warn, info or debug (default info); logs go to stderr\n"
+           "  --http-engine ENGINE    epoll (default) or httplib: the HTTP front end\n"
            "  --help                  show this text\n";
 }
 
@@ -56,7 +57,8 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             return ParseResult::Help;
         static const char *const valued[] = {"--host", "--port", "--data-dir", "--workers",
                                              "--token", "--poll-interval-ms", "--ttl-ms",
-                                             "--checkpoint-interval-ms", "--log-level"};
+                                             "--checkpoint-interval-ms", "--log-level",
+                                             "--http-engine"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -111,6 +113,10 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
         } else if (flag == "--log-level") {
             if (!Log::parseLevel(value, out.logLevel))
                 return bad("expected error, warn, info or debug");
+        } else if (flag == "--http-engine") {
+            if (value != "epoll" && value != "httplib")
+                return bad("expected epoll (the default) or httplib");
+            out.httpEngine = value;
         }
     }
     return ParseResult::Run;

@@ -21,6 +21,9 @@ struct ServerOptions
     std::int64_t ttlMs = 24LL * 3600 * 1000;
     std::int64_t checkpointIntervalMs = 3000;
     Log::Level logLevel = Log::Level::Info;
+    // The HTTP front end: "epoll" (our own, the default) or "httplib" (cpp-httplib, kept as a
+    // supported alternative on the project's required stack; see docs/server.md).
+    std::string httpEngine = "epoll";
 
     enum class ParseResult { Run, Help, Error };
     // Parses argv; on Error, error says what was wrong and how to fix it.
