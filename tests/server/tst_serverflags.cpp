@@ -33,6 +33,7 @@ void tst_ServerFlags::badFlags_data()
     QTest::newRow("ttl negative") << QStringList{"--ttl-ms=-5"} << "--ttl-ms";
     QTest::newRow("poll interval") << QStringList{"--poll-interval-ms", "1.5"} << "--poll-interval-ms";
     QTest::newRow("empty token") << QStringList{"--token", ""} << "--token";
+    QTest::newRow("http engine") << QStringList{"--http-engine", "bogus"} << "--http-engine";
 }
 
 void tst_ServerFlags::badFlags()
@@ -57,7 +58,7 @@ void tst_ServerFlags::help()
     QCOMPARE(p.exitCode(), 0);
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     for (const char *flag : {"--host", "--port", "--data-dir", "--workers", "--token",
-                             "--poll-interval-ms", "--ttl-ms", "--log-level"})
+                             "--poll-interval-ms", "--ttl-ms", "--log-level", "--http-engine"})
         QVERIFY2(out.contains(QLatin1String(flag)), flag);
 }
 

@@ -18,6 +18,18 @@ using Eddy::Test::SseReader;
 
 namespace {
 
+// The *_httplib ctest registrations set EDDY_SERVER_EXTRA_ARGS="--http-engine httplib": the
+// same suite then runs against the cpp-httplib front end, and every protocol assertion must
+// hold there too.
+QStringList withExtraServerArgs(QStringList args)
+{
+    return args + qEnvironmentVariable("EDDY_SERVER_EXTRA_ARGS").split(' ', Qt::SkipEmptyParts);
+}
+
+} // namespace
+
+namespace {
+
 // A case that keeps a worker busy until cancelled.
 json endlessCase(const std::string &name)
 {
@@ -79,7 +91,7 @@ private:
 
 void tst_ServerTasks::initTestCase()
 {
-    QVERIFY2(m_server.start({"--workers", "1", "--poll-interval-ms", "500"}),
+    QVERIFY2(m_server.start(withExtraServerArgs({"--workers", "1", "--poll-interval-ms", "500"})),
              qPrintable(m_server.errorString()));
     m_client = std::make_unique<McpTestClient>(m_server.url());
 }
