@@ -398,8 +398,13 @@ void SchemaForm::buildEntry(Entry &e)
 
     box->addWidget(e.editor);
     if (!f.description.isEmpty() && f.kind != Kind::Boolean) {
-        auto *hint = new QLabel(f.description, cell);
-        hint->setWordWrap(true);
+        // One line, not wrapped: wrapped labels in nested form layouts get clipped rows. The
+        // full text is in the tooltip.
+        QString shown = f.description.simplified();
+        if (shown.size() > 52)
+            shown = shown.left(50) + QStringLiteral("…");
+        auto *hint = new QLabel(shown, cell);
+        hint->setToolTip(f.description);
         hint->setForegroundRole(QPalette::PlaceholderText);
         QFont small = hint->font();
         small.setPointSizeF(small.pointSizeF() * 0.9);

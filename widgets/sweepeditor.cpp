@@ -171,6 +171,7 @@ SweepEditor::SweepEditor(QWidget *parent)
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({540, 560});
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split, 1);

@@ -23,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
+#include <QTranslator>
 
 #include <cstdio>
 #include <functional>
@@ -55,6 +56,9 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "usage: bench_gui_screenshots SERVER_URL OUT_DIR\n");
         return 2;
     }
+    QTranslator english; // plural forms ("1 case", "6 cases")
+    if (english.load(QStringLiteral(":/i18n/eddy_en.qm")))
+        QCoreApplication::installTranslator(&english);
     const QString url = QString::fromLocal8Bit(argv[1]);
     const QDir out(QString::fromLocal8Bit(argv[2]));
     QTemporaryDir dir;

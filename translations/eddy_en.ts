@@ -1,0 +1,116 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>Eddy::AttachDialog</name>
+    <message numerus="yes">
+        <source>%n task(s) found.</source>
+        <translation>
+            <numerusform>%n task found.</numerusform><numerusform>%n tasks found.</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::ElicitationDialog</name>
+    <message numerus="yes">
+        <source>Please fix %n field(s) before accepting.</source>
+        <translation>
+            <numerusform>Please fix %n field before accepting.</numerusform><numerusform>Please fix %n fields before accepting.</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::FirstRun</name>
+    <message numerus="yes">
+        <source>%n task(s) are still running on the local server.</source>
+        <translation>
+            <numerusform>%n task is still running on the local server.</numerusform><numerusform>%n tasks are still running on the local server.</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::MainWindow</name>
+    <message numerus="yes">
+        <source>Cancel requested for %n task(s); waiting for the server to agree.</source>
+        <translation>
+            <numerusform>Cancel requested for %n task; waiting for the server to agree.</numerusform><numerusform>Cancel requested for %n tasks; waiting for the server to agree.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n task(s) attached.</source>
+        <translation>
+            <numerusform>%n task attached.</numerusform><numerusform>%n tasks attached.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Sweep %1 journalled: %n case(s) are being submitted.</source>
+        <translation>
+            <numerusform>Sweep %1 journalled: %n case is being submitted.</numerusform><numerusform>Sweep %1 journalled: %n cases are being submitted.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n case(s))</source>
+        <translation>
+            <numerusform>%1 (%n case)</numerusform><numerusform>%1 (%n cases)</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-running %n case(s).</source>
+        <translation>
+            <numerusform>Re-running %n case.</numerusform><numerusform>Re-running %n cases.</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::ResultView</name>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n item</numerusform><numerusform>%n items</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n value(s)</source>
+        <translation>
+            <numerusform>%n value</numerusform><numerusform>%n values</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::SchemaField</name>
+    <message numerus="yes">
+        <source>%1 needs at least %n character(s).</source>
+        <translation>
+            <numerusform>%1 needs at least %n character.</numerusform><numerusform>%1 needs at least %n characters.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 allows at most %n character(s).</source>
+        <translation>
+            <numerusform>%1 allows at most %n character.</numerusform><numerusform>%1 allows at most %n characters.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 needs at least %n item(s).</source>
+        <translation>
+            <numerusform>%1 needs at least %n item.</numerusform><numerusform>%1 needs at least %n items.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 allows at most %n item(s).</source>
+        <translation>
+            <numerusform>%1 allows at most %n item.</numerusform><numerusform>%1 allows at most %n items.</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::SessionListModel</name>
+    <message numerus="yes">
+        <source>%n task(s)</source>
+        <translation>
+            <numerusform>%n task</numerusform><numerusform>%n tasks</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::SweepEditor</name>
+    <message numerus="yes">
+        <source>Submit %n Case(s)</source>
+        <translation>
+            <numerusform>Submit %n Case</numerusform><numerusform>Submit %n Cases</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::TaskMonitor</name>
+    <message numerus="yes">
+        <source>Ask the server to cancel %n running task(s)? Results already computed are lost.</source>
+        <translation>
+            <numerusform>Ask the server to cancel %n running task? Results already computed are lost.</numerusform><numerusform>Ask the server to cancel %n running tasks? Results already computed are lost.</numerusform></translation>
+    </message>
+</context>
+</TS>
