@@ -785,6 +785,8 @@ void MainWindow::answer(qint64 taskId, const QString &key)
         m_inbox->removeRequest(taskId, key);
     });
     connect(dialog, &QDialog::finished, this, [this] {
+        // Closed now, deleted later: forget it at once so the next question can open.
+        m_dialog.clear();
         // The next question, if any, once this one is gone.
         if (m_autoDialogs && m_inbox->rowCount() > 0)
             QTimer::singleShot(0, this, &MainWindow::answerNext);
