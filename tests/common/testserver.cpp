@@ -6,6 +6,8 @@
 #include <QRegularExpression>
 #include <QUrl>
 
+#include <csignal>
+#include <sys/prctl.h>
 
 namespace Eddy::Test {
 
@@ -53,6 +55,8 @@ bool TestServer::restart()
         terminate();
     m_process = std::make_unique<QProcess>();
     m_process->setProgram(binaryPath());
+    // A test that aborts (QFATAL, a crash, a ctest timeout) must not leave its server behind.
+    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
     QStringList args{QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
                      QStringLiteral("--port"), QStringLiteral("0"),
                      QStringLiteral("--data-dir"), m_dataDir};
