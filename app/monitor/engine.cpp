@@ -51,6 +51,19 @@ QString errorJson(const Mcp::Error &e)
     return QString::fromStdString(j.dump());
 }
 
+// The inputSchema of the named tool, or null; *offered collects every tool name for the message.
+json toolSchema(const json &tools, const QString &name, QStringList *offered)
+{
+    json schema;
+    for (const json &t : tools) {
+        const std::string toolName = t.value("name", std::string());
+        offered->append(QString::fromStdString(toolName));
+        if (toolName == name.toStdString())
+            schema = t.value("inputSchema", json::object());
+    }
+    return schema;
+}
+
 json toolsToJson(const std::vector<Mcp::Tool> &tools)
 {
     json out = json::array();
@@ -422,13 +435,8 @@ void Engine::submitSweep(qint64 serverId, const QByteArray &specJson, std::optio
             checkIdle();
             return;
         }
-        json schema;
         QStringList names;
-        for (const json &t : tools) {
-            names << QString::fromStdString(t.value("name", std::string()));
-            if (t.value("name", std::string()) == spec.tool.toStdString())
-                schema = t.value("inputSchema", json::object());
-        }
+        const json schema = toolSchema(tools, spec.tool, &names);
         if (schema.is_null()) {
             emit submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
                                         .arg(spec.tool, names.join(QStringLiteral(", "))));
@@ -464,13 +472,8 @@ void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &ar
             checkIdle();
             return;
         }
-        json schema;
         QStringList names;
-        for (const json &t : tools) {
-            names << QString::fromStdString(t.value("name", std::string()));
-            if (t.value("name", std::string()) == tool.toStdString())
-                schema = t.value("inputSchema", json::object());
-        }
+        const json schema = toolSchema(tools, tool, &names);
         if (schema.is_null()) {
             emit submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
                                         .arg(tool, names.join(QStringLiteral(", "))));
