@@ -50,6 +50,7 @@ struct SessionRecord
     QString name;
     qint64 createdAtMs = 0;
     int taskCount = 0;    // filled by sessions(); ignored on write
+    QString kind = QStringLiteral("workbench"); // "workbench" or "agent" (a conversation)
 };
 
 struct SweepRecord
@@ -79,6 +80,7 @@ struct CaseRecord
     QString error;                   // JSON-RPC error (JSON text) when rejected
     QString traceparent;             // W3C traceparent used for the call and every poll
     qint64 createdAtMs = 0;
+    std::optional<qint64> parentCaseId; // the case this one was relaunched from (lineage)
 };
 
 struct TaskRecord

@@ -130,6 +130,23 @@ CREATE TABLE progress_templates (
     created_at INTEGER NOT NULL
 );
 )sql",
+    // 1 -> 2: lineage of relaunched cases, and agent conversations (a session of kind 'agent'
+    // owns its stored messages; a compaction marks the older ones and adds one summary row).
+    R"sql(
+ALTER TABLE cases ADD COLUMN parent_case_id INTEGER REFERENCES cases(id);
+ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'workbench';
+CREATE TABLE agent_messages (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    role TEXT NOT NULL,
+    content TEXT NOT NULL DEFAULT '',
+    tool_calls TEXT NOT NULL DEFAULT '',
+    tool_call_id TEXT NOT NULL DEFAULT '',
+    compacted INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX agent_messages_session ON agent_messages(session_id, id);
+)sql",
 };
 
 constexpr int s_migrationCount = int(sizeof(s_migrations) / sizeof(s_migrations[0]));
@@ -143,7 +160,7 @@ const char *const s_taskColumns =
 
 const char *const s_caseColumns =
     "id, sweep_id, server_id, idx, tool, arguments, idempotency_key, state, attempts, task_id, "
-    "error, traceparent, created_at";
+    "error, traceparent, created_at, parent_case_id";
 
 InputRequestRecord readInput(Statement &st)
 {
@@ -346,14 +363,14 @@ bool TaskStore::setServerTools(qint64 id, const QString &toolsJson)
 
 // ---------------------------------------------------------------- sessions
 
-std::optional<qint64> TaskStore::createSession(const QString &name)
+std::optional<qint64> TaskStore::createSession(const QString &name, const QString &kind)
 {
     if (name.trimmed().isEmpty()) {
         m_db.setError(QStringLiteral("A session needs a name."));
         return std::nullopt;
     }
-    Statement st = m_db.prepare(QStringLiteral("INSERT INTO sessions(name, created_at) VALUES(?,?)"));
-    st.bind(1, name.trimmed()).bind(2, nowMs());
+    Statement st = m_db.prepare(QStringLiteral("INSERT INTO sessions(name, created_at, kind) VALUES(?,?,?)"));
+    st.bind(1, name.trimmed()).bind(2, nowMs()).bind(3, kind);
     if (!st.exec()) {
         m_db.setError(QStringLiteral("Cannot create the session \"%1\": a session with that name "
                                      "may already exist (%2).").arg(name, st.errorString()));
@@ -382,7 +399,7 @@ QList<SessionRecord> TaskStore::sessions()
 {
     QList<SessionRecord> out;
     Statement st = m_db.prepare(QStringLiteral(
-        "SELECT s.id, s.name, s.created_at, (SELECT COUNT(*) FROM session_tasks st WHERE st.session_id=s.id) "
+        "SELECT s.id, s.name, s.created_at, (SELECT COUNT(*) FROM session_tasks st WHERE st.session_id=s.id), s.kind "
         "FROM sessions s ORDER BY s.id"));
     while (st.step() == Statement::StepResult::Row) {
         SessionRecord s;
@@ -390,6 +407,7 @@ QList<SessionRecord> TaskStore::sessions()
         s.name = st.text(1);
         s.createdAtMs = st.int64(2);
         s.taskCount = st.integer(3);
+        s.kind = st.text(4);
         out << s;
     }
     return out;
@@ -553,10 +571,10 @@ bool TaskStore::journalCase(CaseRecord &c)
     c.createdAtMs = c.createdAtMs ? c.createdAtMs : nowMs();
     Statement ins = m_db.prepare(QStringLiteral(
         "INSERT INTO cases(sweep_id, server_id, idx, tool, arguments, idempotency_key, state, "
-        "traceparent, created_at) VALUES(?,?,?,?,?,?,'pending',?,?)"));
+        "traceparent, created_at, parent_case_id) VALUES(?,?,?,?,?,?,'pending',?,?,?)"));
     ins.bind(1, c.sweepId).bind(2, c.serverId).bind(3, c.index).bind(4, c.tool)
         .bind(5, c.arguments).bind(6, c.idempotencyKey).bind(7, c.traceparent + QString(""))
-        .bind(8, c.createdAtMs);
+        .bind(8, c.createdAtMs).bind(9, c.parentCaseId);
     if (!ins.exec()) {
         m_db.setError(QStringLiteral("Cannot journal the call: %1").arg(ins.errorString()));
         return false;
@@ -611,6 +629,7 @@ CaseRecord TaskStore::readCase(Statement &st)
     c.error = st.text(10);
     c.traceparent = st.text(11);
     c.createdAtMs = st.int64(12);
+    c.parentCaseId = st.optInt64(13);
     return c;
 }
 

@@ -18,7 +18,7 @@ class TaskStore final
     Q_DISABLE_COPY_MOVE(TaskStore)
 
 public:
-    static constexpr int SchemaVersion = 1;
+    static constexpr int SchemaVersion = 2;
 
     TaskStore();
     ~TaskStore();
@@ -44,7 +44,8 @@ public:
     bool setServerTools(qint64 id, const QString &toolsJson);
 
     // --- sessions
-    std::optional<qint64> createSession(const QString &name);
+    std::optional<qint64> createSession(const QString &name,
+                                        const QString &kind = QStringLiteral("workbench"));
     bool renameSession(qint64 id, const QString &name);
     QList<SessionRecord> sessions();
     std::optional<SessionRecord> sessionByName(const QString &name);
