@@ -155,6 +155,21 @@ struct ProgressTemplate
     QString pattern;      // a regex with named captures; each capture becomes a series
 };
 
+// One stored message of an agent conversation (a session of kind "agent"), in the Chat
+// Completions shape. A compaction marks older rows compacted and adds one summary row; compacted
+// rows are kept for the record but never sent to the model again.
+struct AgentMessageRecord
+{
+    qint64 id = 0;
+    qint64 sessionId = 0;
+    QString role;         // "user", "assistant", "tool", "system" (notes and summaries)
+    QString content;
+    QString toolCalls;    // assistant only: JSON array of tool calls, empty when none
+    QString toolCallId;   // tool only: the call this message answers
+    bool compacted = false;
+    qint64 createdAtMs = 0;
+};
+
 // What to match when attaching tasks to a session. Empty fields match everything.
 struct TaskQuery
 {
@@ -178,3 +193,4 @@ Q_DECLARE_METATYPE(Eddy::Store::ProgressSample)
 Q_DECLARE_METATYPE(Eddy::Store::ServerRecord)
 Q_DECLARE_METATYPE(Eddy::Store::SessionRecord)
 Q_DECLARE_METATYPE(Eddy::Store::TaskQuery)
+Q_DECLARE_METATYPE(Eddy::Store::AgentMessageRecord)

@@ -527,6 +527,100 @@ QList<QString> TaskStore::sessionNamesOfTask(qint64 taskId)
     return out;
 }
 
+std::optional<SessionRecord> TaskStore::session(qint64 id)
+{
+    for (const SessionRecord &s : sessions())
+        if (s.id == id)
+            return s;
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------- agent conversations
+
+bool TaskStore::addAgentMessage(AgentMessageRecord &m)
+{
+    Statement st = m_db.prepare(QStringLiteral(
+        "INSERT INTO agent_messages(session_id, role, content, tool_calls, tool_call_id, compacted, "
+        "created_at) VALUES(?,?,?,?,?,?,?)"));
+    m.createdAtMs = m.createdAtMs ? m.createdAtMs : nowMs();
+    // Empty QStrings may be null; the columns are NOT NULL, so bind "" explicitly.
+    st.bind(1, m.sessionId)
+        .bind(2, m.role + QString(""))
+        .bind(3, m.content + QString(""))
+        .bind(4, m.toolCalls + QString(""))
+        .bind(5, m.toolCallId + QString(""))
+        .bind(6, m.compacted)
+        .bind(7, m.createdAtMs);
+    if (!st.exec()) {
+        m_db.setError(QStringLiteral("Cannot store the agent message: %1").arg(st.errorString()));
+        return false;
+    }
+    m.id = m_db.lastInsertId();
+    return true;
+}
+
+QList<AgentMessageRecord> TaskStore::agentMessages(qint64 sessionId, bool withCompacted)
+{
+    QList<AgentMessageRecord> out;
+    Statement st = m_db.prepare(withCompacted
+        ? QStringLiteral("SELECT id, session_id, role, content, tool_calls, tool_call_id, compacted, "
+                         "created_at FROM agent_messages WHERE session_id=? ORDER BY id")
+        : QStringLiteral("SELECT id, session_id, role, content, tool_calls, tool_call_id, compacted, "
+                         "created_at FROM agent_messages WHERE session_id=? AND compacted=0 ORDER BY id"));
+    st.bind(1, sessionId);
+    while (st.step() == Statement::StepResult::Row) {
+        AgentMessageRecord m;
+        m.id = st.int64(0);
+        m.sessionId = st.int64(1);
+        m.role = st.text(2);
+        m.content = st.text(3);
+        m.toolCalls = st.text(4);
+        m.toolCallId = st.text(5);
+        m.compacted = st.int64(6) != 0;
+        m.createdAtMs = st.int64(7);
+        out << m;
+    }
+    return out;
+}
+
+bool TaskStore::compactAgentMessages(qint64 sessionId, AgentMessageRecord &summary,
+                                     QList<AgentMessageRecord> &keep)
+{
+    Transaction tx(m_db);
+    if (!tx.isActive())
+        return false;
+    Statement st = m_db.prepare(QStringLiteral(
+        "UPDATE agent_messages SET compacted=1 WHERE session_id=? AND compacted=0"));
+    st.bind(1, sessionId);
+    if (!st.exec()) {
+        m_db.setError(QStringLiteral("Cannot compact the conversation: %1").arg(st.errorString()));
+        return false;
+    }
+    summary.sessionId = sessionId;
+    summary.compacted = false;
+    summary.createdAtMs = 0;
+    if (!addAgentMessage(summary))
+        return false;
+    for (AgentMessageRecord &m : keep) {
+        m.sessionId = sessionId;
+        m.compacted = false;
+        m.createdAtMs = 0;
+        if (!addAgentMessage(m))
+            return false;
+    }
+    return tx.commit();
+}
+
+QStringList TaskStore::serverTaskIds()
+{
+    QStringList out;
+    Statement st = m_db.prepare(QStringLiteral(
+        "SELECT server_task_id FROM tasks WHERE server_task_id IS NOT NULL AND server_task_id != ''"));
+    while (st.step() == Statement::StepResult::Row)
+        out << st.text(0);
+    return out;
+}
+
 // ---------------------------------------------------------------- journal
 
 bool TaskStore::journalSweep(SweepRecord &sweep, QList<CaseRecord> &cases)

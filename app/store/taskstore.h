@@ -5,6 +5,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -53,6 +54,18 @@ public:
     int attachTasks(qint64 sessionId, const TaskQuery &query);
     bool attachTask(qint64 sessionId, qint64 taskId);
     QList<QString> sessionNamesOfTask(qint64 taskId);
+    std::optional<SessionRecord> session(qint64 id);
+
+    // --- agent conversations (sessions of kind "agent")
+    // Appends a message; fills in id and createdAtMs.
+    bool addAgentMessage(AgentMessageRecord &message);
+    QList<AgentMessageRecord> agentMessages(qint64 sessionId, bool withCompacted = false);
+    // In one transaction: marks every active message of the session compacted, then appends the
+    // summary and fresh copies of `keep` (the recent messages that stay in context), in order.
+    bool compactAgentMessages(qint64 sessionId, AgentMessageRecord &summary,
+                              QList<AgentMessageRecord> &keep);
+    // Every server task id in the database: what a transcript must never contain.
+    QStringList serverTaskIds();
 
     // --- journal: sweeps and cases
     // Writes the sweep and all its cases (state Pending) in one transaction; fills in the ids.
