@@ -4,6 +4,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -143,6 +144,14 @@ HttplibFrontend::HttplibFrontend(Handler handler, FastPath, ErrorFiller errorFil
 
 HttplibFrontend::~HttplibFrontend() = default;
 
+void HttplibFrontend::setRequestTimeout(std::chrono::milliseconds timeout)
+{
+    // httplib answers some malformed requests (a header without a colon, a bad length) only
+    // when its read times out, so the timeout never grows past httplib's own 5 s default.
+    const auto ms = std::min<std::int64_t>(timeout.count(), 5000);
+    m_server->set_read_timeout(ms / 1000, (ms % 1000) * 1000);
+}
+
 int HttplibFrontend::bind(const std::string &host, int port, std::string &error)
 {
     errno = 0;
@@ -177,14 +186,7 @@ void HttplibFrontend::stop()
 
 void HttplibFrontend::handle(const HttpRequest &request, HttpResponse &response)
 {
-    try {
-        m_handler(request, response);
-    } catch (const std::exception &e) {
-        // A bug must cost one request, never the process and its running cases.
-        Log::error(std::string("request handler failed: ") + e.what());
-        response = HttpResponse();
-        response.status = 500;
-    }
+    runHandler(m_handler, request, response);
 }
 
 } // namespace Eddy::Server

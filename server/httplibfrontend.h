@@ -8,6 +8,7 @@
 
 #include "server/httpmessage.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -32,6 +33,8 @@ public:
     HttplibFrontend(const HttplibFrontend &) = delete;
     HttplibFrontend &operator=(const HttplibFrontend &) = delete;
 
+    // httplib's read timeout: a request left unfinished this long closes the connection.
+    void setRequestTimeout(std::chrono::milliseconds timeout);
     // Binds and listens; port 0 picks a free one. Returns the bound port, or -1 with error set.
     int bind(const std::string &host, int port, std::string &error);
     // Serves until stop(); blocks the calling thread.

@@ -31,6 +31,8 @@ struct HttpRequest
     // Header names compare case-insensitively, as HTTP says.
     bool has_header(std::string_view name) const;
     std::string get_header_value(std::string_view name) const;
+    // The first value of a header without copying it; null when absent.
+    const std::string *header(std::string_view name) const;
 };
 
 struct HttpResponse
@@ -64,5 +66,10 @@ struct HttpResponse
 };
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b);
+
+using HttpHandler = std::function<void(const HttpRequest &, HttpResponse &)>;
+// Runs handler for both front ends; an exception costs one request (a 500), never the
+// process and its running cases.
+void runHandler(const HttpHandler &handler, const HttpRequest &request, HttpResponse &response);
 
 } // namespace Eddy::Server

@@ -2,6 +2,7 @@
 
 #include "server/log.h"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
 #include <cstring>
@@ -35,6 +36,7 @@ const char *reason(int status)
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 406: return "Not Acceptable";
+    case 408: return "Request Timeout";
     case 411: return "Length Required";
     case 413: return "Payload Too Large";
     case 415: return "Unsupported Media Type";
@@ -45,53 +47,24 @@ const char *reason(int status)
     }
 }
 
-std::string trim(std::string_view s)
+std::string_view trim(std::string_view s)
 {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
         s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
         s.remove_suffix(1);
-    return std::string(s);
+    return s;
 }
 
 } // namespace
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        char x = a[i], y = b[i];
-        if (x >= 'A' && x <= 'Z')
-            x = char(x - 'A' + 'a');
-        if (y >= 'A' && y <= 'Z')
-            y = char(y - 'A' + 'a');
-        if (x != y)
-            return false;
-    }
-    return true;
-}
-
-bool HttpRequest::has_header(std::string_view name) const
-{
-    for (const auto &[k, v] : headers)
-        if (equalsIgnoreCase(k, name))
-            return true;
-    return false;
-}
-
-std::string HttpRequest::get_header_value(std::string_view name) const
-{
-    for (const auto &[k, v] : headers)
-        if (equalsIgnoreCase(k, name))
-            return v;
-    return {};
-}
-
 struct HttpServer::Connection
 {
     int fd = -1;
-    bool registered = false; // added to the epoll set yet
+    bool registered = false;  // added to the epoll set yet
+    bool answered = false;    // at least one request was complete
+    bool tracked = false;     // in m_unfinished (owner thread only)
+    std::atomic<bool> timedOut{false}; // set by the sweep under m_unfinishedMutex
     std::string in;
 };
 
@@ -176,8 +149,8 @@ int HttpServer::bind(const std::string &host, int port, std::string &error)
 void HttpServer::run()
 {
     for (int i = 1; i < kEventThreads; ++i)
-        m_eventThreads.emplace_back([this] { eventLoop(); });
-    eventLoop();
+        m_eventThreads.emplace_back([this] { eventLoop(false); });
+    eventLoop(true);
     for (std::thread &t : m_eventThreads)
         t.join();
     m_eventThreads.clear();
@@ -195,11 +168,27 @@ void HttpServer::stop()
         Log::warn("cannot wake the event threads");
 }
 
-void HttpServer::eventLoop()
+void HttpServer::eventLoop(bool sweeps)
 {
     epoll_event events[64];
+    // One thread checks deadlines a few times per timeout (at most once a second): an idle
+    // server wakes once a second, a busy one sweeps between events.
+    const auto sweepEvery = std::clamp(m_requestTimeout / 4, std::chrono::milliseconds(10),
+                                       std::chrono::milliseconds(1000));
+    auto nextSweep = std::chrono::steady_clock::now() + sweepEvery;
+    unsigned wakeups = 0;
+    int n = 0;
     while (!m_stopping) {
-        const int n = epoll_wait(m_epollFd, events, 64, -1);
+        // The clock is read on timeouts and every 256th wake-up, not on every poll.
+        if (sweeps && (n == 0 || ++wakeups % 256 == 0)) {
+            const auto now = std::chrono::steady_clock::now();
+            if (now >= nextSweep) {
+                sweepUnfinished();
+                nextSweep = now + sweepEvery;
+            }
+        }
+        const int timeout = sweeps ? int(sweepEvery.count()) : -1;
+        n = epoll_wait(m_epollFd, events, 64, timeout);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -253,7 +242,10 @@ void HttpServer::onReadable(Connection *c)
             continue;
         }
         if (n == 0) {
-            close(c);
+            if (c->timedOut)
+                sendError(c, 408);
+            else
+                close(c);
             return;
         }
         if (errno == EINTR)
@@ -275,10 +267,15 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
                 sendError(c, 431);
                 return false;
             }
+            if (!c->in.empty() || !c->answered)
+                trackUnfinished(c);
             rearm(c);
             return true;
         }
-        HttpRequest request;
+        // Reused across requests on this thread, so a poll's header strings keep their memory;
+        // a request handed to another thread is moved out and this one starts empty again.
+        thread_local HttpRequest request;
+        std::size_t headerCount = 0;
         bool http10 = false;
         std::size_t contentLength = 0;
         bool chunked = false;
@@ -292,13 +289,13 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
                 sendError(c, 400);
                 return false;
             }
-            request.method = std::string(line.substr(0, sp1));
-            std::string target(line.substr(sp1 + 1, sp2 - sp1 - 1));
+            request.method.assign(line.substr(0, sp1));
+            std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
             const std::string_view version = line.substr(sp2 + 1);
             http10 = version == "HTTP/1.0";
-            if (const auto q = target.find('?'); q != std::string::npos)
-                target.resize(q);
-            request.path = std::move(target);
+            if (const auto q = target.find('?'); q != std::string_view::npos)
+                target = target.substr(0, q);
+            request.path.assign(target);
             std::size_t pos = lineEnd == std::string_view::npos ? head.size() : lineEnd + 2;
             while (pos < head.size()) {
                 std::size_t end = head.find("\r\n", pos);
@@ -311,20 +308,27 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
                     sendError(c, 400);
                     return false;
                 }
-                std::string name = trim(h.substr(0, colon));
-                std::string value = trim(h.substr(colon + 1));
+                const std::string_view name = trim(h.substr(0, colon));
+                const std::string_view value = trim(h.substr(colon + 1));
                 if (equalsIgnoreCase(name, "Content-Length")) {
                     if (value.empty() || value.size() > 12
                         || value.find_first_not_of("0123456789") != std::string::npos) {
                         sendError(c, 400);
                         return false;
                     }
-                    contentLength = std::stoull(value);
+                    contentLength = std::stoull(std::string(value));
                 } else if (equalsIgnoreCase(name, "Transfer-Encoding")) {
                     chunked = true;
                 }
-                request.headers.emplace_back(std::move(name), std::move(value));
+                if (headerCount < request.headers.size()) {
+                    request.headers[headerCount].first.assign(name);
+                    request.headers[headerCount].second.assign(value);
+                } else {
+                    request.headers.emplace_back(name, value);
+                }
+                ++headerCount;
             }
+            request.headers.resize(headerCount);
         }
         if (chunked) {
             sendError(c, 411); // JSON-RPC messages are small: send them with Content-Length
@@ -335,10 +339,14 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
             return false;
         }
         if (c->in.size() < headerEnd + 4 + contentLength) {
+            trackUnfinished(c);
             rearm(c);
             return true;
         }
-        request.body = c->in.substr(headerEnd + 4, contentLength);
+        c->answered = true;
+        if (c->tracked)
+            untrack(c);
+        request.body.assign(c->in, headerEnd + 4, contentLength);
         c->in.erase(0, headerEnd + 4 + contentLength);
         const std::string connection = request.get_header_value("Connection");
         const bool keepAlive = http10 ? equalsIgnoreCase(connection, "keep-alive")
@@ -398,14 +406,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
 
 void HttpServer::handle(const HttpRequest &request, HttpResponse &response)
 {
-    try {
-        m_handler(request, response);
-    } catch (const std::exception &e) {
-        // A bug must cost one request, never the process and its running cases.
-        Log::error(std::string("request handler failed: ") + e.what());
-        response = HttpResponse();
-        response.status = 500;
-    }
+    runHandler(m_handler, request, response);
 }
 
 void HttpServer::serve(Connection *c, HttpRequest request, bool keepAlive)
@@ -424,7 +425,8 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
 {
     if (response.status >= 400 && response.body.empty())
         m_errorFiller(response);
-    std::string out;
+    thread_local std::string out; // keeps its memory from one response to the next
+    out.clear();
     out.reserve(response.body.size() + 256);
     out += "HTTP/1.1 ";
     out += std::to_string(response.status);
@@ -530,8 +532,42 @@ void HttpServer::rearm(Connection *c)
         close(c);
 }
 
+void HttpServer::trackUnfinished(Connection *c)
+{
+    if (c->tracked)
+        return;
+    c->tracked = true;
+    const std::lock_guard lock(m_unfinishedMutex);
+    m_unfinished.emplace(c, std::chrono::steady_clock::now());
+}
+
+void HttpServer::untrack(Connection *c)
+{
+    c->tracked = false;
+    const std::lock_guard lock(m_unfinishedMutex);
+    m_unfinished.erase(c);
+}
+
+void HttpServer::sweepUnfinished()
+{
+    const auto deadline = std::chrono::steady_clock::now() - m_requestTimeout;
+    const std::lock_guard lock(m_unfinishedMutex);
+    for (auto &[c, since] : m_unfinished) {
+        if (since > deadline)
+            continue;
+        // The connection may belong to another thread right now, so it is not touched here:
+        // shutting the reading side wakes its owner, which answers 408 and closes. The fd is
+        // still c's: close() leaves this map (under this mutex) before it closes the fd.
+        c->timedOut = true;
+        ::shutdown(c->fd, SHUT_RD);
+        since = std::chrono::steady_clock::time_point::max();
+    }
+}
+
 void HttpServer::close(Connection *c)
 {
+    if (c->tracked)
+        untrack(c);
     ::close(c->fd); // also drops the epoll registration: the descriptor is never duplicated
     delete c;
 }

@@ -8,12 +8,14 @@
 #include "server/httpmessage.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace Eddy::Server {
@@ -33,6 +35,9 @@ public:
     HttpServer(const HttpServer &) = delete;
     HttpServer &operator=(const HttpServer &) = delete;
 
+    // A connection that leaves a request unfinished this long (or says nothing after
+    // connecting) gets 408 and is closed; idle keep-alive connections between requests stay.
+    void setRequestTimeout(std::chrono::milliseconds timeout) { m_requestTimeout = timeout; }
     // Binds and listens; port 0 picks a free one. Returns the bound port, or -1 with error set.
     int bind(const std::string &host, int port, std::string &error);
     // Serves until stop(); blocks the calling thread.
@@ -43,7 +48,12 @@ public:
 private:
     struct Connection;
 
-    void eventLoop();
+    void eventLoop(bool sweeps);
+    // Marks c as waiting for the rest of a request (from now, unless it already was).
+    void trackUnfinished(Connection *c);
+    void untrack(Connection *c);
+    // Shuts the reading side of connections past their deadline; their owner answers 408.
+    void sweepUnfinished();
     void accept();
     void onReadable(Connection *c);
     // Parses and serves every complete request in c's buffer; false when c was closed.
@@ -68,6 +78,12 @@ private:
     int m_epollFd = -1;
     int m_wakeFd = -1;
     std::atomic<bool> m_stopping{false};
+    std::chrono::milliseconds m_requestTimeout{30000};
+
+    // Connections waiting for the rest of a request, with when that request began. Only
+    // unusual connections enter: a poll arrives whole and never touches this mutex.
+    std::mutex m_unfinishedMutex;
+    std::unordered_map<Connection *, std::chrono::steady_clock::time_point> m_unfinished;
     std::vector<std::thread> m_eventThreads;
 
     std::mutex m_threadsMutex;

@@ -89,10 +89,12 @@ int main(int argc, char **argv)
     if (options.httpEngine == "httplib") {
         httplibServer = std::make_unique<HttplibFrontend>(handle, &McpHandler::isFastPath,
                                                           &McpHandler::fillError, kMaxBody);
+        httplibServer->setRequestTimeout(std::chrono::milliseconds(options.requestTimeoutMs));
         port = httplibServer->bind(options.host, options.port, error);
     } else {
         epollServer = std::make_unique<HttpServer>(handle, &McpHandler::isFastPath,
                                                    &McpHandler::fillError, kMaxBody);
+        epollServer->setRequestTimeout(std::chrono::milliseconds(options.requestTimeoutMs));
         port = epollServer->bind(options.host, options.port, error);
     }
     if (port < 0) {

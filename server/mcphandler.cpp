@@ -3,6 +3,7 @@
 #include "server/cfdtool.h"
 #include "server/legacysession.h"
 #include "server/log.h"
+#include "server/pollscanner.h"
 #include "server/secrets.h"
 #include "server/sse.h"
 #include "server/taskjson.h"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <map>
 
 namespace Eddy::Server {
 
@@ -20,8 +22,40 @@ namespace {
 
 constexpr const char *kServerName = "eddy-cfd-server";
 constexpr const char *kServerVersion = "0.1.0";
-constexpr auto kKeepAlive = std::chrono::seconds(15);
 constexpr int kListPageSize = 50;
+
+bool startsWithIgnoreCase(std::string_view s, std::string_view prefix)
+{
+    return s.size() >= prefix.size() && equalsIgnoreCase(s.substr(0, prefix.size()), prefix);
+}
+
+bool containsIgnoreCase(std::string_view s, std::string_view needle)
+{
+    for (std::size_t i = 0; i + needle.size() <= s.size(); ++i)
+        if (equalsIgnoreCase(s.substr(i, needle.size()), needle))
+            return true;
+    return false;
+}
+
+bool isAcceptable(std::string_view accept)
+{
+    return containsIgnoreCase(accept, "application/json")
+           || containsIgnoreCase(accept, "text/event-stream") || containsIgnoreCase(accept, "*/*")
+           || containsIgnoreCase(accept, "application/*");
+}
+
+// The reply to tasks/get around the task's cached rendering, without a JSON tree.
+std::string pollReply(std::string_view idText, const std::string &fragment)
+{
+    std::string body;
+    body.reserve(fragment.size() + idText.size() + 64);
+    body += "{\"jsonrpc\":\"2.0\",\"id\":";
+    body += idText;
+    body += ",\"result\":{\"resultType\":\"complete\",";
+    body += fragment;
+    body += "}}";
+    return body;
+}
 
 std::string lower(std::string s)
 {
@@ -132,8 +166,10 @@ json legacyFinalMessage(const json &id, const TaskRecord &r)
 McpHandler::McpHandler(TaskManager &tasks, LegacySession &sessions, const ServerOptions &options)
     : m_tasks(tasks), m_sessions(sessions), m_options(options)
 {
-    if (!m_options.token.empty())
+    if (!m_options.token.empty()) {
         m_tokenHash = Secrets::sha256Hex(m_options.token);
+        m_bearer = "Bearer " + m_options.token;
+    }
 }
 
 bool McpHandler::isFastPath(const HttpRequest &req)
@@ -152,7 +188,8 @@ void McpHandler::handle(const HttpRequest &req, HttpResponse &res)
         return;
     }
     if (req.method == "POST") {
-        handlePost(req, res);
+        if (!servePoll(req, res))
+            handlePost(req, res);
         return;
     }
     if (req.method == "DELETE") {
@@ -181,33 +218,28 @@ void McpHandler::handle(const HttpRequest &req, HttpResponse &res)
 
 void McpHandler::fillError(HttpResponse &res)
 {
-    switch (res.status) {
-    case 413:
-        sendError(res, 413, nullptr, -32600,
-                  "Request body too large: the limit is 4 MiB per JSON-RPC message");
-        break;
-    case 404:
-        sendError(res, 404, nullptr, -32601, "Not found: the MCP endpoint is POST /mcp");
-        break;
-    case 411:
-        sendError(res, 411, nullptr, -32600,
-                  "Send the JSON-RPC message with a Content-Length header, not chunked");
-        break;
-    case 431:
-        sendError(res, 431, nullptr, -32600, "Request headers too large (limit 64 KiB)");
-        break;
-    case 500:
-        sendError(res, 500, nullptr, -32603,
-                  "Internal error: the server could not handle this request; it has been logged");
-        break;
-    case 503:
-        sendError(res, 503, nullptr, -32603, "The server is busy; retry shortly");
-        break;
-    default:
-        sendError(res, res.status, nullptr, -32600,
-                  "The HTTP request could not be served (malformed request line or headers)");
-        break;
-    }
+    struct Text
+    {
+        int code;
+        const char *message;
+    };
+    static const std::map<int, Text> texts = {
+        {404, {-32601, "Not found: the MCP endpoint is POST /mcp"}},
+        {408, {-32600, "Request timeout: the request was left unfinished too long; send each "
+                       "request whole (headers and the Content-Length bytes of body)"}},
+        {411, {-32600, "Send the JSON-RPC message with a Content-Length header, not chunked"}},
+        {413, {-32600, "Request body too large: the limit is 4 MiB per JSON-RPC message"}},
+        {431, {-32600, "Request headers too large (limit 64 KiB)"}},
+        {500, {-32603, "Internal error: the server could not handle this request; it has been "
+                       "logged"}},
+        {503, {-32603, "The server is busy; retry shortly"}},
+    };
+    const auto it = texts.find(res.status);
+    const Text text = it != texts.end()
+                          ? it->second
+                          : Text{-32600, "The HTTP request could not be served (malformed request "
+                                         "line or headers)"};
+    sendError(res, res.status, nullptr, text.code, text.message);
 }
 
 void McpHandler::beginShutdown()
@@ -254,6 +286,42 @@ void McpHandler::sendResult(HttpResponse &res, const json &id, const json &resul
     res.status = 200;
     res.set_content(TaskJson::dump(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}),
                     "application/json");
+}
+
+bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
+{
+    // Every check of handlePost, handleModern, checkHeaders and tasksGet, in the passing
+    // direction only: whatever fails here fails (or passes) there with the same words.
+    if (req.header("Origin") || req.header("Mcp-Session-Id"))
+        return false;
+    if (!m_options.token.empty()) {
+        const std::string *auth = req.header("Authorization");
+        if (!auth || !Secrets::constantTimeEquals(*auth, m_bearer))
+            return false;
+    }
+    const std::string *contentType = req.header("Content-Type");
+    if (!contentType || !startsWithIgnoreCase(*contentType, "application/json"))
+        return false;
+    if (const std::string *accept = req.header("Accept"); accept && !isAcceptable(*accept))
+        return false;
+    PollScanner::Fields f;
+    if (!PollScanner::scan(req.body, f) || f.jsonrpc != "2.0" || f.id.empty()
+        || f.method != "tasks/get" || !f.hasParams || !f.hasMeta || !f.hasCapabilities
+        || f.protocolVersion != kModernVersion || !f.declaresTasks || f.taskId.empty())
+        return false;
+    const std::string *version = req.header("MCP-Protocol-Version");
+    const std::string *method = req.header("Mcp-Method");
+    const std::string *name = req.header("Mcp-Name");
+    // A =?base64?...?= Mcp-Name is legal but unusual: the full path decodes it.
+    if (!version || *version != f.protocolVersion || !method || *method != f.method || !name
+        || *name != f.taskId)
+        return false;
+    std::string fragment;
+    if (!m_tasks.detailFragment(std::string(f.taskId), m_tokenHash, fragment))
+        return false;
+    res.status = 200;
+    res.set_content(pollReply(f.id, fragment), "application/json");
+    return true;
 }
 
 void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
@@ -568,17 +636,8 @@ void McpHandler::tasksGet(HttpResponse &res, const Call &call)
         sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
         return;
     }
-    // The hot path: splice the cached rendering instead of building a JSON tree.
-    std::string body;
-    const std::string id = idText(call.id);
-    body.reserve(fragment.size() + id.size() + 64);
-    body += "{\"jsonrpc\":\"2.0\",\"id\":";
-    body += id;
-    body += ",\"result\":{\"resultType\":\"complete\",";
-    body += fragment;
-    body += "}}";
     res.status = 200;
-    res.set_content(std::move(body), "application/json");
+    res.set_content(pollReply(idText(call.id), fragment), "application/json");
 }
 
 void McpHandler::tasksUpdate(HttpResponse &res, const Call &call)
@@ -673,13 +732,15 @@ void McpHandler::listen(HttpResponse &res, const Call &call)
     auto opened = std::make_shared<bool>(false);
     res.set_chunked_content_provider(
         "text/event-stream",
-        [channel, opening, closing, opened](std::size_t, StreamSink &sink) {
+        [channel, opening, closing, opened,
+         keepAlive = std::chrono::milliseconds(m_options.sseKeepAliveMs)](std::size_t,
+                                                                          StreamSink &sink) {
             if (!*opened) {
                 *opened = true;
                 return sink.write(opening.data(), opening.size());
             }
             bool changed = false;
-            auto events = channel->wait(kKeepAlive, changed);
+            auto events = channel->wait(keepAlive, changed);
             for (const std::string &event : events) {
                 const std::string frame = SseChannel::frame(event);
                 if (!sink.write(frame.data(), frame.size()))
@@ -893,7 +954,9 @@ void McpHandler::legacyTasksResult(HttpResponse &res, const Call &call)
     res.set_header("X-Accel-Buffering", "no");
     res.set_chunked_content_provider(
         "text/event-stream",
-        [this, channel, sentKeys, id, token, session, taskId](std::size_t, StreamSink &sink) {
+        [this, channel, sentKeys, id, token, session, taskId,
+         keepAlive = std::chrono::milliseconds(m_options.sseKeepAliveMs)](std::size_t,
+                                                                          StreamSink &sink) {
             TaskManager::Snapshot now;
             if (!m_tasks.snapshot(taskId, token, now)) {
                 const std::string frame = SseChannel::frame(TaskJson::dump(
@@ -931,7 +994,7 @@ void McpHandler::legacyTasksResult(HttpResponse &res, const Call &call)
                 return true;
             }
             bool changed = false;
-            channel->wait(kKeepAlive, changed);
+            channel->wait(keepAlive, changed);
             if (!changed && !channel->isClosed()) {
                 const std::string ping = SseChannel::keepAlive();
                 return sink.write(ping.data(), ping.size());

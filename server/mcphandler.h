@@ -51,6 +51,9 @@ private:
         bool declaresTasks = false;
     };
 
+    // Serves a plain, valid 2026 tasks/get without building a JSON tree; false: anything
+    // else, which handlePost then parses and validates in full (and words its errors).
+    bool servePoll(const HttpRequest &req, HttpResponse &res);
     void handlePost(const HttpRequest &req, HttpResponse &res);
     void handleModern(const HttpRequest &req, HttpResponse &res, Call &call);
     void handleLegacy(const HttpRequest &req, HttpResponse &res, Call &call,
@@ -93,6 +96,7 @@ private:
     LegacySession &m_sessions;
     const ServerOptions m_options;
     std::string m_tokenHash; // SHA-256 of --token, computed once
+    std::string m_bearer;    // "Bearer " + --token, the Authorization value to expect
 
     std::atomic<bool> m_shuttingDown{false};
     std::mutex m_channelMutex;

@@ -34,6 +34,9 @@ std::string ServerOptions::usage()
            "  --poll-interval-ms MS   pollIntervalMs advertised for running tasks (default 1000)\n"
            "  --ttl-ms MS             task lifetime from creation (default 86400000 = 24 h)\n"
            "  --checkpoint-interval-ms MS  how often running cases save a checkpoint (default 3000)\n"
+           "  --request-timeout-ms MS close connections that leave a request unfinished this\n"
+           "                          long, with 408 (default 30000)\n"
+           "  --sse-keep-alive-ms MS  comment interval on idle SSE streams (default 15000)\n"
            "  --log-level LEVEL       error, warn, info or debug (default info); logs go to stderr\n"
            "  --http-engine ENGINE    epoll (default) or httplib: the HTTP front end\n"
            "  --help                  show this text\n";
@@ -58,7 +61,8 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
         static const char *const valued[] = {"--host", "--port", "--data-dir", "--workers",
                                              "--token", "--poll-interval-ms", "--ttl-ms",
                                              "--checkpoint-interval-ms", "--log-level",
-                                             "--http-engine"};
+                                             "--http-engine", "--request-timeout-ms",
+                                             "--sse-keep-alive-ms"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -110,6 +114,14 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             if (!parseInt(value, 50, 3600000, number))
                 return bad("expected milliseconds from 50 to 3600000");
             out.checkpointIntervalMs = number;
+        } else if (flag == "--request-timeout-ms") {
+            if (!parseInt(value, 100, 3600000, number))
+                return bad("expected milliseconds from 100 to 3600000");
+            out.requestTimeoutMs = number;
+        } else if (flag == "--sse-keep-alive-ms") {
+            if (!parseInt(value, 100, 3600000, number))
+                return bad("expected milliseconds from 100 to 3600000");
+            out.sseKeepAliveMs = number;
         } else if (flag == "--log-level") {
             if (!Log::parseLevel(value, out.logLevel))
                 return bad("expected error, warn, info or debug");

@@ -20,6 +20,10 @@ struct ServerOptions
     int pollIntervalMs = 1000;
     std::int64_t ttlMs = 24LL * 3600 * 1000;
     std::int64_t checkpointIntervalMs = 3000;
+    // A connection that leaves a request unfinished this long is answered 408 and closed.
+    std::int64_t requestTimeoutMs = 30000;
+    // How often an idle SSE stream (listen, legacy tasks/result) gets a ': keep-alive' comment.
+    std::int64_t sseKeepAliveMs = 15000;
     Log::Level logLevel = Log::Level::Info;
     // The HTTP front end: "epoll" (our own, the default) or "httplib" (cpp-httplib, kept as a
     // supported alternative on the project's required stack; see docs/server.md).

@@ -83,6 +83,7 @@ private:
         std::uint64_t ticket = 0;   // queue order; its rank among queued tickets is the position
         std::size_t placeholderAt = std::string::npos; // where the position goes in fragment
         bool running = false;
+        bool nearEnd = false;       // the solver is close to its tolerance or iteration limit
         std::atomic<bool> stop{false};
         std::int64_t lastNotifyMs = 0;
     };
