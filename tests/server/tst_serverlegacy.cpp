@@ -38,6 +38,7 @@ private slots:
     void listPages();
     void cancelReturnsTask();
     void unknownSession();
+    void sessionGoneAfterRestart();
 
 private:
     std::string createLegacyTask(const json &args, int ttl = 60000)
@@ -243,6 +244,39 @@ void tst_ServerLegacy::unknownSession()
     r = m_client->legacy(session, "ping");
     QCOMPARE(r.status, 404L);
     QVERIFY(r.errorCode() != 0);
+}
+
+void tst_ServerLegacy::sessionGoneAfterRestart()
+{
+    // Sessions live in memory (docs/server.md): after a restart the old Mcp-Session-Id gets
+    // 404, which tells a 2025-11-25 client to initialize again; its tasks are durable and
+    // answer in the new session.
+    Eddy::Test::TestServer server;
+    QVERIFY2(server.start({"--workers", "1"}), qPrintable(server.errorString()));
+    McpTestClient before(server.url());
+    const std::string session = before.initialize();
+    QVERIFY(!session.empty());
+    const HttpReply created = before.legacy(session, "tools/call",
+        {{"name", "run_cfd_case"},
+         {"arguments", {{"reynolds", 100}, {"grid", 16}, {"force_mesh_defect", true}}},
+         {"task", {{"ttl", 600000}}}});
+    const std::string id = created.result()["task"].value("taskId", "");
+    QVERIFY2(!id.empty(), created.body.c_str());
+
+    QVERIFY2(server.restart(), qPrintable(server.errorString()));
+    McpTestClient after(server.url());
+    const HttpReply stale = after.legacy(session, "tasks/get", {{"taskId", id}});
+    QCOMPARE(stale.status, 404L);
+    QCOMPARE(stale.errorCode(), -32001);
+    QVERIFY2(stale.body.find("initialize") != std::string::npos, stale.body.c_str());
+
+    const std::string fresh = after.initialize();
+    QVERIFY(!fresh.empty());
+    QVERIFY(fresh != session);
+    const HttpReply again = after.legacy(fresh, "tasks/get", {{"taskId", id}});
+    QCOMPARE(again.status, 200L);
+    QCOMPARE(again.result().value("taskId", ""), id);
+    QVERIFY(again.result().value("status", "") != "");
 }
 
 QTEST_GUILESS_MAIN(tst_ServerLegacy)

@@ -6,6 +6,9 @@
 
 #include <QtTest>
 
+#include <chrono>
+#include <thread>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -67,6 +70,10 @@ private slots:
     void rawHttp_data();
     void rawHttp();
     void pipelinedKeepAlive();
+    void pollShapes_data();
+    void pollShapes();
+    void unfinishedRequestTimesOut();
+    void sseKeepAliveComments();
 
 private:
     std::vector<std::string> std2026(const std::string &method, const json &params) const
@@ -80,6 +87,7 @@ private:
 
     Eddy::Test::TestServer m_server;
     std::unique_ptr<McpTestClient> m_client;
+    std::string m_pollTask; // a parked task for pollShapes
 };
 
 void tst_ServerProtocol::initTestCase()
@@ -536,6 +544,237 @@ void tst_ServerProtocol::pipelinedKeepAlive()
         QVERIFY(reply.find("HTTP/1.1 200", first + 1) != std::string::npos);
         QVERIFY(reply.find("\"id\":2") != std::string::npos);
     }
+}
+
+void tst_ServerProtocol::pollShapes_data()
+{
+    // tasks/get bodies around the server's non-allocating poll scanner: the plain shape is
+    // served by it, every other shape by the full parser, and both must answer as the
+    // protocol says. %T is a real task id, %P the usual _meta member.
+    QTest::addColumn<QString>("body");
+    QTest::addColumn<bool>("base64Name"); // Mcp-Name as =?base64?...?=
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("code"); // 0: the task comes back
+    QTest::addColumn<QString>("id"); // the reply's id as JSON text ("" to skip)
+
+    QTest::newRow("plain") << R"({"jsonrpc":"2.0","id":7,"method":"tasks/get","params":{"taskId":"%T",%P}})"
+                           << false << 200 << 0 << "7";
+    QTest::newRow("reordered with spaces")
+        << " {\n \"params\" : { %P , \"taskId\" : \"%T\" } ,\t\"method\" : \"tasks/get\" , \"id\" : \"p-1\" , \"jsonrpc\" : \"2.0\" } \r\n"
+        << false << 200 << 0 << R"("p-1")";
+    QTest::newRow("base64 Mcp-Name") << R"({"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"%T",%P}})"
+                                     << true << 200 << 0 << "1";
+    QTest::newRow("escaped key") << R"({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"task\u0049d":"%T",%P}})"
+                                 << false << 200 << 0 << "2";
+    QTest::newRow("escaped id") << R"({"jsonrpc":"2.0","id":"a\u0062","method":"tasks/get","params":{"taskId":"%T",%P}})"
+                                << false << 200 << 0 << R"("ab")";
+    QTest::newRow("id -0") << R"({"jsonrpc":"2.0","id":-0,"method":"tasks/get","params":{"taskId":"%T",%P}})"
+                           << false << 200 << 0 << "0";
+    QTest::newRow("id 7.0") << R"({"jsonrpc":"2.0","id":7.0,"method":"tasks/get","params":{"taskId":"%T",%P}})"
+                            << false << 400 << -32600 << "";
+    QTest::newRow("id null") << R"({"jsonrpc":"2.0","id":null,"method":"tasks/get","params":{"taskId":"%T",%P}})"
+                             << false << 400 << -32600 << "";
+    QTest::newRow("duplicate taskId, last matches")
+        << R"({"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"nope","taskId":"%T",%P}})"
+        << false << 200 << 0 << "3";
+    QTest::newRow("duplicate taskId, last differs")
+        << R"({"jsonrpc":"2.0","id":4,"method":"tasks/get","params":{"taskId":"%T","taskId":"nope",%P}})"
+        << false << 400 << -32020 << "4";
+    QTest::newRow("duplicate method")
+        << R"({"jsonrpc":"2.0","id":5,"method":"tasks/get","method":"tasks/cancel","params":{"taskId":"%T",%P}})"
+        << false << 400 << -32020 << "5";
+    QTest::newRow("tasks extension not an object")
+        << R"({"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":"%T","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":true}}}}})"
+        << false << 400 << -32021 << "6";
+    QTest::newRow("version not a string")
+        << R"({"jsonrpc":"2.0","id":8,"method":"tasks/get","params":{"taskId":"%T","_meta":{"io.modelcontextprotocol/protocolVersion":2026,"io.modelcontextprotocol/clientCapabilities":{}}}})"
+        << false << 400 << -32602 << "8";
+    QTest::newRow("number overflow elsewhere")
+        << R"({"jsonrpc":"2.0","id":9,"method":"tasks/get","params":{"taskId":"%T",%P,"x":1e400}})"
+        << false << 400 << -32700 << "";
+    QTest::newRow("long number elsewhere")
+        << R"({"jsonrpc":"2.0","id":10,"method":"tasks/get","params":{"taskId":"%T",%P,"x":-12345678901234567890.5}})"
+        << false << 200 << 0 << "10";
+    QTest::newRow("trailing garbage") << R"({"jsonrpc":"2.0","id":11,"method":"tasks/get","params":{"taskId":"%T",%P}}x)"
+                                      << false << 400 << -32700 << "";
+    QTest::newRow("non-ASCII elsewhere")
+        << R"({"jsonrpc":"2.0","id":12,"method":"tasks/get","params":{"taskId":"%T",%P,"note":"Strömung"}})"
+        << false << 200 << 0 << "12";
+    QTest::newRow("deep nesting elsewhere")
+        << R"({"jsonrpc":"2.0","id":13,"method":"tasks/get","params":{"taskId":"%T",%P,"x":)" + QString(40, '[')
+               + QString(40, ']') + "}}"
+        << false << 200 << 0 << "13";
+    QTest::newRow("jsonrpc 1.0") << R"({"jsonrpc":"1.0","id":14,"method":"tasks/get","params":{"taskId":"%T",%P}})"
+                                 << false << 400 << -32600 << "14";
+    QTest::newRow("empty taskId") << R"({"jsonrpc":"2.0","id":15,"method":"tasks/get","params":{"taskId":"",%P}})"
+                                  << false << 400 << -32020 << "15";
+    QTest::newRow("taskId differs from Mcp-Name") << R"({"jsonrpc":"2.0","id":16,"method":"tasks/get","params":{"taskId":"%T0",%P}})"
+                                  << false << 400 << -32020 << "16";
+}
+
+void tst_ServerProtocol::pollShapes()
+{
+    QFETCH(QString, body);
+    QFETCH(bool, base64Name);
+    QFETCH(int, status);
+    QFETCH(int, code);
+    QFETCH(QString, id);
+    if (m_pollTask.empty()) {
+        m_pollTask = m_client->createTask({{"reynolds", 100}, {"grid", 16}, {"force_mesh_defect", true}});
+        QVERIFY(!m_pollTask.empty());
+    }
+    std::string text = body.toStdString();
+    const auto replace = [&text](const std::string &from, const std::string &to) {
+        for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+            text.replace(at, from.size(), to);
+    };
+    replace("%P", "\"_meta\":" + McpTestClient::meta().dump());
+    replace("%T", m_pollTask);
+    std::vector<std::string> headers = std2026("tasks/get", {{"taskId", m_pollTask}});
+    if (base64Name) {
+        for (std::string &h : headers)
+            if (h.rfind("Mcp-Name:", 0) == 0)
+                h = "Mcp-Name: =?base64?"
+                    + QByteArray::fromStdString(m_pollTask).toBase64().toStdString() + "?=";
+    }
+    const HttpReply r = m_client->post(text, headers);
+    QCOMPARE(r.status, long(status));
+    QCOMPARE(r.errorCode(), code);
+    if (code == 0) {
+        QCOMPARE(r.result().value("taskId", ""), m_pollTask);
+        QCOMPARE(r.result().value("resultType", ""), std::string("complete"));
+    }
+    if (!id.isEmpty())
+        QCOMPARE(r.json["id"], json::parse(id.toStdString()));
+}
+
+namespace {
+
+int connectLoopback(quint16 port)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+bool sendText(int fd, const std::string &text)
+{
+    return ::send(fd, text.data(), text.size(), MSG_NOSIGNAL) == ssize_t(text.size());
+}
+
+// Reads until the peer closes (closed = true) or timeoutMs passes.
+std::string readUntilClosed(int fd, int timeoutMs, bool &closed)
+{
+    closed = false;
+    std::string out;
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, int(deadline.remainingTime())) <= 0)
+            break;
+        char buf[4096];
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0) {
+            closed = true;
+            break;
+        }
+        out.append(buf, std::size_t(n));
+    }
+    return out;
+}
+
+// Reads one response with a Content-Length body (keep-alive: the connection stays open).
+std::string readOneResponse(int fd, int timeoutMs)
+{
+    std::string out;
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        const auto headerEnd = out.find("\r\n\r\n");
+        if (headerEnd != std::string::npos) {
+            const auto at = out.find("Content-Length: ");
+            if (at != std::string::npos && at < headerEnd) {
+                const std::size_t length = std::stoul(out.substr(at + 16));
+                if (out.size() >= headerEnd + 4 + length)
+                    return out;
+            }
+        }
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, int(deadline.remainingTime())) <= 0)
+            break;
+        char buf[4096];
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0)
+            break;
+        out.append(buf, std::size_t(n));
+    }
+    return out;
+}
+
+} // namespace
+
+void tst_ServerProtocol::unfinishedRequestTimesOut()
+{
+    Eddy::Test::TestServer server;
+    QVERIFY2(server.start(withExtraServerArgs({"--workers", "1", "--request-timeout-ms", "1000"})),
+             qPrintable(server.errorString()));
+
+    // Half a request, then silence: the server must not hold the connection forever.
+    const int stalled = connectLoopback(server.port());
+    QVERIFY(stalled >= 0);
+    QVERIFY(sendText(stalled, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                              "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\""));
+    bool closed = false;
+    const std::string reply = readUntilClosed(stalled, 60000, closed);
+    ::close(stalled);
+    QVERIFY2(closed, reply.c_str());
+    if (!httplibEngine()) { // httplib closes on its read timeout without an answer
+        QVERIFY2(reply.rfind("HTTP/1.1 408", 0) == 0, reply.c_str());
+        QVERIFY2(reply.find("-32600") != std::string::npos, reply.c_str());
+    }
+
+    // A keep-alive connection idle between whole requests is not an unfinished request.
+    const std::string discover = message("server/discover", {{"_meta", McpTestClient::meta()}}, 1);
+    const std::string request = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\n"
+                                "Content-Length: " + std::to_string(discover.size()) + "\r\n\r\n" + discover;
+    const int idle = connectLoopback(server.port());
+    QVERIFY(idle >= 0);
+    QVERIFY(sendText(idle, request));
+    QVERIFY(readOneResponse(idle, 60000).rfind("HTTP/1.1 200", 0) == 0);
+    // Idle for longer than the request timeout: waiting is what this checks.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    QVERIFY(sendText(idle, request));
+    const std::string second = readOneResponse(idle, 60000);
+    ::close(idle);
+    QVERIFY2(second.rfind("HTTP/1.1 200", 0) == 0, second.c_str());
+}
+
+void tst_ServerProtocol::sseKeepAliveComments()
+{
+    Eddy::Test::TestServer server;
+    QVERIFY2(server.start(withExtraServerArgs({"--workers", "1", "--sse-keep-alive-ms", "200"})),
+             qPrintable(server.errorString()));
+    McpTestClient client(server.url());
+    const json params = {{"_meta", McpTestClient::meta()}, {"notifications", json::object()}};
+    Eddy::Test::SseReader reader;
+    reader.start(client.url(), message("subscriptions/listen", params, "keep"),
+                 client.headersFor("subscriptions/listen", params));
+    const json ack = reader.waitForEvent([](const json &e) {
+        return e.value("method", "") == "notifications/subscriptions/acknowledged";
+    });
+    QVERIFY2(!ack.is_null(), reader.rawText().c_str());
+    // An idle stream carries SSE comment lines, which proxies and clients see as traffic.
+    QTRY_VERIFY_WITH_TIMEOUT(reader.rawText().find("\n: keep-alive\n") != std::string::npos
+                                 || reader.rawText().rfind(": keep-alive\n", 0) == 0,
+                             60000);
+    reader.stop();
 }
 
 QTEST_GUILESS_MAIN(tst_ServerProtocol)

@@ -68,6 +68,7 @@ private slots:
     void listenNotifications();
     void concurrentIdempotency();
     void manyListenersDoNotStarvePolls();
+    void pollIntervalNarrowsNearEnd();
 
 private:
     void cancel(const std::string &id)
@@ -426,6 +427,42 @@ void tst_ServerTasks::manyListenersDoNotStarvePolls()
     for (auto &r : readers)
         r->requestStop();
     readers.clear();
+}
+
+void tst_ServerTasks::pollIntervalNarrowsNearEnd()
+{
+    // Never converges (tolerance 1e-14): the last 10% of its iterations are "near the end",
+    // where pollIntervalMs drops from 500 to a quarter so clients see the result sooner.
+    const std::string id = m_client->createTask({{"case_name", "ending"}, {"reynolds", 100},
+                                                 {"grid", 128}, {"max_iterations", 30000},
+                                                 {"tolerance", 1e-14}});
+    QVERIFY(!id.empty());
+    const QRegularExpression iteration(QStringLiteral("^iteration (\\d+) of 30000"));
+    bool sawWide = false, sawNarrow = false;
+    QDeadlineTimer deadline(180000);
+    json task;
+    while (!deadline.hasExpired()) {
+        task = m_client->getTask(id).result();
+        if (McpTestClient::isTerminal(task))
+            break;
+        if (!hasStatus(task, "working"))
+            continue;
+        const auto match = iteration.match(QString::fromStdString(task.value("statusMessage", "")));
+        if (!match.hasMatch())
+            continue;
+        const int at = match.captured(1).toInt();
+        const int interval = task.value("pollIntervalMs", 0);
+        if (at < 27000 - 200) { // progress is reported every 100 iterations at this grid
+            QCOMPARE(interval, 500);
+            sawWide = true;
+        } else if (at >= 27000) {
+            QCOMPARE(interval, 125);
+            sawNarrow = true;
+        }
+    }
+    QVERIFY2(hasStatus(task, "completed"), task.dump().c_str());
+    QVERIFY(sawWide);
+    QVERIFY(sawNarrow);
 }
 
 QTEST_GUILESS_MAIN(tst_ServerTasks)
