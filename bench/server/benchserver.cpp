@@ -54,6 +54,7 @@ struct Options
     // to measure the official server SDK on the same machine at the same time.
     bool serverIsScript = false;
     std::string tool = "run_cfd_case";
+    std::vector<std::string> serverArgs; // extra eddy-cfd-server flags, e.g. --http-engine httplib
 };
 
 struct CpuSample
@@ -150,11 +151,15 @@ Options parseOptions(int argc, char **argv)
             o.nodeTasks = std::atoi(value().c_str());
         else if (a == "--markdown")
             o.markdownOut = value();
+        else if (a == "--server-arg")
+            o.serverArgs.push_back(value());
         else if (a == "--help" || a == "-h") {
             std::printf("Usage: bench_server --server PATH/eddy-cfd-server [--tasks 1,100,1000,10000]\n"
                         "  [--duration-s 10] [--interval-ms 500] [--max-in-flight 32] [--workers 1]\n"
                         "  [--only-keepalive|--only-fresh] [--node PATH/node --scripts bench/server\n"
-                        "  --node-tasks 100] [--markdown FILE]\n");
+                        "  --node-tasks 100] [--markdown FILE] [--server-arg ARG]...\n"
+                        "  --server-arg passes one more argument to eddy-cfd-server, e.g.\n"
+                        "  --server-arg --http-engine --server-arg httplib\n");
             std::exit(0);
         } else
             die("unknown argument \"" + a + "\"; see --help");
@@ -258,10 +263,14 @@ public:
                        "--port", "0", static_cast<char *>(nullptr));
                 _exit(127);
             }
-            execl(o.serverBin.c_str(), o.serverBin.c_str(), "--host", "127.0.0.1", "--port", "0",
-                  "--data-dir", dataDir.c_str(), "--workers", workers.c_str(),
-                  "--poll-interval-ms", poll.c_str(), "--log-level", "warning",
-                  static_cast<char *>(nullptr));
+            std::vector<const char *> argv{o.serverBin.c_str(), "--host", "127.0.0.1",
+                                           "--port", "0", "--data-dir", dataDir.c_str(),
+                                           "--workers", workers.c_str(), "--poll-interval-ms",
+                                           poll.c_str(), "--log-level", "warning"};
+            for (const std::string &arg : o.serverArgs)
+                argv.push_back(arg.c_str());
+            argv.push_back(nullptr);
+            execv(o.serverBin.c_str(), const_cast<char *const *>(argv.data()));
             std::fprintf(stderr, "bench_server: cannot execute %s: %s\n", o.serverBin.c_str(),
                          std::strerror(errno));
             _exit(127);
