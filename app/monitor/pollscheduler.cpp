@@ -41,6 +41,18 @@ void PollScheduler::setDue(qint64 taskId, Entry &e, qint64 dueAt)
         m_queue.insert({e.dueAt, taskId});
 }
 
+PollScheduler::ServerState &PollScheduler::settle(qint64 taskId, Entry &e)
+{
+    ServerState &s = m_servers[e.serverId];
+    if (e.inFlight) {
+        e.inFlight = false;
+        --s.inFlight;
+    } else {
+        m_queue.erase({e.dueAt, taskId}); // not in flight: its queued entry gets replaced
+    }
+    return s;
+}
+
 void PollScheduler::add(qint64 taskId, qint64 serverId, std::optional<qint64> pollIntervalMs,
                         std::optional<qint64> dueAtMs)
 {
@@ -95,13 +107,7 @@ void PollScheduler::completed(qint64 taskId, std::optional<qint64> pollIntervalM
     if (it == m_tasks.end())
         return;
     Entry &e = it->second;
-    ServerState &s = m_servers[e.serverId];
-    if (e.inFlight) {
-        e.inFlight = false;
-        --s.inFlight;
-    } else {
-        m_queue.erase({e.dueAt, taskId}); // not in flight: replace its queued entry
-    }
+    ServerState &s = settle(taskId, e);
     s.failures = 0;
     s.backoffUntil = 0;
     if (pollIntervalMs)
@@ -119,13 +125,7 @@ void PollScheduler::failed(qint64 taskId, qint64 retryAfterMs)
     if (it == m_tasks.end())
         return;
     Entry &e = it->second;
-    ServerState &s = m_servers[e.serverId];
-    if (e.inFlight) {
-        e.inFlight = false;
-        --s.inFlight;
-    } else {
-        m_queue.erase({e.dueAt, taskId});
-    }
+    ServerState &s = settle(taskId, e);
     ++s.failures;
     const int shift = std::min(s.failures - 1, 20);
     qint64 delay = std::min(m_config.backoffMaxMs, m_config.backoffBaseMs << shift);

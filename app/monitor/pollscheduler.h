@@ -81,6 +81,8 @@ private:
     };
     qint64 jittered(qint64 interval) const;
     void setDue(qint64 taskId, Entry &e, qint64 dueAt);
+    // An answer or failure arrived (or came unasked): out of flight and out of the queue.
+    ServerState &settle(qint64 taskId, Entry &e);
 
     Config m_config;
     Clock m_clock;
