@@ -1,6 +1,7 @@
 #include "app/mcp/client.h"
 
 #include "app/mcp/headers.h"
+#include "app/mcp/taskreplyparser.h"
 #include "app/net/httpclient.h"
 #include "app/net/sseparser.h"
 #include "app/secret.h"
@@ -8,6 +9,8 @@
 #include <QDateTime>
 #include <QHash>
 #include <QTimer>
+
+#include <set>
 
 Q_LOGGING_CATEGORY(lcMcp, "eddy.mcp")
 
@@ -39,9 +42,49 @@ QString jsonString(const json &object, const char *key)
                                                  : QString();
 }
 
+// Deeper nesting is refused before parsing: nlohmann::json's dump() and comparisons recurse, so
+// a hostile 100,000-level document would overflow the stack once stored.
+constexpr int kMaxJsonDepth = 512;
+
+bool tooDeep(const QByteArray &bytes)
+{
+    int depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (const char c : bytes) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
+
 json parseJson(const QByteArray &bytes)
 {
+    if (tooDeep(bytes))
+        return json(json::value_t::discarded);
     return json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, /*allow_exceptions=*/false);
+}
+
+QString notJsonMessage(const QString &method, const QByteArray &bytes)
+{
+    if (tooDeep(bytes))
+        return QObject::tr("The server's answer to %1 is nested deeper than %2 levels; Eddy refuses "
+                           "it rather than risk its stack.").arg(method).arg(kMaxJsonDepth);
+    return QObject::tr("The server's answer to %1 is not valid JSON (or not UTF-8); check that the URL "
+                       "points at an MCP endpoint.").arg(method);
 }
 
 // resultType of a result object: absent means "complete" (pre-2026 servers).
@@ -61,6 +104,14 @@ std::string idKey(const json &id)
 }
 
 constexpr int kMaxInputRounds = 32;
+
+// The call carries a key the server deduplicates on (eddy-cfd-server's `idempotency_key`, the
+// argument Eddy's sweeps fill in), so sending it twice yields one task.
+bool hasIdempotencyKey(const json &arguments)
+{
+    const auto it = arguments.find("idempotency_key");
+    return arguments.is_object() && it != arguments.end() && it->is_string() && !it->get<std::string>().empty();
+}
 
 DiscoverInfo discoverInfoFromResult(const json &result)
 {
@@ -111,12 +162,31 @@ struct Client::Exchange
     qint64 retryAfterMs = -1; // from Retry-After, for the caller's error
     std::function<void(const json &)> onMessage;
     Client::ExchangeDone onDone;
+    // tasks/get (modern): a steady-state answer goes straight into a TaskState, no JSON tree.
+    std::function<void(TaskState)> onTaskState;
+    std::string expectedTaskId;
+    qint64 requestNumber = 0;
+
+    void release()
+    {
+        done = true;
+        onMessage = nullptr;
+        onDone = nullptr;
+        onTaskState = nullptr;
+        if (reply) {
+            Net::HttpReply *r = reply;
+            reply = nullptr;
+            QObject::disconnect(r, nullptr, nullptr, nullptr);
+            r->deleteLater();
+        }
+    }
 
     void abort()
     {
         done = true;
         onMessage = nullptr;
         onDone = nullptr;
+        onTaskState = nullptr;
         if (reply) {
             Net::HttpReply *r = reply;
             reply = nullptr;
@@ -133,6 +203,7 @@ struct Client::Exchange
         done = true;
         auto cb = std::move(onDone);
         onMessage = nullptr;
+        onTaskState = nullptr;
         if (reply) {
             Net::HttpReply *r = reply;
             reply = nullptr;
@@ -182,9 +253,11 @@ struct Client::Exchange
                 continue;
             const json message = parseJson(event.data);
             if (message.is_discarded()) {
-                complete({}, Error::protocol(QObject::tr("The server's event stream for %1 carried "
-                                                         "data that is not valid JSON (or not "
-                                                         "UTF-8).").arg(method)), status);
+                complete({}, Error::protocol(tooDeep(event.data)
+                                                 ? notJsonMessage(method, event.data)
+                                                 : QObject::tr("The server's event stream for %1 carried "
+                                                               "data that is not valid JSON (or not "
+                                                               "UTF-8).").arg(method)), status);
                 return;
             }
             handleMessage(message, status);
@@ -213,6 +286,7 @@ struct Client::Exchange
                 if (!isSse || status == 0 || body.isEmpty()) {
                     Error e = Error::transport(QObject::tr("%1: %2").arg(method, net.message()));
                     e.setHttpStatus(status);
+                    e.setStreamDropped(isSse);
                     complete({}, e, status);
                     return;
                 }
@@ -223,11 +297,23 @@ struct Client::Exchange
                                                    "before answering; the request will have to be "
                                                    "sent again.").arg(method));
             e.setHttpStatus(status);
+            e.setStreamDropped(true);
             complete({}, e, status);
             return;
         }
+        body += r->readAll();
+        if (onTaskState && status == 200) {
+            TaskState state;
+            if (TaskReplyParser::parseGetResponse(std::string_view(body.constData(), size_t(body.size())),
+                                                  requestNumber, expectedTaskId, &state)) {
+                auto deliver = std::move(onTaskState);
+                release();
+                deliver(std::move(state));
+                return;
+            }
+        }
         const QByteArray retryAfter = r->header("Retry-After");
-        const QByteArray text = body + r->readAll();
+        const QByteArray &text = body;
         json message;
         if (!text.trimmed().isEmpty())
             message = parseJson(text);
@@ -239,10 +325,7 @@ struct Client::Exchange
         }
         if (status >= 200 && status < 300 && !isRpc) {
             if (message.is_discarded())
-                complete({}, Error::protocol(QObject::tr("The server's answer to %1 is not valid "
-                                                         "JSON (or not UTF-8); check that the URL "
-                                                         "points at an MCP endpoint.").arg(method)),
-                         status);
+                complete({}, Error::protocol(notJsonMessage(method, text)), status);
             else
                 complete({}, Error::protocol(QObject::tr("The server's answer to %1 is not a "
                                                          "JSON-RPC response.").arg(method)),
@@ -277,7 +360,7 @@ struct Client::Exchange
 };
 
 Client::Client(ServerConfig config, Net::HttpClient *http, QObject *parent)
-    : QObject(parent), m_config(std::move(config)), m_http(http)
+    : QObject(parent), m_config(std::move(config)), m_tokenUtf8(m_config.token.toUtf8()), m_http(http)
 {
     const auto cached = eraCache().constFind(originOf(m_config.url));
     if (cached != eraCache().constEnd())
@@ -293,6 +376,27 @@ Client::~Client()
         if (auto exchange = weak.lock())
             exchange->abort();
     }
+    if (m_era == Era::Legacy && !m_sessionId.isEmpty())
+        endLegacySession();
+}
+
+void Client::endLegacySession()
+{
+    // 2025-11-25: a client that no longer needs its session SHOULD DELETE it. Nobody waits for
+    // the answer; the reply belongs to the HTTP client, which outlives this one.
+    Net::HttpRequest http;
+    http.url = m_config.url;
+    http.method = Net::HttpRequest::Method::Delete;
+    http.headers = {{"MCP-Protocol-Version", protocolVersion().toLatin1()},
+                    {"Mcp-Session-Id", m_sessionId}};
+    http.timeoutMs = std::min(m_config.timeoutMs > 0 ? m_config.timeoutMs : 10000, 10000);
+    http.verifyTls = m_config.verifyTls;
+    http.bearerToken = m_tokenUtf8;
+    Net::HttpReply *reply = m_http->post(http);
+    reply->setParent(m_http);
+    connect(reply, &Net::HttpReply::finished, reply, &QObject::deleteLater);
+    qCDebug(lcMcp) << "ending legacy session" << redactSecret(QString::fromLatin1(m_sessionId));
+    m_sessionId.clear();
 }
 
 void Client::clearEraCache()
@@ -354,8 +458,15 @@ QList<std::pair<QByteArray, QByteArray>> Client::makeHeaders(const Request &requ
             headers.append(std::pair<QByteArray, QByteArray>("Mcp-Session-Id", m_sessionId));
         return headers;
     }
-    headers.append(std::pair<QByteArray, QByteArray>("MCP-Protocol-Version", kModernVersion));
-    headers.append(std::pair<QByteArray, QByteArray>("Mcp-Method", request.method.toUtf8()));
+    if (m_modernHeaders.isEmpty()) {
+        m_modernHeaders = headers;
+        m_modernHeaders.append(std::pair<QByteArray, QByteArray>("MCP-Protocol-Version", kModernVersion));
+    }
+    headers = m_modernHeaders; // shared, built once
+    headers.reserve(m_modernHeaders.size() + 2 + request.extraHeaders.size());
+    headers.append(std::pair<QByteArray, QByteArray>(
+        "Mcp-Method", request.method == QLatin1String("tasks/get") ? QByteArrayLiteral("tasks/get")
+                                                                    : request.method.toUtf8()));
     if (!request.mcpName.isNull())
         headers.append(std::pair<QByteArray, QByteArray>("Mcp-Name", Headers::encodeValue(request.mcpName.toStdString())));
     headers += request.extraHeaders;
@@ -366,21 +477,28 @@ std::shared_ptr<Client::Exchange> Client::post(
     const Request &request, const json &message,
     ExchangeDone done)
 {
+    return post(request,
+                QByteArray::fromStdString(message.dump(-1, ' ', false, json::error_handler_t::replace)),
+                message.contains("id") ? message["id"] : json(), std::move(done));
+}
+
+std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArray body,
+                                               const json &requestId, ExchangeDone done)
+{
     Net::HttpRequest http;
     http.url = m_config.url;
     http.headers = makeHeaders(request);
-    http.body = QByteArray::fromStdString(message.dump(-1, ' ', false,
-                                                       json::error_handler_t::replace));
+    http.body = std::move(body);
     http.timeoutMs = request.timeoutMs < 0 ? 0
                      : request.timeoutMs > 0 ? request.timeoutMs
                                              : m_config.timeoutMs;
     http.verifyTls = m_config.verifyTls;
     http.maxResponseBytes = m_config.maxResponseBytes;
-    http.bearerToken = m_config.token.toUtf8();
+    http.bearerToken = m_tokenUtf8;
 
     auto exchange = std::make_shared<Exchange>();
     exchange->method = request.method;
-    exchange->requestId = message.contains("id") ? message["id"] : json();
+    exchange->requestId = requestId;
     exchange->onDone = std::move(done);
     exchange->reply = m_http->post(http);
     if (m_exchanges.size() >= m_exchangeSweepAt) {
@@ -593,6 +711,21 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                                                   QPointer<QObject> context)
 {
     const qint64 id = m_nextId++;
+    if (!request.pollTaskId.empty() && m_era == Era::Modern) {
+        // The steady-state poll: body written directly, answer read without a JSON tree.
+        auto onTaskState = std::move(request.onTaskState);
+        const std::string taskId = request.pollTaskId;
+        QByteArray body = modernGetBody(id, taskId, request.traceparent);
+        auto exchange = sendNow(std::move(request), std::move(done), context, id, std::move(body));
+        if (!exchange->done) {
+            exchange->onTaskState = std::move(onTaskState);
+            exchange->expectedTaskId = taskId;
+            exchange->requestNumber = id;
+        }
+        return exchange;
+    }
+    if (!request.pollTaskId.empty() && !request.params.contains("taskId"))
+        request.params = {{"taskId", request.pollTaskId}};
     json params = request.params.is_object() ? request.params : json::object();
     json meta = makeMeta(request.traceparent);
     if (const auto existing = params.find("_meta"); existing != params.end() && existing->is_object())
@@ -604,6 +737,51 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                           {"params", std::move(params)}};
     if (auto *listen = qobject_cast<Listen *>(context.data()))
         listen->m_requestId = id;
+    return sendNow(std::move(request), std::move(done), context, id,
+                   QByteArray::fromStdString(message.dump(-1, ' ', false, json::error_handler_t::replace)));
+}
+
+QByteArray Client::modernGetBody(qint64 id, const std::string &taskId, const QByteArray &traceparent)
+{
+    if (m_modernMeta.isEmpty()) {
+        const std::string meta = makeMeta({}).dump(); // {...}: keep the members only
+        m_modernMeta = QByteArray::fromStdString(meta.substr(1, meta.size() - 2));
+    }
+    // Task ids and traceparents are nearly always plain ASCII; anything else goes through the
+    // JSON writer so the body stays valid whatever the server chose as an id.
+    const auto quoted = [](QByteArray &out, std::string_view text) {
+        const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+            return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+        });
+        if (plain) {
+            out += '"';
+            out.append(text.data(), qsizetype(text.size()));
+            out += '"';
+        } else {
+            out += QByteArray::fromStdString(
+                json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace));
+        }
+    };
+    QByteArray body;
+    body.reserve(160 + m_modernMeta.size() + qsizetype(taskId.size()) + traceparent.size());
+    body += "{\"jsonrpc\":\"2.0\",\"id\":";
+    body += QByteArray::number(id);
+    body += ",\"method\":\"tasks/get\",\"params\":{\"taskId\":";
+    quoted(body, taskId);
+    body += ",\"_meta\":{";
+    body += m_modernMeta;
+    if (!traceparent.isEmpty()) {
+        body += ",\"traceparent\":";
+        quoted(body, std::string_view(traceparent.constData(), size_t(traceparent.size())));
+    }
+    body += "}}}";
+    return body;
+}
+
+std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
+                                                  QPointer<QObject> context, qint64 id,
+                                                  QByteArray body)
+{
 
     auto onDone = [this, request, done, context, id](const json &response, const Error &error,
                                                      int status, qint64 retryAfterMs) mutable {
@@ -675,7 +853,7 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
         }
         done({result, {}});
     };
-    auto exchange = post(request, message, std::move(onDone));
+    auto exchange = post(request, std::move(body), json(id), std::move(onDone));
     if (request.onNotification || request.onServerRequest) {
         auto onNotification = request.onNotification;
         auto onServerRequest = request.onServerRequest;
@@ -745,13 +923,14 @@ ToolsJob *Client::listTools()
     auto *job = new ToolsJob(this);
     QPointer<ToolsJob> guard(job);
     auto collected = std::make_shared<json>(json::array());
+    auto cursors = std::make_shared<std::set<std::string>>(); // every nextCursor seen so far
     auto page = std::make_shared<std::function<void(json)>>();
-    *page = [this, guard, collected, page](json cursor) {
+    *page = [this, guard, collected, cursors, page](json cursor) {
         Request request;
         request.method = QStringLiteral("tools/list");
         if (!cursor.is_null())
             request.params["cursor"] = cursor;
-        send(request, [this, guard, collected, page](RpcResult r) {
+        send(request, [this, guard, collected, cursors, page](RpcResult r) {
             if (!guard)
                 return;
             if (!r.error.isOk()) {
@@ -774,6 +953,16 @@ ToolsJob *Client::listTools()
             const auto next = r.result.find("nextCursor");
             if (next != r.result.end() && next->is_string() && !next->get<std::string>().empty()
                 && collected->size() < 100000) {
+                if (!cursors->insert(next->get<std::string>()).second || cursors->size() > 1000) {
+                    // A cursor seen before (or a thousand pages): the list would never end.
+                    guard->finish(Error::protocol(tr("The server's tools/list pages loop: it sent the "
+                                                     "cursor \"%1\" again after %2 pages; ask its "
+                                                     "operator to fix its pagination.")
+                                                      .arg(QString::fromStdString(next->get<std::string>()).left(80))
+                                                      .arg(cursors->size())));
+                    *page = nullptr;
+                    return;
+                }
                 auto again = *page;
                 again(*next);
                 return;
@@ -834,7 +1023,7 @@ CallJob *Client::callTool(const QString &name, const json &arguments, CallOption
 }
 
 void Client::runCall(CallJob *job, QString name, json arguments, std::shared_ptr<CallOptions> opts,
-                     json inputResponses, json requestState, bool relisted, int round)
+                     json inputResponses, json requestState, bool relisted, int round, bool resent)
 {
     QPointer<CallJob> guard(job);
     Request request;
@@ -855,9 +1044,19 @@ void Client::runCall(CallJob *job, QString name, json arguments, std::shared_ptr
             return;
         }
     }
-    sendNow(request, [this, guard, name, arguments, opts, relisted, round](RpcResult r) {
+    sendNow(request, [this, guard, name, arguments, opts, inputResponses, requestState, relisted,
+                      round, resent](RpcResult r) {
         if (!guard)
             return;
+        if (!r.error.isOk() && r.error.isStreamDropped() && !resent && hasIdempotencyKey(arguments)) {
+            // Spec: a broken stream means re-issuing the request with a new id. With an
+            // idempotency key the server hands back the task the first attempt created (if it
+            // did), so one silent re-send cannot start a second simulation.
+            qCInfo(lcMcp) << "the event stream of tools/call" << name
+                          << "dropped before the answer; sending it again once (idempotent)";
+            runCall(guard, name, arguments, opts, inputResponses, requestState, relisted, round, true);
+            return;
+        }
         if (!r.error.isOk()) {
             if (r.error.kind() == Error::Kind::JsonRpc && r.error.code() == ErrorCode::HeaderMismatch
                 && !relisted) {
@@ -993,9 +1192,15 @@ TaskJob *Client::getTask(const std::string &taskId, const QByteArray &traceparen
     Request request;
     request.method = QStringLiteral("tasks/get");
     request.mcpName = QByteArray::fromStdString(taskId);
-    request.params = {{"taskId", taskId}};
+    request.pollTaskId = taskId; // params built only if the full path needs them
     request.traceparent = traceparent;
-    send(request, [this, guard, taskId, traceparent](RpcResult r) {
+    request.onTaskState = [guard](TaskState state) {
+        if (!guard)
+            return;
+        guard->m_state = std::move(state);
+        guard->finish();
+    };
+    send(std::move(request), [this, guard, taskId](RpcResult r) {
         if (!guard)
             return;
         if (!r.error.isOk()) {

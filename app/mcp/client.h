@@ -68,6 +68,8 @@ public:
 
     // Requests sent so far (ids are never reused): for tests and the benchmark.
     qint64 requestsSent() const { return m_nextId - 1; }
+    // The 2025-11-25 session (empty in the modern era); DELETEd when this client is destroyed.
+    QByteArray legacySessionId() const { return m_sessionId; }
 
 signals:
     void eraDetected(Mcp::Era era);
@@ -95,14 +97,22 @@ private:
         std::function<void(const nlohmann::json &)> onServerRequest;
         bool allowReinit = true;
         bool allowVersionRetry = true;
+        // tasks/get of this task id: in the modern era the body is written without a JSON tree
+        // and a steady-state answer goes to onTaskState (others to the RpcDone as usual).
+        std::string pollTaskId;
+        std::function<void(TaskState)> onTaskState;
     };
 
     void send(Request request, RpcDone done, QObject *context);
     std::shared_ptr<Exchange> sendNow(Request request, RpcDone done, QPointer<QObject> context);
+    std::shared_ptr<Exchange> sendNow(Request request, RpcDone done, QPointer<QObject> context,
+                                      qint64 id, QByteArray body);
+    QByteArray modernGetBody(qint64 id, const std::string &taskId, const QByteArray &traceparent);
     void whenReady(std::function<void(const Error &)> then);
     void detectEra();
     void legacyInitialize(std::function<void(const Error &)> then);
     void setEraInternal(Era era, bool announce);
+    void endLegacySession();
     static void finishLater(Job *job, const Error &error = {});
     nlohmann::json makeMeta(const QByteArray &traceparent) const;
     QList<std::pair<QByteArray, QByteArray>> makeHeaders(const Request &request) const;
@@ -110,10 +120,13 @@ private:
                                             int httpStatus, qint64 retryAfterMs)>;
     std::shared_ptr<Exchange> post(const Request &request, const nlohmann::json &message,
                                    ExchangeDone done);
+    std::shared_ptr<Exchange> post(const Request &request, QByteArray body,
+                                   const nlohmann::json &requestId, ExchangeDone done);
 
     void runCall(CallJob *job, QString name, nlohmann::json arguments,
                  std::shared_ptr<CallOptions> options, nlohmann::json inputResponses,
-                 nlohmann::json requestState, bool relisted, int round);
+                 nlohmann::json requestState, bool relisted, int round,
+                 bool resent = false);
     void legacyCall(CallJob *job, QString name, nlohmann::json arguments,
                     std::shared_ptr<CallOptions> options);
     void legacyFetchPayload(TaskJob *job, TaskState state);
@@ -123,6 +136,7 @@ private:
     void addTools(const nlohmann::json &list, ToolsJob *job);
 
     ServerConfig m_config;
+    QByteArray m_tokenUtf8; // m_config.token, converted once
     Net::HttpClient *m_http = nullptr;
     Era m_era = Era::Unknown;
     QString m_version;
@@ -132,6 +146,8 @@ private:
     std::optional<DiscoverInfo> m_discovery;
     std::vector<Tool> m_tools;
     QByteArray m_sessionId; // legacy only
+    mutable QList<std::pair<QByteArray, QByteArray>> m_modernHeaders; // built on first use
+    QByteArray m_modernMeta; // the members of every modern request's _meta, built on first use
     qint64 m_nextId = 1;
     // Every exchange in flight, so the destructor can end them before their callbacks (which
     // capture this client) could run.

@@ -58,6 +58,10 @@ public:
     // -32602 on tasks/*: the task id is unknown or expired on the server; polling it is pointless.
     bool isTaskGone() const;
     void setHttpStatus(int status) { m_httpStatus = status; }
+    // The server's event stream for the request ended (cleanly or not) before the answer: the
+    // request may or may not have taken effect on the server.
+    bool isStreamDropped() const { return m_streamDropped; }
+    void setStreamDropped(bool dropped) { m_streamDropped = dropped; }
     void setMethod(const QString &method) { m_method = method; }
 
     // Parses an HTTP Retry-After value (delta seconds or HTTP date) into ms; -1 when invalid.
@@ -68,6 +72,7 @@ private:
     int m_code = 0;
     int m_httpStatus = 0;
     qint64 m_retryAfterMs = -1;
+    bool m_streamDropped = false;
     QString m_message;
     QString m_serverMessage;
     QString m_method;

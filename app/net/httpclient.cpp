@@ -80,11 +80,17 @@ HttpReply *HttpClient::post(const HttpRequest &request)
     reply->m_maxBytes = request.maxResponseBytes;
     reply->m_requestBody = request.body;
 
-    const QByteArray url = request.url.toEncoded();
-    curl_easy_setopt(easy, CURLOPT_URL, url.constData()); // libcurl copies strings
+    if (request.url != m_lastUrl) { // every request of a client goes to the same URL
+        m_lastUrl = request.url;
+        m_lastEncodedUrl = request.url.toEncoded();
+    }
+    curl_easy_setopt(easy, CURLOPT_URL, m_lastEncodedUrl.constData()); // libcurl copies strings
     curl_easy_setopt(easy, CURLOPT_POST, 1L);
     curl_easy_setopt(easy, CURLOPT_POSTFIELDS, reply->m_requestBody.constData());
     curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(reply->m_requestBody.size()));
+    // Handles are reused without a reset, so the method is set (or cleared) on every use.
+    curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST,
+                     request.method == HttpRequest::Method::Delete ? "DELETE" : nullptr);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &HttpReply::writeCallback);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, reply);
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &HttpReply::headerCallback);

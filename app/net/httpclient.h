@@ -31,7 +31,8 @@ public:
     explicit HttpClient(QObject *parent = nullptr);
     ~HttpClient() override;
 
-    // Starts a POST at once. The caller owns the reply and deleteLaters it after finished().
+    // Starts a POST (or request.method's DELETE) at once. The caller owns the reply and
+    // deleteLaters it after finished().
     HttpReply *post(const HttpRequest &request);
 
     // Caps parallel connections per host; extra transfers wait inside libcurl. 0 = no cap.
@@ -58,6 +59,8 @@ private:
     std::unordered_map<curl_socket_t, std::unique_ptr<SocketWatch>> m_sockets;
     std::unordered_map<CURL *, HttpReply *> m_active;
     std::vector<CURL *> m_idleHandles; // reset easy handles kept for reuse
+    QUrl m_lastUrl;                   // and its encoding, computed once per URL
+    QByteArray m_lastEncodedUrl;
     qint64 m_connectionsOpened = 0;
     bool m_inSocketAction = false;
 };

@@ -8,10 +8,12 @@
 
 namespace Eddy::Net {
 
-// One POST: everything HttpClient needs, copied into the transfer when it starts.
+// One POST (or DELETE): everything HttpClient needs, copied into the transfer when it starts.
 struct HttpRequest
 {
+    enum class Method { Post, Delete }; // DELETE: ends a 2025-11-25 session; sends no body
     QUrl url;
+    Method method = Method::Post;
     QList<std::pair<QByteArray, QByteArray>> headers;
     QByteArray body;
     int timeoutMs = 30000;                      // whole exchange; 0 = none (long-lived streams)

@@ -1,6 +1,8 @@
 #include "app/mcp/client.h"
 #include "app/mcp/tracecontext.h"
 #include "app/net/httpclient.h"
+#include "app/net/httpreply.h"
+#include "tests/common/jobwait.h"
 #include "tests/common/testserver.h"
 
 #include <QSignalSpy>
@@ -17,17 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-template <typename J>
-std::unique_ptr<J> finish(J *job, int ms = 90000)
-{
-    job->setAutoDelete(false);
-    std::unique_ptr<J> owned(job);
-    if (!job->isFinished()) {
-        QSignalSpy spy(job, &Mcp::Job::finished);
-        spy.wait(ms);
-    }
-    return owned;
-}
+using Test::finish;
 
 Mcp::ServerConfig config(const QString &url, const QString &token = {})
 {
@@ -69,6 +61,7 @@ private slots:
     void listen();
     void auth();
     void legacyMode();
+    void legacySessionDeletedOnClose();
     void unknownTask();
 
 private:
@@ -369,6 +362,40 @@ void tst_Client::legacyMode()
     QSignalSpy closed(listen.get(), &Mcp::Listen::closed);
     QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, 30000);
     QVERIFY(!closed.first().first().value<Mcp::Error>().isOk());
+}
+
+void tst_Client::legacySessionDeletedOnClose()
+{
+    Test::TestServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    Net::HttpClient http;
+    // What the server says to a plain legacy request on a given session.
+    const auto statusWithSession = [&](const QByteArray &session) {
+        Net::HttpRequest request;
+        request.url = QUrl(server.url());
+        request.headers = {{"Accept", "application/json, text/event-stream"},
+                           {"MCP-Protocol-Version", "2025-11-25"},
+                           {"Mcp-Session-Id", session}};
+        request.body = R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}})";
+        std::unique_ptr<Net::HttpReply> reply(http.post(request));
+        QSignalSpy done(reply.get(), &Net::HttpReply::finished);
+        if (!reply->isFinished() && !done.wait(60000))
+            return -1;
+        return reply->statusCode();
+    };
+
+    QByteArray session;
+    {
+        Mcp::Client client(config(server.url()), &http);
+        client.setEra(Mcp::Era::Legacy);
+        auto discover = finish(client.discover());
+        QVERIFY2(!discover->hasError(), qPrintable(describe(discover->error())));
+        session = client.legacySessionId();
+        QVERIFY(!session.isEmpty());
+        QCOMPARE(statusWithSession(session), 200);
+    }
+    // The client's DELETE is on its way; the server forgets the session once it lands.
+    QTRY_COMPARE_WITH_TIMEOUT(statusWithSession(session), 404, 60000);
 }
 
 void tst_Client::unknownTask()

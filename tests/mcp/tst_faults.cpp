@@ -1,6 +1,7 @@
 #include "app/mcp/client.h"
 #include "app/mcp/tracecontext.h"
 #include "app/net/httpclient.h"
+#include "tests/common/jobwait.h"
 #include "tests/net/httppeer.h"
 
 #include <QSignalSpy>
@@ -16,17 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-template <typename J>
-std::unique_ptr<J> finish(J *job, int ms = 60000)
-{
-    job->setAutoDelete(false);
-    std::unique_ptr<J> owned(job);
-    if (!job->isFinished()) {
-        QSignalSpy spy(job, &Mcp::Job::finished);
-        spy.wait(ms);
-    }
-    return owned;
-}
+using Test::finish;
 
 QByteArray rpcResult(const json &id, const json &result)
 {
@@ -77,6 +68,7 @@ private slots:
     void createTaskResultOnUpdate();
     void missingId();
     void sseEndsWithoutAnswer();
+    void sseDroppedIdempotentCallSentAgainOnce();
     void sseNotificationsThenResult();
     void headersAndMeta();
     void mrtrEchoesRequestState();
@@ -304,6 +296,40 @@ void tst_Faults::sseEndsWithoutAnswer()
     auto job = finish(makeClient()->callTool(QStringLiteral("t"), json::object()));
     expectError(*job, Mcp::Error::Kind::Transport);
     QVERIFY(job->error().isTransient());
+    QVERIFY(job->error().isStreamDropped());
+    // Without an idempotency key a re-send could start a second task: the caller decides.
+    QCOMPARE(m_peer->requests().size(), 1);
+}
+
+void tst_Faults::sseDroppedIdempotentCallSentAgainOnce()
+{
+    // The first attempt's stream ends before the answer (the server may have created the task);
+    // the second gets the answer. A third attempt never happens.
+    int calls = 0;
+    script([&calls](const json &b, const HttpPeer::Request &) {
+        if (++calls == 1)
+            return HttpPeer::response(200, ": keep-alive\n\n", "text/event-stream");
+        json result = kTask;
+        result["resultType"] = "task";
+        return HttpPeer::response(200, rpcResult(b["id"], result));
+    });
+    const json args = {{"case_name", "c"}, {"idempotency_key", "sweep-7-case-3"}};
+    auto job = finish(makeClient()->callTool(QStringLiteral("t"), args));
+    QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+    QVERIFY(job->kind() == Mcp::CallJob::Kind::Task);
+    const auto reqs = m_peer->requests();
+    QCOMPARE(reqs.size(), 2);
+    const json first = bodyOf(reqs[0]), second = bodyOf(reqs[1]);
+    QVERIFY(second["params"]["arguments"] == args);
+    QVERIFY(first["params"]["arguments"] == args);
+    QVERIFY(first["id"] != second["id"]); // a re-issue is a new request
+
+    // Both attempts dropped: one re-send only, then the error reaches the caller.
+    calls = -100;
+    auto again = finish(m_client->callTool(QStringLiteral("t"), args));
+    expectError(*again, Mcp::Error::Kind::Transport);
+    QVERIFY(again->error().isStreamDropped());
+    QCOMPARE(m_peer->requests().size(), 4);
 }
 
 void tst_Faults::sseNotificationsThenResult()

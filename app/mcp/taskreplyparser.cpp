@@ -1,0 +1,360 @@
+#include "app/mcp/taskreplyparser.h"
+
+#include <nlohmann/json.hpp>
+
+#include <limits>
+#include <optional>
+
+namespace Eddy::Mcp {
+
+using nlohmann::json;
+
+namespace {
+
+// Where the SAX walk is: depth 1 is the JSON-RPC envelope, depth 2 the result object, and
+// `_meta` subtrees (depth >= 3 below a `_meta` key of the result) are skipped whole.
+class GetReplyHandler final
+{
+public:
+    explicit GetReplyHandler(TaskState *state) : m_state(state) {}
+
+    enum class Field {
+        None, JsonRpc, Id, Result, // envelope
+        TaskId, Status, StatusMessage, CreatedAt, LastUpdatedAt, ResultType,
+        TtlMs, Ttl, PollIntervalMs, PollInterval, Meta, InputRequests, Ignored,
+    };
+
+    bool null() { return m_dom ? m_dom->null() : scalar(Kind::Null, 0, 0.0, {}); }
+    bool boolean(bool v) { return m_dom ? m_dom->boolean(v) : scalar(Kind::Other, 0, 0.0, {}); }
+    bool number_integer(json::number_integer_t v)
+    {
+        return m_dom ? m_dom->number_integer(v) : scalar(Kind::Integer, v, 0.0, {});
+    }
+    bool number_unsigned(json::number_unsigned_t v)
+    {
+        if (m_dom)
+            return m_dom->number_unsigned(v);
+        if (v > json::number_unsigned_t(std::numeric_limits<qint64>::max()))
+            return decline();
+        return scalar(Kind::Integer, qint64(v), 0.0, {});
+    }
+    bool number_float(json::number_float_t v, const json::string_t &text)
+    {
+        return m_dom ? m_dom->number_float(v, text) : scalar(Kind::Float, 0, v, {});
+    }
+    bool string(json::string_t &v) { return m_dom ? m_dom->string(v) : scalar(Kind::String, 0, 0.0, v); }
+    bool binary(json::binary_t &) { return decline(); }
+
+    bool start_object(std::size_t size)
+    {
+        ++m_depth;
+        if (m_dom)
+            return m_dom->start_object(size);
+        if (m_skipDepth > 0)
+            return true;
+        if (m_depth == 1)
+            return true;
+        if (m_depth == 2 && m_field == Field::Result) {
+            if (m_sawResult)
+                return decline(); // a repeated key: let the full parser decide which wins
+            m_inResult = true;
+            m_sawResult = true;
+            return true;
+        }
+        if (m_depth == 3 && m_field == Field::Meta) {
+            m_skipDepth = m_depth;
+            return true;
+        }
+        if (m_depth == 3 && m_field == Field::InputRequests) {
+            // The elicitation forms: the only subtree kept, built straight from these events.
+            m_inputRequests = json();
+            m_dom.emplace(m_inputRequests, false);
+            m_domDepth = m_depth;
+            return m_dom->start_object(std::size_t(-1));
+        }
+        return decline(); // result, error, a nested task, anything else
+    }
+    bool end_object()
+    {
+        if (m_dom) {
+            const bool ok = m_dom->end_object();
+            if (m_depth-- == m_domDepth) {
+                m_dom.reset();
+                m_field = Field::None;
+                m_sawInputRequests = true;
+            }
+            return ok;
+        }
+        if (m_skipDepth == m_depth)
+            m_skipDepth = 0;
+        if (m_depth == 2 && m_inResult && m_skipDepth == 0)
+            m_inResult = false;
+        --m_depth;
+        m_field = Field::None;
+        return true;
+    }
+    bool start_array(std::size_t size)
+    {
+        if (m_dom) {
+            ++m_depth;
+            return m_dom->start_array(size);
+        }
+        if (m_skipDepth > 0) {
+            ++m_depth;
+            return true;
+        }
+        return decline();
+    }
+    bool end_array()
+    {
+        --m_depth;
+        return m_dom ? m_dom->end_array() : true;
+    }
+    bool key(json::string_t &k)
+    {
+        if (m_dom)
+            return m_dom->key(k);
+        if (m_skipDepth > 0)
+            return true;
+        if (m_depth == 1) {
+            if (k == "jsonrpc")
+                m_field = Field::JsonRpc;
+            else if (k == "id")
+                m_field = Field::Id;
+            else if (k == "result")
+                m_field = Field::Result;
+            else
+                return decline(); // error, method, or something the full parser should judge
+            return true;
+        }
+        m_field = resultField(k);
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &)
+    {
+        return decline();
+    }
+
+    bool finish(qint64 requestId, const std::string &taskId)
+    {
+        if (m_declined || !m_sawResult || m_jsonRpc != 1 || !m_id || *m_id != requestId)
+            return false;
+        if (m_resultType && *m_resultType != "complete" && *m_resultType != "task")
+            return false;
+        if (m_state->taskId.empty() || m_state->taskId != taskId || !m_status)
+            return false;
+        m_state->status = *m_status;
+        // The terminal shapes carry a result or error object: rare, left to the full parser.
+        if (m_state->status == TaskStatus::Completed || m_state->status == TaskStatus::Failed)
+            return false;
+        if (m_state->status == TaskStatus::InputRequired && m_sawInputRequests)
+            m_state->inputRequests = std::move(m_inputRequests);
+        if (!millis(m_ttlMs, m_ttl, &m_state->ttlMs)
+            || !millis(m_pollIntervalMs, m_pollInterval, &m_state->pollIntervalMs))
+            return false;
+        return true;
+    }
+
+private:
+    enum class Kind { Null, Integer, Float, String, Other };
+    struct Millis
+    {
+        Kind kind = Kind::Null;
+        qint64 integer = 0;
+        double real = 0;
+    };
+
+    static Field resultField(const std::string &k)
+    {
+        if (k == "taskId")
+            return Field::TaskId;
+        if (k == "status")
+            return Field::Status;
+        if (k == "statusMessage")
+            return Field::StatusMessage;
+        if (k == "createdAt")
+            return Field::CreatedAt;
+        if (k == "lastUpdatedAt")
+            return Field::LastUpdatedAt;
+        if (k == "resultType")
+            return Field::ResultType;
+        if (k == "ttlMs")
+            return Field::TtlMs;
+        if (k == "ttl")
+            return Field::Ttl;
+        if (k == "pollIntervalMs")
+            return Field::PollIntervalMs;
+        if (k == "pollInterval")
+            return Field::PollInterval;
+        if (k == "_meta")
+            return Field::Meta;
+        if (k == "inputRequests")
+            return Field::InputRequests;
+        return Field::Ignored;
+    }
+
+    // Same rules as TaskState::parse: the modern spelling wins, null or absent means none, an
+    // integer or a float in range is taken, anything else is an error (declined here).
+    static bool millis(const std::optional<Millis> &modern, const std::optional<Millis> &legacy,
+                       std::optional<qint64> *out)
+    {
+        const std::optional<Millis> &m = modern ? modern : legacy;
+        if (!m || m->kind == Kind::Null) {
+            *out = std::nullopt;
+            return true;
+        }
+        if (m->kind == Kind::Integer) {
+            *out = m->integer;
+            return true;
+        }
+        if (m->kind == Kind::Float && m->real >= 0 && m->real < 9.0e15) {
+            *out = qint64(m->real);
+            return true;
+        }
+        return false;
+    }
+
+    bool decline()
+    {
+        m_declined = true;
+        return false; // stops the SAX walk
+    }
+
+    bool scalar(Kind kind, qint64 integer, double real, std::string_view text)
+    {
+        if (m_skipDepth > 0)
+            return true;
+        const Field field = m_field;
+        m_field = Field::None;
+        if (m_depth == 1) {
+            switch (field) {
+            case Field::JsonRpc:
+                m_jsonRpc = kind == Kind::String && text == "2.0" ? 1 : 0;
+                return true;
+            case Field::Id:
+                if (kind != Kind::Integer)
+                    return decline();
+                m_id = integer;
+                return true;
+            default:
+                return decline(); // a result that is not an object
+            }
+        }
+        if (m_depth != 2 || !m_inResult)
+            return decline();
+        switch (field) {
+        case Field::TaskId:
+            if (kind != Kind::String)
+                return decline();
+            m_state->taskId.assign(text);
+            return true;
+        case Field::Status: {
+            if (kind != Kind::String)
+                return decline();
+            m_status = taskStatusFromString(text);
+            return m_status ? true : decline();
+        }
+        case Field::StatusMessage:
+            if (kind == Kind::String)
+                m_state->statusMessage = QString::fromUtf8(text.data(), qsizetype(text.size()));
+            else
+                m_state->statusMessage.reset();
+            return true;
+        case Field::CreatedAt:
+            m_state->createdAt = kind == Kind::String ? TaskReplyParser::parseIsoTime(text) : QDateTime();
+            return true;
+        case Field::LastUpdatedAt:
+            m_state->lastUpdatedAt = kind == Kind::String ? TaskReplyParser::parseIsoTime(text)
+                                                          : QDateTime();
+            return true;
+        case Field::ResultType:
+            if (kind != Kind::String)
+                return decline();
+            m_resultType.emplace(text);
+            return true;
+        case Field::TtlMs:
+            m_ttlMs = Millis{kind, integer, real};
+            return true;
+        case Field::Ttl:
+            m_ttl = Millis{kind, integer, real};
+            return true;
+        case Field::PollIntervalMs:
+            m_pollIntervalMs = Millis{kind, integer, real};
+            return true;
+        case Field::PollInterval:
+            m_pollInterval = Millis{kind, integer, real};
+            return true;
+        case Field::InputRequests: // must be an object (null included: the full parser says why)
+            return decline();
+        case Field::Meta: // a non-object _meta is harmless to the task
+        case Field::Ignored:
+        case Field::None:
+        default:
+            return true;
+        }
+    }
+
+    TaskState *m_state;
+    int m_depth = 0;
+    int m_skipDepth = 0;
+    Field m_field = Field::None;
+    bool m_inResult = false;
+    bool m_sawResult = false;
+    bool m_declined = false;
+    int m_jsonRpc = -1;
+    std::optional<qint64> m_id;
+    std::optional<TaskStatus> m_status;
+    std::optional<std::string> m_resultType;
+    std::optional<Millis> m_ttlMs, m_ttl, m_pollIntervalMs, m_pollInterval;
+    json m_inputRequests;
+    bool m_sawInputRequests = false;
+    std::optional<nlohmann::detail::json_sax_dom_parser<json>> m_dom;
+    int m_domDepth = 0;
+};
+
+int digits(std::string_view s, size_t at, size_t count, bool *ok)
+{
+    int v = 0;
+    for (size_t i = at; i < at + count; ++i) {
+        const char c = s[i];
+        if (c < '0' || c > '9') {
+            *ok = false;
+            return 0;
+        }
+        v = v * 10 + (c - '0');
+    }
+    return v;
+}
+
+} // namespace
+
+QDateTime TaskReplyParser::parseIsoTime(std::string_view s)
+{
+    // 2026-11-29T23:38:18Z or 2026-11-29T23:38:18.123Z
+    const bool withMs = s.size() == 24 && s[19] == '.';
+    if ((s.size() == 20 || withMs) && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':'
+        && s[16] == ':' && s.back() == 'Z') {
+        bool ok = true;
+        const int year = digits(s, 0, 4, &ok), month = digits(s, 5, 2, &ok), day = digits(s, 8, 2, &ok);
+        const int hour = digits(s, 11, 2, &ok), minute = digits(s, 14, 2, &ok),
+                  second = digits(s, 17, 2, &ok), ms = withMs ? digits(s, 20, 3, &ok) : 0;
+        const QDate date(year, month, day);
+        const QTime time(hour, minute, second, ms);
+        if (ok && date.isValid() && time.isValid())
+            return QDateTime(date, time, Qt::UTC);
+    }
+    return QDateTime::fromString(QString::fromUtf8(s.data(), qsizetype(s.size())),
+                                 Qt::ISODateWithMs);
+}
+
+bool TaskReplyParser::parseGetResponse(std::string_view body, qint64 requestId,
+                                       const std::string &taskId, TaskState *state)
+{
+    *state = TaskState();
+    GetReplyHandler handler(state);
+    const bool parsed = json::sax_parse(body.begin(), body.end(), &handler,
+                                        json::input_format_t::json, /*strict=*/true);
+    return parsed && handler.finish(requestId, taskId);
+}
+
+} // namespace Eddy::Mcp

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "app/mcp/taskstate.h"
+
+#include <QByteArray>
+#include <QDateTime>
+
+#include <string_view>
+
+namespace Eddy::Mcp {
+
+// Reads the JSON-RPC response to a 2026-07-28 `tasks/get` straight into a TaskState with one SAX
+// pass, for the steady-state poll answers: a working, cancelled or input_required task (only its
+// inputRequests object becomes a JSON tree; the envelope, `_meta` and the rest never do). Every
+// other shape (an error, an inline result or error, a wrong id, anything odd) is declined so the
+// caller runs the full parser and its exact error messages. Pure function, any thread.
+class TaskReplyParser final
+{
+public:
+    // True when `body` was the common shape and *state is filled (and equals what the full
+    // parser would produce); false means "use the full parser" and leaves *state unspecified.
+    static bool parseGetResponse(std::string_view body, qint64 requestId,
+                                 const std::string &taskId, TaskState *state);
+    // ISO 8601 "YYYY-MM-DDTHH:MM:SS[.mmm]Z" without going through QString; anything else goes
+    // to QDateTime::fromString(Qt::ISODateWithMs), so results match TaskState::parse exactly.
+    static QDateTime parseIsoTime(std::string_view text);
+};
+
+} // namespace Eddy::Mcp
