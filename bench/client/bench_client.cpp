@@ -1,15 +1,17 @@
-// bench_client: tasks/get round trips per second and client CPU per round trip against the real
-// eddy-cfd-server on loopback, with 1, 100 and 10,000 live tasks, plus heap bytes per tracked
-// task state. Run by hand: build/bench/client/bench_client [--quick]. Numbers go to
-// docs/client-protocol.md. Not a test: nothing here asserts speed.
+// bench_client: client CPU per tasks/get round trip against the real eddy-cfd-server on
+// loopback with 1, 100, 1,000 and 10,000 live tasks each polled every 500 ms (polls served /
+// asked, RSS, heap per tracked task), a flat-out rate, and heap bytes per task state. Run by hand: build/bench/client/bench_client [--quick]. Numbers go to
+// docs/performance.md (Client section). Not a test: nothing here asserts speed.
 
 #include "app/mcp/client.h"
+#include "app/monitor/pollscheduler.h"
 #include "app/net/httpclient.h"
 #include "tests/common/testserver.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QLoggingCategory>
 #include <QTimer>
 
@@ -17,6 +19,7 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -31,6 +34,12 @@ double cpuMicros()
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+double loadAverage()
+{
+    double load[1] = {0};
+    return getloadavg(load, 1) == 1 ? load[0] : -1;
 }
 
 size_t heapInUse()
@@ -118,45 +127,102 @@ PollResult pollFlat(Mcp::Client &client, const std::vector<std::string> &ids, in
     return r;
 }
 
-// Each task polled every `intervalMs` (the product's steady state), for `seconds`.
-PollResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, int intervalMs, double seconds)
+long rssKiB()
 {
-    PollResult r;
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLong();
+    return -1;
+}
+
+// Each task polled every `intervalMs` (the product's steady state), for `seconds`, the way the
+// monitor engine does it: Monitor::PollScheduler decides, one single-shot QTimer wakes the loop,
+// Client::getTask sends, the answer's TaskState is kept per task.
+struct PacedResult
+{
+    PollResult poll;
+    qint64 asked = 0;
+    long rssKiB = 0;
+    double heapPerTask = 0; // scheduler entry + id + last TaskState, per tracked task
+};
+
+PacedResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, int intervalMs, double seconds)
+{
+    PacedResult out;
+    PollResult &r = out.poll;
+    malloc_trim(0);
+    const size_t heap0 = heapInUse();
+    Monitor::PollScheduler::Config config;
+    config.minIntervalMs = intervalMs;
+    config.defaultIntervalMs = intervalMs;
+    config.jitter = 0; // the bench asks for exactly N polls per interval
+    config.maxInFlightPerServer = 64;
+    auto scheduler = std::make_unique<Monitor::PollScheduler>(config);
+    auto tracked = std::make_unique<std::vector<std::string>>(ids);
+    auto last = std::make_unique<std::vector<Mcp::TaskState>>(ids.size());
+    const qint64 start = scheduler->now();
+    for (size_t i = 0; i < ids.size(); ++i) // first polls spread over one interval
+        scheduler->add(qint64(i), 1, intervalMs, start + qint64(i) * intervalMs / qint64(ids.size()));
+
     QEventLoop loop;
+    QTimer timer;
+    timer.setSingleShot(true);
     bool stopping = false;
     int outstanding = 0;
-    std::vector<std::unique_ptr<QTimer>> timers;
-    for (size_t i = 0; i < ids.size(); ++i) {
-        auto timer = std::make_unique<QTimer>();
-        timer->setInterval(intervalMs);
-        QObject::connect(timer.get(), &QTimer::timeout, &loop, [&, i] {
-            if (stopping)
-                return;
+    auto arm = [&] {
+        if (stopping)
+            return;
+        const auto next = scheduler->nextDueAtMs();
+        if (!next)
+            return;
+        const qint64 wait = std::max<qint64>(0, *next - scheduler->now());
+        if (!timer.isActive() || timer.remainingTime() > wait)
+            timer.start(int(wait));
+    };
+    QObject::connect(&timer, &QTimer::timeout, &loop, [&] {
+        if (stopping)
+            return;
+        for (qint64 i : scheduler->takeDue()) {
             ++outstanding;
-            Mcp::TaskJob *job = client.getTask(ids[i]);
-            QObject::connect(job, &Mcp::Job::finished, &loop, [&, job] {
+            Mcp::TaskJob *job = client.getTask((*tracked)[size_t(i)]);
+            QObject::connect(job, &Mcp::Job::finished, &loop, [&, job, i] {
                 --outstanding;
-                job->hasError() ? ++r.errors : ++r.roundTrips;
+                if (job->hasError()) {
+                    ++r.errors;
+                    scheduler->failed(i);
+                } else {
+                    ++r.roundTrips;
+                    (*last)[size_t(i)] = job->state();
+                    scheduler->completed(i, job->state().pollIntervalMs);
+                }
                 if (stopping && outstanding == 0)
                     loop.quit();
+                arm();
             });
-        });
-        timers.push_back(std::move(timer));
-    }
+        }
+        arm();
+    });
     QTimer::singleShot(int(seconds * 1000), &loop, [&] {
         stopping = true;
+        timer.stop();
         if (outstanding == 0)
             loop.quit();
     });
     const double cpu0 = cpuMicros();
     QElapsedTimer wall;
     wall.start();
-    for (size_t i = 0; i < timers.size(); ++i) // spread the first polls over one interval
-        QTimer::singleShot(int(i * intervalMs / timers.size()), timers[i].get(), [t = timers[i].get()] { t->start(); });
+    arm();
     loop.exec();
     r.seconds = double(wall.nsecsElapsed()) / 1e9;
     r.cpuUs = cpuMicros() - cpu0;
-    return r;
+    out.asked = qint64(double(ids.size()) * seconds * 1000.0 / intervalMs);
+    out.rssKiB = rssKiB();
+    malloc_trim(0);
+    out.heapPerTask = double(heapInUse() - heap0) / double(ids.size());
+    return out;
 }
 
 void report(const char *name, const PollResult &r)
@@ -192,20 +258,30 @@ int main(int argc, char **argv)
     Mcp::Client client(config, &http);
 
     const double seconds = quick ? 2.0 : 5.0;
-    for (int count : {1, 100, 10000}) {
+    const double pacedSeconds = quick ? 4.0 : 10.0;
+    std::vector<std::string> ids;
+    for (int count : {1, 100, 1000, 10000}) {
         if (quick && count == 10000)
             count = 2000;
         QElapsedTimer t;
         t.start();
-        const std::vector<std::string> ids = createTasks(client, count, 32);
-        std::printf("\n== %d live tasks (created %zu in %.1f s)\n", count, ids.size(), double(t.elapsed()) / 1000.0);
-        if (ids.empty())
+        const std::vector<std::string> more = createTasks(client, count - int(ids.size()), 32);
+        ids.insert(ids.end(), more.begin(), more.end());
+        std::printf("\n== %d live tasks (created %zu more in %.1f s)\n", count, more.size(),
+                    double(t.elapsed()) / 1000.0);
+        if (ids.size() != size_t(count))
             return 1;
-        report("flat out, 1 request in flight", pollFlat(client, ids, 1, seconds));
-        if (count > 1)
+        const double loadBefore = loadAverage();
+        const PacedResult p = pollPaced(client, ids, 500, pacedSeconds);
+        std::printf("paced, every task each 500 ms: %lld / %lld polls served, client CPU %6.1f us/poll, "
+                    "RSS %.1f MiB, heap %.0f B per tracked task, %lld errors, load %.1f-%.1f\n",
+                    static_cast<long long>(p.poll.roundTrips), static_cast<long long>(p.asked),
+                    p.poll.roundTrips ? p.poll.cpuUs / double(p.poll.roundTrips) : 0.0,
+                    double(p.rssKiB) / 1024.0, p.heapPerTask, static_cast<long long>(p.poll.errors),
+                    loadBefore, loadAverage());
+        std::fflush(stdout);
+        if (count <= 1000)
             report("flat out, 16 requests in flight", pollFlat(client, ids, 16, seconds));
-        if (count == 100)
-            report("paced: every task each 500 ms", pollPaced(client, ids, 500, 2 * seconds));
     }
     std::printf("connections opened: %lld\n", static_cast<long long>(http.connectionsOpened()));
 
