@@ -1,5 +1,7 @@
 #include "models/enginebridge.h"
 
+#include "app/store/statement.h"
+
 #include <QMetaObject>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
 {
     qRegisterMetaType<Snapshot>();
     qRegisterMetaType<TaskDetail>();
+    qRegisterMetaType<SweepResults>();
     qRegisterMetaType<Monitor::ChangeSet>();
     qRegisterMetaType<Store::TaskRecord>();
     qRegisterMetaType<Store::InputRequestRecord>();
@@ -97,8 +100,17 @@ void EngineBridge::requestTaskDetail(qint64 taskId)
         d.task = *t;
         d.events = store.taskEvents(taskId);
         d.samples = store.progressSamples(taskId);
-        if (t->caseId)
+        if (t->caseId) {
             d.caseRecord = store.caseRecord(*t->caseId);
+            if (d.caseRecord && d.caseRecord->parentCaseId)
+                if (auto parent = store.caseRecord(*d.caseRecord->parentCaseId))
+                    d.parentTaskId = parent->taskId;
+            Store::Statement st = store.database().prepare(QStringLiteral(
+                "SELECT task_id FROM cases WHERE parent_case_id = ? AND task_id IS NOT NULL ORDER BY id"));
+            st.bind(1, *t->caseId);
+            while (st.step() == Store::Statement::StepResult::Row)
+                d.childTaskIds << st.int64(0);
+        }
         Q_EMIT taskDetailReady(d);
     });
 }
@@ -133,6 +145,29 @@ void EngineBridge::requestSweep(qint64 sweepId)
         for (const auto &c : engine->store().cases(sweepId))
             index.insert(c.id, c.index);
         Q_EMIT sweepReady(*sw, index);
+    });
+}
+
+void EngineBridge::requestSweepResults(qint64 sweepId)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, sweepId] {
+        Store::TaskStore &store = engine->store();
+        if (!store.isOpen())
+            return;
+        auto sw = store.sweep(sweepId);
+        if (!sw)
+            return;
+        SweepResults r;
+        r.sweep = *sw;
+        for (const auto &c : store.cases(sweepId))
+            r.caseIndex.insert(c.id, c.index);
+        Store::TaskQuery q;
+        q.sweepId = sweepId;
+        r.tasks = store.tasks(q);
+        Q_EMIT sweepResultsReady(r);
     });
 }
 
@@ -206,11 +241,11 @@ void EngineBridge::submitSweep(qint64 serverId, const QByteArray &specJson, std:
 }
 
 void EngineBridge::callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
-                            std::optional<qint64> sessionId)
+                            std::optional<qint64> sessionId, std::optional<qint64> parentCaseId)
 {
     if (m_engine)
-        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), serverId, tool, argumentsJson, sessionId] {
-            e->callOnce(serverId, tool, argumentsJson, sessionId);
+        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), serverId, tool, argumentsJson, sessionId, parentCaseId] {
+            e->callOnce(serverId, tool, argumentsJson, sessionId, parentCaseId);
         });
 }
 

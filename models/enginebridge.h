@@ -39,6 +39,17 @@ public:
         QList<Store::TaskEventRecord> events;
         QList<Store::ProgressSample> samples;
         std::optional<Store::CaseRecord> caseRecord;
+        // Lineage: the task this one was relaunched from, and the tasks relaunched from it.
+        std::optional<qint64> parentTaskId;
+        QList<qint64> childTaskIds;
+    };
+
+    // One sweep's cases with their results (for the results table and scalar plot).
+    struct SweepResults
+    {
+        Store::SweepRecord sweep;
+        QList<Store::TaskRecord> tasks; // with results
+        QHash<qint64, int> caseIndex;   // case id -> position in the sweep
     };
 
     explicit EngineBridge(Monitor::Engine *engine, QObject *parent = nullptr);
@@ -52,6 +63,7 @@ public:
     void requestTaskDetail(qint64 taskId);
     void requestSamples(const QList<qint64> &taskIds);
     void requestSweep(qint64 sweepId);
+    void requestSweepResults(qint64 sweepId);
     // Tasks matching a query (for "Attach earlier tasks..."), without results.
     void requestSearch(const Store::TaskQuery &query);
 
@@ -62,7 +74,7 @@ public:
     void refreshServer(qint64 serverId);
     void submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId);
     void callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
-                  std::optional<qint64> sessionId);
+                  std::optional<qint64> sessionId, std::optional<qint64> parentCaseId = std::nullopt);
     void cancelTasks(const QList<qint64> &taskIds);
     void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson);
     void createSession(const QString &name);
@@ -78,6 +90,7 @@ Q_SIGNALS:
     void taskDetailReady(const Eddy::EngineBridge::TaskDetail &detail);
     void samplesReady(const QList<qint64> &taskIds, const QList<Eddy::Store::ProgressSample> &samples);
     void sweepReady(const Eddy::Store::SweepRecord &sweep, const QHash<qint64, int> &caseIndex);
+    void sweepResultsReady(const Eddy::EngineBridge::SweepResults &results);
     void searchReady(const QList<Eddy::Store::TaskRecord> &tasks);
     void sessionCreated(qint64 sessionId, const QString &name);
     void sessionsChanged(const QList<Eddy::Store::SessionRecord> &sessions);
@@ -91,3 +104,4 @@ private:
 
 Q_DECLARE_METATYPE(Eddy::EngineBridge::Snapshot)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::TaskDetail)
+Q_DECLARE_METATYPE(Eddy::EngineBridge::SweepResults)

@@ -457,7 +457,7 @@ void Engine::submitSweep(qint64 serverId, const QByteArray &specJson, std::optio
 }
 
 void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
-                      std::optional<qint64> sessionId)
+                      std::optional<qint64> sessionId, std::optional<qint64> parentCaseId)
 {
     const json args = json::parse(argumentsJson.constBegin(), argumentsJson.constEnd(), nullptr, false);
     if (args.is_discarded() || !args.is_object()) {
@@ -465,7 +465,7 @@ void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &ar
         return;
     }
     ++m_submissionsPending;
-    withTools(serverId, [this, serverId, tool, args, sessionId](const json &tools, const QString &error) {
+    withTools(serverId, [this, serverId, tool, args, sessionId, parentCaseId](const json &tools, const QString &error) {
         --m_submissionsPending;
         if (!error.isEmpty()) {
             emit submissionRejected(error);
@@ -490,13 +490,15 @@ void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &ar
             checkIdle();
             return;
         }
-        startSubmission(serverId, tool, {args}, schema, json(), s_singleCallConcurrency, sessionId, true);
+        startSubmission(serverId, tool, {args}, schema, json(), s_singleCallConcurrency, sessionId, true,
+                        parentCaseId);
     });
 }
 
 void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<json> caseArgs,
                              const json &inputSchema, const json &specRaw, int concurrency,
-                             std::optional<qint64> sessionId, bool single)
+                             std::optional<qint64> sessionId, bool single,
+                             std::optional<qint64> parentCaseId)
 {
     const bool takesKey = inputSchema.value("properties", json::object()).contains("idempotency_key");
     QList<Store::CaseRecord> cases;
@@ -520,6 +522,7 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
     }
     if (single) {
         Store::CaseRecord &c = cases.first();
+        c.parentCaseId = parentCaseId;
         if (!m_store.journalCase(c)) {
             emit submissionRejected(m_store.lastError());
             checkIdle();

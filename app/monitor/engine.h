@@ -85,9 +85,10 @@ public slots:
     // submissionRejected().
     void submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId);
     // One tools/call, journalled like a one-case sweep. Emits callJournalled(caseId) or
-    // submissionRejected(); then caseSubmitted()/caseRejected().
+    // submissionRejected(); then caseSubmitted()/caseRejected(). parentCaseId: the case this
+    // call relaunches (with edits), kept as the new case's lineage.
     void callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
-                  std::optional<qint64> sessionId);
+                  std::optional<qint64> sessionId, std::optional<qint64> parentCaseId = std::nullopt);
 
     // Cancel is a request: the task shows cancelRequested until the server agrees.
     void cancelTasks(const QList<qint64> &taskIds);
@@ -128,7 +129,8 @@ private:
     void withTools(qint64 serverId, std::function<void(const nlohmann::json &tools, const QString &error)> then);
     void startSubmission(qint64 serverId, const QString &tool, std::vector<nlohmann::json> cases,
                          const nlohmann::json &inputSchema, const nlohmann::json &specRaw,
-                         int concurrency, std::optional<qint64> sessionId, bool single);
+                         int concurrency, std::optional<qint64> sessionId, bool single,
+                         std::optional<qint64> parentCaseId = std::nullopt);
     void pumpSubmissions();
     void sendCase(const Store::CaseRecord &c);
     void pumpPolls();
