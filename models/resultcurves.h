@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QList>
+#include <QPointF>
+#include <QString>
+
+#include <vector>
+
+namespace Eddy {
+
+// The numeric arrays of a tool result's structuredContent as plottable curves:
+//  - an object holding two numeric arrays of equal length ({"y": [...], "u": [...]}) is one curve,
+//    its position-like array ("x", "y", "t", "time", "iteration", "s", else the first) on x;
+//  - an array of {"x": n, "y": n} objects is one curve;
+//  - any other array of numbers is one curve over its index.
+// Arrays shorter than two points are left out. Pure data; any thread.
+struct ResultCurve
+{
+    QString name;   // path in the structured content: "u_centreline", "history.residual"
+    QString xLabel; // "y", "index", ...
+    QString yLabel;
+    std::vector<QPointF> points;
+};
+
+QList<ResultCurve> resultCurves(const QString &resultJson);
+
+} // namespace Eddy

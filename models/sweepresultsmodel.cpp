@@ -1,0 +1,337 @@
+#include "models/sweepresultsmodel.h"
+
+#include "models/tasktablemodel.h"
+
+#include <QColor>
+#include <QLocale>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace Eddy {
+
+using json = nlohmann::json;
+
+namespace {
+
+QVariant scalarValue(const json &v)
+{
+    if (v.is_boolean())
+        return v.get<bool>();
+    if (v.is_number())
+        return v.get<double>();
+    if (v.is_string())
+        return QString::fromStdString(v.get<std::string>());
+    return {};
+}
+
+void flatten(const json &value, const QString &prefix, QList<QPair<QString, QVariant>> &out, int depth)
+{
+    for (auto it = value.begin(); it != value.end(); ++it) {
+        const QString name = prefix.isEmpty() ? QString::fromStdString(it.key())
+                                              : prefix + QLatin1Char('.') + QString::fromStdString(it.key());
+        if (it->is_object() && depth < 2)
+            flatten(*it, name, out, depth + 1);
+        else if (it->is_number() || it->is_boolean())
+            out.append({name, scalarValue(*it)});
+    }
+}
+
+QString displayOf(const QVariant &v)
+{
+    if (!v.isValid())
+        return {};
+    if (v.typeId() == QMetaType::Bool)
+        return v.toBool() ? SweepResultsModel::tr("yes") : SweepResultsModel::tr("no");
+    if (v.typeId() == QMetaType::Double)
+        return QString::number(v.toDouble(), 'g', 6);
+    return v.toString();
+}
+
+QString csvField(const QString &text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+        return text;
+    QString quoted = text;
+    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+QString csvValue(const QVariant &v)
+{
+    if (!v.isValid())
+        return {};
+    if (v.typeId() == QMetaType::Bool)
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (v.typeId() == QMetaType::Double)
+        return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
+    return csvField(v.toString());
+}
+
+} // namespace
+
+SweepResultsModel::SweepResultsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+int SweepResultsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int SweepResultsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || m_sweepId == 0 ? 0 : int(2 + m_params.size() + m_scalars.size());
+}
+
+int SweepResultsModel::parameterColumn(const QString &name) const
+{
+    const int i = int(m_params.indexOf(name));
+    return i < 0 ? -1 : 1 + i;
+}
+
+int SweepResultsModel::scalarColumn(const QString &name) const
+{
+    const int i = int(m_scalars.indexOf(name));
+    return i < 0 ? -1 : 2 + int(m_params.size()) + i;
+}
+
+QVariant SweepResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return {};
+    const int p = int(m_params.size());
+    if (role == Qt::DisplayRole) {
+        if (section == 0)
+            return tr("Case");
+        if (section <= p)
+            return m_params.at(section - 1);
+        if (section == p + 1)
+            return tr("Status");
+        return m_scalars.at(section - p - 2);
+    }
+    if (role == Qt::ToolTipRole) {
+        if (section >= 1 && section <= p)
+            return tr("Varied parameter %1").arg(m_params.at(section - 1));
+        if (section > p + 1)
+            return tr("%1 from the result's structured content").arg(m_scalars.at(section - p - 2));
+    }
+    return {};
+}
+
+QVariant SweepResultsModel::cell(const Row &row, int column) const
+{
+    const int p = int(m_params.size());
+    if (column == 0)
+        return row.caseIndex >= 0 ? QVariant(double(row.caseIndex + 1)) : QVariant(double(row.task.id));
+    if (column <= p)
+        return row.params.value(m_params.at(column - 1));
+    if (column == p + 1)
+        return TaskTableModel::statusText(row.task.status, row.task.isToolError);
+    return row.scalars.value(m_scalars.at(column - p - 2));
+}
+
+QVariant SweepResultsModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size() || index.column() >= columnCount())
+        return {};
+    const Row &row = m_rows.at(index.row());
+    const QVariant v = cell(row, index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+        if (index.column() == 0)
+            return row.caseIndex >= 0 ? tr("Case %1").arg(row.caseIndex + 1) : tr("Task %1").arg(row.task.id);
+        return displayOf(v);
+    case Qt::ToolTipRole:
+        return v.typeId() == QMetaType::Double ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest)
+                                                : displayOf(v);
+    case Qt::TextAlignmentRole:
+        return int((v.typeId() == QMetaType::Double && index.column() > 0 ? Qt::AlignRight : Qt::AlignLeft)
+                   | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (index.column() == int(m_params.size()) + 1)
+            return TaskTableModel::statusColor(row.task.status);
+        return {};
+    case TaskIdRole: return row.task.id;
+    case SortRole:
+        if (v.typeId() == QMetaType::Bool)
+            return v.toBool() ? 1.0 : 0.0;
+        return v;
+    case ValueRole: return v;
+    default: return {};
+    }
+}
+
+QList<QPair<QString, QVariant>> SweepResultsModel::scalarsOf(const QString &resultJson)
+{
+    QList<QPair<QString, QVariant>> out;
+    const json result = json::parse(resultJson.toStdString(), nullptr, false);
+    if (!result.is_object())
+        return out;
+    auto it = result.find("structuredContent");
+    if (it == result.end() || !it->is_object())
+        return out;
+    flatten(*it, QString(), out, 0);
+    return out;
+}
+
+void SweepResultsModel::fill(Row &row, const Store::TaskRecord &task, bool keepResult)
+{
+    const QString oldResult = row.task.result;
+    row.task = task;
+    if (keepResult && task.result.isEmpty())
+        row.task.result = oldResult;
+    if (task.caseId)
+        row.caseIndex = m_caseIndex.value(*task.caseId, -1);
+    row.params.clear();
+    const json args = json::parse(task.arguments.toStdString(), nullptr, false);
+    if (args.is_object()) {
+        for (const QString &name : std::as_const(m_params)) {
+            auto a = args.find(name.toStdString());
+            if (a != args.end())
+                row.params.insert(name, a->is_primitive() ? scalarValue(*a) : QVariant(QString::fromStdString(a->dump())));
+        }
+    }
+    row.scalars.clear();
+    // Only finished, successful results count: a tool error's content is not a design point.
+    if (row.task.status == Store::TaskStatus::Completed && !row.task.isToolError) {
+        for (const auto &[name, value] : scalarsOf(row.task.result)) {
+            if (!m_params.contains(name)) // already a column of its own
+                row.scalars.insert(name, value);
+        }
+    }
+}
+
+QStringList SweepResultsModel::newScalarNames(const Row &row) const
+{
+    QStringList names;
+    for (const auto &[name, value] : scalarsOf(row.task.result)) {
+        if (row.scalars.contains(name) && !m_scalars.contains(name) && !names.contains(name))
+            names << name;
+    }
+    return names;
+}
+
+void SweepResultsModel::setSweep(qint64 sweepId, const QStringList &variedNames, const QList<Store::TaskRecord> &tasks,
+                                 const QHash<qint64, int> &caseIndex)
+{
+    beginResetModel();
+    m_sweepId = sweepId;
+    m_params = variedNames;
+    m_scalars.clear();
+    m_caseIndex = caseIndex;
+    m_rows.clear();
+    m_byTask.clear();
+    for (const auto &t : tasks) {
+        if (t.sweepId != sweepId)
+            continue;
+        Row row;
+        fill(row, t, false);
+        m_scalars << newScalarNames(row);
+        m_byTask.insert(t.id, int(m_rows.size()));
+        m_rows << row;
+    }
+    endResetModel();
+    Q_EMIT resultsChanged();
+}
+
+void SweepResultsModel::clear()
+{
+    beginResetModel();
+    m_sweepId = 0;
+    m_params.clear();
+    m_scalars.clear();
+    m_rows.clear();
+    m_byTask.clear();
+    m_caseIndex.clear();
+    endResetModel();
+    Q_EMIT resultsChanged();
+}
+
+void SweepResultsModel::updateTasks(const QList<Store::TaskRecord> &tasks)
+{
+    if (m_sweepId == 0)
+        return;
+    bool changed = false;
+    for (const auto &t : tasks) {
+        if (t.sweepId != m_sweepId)
+            continue;
+        changed = true;
+        const int r = m_byTask.value(t.id, -1);
+        Row row = r < 0 ? Row{} : m_rows.at(r);
+        fill(row, t, r >= 0);
+        const QStringList added = newScalarNames(row);
+        if (!added.isEmpty()) {
+            // A new scalar column: a reset is simplest and happens once per field.
+            beginResetModel();
+            m_scalars << added;
+            if (r < 0) {
+                m_byTask.insert(t.id, int(m_rows.size()));
+                m_rows << row;
+            } else {
+                m_rows[r] = row;
+            }
+            endResetModel();
+        } else if (r < 0) {
+            beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));
+            m_byTask.insert(t.id, int(m_rows.size()));
+            m_rows << row;
+            endInsertRows();
+        } else {
+            m_rows[r] = row;
+            Q_EMIT dataChanged(index(r, 0), index(r, columnCount() - 1));
+        }
+    }
+    if (changed)
+        Q_EMIT resultsChanged();
+}
+
+int SweepResultsModel::withResultsCount() const
+{
+    return int(std::count_if(m_rows.begin(), m_rows.end(), [](const Row &r) { return !r.scalars.isEmpty(); }));
+}
+
+QList<QPointF> SweepResultsModel::points(const QString &parameter, const QString &scalar) const
+{
+    QList<QPointF> out;
+    for (const Row &row : m_rows) {
+        const QVariant x = row.params.value(parameter);
+        QVariant y = row.scalars.value(scalar);
+        if (y.typeId() == QMetaType::Bool)
+            y = y.toBool() ? 1.0 : 0.0;
+        if (x.typeId() != QMetaType::Double || y.typeId() != QMetaType::Double)
+            continue;
+        out.append({x.toDouble(), y.toDouble()});
+    }
+    std::sort(out.begin(), out.end(), [](const QPointF &a, const QPointF &b) {
+        return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
+    });
+    return out;
+}
+
+QString SweepResultsModel::toCsv() const
+{
+    QStringList lines;
+    QStringList header{QStringLiteral("case"), QStringLiteral("task")};
+    for (const QString &p : m_params)
+        header << csvField(p);
+    header << QStringLiteral("status");
+    for (const QString &s : m_scalars)
+        header << csvField(s);
+    lines << header.join(QLatin1Char(','));
+    for (const Row &row : m_rows) {
+        QStringList f;
+        f << (row.caseIndex >= 0 ? QString::number(row.caseIndex + 1) : QString()) << QString::number(row.task.id);
+        for (const QString &p : m_params)
+            f << csvValue(row.params.value(p));
+        f << Store::toText(row.task.status);
+        for (const QString &s : m_scalars)
+            f << csvValue(row.scalars.value(s));
+        lines << f.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+} // namespace Eddy
