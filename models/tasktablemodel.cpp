@@ -153,6 +153,8 @@ QString TaskTableModel::durationText(qint64 ms)
 {
     if (ms < 0)
         ms = 0;
+    if (ms < 1000)
+        return tr("%1 ms").arg(ms); // sub-second steps (a quick answer) must not read "0 s"
     const qint64 s = ms / 1000;
     if (s < 60)
         return tr("%1 s").arg(s);

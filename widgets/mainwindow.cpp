@@ -4,6 +4,7 @@
 #include "models/sampleseriesmodel.h"
 #include "models/serverlistmodel.h"
 #include "models/sessionlistmodel.h"
+#include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
 #include "widgets/attachdialog.h"
 #include "widgets/elicitationdialog.h"
@@ -13,6 +14,7 @@
 #include "widgets/serverdialog.h"
 #include "widgets/statustimeline.h"
 #include "widgets/sweepeditor.h"
+#include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
 
 #include <QAction>
@@ -45,6 +47,8 @@
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
+
+#include <utility>
 
 namespace Eddy {
 
@@ -93,6 +97,8 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     , m_serverList(new QListView(this))
     , m_sessionList(new QListView(this))
     , m_inboxView(new QTableView(this))
+    , m_sweepResults(new SweepResultsModel(this))
+    , m_sweepResultsView(new SweepResultsView(m_sweepResults, this))
     , m_clock(new QTimer(this))
     , m_activity(new QLabel(this))
 {
@@ -145,12 +151,16 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     });
     connect(m_monitor, &TaskMonitor::rerunRequested, this, &MainWindow::rerun);
     connect(m_monitor, &TaskMonitor::relaunchRequested, this, &MainWindow::relaunch);
+    connect(m_sweepResultsView, &SweepResultsView::taskActivated, m_monitor, &TaskMonitor::selectTask);
 
     // Engine -> GUI (queued: the engine lives on its own thread).
     Monitor::Engine *engine = m_bridge->engine();
     connect(m_bridge, &EngineBridge::snapshotReady, this, &MainWindow::onSnapshot);
     connect(m_bridge, &EngineBridge::samplesReady, this, &MainWindow::onSamples);
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
+    connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {
+        m_sweepResults->setSweep(r.sweep.id, EngineBridge::variedNames(r.sweep.spec), r.tasks, r.caseIndex);
+    });
     connect(m_bridge, &EngineBridge::serversReady, this, [this](const QList<Store::ServerRecord> &servers) {
         m_servers->setServers(servers);
         QHash<qint64, QString> names;
@@ -310,6 +320,12 @@ void MainWindow::buildDocks()
     m_inboxView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_inboxView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_inboxView->verticalHeader()->hide();
+    // One line per question: long text is elided (the tooltip has it whole), never clipped.
+    m_inboxView->setWordWrap(false);
+    m_inboxView->setTextElideMode(Qt::ElideRight);
+    m_inboxView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_inboxView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 10);
+    m_inboxView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_inboxView->horizontalHeader()->setSectionResizeMode(InboxModel::MessageColumn, QHeaderView::Stretch);
     m_inboxView->setShowGrid(false);
     connect(m_inboxView, &QTableView::activated, this, [this](const QModelIndex &idx) {
@@ -335,9 +351,17 @@ void MainWindow::buildDocks()
     m_inboxDock->setWidget(inboxPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_inboxDock);
 
+    // Bottom, behind the inbox: the selected task's sweep as a table and a plot.
+    m_sweepDock = new QDockWidget(tr("Sweep Results"), this);
+    m_sweepDock->setObjectName(QStringLiteral("sweepResultsDock"));
+    m_sweepDock->setWidget(m_sweepResultsView);
+    addDockWidget(Qt::BottomDockWidgetArea, m_sweepDock);
+    tabifyDockWidget(m_inboxDock, m_sweepDock);
+    m_inboxDock->raise();
+
     resizeDocks({leftDock}, {220}, Qt::Horizontal);
     resizeDocks({chartDock}, {520}, Qt::Horizontal);
-    resizeDocks({m_inboxDock}, {150}, Qt::Vertical);
+    resizeDocks({m_inboxDock}, {190}, Qt::Vertical);
     resizeDocks({chartDock, resultDock}, {560, 340}, Qt::Vertical);
 }
 
@@ -366,6 +390,11 @@ void MainWindow::buildMenus()
     answerAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     QAction *cancel = tasks->addAction(tr("Cancel Selected"), m_monitor, &TaskMonitor::cancelSelected);
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    m_inboxOnly = tasks->addAction(tr("Questions Wait in the Inbox"));
+    m_inboxOnly->setObjectName(QStringLiteral("inboxOnly"));
+    m_inboxOnly->setCheckable(true);
+    m_inboxOnly->setToolTip(tr("Queue input requests in the inbox instead of opening a dialog at once"));
+    connect(m_inboxOnly, &QAction::toggled, this, [this](bool on) { setOpenDialogsAutomatically(!on); });
     tasks->addSeparator();
     const QList<QPair<QString, TaskMonitor::StatusFilter>> filters{
         {tr("Show All"), TaskMonitor::StatusFilter::All},
@@ -426,6 +455,10 @@ void MainWindow::restoreSettings()
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_monitor->restoreState(settings.value(QStringLiteral("monitor/header")).toByteArray());
     m_autoDialogs = settings.value(QStringLiteral("input/openDialogs"), true).toBool();
+    {
+        const QSignalBlocker block(m_inboxOnly);
+        m_inboxOnly->setChecked(!m_autoDialogs);
+    }
     applyTheme(static_cast<Theme>(settings.value(QStringLiteral("view/theme"), int(Theme::System)).toInt()));
 }
 
@@ -437,6 +470,18 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("monitor/header"), m_monitor->saveState());
     settings.setValue(QStringLiteral("view/theme"), int(m_theme));
     settings.setValue(QStringLiteral("session/last"), m_session.value_or(SessionListModel::AllSessions));
+}
+
+void MainWindow::setOpenDialogsAutomatically(bool on)
+{
+    m_autoDialogs = on;
+    if (m_inboxOnly && m_inboxOnly->isChecked() == on) {
+        const QSignalBlocker block(m_inboxOnly);
+        m_inboxOnly->setChecked(!on);
+    }
+    QSettings().setValue(QStringLiteral("input/openDialogs"), on);
+    if (on && m_inbox->rowCount() > 0 && !m_dialog)
+        QTimer::singleShot(0, this, &MainWindow::answerNext);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -492,6 +537,7 @@ void MainWindow::applyTheme(Theme theme)
     }
     QApplication::setPalette(p);
     m_chart->setDark(dark);
+    m_sweepResultsView->setDark(dark);
 }
 
 void MainWindow::updateTitle()
@@ -601,6 +647,7 @@ void MainWindow::onChanges(const Monitor::ChangeSet &changes)
 {
     m_tasks->applyTasks(changes.tasks);
     m_tasks->applySamples(changes.samples);
+    m_sweepResults->updateTasks(changes.tasks);
     // Live chart: append to the shown series; a new series means rebuilding the chart's list.
     QHash<QString, std::vector<QPointF>> appends;
     bool newSeries = false;
@@ -650,6 +697,7 @@ void MainWindow::onInputRequested(const Store::InputRequestRecord &request)
 void MainWindow::onTaskFinished(const Store::TaskRecord &task)
 {
     m_tasks->applyTasks({task});
+    m_sweepResults->updateTasks({task});
     m_inbox->removeTask(task.id);
     const QString label = m_tasks->caseLabel(task.id).isEmpty() ? tr("Task %1").arg(task.id) : m_tasks->caseLabel(task.id);
     if (task.status == TaskStatus::Completed && !task.isToolError)
@@ -679,6 +727,8 @@ void MainWindow::onSelection(const QList<qint64> &taskIds)
     m_bridge->requestSamples(m_chartTasks);
     m_detailTask = m_chartTasks.first();
     m_bridge->requestTaskDetail(m_detailTask);
+    if (const Store::TaskRecord *t = m_tasks->task(m_detailTask); t && t->sweepId && *t->sweepId != m_sweepResults->sweepId())
+        m_bridge->requestSweepResults(*t->sweepId);
 }
 
 void MainWindow::onSamples(const QList<qint64> &taskIds, const QList<Store::ProgressSample> &samples)
@@ -717,6 +767,7 @@ void MainWindow::onDetail(const EngineBridge::TaskDetail &detail)
     if (detail.task.id != m_detailTask)
         return;
     m_result->setTask(detail.task);
+    m_result->setLineage(detail.parentTaskId, detail.childTaskIds);
     const qint64 end = detail.task.finishedAtMs.value_or(QDateTime::currentMSecsSinceEpoch());
     m_timeline->setEvents(detail.events, end);
 }
@@ -807,12 +858,13 @@ SweepEditor *MainWindow::sweepEditor()
         layout->addWidget(m_sweepEditor);
         m_sweepEditor->setServerModel(m_servers);
         connect(m_sweepEditor, &SweepEditor::submitRequested, this, [this](qint64 serverId, const QByteArray &spec) {
+            m_relaunchParent.reset();
             m_bridge->submitSweep(serverId, spec, m_session);
             m_sweepWindow->hide();
         });
         connect(m_sweepEditor, &SweepEditor::runOnceRequested, this,
                 [this](qint64 serverId, const QString &tool, const QByteArray &args) {
-                    m_bridge->callOnce(serverId, tool, args, m_session);
+                    m_bridge->callOnce(serverId, tool, args, m_session, std::exchange(m_relaunchParent, std::nullopt));
                     m_sweepWindow->hide();
                 });
         m_sweepWindow->resize(1100, 680);
@@ -827,6 +879,8 @@ void MainWindow::showSweepEditor()
         return;
     }
     sweepEditor();
+    m_relaunchParent.reset();
+    m_sweepWindow->setWindowTitle(tr("New Sweep"));
     m_sweepWindow->show();
     m_sweepWindow->raise();
     m_sweepWindow->activateWindow();
@@ -865,6 +919,7 @@ void MainWindow::relaunch(qint64 taskId)
     if (args.is_object())
         args.erase("idempotency_key");
     editor->form()->setValue(args.is_object() ? args : json::object());
+    m_relaunchParent = t->caseId; // "Run Once" journals the new case with this lineage
     m_sweepWindow->setWindowTitle(tr("Relaunch %1 with Edits").arg(m_tasks->caseLabel(taskId)));
     m_sweepWindow->show();
     m_sweepWindow->raise();

@@ -30,6 +30,8 @@ class ServerListModel;
 class SessionListModel;
 class StatusTimeline;
 class SweepEditor;
+class SweepResultsModel;
+class SweepResultsView;
 class TaskMonitor;
 class TaskTableModel;
 
@@ -63,13 +65,18 @@ public:
     ResidualChart *chart() const { return m_chart; }
     ResultView *resultView() const { return m_result; }
     StatusTimeline *timeline() const { return m_timeline; }
+    SweepResultsView *sweepResults() const { return m_sweepResultsView; }
+    QDockWidget *sweepResultsDock() const { return m_sweepDock; }
     SweepEditor *sweepEditor();
     // The elicitation dialog on screen, if any.
     ElicitationDialog *currentDialog() const { return m_dialog; }
     QString statusCountsText() const;
 
-    // Questions open a dialog at once (default) or wait in the inbox.
-    void setOpenDialogsAutomatically(bool on) { m_autoDialogs = on; }
+    // Questions open a dialog at once (default) or wait in the inbox ("Inbox Only" in the Tasks
+    // menu); the choice is saved in QSettings (input/openDialogs).
+    void setOpenDialogsAutomatically(bool on);
+    bool opensDialogsAutomatically() const { return m_autoDialogs; }
+    QAction *inboxOnlyAction() const { return m_inboxOnly; }
     // Asked before the window closes; returning false keeps it open (e.g. the user cancelled).
     void setQuitGuard(std::function<bool()> guard) { m_quitGuard = std::move(guard); }
     void applyTheme(Theme theme);
@@ -124,6 +131,11 @@ private:
     QListView *m_sessionList;
     QTableView *m_inboxView;
     QDockWidget *m_inboxDock = nullptr;
+    QDockWidget *m_sweepDock = nullptr;
+    SweepResultsModel *m_sweepResults;
+    SweepResultsView *m_sweepResultsView;
+    QAction *m_inboxOnly = nullptr;
+    std::optional<qint64> m_relaunchParent; // case id the sweep editor is relaunching
     SweepEditor *m_sweepEditor = nullptr;
     QWidget *m_sweepWindow = nullptr;
     QPointer<ElicitationDialog> m_dialog;

@@ -1,6 +1,7 @@
 #include "widgets/residualchart.h"
 
 #include "models/sampleseriesmodel.h"
+#include "models/svgplot.h"
 
 #include <QChart>
 #include <QChartView>
@@ -16,6 +17,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QMessageBox>
+#include <QSaveFile>
 #include <QStackedLayout>
 #include <QTextStream>
 #include <QTimer>
@@ -132,6 +134,8 @@ ResidualChart::ResidualChart(QWidget *parent)
     addTool(tr("Reset Zoom"), tr("Show every iteration (Home, or right click)"), &ResidualChart::resetZoom);
     tools->addStretch(1);
     addTool(tr("Export PNG..."), tr("Save the chart as an image"), &ResidualChart::exportPngInteractive);
+    addTool(tr("Export SVG..."), tr("Save the chart as a vector drawing of the shown points"),
+            &ResidualChart::exportSvgInteractive);
     addTool(tr("Export CSV..."), tr("Save every sample of the shown series"), &ResidualChart::exportCsvInteractive);
 
     auto *stack = new QStackedLayout;
@@ -309,6 +313,44 @@ bool ResidualChart::exportCsv(const QString &path) const
     return file.error() == QFile::NoError;
 }
 
+QString ResidualChart::toSvg() const
+{
+    SvgPlot plot;
+    plot.xLabel = m_x->titleText();
+    plot.yLabel = m_y->titleText();
+    plot.logY = true;
+    plot.size = QSize(std::max(640, m_view->width()), std::max(400, m_view->height()));
+    if (m_dark) {
+        plot.background = QColor(0x1f, 0x21, 0x24);
+        plot.foreground = QColor(0xdf, 0xe1, 0xe5);
+    }
+    const QList<QAbstractSeries *> lines = m_chart->series();
+    int i = 0;
+    for (const auto &m : m_models) {
+        auto *line = i < lines.size() ? qobject_cast<QLineSeries *>(lines.at(i)) : nullptr;
+        ++i;
+        if (!m)
+            continue;
+        plot.series << SvgPlot::Series{line ? line->name() : m->series(), line ? line->color() : QColor(Qt::black),
+                                       m->shownPoints()};
+    }
+    return plot.toSvg();
+}
+
+bool ResidualChart::exportSvg(const QString &path) const
+{
+    QSaveFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(toSvg().toUtf8()) >= 0 && file.commit();
+}
+
+void ResidualChart::exportSvgInteractive()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
+                                                      tr("residuals.svg"), tr("SVG drawings (*.svg)"));
+    if (!path.isEmpty() && !exportSvg(path))
+        QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1. Choose a folder you can write to.").arg(path));
+}
+
 void ResidualChart::exportPngInteractive()
 {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), tr("residuals.png"),
@@ -327,6 +369,7 @@ void ResidualChart::exportCsvInteractive()
 
 void ResidualChart::setDark(bool dark)
 {
+    m_dark = dark;
     m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     // The themes' own backgrounds clash with the window; use the palettes' base colours.
     m_chart->setBackgroundBrush(dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white));

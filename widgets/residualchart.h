@@ -41,6 +41,9 @@ public:
     void panBy(double fraction);
     bool exportPng(const QString &path);
     bool exportCsv(const QString &path) const;
+    // The chart as SVG, drawn from the series data as shown (after downsampling).
+    QString toSvg() const;
+    bool exportSvg(const QString &path) const;
     void setDark(bool dark);
 
     // Redraws everything now (bench: a full redraw of the shown points).
@@ -52,6 +55,7 @@ private:
     void onXRangeChanged(double from, double to);
     void exportPngInteractive();
     void exportCsvInteractive();
+    void exportSvgInteractive();
 
     QChartView *m_view;
     QChart *m_chart;
@@ -62,6 +66,7 @@ private:
     QList<QPointer<SampleSeriesModel>> m_models;
     bool m_zoomed = false;
     bool m_settingRange = false;
+    bool m_dark = false;
 };
 
 } // namespace Eddy

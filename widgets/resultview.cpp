@@ -1,6 +1,12 @@
 #include "widgets/resultview.h"
 
+#include <QChart>
+#include <QChartView>
 #include <QFontDatabase>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QSplitter>
+#include <QValueAxis>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -40,6 +46,11 @@ QString scalarText(const json &v)
 ResultView::ResultView(QWidget *parent)
     : QWidget(parent)
     , m_banner(new QLabel(this))
+    , m_lineage(new QLabel(this))
+    , m_curveList(new QListWidget(this))
+    , m_curveView(new QChartView(this))
+    , m_curveChart(new QChart)
+    , m_plots(new QSplitter(Qt::Horizontal, this))
     , m_tabs(new QTabWidget(this))
     , m_text(new QPlainTextEdit(this))
     , m_tree(new QTreeWidget(this))
@@ -51,6 +62,24 @@ ResultView::ResultView(QWidget *parent)
     m_banner->setWordWrap(true);
     m_banner->setMargin(6);
     m_banner->setTextFormat(Qt::PlainText);
+    m_lineage->setObjectName(QStringLiteral("lineage"));
+    m_lineage->setWordWrap(true);
+    m_lineage->setContentsMargins(6, 0, 6, 2);
+    m_lineage->setTextFormat(Qt::PlainText);
+    m_lineage->hide();
+    m_curveList->setObjectName(QStringLiteral("curves"));
+    m_curveList->setToolTip(tr("Numeric arrays in the result; pick one to plot it"));
+    m_curveChart->legend()->hide();
+    m_curveChart->setMargins(QMargins(4, 4, 4, 4));
+    m_curveChart->setBackgroundRoundness(0);
+    m_curveView->setChart(m_curveChart);
+    m_curveView->setRenderHint(QPainter::Antialiasing);
+    auto *plots = static_cast<QSplitter *>(m_plots);
+    plots->addWidget(m_curveList);
+    plots->addWidget(m_curveView);
+    plots->setStretchFactor(1, 1);
+    plots->setSizes({140, 400});
+    connect(m_curveList, &QListWidget::currentRowChanged, this, &ResultView::showCurve);
     m_text->setReadOnly(true);
     m_raw->setReadOnly(true);
     m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -66,6 +95,7 @@ ResultView::ResultView(QWidget *parent)
 
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_tree, tr("Structured"));
+    m_tabs->addTab(m_plots, tr("Plots"));
     m_tabs->addTab(m_text, tr("Text"));
     m_tabs->addTab(scroll, tr("Images"));
     m_tabs->addTab(m_raw, tr("JSON"));
@@ -73,6 +103,7 @@ ResultView::ResultView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_banner);
+    layout->addWidget(m_lineage);
     layout->addWidget(m_tabs, 1);
     clear();
 }
@@ -85,6 +116,91 @@ void ResultView::clear()
     m_text->clear();
     m_tree->clear();
     m_raw->clear();
+    m_lineage->clear();
+    m_lineage->hide();
+    m_curves.clear();
+    m_curveList->clear();
+    showCurve(-1);
+}
+
+void ResultView::setLineage(std::optional<qint64> parentTaskId, const QList<qint64> &childTaskIds)
+{
+    QStringList parts;
+    if (parentTaskId)
+        parts << tr("Relaunched from #%1.").arg(*parentTaskId);
+    if (!childTaskIds.isEmpty()) {
+        QStringList ids;
+        for (qint64 id : childTaskIds)
+            ids << QStringLiteral("#%1").arg(id);
+        parts << tr("Relaunched as %1.").arg(ids.join(QStringLiteral(", ")));
+    }
+    m_lineage->setText(parts.join(QLatin1Char(' ')));
+    m_lineage->setVisible(!parts.isEmpty());
+}
+
+QString ResultView::lineageText() const
+{
+    return m_lineage->text();
+}
+
+QStringList ResultView::curveNames() const
+{
+    QStringList names;
+    for (const auto &c : m_curves)
+        names << c.name;
+    return names;
+}
+
+int ResultView::shownCurvePoints() const
+{
+    int n = 0;
+    for (QAbstractSeries *s : m_curveChart->series())
+        if (auto *line = qobject_cast<QLineSeries *>(s))
+            n += int(line->count());
+    return n;
+}
+
+void ResultView::showCurve(int row)
+{
+    m_curveChart->removeAllSeries();
+    for (QAbstractAxis *axis : m_curveChart->axes()) {
+        m_curveChart->removeAxis(axis);
+        delete axis;
+    }
+    if (row < 0 || row >= m_curves.size()) {
+        m_curveChart->setTitle(m_curves.isEmpty() ? tr("No numeric arrays in this result.") : QString());
+        return;
+    }
+    if (m_curveList->currentRow() != row) {
+        m_curveList->setCurrentRow(row); // plots through currentRowChanged
+        return;
+    }
+    const ResultCurve &c = m_curves.at(row);
+    auto *line = new QLineSeries;
+    QList<QPointF> pts(c.points.begin(), c.points.end());
+    line->replace(pts);
+    line->setPointsVisible(pts.size() <= 40);
+    m_curveChart->addSeries(line);
+    auto *x = new QValueAxis;
+    auto *y = new QValueAxis;
+    x->setTitleText(c.xLabel);
+    y->setTitleText(c.yLabel);
+    m_curveChart->addAxis(x, Qt::AlignBottom);
+    m_curveChart->addAxis(y, Qt::AlignLeft);
+    line->attachAxis(x);
+    line->attachAxis(y);
+    double x0 = pts.first().x(), x1 = x0, y0 = pts.first().y(), y1 = y0;
+    for (const QPointF &p : pts) {
+        x0 = std::min(x0, p.x());
+        x1 = std::max(x1, p.x());
+        y0 = std::min(y0, p.y());
+        y1 = std::max(y1, p.y());
+    }
+    x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
+    const double pad = y1 > y0 ? (y1 - y0) * 0.05 : 0.5;
+    y->setRange(y0 - pad, y1 + pad);
+    x->applyNiceNumbers();
+    m_curveChart->setTitle(c.name);
 }
 
 QString ResultView::bannerText() const
@@ -221,6 +337,10 @@ void ResultView::setTask(const Store::TaskRecord &task)
             m_tabs->setCurrentWidget(m_text);
         }
         m_raw->setPlainText(QString::fromStdString(result.dump(2)));
+        m_curves = resultCurves(task.result);
+        for (const auto &c : std::as_const(m_curves))
+            m_curveList->addItem(tr("%1 (%2 vs %3)").arg(c.name, c.yLabel, c.xLabel));
+        showCurve(m_curves.isEmpty() ? -1 : 0);
     } else if (error.is_object()) {
         m_raw->setPlainText(QString::fromStdString(error.dump(2)));
         m_text->setPlainText(str(error, "message"));

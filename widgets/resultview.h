@@ -1,12 +1,16 @@
 #pragma once
 
 #include "app/store/records.h"
+#include "models/resultcurves.h"
 
 #include <QWidget>
 
 #include <nlohmann/json.hpp>
 
+class QChart;
+class QChartView;
 class QLabel;
+class QListWidget;
 class QPlainTextEdit;
 class QTabWidget;
 class QTreeWidget;
@@ -30,6 +34,13 @@ public:
 
     void setTask(const Store::TaskRecord &task);
     void clear();
+    // Lineage: "relaunched from #N" and the tasks relaunched from this one.
+    void setLineage(std::optional<qint64> parentTaskId, const QList<qint64> &childTaskIds);
+    QString lineageText() const;
+    // Numeric arrays of the structured content, plotted one at a time (Plots tab).
+    QStringList curveNames() const;
+    void showCurve(int row);
+    int shownCurvePoints() const; // points of the plotted curve (0 = none)
     Outcome outcome() const { return m_outcome; }
     QString bannerText() const;
     QString text() const;
@@ -39,6 +50,12 @@ private:
     static void fillTree(QTreeWidgetItem *parent, const nlohmann::json &value);
 
     QLabel *m_banner;
+    QLabel *m_lineage;
+    QListWidget *m_curveList;
+    QChartView *m_curveView;
+    QChart *m_curveChart;
+    QWidget *m_plots;
+    QList<ResultCurve> m_curves;
     QTabWidget *m_tabs;
     QPlainTextEdit *m_text;
     QTreeWidget *m_tree;

@@ -2,6 +2,7 @@
 #include "models/enginebridge.h"
 #include "models/inboxmodel.h"
 #include "models/serverlistmodel.h"
+#include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
@@ -10,8 +11,10 @@
 #include "widgets/resultview.h"
 #include "widgets/schemaform.h"
 #include "widgets/sweepeditor.h"
+#include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
@@ -178,6 +181,49 @@ void tst_GuiFlow::sweepThroughWidgets()
     QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::Success, 20000);
     QVERIFY(!w.resultView()->tree()->findItems(QStringLiteral("vortex_centre"), Qt::MatchExactly).isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(!w.chart()->series().isEmpty(), 20000);
+    // Its centreline profiles are offered as plots.
+    QVERIFY(w.resultView()->curveNames().contains(QStringLiteral("u_centreline")));
+
+    // The sweep's results table: a row per case with parameters and result scalars, and a
+    // point per completed case in the scalar-vs-parameter plot.
+    SweepResultsView *results = w.sweepResults();
+    QTRY_COMPARE_WITH_TIMEOUT(results->model()->rowCount(), 6, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(results->model()->withResultsCount(), 6, 20000);
+    QCOMPARE(results->model()->parameterNames().size(), 2);
+    QVERIFY(results->model()->parameterNames().contains(QStringLiteral("reynolds")));
+    QVERIFY(results->model()->parameterNames().contains(QStringLiteral("force_mesh_defect")));
+    QVERIFY(results->setPlot(QStringLiteral("reynolds"), QStringLiteral("iterations")));
+    QCOMPARE(results->plottedPoints().size(), 6);
+    QCOMPARE(results->model()->toCsv().count(QLatin1Char('\n')), 7);
+
+    // Relaunch a case with an edit (monitor action -> editor -> Run Once): lineage is kept.
+    QList<qint64> before;
+    for (int r = 0; r < w.taskModel()->rowCount(); ++r)
+        before << w.taskModel()->taskIdAt(r);
+    const qint64 original = before.first();
+    Q_EMIT w.monitor()->relaunchRequested(original);
+    SweepEditor *again = w.sweepEditor();
+    auto *caseName = qobject_cast<QLineEdit *>(again->form()->editor("case_name"));
+    QVERIFY(caseName);
+    caseName->setText(QStringLiteral("e2e-relaunch"));
+    QWidget *defectEditor = again->form()->editor("force_mesh_defect");
+    auto *defect = qobject_cast<QCheckBox *>(defectEditor);
+    if (!defect && defectEditor)
+        defect = defectEditor->findChild<QCheckBox *>();
+    QVERIFY(defect);
+    defect->setChecked(false); // no mesh question for the relaunch
+    again->findChild<QPushButton *>(QStringLiteral("runOnce"))->click();
+    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 7, 60000);
+    qint64 relaunched = 0;
+    for (int r = 0; r < w.taskModel()->rowCount(); ++r)
+        if (!before.contains(w.taskModel()->taskIdAt(r)))
+            relaunched = w.taskModel()->taskIdAt(r);
+    QVERIFY(relaunched > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(int(w.taskModel()->task(relaunched)->status), int(TaskStatus::Completed), 100000);
+    w.monitor()->selectTask(relaunched);
+    QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->lineageText(), QStringLiteral("Relaunched from #%1.").arg(original), 20000);
+    w.monitor()->selectTask(original);
+    QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->lineageText(), QStringLiteral("Relaunched as #%1.").arg(relaunched), 20000);
     stopApp(m_app);
 }
 
@@ -187,8 +233,8 @@ void tst_GuiFlow::restartKeepsEverything()
     m_app = startApp();
     QVERIFY(m_app);
     MainWindow &w = *m_app->window;
-    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 6, 30000);
-    QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 6);
+    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 7, 30000); // 6 sweep cases + 1 relaunch
+    QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 7);
     QCOMPARE(w.serverModel()->rowCount(), 1);
     QCOMPARE(w.inboxModel()->rowCount(), 0); // answered questions stay answered
     QVERIFY(w.currentSession().has_value());
@@ -198,6 +244,12 @@ void tst_GuiFlow::restartKeepsEverything()
     QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::Success, 20000);
     QVERIFY(!w.resultView()->tree()->findItems(QStringLiteral("u_centreline"), Qt::MatchExactly).isEmpty());
     QVERIFY(w.taskModel()->index(0, TaskTableModel::CaseColumn).data().toString().startsWith(QLatin1String("Sweep")));
+    // Lineage survives the restart.
+    qint64 newest = 0;
+    for (int r = 0; r < w.taskModel()->rowCount(); ++r)
+        newest = std::max(newest, w.taskModel()->taskIdAt(r));
+    w.monitor()->selectTask(newest);
+    QTRY_VERIFY_WITH_TIMEOUT(w.resultView()->lineageText().startsWith(QLatin1String("Relaunched from #")), 20000);
     stopApp(m_app);
 }
 

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QLineSeries;
+class QScatterSeries;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace Eddy {
+
+class SweepResultsModel;
+struct SvgPlot;
+
+// A sweep's design-point table (sortable; CSV export) beside a scalar-vs-parameter plot: pick a
+// varied parameter (x) and a result scalar (y); one point per completed case. Both follow the
+// model, so they fill in as cases finish. Export the plot as PNG or SVG. GUI thread.
+class SweepResultsView final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SweepResultsView)
+
+public:
+    explicit SweepResultsView(SweepResultsModel *model, QWidget *parent = nullptr);
+
+    SweepResultsModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    QSortFilterProxyModel *proxy() const { return m_proxy; }
+    QComboBox *xCombo() const { return m_x; }
+    QComboBox *yCombo() const { return m_y; }
+    // Points now plotted.
+    QList<QPointF> plottedPoints() const;
+    // Chooses the plotted pair; false when the model has no such column.
+    bool setPlot(const QString &parameter, const QString &scalar);
+
+    bool exportCsv(const QString &path) const;
+    SvgPlot plot() const;
+    bool exportSvg(const QString &path) const;
+    bool exportPng(const QString &path);
+    void setDark(bool dark);
+
+Q_SIGNALS:
+    void taskActivated(qint64 taskId);
+
+private:
+    void refreshChoices();
+    void replot();
+    void exportInteractive(const QString &kind);
+
+    SweepResultsModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_table;
+    QLabel *m_summary;
+    QComboBox *m_x;
+    QComboBox *m_y;
+    QChartView *m_view;
+    QChart *m_chart;
+    QLineSeries *m_line;
+    QScatterSeries *m_points;
+    bool m_dark = false;
+};
+
+} // namespace Eddy
