@@ -636,6 +636,18 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Choose (or create) a session first; "All sessions" already shows every task.</source>
         <translation>Wählen (oder erstellen) Sie zuerst eine Sitzung; „Alle Sitzungen“ zeigt bereits jede Aufgabe.</translation>
     </message>
+    <message>
+        <source>Sweep Results</source>
+        <translation>Sweep-Ergebnisse</translation>
+    </message>
+    <message>
+        <source>Questions Wait in the Inbox</source>
+        <translation>Fragen im Posteingang sammeln</translation>
+    </message>
+    <message>
+        <source>Queue input requests in the inbox instead of opening a dialog at once</source>
+        <translation>Eingabeanfragen im Posteingang sammeln, statt sofort einen Dialog zu öffnen</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::ResidualChart</name>
@@ -712,6 +724,29 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>CSV files (*.csv)</source>
         <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export SVG...</source>
+        <translation>Als SVG exportieren...</translation>
+    </message>
+    <message>
+        <source>Save the chart as a vector drawing of the shown points</source>
+        <translation>Diagramm als Vektorgrafik der angezeigten Punkte speichern</translation>
+    </message>
+    <message>
+        <source>residuals.svg</source>
+        <translation>residuen.svg</translation>
+    </message>
+    <message>
+        <source>SVG drawings (*.svg)</source>
+        <translation>SVG-Grafiken (*.svg)</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::ResultCurve</name>
+    <message>
+        <source>index</source>
+        <translation>Index</translation>
     </message>
 </context>
 <context>
@@ -799,6 +834,30 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Resource: %1</source>
         <translation>Ressource: %1</translation>
+    </message>
+    <message>
+        <source>Numeric arrays in the result; pick one to plot it</source>
+        <translation>Zahlenreihen im Ergebnis; eine auswählen, um sie zu zeichnen</translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation>Diagramme</translation>
+    </message>
+    <message>
+        <source>Relaunched from #%1.</source>
+        <translation>Neu gestartet aus #%1.</translation>
+    </message>
+    <message>
+        <source>Relaunched as %1.</source>
+        <translation>Neu gestartet als %1.</translation>
+    </message>
+    <message>
+        <source>No numeric arrays in this result.</source>
+        <translation>Keine Zahlenreihen in diesem Ergebnis.</translation>
+    </message>
+    <message>
+        <source>%1 (%2 vs %3)</source>
+        <translation>%1 (%2 über %3)</translation>
     </message>
 </context>
 <context>
@@ -1368,6 +1427,120 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     </message>
 </context>
 <context>
+    <name>Eddy::SweepResultsModel</name>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Case</source>
+        <translation>Fall</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Varied parameter %1</source>
+        <translation>Variierter Parameter %1</translation>
+    </message>
+    <message>
+        <source>%1 from the result&apos;s structured content</source>
+        <translation>%1 aus dem strukturierten Inhalt des Ergebnisses</translation>
+    </message>
+    <message>
+        <source>Case %1</source>
+        <translation>Fall %1</translation>
+    </message>
+    <message>
+        <source>Task %1</source>
+        <translation>Aufgabe %1</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::SweepResultsView</name>
+    <message>
+        <source>Varied parameter on the x axis</source>
+        <translation>Variierter Parameter auf der x-Achse</translation>
+    </message>
+    <message>
+        <source>Result scalar on the y axis</source>
+        <translation>Ergebnisgröße auf der y-Achse</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>Zeichne</translation>
+    </message>
+    <message>
+        <source>against</source>
+        <translation>über</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>Als CSV exportieren...</translation>
+    </message>
+    <message>
+        <source>Save the table: parameters, status and result scalars</source>
+        <translation>Tabelle speichern: Parameter, Status und Ergebnisgrößen</translation>
+    </message>
+    <message>
+        <source>Export SVG...</source>
+        <translation>Als SVG exportieren...</translation>
+    </message>
+    <message>
+        <source>Save the plot as a vector drawing</source>
+        <translation>Diagramm als Vektorgrafik speichern</translation>
+    </message>
+    <message>
+        <source>Export PNG...</source>
+        <translation>Als PNG exportieren...</translation>
+    </message>
+    <message>
+        <source>Save the plot as an image</source>
+        <translation>Diagramm als Bild speichern</translation>
+    </message>
+    <message>
+        <source>Select a task of a sweep to see the sweep&apos;s results.</source>
+        <translation>Wählen Sie eine Aufgabe eines Sweeps, um die Ergebnisse des Sweeps zu sehen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sweep %1: %2 of %n case(s) with results</source>
+        <translation><numerusform>Sweep %1: %2 von %n Fall mit Ergebnis</numerusform><numerusform>Sweep %1: %2 von %n Fällen mit Ergebnis</numerusform></translation>
+    </message>
+    <message>
+        <source>No completed case yet.</source>
+        <translation>Noch kein Fall abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>Sweep %1</source>
+        <translation>Sweep %1</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>SVG drawings (*.svg)</source>
+        <translation>SVG-Grafiken (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Export Sweep Results</source>
+        <translation>Sweep-Ergebnisse exportieren</translation>
+    </message>
+    <message>
+        <source>Could not write %1. Choose a folder you can write to.</source>
+        <translation>%1 konnte nicht geschrieben werden. Wählen Sie einen Ordner, in den Sie schreiben dürfen.</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::TaskMonitor</name>
     <message>
         <source>All Tasks</source>
@@ -1583,6 +1756,10 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Failed: %1</source>
         <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
     </message>
 </context>
 <context>

@@ -106,6 +106,14 @@
     </message>
 </context>
 <context>
+    <name>Eddy::SweepResultsView</name>
+    <message numerus="yes">
+        <source>Sweep %1: %2 of %n case(s) with results</source>
+        <translation>
+            <numerusform>Sweep %1: %2 of %n case with results</numerusform><numerusform>Sweep %1: %2 of %n cases with results</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>Eddy::TaskMonitor</name>
     <message numerus="yes">
         <source>Ask the server to cancel %n running task(s)? Results already computed are lost.</source>
