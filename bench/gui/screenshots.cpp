@@ -5,11 +5,13 @@
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
+#include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schemaform.h"
 #include "widgets/sweepeditor.h"
+#include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
 
 #include <QApplication>
@@ -125,6 +127,23 @@ int main(int argc, char *argv[])
     settle(qEnvironmentVariableIntValue("EDDY_SHOT_HOLD_MS"));
     if (ElicitationDialog *d = w.currentDialog())
         d->cancelInput();
+
+    // The sweep's results: the table and the scalar plot once some cases have finished.
+    waitFor([&] { return w.taskModel()->statusCounts().value(Store::TaskStatus::Completed) >= 3; }, 120000);
+    for (int r = 0; r < w.taskModel()->rowCount(); ++r) {
+        const qint64 id = w.taskModel()->taskIdAt(r);
+        if (w.taskModel()->task(id)->status == Store::TaskStatus::Completed) {
+            w.monitor()->selectTask(id);
+            break;
+        }
+    }
+    waitFor([&] { return w.sweepResults()->model()->withResultsCount() >= 3; }, 20000);
+    w.sweepResults()->setPlot(QStringLiteral("reynolds"), QStringLiteral("iterations"));
+    w.sweepResultsDock()->raise();
+    w.resizeDocks({w.sweepResultsDock()}, {360}, Qt::Vertical);
+    settle(1500);
+    w.grab().save(out.filePath(QStringLiteral("main-window-results-%1.png").arg(theme)));
+    w.sweepResultsDock()->grab().save(out.filePath(QStringLiteral("sweep-results-%1.png").arg(theme)));
 
     QMetaObject::invokeMethod(engine, [engine] {
         engine->close();
