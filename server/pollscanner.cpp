@@ -8,7 +8,8 @@ namespace {
 
 // Deeper than any poll: hand such bodies to the full parser.
 constexpr int kMaxDepth = 32;
-// Sign, up to 15 digits and a decimal point: always exact and finite for nlohmann too.
+// At most 17 characters without an exponent: always finite for nlohmann too (and an integer
+// of that length fits in 64 bits).
 constexpr std::ptrdiff_t kMaxNumberChars = 17;
 constexpr int kMaxIntegerDigits = 15;
 
