@@ -5,6 +5,7 @@
 #include "server/solver/cavitysolver.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -165,7 +166,13 @@ void printComparison(int reynolds, int grid, int threads, double tolerance)
     std::fflush(stdout);
 }
 
-void measureSpeed(double minSeconds, int maxThreads)
+// --summary FILE: one row of bench/run-all.sh's table (1 thread against the DRAM triad bound).
+struct SpeedSummary
+{
+    double lowFrac = 1e300, highFrac = 0, lowRate = 1e300, highRate = 0, dram1 = 0;
+};
+
+void measureSpeed(double minSeconds, int maxThreads, SpeedSummary &summary)
 {
     std::printf("== memory bandwidth (STREAM triad, 24 bytes/element) ==\n");
     const std::size_t big = std::size_t(1) << 23; // 3 x 64 MiB: well beyond the caches
@@ -196,6 +203,14 @@ void measureSpeed(double minSeconds, int maxThreads)
                         100.0 * t.cellUpdatesPerSecond / wsBound, dramBound,
                         100.0 * t.cellUpdatesPerSecond / dramBound);
             std::fflush(stdout);
+            if (threads == 1) {
+                const double frac = 100.0 * t.cellUpdatesPerSecond / dramBound;
+                summary.lowFrac = std::min(summary.lowFrac, frac);
+                summary.highFrac = std::max(summary.highFrac, frac);
+                summary.lowRate = std::min(summary.lowRate, t.cellUpdatesPerSecond);
+                summary.highRate = std::max(summary.highRate, t.cellUpdatesPerSecond);
+                summary.dram1 = dram1;
+            }
         }
     }
 
@@ -206,6 +221,7 @@ void measureSpeed(double minSeconds, int maxThreads)
 int main(int argc, char **argv)
 {
     bool quick = false, speed = true, accuracy = true;
+    std::string summaryPath;
     int maxThreads = int(std::max(1u, std::thread::hardware_concurrency()));
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -217,16 +233,33 @@ int main(int argc, char **argv)
             speed = false;
         } else if (arg == "--threads" && i + 1 < argc) {
             maxThreads = std::max(1, std::atoi(argv[++i]));
+        } else if (arg == "--summary" && i + 1 < argc) {
+            summaryPath = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: %s [--quick] [--speed-only | --accuracy-only] [--threads N]\n",
+            std::fprintf(stderr, "usage: %s [--quick] [--speed-only | --accuracy-only] [--threads N] "
+                                 "[--summary FILE]\n",
                          argv[0]);
             return 2;
         }
     }
     const double minSeconds = quick ? 0.3 : 1.0;
 
-    if (speed)
-        measureSpeed(minSeconds, maxThreads);
+    if (speed) {
+        SpeedSummary summary;
+        measureSpeed(minSeconds, maxThreads, summary);
+        if (!summaryPath.empty()) {
+            std::FILE *f = std::fopen(summaryPath.c_str(), "a");
+            if (!f) {
+                std::fprintf(stderr, "cannot write %s: %s\n", summaryPath.c_str(), std::strerror(errno));
+                return 1;
+            }
+            std::fprintf(f, "| Solver, 1 thread, grids 64-1024 (bench/solver) | %.2g-%.2g cell updates/s = %.0f-%.0f%% "
+                            "of the STREAM triad bound (%.1f GB/s / 72 B) | ≥ 50%% of the bound | %s |\n",
+                         summary.lowRate, summary.highRate, summary.lowFrac, summary.highFrac, summary.dram1 / 1e9,
+                         summary.lowFrac >= 50 ? "yes" : "**no**");
+            std::fclose(f);
+        }
+    }
     if (accuracy) {
         std::printf("\n== accuracy against Ghia, Ghia & Shin (1982) ==\n");
         printComparison(100, 128, 1, 1e-6);

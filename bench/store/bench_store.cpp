@@ -2,8 +2,11 @@
 //   journal  - a 1,000-case sweep journalled, then submitted on loopback (target <= 3 s)
 //   monitor  - 10,000 live tasks polled at the server's intervals: process RSS (target < 60 MB),
 //              CPU, and polls sent vs polls the server asked for (target within 5%)
-//   startup  - open a database with 100,000 stored tasks (10,000 live): time until polling
-//              resumes (target <= 1 s)
+//   startup  - open a database with 100,000 stored tasks (10,000 live), and again with 10M
+//              progress samples on top: time until polling resumes (target <= 1 s)
+// Options: --summary FILE appends rows of bench/run-all.sh's summary table; --samples N sets the
+// sample count of the second startup run (0 skips it); a second positional argument sets the
+// monitor's task count.
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
 #include "app/store/taskstore.h"
@@ -20,9 +23,28 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace Eddy;
 
 namespace {
+
+QString g_summary; // --summary FILE: rows of the run-all table, appended
+
+void summaryRow(const QString &what, const QString &measured, const QString &target, bool met)
+{
+    if (g_summary.isEmpty())
+        return;
+    QFile f(g_summary);
+    if (!f.open(QIODevice::Append | QIODevice::Text)) {
+        fprintf(stderr, "cannot write %s: %s\n", qPrintable(g_summary), qPrintable(f.errorString()));
+        return;
+    }
+    f.write(QStringLiteral("| %1 | %2 | %3 | %4 |\n")
+                .arg(what, measured, target, met ? QStringLiteral("yes") : QStringLiteral("**no**"))
+                .toUtf8());
+}
 
 double rssMb()
 {
@@ -110,8 +132,12 @@ int benchJournal()
     QObject::connect(&engine, &Monitor::Engine::sweepSubmitted, [&] { journalled = t.elapsed(); });
     engine.submitSweep(sid, sweepSpec(1000, 8, 1, 32), std::nullopt);
     const bool ok = waitFor([&] { return total > 0 && submitted >= total; }, 60000);
+    const qint64 all = t.elapsed();
     printf("journal: 1000-case sweep validated+journalled in %lld ms, all submitted (task handles stored) in %lld ms%s (target <= 3000 ms)\n",
-           journalled, t.elapsed(), ok ? "" : " [TIMEOUT]");
+           journalled, all, ok ? "" : " [TIMEOUT]");
+    summaryRow(QStringLiteral("1,000-case sweep journalled and submitted (bench/store)"),
+               QStringLiteral("journalled %1 ms, all submitted %2 ms%3").arg(journalled).arg(all).arg(ok ? "" : " (timed out)"),
+               QStringLiteral("≤ 3,000 ms"), ok && all <= 3000);
     return ok ? 0 : 1;
 }
 
@@ -167,10 +193,16 @@ int benchMonitor(int tasks, int seconds)
            "RSS %.1f MB (peak %.1f MB, target < 60), CPU %.1f%% of one core, %d change batches (%d task updates)\n",
            engine.liveTaskCount(), wall, polls, asked, 100.0 * double(polls) / asked, rssMb(), peak,
            100.0 * cpu / wall, batches, batchedTasks);
+    summaryRow(QStringLiteral("Memory at %1 live tasks (bench/store)").arg(engine.liveTaskCount()),
+               QStringLiteral("RSS %1 MB (peak %2)").arg(rssMb(), 0, 'f', 1).arg(peak, 0, 'f', 1),
+               QStringLiteral("≤ 60 MB"), peak <= 60);
+    summaryRow(QStringLiteral("Polls sent / asked at %1 live tasks (bench/store)").arg(engine.liveTaskCount()),
+               QStringLiteral("%1 / %2 (%3%)").arg(polls).arg(asked, 0, 'f', 0).arg(100.0 * double(polls) / asked, 0, 'f', 1),
+               QStringLiteral("within 5%"), std::abs(double(polls) / asked - 1.0) <= 0.05);
     return 0;
 }
 
-int benchStartup(int total, int live)
+int benchStartup(int total, int live, qint64 samples)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("s.sqlite"));
@@ -203,9 +235,29 @@ int benchStartup(int total, int live)
                 .bind(7, now).bind(8, now);
             ins.exec();
         }
+        if (samples > 0) {
+            // Residual histories spread evenly over every task, as the monitor stores them.
+            Store::Statement ps = store.database().prepare(QStringLiteral(
+                "INSERT INTO progress_samples(task_id, at, series, x, y) VALUES(?, ?, ?, ?, ?)"));
+            static const QString series[] = {QStringLiteral("residual"), QStringLiteral("residual.u"),
+                                             QStringLiteral("residual.v"), QStringLiteral("residual.p")};
+            const qint64 perTask = samples / total;
+            for (qint64 i = 0; i < samples; ++i) {
+                const qint64 task = 1 + std::min<qint64>(i / std::max<qint64>(perTask, 1), total - 1);
+                const qint64 k = i % std::max<qint64>(perTask, 1);
+                ps.reset();
+                ps.bind(1, task).bind(2, now - 1000 * (perTask - k)).bind(3, series[k % 4])
+                    .bind(4, double(k / 4 * 100)).bind(5, 1e-2 / double(1 + k));
+                if (!ps.exec()) {
+                    fprintf(stderr, "cannot insert progress samples: %s\n", qPrintable(store.lastError()));
+                    return 1;
+                }
+            }
+        }
         tx.commit();
     }
-    printf("startup: database with %d tasks (%d live), %.1f MB\n", total, live, double(QFile(path).size()) / 1e6);
+    printf("startup: database with %d tasks (%d live), %lld progress samples, %.1f MB\n", total, live,
+           static_cast<long long>(samples), double(QFile(path).size()) / 1e6);
     QElapsedTimer t;
     t.start();
     Monitor::Engine engine;
@@ -216,8 +268,15 @@ int benchStartup(int total, int live)
     waitFor([&] { return engine.requestsSent() > 0; }, 10000);
     const qint64 firstSent = t.elapsed();
     waitFor([&] { return answered > 0; }, 10000);
+    const qint64 firstAnswered = t.elapsed();
     printf("startup: open %lld ms, first poll sent at %lld ms, first poll answered at %lld ms (target <= 1000 ms), RSS %.1f MB\n",
-           opened, firstSent, t.elapsed(), rssMb());
+           opened, firstSent, firstAnswered, rssMb());
+    const QString what = samples > 0
+        ? QStringLiteral("Startup, %1 stored tasks + %2M progress samples (bench/store)").arg(total).arg(double(samples) / 1e6)
+        : QStringLiteral("Startup, %1 stored tasks, %2 live (bench/store)").arg(total).arg(live);
+    summaryRow(what,
+               QStringLiteral("open %1 ms, first poll sent %2 ms, answered %3 ms").arg(opened).arg(firstSent).arg(firstAnswered),
+               QStringLiteral("≤ 1,000 ms to polling"), firstSent <= 1000);
     return 0;
 }
 
@@ -228,13 +287,46 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     QLoggingCategory::setFilterRules(QStringLiteral("eddy.*.debug=false\neddy.*.info=false\neddy.*.warning=false"));
     Net::initGlobal();
-    const QString what = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("all");
-    const int tasks = argc > 2 ? atoi(argv[2]) : 10000;
+    QStringList positional;
+    qint64 samples = 10000000;
+    const QStringList args = app.arguments();
+    for (int i = 1; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--summary") && i + 1 < args.size()) {
+            g_summary = args[++i];
+        } else if (args[i] == QLatin1String("--samples") && i + 1 < args.size()) {
+            bool ok = false;
+            samples = args[++i].toLongLong(&ok);
+            if (!ok || samples < 0) {
+                fprintf(stderr, "--samples takes a count (0 skips the run with samples), not \"%s\"\n", qPrintable(args[i]));
+                return 2;
+            }
+        } else if (args[i].startsWith(QLatin1String("--"))) {
+            fprintf(stderr, "unknown option \"%s\"; usage: bench_store [journal|monitor|startup|all] [TASKS] "
+                            "[--samples N] [--summary FILE]\n", qPrintable(args[i]));
+            return 2;
+        } else {
+            positional << args[i];
+        }
+    }
+    const QString what = positional.value(0, QStringLiteral("all"));
+    const int tasks = positional.size() > 1 ? positional[1].toInt() : 10000;
+    if (tasks < 1) {
+        fprintf(stderr, "the task count must be a positive number, not \"%s\"\n", qPrintable(positional.value(1)));
+        return 2;
+    }
+    if (!QStringList{QStringLiteral("journal"), QStringLiteral("monitor"), QStringLiteral("startup"), QStringLiteral("all")}
+             .contains(what)) {
+        fprintf(stderr, "unknown benchmark \"%s\"; choose journal, monitor, startup or all\n", qPrintable(what));
+        return 2;
+    }
     int rc = 0;
     if (what == QLatin1String("journal") || what == QLatin1String("all"))
         rc |= benchJournal();
-    if (what == QLatin1String("startup") || what == QLatin1String("all"))
-        rc |= benchStartup(100000, 10000);
+    if (what == QLatin1String("startup") || what == QLatin1String("all")) {
+        rc |= benchStartup(100000, 10000, 0);
+        if (samples > 0)
+            rc |= benchStartup(100000, 10000, samples);
+    }
     if (what == QLatin1String("monitor") || what == QLatin1String("all"))
         rc |= benchMonitor(tasks, 45);
     return rc;
