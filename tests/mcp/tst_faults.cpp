@@ -306,8 +306,9 @@ void tst_Faults::sseDroppedIdempotentCallSentAgainOnce()
     // The first attempt's stream ends before the answer (the server may have created the task);
     // the second gets the answer. A third attempt never happens.
     int calls = 0;
-    script([&calls](const json &b, const HttpPeer::Request &) {
-        if (++calls == 1)
+    int drops = 1;
+    script([&calls, &drops](const json &b, const HttpPeer::Request &) {
+        if (++calls <= drops)
             return HttpPeer::response(200, ": keep-alive\n\n", "text/event-stream");
         json result = kTask;
         result["resultType"] = "task";
@@ -325,7 +326,8 @@ void tst_Faults::sseDroppedIdempotentCallSentAgainOnce()
     QVERIFY(first["id"] != second["id"]); // a re-issue is a new request
 
     // Both attempts dropped: one re-send only, then the error reaches the caller.
-    calls = -100;
+    calls = 0;
+    drops = 2;
     auto again = finish(m_client->callTool(QStringLiteral("t"), args));
     expectError(*again, Mcp::Error::Kind::Transport);
     QVERIFY(again->error().isStreamDropped());
