@@ -65,7 +65,8 @@ double cpuMicros()
 {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6
+           + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 double rssMiB()
@@ -112,15 +113,20 @@ void append(const QString &path, const QString &text)
         return;
     QFile f(path);
     if (!f.open(QIODevice::Append | QIODevice::Text)) {
-        std::fprintf(stderr, "cannot write %s: %s\n", qPrintable(path), qPrintable(f.errorString()));
+        std::fprintf(
+            stderr, "cannot write %s: %s\n", qPrintable(path), qPrintable(f.errorString()));
         return;
     }
     f.write(text.toUtf8());
 }
 
-void summaryRow(const QString &what, const QString &measured, const QString &target, const QString &met)
+void summaryRow(const QString &what,
+                const QString &measured,
+                const QString &target,
+                const QString &met)
 {
-    append(g_opt.summary, QStringLiteral("| %1 | %2 | %3 | %4 |\n").arg(what, measured, target, met));
+    append(g_opt.summary,
+           QStringLiteral("| %1 | %2 | %3 | %4 |\n").arg(what, measured, target, met));
 }
 
 QString num(double v, int decimals = 0)
@@ -132,7 +138,8 @@ bool startServer(Test::TestServer &server, const QStringList &args, const QStrin
 {
     if (qEnvironmentVariableIsEmpty("EDDY_SERVER_BIN"))
         qputenv("EDDY_SERVER_BIN", EDDY_BENCH_SERVER_BIN);
-    if (server.start(args + QStringList{QStringLiteral("--log-level"), QStringLiteral("error")}, dataDir))
+    if (server.start(args + QStringList{QStringLiteral("--log-level"), QStringLiteral("error")},
+                     dataDir))
         return true;
     std::fprintf(stderr, "cannot start eddy-cfd-server: %s\n", qPrintable(server.errorString()));
     return false;
@@ -163,8 +170,11 @@ std::vector<std::string> createParkedTasks(Mcp::Client &client, int count)
     std::function<void()> next = [&] {
         while (started < count && started - done < 32) {
             ++started;
-            const json args = {{"case_name", "bench"}, {"reynolds", 100}, {"grid", 8},
-                               {"max_iterations", 10000000}, {"tolerance", 1e-14},
+            const json args = {{"case_name", "bench"},
+                               {"reynolds", 100},
+                               {"grid", 8},
+                               {"max_iterations", 10000000},
+                               {"tolerance", 1e-14},
                                {"force_mesh_defect", true}};
             Mcp::CallJob *job = client.callTool(QStringLiteral("run_cfd_case"), args);
             QObject::connect(job, &Mcp::Job::finished, &loop, [&, job] {
@@ -189,7 +199,10 @@ std::vector<std::string> createParkedTasks(Mcp::Client &client, int count)
 // The requester's schedule (bench/server/pollloop.mjs): poll k is due at k * interval / n, every
 // task once per interval, at most maxInFlight outstanding, for a fixed window; CPU and the
 // served count stop at the window's end.
-PollRun pollOnSchedule(Mcp::Client &client, const std::vector<std::string> &ids, int intervalMs, double seconds,
+PollRun pollOnSchedule(Mcp::Client &client,
+                       const std::vector<std::string> &ids,
+                       int intervalMs,
+                       double seconds,
                        int maxInFlight)
 {
     PollRun r;
@@ -206,7 +219,9 @@ PollRun pollOnSchedule(Mcp::Client &client, const std::vector<std::string> &ids,
     int inFlight = 0;
     bool ended = false;
     double cpu0 = 0;
-    const auto nowMs = [&] { return double(clock.nsecsElapsed()) / 1e6; };
+    const auto nowMs = [&] {
+        return double(clock.nsecsElapsed()) / 1e6;
+    };
     std::function<void()> pump = [&] {
         if (ended)
             return;
@@ -251,8 +266,12 @@ PollRun pollOnSchedule(Mcp::Client &client, const std::vector<std::string> &ids,
 }
 
 // Runs a Node poll script (ext-tasks-poll.mjs) on the same ids and schedule.
-PollRun pollWithNode(const QString &script, const QString &url, const std::vector<std::string> &ids,
-                     int intervalMs, double seconds, int maxInFlight)
+PollRun pollWithNode(const QString &script,
+                     const QString &url,
+                     const std::vector<std::string> &ids,
+                     int intervalMs,
+                     double seconds,
+                     int maxInFlight)
 {
     PollRun r;
     QTemporaryDir dir;
@@ -261,7 +280,8 @@ PollRun pollWithNode(const QString &script, const QString &url, const std::vecto
     {
         QFile f(idsPath);
         if (!f.open(QIODevice::WriteOnly)) {
-            std::fprintf(stderr, "cannot write the task id file: %s\n", qPrintable(f.errorString()));
+            std::fprintf(
+                stderr, "cannot write the task id file: %s\n", qPrintable(f.errorString()));
             return r;
         }
         f.setPermissions(QFile::ReadOwner | QFile::WriteOwner); // task ids are bearer secrets
@@ -269,13 +289,23 @@ PollRun pollWithNode(const QString &script, const QString &url, const std::vecto
     }
     QProcess p;
     p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    p.start(g_opt.node, {script, url, QStringLiteral("--ids"), idsPath,
-                         QStringLiteral("--duration-ms"), QString::number(int(seconds * 1000)),
-                         QStringLiteral("--interval-ms"), QString::number(intervalMs),
-                         QStringLiteral("--max-in-flight"), QString::number(maxInFlight),
-                         QStringLiteral("--out"), outPath});
+    p.start(g_opt.node,
+            {script,
+             url,
+             QStringLiteral("--ids"),
+             idsPath,
+             QStringLiteral("--duration-ms"),
+             QString::number(int(seconds * 1000)),
+             QStringLiteral("--interval-ms"),
+             QString::number(intervalMs),
+             QStringLiteral("--max-in-flight"),
+             QString::number(maxInFlight),
+             QStringLiteral("--out"),
+             outPath});
     if (!p.waitForStarted(30000)) {
-        std::fprintf(stderr, "cannot start %s: %s (give --node PATH)\n", qPrintable(g_opt.node),
+        std::fprintf(stderr,
+                     "cannot start %s: %s (give --node PATH)\n",
+                     qPrintable(g_opt.node),
                      qPrintable(p.errorString()));
         return r;
     }
@@ -287,7 +317,10 @@ PollRun pollWithNode(const QString &script, const QString &url, const std::vecto
     }
     QFile out(outPath);
     if (p.exitCode() != 0 || !out.open(QIODevice::ReadOnly)) {
-        std::fprintf(stderr, "%s failed (exit code %d); run it alone to see why\n", qPrintable(script), p.exitCode());
+        std::fprintf(stderr,
+                     "%s failed (exit code %d); run it alone to see why\n",
+                     qPrintable(script),
+                     p.exitCode());
         return r;
     }
     const json j = json::parse(out.readAll().toStdString(), nullptr, false);
@@ -307,7 +340,8 @@ PollRun pollWithNode(const QString &script, const QString &url, const std::vecto
 
 QByteArray parkedSweep(int count)
 {
-    return QStringLiteral(R"({"tool":"run_cfd_case","fixed":{"grid":8,"max_iterations":10000000,"tolerance":1e-14,
+    return QStringLiteral(
+               R"({"tool":"run_cfd_case","fixed":{"grid":8,"max_iterations":10000000,"tolerance":1e-14,
         "force_mesh_defect":true},"vary":{"reynolds":{"range":{"from":1,"to":%1,"step":1}}},"concurrency":32})")
         .arg(count)
         .toUtf8();
@@ -325,7 +359,8 @@ bool submitAndWait(Monitor::Engine &engine, qint64 serverId, const QByteArray &s
         if (rejected.isEmpty())
             std::fprintf(stderr, "case rejected: %s\n", qPrintable(rejected = m));
     });
-    QObject::connect(&engine, &Monitor::Engine::sweepSubmitted, &ctx, [&](qint64, int n) { total = n; });
+    QObject::connect(
+        &engine, &Monitor::Engine::sweepSubmitted, &ctx, [&](qint64, int n) { total = n; });
     QObject::connect(&engine, &Monitor::Engine::submissionRejected, &ctx, [&](const QString &m) {
         std::fprintf(stderr, "sweep rejected: %s\n", qPrintable(m));
         total = 0;
@@ -349,7 +384,9 @@ EngineWindow measureEngine(Monitor::Engine &engine, double seconds)
 {
     EngineWindow w;
     QObject ctx;
-    QObject::connect(&engine, &Monitor::Engine::changesReady, &ctx,
+    QObject::connect(&engine,
+                     &Monitor::Engine::changesReady,
+                     &ctx,
                      [&](const Monitor::ChangeSet &c) { w.changes += int(c.tasks.size()); });
     const qint64 r0 = engine.requestsSent();
     const qint64 p0 = engine.pushesReceived();
@@ -362,7 +399,8 @@ EngineWindow measureEngine(Monitor::Engine &engine, double seconds)
     w.polls = engine.requestsSent() - r0;
     w.pushes = engine.pushesReceived() - p0;
     for (const Store::TaskRecord &task : engine.store().liveTasks())
-        w.asked += w.seconds * 1000.0 / double(engine.scheduler().clampedInterval(task.pollIntervalMs));
+        w.asked
+            += w.seconds * 1000.0 / double(engine.scheduler().clampedInterval(task.pollIntervalMs));
     return w;
 }
 
@@ -372,43 +410,65 @@ int benchCost()
     const int maxInFlight = 32;
     const double seconds = g_opt.quick ? 5 : g_opt.seconds;
     Test::TestServer server;
-    if (!startServer(server, {QStringLiteral("--workers"), QStringLiteral("1"), QStringLiteral("--poll-interval-ms"),
-                              QString::number(intervalMs)}))
+    if (!startServer(server,
+                     {QStringLiteral("--workers"),
+                      QStringLiteral("1"),
+                      QStringLiteral("--poll-interval-ms"),
+                      QString::number(intervalMs)}))
         return 1;
     const QString script = g_opt.scripts + QStringLiteral("/ext-tasks-poll.mjs");
     const bool haveNode = QFile::exists(script);
     if (!haveNode)
-        std::fprintf(stderr, "no %s: the requester rows are skipped (give --scripts DIR)\n", qPrintable(script));
+        std::fprintf(stderr,
+                     "no %s: the requester rows are skipped (give --scripts DIR)\n",
+                     qPrintable(script));
     Net::HttpClient http;
     Mcp::ServerConfig config;
     config.url = QUrl(server.url());
     config.timeoutMs = 60000;
     Mcp::Client client(config, &http);
 
-    QString table = QStringLiteral(
-        "\n### Poll cost: %1 s per run, every task every %2 ms, at most %3 requests in flight, one eddy-cfd-server "
-        "(`--workers 1`), %4\n\n"
-        "| client | tasks | tasks/get per s | polls served / asked | client CPU µs per poll | client RSS MiB |\n"
-        "|---|---:|---:|---:|---:|---:|\n")
-        .arg(seconds).arg(intervalMs).arg(maxInFlight).arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    QString table = QStringLiteral("\n### Poll cost: %1 s per run, every task every %2 ms, at most "
+                                   "%3 requests in flight, one eddy-cfd-server "
+                                   "(`--workers 1`), %4\n\n"
+                                   "| client | tasks | tasks/get per s | polls served / asked | "
+                                   "client CPU µs per poll | client RSS MiB |\n"
+                                   "|---|---:|---:|---:|---:|---:|\n")
+                        .arg(seconds)
+                        .arg(intervalMs)
+                        .arg(maxInFlight)
+                        .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     std::optional<double> eddyAt100, nodeAt100;
     const auto row = [&](const QString &who, int tasks, const PollRun &r) {
-        std::printf("cost: %-44s %6d tasks: %7.0f polls/s, served %lld / %lld, %7.1f us CPU per poll, RSS %.1f MiB%s\n",
-                    qPrintable(who), tasks, r.perSecond(), static_cast<long long>(r.served),
-                    static_cast<long long>(r.asked), r.cpuPerPoll(), r.rss, r.ok ? "" : " [FAILED]");
+        std::printf("cost: %-44s %6d tasks: %7.0f polls/s, served %lld / %lld, %7.1f us CPU per "
+                    "poll, RSS %.1f MiB%s\n",
+                    qPrintable(who),
+                    tasks,
+                    r.perSecond(),
+                    static_cast<long long>(r.served),
+                    static_cast<long long>(r.asked),
+                    r.cpuPerPoll(),
+                    r.rss,
+                    r.ok ? "" : " [FAILED]");
         std::fflush(stdout);
         if (!r.ok)
             return;
         table += QStringLiteral("| %1 | %2 | %3 | %4 / %5 (%6%) | %7 | %8 |\n")
-                     .arg(who, num(tasks), num(r.perSecond()), num(double(r.served)), num(double(r.asked)),
+                     .arg(who,
+                          num(tasks),
+                          num(r.perSecond()),
+                          num(double(r.served)),
+                          num(double(r.asked)),
                           num(100.0 * double(r.served) / double(std::max<qint64>(r.asked, 1)), 1),
-                          num(r.cpuPerPoll(), 1), num(r.rss, 1));
+                          num(r.cpuPerPoll(), 1),
+                          num(r.rss, 1));
     };
     for (const int count : g_opt.counts) {
         QElapsedTimer t;
         t.start();
         const std::vector<std::string> ids = createParkedTasks(client, count);
-        std::printf("cost: %zu parked tasks created in %.1f s\n", ids.size(), double(t.elapsed()) / 1000.0);
+        std::printf(
+            "cost: %zu parked tasks created in %.1f s\n", ids.size(), double(t.elapsed()) / 1000.0);
         if (ids.size() != size_t(count))
             return 1;
         sleepEventLoop(1000); // let the worker park them all
@@ -417,12 +477,15 @@ int benchCost()
         if (count == 100)
             eddyAt100 = eddy.cpuPerPoll();
         if (haveNode) {
-            const PollRun node = pollWithNode(script, server.url(), ids, intervalMs, seconds, maxInFlight);
+            const PollRun node
+                = pollWithNode(script, server.url(), ids, intervalMs, seconds, maxInFlight);
             row(QStringLiteral("official ext-tasks requester `snapshot()`"), count, node);
             if (count == 100 && node.ok)
                 nodeAt100 = node.cpuPerPoll();
             if (node.ok && eddy.cpuPerPoll() > 0)
-                std::printf("cost: ratio requester / Eddy at %d tasks: %.1fx\n", count, node.cpuPerPoll() / eddy.cpuPerPoll());
+                std::printf("cost: ratio requester / Eddy at %d tasks: %.1fx\n",
+                            count,
+                            node.cpuPerPoll() / eddy.cpuPerPoll());
         }
     }
     // Eddy's engine: the path the app runs (store, scheduler, listen stream, change batches),
@@ -452,19 +515,24 @@ int benchCost()
         if (count == 100)
             engineAt100 = r.cpuPerPoll();
     }
-    table += QStringLiteral("\nRSS of the Eddy rows is the whole bench process (Qt, libcurl, the engine's SQLite "
-                            "cache, every task id created so far); the requester's is its Node process.\n");
+    table += QStringLiteral(
+        "\nRSS of the Eddy rows is the whole bench process (Qt, libcurl, the engine's SQLite "
+        "cache, every task id created so far); the requester's is its Node process.\n");
     append(g_opt.markdown, table);
     if (eddyAt100) {
         QString measured = QStringLiteral("Mcp::Client %1 µs").arg(num(*eddyAt100, 1));
         if (engineAt100)
             measured += QStringLiteral(", engine %1 µs").arg(num(*engineAt100, 1));
         if (nodeAt100)
-            measured += QStringLiteral("; ext-tasks requester %1 µs (%2× Eddy)")
-                            .arg(num(*nodeAt100, 0), num(*nodeAt100 / std::max(*eddyAt100, 0.001), 1));
+            measured
+                += QStringLiteral("; ext-tasks requester %1 µs (%2× Eddy)")
+                       .arg(num(*nodeAt100, 0), num(*nodeAt100 / std::max(*eddyAt100, 0.001), 1));
         const double worst = std::max(*eddyAt100, engineAt100.value_or(0));
-        summaryRow(QStringLiteral("Client CPU per `tasks/get`, 100 tasks every 500 ms (bench/compare)"), measured,
-                   QStringLiteral("≤ 50 µs"), worst <= 50 ? QStringLiteral("yes") : QStringLiteral("**no**"));
+        summaryRow(
+            QStringLiteral("Client CPU per `tasks/get`, 100 tasks every 500 ms (bench/compare)"),
+            measured,
+            QStringLiteral("≤ 50 µs"),
+            worst <= 50 ? QStringLiteral("yes") : QStringLiteral("**no**"));
     }
     return 0;
 }
@@ -483,19 +551,31 @@ QString prepareDatabase(const QTemporaryDir &dir, const QString &url, bool pushe
         s.url = url;
         s.era = QStringLiteral("legacy");
         if (!store.addServer(s))
-            std::fprintf(stderr, "cannot prepare the database: %s\n", qPrintable(store.lastError()));
+            std::fprintf(
+                stderr, "cannot prepare the database: %s\n", qPrintable(store.lastError()));
     }
     return path;
 }
 
+// Engine::~Engine deletes its HttpClient before the 2025-era Mcp::Client, whose destructor then
+// posts the session DELETE through the deleted HttpClient (heap corruption, found by this bench
+// at commit 97c657a). Until that is fixed, a 2025-era engine is left to process exit.
+void dropEngine(std::unique_ptr<Monitor::Engine> &engine, bool pushes)
+{
+    if (!pushes)
+        (void)engine.release();
+}
+
 int benchDiscipline(bool pushes)
 {
-    const double window = g_opt.quick ? 10 : 20;
+    const double window = 20; // polls are few at 2000 ms: a shorter window is mostly rounding
     QTemporaryDir serverData;
     auto server = std::make_unique<Test::TestServer>();
     const QList<int> intervals{1000, 250, 2000};
     const auto serverArgs = [](int interval, quint16 port) {
-        QStringList a{QStringLiteral("--workers"), QStringLiteral("1"), QStringLiteral("--poll-interval-ms"),
+        QStringList a{QStringLiteral("--workers"),
+                      QStringLiteral("1"),
+                      QStringLiteral("--poll-interval-ms"),
                       QString::number(interval)};
         if (port)
             a << QStringLiteral("--port") << QString::number(port);
@@ -506,37 +586,54 @@ int benchDiscipline(bool pushes)
     const quint16 port = server->port();
     const QString url = server->url();
     QTemporaryDir dir;
-    Monitor::Engine engine;
+    auto enginePtr = std::make_unique<Monitor::Engine>();
+    Monitor::Engine &engine = *enginePtr;
     engine.open(prepareDatabase(dir, url, pushes));
     const qint64 sid = engine.addServer(url);
     // 10 tasks parked on the mesh question (polled at the interval), then 4 long runs: one
     // working (progress changes all the time), three queued (the server asks for 3 x interval).
-    if (!submitAndWait(engine, sid, parkedSweep(10), 120000))
+    if (!submitAndWait(engine, sid, parkedSweep(10), 120000)) {
+        dropEngine(enginePtr, pushes);
         return 1;
-    waitFor([&] {
-        const auto live = engine.store().liveTasks();
-        return std::all_of(live.begin(), live.end(),
-                           [](const Store::TaskRecord &t) { return t.status == Store::TaskStatus::InputRequired; });
-    }, 60000);
-    const QByteArray longRuns = R"({"tool":"run_cfd_case","fixed":{"grid":32,"max_iterations":10000000,"tolerance":1e-14},
+    }
+    waitFor(
+        [&] {
+            const auto live = engine.store().liveTasks();
+            return std::all_of(live.begin(), live.end(), [](const Store::TaskRecord &t) {
+                return t.status == Store::TaskStatus::InputRequired;
+            });
+        },
+        60000);
+    const QByteArray longRuns
+        = R"({"tool":"run_cfd_case","fixed":{"grid":32,"max_iterations":10000000,"tolerance":1e-14},
         "vary":{"reynolds":{"list":[100,200,300,400]}},"concurrency":4})";
-    if (!submitAndWait(engine, sid, longRuns, 120000))
+    if (!submitAndWait(engine, sid, longRuns, 120000)) {
+        dropEngine(enginePtr, pushes);
         return 1;
-    const QString mode = pushes ? QStringLiteral("2026 era, listen stream on") : QStringLiteral("2025 era, polling only");
-    QString table = QStringLiteral("\n### Poll discipline, %1: 14 live tasks (10 parked, 1 running, 3 queued), %2 s "
-                                   "per phase, server restarted between phases, %3\n\n"
-                                   "| server pollIntervalMs | tasks following the new interval | polls sent | polls implied "
-                                   "| sent / implied | status changes seen | polls per status change | pushes |\n"
-                                   "|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-                        .arg(mode).arg(window).arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    }
+    const QString mode = pushes ? QStringLiteral("2026 era, listen stream on")
+                                : QStringLiteral("2025 era, polling only");
+    QString table
+        = QStringLiteral(
+              "\n### Poll discipline, %1: 14 live tasks (10 parked, 1 running, 3 queued), %2 s "
+              "per phase, server restarted between phases, %3\n\n"
+              "| server pollIntervalMs | tasks following the new interval | polls sent | polls "
+              "implied "
+              "| sent / implied | status changes seen | polls per status change | pushes |\n"
+              "|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+              .arg(mode)
+              .arg(window)
+              .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     double lo = 1e9, hi = 0;
     for (int i = 0; i < intervals.size(); ++i) {
         const int interval = intervals[i];
         if (i > 0) {
             server->terminate();
             server = std::make_unique<Test::TestServer>();
-            if (!startServer(*server, serverArgs(interval, port), serverData.path()))
+            if (!startServer(*server, serverArgs(interval, port), serverData.path())) {
+                dropEngine(enginePtr, pushes);
                 return 1;
+            }
         }
         // Every live task has been polled once since the change (or 20 s passed).
         const auto following = [&] {
@@ -553,21 +650,38 @@ int benchDiscipline(bool pushes)
         const double ratio = w.asked > 0 ? double(w.polls) / w.asked : 0;
         lo = std::min(lo, ratio);
         hi = std::max(hi, ratio);
-        std::printf("discipline (%s): interval %d ms: %d/%d tasks follow it, %lld polls sent, %.0f implied (%.1f%%), "
+        std::printf("discipline (%s): interval %d ms: %d/%d tasks follow it, %lld polls sent, %.0f "
+                    "implied (%.1f%%), "
                     "%d status changes, %lld pushes\n",
-                    qPrintable(mode), interval, follow, live, static_cast<long long>(w.polls), w.asked, 100 * ratio,
-                    w.changes, static_cast<long long>(w.pushes));
+                    qPrintable(mode),
+                    interval,
+                    follow,
+                    live,
+                    static_cast<long long>(w.polls),
+                    w.asked,
+                    100 * ratio,
+                    w.changes,
+                    static_cast<long long>(w.pushes));
         std::fflush(stdout);
         table += QStringLiteral("| %1 | %2 / %3 | %4 | %5 | %6% | %7 | %8 | %9 |\n")
-                     .arg(num(interval), num(follow), num(live), num(double(w.polls)), num(w.asked),
-                          num(100 * ratio, 1), num(w.changes),
+                     .arg(num(interval),
+                          num(follow),
+                          num(live),
+                          num(double(w.polls)),
+                          num(w.asked),
+                          num(100 * ratio, 1),
+                          num(w.changes),
                           w.changes > 0 ? num(double(w.polls) / w.changes, 2) : QStringLiteral("—"),
                           num(double(w.pushes)));
     }
     append(g_opt.markdown, table);
+    dropEngine(enginePtr, pushes);
     const bool met = lo >= 0.95 && hi <= 1.05;
-    summaryRow(QStringLiteral("Polls sent / implied by `pollIntervalMs` (1000 → 250 → 2000 ms mid-run, %1)").arg(mode),
-               QStringLiteral("%1–%2%").arg(num(100 * lo, 1), num(100 * hi, 1)), QStringLiteral("within 5%"),
+    summaryRow(QStringLiteral(
+                   "Polls sent / implied by `pollIntervalMs` (1000 → 250 → 2000 ms mid-run, %1)")
+                   .arg(mode),
+               QStringLiteral("%1–%2%").arg(num(100 * lo, 1), num(100 * hi, 1)),
+               QStringLiteral("within 5%"),
                met ? QStringLiteral("yes") : QStringLiteral("**no**"));
     return 0;
 }
@@ -588,11 +702,15 @@ int benchLatency(bool pushes)
     const int cases = g_opt.quick ? 40 : 80;
     const int intervalMs = 500;
     Test::TestServer server;
-    if (!startServer(server, {QStringLiteral("--workers"), QStringLiteral("1"), QStringLiteral("--poll-interval-ms"),
-                              QString::number(intervalMs)}))
+    if (!startServer(server,
+                     {QStringLiteral("--workers"),
+                      QStringLiteral("1"),
+                      QStringLiteral("--poll-interval-ms"),
+                      QString::number(intervalMs)}))
         return 1;
     QTemporaryDir dir;
-    Monitor::Engine engine;
+    auto enginePtr = std::make_unique<Monitor::Engine>();
+    Monitor::Engine &engine = *enginePtr;
     engine.open(prepareDatabase(dir, server.url(), pushes));
     const qint64 sid = engine.addServer(server.url());
     std::vector<double> toStore, toModel;
@@ -609,40 +727,68 @@ int benchLatency(bool pushes)
             const QDateTime changed = QDateTime::fromString(t.lastUpdatedAt, Qt::ISODateWithMs);
             if (!changed.isValid() || changed.toMSecsSinceEpoch() < countFromMs)
                 continue;
-            toStore.push_back(double(t.updatedAtMs - changed.toMSecsSinceEpoch()));
             toModel.push_back(double(now - changed.toMSecsSinceEpoch()));
+            // The ChangeSet's copy predates the write; the stored row has the time of the write.
+            if (const auto stored = engine.store().task(t.id))
+                toStore.push_back(double(stored->updatedAtMs - changed.toMSecsSinceEpoch()));
         }
     });
     // Cases of ~0.1-0.5 s each run one after another on the one worker, so their completions are
     // spread over tens of seconds, all after the listen stream is open.
-    const QByteArray spec = QStringLiteral(R"({"tool":"run_cfd_case","fixed":{"grid":24,"max_iterations":20000,
+    const QByteArray spec
+        = QStringLiteral(R"({"tool":"run_cfd_case","fixed":{"grid":24,"max_iterations":20000,
         "tolerance":1e-14},"vary":{"reynolds":{"range":{"from":1,"to":%1,"step":1}}},"concurrency":%1})")
-                                .arg(cases)
-                                .toUtf8();
-    if (!submitAndWait(engine, sid, spec, 120000))
+              .arg(cases)
+              .toUtf8();
+    if (!submitAndWait(engine, sid, spec, 120000)) {
+        dropEngine(enginePtr, pushes);
         return 1;
+    }
     countFromMs = QDateTime::currentMSecsSinceEpoch() + 2000; // the listen stream opens ~1 s after
     if (!waitFor([&] { return finished >= cases; }, 600000))
         std::fprintf(stderr, "latency: only %d of %d cases finished\n", finished, cases);
-    const QString mode = pushes ? QStringLiteral("pushes (listen stream) + polling") : QStringLiteral("polling only (2025 era)");
+    const QString mode = pushes ? QStringLiteral("pushes (listen stream) + polling")
+                                : QStringLiteral("polling only (2025 era)");
     const double s50 = percentile(toStore, 0.5), s99 = percentile(toStore, 0.99);
     const double m50 = percentile(toModel, 0.5), m99 = percentile(toModel, 0.99);
-    std::printf("latency (%s, %d ms interval): %zu completions: change -> stored p50 %.0f ms p99 %.0f ms; "
-                "change -> model p50 %.0f ms p99 %.0f ms; %lld pushes\n",
-                qPrintable(mode), intervalMs, toModel.size(), s50, s99, m50, m99,
-                static_cast<long long>(engine.pushesReceived()));
+    std::printf(
+        "latency (%s, %d ms interval): %zu completions: change -> stored p50 %.0f ms p99 %.0f ms; "
+        "change -> model p50 %.0f ms p99 %.0f ms; %lld pushes\n",
+        qPrintable(mode),
+        intervalMs,
+        toModel.size(),
+        s50,
+        s99,
+        m50,
+        m99,
+        static_cast<long long>(engine.pushesReceived()));
     std::fflush(stdout);
-    append(g_opt.markdown, QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 |\n")
-                               .arg(mode, num(intervalMs), num(double(toModel.size())), num(s50), num(s99), num(m50),
-                                    num(m99)));
+    append(g_opt.markdown,
+           QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 |\n")
+               .arg(mode,
+                    num(intervalMs),
+                    num(double(toModel.size())),
+                    num(s50),
+                    num(s99),
+                    num(m50),
+                    num(m99)));
     if (pushes)
         summaryRow(QStringLiteral("Status change → model p99, with pushes (bench/compare)"),
-                   QStringLiteral("p50 %1 ms, p99 %2 ms (%3 completions)").arg(num(m50), num(m99), num(double(toModel.size()))),
-                   QStringLiteral("≤ 50 ms"), toModel.empty() ? QStringLiteral("—") : m99 <= 50 ? QStringLiteral("yes") : QStringLiteral("**no**"));
+                   QStringLiteral("p50 %1 ms, p99 %2 ms (%3 completions)")
+                       .arg(num(m50), num(m99), num(double(toModel.size()))),
+                   QStringLiteral("≤ 50 ms"),
+                   toModel.empty() ? QStringLiteral("—")
+                   : m99 <= 50     ? QStringLiteral("yes")
+                                   : QStringLiteral("**no**"));
     else
-        summaryRow(QStringLiteral("Status change → model, polling only, %1 ms interval (bench/compare)").arg(intervalMs),
-                   QStringLiteral("p50 %1 ms, p99 %2 ms").arg(num(m50), num(m99)), QStringLiteral("— (≤ interval)"),
-                   m99 <= intervalMs * 1.1 + 50 ? QStringLiteral("yes") : QStringLiteral("**no**"));
+        summaryRow(
+            QStringLiteral("Status change → model, polling only, %1 ms interval (bench/compare)")
+                .arg(intervalMs),
+            QStringLiteral("p50 %1 ms, p99 %2 ms (%3 completions)")
+                .arg(num(m50), num(m99), num(double(toModel.size()))),
+            QStringLiteral("— (bounded by the interval: 3× for queued tasks)"),
+            QStringLiteral("—"));
+    dropEngine(enginePtr, pushes);
     return toModel.empty() ? 1 : 0;
 }
 
@@ -669,7 +815,9 @@ bool parseArgs(const QStringList &args)
                 bool ok = false;
                 const int n = c.toInt(&ok);
                 if (!ok || n < 1) {
-                    std::fprintf(stderr, "--counts takes task counts like 1,100,1000; \"%s\" is not one\n", qPrintable(c));
+                    std::fprintf(stderr,
+                                 "--counts takes task counts like 1,100,1000; \"%s\" is not one\n",
+                                 qPrintable(c));
                     return false;
                 }
                 g_opt.counts << n;
@@ -689,10 +837,14 @@ bool parseArgs(const QStringList &args)
             return false;
         }
     }
-    static const QStringList modes{QStringLiteral("cost"), QStringLiteral("discipline"), QStringLiteral("latency"),
+    static const QStringList modes{QStringLiteral("cost"),
+                                   QStringLiteral("discipline"),
+                                   QStringLiteral("latency"),
                                    QStringLiteral("all")};
     if (!modes.contains(g_opt.what)) {
-        std::fprintf(stderr, "unknown benchmark \"%s\"; choose cost, discipline, latency or all\n", qPrintable(g_opt.what));
+        std::fprintf(stderr,
+                     "unknown benchmark \"%s\"; choose cost, discipline, latency or all\n",
+                     qPrintable(g_opt.what));
         return false;
     }
     return true;
@@ -703,10 +855,14 @@ bool parseArgs(const QStringList &args)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    QLoggingCategory::setFilterRules(QStringLiteral("eddy.*.debug=false\neddy.*.info=false\neddy.*.warning=false"));
+    QLoggingCategory::setFilterRules(
+        QStringLiteral("eddy.*.debug=false\neddy.*.info=false\neddy.*.warning=false"));
     if (!parseArgs(app.arguments())) {
-        std::fprintf(stderr, "usage: bench_compare [cost|discipline|latency|all] [--quick] [--counts 1,100,1000,10000] "
-                             "[--seconds S] [--node PATH] [--scripts DIR] [--markdown FILE] [--summary FILE]\n");
+        std::fprintf(
+            stderr,
+            "usage: bench_compare [cost|discipline|latency|all] [--quick] [--counts "
+            "1,100,1000,10000] "
+            "[--seconds S] [--node PATH] [--scripts DIR] [--markdown FILE] [--summary FILE]\n");
         return 2;
     }
     Net::initGlobal();
@@ -718,11 +874,13 @@ int main(int argc, char **argv)
         rc |= benchDiscipline(false);
     }
     if (g_opt.what == QLatin1String("latency") || g_opt.what == QLatin1String("all")) {
-        append(g_opt.markdown, QStringLiteral("\n### Latency: server status change (its `lastUpdatedAt`) → stored in "
-                                              "SQLite → model (`changesReady`, 30 ms batches), terminal changes, %1\n\n"
-                                              "| mode | pollIntervalMs | completions | → stored p50 ms | → stored p99 ms "
-                                              "| → model p50 ms | → model p99 ms |\n|---|---:|---:|---:|---:|---:|---:|\n")
-                                   .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate)));
+        append(g_opt.markdown,
+               QStringLiteral(
+                   "\n### Latency: server status change (its `lastUpdatedAt`) → stored in "
+                   "SQLite → model (`changesReady`, 30 ms batches), terminal changes, %1\n\n"
+                   "| mode | pollIntervalMs | completions | → stored p50 ms | → stored p99 ms "
+                   "| → model p50 ms | → model p99 ms |\n|---|---:|---:|---:|---:|---:|---:|\n")
+                   .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate)));
         rc |= benchLatency(true);
         rc |= benchLatency(false);
     }
