@@ -447,10 +447,7 @@ namespace {
 
 // Sends bytes on a fresh loopback connection and reads until the server closes it or the
 // timeout passes; returns everything read.
-// Sends bytes and reads until the server closes, or (firstOnly) until one whole response with
-// a Content-Length body is in: httplib keeps an answered connection open for 5 s.
-std::string rawExchange(quint16 port, const std::string &bytes, int timeoutMs = 10000,
-                        bool firstOnly = false)
+int connectLoopback(quint16 port)
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
@@ -459,15 +456,30 @@ std::string rawExchange(quint16 port, const std::string &bytes, int timeoutMs = 
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
         ::close(fd);
-        return {};
+        return -1;
     }
+    return fd;
+}
+
+bool sendText(int fd, const std::string &text)
+{
     std::size_t sent = 0;
-    while (sent < bytes.size()) {
-        const ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    while (sent < text.size()) {
+        const ssize_t n = ::send(fd, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
         if (n <= 0)
-            break;
+            return false;
         sent += std::size_t(n);
     }
+    return true;
+}
+
+// Reads until the server closes (closed = true), until timeoutMs passes, or (firstOnly) until
+// one whole response with a Content-Length body is in: httplib keeps an answered connection
+// open for 5 s, and a keep-alive check must not wait for a close at all.
+std::string readReply(int fd, int timeoutMs, bool firstOnly, bool *closed = nullptr)
+{
+    if (closed)
+        *closed = false;
     std::string out;
     QDeadlineTimer deadline(timeoutMs);
     while (!deadline.hasExpired()) {
@@ -483,10 +495,24 @@ std::string rawExchange(quint16 port, const std::string &bytes, int timeoutMs = 
             break;
         char buf[65536];
         const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-        if (n <= 0)
+        if (n <= 0) {
+            if (closed)
+                *closed = true;
             break;
+        }
         out.append(buf, std::size_t(n));
     }
+    return out;
+}
+
+std::string rawExchange(quint16 port, const std::string &bytes, int timeoutMs = 10000,
+                        bool firstOnly = false)
+{
+    const int fd = connectLoopback(port);
+    if (fd < 0)
+        return {};
+    sendText(fd, bytes);
+    std::string out = readReply(fd, timeoutMs, firstOnly);
     ::close(fd);
     return out;
 }
@@ -663,77 +689,6 @@ void tst_ServerProtocol::pollShapes()
         QCOMPARE(r.json["id"], json::parse(id.toStdString()));
 }
 
-namespace {
-
-int connectLoopback(quint16 port)
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-bool sendText(int fd, const std::string &text)
-{
-    return ::send(fd, text.data(), text.size(), MSG_NOSIGNAL) == ssize_t(text.size());
-}
-
-// Reads until the peer closes (closed = true) or timeoutMs passes.
-std::string readUntilClosed(int fd, int timeoutMs, bool &closed)
-{
-    closed = false;
-    std::string out;
-    QDeadlineTimer deadline(timeoutMs);
-    while (!deadline.hasExpired()) {
-        pollfd p{fd, POLLIN, 0};
-        if (::poll(&p, 1, int(deadline.remainingTime())) <= 0)
-            break;
-        char buf[4096];
-        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-        if (n <= 0) {
-            closed = true;
-            break;
-        }
-        out.append(buf, std::size_t(n));
-    }
-    return out;
-}
-
-// Reads one response with a Content-Length body (keep-alive: the connection stays open).
-std::string readOneResponse(int fd, int timeoutMs)
-{
-    std::string out;
-    QDeadlineTimer deadline(timeoutMs);
-    while (!deadline.hasExpired()) {
-        const auto headerEnd = out.find("\r\n\r\n");
-        if (headerEnd != std::string::npos) {
-            const auto at = out.find("Content-Length: ");
-            if (at != std::string::npos && at < headerEnd) {
-                const std::size_t length = std::stoul(out.substr(at + 16));
-                if (out.size() >= headerEnd + 4 + length)
-                    return out;
-            }
-        }
-        pollfd p{fd, POLLIN, 0};
-        if (::poll(&p, 1, int(deadline.remainingTime())) <= 0)
-            break;
-        char buf[4096];
-        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-        if (n <= 0)
-            break;
-        out.append(buf, std::size_t(n));
-    }
-    return out;
-}
-
-} // namespace
-
 void tst_ServerProtocol::unfinishedRequestTimesOut()
 {
     Eddy::Test::TestServer server;
@@ -746,7 +701,7 @@ void tst_ServerProtocol::unfinishedRequestTimesOut()
     QVERIFY(sendText(stalled, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                               "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\""));
     bool closed = false;
-    const std::string reply = readUntilClosed(stalled, 60000, closed);
+    const std::string reply = readReply(stalled, 60000, false, &closed);
     ::close(stalled);
     QVERIFY2(closed, reply.c_str());
     if (!httplibEngine()) { // httplib closes on its read timeout without an answer
@@ -762,11 +717,11 @@ void tst_ServerProtocol::unfinishedRequestTimesOut()
     const int idle = connectLoopback(server.port());
     QVERIFY(idle >= 0);
     QVERIFY(sendText(idle, request));
-    QVERIFY(readOneResponse(idle, 60000).rfind("HTTP/1.1 200", 0) == 0);
+    QVERIFY(readReply(idle, 60000, true).rfind("HTTP/1.1 200", 0) == 0);
     // Idle for longer than the request timeout: waiting is what this checks.
     std::this_thread::sleep_for(std::chrono::milliseconds(2500));
     QVERIFY(sendText(idle, request));
-    const std::string second = readOneResponse(idle, 60000);
+    const std::string second = readReply(idle, 60000, true);
     ::close(idle);
     QVERIFY2(second.rfind("HTTP/1.1 200", 0) == 0, second.c_str());
 }
