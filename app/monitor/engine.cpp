@@ -269,6 +269,7 @@ Engine::ServerLink *Engine::link(qint64 serverId)
     Mcp::ServerConfig config;
     config.url = QUrl(rec->url);
     config.token = rec->token;
+    config.timeoutMs = m_requestTimeoutMs;
     l->client = new Mcp::Client(config, m_http, this);
     const Mcp::Era era = Mcp::eraFromString(rec->era);
     if (era != Mcp::Era::Unknown)
@@ -821,6 +822,14 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
     const QString oldUpdated = t.lastUpdatedAt;
     const auto oldInterval = t.pollIntervalMs;
     fillFromState(t, state);
+    if (Store::isTerminal(oldStatus) && t.isLive()) {
+        // An end state is final: a server that calls the task live again is wrong; keep the end.
+        qCWarning(lcMonitor, "task %lld: the server said %s after %s; keeping %s", taskId,
+                  qPrintable(Store::toText(t.status)), qPrintable(Store::toText(oldStatus)),
+                  qPrintable(Store::toText(oldStatus)));
+        t.status = oldStatus;
+        t.statusMessage = oldMessage;
+    }
     const qint64 now = nowMs();
     const bool statusChanged = t.status != oldStatus;
     const bool messageChanged = t.statusMessage != oldMessage;

@@ -60,6 +60,8 @@ public:
     qint64 pushesReceived() const { return m_pushes; }
     // Batch interval of changesReady() (default 30 ms).
     void setBatchIntervalMs(int ms) { m_batchTimer.setInterval(ms); }
+    // Per-request timeout for servers linked from now on (default 30 s; listen streams have none).
+    void setRequestTimeoutMs(int ms) { m_requestTimeoutMs = ms; }
     // Polling and submission start only after open(); off = the engine stores but never polls
     // (eddyctl's read-only commands).
     void setMonitoring(bool enabled);
@@ -170,6 +172,7 @@ private:
     QTimer m_ttlTimer{this};
     std::optional<nlohmann::json> m_autoAnswers;
     bool m_monitoring = true;
+    int m_requestTimeoutMs = 30000;
     bool m_wasIdle = false;
     int m_answersInFlight = 0;
     int m_submissionsPending = 0; // tools/list fetches before journalling
