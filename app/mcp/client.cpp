@@ -8,6 +8,7 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QSet>
 #include <QTimer>
 
 #include <set>
@@ -979,16 +980,21 @@ ToolsJob *Client::listTools()
 void Client::addTools(const json &list, ToolsJob *job)
 {
     std::vector<Tool> tools;
+    QSet<QString> names;
     for (const json &entry : list) {
         Tool tool;
         QString why;
         if (Tool::fromJson(entry, &tool, &why)) {
-            tools.push_back(std::move(tool));
-        } else {
-            qCWarning(lcMcp) << "tools/list:" << why;
-            job->m_rejected << why;
-            emit warning(why);
+            if (!names.contains(tool.name)) {
+                names.insert(tool.name);
+                tools.push_back(std::move(tool));
+                continue;
+            }
+            why = tr("tools/list lists the tool \"%1\" more than once; Eddy keeps the first.").arg(tool.name);
         }
+        qCWarning(lcMcp) << "tools/list:" << why;
+        job->m_rejected << why;
+        emit warning(why);
     }
     m_tools = tools;
     job->m_tools = std::move(tools);
