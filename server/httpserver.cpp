@@ -21,6 +21,8 @@ namespace Eddy::Server {
 namespace {
 
 constexpr std::size_t kMaxHeaderBytes = 64 * 1024;
+// Reused per-thread buffers give back what one large request or response made them hold.
+constexpr std::size_t kKeptBufferBytes = 64 * 1024;
 constexpr int kEventThreads = 2;
 constexpr int kSendTimeoutMs = 30000;
 // Requests that are not polls and open streams each hold a thread; beyond this, answer 503.
@@ -275,6 +277,8 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
         // Reused across requests on this thread, so a poll's header strings keep their memory;
         // a request handed to another thread is moved out and this one starts empty again.
         thread_local HttpRequest request;
+        if (request.body.capacity() > kKeptBufferBytes)
+            std::string().swap(request.body);
         std::size_t headerCount = 0;
         bool http10 = false;
         std::size_t contentLength = 0;
@@ -426,6 +430,8 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
     if (response.status >= 400 && response.body.empty())
         m_errorFiller(response);
     thread_local std::string out; // keeps its memory from one response to the next
+    if (out.capacity() > kKeptBufferBytes)
+        std::string().swap(out);
     out.clear();
     out.reserve(response.body.size() + 256);
     out += "HTTP/1.1 ";

@@ -347,23 +347,16 @@ void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
         }
         call.tokenHash = m_tokenHash;
     }
-    const std::string contentType = lower(req.get_header_value("Content-Type"));
-    if (contentType.rfind("application/json", 0) != 0) {
+    if (!startsWithIgnoreCase(req.get_header_value("Content-Type"), "application/json")) {
         sendError(res, 415, nullptr, -32600,
                   "Unsupported Content-Type '" + req.get_header_value("Content-Type")
                       + "': send the JSON-RPC message as application/json");
         return;
     }
-    if (req.has_header("Accept")) {
-        const std::string accept = lower(req.get_header_value("Accept"));
-        if (accept.find("application/json") == std::string::npos
-            && accept.find("text/event-stream") == std::string::npos
-            && accept.find("*/*") == std::string::npos
-            && accept.find("application/*") == std::string::npos) {
-            sendError(res, 406, nullptr, -32600,
-                      "Not acceptable: send 'Accept: application/json, text/event-stream'");
-            return;
-        }
+    if (const std::string *accept = req.header("Accept"); accept && !isAcceptable(*accept)) {
+        sendError(res, 406, nullptr, -32600,
+                  "Not acceptable: send 'Accept: application/json, text/event-stream'");
+        return;
     }
     json body = json::parse(req.body, nullptr, false);
     if (body.is_discarded()) {
