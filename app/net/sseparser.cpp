@@ -12,6 +12,8 @@ std::vector<SseEvent> SseParser::feed(const QByteArray &chunk)
     std::vector<SseEvent> out;
     qsizetype start = 0;
     const qsizetype n = chunk.size();
+    if (n == 0)
+        return out; // an empty read must not forget a CR still waiting for its LF
     const char *p = chunk.constData();
     qsizetype i = 0;
     if (m_pendingCr && n > 0 && p[0] == '\n')
