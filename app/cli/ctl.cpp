@@ -1,5 +1,7 @@
 #include "app/cli/ctl.h"
 
+#include "app/agent/agent.h"
+
 #include "app/store/taskstore.h"
 
 #include <QCoreApplication>
@@ -93,6 +95,9 @@ QString Ctl::usage()
         "  sessions                              list sessions\n"
         "  attach SESSION QUERY                  attach matching tasks to a session, e.g.\n"
         "                                        tool=run_cfd_case status=completed reynolds=400\n"
+        "  agent PROMPT [--session NAME] [--yes] one headless agent turn over the stored servers;\n"
+        "                                        --agent-url URL (or EDDY_AGENT_URL), --agent-model M,\n"
+        "                                        --agent-key KEY, --agent-context TOKENS, --no-stream\n"
         "Exit codes: 0 ok, 1 failure, 2 usage. Docs: docs/eddyctl.md\n");
 }
 
@@ -118,7 +123,9 @@ bool Ctl::parse()
 {
     QStringList positional;
     static const QStringList valued{QStringLiteral("--db"), QStringLiteral("--token"), QStringLiteral("--answers"),
-                                    QStringLiteral("--session"), QStringLiteral("--status"), QStringLiteral("--format")};
+                                    QStringLiteral("--session"), QStringLiteral("--status"), QStringLiteral("--format"),
+                                    QStringLiteral("--agent-url"), QStringLiteral("--agent-model"),
+                                    QStringLiteral("--agent-key"), QStringLiteral("--agent-context")};
     for (int i = 0; i < m_args.size(); ++i) {
         QString a = m_args[i];
         QString value;
@@ -142,12 +149,20 @@ bool Ctl::parse()
             else if (a == QLatin1String("--session")) m_session = value;
             else if (a == QLatin1String("--status")) m_status = value;
             else if (a == QLatin1String("--format")) m_format = value;
+            else if (a == QLatin1String("--agent-url")) m_agentSettings.baseUrl = value;
+            else if (a == QLatin1String("--agent-model")) m_agentSettings.model = value;
+            else if (a == QLatin1String("--agent-key")) m_agentSettings.apiKey = value;
+            else if (a == QLatin1String("--agent-context")) m_agentContext = value;
         } else if (a == QLatin1String("--json")) {
             m_json = true;
         } else if (a == QLatin1String("--wait")) {
             m_wait = true;
         } else if (a == QLatin1String("--until-done")) {
             m_untilDone = true;
+        } else if (a == QLatin1String("--yes")) {
+            m_yes = true;
+        } else if (a == QLatin1String("--no-stream")) {
+            m_agentSettings.stream = false;
         } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
             m_out << usage();
             finish(Ok);
@@ -350,6 +365,7 @@ void Ctl::start()
     else if (cmd == QLatin1String("export")) cmdExport();
     else if (cmd == QLatin1String("sessions")) cmdSessions();
     else if (cmd == QLatin1String("attach")) cmdAttach();
+    else if (cmd == QLatin1String("agent")) cmdAgent();
     else fail(QStringLiteral("unknown command \"%1\".").arg(cmd), Usage);
 }
 
@@ -874,6 +890,51 @@ void Ctl::cmdAttach()
     else
         m_out << QStringLiteral("attached %1 task(s) to session \"%2\"").arg(n).arg(m_args[1]) << Qt::endl;
     finish(Ok);
+}
+
+void Ctl::cmdAgent()
+{
+    if (m_args.size() != 2 || m_args[1].trimmed().isEmpty())
+        return fail(QStringLiteral("usage: eddyctl agent \"PROMPT\" [--session NAME] [--yes] [--agent-url URL]"), Usage);
+    if (!m_agentContext.isEmpty()) {
+        bool ok = false;
+        m_agentSettings.contextTokens = m_agentContext.toInt(&ok);
+        if (!ok)
+            return fail(QStringLiteral("--agent-context needs a number of tokens, e.g. 8192."), Usage);
+    }
+    if (const QString problem = m_agentSettings.problem(); !problem.isEmpty())
+        return fail(problem, Usage);
+    if (!openEngine(true))
+        return;
+    m_agent = new Agent::Agent(&m_engine, this);
+    m_agent->setSettings(m_agentSettings);
+    // Headless: nobody can confirm, so destructive calls run only with --yes, and answers to a
+    // task's questions are never sent (Agent refuses them outside Ask).
+    m_agent->setConfirmationPolicy(m_yes ? Agent::Agent::ConfirmationPolicy::AllowAll
+                                         : Agent::Agent::ConfirmationPolicy::DenyAll);
+    if (!m_agent->openConversation(m_session))
+        return fail(m_agent->errorString());
+    m_err << "conversation: " << m_agent->sessionName() << Qt::endl;
+    connect(m_agent, &Agent::Agent::contentDelta, this, [this](const QString &text) {
+        m_out << text;
+        m_out.flush();
+        m_atLineStart = text.endsWith(QLatin1Char('\n'));
+    });
+    connect(m_agent, &Agent::Agent::toolCardReady, this,
+            [this](const QString &tool, const QString &card, const QList<qint64> &, bool ok) {
+        if (!m_atLineStart)
+            m_out << Qt::endl;
+        m_out << (ok ? "[tool] " : "[tool failed] ") << (card.isEmpty() ? tool : card) << Qt::endl;
+        m_atLineStart = true;
+    });
+    connect(m_agent, &Agent::Agent::turnFinished, this, [this](bool ok, const QString &error) {
+        if (!m_atLineStart)
+            m_out << Qt::endl;
+        if (!ok)
+            return fail(error);
+        finish(Ok);
+    });
+    m_agent->send(m_args[1]);
 }
 
 } // namespace Eddy::Cli

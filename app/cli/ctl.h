@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/agent/agentsettings.h"
 #include "app/monitor/engine.h"
 
 #include <QObject>
@@ -10,6 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+
+namespace Eddy::Agent {
+class Agent;
+}
 
 namespace Eddy::Cli {
 
@@ -55,6 +60,7 @@ private:
     void cmdExport();
     void cmdSessions();
     void cmdAttach();
+    void cmdAgent();
 
     QStringList m_args;          // positional, command first
     QString m_db;
@@ -77,6 +83,11 @@ private:
     qint64 m_waitCase = -1;
     bool m_interactive = false;
     bool m_hinted = false;
+    Agent::AgentSettings m_agentSettings = Agent::AgentSettings::fromEnvironment();
+    QString m_agentContext;      // --agent-context as given, checked by cmdAgent
+    bool m_yes = false;          // agent: allow calls that need confirmation
+    bool m_atLineStart = true;   // agent: streamed text ended with a newline
+    Agent::Agent *m_agent = nullptr;
 };
 
 } // namespace Eddy::Cli
