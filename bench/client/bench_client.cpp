@@ -4,8 +4,10 @@
 // docs/performance.md (Client section). Not a test: nothing here asserts speed.
 
 #include "app/mcp/client.h"
+#include "app/mcp/taskreplyparser.h"
 #include "app/monitor/pollscheduler.h"
 #include "app/net/httpclient.h"
+#include "app/net/httpreply.h"
 #include "tests/common/testserver.h"
 
 #include <QCoreApplication>
@@ -225,6 +227,54 @@ PacedResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, 
     return out;
 }
 
+// CPU of reading one tasks/get answer: the full path (DOM of the whole response, then
+// TaskState::parse of a copy of the result) against TaskReplyParser's single SAX pass.
+void parseCost(Mcp::Client &client, const std::string &working, const std::string &asking)
+{
+    for (const std::string &id : {working, asking}) {
+        if (id.empty())
+            continue;
+        // The server's real answer, fetched raw so both readers see identical bytes.
+        Net::HttpClient http;
+        Net::HttpRequest request;
+        request.url = client.config().url;
+        request.headers = {{"Accept", "application/json, text/event-stream"},
+                           {"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", "tasks/get"},
+                           {"Mcp-Name", QByteArray::fromStdString(id)}};
+        const json message = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tasks/get"},
+                              {"params", {{"taskId", id},
+                                          {"_meta", {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                                     {"io.modelcontextprotocol/clientCapabilities",
+                                                      {{"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}}}}}}}}};
+        request.body = QByteArray::fromStdString(message.dump());
+        std::unique_ptr<Net::HttpReply> reply(http.post(request));
+        QEventLoop loop;
+        QObject::connect(reply.get(), &Net::HttpReply::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+        const QByteArray body = reply->readAll();
+        const std::string_view view(body.constData(), size_t(body.size()));
+        const int rounds = 20000;
+        Mcp::TaskState state;
+        double t0 = cpuMicros();
+        int ok = 0;
+        for (int i = 0; i < rounds; ++i) {
+            const json doc = json::parse(view.begin(), view.end(), nullptr, false);
+            const json result = doc["result"];
+            ok += Mcp::TaskState::parse(result, Mcp::Era::Modern, Mcp::TaskState::Source::GetResult).isValid();
+        }
+        const double full = (cpuMicros() - t0) / rounds;
+        t0 = cpuMicros();
+        int fast = 0;
+        for (int i = 0; i < rounds; ++i)
+            fast += Mcp::TaskReplyParser::parseGetResponse(view, 1, id, &state);
+        const double sax = (cpuMicros() - t0) / rounds;
+        std::printf("reading one %s answer (%lld bytes): full parser %.2f us, SAX reader %.2f us "
+                    "(%d/%d and %d/%d parsed)\n",
+                    id == working ? "working" : "input_required", static_cast<long long>(body.size()),
+                    full, sax, ok, rounds, fast, rounds);
+    }
+}
+
 void report(const char *name, const PollResult &r)
 {
     std::printf("%-34s %8lld round trips in %5.1f s = %8.0f /s, client CPU %6.1f us/round trip, %lld errors\n",
@@ -282,6 +332,23 @@ int main(int argc, char **argv)
         std::fflush(stdout);
         if (count <= 1000)
             report("flat out, 16 requests in flight", pollFlat(client, ids, 16, seconds));
+    }
+    {
+        // A working task: one without the forced mesh defect, slowed by a tight tolerance.
+        std::string working;
+        const json args = {{"case_name", "bench-working"}, {"reynolds", 100}, {"grid", 64},
+                           {"max_iterations", 10000000}, {"tolerance", 1e-14}};
+        QEventLoop loop;
+        Mcp::CallJob *job = client.callTool(QStringLiteral("run_cfd_case"), args);
+        QObject::connect(job, &Mcp::Job::finished, &loop, [&] {
+            if (job->kind() == Mcp::CallJob::Kind::Task)
+                working = job->task().taskId;
+            loop.quit();
+        });
+        loop.exec();
+        parseCost(client, working, ids.front());
+        if (!working.empty())
+            client.cancelTask(working);
     }
     std::printf("connections opened: %lld\n", static_cast<long long>(http.connectionsOpened()));
 
