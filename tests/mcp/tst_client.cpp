@@ -249,6 +249,13 @@ void tst_Client::listen()
     std::vector<TaskState> pushes;
     connect(listen.get(), &Mcp::Listen::taskNotification, this,
             [&pushes](const Mcp::TaskState &s) { pushes.push_back(s); });
+    // What arrived, for the failure message of a wait that times out.
+    const auto seen = [&pushes] {
+        QStringList out;
+        for (const TaskState &s : pushes)
+            out << toString(s.status) + QLatin1Char(' ') + s.statusMessage.value_or(QString());
+        return out.join(QStringLiteral(" | ")).toUtf8();
+    };
     QTRY_COMPARE_WITH_TIMEOUT(acked.size(), 1, 60000);
     QCOMPARE(listen->acceptedIds(), std::vector<std::string>{id});
 
@@ -263,7 +270,8 @@ void tst_Client::listen()
     const std::string key = asking->inputRequests.begin().key();
     auto ack = finish(client.updateTask(id, {{key, {{"action", "accept"}, {"content", {{"action", "repair"}}}}}}));
     QVERIFY2(!ack->hasError(), qPrintable(describe(ack->error())));
-    QTRY_VERIFY_WITH_TIMEOUT((!pushes.empty() && pushes.back().isTerminal()) || !closed.isEmpty(), 90000);
+    QTRY_VERIFY2_WITH_TIMEOUT((!pushes.empty() && pushes.back().isTerminal()) || !closed.isEmpty(),
+                              seen().constData(), 90000);
     if (!closed.isEmpty())
         QFAIL(qPrintable(closed.first().first().value<Mcp::Error>().message()));
     QVERIFY(pushes.back().status == TaskStatus::Completed);
