@@ -625,6 +625,7 @@ int benchDiscipline(bool pushes)
               .arg(window)
               .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     double lo = 1e9, hi = 0;
+    bool lostAfterRestart = false;
     for (int i = 0; i < intervals.size(); ++i) {
         const int interval = intervals[i];
         if (i > 0) {
@@ -648,8 +649,16 @@ int benchDiscipline(bool pushes)
         const int live = engine.liveTaskCount();
         const EngineWindow w = measureEngine(engine, window);
         const double ratio = w.asked > 0 ? double(w.polls) / w.asked : 0;
-        lo = std::min(lo, ratio);
-        hi = std::max(hi, ratio);
+        if (live == 0) {
+            // Nothing left to poll says nothing about discipline; it is its own finding.
+            std::printf("discipline (%s): interval %d ms: no live task left after the restart\n",
+                        qPrintable(mode),
+                        interval);
+            lostAfterRestart = true;
+        } else {
+            lo = std::min(lo, ratio);
+            hi = std::max(hi, ratio);
+        }
         std::printf("discipline (%s): interval %d ms: %d/%d tasks follow it, %lld polls sent, %.0f "
                     "implied (%.1f%%), "
                     "%d status changes, %lld pushes\n",
@@ -680,9 +689,13 @@ int benchDiscipline(bool pushes)
     summaryRow(QStringLiteral(
                    "Polls sent / implied by `pollIntervalMs` (1000 → 250 → 2000 ms mid-run, %1)")
                    .arg(mode),
-               QStringLiteral("%1–%2%").arg(num(100 * lo, 1), num(100 * hi, 1)),
+               QStringLiteral("%1–%2%%3")
+                   .arg(num(100 * lo, 1),
+                        num(100 * hi, 1),
+                        lostAfterRestart ? QStringLiteral("; no live task left after a restart")
+                                         : QString()),
                QStringLiteral("within 5%"),
-               met ? QStringLiteral("yes") : QStringLiteral("**no**"));
+               met && !lostAfterRestart ? QStringLiteral("yes") : QStringLiteral("**no**"));
     return 0;
 }
 
