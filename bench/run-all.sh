@@ -36,7 +36,7 @@ fi
 build="$(cd "$build" && pwd)"
 keep_logs=1
 if [ -z "$logs" ]; then
-    logs="$(mktemp -d "${TMPDIR:-/tmp}/eddy-run-all-XXXXXX")"
+    logs="$(mktemp -d -t eddy-run-all-XXXXXX)"
     keep_logs=0
 fi
 mkdir -p "$logs" || { echo "run-all: cannot create $logs" >&2; exit 2; }
