@@ -377,7 +377,8 @@ Client::~Client()
         if (auto exchange = weak.lock())
             exchange->abort();
     }
-    if (m_era == Era::Legacy && !m_sessionId.isEmpty())
+    // Only while the HTTP client lives: an owner may delete it before this client.
+    if (m_http && m_era == Era::Legacy && !m_sessionId.isEmpty())
         endLegacySession();
 }
 
@@ -394,7 +395,7 @@ void Client::endLegacySession()
     http.verifyTls = m_config.verifyTls;
     http.bearerToken = m_tokenUtf8;
     Net::HttpReply *reply = m_http->post(http);
-    reply->setParent(m_http);
+    reply->setParent(m_http.data());
     connect(reply, &Net::HttpReply::finished, reply, &QObject::deleteLater);
     qCDebug(lcMcp) << "ending legacy session" << redactSecret(QString::fromLatin1(m_sessionId));
     m_sessionId.clear();

@@ -137,7 +137,7 @@ private:
 
     ServerConfig m_config;
     QByteArray m_tokenUtf8; // m_config.token, converted once
-    Net::HttpClient *m_http = nullptr;
+    QPointer<Net::HttpClient> m_http; // may go first (an owner deleting its children)
     Era m_era = Era::Unknown;
     QString m_version;
     bool m_detecting = false;

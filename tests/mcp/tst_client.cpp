@@ -404,6 +404,20 @@ void tst_Client::legacySessionDeletedOnClose()
     }
     // The client's DELETE is on its way; the server forgets the session once it lands.
     QTRY_COMPARE_WITH_TIMEOUT(statusWithSession(session), 404, 60000);
+
+    // An owner may delete the HTTP client first (QObject children go in creation order): the
+    // legacy client then cannot say goodbye, and must not touch the dead HTTP client.
+    auto ownHttp = std::make_unique<Net::HttpClient>();
+    auto orphan = std::make_unique<Mcp::Client>(config(server.url()), ownHttp.get());
+    orphan->setEra(Mcp::Era::Legacy);
+    auto again = finish(orphan->discover());
+    QVERIFY2(!again->hasError(), qPrintable(describe(again->error())));
+    const QByteArray kept = orphan->legacySessionId();
+    QVERIFY(!kept.isEmpty());
+    again.reset();
+    ownHttp.reset();
+    orphan.reset();
+    QCOMPARE(statusWithSession(kept), 200); // no DELETE was sent, and nothing crashed
 }
 
 void tst_Client::unknownTask()
