@@ -155,6 +155,11 @@ void tst_Crash::clientKilledDuringHundredCaseSweep()
 
         const Tally t = tally(db, serverDb);
         qInfo("client crash, sweep %d: %s", sweep + 1, qPrintable(describe(t)));
+        for (const QStringList &row : query(db, QStringLiteral(
+                 "SELECT c.id, t.status, t.is_tool_error, length(t.result), t.status_message, t.error "
+                 "FROM cases c LEFT JOIN tasks t ON t.id = c.task_id WHERE t.status IS NOT 'completed' "
+                 "OR t.result = '' OR t.is_tool_error <> 0")))
+            qWarning("case without a good result: %s", qPrintable(row.join(QStringLiteral(" | ")).left(400)));
         QCOMPARE(t.cases, qint64(100));
         QCOMPARE(t.lostHandles, qint64(0));
         QCOMPARE(t.duplicates, qint64(0));
