@@ -262,7 +262,7 @@ void ChatClient::onFinished()
         if (m_result.content.isEmpty() && m_result.toolCalls.empty())
             qCInfo(lcAgent) << "the model answered with neither text nor tool calls";
     } else {
-        qCWarning(lcAgent).noquote() << m_result.error;
+        qCInfo(lcAgent).noquote() << m_result.error; // the caller shows it to the user
     }
     m_reply = nullptr;
     reply->disconnect(this);

@@ -10,7 +10,9 @@
 #include "tests/common/testserver.h"
 
 #include <QLoggingCategory>
+#include <QElapsedTimer>
 #include <QMutex>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -70,6 +72,7 @@ private slots:
     void stopEndsTheTurn();
     void scrubRemovesEchoedIds();
     void sweepSurvivesRestartAndCompaction();
+    void eddyctlRunsOneTurn();
 
 private:
     Agent::AgentSettings settingsFor(const ScriptedModel &model) const;
@@ -442,6 +445,65 @@ void tst_Agent::sweepSurvivesRestartAndCompaction()
         for (const QString &id : ids)
             QVERIFY2(!everything.contains(id), "a server task id leaked");
     }
+}
+
+void tst_Agent::eddyctlRunsOneTurn()
+{
+    const QString bin = qEnvironmentVariable("EDDYCTL_BIN");
+    QVERIFY2(!bin.isEmpty(), "EDDYCTL_BIN is not set (ctest sets it)");
+    const QString db = m_dir.filePath(QStringLiteral("cli.sqlite"));
+    {
+        Monitor::Engine engine;
+        QVERIFY(engine.open(db));
+        QVERIFY(engine.addServer(m_server.url()) > 0);
+    }
+    ScriptedModel model;
+    QVERIFY(model.listen());
+    model.push([](const json &) {
+        ScriptedModel::Reply r;
+        r.content = QStringLiteral("Starting it.");
+        r.toolCalls = json::array({ScriptedModel::call("run_cfd_case", {{"reynolds", 10}, {"grid", 8}, {"max_iterations", 50}}),
+                                   ScriptedModel::call("cancel_task", {{"task", 1}})});
+        return r;
+    });
+    model.push([](const json &) {
+        ScriptedModel::Reply r;
+        r.content = QStringLiteral("Case started as task #1.");
+        return r;
+    });
+    const auto run = [&](const QStringList &args, const QString &url) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("EDDY_AGENT_URL"));
+        if (!url.isEmpty())
+            env.insert(QStringLiteral("EDDY_AGENT_URL"), url);
+        p.setProcessEnvironment(env);
+        p.start(bin, QStringList{QStringLiteral("--db"), db} + args);
+        p.waitForStarted(30000);
+        // The scripted model answers on this thread's event loop: poll, do not block.
+        QElapsedTimer t;
+        t.start();
+        while (p.state() != QProcess::NotRunning && t.elapsed() < 120000)
+            QTest::qWait(20);
+        return std::make_tuple(p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                               QString::fromUtf8(p.readAllStandardError()));
+    };
+    auto [code, out, err] = run({QStringLiteral("agent"), QStringLiteral("start one tiny case"),
+                                 QStringLiteral("--session"), QStringLiteral("cli chat")}, model.baseUrl());
+    QVERIFY2(code == 0, qPrintable(err));
+    QVERIFY2(out.contains(QStringLiteral("Starting it.")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("[tool] run_cfd_case: task #1 ")), qPrintable(out));
+    // Headless without --yes: the cancel is declined, not run.
+    QVERIFY2(out.contains(QStringLiteral("[tool failed] cancel_task: declined")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("Case started as task #1.")), qPrintable(out));
+    QVERIFY2(err.contains(QStringLiteral("conversation: cli chat")), qPrintable(err));
+    QCOMPARE(model.remaining(), 0);
+
+    std::tie(code, out, err) = run({QStringLiteral("agent"), QStringLiteral("hello")}, QString());
+    QCOMPARE(code, 2);
+    QVERIFY2(err.contains(QStringLiteral("No model endpoint is configured")), qPrintable(err));
+    std::tie(code, out, err) = run({QStringLiteral("agent")}, model.baseUrl());
+    QCOMPARE(code, 2);
 }
 
 QTEST_GUILESS_MAIN(tst_Agent)
