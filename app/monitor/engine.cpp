@@ -116,6 +116,10 @@ void fillFromState(Store::TaskRecord &t, const Mcp::TaskState &st)
 }
 
 constexpr int s_singleCallConcurrency = 16;
+// A `completed` reply without its result is asked again this many times (with backoff)
+// before the task is stored completed with an error instead.
+constexpr int s_noResultTries = 5;
+constexpr qint64 s_noResultFirstDelayMs = 250;
 
 } // namespace
 
@@ -239,6 +243,9 @@ void Engine::close()
     for (ServerLink *l : std::as_const(m_links)) {
         delete l->listen.data();
         delete l->listenTimer;
+        // Before the HTTP client: a 2025-era client ends its session through it (best effort),
+        // and a client left behind would hold a deleted HTTP client until the engine goes.
+        delete l->client;
     }
     qDeleteAll(m_links);
     m_links.clear();
@@ -821,6 +828,7 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
     const QString oldMessage = t.statusMessage;
     const QString oldUpdated = t.lastUpdatedAt;
     const auto oldInterval = t.pollIntervalMs;
+    const Store::TaskRecord before = t;
     fillFromState(t, state);
     if (Store::isTerminal(oldStatus) && t.isLive()) {
         // An end state is final: a server that calls the task live again is wrong; keep the end.
@@ -829,6 +837,29 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
                   qPrintable(Store::toText(oldStatus)));
         t.status = oldStatus;
         t.statusMessage = oldMessage;
+    }
+    if (t.status == Store::TaskStatus::Completed && t.result.isEmpty() && t.error.isEmpty()) {
+        // `completed` without its result is not an end (a server may publish the status before
+        // it attaches the result): keep the task live and ask again, a few times, with backoff.
+        if (fromPush) { // a push is not a poll: let the next poll bring the result
+            t = before;
+            m_scheduler->pollSoon(taskId);
+            return;
+        }
+        const int tries = ++m_noResultTries[taskId];
+        if (tries <= s_noResultTries) {
+            qCWarning(lcMonitor, "task %lld: the server said completed but sent no result; "
+                                 "asking again (%d of %d)", taskId, tries, s_noResultTries);
+            t = before;
+            m_scheduler->completed(taskId, s_noResultFirstDelayMs << (tries - 1));
+            return;
+        }
+        t.error = QString::fromStdString(
+            json{{"code", -32603},
+                 {"message", "the server said completed but sent no result (asked "
+                                 + std::to_string(s_noResultTries + 1)
+                                 + " times); run the case again or ask the server's operator"}}
+                .dump());
     }
     const qint64 now = nowMs();
     const bool statusChanged = t.status != oldStatus;
@@ -866,6 +897,7 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
         m_live.erase(it);
         m_scheduler->remove(taskId);
         m_ttlWarned.remove(taskId);
+        m_noResultTries.remove(taskId);
         qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toText(done.status)));
         emit taskFinished(done);
     }

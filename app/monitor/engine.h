@@ -164,6 +164,7 @@ private:
     QHash<qint64, int> m_sweepSending;             // sweep id (0 = single calls) -> in flight
     QMap<qint64, QList<Store::CaseRecord>> m_caseQueue; // sweep id (0 = single calls) -> unsent
     QSet<qint64> m_ttlWarned;
+    QHash<qint64, int> m_noResultTries;           // task id -> 'completed' replies without a result
     QHash<qint64, qint64> m_pendingSessionForCase; // single call -> session to attach its task to
     ChangeSet m_pending;
     QHash<qint64, int> m_pendingTaskIndex;         // task id -> index in m_pending.tasks

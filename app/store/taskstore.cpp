@@ -898,7 +898,10 @@ QList<TaskRecord> TaskStore::liveTasks()
 {
     QList<TaskRecord> out;
     Statement st = m_db.prepare(QStringLiteral(
-        "SELECT %1 FROM tasks t WHERE t.status IN ('working','input_required') ORDER BY t.id")
+        "SELECT %1 FROM tasks t WHERE t.status IN ('working','input_required') "
+        // completed without its result (a kill before it was fetched): still to be fetched
+        "OR (t.status = 'completed' AND t.result = '' AND t.error = '' "
+        "AND COALESCE(t.server_task_id, '') <> '') ORDER BY t.id")
                                     .arg(QLatin1String(s_taskColumns)));
     while (st.step() == Statement::StepResult::Row)
         out << readTask(st);
