@@ -52,9 +52,9 @@ bool TaskFilterProxyModel::lessThan(const QModelIndex &left, const QModelIndex &
 {
     const QVariant l = left.data(TaskTableModel::SortRole);
     const QVariant r = right.data(TaskTableModel::SortRole);
-    const int c = QVariant::compare(l, r) == QPartialOrdering::Less ? -1
-                  : QVariant::compare(l, r) == QPartialOrdering::Greater ? 1
-                                                                          : 0;
+    // One comparison, not two: sorting 100,000 rows calls this ~1.7 million times.
+    const QPartialOrdering order = QVariant::compare(l, r);
+    const int c = order == QPartialOrdering::Less ? -1 : order == QPartialOrdering::Greater ? 1 : 0;
     if (c != 0)
         return c < 0;
     // Ties keep a stable, predictable order: by task number.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -184,10 +185,18 @@ QString TaskTableModel::caseLabel(qint64 taskId) const
 QString TaskTableModel::parametersText(qint64 taskId) const
 {
     const int r = rowOf(taskId);
-    return r < 0 ? QString() : m_rows[r].parameters;
+    return r < 0 ? QString() : derived(r).parameters;
 }
 
-void TaskTableModel::fillDerived(Row &row) const
+const TaskTableModel::Row &TaskTableModel::derived(int row) const
+{
+    const Row &r = m_rows[row];
+    if (!r.derived)
+        fillDerived(r);
+    return r;
+}
+
+void TaskTableModel::fillDerived(const Row &row) const
 {
     const auto args = nlohmann::json::parse(row.task.arguments.toStdString(), nullptr, false);
     QStringList parts;
@@ -213,6 +222,7 @@ void TaskTableModel::fillDerived(Row &row) const
                              QString::number(row.task.id)}
                      .join(QLatin1Char(' '))
                      .toLower();
+    row.derived = true;
 }
 
 QVariant TaskTableModel::display(const Row &row, int column) const
@@ -287,7 +297,10 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Row &row = m_rows[index.row()];
+    const bool needsTexts = role == SearchTextRole
+                            || (index.column() == ParametersColumn
+                                && (role == Qt::DisplayRole || role == Qt::ToolTipRole || role == SortRole));
+    const Row &row = needsTexts ? derived(index.row()) : m_rows[index.row()];
     const Store::TaskRecord &t = row.task;
     switch (role) {
     case Qt::DisplayRole: return display(row, index.column());
@@ -359,22 +372,32 @@ void TaskTableModel::clearAccepted()
     m_sessionCases.clear();
 }
 
+void TaskTableModel::appendRow(const Store::TaskRecord &task)
+{
+    const int r = static_cast<int>(m_rows.size());
+    Row row;
+    row.task = task;
+    row.task.result.clear(); // results are fetched on demand; 10,000 rows must stay small
+    m_index.insert(task.id, r);
+    if (task.caseId)
+        m_caseRow.insert(*task.caseId, r);
+    count(task.status, 1);
+    m_rows.push_back(std::move(row));
+}
+
 void TaskTableModel::setTasks(const QList<Store::TaskRecord> &tasks)
 {
-    beginResetModel();
-    m_rows.clear();
-    m_index.clear();
-    m_counts.clear();
-    m_rows.reserve(tasks.size());
+    ++m_generation;
+    m_pendingPage.clear();
+    QList<Store::TaskRecord> ordered;
+    ordered.reserve(tasks.size());
+    QSet<qint64> seen;
+    seen.reserve(tasks.size());
     for (const auto &t : tasks) {
-        if (m_index.contains(t.id))
+        if (seen.contains(t.id))
             continue;
-        Row row;
-        row.task = t;
-        row.task.result.clear(); // results are fetched on demand; 10,000 rows must stay small
-        fillDerived(row);
-        m_index.insert(t.id, static_cast<int>(m_rows.size()));
-        count(t.status, 1);
+        seen.insert(t.id);
+        ordered << t;
         if (t.sweepId) {
             m_sessionSweeps.insert(*t.sweepId);
             if (!m_sweeps.contains(*t.sweepId) && !m_askedSweeps.contains(*t.sweepId)) {
@@ -384,15 +407,71 @@ void TaskTableModel::setTasks(const QList<Store::TaskRecord> &tasks)
         }
         if (t.caseId)
             m_sessionCases.insert(*t.caseId);
-        m_rows.push_back(std::move(row));
     }
+    const bool paged = ordered.size() > 2 * qsizetype(m_pageSize);
+    if (paged) {
+        // Newest first: what an engineer looks for after a restart is listed first.
+        std::stable_sort(ordered.begin(), ordered.end(), [](const Store::TaskRecord &a, const Store::TaskRecord &b) {
+            return a.firstSeenAtMs != b.firstSeenAtMs ? a.firstSeenAtMs > b.firstSeenAtMs : a.id > b.id;
+        });
+    }
+    beginResetModel();
+    m_rows.clear();
+    m_index.clear();
+    m_caseRow.clear();
+    m_counts.clear();
+    const qsizetype firstPage = paged ? m_pageSize : ordered.size();
+    m_rows.reserve(ordered.size());
+    for (qsizetype i = 0; i < firstPage; ++i)
+        appendRow(ordered[i]);
+    if (paged)
+        m_pendingPage = ordered.mid(firstPage);
     endResetModel();
     Q_EMIT countsChanged();
+    if (!paged) {
+        Q_EMIT allTasksListed();
+        return;
+    }
+    const quint64 generation = m_generation;
+    QMetaObject::invokeMethod(this, [this, generation] { listNextPage(generation); }, Qt::QueuedConnection);
+}
+
+void TaskTableModel::listNextPage(quint64 generation)
+{
+    if (generation != m_generation || m_pendingPage.isEmpty())
+        return; // a newer setTasks replaced this list
+    const qsizetype take = std::min<qsizetype>(m_pageSize, m_pendingPage.size());
+    QList<Store::TaskRecord> page;
+    page.reserve(take);
+    for (qsizetype i = 0; i < take; ++i) {
+        // A task a change set already listed is newer than its snapshot copy.
+        if (!m_index.contains(m_pendingPage[i].id))
+            page << m_pendingPage[i];
+    }
+    m_pendingPage.remove(0, take);
+    if (!page.isEmpty()) {
+        const int first = static_cast<int>(m_rows.size());
+        beginInsertRows({}, first, first + static_cast<int>(page.size()) - 1);
+        for (const auto &t : page)
+            appendRow(t);
+        endInsertRows();
+        Q_EMIT countsChanged();
+    }
+    if (m_pendingPage.isEmpty()) {
+        m_pendingPage.squeeze();
+        Q_EMIT allTasksListed();
+        return;
+    }
+    QMetaObject::invokeMethod(this, [this, generation] { listNextPage(generation); }, Qt::QueuedConnection);
 }
 
 void TaskTableModel::applyTasks(const QList<Store::TaskRecord> &tasks)
 {
-    QList<int> changed;
+    // Rows whose identity columns (case, parameters) changed, and rows where only the status
+    // side did: a status tick must not name the case column, or a view sorted by case (the
+    // default) re-sorts and re-lays out on every update.
+    QList<int> changedAll;
+    QList<int> changedStatus;
     QList<Row> added;
     bool countsDirty = false;
     for (const auto &t : tasks) {
@@ -404,10 +483,14 @@ void TaskTableModel::applyTasks(const QList<Store::TaskRecord> &tasks)
                 count(t.status, 1);
                 countsDirty = true;
             }
+            const bool identity = row.task.arguments != t.arguments || row.task.sweepId != t.sweepId
+                                  || row.task.caseId != t.caseId || row.task.serverId != t.serverId;
             row.task = t;
             row.task.result.clear();
-            fillDerived(row); // the status and message are part of the search text
-            changed << r;
+            row.derived = false; // the status and message are part of the search text
+            row.parameters.clear();
+            row.search.clear();
+            (identity ? changedAll : changedStatus) << r;
             continue;
         }
         if (!accepts(t))
@@ -417,19 +500,21 @@ void TaskTableModel::applyTasks(const QList<Store::TaskRecord> &tasks)
         Row row;
         row.task = t;
         row.task.result.clear();
-        fillDerived(row);
         if (dup != added.end()) {
             *dup = std::move(row);
         } else {
             added.push_back(std::move(row));
         }
     }
-    emitRowsChanged(changed, 0, ColumnCount - 1);
+    emitRowsChanged(changedAll, 0, ColumnCount - 1);
+    emitRowsChanged(changedStatus, StatusColumn, ColumnCount - 1);
     if (!added.isEmpty()) {
         const int first = static_cast<int>(m_rows.size());
         beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
         for (auto &row : added) {
             m_index.insert(row.task.id, static_cast<int>(m_rows.size()));
+            if (row.task.caseId)
+                m_caseRow.insert(*row.task.caseId, static_cast<int>(m_rows.size()));
             count(row.task.status, 1);
             if (row.task.sweepId && !m_sweeps.contains(*row.task.sweepId)
                 && !m_askedSweeps.contains(*row.task.sweepId)) {
@@ -476,6 +561,22 @@ void TaskTableModel::applySamples(const QList<Store::ProgressSample> &samples)
     emitRowsChanged(changed, ProgressColumn, EtaColumn);
 }
 
+void TaskTableModel::applyChanges(const QList<Store::TaskRecord> &tasks, const QList<Store::ProgressSample> &samples)
+{
+    m_deferChanges = true;
+    applyTasks(tasks);
+    applySamples(samples);
+    m_deferChanges = false;
+    // A row named as a whole needs no status-side range as well.
+    if (!m_pendingAll.isEmpty() && !m_pendingStatus.isEmpty()) {
+        const QSet<int> whole(m_pendingAll.begin(), m_pendingAll.end());
+        m_pendingStatus.removeIf([&](int r) { return whole.contains(r); });
+    }
+    // Samples name Progress..ETA, inside the status side: one range covers both.
+    emitRowsChanged(std::exchange(m_pendingAll, {}), 0, ColumnCount - 1);
+    emitRowsChanged(std::exchange(m_pendingStatus, {}), StatusColumn, ColumnCount - 1);
+}
+
 void TaskTableModel::tick()
 {
     if (m_rows.isEmpty())
@@ -489,6 +590,10 @@ void TaskTableModel::emitRowsChanged(QList<int> rows, int firstColumn, int lastC
 {
     if (rows.isEmpty())
         return;
+    if (m_deferChanges) {
+        (firstColumn == 0 ? m_pendingAll : m_pendingStatus) << rows;
+        return;
+    }
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     int start = rows.first();
@@ -508,7 +613,7 @@ void TaskTableModel::setServerNames(const QHash<qint64, QString> &names)
 {
     m_serverNames = names;
     for (auto &row : m_rows)
-        fillDerived(row);
+        row.derived = false; // the server name is part of the search text
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(index(0, ServerColumn), index(rowCount() - 1, ServerColumn));
 }
@@ -519,7 +624,7 @@ void TaskTableModel::setSweepInfo(qint64 sweepId, const QString &label, const QS
     QList<int> changed;
     for (int r = 0; r < m_rows.size(); ++r) {
         if (m_rows[r].task.sweepId == sweepId) {
-            fillDerived(m_rows[r]);
+            m_rows[r].derived = false;
             changed << r;
         }
     }
@@ -529,12 +634,9 @@ void TaskTableModel::setSweepInfo(qint64 sweepId, const QString &label, const QS
 void TaskTableModel::setCaseIndex(qint64 caseId, int index)
 {
     m_caseIndex.insert(caseId, index);
-    for (int r = 0; r < m_rows.size(); ++r) {
-        if (m_rows[r].task.caseId == caseId) {
-            emitRowsChanged({r}, CaseColumn, CaseColumn);
-            break;
-        }
-    }
+    const int r = m_caseRow.value(caseId, -1);
+    if (r >= 0)
+        emitRowsChanged({r}, CaseColumn, CaseColumn);
 }
 
 const Store::TaskRecord *TaskTableModel::task(qint64 taskId) const

@@ -8,6 +8,7 @@
 #include <QSet>
 #include <QStringList>
 
+#include <algorithm>
 #include <optional>
 
 namespace Eddy {
@@ -79,12 +80,21 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
-    // Replaces every row (a session switch or the first load).
+    // Replaces every row (a session switch or the first load). A long list is listed in pages,
+    // newest first: the first page at once, each further page in its own event-loop turn, so
+    // no single main-thread block grows with the number of stored tasks. allTasksListed()
+    // follows the last page (at once for a short list).
     void setTasks(const QList<Store::TaskRecord> &tasks);
+    // Rows per page (default 1,000); a list of at most two pages is listed at once.
+    void setPageSize(int rows) { m_pageSize = std::max(1, rows); }
+    bool isListing() const { return !m_pendingPage.isEmpty(); }
     // Updates known rows in place and appends new tasks that belong to the shown session.
     void applyTasks(const QList<Store::TaskRecord> &tasks);
     // Folds new progress samples into the progress, residual and ETA columns.
     void applySamples(const QList<Store::ProgressSample> &samples);
+    // One engine change set: tasks, then samples, with one dataChanged per contiguous range of
+    // changed rows (not one per kind of change).
+    void applyChanges(const QList<Store::TaskRecord> &tasks, const QList<Store::ProgressSample> &samples);
     // Refreshes the columns that depend on the clock (age, ETA, expires in).
     void tick();
 
@@ -120,6 +130,7 @@ public:
 
 Q_SIGNALS:
     void countsChanged();
+    void allTasksListed();
     // New tasks arrived whose sweep has no label yet: the owner may look the sweep up.
     void sweepInfoNeeded(qint64 sweepId);
 
@@ -128,14 +139,20 @@ private:
     {
         Store::TaskRecord task;
         Progress progress;
-        QString parameters; // computed once per arguments change
-        QString search;
+        // Derived lazily on the first data() call that needs them (a view shows only a screenful;
+        // deriving 100,000 rows up front blocked the GUI for seconds) and dropped on every change.
+        mutable QString parameters;
+        mutable QString search;
+        mutable bool derived = false;
     };
 
     qint64 now() const;
     bool accepts(const Store::TaskRecord &task) const;
-    void fillDerived(Row &row) const;
+    void fillDerived(const Row &row) const;
+    const Row &derived(int row) const;
     void count(Store::TaskStatus status, int delta);
+    void appendRow(const Store::TaskRecord &task);
+    void listNextPage(quint64 generation);
     void emitRowsChanged(QList<int> rows, int firstColumn, int lastColumn);
     QVariant display(const Row &row, int column) const;
     QVariant sortValue(const Row &row, int column) const;
@@ -150,12 +167,20 @@ private:
     };
     QHash<qint64, SweepInfo> m_sweeps;
     QHash<qint64, int> m_caseIndex;
+    QHash<qint64, int> m_caseRow; // case id -> row
+    QList<Store::TaskRecord> m_pendingPage; // not listed yet, newest first
+    quint64 m_generation = 0;                // bumped by setTasks: drops a stale page
+    int m_pageSize = 1000;
     QSet<qint64> m_sessionSweeps;
     QSet<qint64> m_sessionCases;
     QSet<qint64> m_askedSweeps;
     QHash<Store::TaskStatus, int> m_counts;
     bool m_allSessions = false;
     qint64 m_fixedNow = 0;
+    // While applyChanges runs: rows changed as a whole, and rows changed on the status side.
+    bool m_deferChanges = false;
+    QList<int> m_pendingAll;
+    QList<int> m_pendingStatus;
 };
 
 } // namespace Eddy

@@ -26,6 +26,9 @@ private Q_SLOTS:
     void timeColumns();
     void filterAndSearch();
     void sortByColumn();
+    void lazyTextsSeenBySearchAndSort();
+    void statusTickKeepsCaseOrder();
+    void longListInPages();
 
 private:
     static TaskRecord task(qint64 id, TaskStatus status, qint64 sweep, qint64 caseId, double re);
@@ -240,6 +243,181 @@ void tst_TaskTableModel::sortByColumn()
     QCOMPARE(order(), (QList<qint64>{3, 2, 1})); // oldest first (seen earliest)
     proxy.sort(TaskTableModel::StatusColumn, Qt::DescendingOrder);
     QCOMPARE(order().first(), 3);
+}
+
+// Parameters and search texts are derived on first use, not in setTasks: a filter, a search and
+// a sort over every row must still see every row's texts, and a change must drop a stale text.
+void tst_TaskTableModel::lazyTextsSeenBySearchAndSort()
+{
+    TaskTableModel model;
+    TaskFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setServerNames({{1, QStringLiteral("Local CFD")}});
+    model.setSweepInfo(3, QStringLiteral("Sweep 3"), {QStringLiteral("reynolds")});
+    const int n = 2000;
+    QList<TaskRecord> tasks;
+    for (int i = 1; i <= n; ++i)
+        tasks << task(i, i % 7 == 0 ? TaskStatus::Failed : TaskStatus::Completed, 3, 10'000 + i, 100'000 - i);
+    model.setTasks(tasks);
+    QCOMPARE(proxy.rowCount(), n);
+
+    // A search over rows no view has shown yet.
+    proxy.setSearchText(QStringLiteral("reynolds = 98765"));
+    QCOMPARE(proxy.rowCount(), 1);
+    QCOMPARE(proxy.index(0, 0).data(TaskTableModel::TaskIdRole).toLongLong(), 1235);
+    proxy.setSearchText(QStringLiteral("failed local cfd"));
+    QCOMPARE(proxy.rowCount(), n / 7);
+    proxy.setSearchText(QString());
+
+    // Sorting by the parameters text orders every row by its derived text.
+    proxy.sort(TaskTableModel::ParametersColumn, Qt::AscendingOrder);
+    QString previous;
+    for (int r = 0; r < proxy.rowCount(); ++r) {
+        const QString text = proxy.index(r, TaskTableModel::ParametersColumn).data().toString();
+        QVERIFY2(text.startsWith(QLatin1String("reynolds = ")), qPrintable(text));
+        QVERIFY2(previous <= text, qPrintable(previous + QLatin1String(" > ") + text));
+        previous = text;
+    }
+    QCOMPARE(proxy.index(0, TaskTableModel::ParametersColumn).data().toString(), QStringLiteral("reynolds = 98000"));
+
+    // New arguments, a new status message and a renamed server: the cached texts are dropped.
+    TaskRecord t = tasks[9];
+    t.arguments = QStringLiteral(R"({"reynolds":7,"grid":16})");
+    t.statusMessage = QStringLiteral("mesh refined twice");
+    model.applyTasks({t});
+    QCOMPARE(model.parametersText(10), QStringLiteral("reynolds = 7"));
+    proxy.setSearchText(QStringLiteral("refined"));
+    QCOMPARE(proxy.rowCount(), 1);
+    QCOMPARE(proxy.index(0, TaskTableModel::ParametersColumn).data().toString(), QStringLiteral("reynolds = 7"));
+    proxy.setSearchText(QStringLiteral("workstation"));
+    QCOMPARE(proxy.rowCount(), 0);
+    model.setServerNames({{1, QStringLiteral("Workstation")}});
+    QCOMPARE(proxy.rowCount(), n);
+    proxy.setSearchText(QString());
+    QCOMPARE(proxy.index(0, TaskTableModel::ParametersColumn).data().toString(), QStringLiteral("reynolds = 7"));
+    QCOMPARE(proxy.index(proxy.rowCount() - 1, TaskTableModel::ParametersColumn).data().toString(),
+             QStringLiteral("reynolds = 99999"));
+    QCOMPARE(proxy.index(proxy.rowCount() - 1, 0).data(TaskTableModel::TaskIdRole).toLongLong(), 1);
+}
+
+// A status tick names only the status-side columns: a view sorted by case (the monitor's default)
+// keeps its layout, while a view sorted by status still moves the row.
+void tst_TaskTableModel::statusTickKeepsCaseOrder()
+{
+    TaskTableModel model;
+    TaskFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSweepInfo(3, QStringLiteral("Sweep 3"), {QStringLiteral("reynolds")});
+    QList<TaskRecord> tasks;
+    for (int i = 1; i <= 5; ++i) {
+        model.setCaseIndex(30 + i, i - 1);
+        tasks << task(i, TaskStatus::Working, 3, 30 + i, 100 * i);
+    }
+    model.setTasks(tasks);
+    proxy.sort(TaskTableModel::CaseColumn, Qt::AscendingOrder);
+    QSignalSpy layout(&proxy, &QAbstractItemModel::layoutChanged);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    TaskRecord t3 = tasks[2];
+    t3.status = TaskStatus::Completed;
+    t3.statusMessage = QStringLiteral("converged");
+    model.applyTasks({t3});
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.first().at(0).toModelIndex().column(), int(TaskTableModel::StatusColumn));
+    QCOMPARE(changed.first().at(1).toModelIndex().column(), int(TaskTableModel::ColumnCount) - 1);
+    QCOMPARE(layout.count(), 0);
+    QCOMPARE(proxy.index(2, TaskTableModel::MessageColumn).data().toString(), QStringLiteral("converged"));
+
+    // New arguments change the case side: the whole row is named.
+    changed.clear();
+    t3.arguments = QStringLiteral(R"({"reynolds":5})");
+    model.applyTasks({t3});
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.first().at(0).toModelIndex().column(), int(TaskTableModel::CaseColumn));
+
+    proxy.sort(TaskTableModel::StatusColumn, Qt::AscendingOrder);
+    QCOMPARE(proxy.index(4, 0).data(TaskTableModel::TaskIdRole).toLongLong(), 3); // completed after working
+    TaskRecord t1 = tasks[0];
+    t1.status = TaskStatus::Failed;
+    model.applyTasks({t1});
+    QCOMPARE(proxy.index(4, 0).data(TaskTableModel::TaskIdRole).toLongLong(), 1); // re-sorted by status
+
+    // One change set (tasks 4 and 5 ticking, samples for both): one range, not one per kind.
+    changed.clear();
+    TaskRecord t4 = tasks[3];
+    TaskRecord t5 = tasks[4];
+    t4.statusMessage = t5.statusMessage = QStringLiteral("iteration 20 of 100");
+    model.applyChanges({t4, t5}, {ProgressSample{4, Now, QStringLiteral("iteration"), 20, 20},
+                                  ProgressSample{5, Now, QStringLiteral("residual"), 20, 1e-4}});
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.first().at(0).toModelIndex().row(), 3);
+    QCOMPARE(changed.first().at(1).toModelIndex().row(), 4);
+    QCOMPARE(changed.first().at(0).toModelIndex().column(), int(TaskTableModel::StatusColumn));
+    QCOMPARE(model.index(4, TaskTableModel::ResidualColumn).data().toString(), QStringLiteral("1.00e-04"));
+    QCOMPARE(model.index(3, TaskTableModel::MessageColumn).data().toString(), QStringLiteral("iteration 20 of 100"));
+}
+
+// A long snapshot is listed in pages, newest first, one page per event-loop turn; a change set
+// during listing wins over the older snapshot copy, and a new setTasks drops the stale pages.
+void tst_TaskTableModel::longListInPages()
+{
+    TaskTableModel model;
+    model.setPageSize(100);
+    model.setShowAllSessions(true);
+    TaskFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.sort(TaskTableModel::CaseColumn, Qt::AscendingOrder);
+    QSignalSpy listed(&model, &TaskTableModel::allTasksListed);
+    QList<TaskRecord> tasks;
+    for (int i = 1; i <= 1000; ++i)
+        tasks << task(i, TaskStatus::Completed, 3, 100 + i, i);
+    model.setTasks(tasks);
+    QCOMPARE(model.rowCount(), 100);
+    QVERIFY(model.isListing());
+    QCOMPARE(listed.count(), 0);
+    // Newest first: task(i) was first seen i minutes before Now, so task 1 is the newest.
+    QCOMPARE(model.taskIdAt(0), 1);
+    QCOMPARE(model.taskIdAt(99), 100);
+    QVERIFY(model.rowOf(500) < 0);
+
+    // A change set names a task that is not listed yet: it is listed now, and only once.
+    TaskRecord t500 = tasks[499];
+    t500.status = TaskStatus::Failed;
+    t500.statusMessage = QStringLiteral("diverged at iteration 12");
+    model.applyTasks({t500});
+    QVERIFY(model.rowOf(500) >= 0);
+
+    QTRY_COMPARE_WITH_TIMEOUT(listed.count(), 1, 60000);
+    QVERIFY(!model.isListing());
+    QCOMPARE(model.rowCount(), 1000);
+    QCOMPARE(proxy.rowCount(), 1000);
+    QCOMPARE(model.statusCounts().value(TaskStatus::Completed), 999);
+    QCOMPARE(model.statusCounts().value(TaskStatus::Failed), 1);
+    QCOMPARE(model.task(500)->statusMessage, QStringLiteral("diverged at iteration 12"));
+    const QList<qint64> listedIds = model.taskIds();
+    const QSet<qint64> ids(listedIds.begin(), listedIds.end());
+    QCOMPARE(ids.size(), 1000);
+    // Every row is searchable and sorted once listed.
+    proxy.setSearchText(QStringLiteral("diverged"));
+    QCOMPARE(proxy.rowCount(), 1);
+    proxy.setSearchText(QString());
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        QCOMPARE(proxy.index(r, 0).data(TaskTableModel::TaskIdRole).toLongLong(), qint64(r + 1));
+
+    // A second list while the first is still paging: nothing of the first survives.
+    model.setTasks(tasks);
+    QList<TaskRecord> other;
+    for (int i = 2001; i <= 2150; ++i)
+        other << task(i, TaskStatus::Working, 3, 100 + i, i);
+    model.setTasks(other);
+    QCOMPARE(listed.count(), 2); // 150 rows, under two pages: listed at once
+    QCoreApplication::processEvents(); // the first list's queued page runs here, and must do nothing
+    QCOMPARE(model.rowCount(), 150);
+    QCOMPARE(model.statusCounts().value(TaskStatus::Working), 150);
+    QCOMPARE(model.statusCounts().value(TaskStatus::Completed), 0);
+    QCOMPARE(listed.count(), 2);
 }
 
 QTEST_GUILESS_MAIN(tst_TaskTableModel)
