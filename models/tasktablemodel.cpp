@@ -388,16 +388,20 @@ void TaskTableModel::appendRow(const Store::TaskRecord &task)
 void TaskTableModel::setTasks(const QList<Store::TaskRecord> &tasks)
 {
     ++m_generation;
-    m_pendingPage.clear();
-    QList<Store::TaskRecord> ordered;
-    ordered.reserve(tasks.size());
+    m_pendingSource.clear();
+    m_pendingOrder.clear();
+    m_pendingNext = 0;
+    // Positions in tasks, first occurrence of each id; records are not copied here.
+    QList<qsizetype> order;
+    order.reserve(tasks.size());
     QSet<qint64> seen;
     seen.reserve(tasks.size());
-    for (const auto &t : tasks) {
+    for (qsizetype i = 0; i < tasks.size(); ++i) {
+        const Store::TaskRecord &t = tasks[i];
         if (seen.contains(t.id))
             continue;
         seen.insert(t.id);
-        ordered << t;
+        order << i;
         if (t.sweepId) {
             m_sessionSweeps.insert(*t.sweepId);
             if (!m_sweeps.contains(*t.sweepId) && !m_askedSweeps.contains(*t.sweepId)) {
@@ -408,11 +412,13 @@ void TaskTableModel::setTasks(const QList<Store::TaskRecord> &tasks)
         if (t.caseId)
             m_sessionCases.insert(*t.caseId);
     }
-    const bool paged = ordered.size() > 2 * qsizetype(m_pageSize);
+    const bool paged = order.size() > 2 * qsizetype(m_pageSize);
     if (paged) {
         // Newest first: what an engineer looks for after a restart is listed first.
-        std::stable_sort(ordered.begin(), ordered.end(), [](const Store::TaskRecord &a, const Store::TaskRecord &b) {
-            return a.firstSeenAtMs != b.firstSeenAtMs ? a.firstSeenAtMs > b.firstSeenAtMs : a.id > b.id;
+        std::stable_sort(order.begin(), order.end(), [&tasks](qsizetype a, qsizetype b) {
+            const Store::TaskRecord &x = tasks[a];
+            const Store::TaskRecord &y = tasks[b];
+            return x.firstSeenAtMs != y.firstSeenAtMs ? x.firstSeenAtMs > y.firstSeenAtMs : x.id > y.id;
         });
     }
     beginResetModel();
@@ -420,12 +426,15 @@ void TaskTableModel::setTasks(const QList<Store::TaskRecord> &tasks)
     m_index.clear();
     m_caseRow.clear();
     m_counts.clear();
-    const qsizetype firstPage = paged ? m_pageSize : ordered.size();
-    m_rows.reserve(ordered.size());
+    const qsizetype firstPage = paged ? m_pageSize : order.size();
+    m_rows.reserve(order.size());
     for (qsizetype i = 0; i < firstPage; ++i)
-        appendRow(ordered[i]);
-    if (paged)
-        m_pendingPage = ordered.mid(firstPage);
+        appendRow(tasks[order[i]]);
+    if (paged) {
+        m_pendingSource = tasks;
+        m_pendingOrder = std::move(order);
+        m_pendingNext = firstPage;
+    }
     endResetModel();
     Q_EMIT countsChanged();
     if (!paged) {
@@ -438,27 +447,30 @@ void TaskTableModel::setTasks(const QList<Store::TaskRecord> &tasks)
 
 void TaskTableModel::listNextPage(quint64 generation)
 {
-    if (generation != m_generation || m_pendingPage.isEmpty())
+    if (generation != m_generation || !isListing())
         return; // a newer setTasks replaced this list
-    const qsizetype take = std::min<qsizetype>(m_pageSize, m_pendingPage.size());
-    QList<Store::TaskRecord> page;
-    page.reserve(take);
-    for (qsizetype i = 0; i < take; ++i) {
-        // A task a change set already listed is newer than its snapshot copy.
-        if (!m_index.contains(m_pendingPage[i].id))
-            page << m_pendingPage[i];
-    }
-    m_pendingPage.remove(0, take);
-    if (!page.isEmpty()) {
+    const qsizetype end = std::min(m_pendingNext + m_pageSize, m_pendingOrder.size());
+    // A task a change set already listed is newer than its snapshot copy.
+    int fresh = 0;
+    for (qsizetype i = m_pendingNext; i < end; ++i)
+        fresh += m_index.contains(m_pendingSource[m_pendingOrder[i]].id) ? 0 : 1;
+    if (fresh > 0) {
         const int first = static_cast<int>(m_rows.size());
-        beginInsertRows({}, first, first + static_cast<int>(page.size()) - 1);
-        for (const auto &t : page)
-            appendRow(t);
+        beginInsertRows({}, first, first + fresh - 1);
+        for (qsizetype i = m_pendingNext; i < end; ++i) {
+            const Store::TaskRecord &t = m_pendingSource[m_pendingOrder[i]];
+            if (!m_index.contains(t.id))
+                appendRow(t);
+        }
         endInsertRows();
-        Q_EMIT countsChanged();
     }
-    if (m_pendingPage.isEmpty()) {
-        m_pendingPage.squeeze();
+    m_pendingNext = end;
+    if (fresh > 0)
+        Q_EMIT countsChanged();
+    if (!isListing()) {
+        m_pendingSource.clear();
+        m_pendingOrder.clear();
+        m_pendingNext = 0;
         Q_EMIT allTasksListed();
         return;
     }

@@ -87,7 +87,7 @@ public:
     void setTasks(const QList<Store::TaskRecord> &tasks);
     // Rows per page (default 1,000); a list of at most two pages is listed at once.
     void setPageSize(int rows) { m_pageSize = std::max(1, rows); }
-    bool isListing() const { return !m_pendingPage.isEmpty(); }
+    bool isListing() const { return m_pendingNext < m_pendingOrder.size(); }
     // Updates known rows in place and appends new tasks that belong to the shown session.
     void applyTasks(const QList<Store::TaskRecord> &tasks);
     // Folds new progress samples into the progress, residual and ETA columns.
@@ -168,7 +168,11 @@ private:
     QHash<qint64, SweepInfo> m_sweeps;
     QHash<qint64, int> m_caseIndex;
     QHash<qint64, int> m_caseRow; // case id -> row
-    QList<Store::TaskRecord> m_pendingPage; // not listed yet, newest first
+    // Not listed yet: the list given to setTasks (shared, not copied) and the order to list it
+    // in, newest first, from m_pendingNext on.
+    QList<Store::TaskRecord> m_pendingSource;
+    QList<qsizetype> m_pendingOrder;
+    qsizetype m_pendingNext = 0;
     quint64 m_generation = 0;                // bumped by setTasks: drops a stale page
     int m_pageSize = 1000;
     QSet<qint64> m_sessionSweeps;
