@@ -89,7 +89,7 @@ Store::TaskRecord liveTask(qint64 id, qint64 sweepId)
                                  R"("case_name":"study-%2","idempotency_key":"eddy-%3"})")
                       .arg(100 + id % 900)
                       .arg(id)
-                      .arg(QUuid::createUuid().toString(QUuid::WithoutBraces));
+                      .arg(id); // fixed per task, as a real task's arguments are between polls
     t.serverTaskId = QUuid::createUuid().toString(QUuid::Id128);
     t.status = TaskStatus::Working;
     t.statusMessage = QStringLiteral("queued");
