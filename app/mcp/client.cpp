@@ -785,17 +785,25 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                                                   QByteArray body)
 {
 
-    auto onDone = [this, request, done, context, id](const json &response, const Error &error,
-                                                     int status, qint64 retryAfterMs) mutable {
+    // The session this request carries: its 404 ends that session, never a newer one.
+    const QByteArray sentSession = m_era == Era::Legacy ? m_sessionId : QByteArray();
+    auto onDone = [this, request, done, context, id, sentSession](
+                      const json &response, const Error &error, int status,
+                      qint64 retryAfterMs) mutable {
         if (!context)
             return;
-        const bool legacySessionGone = m_era == Era::Legacy && !m_sessionId.isEmpty()
+        const bool legacySessionGone = m_era == Era::Legacy && !sentSession.isEmpty()
                                        && status == 404 && request.allowReinit;
         if (legacySessionGone) {
             // 2025-11-25: a 404 on a request carrying a session id means the session is gone.
-            qCInfo(lcMcp) << "legacy session expired; initializing again";
-            m_legacyReady = false;
-            m_sessionId.clear();
+            // After a server restart every request in flight gets one: only the first ends the
+            // session; the others must neither fail nor clear the session initialized since
+            // (a request sent without one is answered -32602, which reads as "task gone").
+            if (m_sessionId == sentSession) {
+                qCInfo(lcMcp) << "legacy session expired; initializing again";
+                m_legacyReady = false;
+                m_sessionId.clear();
+            }
             request.allowReinit = false;
             send(std::move(request), std::move(done), context);
             return;
@@ -1244,6 +1252,15 @@ void Client::legacyFetchPayload(TaskJob *job, TaskState state)
 {
     QPointer<TaskJob> guard(job);
     LegacyTask &task = m_legacyTasks[state.taskId];
+    if (task.payloadError && !task.payloadResult && !state.isTerminal()) {
+        // An error from tasks/result while tasks/get calls the task live is about the request
+        // ("the server is shutting down"), not the task's outcome: report it, poll again.
+        const Error e = Error::fromJsonRpcObject(*task.payloadError, QStringLiteral("tasks/result"), 0);
+        task = LegacyTask();
+        job->m_state = std::move(state);
+        finishLater(job, e);
+        return;
+    }
     if (task.payloadResult || task.payloadError) {
         state.applyLegacyPayload(task.payloadResult.value_or(json()), task.payloadError.value_or(json()));
         if (!state.isTerminal())
