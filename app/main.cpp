@@ -143,6 +143,7 @@ int main(int argc, char *argv[])
     window.show();
 
     const int code = app.exec();
+    window.shutdownAgent(); // queued on the engine thread ahead of the engine's own end
     QMetaObject::invokeMethod(engine, [engine] {
         engine->close();
         delete engine;

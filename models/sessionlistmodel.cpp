@@ -30,9 +30,12 @@ QVariant SessionListModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole: return s.name;
-    case Qt::ToolTipRole: return tr("%n task(s)", nullptr, s.taskCount);
+    case Qt::ToolTipRole:
+        return s.kind == QLatin1String("agent") ? tr("Agent conversation, %n task(s)", nullptr, s.taskCount)
+                                                : tr("%n task(s)", nullptr, s.taskCount);
     case SessionIdRole: return s.id;
     case TaskCountRole: return s.taskCount;
+    case KindRole: return s.kind;
     default: return {};
     }
 }

@@ -16,7 +16,7 @@ class SessionListModel final : public QAbstractListModel
 
 public:
     static constexpr qint64 AllSessions = -1;
-    enum Role { SessionIdRole = Qt::UserRole + 1, TaskCountRole };
+    enum Role { SessionIdRole = Qt::UserRole + 1, TaskCountRole, KindRole };
     Q_ENUM(Role)
 
     explicit SessionListModel(QObject *parent = nullptr);

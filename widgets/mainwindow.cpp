@@ -6,6 +6,7 @@
 #include "models/sessionlistmodel.h"
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
+#include "widgets/agentpanel.h"
 #include "widgets/attachdialog.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/residualchart.h"
@@ -251,6 +252,13 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::shutdownAgent()
+{
+    // The agent lives on the engine's thread and must go before the engine does.
+    delete m_agentPanel;
+    m_agentPanel = nullptr;
+}
+
 void MainWindow::buildDocks()
 {
     // Left: servers and sessions.
@@ -273,6 +281,12 @@ void MainWindow::buildDocks()
     connect(m_sessionList, &QListView::clicked, this, [this](const QModelIndex &idx) {
         const qint64 id = idx.data(SessionListModel::SessionIdRole).toLongLong();
         switchSession(id == SessionListModel::AllSessions ? std::nullopt : std::optional<qint64>(id));
+        // An agent conversation is a session too: picking it opens the chat where it left off.
+        if (m_agentPanel && idx.data(SessionListModel::KindRole).toString() == QLatin1String("agent")) {
+            m_agentPanel->openConversation(idx.data(Qt::DisplayRole).toString());
+            m_agentDock->show();
+            m_agentDock->raise();
+        }
     });
     auto *sessionButtons = new QHBoxLayout;
     auto *newSessionButton = new QPushButton(tr("New..."), left);
@@ -358,6 +372,23 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_sweepDock);
     tabifyDockWidget(m_inboxDock, m_sweepDock);
     m_inboxDock->raise();
+
+    // Right, behind the result: the agent's chat. Its cards lead to the task in the monitor.
+    m_agentPanel = new AgentPanel(m_bridge, this);
+    m_agentPanel->setObjectName(QStringLiteral("agentPanel"));
+    connect(m_agentPanel, &AgentPanel::taskActivated, this, [this](qint64 taskId) {
+        m_monitor->selectTask(taskId);
+    });
+    // A new conversation is a new session: show it in the list.
+    connect(m_agentPanel, &AgentPanel::conversationOpened, this, [this](qint64, const QString &) {
+        m_bridge->requestSnapshot(m_session);
+    });
+    m_agentDock = new QDockWidget(tr("Agent"), this);
+    m_agentDock->setObjectName(QStringLiteral("agentDock"));
+    m_agentDock->setWidget(m_agentPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_agentDock);
+    tabifyDockWidget(resultDock, m_agentDock);
+    resultDock->raise();
 
     resizeDocks({leftDock}, {220}, Qt::Horizontal);
     resizeDocks({chartDock}, {520}, Qt::Horizontal);

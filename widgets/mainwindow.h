@@ -21,6 +21,7 @@ class QDockWidget;
 
 namespace Eddy {
 
+class AgentPanel;
 class ElicitationDialog;
 class InboxModel;
 class ResidualChart;
@@ -67,6 +68,9 @@ public:
     StatusTimeline *timeline() const { return m_timeline; }
     SweepResultsView *sweepResults() const { return m_sweepResultsView; }
     QDockWidget *sweepResultsDock() const { return m_sweepDock; }
+    AgentPanel *agentPanel() const { return m_agentPanel; }
+    // Ends the agent (on the engine thread) before the engine is deleted; the dock stays empty.
+    void shutdownAgent();
     SweepEditor *sweepEditor();
     // The elicitation dialog on screen, if any.
     ElicitationDialog *currentDialog() const { return m_dialog; }
@@ -132,6 +136,8 @@ private:
     QTableView *m_inboxView;
     QDockWidget *m_inboxDock = nullptr;
     QDockWidget *m_sweepDock = nullptr;
+    QDockWidget *m_agentDock = nullptr;
+    AgentPanel *m_agentPanel = nullptr;
     SweepResultsModel *m_sweepResults;
     SweepResultsView *m_sweepResultsView;
     QAction *m_inboxOnly = nullptr;
