@@ -95,7 +95,7 @@ void tst_Crash::clientKilledDuringHundredCaseSweep()
     const QString spec = m_dir.filePath(QStringLiteral("sweep100.json"));
     // 25 x 2 x 2 = 100 small cases; the 50 with a forced mesh defect ask a question.
     QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case",
-        "fixed": {"grid": 32, "max_iterations": 1500, "tolerance": 1e-14},
+        "fixed": {"grid": 32, "max_iterations": 8000, "tolerance": 1e-14},
         "vary": {"reynolds": {"range": {"from": 100, "to": 2500, "step": 100}},
                  "force_mesh_defect": {"list": [false, true]},
                  "grading": {"list": [1.0, 1.2]}},
@@ -192,7 +192,7 @@ void tst_Crash::serverKilledMidSweep()
     const QString spec = m_dir.filePath(QStringLiteral("sweep8.json"));
     // Cases long enough (a tolerance they never reach) to be mid-run when the server dies.
     QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case",
-        "fixed": {"grid": 64, "max_iterations": 3000, "tolerance": 1e-14},
+        "fixed": {"grid": 64, "max_iterations": 20000, "tolerance": 1e-14},
         "vary": {"reynolds": {"list": [100, 400, 1000, 3200]},
                  "force_mesh_defect": {"list": [false, true]}},
         "concurrency": 8})"));
@@ -210,7 +210,7 @@ void tst_Crash::serverKilledMidSweep()
         "SELECT COUNT(*) FROM tasks WHERE status = 'working' AND status_message LIKE 'iteration%'");
     const QString open = QStringLiteral(
         "SELECT COUNT(*) FROM tasks WHERE status NOT IN ('completed', 'failed', 'cancelled')");
-    QTRY_VERIFY_WITH_TIMEOUT(scalar(db, running) > 0, 240000);
+    QTRY_VERIFY_WITH_TIMEOUT(scalar(db, running) > 0, 200000);
     const qint64 openAtKill = scalar(db, open);
     server.kill(); // SIGKILL
     qInfo("server crash: killed the server with %lld of 8 tasks open", openAtKill);
