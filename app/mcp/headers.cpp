@@ -1,6 +1,7 @@
 #include "app/mcp/headers.h"
 
 #include <QSet>
+#include <QStringDecoder>
 
 namespace Eddy::Mcp {
 
@@ -144,12 +145,20 @@ QByteArray Headers::encodeValue(const QString &value)
     return encodeValue(value.toStdString());
 }
 
+// QString::fromUtf8 drops a leading U+FEFF; a header value is data, so keep every character.
+static QString utf8Exact(QByteArrayView bytes)
+{
+    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::ConvertInitialBom
+                                                     | QStringDecoder::Flag::Stateless);
+    return decoder(bytes);
+}
+
 QString Headers::decodeValue(const QByteArray &value, bool *ok)
 {
     if (ok)
         *ok = true;
     if (!value.startsWith("=?base64?") || !value.endsWith("?=") || value.size() < 11)
-        return QString::fromUtf8(value);
+        return utf8Exact(value);
     const QByteArray payload = value.mid(9, value.size() - 11);
     const auto decoded = QByteArray::fromBase64Encoding(payload, QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded) {
@@ -157,7 +166,7 @@ QString Headers::decodeValue(const QByteArray &value, bool *ok)
             *ok = false;
         return {};
     }
-    return QString::fromUtf8(*decoded);
+    return utf8Exact(*decoded);
 }
 
 bool Headers::isToken(const QString &name)

@@ -1,11 +1,17 @@
 #!/bin/sh
 # Builds the libFuzzer targets in a nested clang build and runs each from a copy of its seed
-# corpus for a few seconds. Fails on any crash, sanitizer report or broken invariant.
-#   run-short.sh <source dir> <nested build dir> [seconds per target]
+# corpus. Fails on any crash, sanitizer report or broken invariant.
+#   run-short.sh <source dir> <nested build dir> [runs per target] [cap in seconds per target]
+# A gate must be reproducible: every target runs a fixed number of inputs from a fixed seed, so
+# the same tree fuzzes the same inputs on every machine (the cap only bites on a machine slow
+# enough to reach it). Open-ended, time-bounded campaigns are bench/fuzz/run-long.sh; what they
+# find goes into tests/fuzz/corpus as a regression seed.
 set -eu
 src=$1
 build=$2
-seconds=${3:-30}
+runs=${3:-100000}
+cap=${4:-180}
+seed=20261130
 targets="fuzz_jsonrpc fuzz_sse fuzz_progress fuzz_schema"
 
 launcher=
@@ -26,8 +32,8 @@ for t in $targets; do
     name=${t#fuzz_}
     mkdir -p "$work/$name/corpus" "$work/$name/artifacts"
     cp "$src/tests/fuzz/corpus/$name/"* "$work/$name/corpus/"
-    echo "fuzz_short: $t for $seconds s"
-    if ! "$build/$t" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 \
+    echo "fuzz_short: $t, $runs inputs from seed $seed"
+    if ! "$build/$t" -seed="$seed" -runs="$runs" -max_total_time="$cap" -timeout=60 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$work/$name/artifacts/" "$work/$name/corpus" \
         >"$work/$name/log" 2>&1; then
         failed="$failed $t"
@@ -42,4 +48,4 @@ if [ -n "$failed" ]; then
     echo "fuzz_short: FAILED:$failed"
     exit 1
 fi
-echo "fuzz_short: all targets ran $seconds s without a finding ($(( $(date +%s) - start )) s total)"
+echo "fuzz_short: all targets ran $runs inputs without a finding ($(( $(date +%s) - start )) s total)"

@@ -44,6 +44,9 @@ void tst_Headers::encodeValue_data()
     QTest::newRow("sentinel other case") << "=?BASE64?abc?="
                                          << QByteArray("=?base64?" + QByteArray("=?BASE64?abc?=").toBase64() + "?=");
     QTest::newRow("DEL") << QString(QChar(0x7f)) << QByteArray("=?base64?fw==?=");
+    // Found by fuzz_jsonrpc: a leading U+FEFF is data and must survive the round trip.
+    QTest::newRow("leading BOM") << QString(QChar(0xfeff)) + "x"
+                                 << QByteArray("=?base64?" + QByteArray("\xEF\xBB\xBFx").toBase64() + "?=");
 }
 
 void tst_Headers::encodeValue()
