@@ -63,7 +63,8 @@ std::string_view trim(std::string_view s)
 struct HttpServer::Connection
 {
     int fd = -1;
-    bool registered = false;  // added to the epoll set yet
+    int epollFd = -1;         // the set of the event thread that accepted it
+    bool registered = false;  // in that set now (not while another thread serves it)
     bool answered = false;    // at least one request was complete
     bool tracked = false;     // in m_unfinished (owner thread only)
     std::atomic<bool> timedOut{false}; // set by the sweep under m_unfinishedMutex
@@ -82,8 +83,8 @@ HttpServer::~HttpServer()
 {
     if (m_listenFd >= 0)
         ::close(m_listenFd);
-    if (m_epollFd >= 0)
-        ::close(m_epollFd);
+    for (const int fd : m_epollFds)
+        ::close(fd);
     if (m_wakeFd >= 0)
         ::close(m_wakeFd);
 }
@@ -132,27 +133,38 @@ int HttpServer::bind(const std::string &host, int port, std::string &error)
                           ? ntohs(reinterpret_cast<sockaddr_in6 *>(&addr)->sin6_port)
                           : ntohs(reinterpret_cast<sockaddr_in *>(&addr)->sin_port);
 
-    m_epollFd = epoll_create1(EPOLL_CLOEXEC);
     m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (m_epollFd < 0 || m_wakeFd < 0) {
+    if (m_wakeFd < 0) {
         error = std::string("cannot create the event loop: ") + std::strerror(errno);
         return -1;
     }
-    epoll_event ev{};
-    ev.events = EPOLLIN | EPOLLEXCLUSIVE;
-    ev.data.ptr = nullptr; // the listening socket
-    epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &ev);
-    ev.events = EPOLLIN; // level-triggered: once written, it wakes every event thread
-    ev.data.ptr = &m_wakeFd;
-    epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_wakeFd, &ev);
+    // One epoll set per event thread: a connection stays in the set of the thread that accepted
+    // it, level-triggered, so serving a poll needs no re-arm (epoll_ctl) and no other thread is
+    // woken for it. The listening socket is in every set, exclusively: a new connection wakes
+    // one thread, not all of them.
+    for (int i = 0; i < kEventThreads; ++i) {
+        const int epollFd = epoll_create1(EPOLL_CLOEXEC);
+        if (epollFd < 0) {
+            error = std::string("cannot create the event loop: ") + std::strerror(errno);
+            return -1;
+        }
+        m_epollFds.push_back(epollFd);
+        epoll_event ev{};
+        ev.events = EPOLLIN | EPOLLEXCLUSIVE;
+        ev.data.ptr = nullptr; // the listening socket
+        epoll_ctl(epollFd, EPOLL_CTL_ADD, m_listenFd, &ev);
+        ev.events = EPOLLIN; // level-triggered: once written, it wakes every event thread
+        ev.data.ptr = &m_wakeFd;
+        epoll_ctl(epollFd, EPOLL_CTL_ADD, m_wakeFd, &ev);
+    }
     return bound;
 }
 
 void HttpServer::run()
 {
     for (int i = 1; i < kEventThreads; ++i)
-        m_eventThreads.emplace_back([this] { eventLoop(false); });
-    eventLoop(true);
+        m_eventThreads.emplace_back([this, i] { eventLoop(m_epollFds[std::size_t(i)], false); });
+    eventLoop(m_epollFds.front(), true);
     for (std::thread &t : m_eventThreads)
         t.join();
     m_eventThreads.clear();
@@ -170,7 +182,7 @@ void HttpServer::stop()
         Log::warn("cannot wake the event threads");
 }
 
-void HttpServer::eventLoop(bool sweeps)
+void HttpServer::eventLoop(int epollFd, bool sweeps)
 {
     epoll_event events[64];
     // One thread checks deadlines a few times per timeout (at most once a second): an idle
@@ -190,7 +202,7 @@ void HttpServer::eventLoop(bool sweeps)
             }
         }
         const int timeout = sweeps ? int(sweepEvery.count()) : -1;
-        n = epoll_wait(m_epollFd, events, 64, timeout);
+        n = epoll_wait(epollFd, events, 64, timeout);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -202,29 +214,31 @@ void HttpServer::eventLoop(bool sweeps)
             if (ptr == &m_wakeFd)
                 return;
             if (ptr == nullptr)
-                accept();
+                accept(epollFd);
             else
                 onReadable(static_cast<Connection *>(ptr));
         }
     }
 }
 
-void HttpServer::accept()
+void HttpServer::accept(int epollFd)
 {
-    while (true) {
-        const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED)
-                continue;
-            if (errno != EAGAIN && errno != EWOULDBLOCK && !m_stopping)
-                Log::warn(std::string("accept failed: ") + std::strerror(errno));
-            return;
-        }
-        auto *c = new Connection;
-        c->fd = fd;
-        // Read at once (the request is usually there already); rearm() registers the socket.
-        onReadable(c);
+    // One connection per event: the listening socket is level-triggered, so the next
+    // epoll_wait reports it again while more wait, and no accept4 is spent to hear EAGAIN.
+    int fd = -1;
+    do {
+        fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    } while (fd < 0 && (errno == EINTR || errno == ECONNABORTED));
+    if (fd < 0) {
+        if (errno != EAGAIN && errno != EWOULDBLOCK && !m_stopping)
+            Log::warn(std::string("accept failed: ") + std::strerror(errno));
+        return;
     }
+    auto *c = new Connection;
+    c->fd = fd;
+    c->epollFd = epollFd;
+    // Read at once (the request is usually there already); rearm() registers the socket.
+    onReadable(c);
 }
 
 void HttpServer::onReadable(Connection *c)
@@ -235,7 +249,7 @@ void HttpServer::onReadable(Connection *c)
         if (n > 0) {
             c->in.append(buf, std::size_t(n));
             // A short read drained the socket: skip the recv that would only say EAGAIN (the
-            // one-shot re-arm reports anything that arrives later).
+            // level-triggered set reports anything that arrives later).
             if (std::size_t(n) < sizeof buf)
                 break;
             // Never buffer more than one maximal request; the parser rejects it below.
@@ -369,6 +383,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
                 ++m_requestThreads;
             }
             auto shared = std::make_shared<HttpResponse>(std::move(response));
+            release(c);
             std::thread([this, c, shared] {
                 stream(c, *shared);
                 const std::lock_guard lock(m_threadsMutex);
@@ -390,6 +405,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
             }
             ++m_requestThreads;
         }
+        release(c);
         try {
             std::thread([this, c, keepAlive, request = std::move(request)]() mutable {
                 serve(c, std::move(request), keepAlive);
@@ -527,15 +543,24 @@ bool HttpServer::sendAll(int fd, const char *data, std::size_t size)
 
 void HttpServer::rearm(Connection *c)
 {
+    if (c->registered)
+        return; // level-triggered: it stays armed between requests
     epoll_event ev{};
-    ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
+    ev.events = EPOLLIN | EPOLLRDHUP;
     ev.data.ptr = c;
-    const int op = c->registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-    // Written before epoll_ctl: once the socket is armed another event thread may own (and
-    // free) the connection, so nothing here may touch c afterwards.
+    // Written before epoll_ctl: when a request thread hands the connection back, its event
+    // thread may own (and free) it at once, so nothing here may touch c afterwards.
     c->registered = true;
-    if (epoll_ctl(m_epollFd, op, c->fd, &ev) < 0)
+    if (epoll_ctl(c->epollFd, EPOLL_CTL_ADD, c->fd, &ev) < 0)
         close(c);
+}
+
+void HttpServer::release(Connection *c)
+{
+    if (!c->registered)
+        return;
+    c->registered = false;
+    epoll_ctl(c->epollFd, EPOLL_CTL_DEL, c->fd, nullptr);
 }
 
 void HttpServer::trackUnfinished(Connection *c)
@@ -580,6 +605,7 @@ void HttpServer::close(Connection *c)
 
 void HttpServer::rejectOversize(Connection *c)
 {
+    release(c); // the draining thread owns it from here
     // Closing with the unread body still arriving would make the kernel send RST, which can
     // destroy the 413 before the client reads it: answer, stop writing, then drain a while.
     {

@@ -1,9 +1,11 @@
 #pragma once
 
-// A small HTTP/1.1 server on epoll. Two event threads read and parse requests on non-blocking
-// sockets and answer fast requests (tasks/get polls) inline with one write each, so a poll costs
-// a few syscalls and no thread hand-off; other requests run on their own thread, and streamed
-// (SSE) responses keep that thread. Keep-alive connections cost nothing while idle.
+// A small HTTP/1.1 server on epoll. Two event threads, each with its own epoll set, read and
+// parse requests on non-blocking sockets and answer fast requests (tasks/get polls) inline with
+// one write each, so a kept-alive poll costs one wake-up, one recv and one send, and no thread
+// hand-off; other requests run on their own thread (the connection leaves its event thread's
+// set meanwhile), and streamed (SSE) responses keep that thread. Idle keep-alive connections
+// cost nothing.
 
 #include "server/httpmessage.h"
 
@@ -48,13 +50,13 @@ public:
 private:
     struct Connection;
 
-    void eventLoop(bool sweeps);
+    void eventLoop(int epollFd, bool sweeps);
     // Marks c as waiting for the rest of a request (from now, unless it already was).
     void trackUnfinished(Connection *c);
     void untrack(Connection *c);
     // Shuts the reading side of connections past their deadline; their owner answers 408.
     void sweepUnfinished();
-    void accept();
+    void accept(int epollFd);
     void onReadable(Connection *c);
     // Parses and serves every complete request in c's buffer; false when c was closed.
     bool serveBuffered(Connection *c, bool inlineOnly);
@@ -64,7 +66,10 @@ private:
     bool finishResponse(Connection *c, HttpResponse &response, bool keepAlive);
     void stream(Connection *c, HttpResponse &response);
     bool sendAll(int fd, const char *data, std::size_t size);
+    // Puts c (back) into its event thread's set; a no-op while it is there.
     void rearm(Connection *c);
+    // Takes c out of its event thread's set before another thread serves it.
+    void release(Connection *c);
     void close(Connection *c);
     void sendError(Connection *c, int status);
     void rejectOversize(Connection *c);
@@ -75,7 +80,7 @@ private:
     const std::size_t m_maxBody;
 
     int m_listenFd = -1;
-    int m_epollFd = -1;
+    std::vector<int> m_epollFds; // one per event thread
     int m_wakeFd = -1;
     std::atomic<bool> m_stopping{false};
     std::chrono::milliseconds m_requestTimeout{30000};
