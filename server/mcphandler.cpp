@@ -44,17 +44,25 @@ bool isAcceptable(std::string_view accept)
            || containsIgnoreCase(accept, "application/*");
 }
 
-// The reply to tasks/get around the task's cached rendering, without a JSON tree.
-std::string pollReply(std::string_view idText, const std::string &fragment)
+// The reply to tasks/get around the task's cached rendering, without a JSON tree, written
+// straight into the response body; false when the token sees no such task.
+bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_view taskId,
+               const std::string &tokenHash, HttpResponse &res)
 {
-    std::string body;
-    body.reserve(fragment.size() + idText.size() + 64);
+    std::string &body = res.body;
+    body.clear();
+    body.reserve(1024);
     body += "{\"jsonrpc\":\"2.0\",\"id\":";
     body += idText;
     body += ",\"result\":{\"resultType\":\"complete\",";
-    body += fragment;
+    if (!tasks.appendDetail(taskId, tokenHash, body)) {
+        body.clear();
+        return false;
+    }
     body += "}}";
-    return body;
+    res.status = 200;
+    res.contentType = "application/json";
+    return true;
 }
 
 std::string lower(std::string s)
@@ -316,12 +324,7 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
     if (!version || *version != f.protocolVersion || !method || *method != f.method || !name
         || *name != f.taskId)
         return false;
-    std::string fragment;
-    if (!m_tasks.detailFragment(std::string(f.taskId), m_tokenHash, fragment))
-        return false;
-    res.status = 200;
-    res.set_content(pollReply(f.id, fragment), "application/json");
-    return true;
+    return pollReply(m_tasks, f.id, f.taskId, m_tokenHash, res);
 }
 
 void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
@@ -624,13 +627,8 @@ void McpHandler::tasksGet(HttpResponse &res, const Call &call)
     std::string taskId;
     if (!taskIdParam(res, call, taskId))
         return;
-    std::string fragment;
-    if (!m_tasks.detailFragment(taskId, call.tokenHash, fragment)) {
+    if (!pollReply(m_tasks, idText(call.id), taskId, call.tokenHash, res))
         sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
-        return;
-    }
-    res.status = 200;
-    res.set_content(pollReply(idText(call.id), fragment), "application/json");
 }
 
 void McpHandler::tasksUpdate(HttpResponse &res, const Call &call)
@@ -711,7 +709,7 @@ void McpHandler::listen(HttpResponse &res, const Call &call)
     // The current state of each task follows the ack, so a listener needs no extra poll.
     for (const std::string &id : accepted) {
         std::string fragment;
-        if (m_tasks.detailFragment(id, call.tokenHash, fragment))
+        if (m_tasks.appendDetail(id, call.tokenHash, fragment))
             opening += SseChannel::frame(
                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{\"_meta\":{"
                 "\"io.modelcontextprotocol/subscriptionId\":" + subscriptionId + "}," + fragment + "}}");

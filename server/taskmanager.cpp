@@ -114,8 +114,8 @@ bool TaskManager::isExpired(const Entry &e, std::int64_t now) const
     return e.record.createdMs + e.record.ttlMs <= now;
 }
 
-TaskManager::EntryPtr TaskManager::findVisible(const std::string &id,
-                                               const std::string &tokenHash) const
+const TaskManager::EntryPtr *TaskManager::lookupVisible(std::string_view id,
+                                                        const std::string &tokenHash) const
 {
     const auto it = m_tasks.find(id);
     if (it == m_tasks.end())
@@ -126,7 +126,14 @@ TaskManager::EntryPtr TaskManager::findVisible(const std::string &id,
         return nullptr;
     if (isExpired(*it->second, nowMs()))
         return nullptr;
-    return it->second;
+    return &it->second;
+}
+
+TaskManager::EntryPtr TaskManager::findVisible(const std::string &id,
+                                               const std::string &tokenHash) const
+{
+    const EntryPtr *e = lookupVisible(id, tokenHash);
+    return e ? *e : nullptr;
 }
 
 void TaskManager::render(Entry &e)
@@ -157,17 +164,15 @@ std::size_t TaskManager::queuePosition(const Entry &e) const
     return sum;
 }
 
-std::string TaskManager::fragmentOf(const Entry &e) const
+void TaskManager::appendFragment(const Entry &e, std::string &out) const
 {
-    if (!e.queued || e.placeholderAt == std::string::npos)
-        return e.fragment;
-    const std::string position = std::to_string(queuePosition(e));
-    std::string out;
-    out.reserve(e.fragment.size() + position.size());
+    if (!e.queued || e.placeholderAt == std::string::npos) {
+        out += e.fragment;
+        return;
+    }
     out.append(e.fragment, 0, e.placeholderAt);
-    out += position;
+    out += std::to_string(queuePosition(e));
     out.append(e.fragment, e.placeholderAt + 1, std::string::npos);
-    return out;
 }
 
 TaskRecord TaskManager::recordOf(const Entry &e) const
@@ -258,7 +263,7 @@ void TaskManager::notify(const std::string &id)
         const auto it = m_tasks.find(id);
         if (it == m_tasks.end())
             return;
-        fragment = fragmentOf(*it->second);
+        appendFragment(*it->second, fragment);
         owner = it->second->record.tokenHash;
     }
     const std::lock_guard lock(m_channelMutex);
@@ -367,14 +372,14 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
     return true;
 }
 
-bool TaskManager::detailFragment(const std::string &id, const std::string &tokenHash,
-                                 std::string &out) const
+bool TaskManager::appendDetail(std::string_view id, const std::string &tokenHash,
+                               std::string &out) const
 {
     const std::shared_lock lock(m_mutex);
-    const EntryPtr e = findVisible(id, tokenHash);
+    const EntryPtr *e = lookupVisible(id, tokenHash);
     if (!e)
         return false;
-    out = fragmentOf(*e);
+    appendFragment(**e, out);
     return true;
 }
 

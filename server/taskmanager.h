@@ -57,8 +57,9 @@ public:
                 std::int64_t ttlMs, Snapshot &out, bool &existing, std::string &error);
 
     // Hot path of tasks/get: the DetailedTask fields as JSON without the outer braces.
-    bool detailFragment(const std::string &id, const std::string &tokenHash,
-                        std::string &out) const;
+    // Appends the task's rendered DetailedTask members to out; false (out unchanged) when the
+    // token sees no such task. Looks the id up without copying it: tasks/get's hot path.
+    bool appendDetail(std::string_view id, const std::string &tokenHash, std::string &out) const;
     bool snapshot(const std::string &id, const std::string &tokenHash, Snapshot &out) const;
     // Applies inputResponses; unknown or already-answered keys are ignored. False: no such task.
     bool update(const std::string &id, const std::string &tokenHash,
@@ -88,14 +89,24 @@ private:
         std::int64_t lastNotifyMs = 0;
     };
     using EntryPtr = std::shared_ptr<Entry>;
+    // Finds a std::string key by std::string_view, so that a lookup allocates nothing.
+    struct IdHash
+    {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept
+        {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
 
+    const EntryPtr *lookupVisible(std::string_view id, const std::string &tokenHash) const; // locked
     EntryPtr findVisible(const std::string &id, const std::string &tokenHash) const; // locked
     bool isExpired(const Entry &e, std::int64_t now) const;
     void render(Entry &e);                 // under unique lock
     void enqueue(const EntryPtr &e);       // under unique lock
     void unqueue(Entry &e);                // under unique lock; the caller edits m_queue
     std::size_t queuePosition(const Entry &e) const;             // under any lock
-    std::string fragmentOf(const Entry &e) const;                // under any lock
+    void appendFragment(const Entry &e, std::string &out) const; // under any lock
     TaskRecord recordOf(const Entry &e) const;                   // under any lock
     void bitAdd(std::uint64_t ticket, int delta);
     void eraseLocked(const std::string &id);
@@ -112,7 +123,7 @@ private:
     const ServerOptions m_options;
 
     mutable std::shared_mutex m_mutex; // guards everything below up to m_queueCv
-    std::unordered_map<std::string, EntryPtr> m_tasks;
+    std::unordered_map<std::string, EntryPtr, IdHash, std::equal_to<>> m_tasks;
     std::map<std::string, std::string> m_idempotency; // tokenHash + '\n' + key -> task id
     std::deque<std::string> m_queue;
     // Fenwick tree over queue tickets: "queued, position N" in O(log n) at read time, so a
