@@ -70,6 +70,7 @@ private slots:
     void rawHttp_data();
     void rawHttp();
     void pipelinedKeepAlive();
+    void keepAliveAcrossThreads();
     void pollShapes_data();
     void pollShapes();
     void unfinishedRequestTimesOut();
@@ -83,6 +84,17 @@ private:
     static std::string message(const std::string &method, const json &params, json id = 7)
     {
         return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
+    }
+    // One whole HTTP request for a well-formed 2026 message, as raw bytes.
+    std::string rawRequest(const std::string &method, json params, int id, bool close = false) const
+    {
+        params["_meta"] = McpTestClient::meta();
+        const std::string body = message(method, params, id);
+        std::string bytes = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+        for (const std::string &h : std2026(method, params))
+            bytes += h + "\r\n";
+        return bytes + "Content-Length: " + std::to_string(body.size()) + "\r\n"
+               + (close ? "Connection: close\r\n" : "") + "\r\n" + body;
     }
 
     Eddy::Test::TestServer m_server;
@@ -584,6 +596,101 @@ void tst_ServerProtocol::pipelinedKeepAlive()
     if (!httplibEngine()) {
         QVERIFY(reply.find("HTTP/1.1 200", first + 1) != std::string::npos);
         QVERIFY(reply.find("\"id\":2") != std::string::npos);
+    }
+}
+
+namespace {
+
+// Reads count whole responses (Content-Length bodies) from fd; returns their bodies in order,
+// fewer when the server closes or timeoutMs passes first.
+std::vector<json> readResponses(int fd, std::size_t count, int timeoutMs)
+{
+    std::vector<json> bodies;
+    std::string in;
+    QDeadlineTimer deadline(timeoutMs);
+    while (bodies.size() < count) {
+        const auto headerEnd = in.find("\r\n\r\n");
+        const auto length = in.find("Content-Length: ");
+        if (headerEnd != std::string::npos && length != std::string::npos && length < headerEnd) {
+            const std::size_t size = std::stoul(in.substr(length + 16));
+            if (in.size() >= headerEnd + 4 + size) {
+                bodies.push_back(json::parse(in.substr(headerEnd + 4, size), nullptr, false));
+                in.erase(0, headerEnd + 4 + size);
+                continue;
+            }
+        }
+        pollfd p{fd, POLLIN, 0};
+        if (deadline.hasExpired() || ::poll(&p, 1, int(deadline.remainingTime())) <= 0)
+            break;
+        char buf[65536];
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0)
+            break;
+        in.append(buf, std::size_t(n));
+    }
+    return bodies;
+}
+
+} // namespace
+
+void tst_ServerProtocol::keepAliveAcrossThreads()
+{
+    // Kept-alive connections that alternate requests answered on an event thread (tools/list,
+    // server/discover) with ones served on a request thread (tools/call), which takes the
+    // connection out of its event thread's epoll set and hands it back afterwards: every
+    // answer must come back, in order, on the same connection. Several connections at once,
+    // so both event threads own some.
+    constexpr int kConnections = 6;
+    constexpr int kRounds = 3;
+    std::vector<int> fds;
+    for (int i = 0; i < kConnections; ++i) {
+        fds.push_back(connectLoopback(m_server.port()));
+        QVERIFY(fds.back() >= 0);
+    }
+    const json badCall = {{"name", "run_cfd_case"}, {"arguments", {{"reynolds", -1}, {"grid", 16}}}};
+    int id = 100;
+    for (int round = 0; round < kRounds; ++round) {
+        for (const int fd : fds) {
+            const int fast = ++id;
+            QVERIFY(sendText(fd, rawRequest(round % 2 ? "server/discover" : "tools/list", json::object(), fast)));
+            std::vector<json> r = readResponses(fd, 1, 30000);
+            QCOMPARE(r.size(), std::size_t(1));
+            QCOMPARE(r[0].value("id", 0), fast);
+            QVERIFY(r[0].contains("result"));
+            const int slow = ++id;
+            QVERIFY(sendText(fd, rawRequest("tools/call", badCall, slow)));
+            r = readResponses(fd, 1, 30000);
+            QCOMPARE(r.size(), std::size_t(1));
+            QCOMPARE(r[0].value("id", 0), slow);
+            QCOMPARE(r[0]["result"].value("isError", false), true);
+        }
+    }
+    // Pipelined: a request-thread request with an event-thread one behind it in the same
+    // write; the request thread serves the second too, in order (HttpServer only: httplib
+    // drops bytes past the first request).
+    if (!httplibEngine()) {
+        for (const int fd : fds) {
+            const int slow = ++id;
+            const int fast = ++id;
+            QVERIFY(sendText(fd, rawRequest("tools/call", badCall, slow) + rawRequest("tools/list", json::object(), fast)));
+            const std::vector<json> r = readResponses(fd, 2, 30000);
+            QCOMPARE(r.size(), std::size_t(2));
+            QCOMPARE(r[0].value("id", 0), slow);
+            QCOMPARE(r[1].value("id", 0), fast);
+            QVERIFY(r[1].contains("result"));
+        }
+    }
+    // And each connection still serves a last request, then closes as it asked.
+    for (const int fd : fds) {
+        const int last = ++id;
+        QVERIFY(sendText(fd, rawRequest("tools/list", json::object(), last, true)));
+        const std::vector<json> r = readResponses(fd, 1, 30000);
+        QCOMPARE(r.size(), std::size_t(1));
+        QCOMPARE(r[0].value("id", 0), last);
+        bool closed = false;
+        readReply(fd, 30000, false, &closed);
+        QVERIFY(closed);
+        ::close(fd);
     }
 }
 
