@@ -2,6 +2,7 @@
 // with mesh questions answered from --answers and exported; the command-line contract (exit
 // codes, no server task id ever printed); and kill -9 at random moments during submission and
 // watching, proving no case lost, none run twice on the server, every result stored.
+#include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 
 #include <QFile>
@@ -19,72 +20,24 @@ using Eddy::Test::TestServer;
 
 namespace {
 
-QString ctlBin()
+using Run = Eddy::Test::CtlRun;
+using Eddy::Test::ctlBin;
+using Eddy::Test::writeFile;
+
+// A command here runs at most one short sweep: 90 s before it counts as hung.
+Run runCtl(const QStringList &args)
 {
-    return qEnvironmentVariable("EDDYCTL_BIN", QStringLiteral("eddyctl"));
+    return Eddy::Test::runCtl(args, {10000, 90000, 5000});
 }
 
-struct Run
-{
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runCtl(const QStringList &args, int timeoutMs = 90000)
-{
-    QProcess p;
-    p.start(ctlBin(), args);
-    Run r;
-    if (!p.waitForStarted(10000))
-        return r;
-    p.closeWriteChannel();
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished(5000);
-        r.err = "timed out: " + p.readAllStandardError();
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-// Read-only SQL on a database file another process owns (WAL: readers never block writers).
 QList<QStringList> query(const QString &path, const QString &sql)
 {
-    QList<QStringList> rows;
-    sqlite3 *db = nullptr;
-    if (sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(db);
-        return rows;
-    }
-    sqlite3_busy_timeout(db, 10000);
-    sqlite3_stmt *st = nullptr;
-    if (sqlite3_prepare_v2(db, sql.toUtf8().constData(), -1, &st, nullptr) == SQLITE_OK) {
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            QStringList row;
-            for (int i = 0; i < sqlite3_column_count(st); ++i)
-                row << QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(st, i)));
-            rows << row;
-        }
-    }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return rows;
+    return Eddy::Test::query(path, sql, 10000);
 }
 
 qint64 scalar(const QString &path, const QString &sql)
 {
-    const auto rows = query(path, sql);
-    return rows.isEmpty() || rows[0].isEmpty() ? -1 : rows[0][0].toLongLong();
-}
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
+    return Eddy::Test::scalar(path, sql, 10000);
 }
 
 } // namespace
