@@ -27,6 +27,14 @@ constexpr int kEventThreads = 2;
 constexpr int kSendTimeoutMs = 30000;
 // Requests that are not polls and open streams each hold a thread; beyond this, answer 503.
 constexpr std::size_t kMaxRequestThreads = 4096;
+// A connection answered on its first request is checked again after this long (by then a
+// client that opens a connection per request has closed it) or at its event thread's next
+// wake-up after at least kParkMin, and only then, if still open, enters the epoll set.
+constexpr auto kParkMax = std::chrono::milliseconds(10);
+constexpr auto kParkMin = std::chrono::milliseconds(1);
+
+// The index of the event thread running here; -1 on request threads.
+thread_local int t_eventThread = -1;
 
 const char *reason(int status)
 {
@@ -65,6 +73,7 @@ struct HttpServer::Connection
     int fd = -1;
     int epollFd = -1;         // the set of the event thread that accepted it
     bool registered = false;  // in that set now (not while another thread serves it)
+    bool parked = false;      // was parked once after its first answer (see park())
     bool answered = false;    // at least one request was complete
     bool tracked = false;     // in m_unfinished (owner thread only)
     std::atomic<bool> timedOut{false}; // set by the sweep under m_unfinishedMutex
@@ -162,9 +171,10 @@ int HttpServer::bind(const std::string &host, int port, std::string &error)
 
 void HttpServer::run()
 {
+    m_parked.resize(kEventThreads);
     for (int i = 1; i < kEventThreads; ++i)
-        m_eventThreads.emplace_back([this, i] { eventLoop(m_epollFds[std::size_t(i)], false); });
-    eventLoop(m_epollFds.front(), true);
+        m_eventThreads.emplace_back([this, i] { eventLoop(i); });
+    eventLoop(0);
     for (std::thread &t : m_eventThreads)
         t.join();
     m_eventThreads.clear();
@@ -182,8 +192,12 @@ void HttpServer::stop()
         Log::warn("cannot wake the event threads");
 }
 
-void HttpServer::eventLoop(int epollFd, bool sweeps)
+void HttpServer::eventLoop(int index)
 {
+    t_eventThread = index;
+    const int epollFd = m_epollFds[std::size_t(index)];
+    const bool sweeps = index == 0;
+    std::vector<Parked> &parked = m_parked[std::size_t(index)];
     epoll_event events[64];
     // One thread checks deadlines a few times per timeout (at most once a second): an idle
     // server wakes once a second, a busy one sweeps between events.
@@ -201,7 +215,9 @@ void HttpServer::eventLoop(int epollFd, bool sweeps)
                 nextSweep = now + sweepEvery;
             }
         }
-        const int timeout = sweeps ? int(sweepEvery.count()) : -1;
+        int timeout = sweeps ? int(sweepEvery.count()) : -1;
+        if (!parked.empty())
+            timeout = int(kParkMax.count());
         n = epoll_wait(epollFd, events, 64, timeout);
         if (n < 0) {
             if (errno == EINTR)
@@ -218,7 +234,35 @@ void HttpServer::eventLoop(int epollFd, bool sweeps)
             else
                 onReadable(static_cast<Connection *>(ptr));
         }
+        if (!parked.empty())
+            checkParked(parked, n == 0);
     }
+}
+
+bool HttpServer::park(Connection *c)
+{
+    if (t_eventThread < 0 || c->parked || c->registered || !c->in.empty())
+        return false;
+    c->parked = true;
+    m_parked[std::size_t(t_eventThread)].push_back({c, std::chrono::steady_clock::now()});
+    return true;
+}
+
+void HttpServer::checkParked(std::vector<Parked> &parked, bool all)
+{
+    // A client that opens a connection per request has usually closed this one by now: one
+    // recv reads the close, and the close costs no wake-up of its own. Otherwise the recv
+    // says EAGAIN (or reads the next request) and the connection goes on as any other.
+    const auto due = std::chrono::steady_clock::now() - kParkMin;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < parked.size(); ++i) {
+        if (!all && parked[i].since > due) {
+            parked[kept++] = parked[i];
+            continue;
+        }
+        onReadable(parked[i].connection);
+    }
+    parked.resize(kept);
 }
 
 void HttpServer::accept(int epollFd)
@@ -285,6 +329,8 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
             }
             if (!c->in.empty() || !c->answered)
                 trackUnfinished(c);
+            else if (park(c))
+                return true;
             rearm(c);
             return true;
         }
