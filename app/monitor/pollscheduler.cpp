@@ -32,11 +32,21 @@ qint64 PollScheduler::jittered(qint64 interval) const
     return interval + qint64(std::floor(double(interval) * std::max(0.0, extra)));
 }
 
+qint64 PollScheduler::onGrid(qint64 ms) const
+{
+    const qint64 w = m_config.batchWindowMs;
+    if (w <= 1)
+        return ms;
+    const qint64 rest = ((ms % w) + w) % w; // also right for negative clocks
+    return rest == 0 ? ms : ms + (w - rest);
+}
+
 void PollScheduler::setDue(qint64 taskId, Entry &e, qint64 dueAt)
 {
     if (!e.inFlight)
         m_queue.erase({e.dueAt, taskId});
     e.dueAt = dueAt;
+    e.cadenceAt = dueAt;
     if (!e.inFlight)
         m_queue.insert({e.dueAt, taskId});
 }
@@ -61,7 +71,10 @@ void PollScheduler::add(qint64 taskId, qint64 serverId, std::optional<qint64> po
     Entry e;
     e.serverId = serverId;
     e.interval = clampedInterval(pollIntervalMs);
-    e.dueAt = dueAtMs.value_or(m_clock());
+    // A new task is polled at once; a given first poll (spread start, restored schedule) goes
+    // on the grid with the others.
+    e.cadenceAt = dueAtMs.value_or(m_clock());
+    e.dueAt = dueAtMs ? onGrid(e.cadenceAt) : e.cadenceAt;
     m_tasks.emplace(taskId, e);
     m_queue.insert({e.dueAt, taskId});
 }
@@ -94,7 +107,8 @@ QList<qint64> PollScheduler::takeDue(int maxCount)
         }
         it = m_queue.erase(it);
         e.inFlight = true;
-        e.lastSentAt = now;
+        e.sentDueAt = e.dueAt;
+        e.sentCadenceAt = e.cadenceAt;
         ++s.inFlight;
         out.append(taskId);
     }
@@ -112,10 +126,16 @@ void PollScheduler::completed(qint64 taskId, std::optional<qint64> pollIntervalM
     s.backoffUntil = 0;
     if (pollIntervalMs)
         e.interval = clampedInterval(pollIntervalMs);
-    // Measured from when this poll left, so slow answers do not stretch the server's cadence;
-    // never sooner than now.
-    const qint64 base = e.lastSentAt >= 0 ? e.lastSentAt : m_clock();
-    e.dueAt = std::max(base + jittered(e.interval), m_clock());
+    const qint64 now = m_clock();
+    if (e.sentDueAt < 0) { // an answer nobody asked for (never polled yet): start the cadence now
+        e.sentDueAt = now;
+        e.sentCadenceAt = now;
+    }
+    // From when the last poll was due, so neither a late send nor a slow answer stretches the
+    // server's cadence; an answer slower than the interval restarts it now (no burst to catch up).
+    e.cadenceAt = std::max(e.sentCadenceAt + jittered(e.interval), now);
+    // Rounding up to the grid delays only this poll; the interval after the last one still holds.
+    e.dueAt = onGrid(std::max(e.cadenceAt, e.sentDueAt + e.interval));
     m_queue.insert({e.dueAt, taskId});
 }
 
@@ -134,6 +154,7 @@ void PollScheduler::failed(qint64 taskId, qint64 retryAfterMs)
     const qint64 now = m_clock();
     s.backoffUntil = std::max(s.backoffUntil, now + delay);
     e.dueAt = std::max(s.backoffUntil, now + e.interval);
+    e.cadenceAt = e.dueAt;
     m_queue.insert({e.dueAt, taskId});
 }
 
@@ -143,7 +164,8 @@ void PollScheduler::pollSoon(qint64 taskId)
     if (it == m_tasks.end() || it->second.inFlight)
         return;
     Entry &e = it->second;
-    const qint64 earliest = e.lastSentAt >= 0 ? e.lastSentAt + e.interval : m_clock();
+    // Not on the grid: news should arrive as soon as the server's interval allows.
+    const qint64 earliest = e.sentDueAt >= 0 ? e.sentDueAt + e.interval : m_clock();
     const qint64 due = std::max(earliest, m_clock());
     if (due < e.dueAt)
         setDue(taskId, e, due);
