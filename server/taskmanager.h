@@ -99,7 +99,8 @@ private:
         }
     };
 
-    const EntryPtr *lookupVisible(std::string_view id, const std::string &tokenHash) const; // locked
+    // Both under the lock; lookupVisible's pointer is valid while it is held.
+    const EntryPtr *lookupVisible(std::string_view id, const std::string &tokenHash) const;
     EntryPtr findVisible(const std::string &id, const std::string &tokenHash) const; // locked
     bool isExpired(const Entry &e, std::int64_t now) const;
     void render(Entry &e);                 // under unique lock

@@ -647,12 +647,14 @@ void tst_ServerProtocol::keepAliveAcrossThreads()
         fds.push_back(connectLoopback(m_server.port()));
         QVERIFY(fds.back() >= 0);
     }
-    const json badCall = {{"name", "run_cfd_case"}, {"arguments", {{"reynolds", -1}, {"grid", 16}}}};
+    const json badCall = {{"name", "run_cfd_case"},
+                          {"arguments", {{"reynolds", -1}, {"grid", 16}}}};
     int id = 100;
     for (int round = 0; round < kRounds; ++round) {
         for (const int fd : fds) {
             const int fast = ++id;
-            QVERIFY(sendText(fd, rawRequest(round % 2 ? "server/discover" : "tools/list", json::object(), fast)));
+            const std::string fastMethod = round % 2 ? "server/discover" : "tools/list";
+            QVERIFY(sendText(fd, rawRequest(fastMethod, json::object(), fast)));
             std::vector<json> r = readResponses(fd, 1, 30000);
             QCOMPARE(r.size(), std::size_t(1));
             QCOMPARE(r[0].value("id", 0), fast);
@@ -672,7 +674,8 @@ void tst_ServerProtocol::keepAliveAcrossThreads()
         for (const int fd : fds) {
             const int slow = ++id;
             const int fast = ++id;
-            QVERIFY(sendText(fd, rawRequest("tools/call", badCall, slow) + rawRequest("tools/list", json::object(), fast)));
+            QVERIFY(sendText(fd, rawRequest("tools/call", badCall, slow)
+                                     + rawRequest("tools/list", json::object(), fast)));
             const std::vector<json> r = readResponses(fd, 2, 30000);
             QCOMPARE(r.size(), std::size_t(2));
             QCOMPARE(r[0].value("id", 0), slow);
