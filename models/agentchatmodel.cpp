@@ -44,6 +44,8 @@ QVariant AgentChatModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(it.taskIds);
     case OkRole:
         return it.ok;
+    case CallIdRole:
+        return it.callId;
     default:
         return {};
     }
@@ -61,7 +63,7 @@ void AgentChatModel::addMessage(const Store::AgentMessageRecord &m)
 {
     if (m.role == QLatin1String("user")) {
         endTurn();
-        append({Kind::User, m.content, {}, true});
+        append({Kind::User, m.content, {}, true, {}});
     } else if (m.role == QLatin1String("assistant")) {
         if (m.content.isEmpty()) {
             endTurn();
@@ -74,17 +76,17 @@ void AgentChatModel::addMessage(const Store::AgentMessageRecord &m)
             m_streaming = -1;
             return;
         }
-        append({Kind::Assistant, m.content, {}, true});
+        append({Kind::Assistant, m.content, {}, true, {}});
     } else if (m.role == QLatin1String("system")) {
         endTurn();
-        append({Kind::Note, m.content, {}, true});
+        append({Kind::Note, m.content, {}, true, {}});
     }
 }
 
 void AgentChatModel::appendDelta(const QString &text)
 {
     if (m_streaming < 0) {
-        append({Kind::Assistant, text, {}, true});
+        append({Kind::Assistant, text, {}, true, {}});
         m_streaming = int(m_items.size()) - 1;
         return;
     }
@@ -93,16 +95,17 @@ void AgentChatModel::appendDelta(const QString &text)
     emit dataChanged(i, i, {Qt::DisplayRole});
 }
 
-void AgentChatModel::addCard(const QString &tool, const QString &card, const QList<qint64> &taskIds, bool ok)
+void AgentChatModel::addCard(const QString &tool, const QString &card, const QList<qint64> &taskIds, bool ok,
+                             const QString &callId)
 {
     endTurn();
-    append({Kind::ToolCard, card.isEmpty() ? tool : card, taskIds, ok});
+    append({Kind::ToolCard, card.isEmpty() ? tool : card, taskIds, ok, callId});
 }
 
 void AgentChatModel::addError(const QString &text)
 {
     endTurn();
-    append({Kind::Error, text, {}, false});
+    append({Kind::Error, text, {}, false, {}});
 }
 
 void AgentChatModel::endTurn()

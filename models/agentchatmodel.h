@@ -19,7 +19,7 @@ class AgentChatModel final : public QAbstractListModel
 public:
     enum class Kind { User, Assistant, ToolCard, Note, Error };
     Q_ENUM(Kind)
-    enum Role { KindRole = Qt::UserRole + 1, TaskIdsRole, OkRole };
+    enum Role { KindRole = Qt::UserRole + 1, TaskIdsRole, OkRole, CallIdRole };
     Q_ENUM(Role)
 
     struct Item
@@ -28,6 +28,7 @@ public:
         QString text;
         QList<qint64> taskIds;
         bool ok = true;
+        QString callId; // a tool card: the model's tool_call_id it answers
     };
 
     explicit AgentChatModel(QObject *parent = nullptr);
@@ -42,7 +43,8 @@ public:
     // Streamed text: grows the open assistant item, or opens one.
     void appendDelta(const QString &text);
     // The stored assistant message replaces the streamed text of the open item.
-    void addCard(const QString &tool, const QString &card, const QList<qint64> &taskIds, bool ok);
+    void addCard(const QString &tool, const QString &card, const QList<qint64> &taskIds, bool ok,
+                 const QString &callId = {});
     void addError(const QString &text);
     void endTurn(); // the next delta opens a new assistant item
     void clear();

@@ -89,8 +89,9 @@ AgentPanel::AgentPanel(EngineBridge *bridge, QWidget *parent)
         m_status->setText(tr("Running %1...").arg(tool));
     });
     connect(m_agent, &Agent::Agent::toolCardReady, this,
-            [this](const QString &tool, const QString &card, const QList<qint64> &ids, bool ok) {
-        m_model->addCard(tool, card, ids, ok);
+            [this](const QString &tool, const QString &card, const QList<qint64> &ids, bool ok,
+                   const QString &callId) {
+        m_model->addCard(tool, card, ids, ok, callId);
         m_status->clear();
         m_view->scrollToBottom();
     });

@@ -20,6 +20,7 @@ AgentSettingsDialog::AgentSettingsDialog(QWidget *parent)
     , m_context(new QSpinBox(this))
     , m_stream(new QCheckBox(tr("Stream the answer as it is written"), this))
     , m_continue(new QCheckBox(tr("Let the agent continue on task events"), this))
+    , m_notesAsSystem(new QCheckBox(tr("Send Eddy's notes as system messages"), this))
     , m_problem(new QLabel(this))
 {
     setWindowTitle(tr("Agent Settings"));
@@ -31,6 +32,10 @@ AgentSettingsDialog::AgentSettingsDialog(QWidget *parent)
     m_context->setRange(256, 2000000);
     m_context->setSingleStep(1024);
     m_context->setSuffix(tr(" tokens"));
+    m_notesAsSystem->setToolTip(tr("Off: task events and summaries go to the model as user messages "
+                                   "marked [Eddy], which every chat template accepts. On: as system "
+                                   "messages, which some templates (Gemma, some Mistral ones) reject "
+                                   "after the first message."));
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: palette(highlight)"));
     auto *form = new QFormLayout;
@@ -40,6 +45,7 @@ AgentSettingsDialog::AgentSettingsDialog(QWidget *parent)
     form->addRow(tr("Context budget:"), m_context);
     form->addRow(QString(), m_stream);
     form->addRow(QString(), m_continue);
+    form->addRow(QString(), m_notesAsSystem);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &AgentSettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &AgentSettingsDialog::reject);
@@ -58,6 +64,7 @@ void AgentSettingsDialog::setSettings(const Agent::AgentSettings &s)
     m_context->setValue(s.contextTokens);
     m_stream->setChecked(s.stream);
     m_continue->setChecked(s.continueOnTaskEvents);
+    m_notesAsSystem->setChecked(s.notesAsSystem);
 }
 
 Agent::AgentSettings AgentSettingsDialog::settings() const
@@ -69,6 +76,7 @@ Agent::AgentSettings AgentSettingsDialog::settings() const
     s.contextTokens = m_context->value();
     s.stream = m_stream->isChecked();
     s.continueOnTaskEvents = m_continue->isChecked();
+    s.notesAsSystem = m_notesAsSystem->isChecked();
     return s;
 }
 
@@ -93,6 +101,7 @@ Agent::AgentSettings AgentSettingsDialog::load()
     s.contextTokens = q.value(QStringLiteral("contextTokens"), s.contextTokens).toInt();
     s.stream = q.value(QStringLiteral("stream"), s.stream).toBool();
     s.continueOnTaskEvents = q.value(QStringLiteral("continueOnTaskEvents"), false).toBool();
+    s.notesAsSystem = q.value(QStringLiteral("notesAsSystem"), false).toBool();
     return Agent::AgentSettings::fromEnvironment(s);
 }
 
@@ -106,6 +115,7 @@ void AgentSettingsDialog::save(const Agent::AgentSettings &s)
     q.setValue(QStringLiteral("contextTokens"), s.contextTokens);
     q.setValue(QStringLiteral("stream"), s.stream);
     q.setValue(QStringLiteral("continueOnTaskEvents"), s.continueOnTaskEvents);
+    q.setValue(QStringLiteral("notesAsSystem"), s.notesAsSystem);
     q.endGroup();
     q.sync();
     // The key is a secret like a server token: the file is for the owner only.

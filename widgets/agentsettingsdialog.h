@@ -11,8 +11,8 @@ class QSpinBox;
 
 namespace Eddy {
 
-// The agent's model endpoint (base URL, model, API key, context budget, streaming) and whether
-// task events start a turn. Saved with QSettings (the file is made owner-only: it may hold the
+// The agent's model endpoint (base URL, model, API key, context budget, streaming), whether
+// task events start a turn, and the role Eddy's notes are sent in. Saved with QSettings (the file is made owner-only: it may hold the
 // API key). GUI thread.
 class AgentSettingsDialog final : public QDialog
 {
@@ -36,6 +36,7 @@ private:
     QSpinBox *m_context;
     QCheckBox *m_stream;
     QCheckBox *m_continue;
+    QCheckBox *m_notesAsSystem;
     QLabel *m_problem;
 };
 

@@ -24,9 +24,9 @@ class Engine;
 namespace Eddy::Agent {
 
 // One agent conversation: a session of kind "agent" whose messages live in the database. A turn
-// sends the stored context to the model, runs the tool calls it asks for (one at a time, with
-// the user's confirmation where needed), stores every message and repeats until the model
-// answers in text. Task events of the session become short system notes. Lives on the engine's
+// sends the stored context to the model, runs every tool call of an answer in order (one after
+// the other, with the user's confirmation where needed), stores every message and repeats until
+// the model answers in text. Task events of the session become short notes. Lives on the engine's
 // thread (eddyctl and tests: the main thread; the GUI: the engine thread, through queued calls).
 class Agent final : public QObject
 {
@@ -75,8 +75,11 @@ signals:
     void conversationOpened(qint64 sessionId, const QString &name);
     void messageStored(const Eddy::Store::AgentMessageRecord &message);
     void contentDelta(const QString &text);
-    void toolCallStarted(const QString &tool, const QString &arguments);
-    void toolCardReady(const QString &tool, const QString &card, const QList<qint64> &taskIds, bool ok);
+    // `callId` is the model's tool_call_id: it relates a card to its call (several calls of one
+    // answer run in order, each with its own card).
+    void toolCallStarted(const QString &tool, const QString &arguments, const QString &callId);
+    void toolCardReady(const QString &tool, const QString &card, const QList<qint64> &taskIds, bool ok,
+                       const QString &callId);
     void confirmationRequested(qint64 requestId, const QString &tool, const QString &what, bool personOnly);
     void compacted(int messageCount);
     void turnFinished(bool ok, const QString &error);
@@ -93,6 +96,7 @@ private:
     void ensureToolsThenRequest();
     void request();
     void onReply(const ChatReply &reply);
+    void uniqueCallIds(nlohmann::json &toolCalls);
     void runNextCall();
     void runCall(const PendingCall &call, const nlohmann::json &arguments);
     void onToolFinished(qint64 seq, const ToolOutcome &outcome);

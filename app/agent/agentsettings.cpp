@@ -16,6 +16,8 @@ QString AgentSettings::problem() const
         || url.host().isEmpty())
         return QStringLiteral("The agent's base URL \"%1\" is not an http(s) URL; give one like "
                               "http://127.0.0.1:8080/v1.").arg(baseUrl);
+    if (notesRoleError)
+        return QStringLiteral("EDDY_AGENT_NOTES must be \"user\" or \"system\".");
     if (contextTokens < 256)
         return QStringLiteral("The context budget of %1 tokens is too small; give at least 256.")
             .arg(contextTokens);
@@ -37,6 +39,11 @@ AgentSettings AgentSettings::fromEnvironment(AgentSettings s)
     }
     if (qEnvironmentVariableIsSet("EDDY_AGENT_STREAM"))
         s.stream = qEnvironmentVariable("EDDY_AGENT_STREAM") != QLatin1String("0");
+    if (qEnvironmentVariableIsSet("EDDY_AGENT_NOTES")) {
+        const QString v = qEnvironmentVariable("EDDY_AGENT_NOTES").trimmed().toLower();
+        s.notesAsSystem = v == QLatin1String("system");
+        s.notesRoleError = v != QLatin1String("system") && v != QLatin1String("user");
+    }
     return s;
 }
 

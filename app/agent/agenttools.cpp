@@ -131,11 +131,13 @@ json eddyTools()
           {{"name", "list_tasks"},
            {"description",
             "List tasks from Eddy's database (newest last) with status and verdict. By default "
-            "only this conversation's tasks; scope \"all\" lists every task."},
+            "only this conversation's tasks; scope \"all\" lists every task, \"session\" those "
+            "of one named session."},
            {"parameters",
             {{"type", "object"},
              {"properties",
               {{"scope", {{"type", "string"}, {"enum", {"conversation", "all"}}}},
+               {"session", {{"type", "string"}, {"description", "another session or conversation by name (as in Eddy's session list)"}}},
                {"sweep", {{"type", "integer"}}},
                {"status", {{"type", "string"}, {"enum", {"working", "input_required", "completed", "failed", "cancelled", "expired", "lost"}}}},
                {"tool", {{"type", "string"}}},
@@ -185,6 +187,13 @@ struct AgentTools::Operation
     qint64 taskId = 0;
     QString key;
     std::optional<qint64> sessionId;
+    QString callId;        // the model's tool_call_id
+    json request;          // what was asked for, named in a refusal
+    // Matching the engine's answer to this submission (see watchSubmission()).
+    bool inEngineCall = false;
+    bool journalled = false;
+    bool toolsArrived = false;
+    QStringList rejections;
 };
 
 AgentTools::AgentTools(Monitor::Engine *engine, QObject *parent)
@@ -410,6 +419,17 @@ void AgentTools::complete(ToolOutcome outcome)
     const qint64 seq = op->seq;
     op->timeout->stop();
     op->timeout->deleteLater();
+    if (!outcome.ok) {
+        // A refusal names the request, so the model and the GUI can tell which one it was.
+        json content = parseJson(outcome.content);
+        if (content.is_object()) {
+            if (!op->callId.isEmpty())
+                content["tool_call_id"] = op->callId.toStdString();
+            if (!op->request.is_null())
+                content["request"] = op->request;
+            outcome.content = QString::fromStdString(content.dump());
+        }
+    }
     delete op;
     outcome.content = scrub(outcome.content);
     outcome.card = scrub(outcome.card);
@@ -423,13 +443,14 @@ void AgentTools::abort()
 }
 
 void AgentTools::run(qint64 seq, const QString &name, const json &arguments,
-                     std::optional<qint64> sessionId)
+                     std::optional<qint64> sessionId, const QString &callId)
 {
     Q_ASSERT(!m_op);
     m_op = new Operation;
     m_op->seq = seq;
     m_op->name = name;
     m_op->sessionId = sessionId;
+    m_op->callId = callId;
     m_op->timeout = new QTimer(this);
     m_op->timeout->setSingleShot(true);
     if (!m_engine || !m_engine->isOpen()) {
@@ -498,16 +519,20 @@ void AgentTools::runSubmitSweep(const json &arguments, std::optional<qint64> ses
         return complete(fail(tr("\"spec\" must be a sweep spec object like {\"tool\": \"run_cfd_case\", "
                                 "\"fixed\": {\"grid\": 64}, \"vary\": {\"reynolds\": {\"list\": [100, 400]}}}.")));
     Monitor::Engine *e = m_engine;
-    m_op->connections << connect(e, &Monitor::Engine::submissionRejected, this, [this](const QString &message) {
-        if (m_op && !m_op->sweepId)
-            complete(fail(tr("The sweep was refused: %1").arg(message)));
-    });
-    m_op->connections << connect(e, &Monitor::Engine::sweepSubmitted, this, [this](qint64 sweepId, int) {
-        if (m_op && !m_op->sweepId) {
+    m_op->request = {{"tool", spec.value("tool", json())}, {"spec", spec}};
+    const std::optional<qint64> session = sessionId;
+    watchSubmission(*serverId, true,
+        [this, spec, session](qint64 sweepId) {
+            // Ours when it is this conversation's sweep with exactly this spec.
+            const auto sweep = m_engine->store().sweep(sweepId);
+            return sweep && sweep->sessionId == session && parseJson(sweep->spec) == spec;
+        },
+        [this](qint64 sweepId) {
             m_op->sweepId = sweepId;
+            m_op->request["sweep"] = sweepId;
             checkSweepDone();
-        }
-    });
+        },
+        [this](const QString &message) { complete(fail(tr("The sweep was refused: %1").arg(message))); });
     m_op->connections << connect(e, &Monitor::Engine::caseSubmitted, this, [this] { checkSweepDone(); });
     m_op->connections << connect(e, &Monitor::Engine::caseRejected, this, [this] { checkSweepDone(); });
     m_op->connections << connect(m_op->timeout, &QTimer::timeout, this, [this] {
@@ -533,7 +558,9 @@ void AgentTools::runSubmitSweep(const json &arguments, std::optional<qint64> ses
         }
     });
     m_op->timeout->start(s_submitWaitMs);
-    e->submitSweep(*serverId, QByteArray::fromStdString(spec.dump()), sessionId);
+    submit([e, serverId, spec, sessionId] {
+        e->submitSweep(*serverId, QByteArray::fromStdString(spec.dump()), sessionId);
+    });
 }
 
 void AgentTools::checkSweepDone()
@@ -542,13 +569,15 @@ void AgentTools::checkSweepDone()
         return;
     const qint64 sweepId = *m_op->sweepId;
     const QList<Store::CaseRecord> cases = m_engine->store().cases(sweepId);
-    int rejected = 0;
-    QStringList problems;
+    json problems = json::array();
+    QStringList refusedCases;
     for (const auto &c : cases) {
         if (c.state == Store::CaseState::Rejected) {
-            ++rejected;
             const json err = parseJson(c.error);
-            problems << QStringLiteral("case %1: %2").arg(c.index).arg(err.is_object() ? str(err, "message") : c.error);
+            const json shown = shownArguments(c.arguments);
+            problems.push_back({{"case", c.index}, {"arguments", shown},
+                                {"error", (err.is_object() ? str(err, "message") : c.error).toStdString()}});
+            refusedCases << tr("case %1 %2").arg(c.index).arg(compactArguments(shown));
         } else if (!c.taskId) {
             return; // still sending
         }
@@ -564,18 +593,21 @@ void AgentTools::checkSweepDone()
     json content = {{"sweep", sweepId}, {"cases", cases.size()}, {"tasks", list},
                     {"note", "Tasks run on the server; Eddy's monitor follows them. Do not wait: "
                              "check later with get_task or list_tasks."}};
+    const int rejected = int(problems.size());
     if (rejected) {
-        json p = json::array();
-        for (const QString &s : problems)
-            p.push_back(s.toStdString());
-        content["rejected"] = p;
+        // The refused cases by their place in the sweep and arguments, under the call's id.
+        content["rejected"] = problems;
+        content["tool_call_id"] = m_op->callId.toStdString();
     }
-    o.ok = rejected < int(cases.size());
+    if (rejected && rejected == int(cases.size())) {
+        content["error"] = tr("The server refused every case of sweep %1.").arg(sweepId).toStdString();
+        o.ok = false; // complete() adds what was asked for
+    }
     o.content = QString::fromStdString(content.dump());
     o.card = tr("Sweep %1: %n task(s) started (%2)", nullptr, int(o.taskIds.size()))
                  .arg(sweepId).arg(numbers.join(QStringLiteral(", ")));
     if (rejected)
-        o.card += tr("; %n case(s) rejected", nullptr, rejected);
+        o.card += tr("; %n case(s) rejected: %1", nullptr, rejected).arg(refusedCases.join(QStringLiteral(", ")));
     complete(o);
 }
 
@@ -583,14 +615,22 @@ void AgentTools::runMcpTool(const McpTool &tool, const json &arguments, std::opt
 {
     Monitor::Engine *e = m_engine;
     const QString toolName = tool.tool;
-    m_op->connections << connect(e, &Monitor::Engine::submissionRejected, this, [this, toolName](const QString &message) {
-        if (m_op && !m_op->caseId)
-            complete(fail(tr("%1 was not called: %2").arg(toolName, message)));
-    });
-    m_op->connections << connect(e, &Monitor::Engine::callJournalled, this, [this](qint64 caseId) {
-        if (m_op && !m_op->caseId)
+    const qint64 serverId = tool.serverId;
+    json shown = arguments;
+    shown.erase("idempotency_key");
+    m_op->request = {{"tool", toolName.toStdString()}, {"server", serverId}, {"arguments", shown}};
+    watchSubmission(serverId, false,
+        [this, toolName, serverId, shown](qint64 caseId) {
+            // Ours when it is a single call of this tool with exactly these arguments.
+            const auto c = m_engine->store().caseRecord(caseId);
+            return c && !c->sweepId && c->serverId == serverId && c->tool == toolName
+                   && shownArguments(c->arguments) == shown;
+        },
+        [this](qint64 caseId) {
             m_op->caseId = caseId;
-    });
+            m_op->request["case"] = caseId;
+        },
+        [this, toolName](const QString &message) { complete(fail(tr("%1 was not called: %2").arg(toolName, message))); });
     m_op->connections << connect(e, &Monitor::Engine::caseRejected, this, [this, toolName](qint64 caseId, const QString &message) {
         if (m_op && m_op->caseId == caseId)
             complete(fail(tr("The server refused %1: %2").arg(toolName, message)));
@@ -622,14 +662,92 @@ void AgentTools::runMcpTool(const McpTool &tool, const json &arguments, std::opt
                          "list_tasks shows it later.").arg(toolName).arg(s_submitWaitMs / 1000)));
     });
     m_op->timeout->start(s_submitWaitMs);
-    e->callOnce(tool.serverId, tool.tool, QByteArray::fromStdString(arguments.dump()), sessionId);
+    submit([e, tool, arguments, sessionId] {
+        e->callOnce(tool.serverId, tool.tool, QByteArray::fromStdString(arguments.dump()), sessionId);
+    });
+}
+
+void AgentTools::submit(const std::function<void()> &call)
+{
+    Operation *op = m_op;
+    op->inEngineCall = true;
+    call();
+    if (m_op == op) // else answered (and deleted) during the call
+        op->inEngineCall = false;
+}
+
+void AgentTools::watchSubmission(qint64 serverId, bool sweep, std::function<bool(qint64)> isOurs,
+                                 std::function<void(qint64)> journalled,
+                                 std::function<void(const QString &)> refused)
+{
+    // The engine's answers (sweepSubmitted/callJournalled or submissionRejected) do not name the
+    // request. It answers during the call when it knows the server's tools; otherwise right
+    // after the tools list arrives, for every submission that waited, in one go. So: an answer
+    // during our call is ours; a later journal entry is ours when isOurs() recognises it in the
+    // database; a later refusal can only be ours when it comes right after our server's tools
+    // arrived and nothing of ours was journalled by the end of that burst.
+    Monitor::Engine *e = m_engine;
+    const auto onJournalled = [this, isOurs, journalled](qint64 id) {
+        if (!m_op || m_op->journalled || (!m_op->inEngineCall && !isOurs(id)))
+            return;
+        m_op->journalled = true;
+        journalled(id);
+    };
+    if (sweep)
+        m_op->connections << connect(e, &Monitor::Engine::sweepSubmitted, this,
+                                     [onJournalled](qint64 id, int) { onJournalled(id); });
+    else
+        m_op->connections << connect(e, &Monitor::Engine::callJournalled, this, onJournalled);
+    const auto toolsArrived = [this] {
+        if (!m_op)
+            return;
+        m_op->toolsArrived = true;
+        QTimer::singleShot(0, this, [this, seq = m_op->seq] {
+            if (m_op && m_op->seq == seq)
+                m_op->toolsArrived = false;
+        });
+    };
+    m_op->connections << connect(e, &Monitor::Engine::toolsChanged, this, [serverId, toolsArrived](qint64 id) {
+        if (id == serverId)
+            toolsArrived();
+    });
+    m_op->connections << connect(e, &Monitor::Engine::serverStateChanged, this,
+                                 [serverId, toolsArrived](qint64 id, Monitor::Engine::ServerState state, const QString &) {
+        if (id == serverId && state == Monitor::Engine::ServerState::Unreachable)
+            toolsArrived();
+    });
+    m_op->connections << connect(e, &Monitor::Engine::submissionRejected, this, [this, refused](const QString &message) {
+        if (!m_op || m_op->journalled)
+            return;
+        if (m_op->inEngineCall)
+            return refused(message);
+        if (!m_op->toolsArrived)
+            return; // another submission's, answered at once
+        m_op->rejections << message;
+        if (m_op->rejections.size() > 1)
+            return;
+        QTimer::singleShot(0, this, [this, seq = m_op->seq, refused] {
+            if (!m_op || m_op->seq != seq || m_op->journalled)
+                return;
+            const QStringList r = m_op->rejections;
+            refused(r.size() == 1 ? r.first()
+                                  : tr("one of these (Eddy refused %1 submissions at that moment): %2")
+                                        .arg(r.size()).arg(r.join(QStringLiteral(" | "))));
+        });
+    });
 }
 
 ToolOutcome AgentTools::listTasks(const json &arguments, std::optional<qint64> sessionId)
 {
     Store::TaskQuery q;
-    if (str(arguments, "scope") != QLatin1String("all"))
+    if (const QString name = str(arguments, "session"); !name.isEmpty()) {
+        const auto session = m_engine->store().sessionByName(name);
+        if (!session)
+            return fail(tr("There is no session \"%1\"; the session list in Eddy shows their names.").arg(name));
+        q.sessionId = session->id;
+    } else if (str(arguments, "scope") != QLatin1String("all")) {
         q.sessionId = sessionId;
+    }
     q.sweepId = integer(arguments, "sweep");
     q.tool = str(arguments, "tool");
     if (const QString s = str(arguments, "status"); !s.isEmpty()) {

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 
 namespace Eddy::Monitor {
@@ -52,9 +53,10 @@ public:
     // Whether the call needs the user's yes first (destructiveHint tools, cancel_task), or a
     // person at a GUI (answer_input). `why` says what would happen, for the confirmation prompt.
     Confirmation confirmation(const QString &name, const nlohmann::json &arguments, QString *why);
-    // Starts one call; finished(seq, outcome) follows (possibly before run() returns).
+    // Starts one call; finished(seq, outcome) follows (possibly before run() returns). `callId`
+    // is the model's tool_call_id: a failed call's result names it and what was asked for.
     void run(qint64 seq, const QString &name, const nlohmann::json &arguments,
-             std::optional<qint64> sessionId);
+             std::optional<qint64> sessionId, const QString &callId = {});
     void abort(); // ends the call in flight at once with an error outcome
     bool isRunning() const { return m_op != nullptr; }
 
@@ -85,6 +87,10 @@ private:
     void runSubmitSweep(const nlohmann::json &arguments, std::optional<qint64> sessionId);
     void runMcpTool(const McpTool &tool, const nlohmann::json &arguments,
                     std::optional<qint64> sessionId);
+    void watchSubmission(qint64 serverId, bool sweep, std::function<bool(qint64)> isOurs,
+                         std::function<void(qint64)> journalled,
+                         std::function<void(const QString &)> refused);
+    void submit(const std::function<void()> &call);
     void checkSweepDone();
     ToolOutcome listTasks(const nlohmann::json &arguments, std::optional<qint64> sessionId);
     ToolOutcome getTask(const nlohmann::json &arguments, bool result);

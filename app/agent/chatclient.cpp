@@ -56,6 +56,7 @@ void ChatClient::start(const AgentSettings &settings, const json &messages, cons
     Q_ASSERT(!isRunning());
     m_result = {};
     m_calls.clear();
+    m_slotOfIndex.clear();
     m_body.clear();
     m_sse.reset();
     m_isStream = false;
@@ -66,8 +67,12 @@ void ChatClient::start(const AgentSettings &settings, const json &messages, cons
     json body = {{"messages", messages}, {"stream", settings.stream}};
     if (!settings.model.isEmpty())
         body["model"] = settings.model.toStdString();
-    if (tools.is_array() && !tools.empty())
+    if (tools.is_array() && !tools.empty()) {
         body["tools"] = tools;
+        // Several calls in one answer are all run, in order; llama-server offers only one per
+        // answer unless asked.
+        body["parallel_tool_calls"] = true;
+    }
 
     Net::HttpRequest request;
     request.url = QUrl(m_endpoint);
@@ -155,9 +160,17 @@ void ChatClient::handleChunk(const QByteArray &data)
             const int index = tc.contains("index") && tc["index"].is_number_integer()
                                   ? tc["index"].get<int>() : fallbackIndex;
             ++fallbackIndex;
-            PartialCall &call = m_calls[index];
-            if (tc.contains("id") && tc["id"].is_string())
-                call.id = tc["id"].get<std::string>();
+            const std::string id = tc.contains("id") && tc["id"].is_string() ? tc["id"].get<std::string>()
+                                                                               : std::string();
+            auto slot = m_slotOfIndex.find(index);
+            if (slot == m_slotOfIndex.end()
+                || (!id.empty() && !m_calls[slot->second].id.empty() && m_calls[slot->second].id != id)) {
+                m_calls.push_back({});
+                slot = m_slotOfIndex.insert_or_assign(index, m_calls.size() - 1).first;
+            }
+            PartialCall &call = m_calls[slot->second];
+            if (!id.empty())
+                call.id = id;
             if (tc.contains("function") && tc["function"].is_object()) {
                 const json &f = tc["function"];
                 if (f.contains("name") && f["name"].is_string())
@@ -199,11 +212,10 @@ void ChatClient::parseWhole(const QByteArray &body)
             emit contentDelta(m_result.content);
     }
     if (message.contains("tool_calls") && message["tool_calls"].is_array()) {
-        int index = 0;
         for (const json &tc : message["tool_calls"]) {
             if (!tc.is_object() || !tc.contains("function") || !tc["function"].is_object())
                 continue;
-            PartialCall &call = m_calls[index++];
+            PartialCall &call = m_calls.emplace_back();
             call.id = tc.value("id", std::string());
             const json &f = tc["function"];
             call.name = f.value("name", std::string());
@@ -248,12 +260,13 @@ void ChatClient::onFinished()
                             "or turn streaming off.").arg(m_endpoint);
     }
     if (m_result.isOk()) {
-        int n = 0;
-        for (auto &[index, call] : m_calls) {
+        size_t n = 0;
+        for (PartialCall &call : m_calls) {
+            ++n;
             if (call.name.empty())
                 continue;
             if (call.id.empty())
-                call.id = "call_" + std::to_string(++n) + "_" + std::to_string(index);
+                call.id = "call_" + std::to_string(n);
             m_result.toolCalls.push_back(
                 {{"id", call.id},
                  {"type", "function"},

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <vector>
 
 namespace Eddy::Net {
 class HttpClient;
@@ -72,7 +73,11 @@ private:
         std::string name;
         std::string arguments;
     };
-    std::map<int, PartialCall> m_calls; // by "index"
+    // Calls in order of appearance; m_slotOfIndex maps a delta's "index" to its call. A new id
+    // at an index that already has a call with another id starts a new call (servers that send
+    // every parallel call at index 0, or without an index).
+    std::vector<PartialCall> m_calls;
+    std::map<int, size_t> m_slotOfIndex;
 };
 
 } // namespace Eddy::Agent
