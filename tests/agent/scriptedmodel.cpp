@@ -54,6 +54,16 @@ void ScriptedModel::answer(const HttpPeer::Request &request, QTcpSocket *socket)
         return;
     }
     m_requests << body;
+    // The wire shape every chat template accepts: one system message, first; never two user
+    // messages in a row (templates that want user and assistant to alternate reject both).
+    const json messages = body.value("messages", json::array());
+    for (size_t i = 0; i < messages.size(); ++i) {
+        if (i > 0 && messages[i].value("role", std::string()) == "system")
+            fail(QStringLiteral("request %1: a system message at position %2").arg(m_requests.size()).arg(i));
+        if (i > 0 && messages[i].value("role", std::string()) == "user"
+            && messages[i - 1].value("role", std::string()) == "user")
+            fail(QStringLiteral("request %1: two user messages in a row at %2").arg(m_requests.size()).arg(i));
+    }
     if (m_script.isEmpty()) {
         fail(QStringLiteral("unexpected request %1").arg(m_requests.size()));
         socket->write(HttpPeer::response(500, R"({"error":{"message":"script ended"}})"));
@@ -66,7 +76,7 @@ void ScriptedModel::answer(const HttpPeer::Request &request, QTcpSocket *socket)
     }
     json calls = json::array();
     for (const json &c : reply.toolCalls)
-        calls.push_back({{"id", "call_" + std::to_string(++m_callCounter)},
+        calls.push_back({{"id", reply.repeatIds ? std::string("call_0") : "call_" + std::to_string(++m_callCounter)},
                          {"name", c["name"]},
                          {"arguments", c["arguments"].dump()}});
     const bool stream = body.value("stream", false) && reply.stream;
@@ -100,11 +110,17 @@ void ScriptedModel::answer(const HttpPeer::Request &request, QTcpSocket *socket)
     const std::string text = reply.content.toStdString();
     for (size_t i = 0; i < text.size(); i += 7)
         socket->write(event({{"content", text.substr(i, 7)}}));
+    if (reply.sameIndex) {
+        // Each call whole, all at index 0: only the id tells them apart.
+        for (const json &c : calls)
+            socket->write(event({{"tool_calls", {{{"index", 0}, {"id", c["id"]}, {"type", "function"},
+                                                  {"function", {{"name", c["name"]}, {"arguments", c["arguments"]}}}}}}}));
+    }
     // Each call's head first, then its arguments in two halves, calls interleaved by index.
-    for (size_t i = 0; i < calls.size(); ++i)
+    for (size_t i = 0; i < calls.size() && !reply.sameIndex; ++i)
         socket->write(event({{"tool_calls", {{{"index", i}, {"id", calls[i]["id"]}, {"type", "function"},
                                               {"function", {{"name", calls[i]["name"]}, {"arguments", ""}}}}}}}));
-    for (int half = 0; half < 2; ++half)
+    for (int half = 0; half < 2 && !reply.sameIndex; ++half)
         for (size_t i = 0; i < calls.size(); ++i) {
             const std::string args = calls[i]["arguments"].get<std::string>();
             const size_t mid = args.size() / 2;

@@ -30,6 +30,8 @@ public:
         QByteArray raw;          // sent as the body as is when not empty (errors, garbage)
         QByteArray rawType = "application/json";
         bool hang = false;       // send the head and one chunk, then nothing
+        bool sameIndex = false;  // stream every call whole at "index" 0, one after the other
+        bool repeatIds = false;  // every call has the id "call_0" (servers that number per answer)
     };
     using Step = std::function<Reply(const nlohmann::json &request)>;
 

@@ -71,6 +71,10 @@ private slots:
     void confirmationsAndPersonOnlyAnswers();
     void stopEndsTheTurn();
     void scrubRemovesEchoedIds();
+    void severalToolCallsRunInOneTurn();
+    void refusalsNameTheirRequest();
+    void engineAnswersMatchTheirRequest();
+    void notesAreUserTextAfterTheFirstMessage();
     void sweepSurvivesRestartAndCompaction();
     void eddyctlRunsOneTurn();
 
@@ -222,6 +226,309 @@ void tst_Agent::scrubRemovesEchoedIds()
     QVERIFY2(!clean.contains(id), qPrintable(clean));
     QVERIFY(clean.contains(QStringLiteral("done")));
     QVERIFY(!tools.scrub(QStringLiteral("plain text with ") + id).contains(id));
+}
+
+void tst_Agent::severalToolCallsRunInOneTurn()
+{
+    Monitor::Engine engine;
+    QVERIFY(engine.open(m_dir.filePath(QStringLiteral("several.sqlite"))));
+    QVERIFY(engine.addServer(m_server.url()) > 0);
+    ScriptedModel model;
+    QVERIFY(model.listen());
+    Agent::Agent agent(&engine);
+    agent.setSettings(settingsFor(model));
+    QVERIFY(agent.openConversation(QStringLiteral("several calls")));
+    const json argsA = {{"reynolds", 10}, {"grid", 8}, {"max_iterations", 50}};
+    const json argsB = {{"reynolds", 20}, {"grid", 8}, {"max_iterations", 50}};
+    model.push([&model, argsA, argsB](const json &req) {
+        if (req.value("parallel_tool_calls", false) != true)
+            model.fail(QStringLiteral("parallel_tool_calls not asked for"));
+        ScriptedModel::Reply r;
+        r.content = QStringLiteral("Starting both.");
+        r.toolCalls = json::array({ScriptedModel::call("run_cfd_case", argsA), ScriptedModel::call("run_cfd_case", argsB),
+                                   ScriptedModel::call("list_tasks", json::object())});
+        return r;
+    });
+    QList<qint64> started;
+    model.push([&model, &started](const json &req) {
+        // The answer's three calls, then exactly their three results, in order, each under its id.
+        const json &ms = req["messages"];
+        const size_t n = ms.size();
+        if (n < 5 || ms[n - 4]["role"] != "assistant" || ms[n - 4]["tool_calls"].size() != 3) {
+            model.fail(QStringLiteral("the three calls are not followed by three results: %1").arg(QString::fromStdString(ms.dump())));
+        } else {
+            for (size_t i = 0; i < 3; ++i) {
+                const json &m = ms[n - 3 + i];
+                if (m["role"] != "tool" || m["tool_call_id"] != ms[n - 4]["tool_calls"][i]["id"])
+                    model.fail(QStringLiteral("result %1 is not under its call's id").arg(i));
+            }
+            for (size_t i = 0; i < 2; ++i) {
+                const json r = json::parse(ms[n - 3 + i].value("content", std::string("{}")), nullptr, false);
+                if (!r.is_object() || r.value("tool", std::string()) != "run_cfd_case"
+                    || r["arguments"].value("reynolds", 0) != (i == 0 ? 10 : 20))
+                    model.fail(QStringLiteral("call %1 did not start its case: %2").arg(i).arg(QString::fromStdString(r.dump())));
+                else
+                    started << r["task"].get<qint64>();
+            }
+            const json list = json::parse(ms[n - 1].value("content", std::string("{}")), nullptr, false);
+            if (!list.is_object() || list.value("count", 0) != 2)
+                model.fail(QStringLiteral("list_tasks did not see both tasks: %1").arg(QString::fromStdString(list.dump())));
+        }
+        // Two more, as one JSON answer whose ids repeat (servers that number per answer).
+        ScriptedModel::Reply r;
+        r.stream = false;
+        r.repeatIds = true;
+        r.toolCalls = json::array({ScriptedModel::call("get_task", {{"task", started.value(0)}}),
+                                   ScriptedModel::call("get_task", {{"task", started.value(1)}})});
+        return r;
+    });
+    model.push([&model, &started](const json &req) {
+        // Every call id in the conversation is distinct, and each get_task answers its own call.
+        QStringList ids;
+        json last;
+        for (const json &m : req["messages"])
+            if (m["role"] == "assistant" && m.contains("tool_calls")) {
+                last = m["tool_calls"];
+                for (const json &c : m["tool_calls"])
+                    ids << QString::fromStdString(c["id"].get<std::string>());
+            }
+        if (ids.size() != 5 || QSet<QString>(ids.begin(), ids.end()).size() != 5)
+            model.fail(QStringLiteral("call ids are not unique: %1").arg(ids.join(',')));
+        for (size_t i = 0; i < last.size() && i < 2; ++i) {
+            const json r = json::parse(toolMessage(req, last[i]["id"].get<std::string>()).value("content", std::string("{}")), nullptr, false);
+            if (!r.is_object() || r.value("task", qint64(0)) != started.value(int(i)))
+                model.fail(QStringLiteral("get_task %1 answered the wrong call: %2").arg(i).arg(QString::fromStdString(r.dump())));
+        }
+        ScriptedModel::Reply r;
+        r.content = QStringLiteral("Both are running.");
+        return r;
+    });
+    QSignalSpy done(&agent, &Agent::Agent::turnFinished);
+    QSignalSpy cards(&agent, &Agent::Agent::toolCardReady);
+    agent.send(QStringLiteral("start two tiny cases and list them"));
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
+    QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
+    QVERIFY2(model.failures().isEmpty(), qPrintable(model.failures().join('\n')));
+    QCOMPARE(model.remaining(), 0);
+    QCOMPARE(started.size(), 2);
+    QVERIFY(started[0] != started[1]);
+    Store::TaskQuery q;
+    q.sessionId = agent.sessionId();
+    QCOMPARE(engine.store().tasks(q).size(), 2);
+    // Five cards, one per call, each carrying its call's id as the model sent it (first answer).
+    QCOMPARE(cards.size(), 5);
+    const json first = model.requests().at(1)["messages"];
+    json calls;
+    for (const json &m : first)
+        if (m["role"] == "assistant" && m.contains("tool_calls"))
+            calls = m["tool_calls"];
+    QCOMPARE(int(calls.size()), 3);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(cards.at(i).at(4).toString(), QString::fromStdString(calls[size_t(i)]["id"].get<std::string>()));
+    QCOMPARE(cards.at(0).at(2).value<QList<qint64>>(), QList<qint64>{started[0]});
+    QCOMPARE(cards.at(1).at(2).value<QList<qint64>>(), QList<qint64>{started[1]});
+}
+
+void tst_Agent::refusalsNameTheirRequest()
+{
+    Monitor::Engine engine;
+    QVERIFY(engine.open(m_dir.filePath(QStringLiteral("refusals.sqlite"))));
+    QVERIFY(engine.addServer(m_server.url()) > 0);
+    ScriptedModel model;
+    QVERIFY(model.listen());
+    Agent::Agent agent(&engine);
+    agent.setSettings(settingsFor(model));
+    QVERIFY(agent.openConversation(QStringLiteral("refusals")));
+    // A sweep and a single call that the tool's schema refuses, asked for in one answer.
+    const json badSpec = {{"tool", "run_cfd_case"}, {"fixed", {{"grid", 8}}},
+                          {"vary", {{"reynolds", {{"list", {-5, 10}}}}}}};
+    const json badArgs = {{"reynolds", 10}, {"grid", 4}};
+    model.push([=](const json &) {
+        ScriptedModel::Reply r;
+        r.toolCalls = json::array({ScriptedModel::call("submit_sweep", {{"spec", badSpec}}),
+                                   ScriptedModel::call("run_cfd_case", badArgs)});
+        return r;
+    });
+    model.push([&model, badSpec, badArgs](const json &req) {
+        json calls;
+        for (const json &m : req["messages"])
+            if (m["role"] == "assistant" && m.contains("tool_calls"))
+                calls = m["tool_calls"];
+        if (calls.size() != 2) {
+            model.fail(QStringLiteral("two calls expected"));
+        } else {
+            std::vector<json> r;
+            for (const json &c : calls)
+                r.push_back(json::parse(toolMessage(req, c["id"].get<std::string>()).value("content", std::string("{}")), nullptr, false));
+            // Each refusal: the error, the call's id and what was asked for.
+            if (r[0].value("tool_call_id", std::string()) != calls[0]["id"] || !r[0].contains("error")
+                || r[0]["error"].get<std::string>().find("reynolds") == std::string::npos
+                || r[0].value("request", json::object()).value("spec", json()) != badSpec)
+                model.fail(QStringLiteral("refused sweep: %1").arg(QString::fromStdString(r[0].dump())));
+            if (r[1].value("tool_call_id", std::string()) != calls[1]["id"] || !r[1].contains("error")
+                || r[1]["error"].get<std::string>().find("grid") == std::string::npos
+                || r[1].value("request", json::object()).value("tool", std::string()) != "run_cfd_case"
+                || r[1]["request"].value("arguments", json()) != badArgs)
+                model.fail(QStringLiteral("refused call: %1").arg(QString::fromStdString(r[1].dump())));
+        }
+        ScriptedModel::Reply r;
+        r.content = QStringLiteral("Both were refused.");
+        return r;
+    });
+    QSignalSpy done(&agent, &Agent::Agent::turnFinished);
+    QSignalSpy cards(&agent, &Agent::Agent::toolCardReady);
+    agent.send(QStringLiteral("try these"));
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
+    QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
+    QVERIFY2(model.failures().isEmpty(), qPrintable(model.failures().join('\n')));
+    QCOMPARE(cards.size(), 2);
+    QCOMPARE(cards.at(0).at(3).toBool(), false);
+    QCOMPARE(cards.at(1).at(3).toBool(), false);
+    QVERIFY(!cards.at(0).at(4).toString().isEmpty());
+    QVERIFY(cards.at(0).at(4).toString() != cards.at(1).at(4).toString());
+    // Nothing was journalled for either.
+    QVERIFY(engine.store().cases(std::nullopt).isEmpty());
+    QVERIFY(engine.store().sweeps().isEmpty());
+}
+
+void tst_Agent::engineAnswersMatchTheirRequest()
+{
+    // The engine's answers do not name their request. Before it has listed a server's tools it
+    // answers later; a refusal of someone else's submission in between must not be taken for
+    // the agent's, in either direction.
+    const QString db = m_dir.filePath(QStringLiteral("matching.sqlite"));
+    const json spec = {{"tool", "run_cfd_case"}, {"fixed", {{"grid", 8}, {"max_iterations", 20}}},
+                       {"vary", {{"reynolds", {{"list", {10, 20}}}}}}};
+    qint64 sid = 0;
+    {
+        Monitor::Engine engine;
+        QVERIFY(engine.open(db));
+        sid = engine.addServer(m_server.url());
+        QVERIFY(sid > 0);
+        const auto session = engine.store().createSession(QStringLiteral("matching"), QStringLiteral("agent"));
+        QVERIFY(session);
+        Agent::AgentTools tools(&engine);
+        QSignalSpy finished(&tools, &Agent::AgentTools::finished);
+        QSignalSpy refusals(&engine, &Monitor::Engine::submissionRejected);
+        tools.run(1, QStringLiteral("submit_sweep"), {{"spec", spec}}, *session, QStringLiteral("call_a"));
+        QVERIFY(finished.isEmpty()); // waiting for the tools list
+        engine.submitSweep(sid, "{not a spec", std::nullopt); // someone else's, refused at once
+        QCOMPARE(refusals.size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        const auto o = finished.first().at(1).value<Agent::ToolOutcome>();
+        QVERIFY2(o.ok, qPrintable(o.content));
+        QCOMPARE(o.taskIds.size(), 2);
+    }
+    {
+        Monitor::Engine engine; // a fresh engine has not listed the tools yet
+        QVERIFY(engine.open(db));
+        Agent::AgentTools tools(&engine);
+        QSignalSpy finished(&tools, &Agent::AgentTools::finished);
+        QSignalSpy refusals(&engine, &Monitor::Engine::submissionRejected);
+        json wrong = spec;
+        wrong["tool"] = "no_such_tool";
+        tools.run(2, QStringLiteral("submit_sweep"), {{"spec", wrong}}, std::nullopt, QStringLiteral("call_b"));
+        QVERIFY(finished.isEmpty());
+        engine.submitSweep(sid, "{not a spec", std::nullopt);
+        QCOMPARE(refusals.size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        const auto o = finished.first().at(1).value<Agent::ToolOutcome>();
+        QVERIFY(!o.ok);
+        const json r = json::parse(o.content.toStdString());
+        QVERIFY2(r.value("error", std::string()).find("no_such_tool") != std::string::npos, qPrintable(o.content));
+        QVERIFY2(r.value("tool_call_id", std::string()) == "call_b", qPrintable(o.content));
+        QVERIFY(!o.content.contains(refusals.first().at(0).toString()));
+    }
+}
+
+void tst_Agent::notesAreUserTextAfterTheFirstMessage()
+{
+    Monitor::Engine engine;
+    QVERIFY(engine.open(m_dir.filePath(QStringLiteral("notes.sqlite"))));
+    const qint64 sid = engine.addServer(m_server.url());
+    QVERIFY(sid > 0);
+    ScriptedModel model;
+    QVERIFY(model.listen());
+    Agent::Agent agent(&engine);
+    agent.setSettings(settingsFor(model));
+    QVERIFY(agent.openConversation(QStringLiteral("notes")));
+    // A note before anything else joins the system prompt.
+    const auto other = engine.store().createSession(QStringLiteral("bench"), QStringLiteral("workbench"));
+    QVERIFY(other);
+    QSignalSpy submitted(&engine, &Monitor::Engine::caseSubmitted);
+    engine.callOnce(sid, QStringLiteral("run_cfd_case"), R"({"reynolds":10,"grid":8,"max_iterations":20})", *other);
+    QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 60000);
+    Store::TaskQuery attach;
+    attach.sessionId = *other;
+    QCOMPARE(agent.attachTasks(attach), 1);
+    json wire = agent.wireMessages();
+    QCOMPARE(int(wire.size()), 1);
+    QVERIFY(wire[0]["content"].get<std::string>().find("attached 1 earlier task") != std::string::npos);
+
+    model.push([](const json &) {
+        ScriptedModel::Reply r;
+        r.content = QStringLiteral("Hello.");
+        return r;
+    });
+    QSignalSpy done(&agent, &Agent::Agent::turnFinished);
+    agent.send(QStringLiteral("hello"));
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 60000);
+    QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
+
+    // A task of the conversation ends mid-conversation: its note is stored as Eddy's ("system")...
+    submitted.clear();
+    engine.callOnce(sid, QStringLiteral("run_cfd_case"), R"({"reynolds":20,"grid":8,"max_iterations":20})", agent.sessionId());
+    QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 60000);
+    const qint64 taskId = submitted.first().at(1).toLongLong();
+    const QString event = QStringLiteral("Task event: #%1 ").arg(taskId);
+    QTRY_VERIFY_WITH_TIMEOUT([&] {
+        for (const auto &m : agent.messages())
+            if (m.role == QLatin1String("system") && m.content.contains(event))
+                return true;
+        return false;
+    }(), 120000);
+    // ...and reaches the model as user text marked [Eddy], folded into the next prompt.
+    model.push([&model, event](const json &req) {
+        const json &ms = req["messages"];
+        const std::string last = ms.back().value("content", std::string());
+        const std::string prompt = "what happened?";
+        if (ms.back()["role"] != "user" || last.rfind("[Eddy] ", 0) != 0
+            || last.find("[Eddy] " + event.toStdString()) == std::string::npos
+            || last.size() < prompt.size() || last.compare(last.size() - prompt.size(), prompt.size(), prompt) != 0)
+            model.fail(QStringLiteral("the note is not user text before the prompt: %1").arg(QString::fromStdString(ms.dump())));
+        ScriptedModel::Reply r;
+        r.content = QStringLiteral("It finished.");
+        return r;
+    });
+    agent.send(QStringLiteral("what happened?"));
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 2, 60000);
+    QVERIFY2(done.last().at(0).toBool(), qPrintable(done.last().at(1).toString()));
+    QVERIFY2(model.failures().isEmpty(), qPrintable(model.failures().join('\n'))); // includes the shape checks
+
+    // Configured for templates that take system messages anywhere: the old shape.
+    Agent::AgentSettings s = settingsFor(model);
+    s.notesAsSystem = true;
+    agent.setSettings(s);
+    wire = agent.wireMessages();
+    bool midSystem = false;
+    for (size_t i = 1; i < wire.size(); ++i)
+        midSystem = midSystem || (wire[i]["role"] == "system" && wire[i]["content"].get<std::string>().find(event.toStdString()) != std::string::npos);
+    QVERIFY(midSystem);
+
+    // list_tasks by a session's name (here the workbench session the first case ran in).
+    Agent::AgentTools tools(&engine);
+    QSignalSpy listed(&tools, &Agent::AgentTools::finished);
+    tools.run(1, QStringLiteral("list_tasks"), {{"session", "bench"}}, agent.sessionId(), QStringLiteral("call_s"));
+    QCOMPARE(listed.size(), 1);
+    const json list = json::parse(listed.first().at(1).value<Agent::ToolOutcome>().content.toStdString());
+    QCOMPARE(list.value("count", 0), 1);
+    QCOMPARE(list["tasks"][0]["arguments"].value("reynolds", 0), 10);
+    tools.run(2, QStringLiteral("list_tasks"), {{"session", "no such session"}}, agent.sessionId(), QStringLiteral("call_t"));
+    QCOMPARE(listed.size(), 2);
+    const auto missing = listed.last().at(1).value<Agent::ToolOutcome>();
+    QVERIFY(!missing.ok);
+    QVERIFY2(missing.content.contains(QStringLiteral("no session")) && missing.content.contains(QStringLiteral("call_t")),
+             qPrintable(missing.content));
 }
 
 void tst_Agent::sweepSurvivesRestartAndCompaction()

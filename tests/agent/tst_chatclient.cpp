@@ -19,6 +19,7 @@ class tst_ChatClient : public QObject
 private slots:
     void initTestCase() { Net::initGlobal(); }
     void streamsContentAndAssemblesToolCalls();
+    void callsAtOneIndexStayApart();
     void takesJsonAnswerWhenAskedToStream();
     void nonStreamingSetting();
     void errors_data();
@@ -82,6 +83,32 @@ void tst_ChatClient::streamsContentAndAssemblesToolCalls()
             == json({{"scope", "all"}}));
     QVERIFY(reply.toolCalls[0]["id"] == "call_1");
     QVERIFY(reply.toolCalls[1]["id"] == "call_2");
+}
+
+void tst_ChatClient::callsAtOneIndexStayApart()
+{
+    // Some servers stream every parallel call whole at index 0; the ids tell them apart.
+    ScriptedModel model;
+    QVERIFY(model.listen());
+    model.push([&model](const json &req) {
+        if (req.value("parallel_tool_calls", false) != true)
+            model.fail(QStringLiteral("parallel_tool_calls not asked for"));
+        ScriptedModel::Reply r;
+        r.sameIndex = true;
+        r.toolCalls = json::array({ScriptedModel::call("get_task", {{"task", 1}}),
+                                   ScriptedModel::call("get_task", {{"task", 2}}),
+                                   ScriptedModel::call("list_tasks", json::object())});
+        return r;
+    });
+    const Agent::ChatReply reply = run(model, true);
+    QVERIFY2(reply.isOk(), qPrintable(reply.error));
+    QVERIFY2(model.failures().isEmpty(), qPrintable(model.failures().join('\n')));
+    QCOMPARE(int(reply.toolCalls.size()), 3);
+    QVERIFY(reply.toolCalls[0]["id"] == "call_1");
+    QVERIFY(json::parse(reply.toolCalls[0]["function"]["arguments"].get<std::string>()) == json({{"task", 1}}));
+    QVERIFY(reply.toolCalls[1]["id"] == "call_2");
+    QVERIFY(json::parse(reply.toolCalls[1]["function"]["arguments"].get<std::string>()) == json({{"task", 2}}));
+    QVERIFY(reply.toolCalls[2]["function"]["name"] == "list_tasks");
 }
 
 void tst_ChatClient::takesJsonAnswerWhenAskedToStream()
