@@ -2,11 +2,81 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>Eddy::Agent::Agent</name>
+    <message numerus="yes">
+        <source>The user attached %n earlier task(s) to this conversation:
+</source>
+        <translation>
+            <numerusform>The user attached %n earlier task to this conversation:
+</numerusform>
+            <numerusform>The user attached %n earlier tasks to this conversation:
+</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The agent stopped after %n model request(s) in one turn; ask again to let it continue.</source>
+        <translation>
+            <numerusform>The agent stopped after %n model request in one turn; ask again to let it continue.</numerusform>
+            <numerusform>The agent stopped after %n model requests in one turn; ask again to let it continue.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (Eddy compacted %n message(s); the task list below is read from Eddy&apos;s database, so it is current).</source>
+        <translation>
+            <numerusform>%1 (Eddy compacted %n message; the task list below is read from Eddy&apos;s database, so it is current).</numerusform>
+            <numerusform>%1 (Eddy compacted %n messages; the task list below is read from Eddy&apos;s database, so it is current).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::Agent::AgentTools</name>
+    <message numerus="yes">
+        <source>Sweep %1: %n task(s) so far, more being sent</source>
+        <translation>
+            <numerusform>Sweep %1: %n task so far, more being sent</numerusform>
+            <numerusform>Sweep %1: %n tasks so far, more being sent</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Sweep %1: %n task(s) started (%2)</source>
+        <translation>
+            <numerusform>Sweep %1: %n task started (%2)</numerusform>
+            <numerusform>Sweep %1: %n tasks started (%2)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n case(s) rejected: %1</source>
+        <translation>
+            <numerusform>; %n case rejected: %1</numerusform>
+            <numerusform>; %n cases rejected: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>list_tasks: %n task(s)</source>
+        <translation>
+            <numerusform>list_tasks: %n task</numerusform>
+            <numerusform>list_tasks: %n tasks</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::AgentPanel</name>
+    <message numerus="yes">
+        <source>Compacted %n older message(s) into a summary.</source>
+        <translation>
+            <numerusform>Compacted %n older message into a summary.</numerusform>
+            <numerusform>Compacted %n older messages into a summary.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Eddy::AttachDialog</name>
     <message numerus="yes">
         <source>%n task(s) found.</source>
         <translation>
-            <numerusform>%n task found.</numerusform><numerusform>%n tasks found.</numerusform></translation>
+            <numerusform>%n task found.</numerusform>
+            <numerusform>%n tasks found.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -14,7 +84,9 @@
     <message numerus="yes">
         <source>Please fix %n field(s) before accepting.</source>
         <translation>
-            <numerusform>Please fix %n field before accepting.</numerusform><numerusform>Please fix %n fields before accepting.</numerusform></translation>
+            <numerusform>Please fix %n field before accepting.</numerusform>
+            <numerusform>Please fix %n fields before accepting.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -22,7 +94,9 @@
     <message numerus="yes">
         <source>%n task(s) are still running on the local server.</source>
         <translation>
-            <numerusform>%n task is still running on the local server.</numerusform><numerusform>%n tasks are still running on the local server.</numerusform></translation>
+            <numerusform>%n task is still running on the local server.</numerusform>
+            <numerusform>%n tasks are still running on the local server.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -30,27 +104,37 @@
     <message numerus="yes">
         <source>Cancel requested for %n task(s); waiting for the server to agree.</source>
         <translation>
-            <numerusform>Cancel requested for %n task; waiting for the server to agree.</numerusform><numerusform>Cancel requested for %n tasks; waiting for the server to agree.</numerusform></translation>
+            <numerusform>Cancel requested for %n task; waiting for the server to agree.</numerusform>
+            <numerusform>Cancel requested for %n tasks; waiting for the server to agree.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n task(s) attached.</source>
         <translation>
-            <numerusform>%n task attached.</numerusform><numerusform>%n tasks attached.</numerusform></translation>
+            <numerusform>%n task attached.</numerusform>
+            <numerusform>%n tasks attached.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Sweep %1 journalled: %n case(s) are being submitted.</source>
         <translation>
-            <numerusform>Sweep %1 journalled: %n case is being submitted.</numerusform><numerusform>Sweep %1 journalled: %n cases are being submitted.</numerusform></translation>
+            <numerusform>Sweep %1 journalled: %n case is being submitted.</numerusform>
+            <numerusform>Sweep %1 journalled: %n cases are being submitted.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%1 (%n case(s))</source>
         <translation>
-            <numerusform>%1 (%n case)</numerusform><numerusform>%1 (%n cases)</numerusform></translation>
+            <numerusform>%1 (%n case)</numerusform>
+            <numerusform>%1 (%n cases)</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Re-running %n case(s).</source>
         <translation>
-            <numerusform>Re-running %n case.</numerusform><numerusform>Re-running %n cases.</numerusform></translation>
+            <numerusform>Re-running %n case.</numerusform>
+            <numerusform>Re-running %n cases.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -58,12 +142,16 @@
     <message numerus="yes">
         <source>%n item(s)</source>
         <translation>
-            <numerusform>%n item</numerusform><numerusform>%n items</numerusform></translation>
+            <numerusform>%n item</numerusform>
+            <numerusform>%n items</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n value(s)</source>
         <translation>
-            <numerusform>%n value</numerusform><numerusform>%n values</numerusform></translation>
+            <numerusform>%n value</numerusform>
+            <numerusform>%n values</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -71,22 +159,30 @@
     <message numerus="yes">
         <source>%1 needs at least %n character(s).</source>
         <translation>
-            <numerusform>%1 needs at least %n character.</numerusform><numerusform>%1 needs at least %n characters.</numerusform></translation>
+            <numerusform>%1 needs at least %n character.</numerusform>
+            <numerusform>%1 needs at least %n characters.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%1 allows at most %n character(s).</source>
         <translation>
-            <numerusform>%1 allows at most %n character.</numerusform><numerusform>%1 allows at most %n characters.</numerusform></translation>
+            <numerusform>%1 allows at most %n character.</numerusform>
+            <numerusform>%1 allows at most %n characters.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%1 needs at least %n item(s).</source>
         <translation>
-            <numerusform>%1 needs at least %n item.</numerusform><numerusform>%1 needs at least %n items.</numerusform></translation>
+            <numerusform>%1 needs at least %n item.</numerusform>
+            <numerusform>%1 needs at least %n items.</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%1 allows at most %n item(s).</source>
         <translation>
-            <numerusform>%1 allows at most %n item.</numerusform><numerusform>%1 allows at most %n items.</numerusform></translation>
+            <numerusform>%1 allows at most %n item.</numerusform>
+            <numerusform>%1 allows at most %n items.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -94,7 +190,16 @@
     <message numerus="yes">
         <source>%n task(s)</source>
         <translation>
-            <numerusform>%n task</numerusform><numerusform>%n tasks</numerusform></translation>
+            <numerusform>%n task</numerusform>
+            <numerusform>%n tasks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Agent conversation, %n task(s)</source>
+        <translation>
+            <numerusform>Agent conversation, %n task</numerusform>
+            <numerusform>Agent conversation, %n tasks</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -102,7 +207,9 @@
     <message numerus="yes">
         <source>Submit %n Case(s)</source>
         <translation>
-            <numerusform>Submit %n Case</numerusform><numerusform>Submit %n Cases</numerusform></translation>
+            <numerusform>Submit %n Case</numerusform>
+            <numerusform>Submit %n Cases</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -110,7 +217,9 @@
     <message numerus="yes">
         <source>Sweep %1: %2 of %n case(s) with results</source>
         <translation>
-            <numerusform>Sweep %1: %2 of %n case with results</numerusform><numerusform>Sweep %1: %2 of %n cases with results</numerusform></translation>
+            <numerusform>Sweep %1: %2 of %n case with results</numerusform>
+            <numerusform>Sweep %1: %2 of %n cases with results</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -118,7 +227,9 @@
     <message numerus="yes">
         <source>Ask the server to cancel %n running task(s)? Results already computed are lost.</source>
         <translation>
-            <numerusform>Ask the server to cancel %n running task? Results already computed are lost.</numerusform><numerusform>Ask the server to cancel %n running tasks? Results already computed are lost.</numerusform></translation>
+            <numerusform>Ask the server to cancel %n running task? Results already computed are lost.</numerusform>
+            <numerusform>Ask the server to cancel %n running tasks? Results already computed are lost.</numerusform>
+        </translation>
     </message>
 </context>
 </TS>
