@@ -71,6 +71,7 @@ private slots:
     void rawHttp();
     void pipelinedKeepAlive();
     void keepAliveAcrossThreads();
+    void oneShotConnectionsClosed();
     void pollShapes_data();
     void pollShapes();
     void unfinishedRequestTimesOut();
@@ -695,6 +696,33 @@ void tst_ServerProtocol::keepAliveAcrossThreads()
         QVERIFY(closed);
         ::close(fd);
     }
+}
+
+static int openDescriptors(qint64 pid)
+{
+    const QDir fds(QStringLiteral("/proc/%1/fd").arg(pid));
+    return int(fds.entryList(QDir::NoDotAndDotDot | QDir::System | QDir::Files).size());
+}
+
+void tst_ServerProtocol::oneShotConnectionsClosed()
+{
+    // Clients that open a connection per request and close it after the answer, without
+    // Connection: close (the server parks such a connection after its first answer and reads
+    // the close later): every one of them must be closed on the server's side too.
+    const int before = openDescriptors(m_server.pid());
+    QVERIFY(before > 0);
+    constexpr int kClients = 100;
+    for (int i = 0; i < kClients; ++i) {
+        const int fd = connectLoopback(m_server.port());
+        QVERIFY(fd >= 0);
+        QVERIFY(sendText(fd, rawRequest("tools/list", json::object(), 1000 + i)));
+        const std::vector<json> r = readResponses(fd, 1, 30000);
+        QCOMPARE(r.size(), std::size_t(1));
+        QCOMPARE(r[0].value("id", 0), 1000 + i);
+        ::close(fd);
+    }
+    // The test's own libcurl client may hold a kept-alive connection or two meanwhile.
+    QTRY_VERIFY_WITH_TIMEOUT(openDescriptors(m_server.pid()) <= before + 2, 60000);
 }
 
 void tst_ServerProtocol::pollShapes_data()
