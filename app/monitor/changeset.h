@@ -10,12 +10,20 @@ namespace Eddy::Monitor {
 // What changed since the engine's last emission (at most one per batch interval): the latest
 // record of every changed task, new progress samples and newly seen input requests. A value
 // type for queued signals to the GUI thread.
+//
+// The same type carries a snapshot in chunks (Engine::requestSnapshot → Engine::snapshotChunk):
+// then snapshotId is the caller's request id (never 0), tasks are a run of stored rows (results
+// left out), inputs are the pending input requests (first chunk only) and snapshotComplete is
+// set on the last chunk. A change set from changesReady always has snapshotId 0.
 struct ChangeSet
 {
     QList<Store::TaskRecord> tasks;
     QList<Store::ProgressSample> samples;
     QList<Store::InputRequestRecord> inputs;
+    qint64 snapshotId = 0;
+    bool snapshotComplete = false;
     bool isEmpty() const { return tasks.isEmpty() && samples.isEmpty() && inputs.isEmpty(); }
+    bool isSnapshot() const { return snapshotId != 0; }
 };
 
 } // namespace Eddy::Monitor

@@ -8,8 +8,11 @@
 #include "app/net/httpclient.h"
 #include "app/secret.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QUuid>
+
+#include <chrono>
 
 Q_LOGGING_CATEGORY(lcMonitor, "eddy.monitor")
 
@@ -22,6 +25,37 @@ namespace {
 qint64 nowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
+}
+
+qint64 steadyMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// The server does not know the task (any more): -32602 on tasks/* whose message says so, the
+// same in both eras ("Failed to retrieve task: Task not found", "... Task has expired", "Unknown
+// task"). Any other -32602 on tasks/* (a malformed request, a gateway that rewrote it) says
+// nothing about the task, which must not be given up for it.
+bool isUnknownTask(const Mcp::Error &e)
+{
+    if (!e.isTaskGone())
+        return false;
+    const QString said = e.serverMessage().toLower();
+    static const char *const phrases[] = {"not found", "expired", "unknown task", "no such task",
+                                          "does not exist"};
+    return std::any_of(std::begin(phrases), std::end(phrases),
+                       [&said](const char *p) { return said.contains(QLatin1String(p)); });
+}
+
+// The message for a -32602 on tasks/* that is not the unknown-task error.
+QString invalidParamsMessage(const Mcp::Error &e)
+{
+    return QStringLiteral("The server rejected %1 with -32602 (\"%2\") without saying the task is "
+                          "unknown; the task is kept and polled again with backoff. If this goes "
+                          "on, check the server's logs or any gateway between Eddy and the server.")
+        .arg(e.method(), e.serverMessage().left(200));
 }
 
 Store::TaskStatus fromMcp(Mcp::TaskStatus s)
@@ -120,6 +154,9 @@ constexpr int s_singleCallConcurrency = 16;
 // before the task is stored completed with an error instead.
 constexpr int s_noResultTries = 5;
 constexpr qint64 s_noResultFirstDelayMs = 250;
+// A 2025-era answer waits this many seconds (one try a second) for a poll to show its question
+// in the server's current session.
+constexpr int s_legacyAnswerTries = 60;
 
 } // namespace
 
@@ -137,6 +174,7 @@ struct Engine::ServerLink
     QTimer *listenTimer = nullptr;
     bool listenUnsupported = false;
     int listenFailures = 0;
+    int listenPostponed = 0; // reopens put off while a sweep is being sent
 };
 
 Engine::Engine(QObject *parent) : QObject(parent), m_scheduler(std::make_unique<PollScheduler>())
@@ -148,7 +186,6 @@ Engine::Engine(QObject *parent) : QObject(parent), m_scheduler(std::make_unique<
     qRegisterMetaType<Eddy::Store::TaskQuery>();
     m_pollTimer.setSingleShot(true);
     m_batchTimer.setSingleShot(true);
-    m_batchTimer.setInterval(30);
     m_ttlTimer.setInterval(5000);
     connect(&m_pollTimer, &QTimer::timeout, this, &Engine::pumpPolls);
     connect(&m_batchTimer, &QTimer::timeout, this, &Engine::flushChanges);
@@ -171,6 +208,14 @@ void Engine::setMonitoring(bool enabled)
         m_pollTimer.stop();
         m_ttlTimer.stop();
     }
+}
+
+bool Engine::isSubmitting() const
+{
+    if (!m_sendingCases.isEmpty())
+        return true;
+    return std::any_of(m_caseQueue.cbegin(), m_caseQueue.cend(),
+                       [](const QList<Store::CaseRecord> &q) { return !q.isEmpty(); });
 }
 
 bool Engine::isIdle() const
@@ -236,6 +281,7 @@ void Engine::close()
 {
     m_pollTimer.stop();
     m_ttlTimer.stop();
+    m_snapshot = SnapshotDelivery();
     if (m_batchTimer.isActive()) {
         m_batchTimer.stop();
         flushChanges();
@@ -691,8 +737,10 @@ void Engine::scheduleListen(qint64 serverId)
         l->listenTimer->setSingleShot(true);
         connect(l->listenTimer, &QTimer::timeout, this, [this, serverId] { startListen(serverId); });
     }
+    // The first stream opens on the next turn (a task that ends within a second is pushed too);
+    // while one is open, a burst of new tasks is gathered into one reopened stream.
     if (!l->listenTimer->isActive())
-        l->listenTimer->start(1000); // gather a burst of new tasks into one stream
+        l->listenTimer->start(l->listen ? 1000 : 0);
 }
 
 void Engine::startListen(qint64 serverId)
@@ -700,6 +748,16 @@ void Engine::startListen(qint64 serverId)
     ServerLink *l = link(serverId);
     if (!l || !m_monitoring || !isOpen())
         return;
+    // A reopened stream makes the server repeat the state of every task it carries, and every
+    // queued task's position has moved since: each second of a 1,000-case submission would
+    // store the whole set again. While cases are still being sent, new tasks are polled and the
+    // stream is reopened once the burst is over (or after 10 s).
+    if (l->listen && l->listenPostponed < 10 && isSubmitting()) {
+        ++l->listenPostponed;
+        l->listenTimer->start(1000);
+        return;
+    }
+    l->listenPostponed = 0;
     std::vector<std::string> ids;
     for (const Store::TaskRecord &t : std::as_const(m_live))
         if (t.serverId == serverId)
@@ -795,14 +853,18 @@ void Engine::poll(qint64 taskId)
         }
         if (job->hasError()) {
             const Mcp::Error e = job->error();
-            if (e.isTaskGone()) {
+            if (isUnknownTask(e)) {
                 markGone(taskId, e.message());
             } else {
+                const bool badParams = e.isTaskGone();
+                const QString message = badParams ? invalidParamsMessage(e) : e.message();
+                if (badParams)
+                    qCWarning(lcMonitor, "task %lld: %s", taskId, qPrintable(message));
                 m_scheduler->failed(taskId, e.retryAfterMs());
                 ServerLink *l = link(serverId);
                 if (l && l->state != ServerState::BackingOff) {
                     l->state = ServerState::BackingOff;
-                    emit serverStateChanged(serverId, ServerState::BackingOff, e.message());
+                    emit serverStateChanged(serverId, ServerState::BackingOff, message);
                 }
             }
         } else {
@@ -870,7 +932,9 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
 
     QList<Store::InputRequestRecord> fresh;
     if (t.status == Store::TaskStatus::InputRequired)
-        fresh = m_inbox->observe(taskId, state.inputRequests);
+        fresh = m_inbox->observe(taskId, isLegacyServer(t.serverId)
+                                             ? legacyQuestionKeys(taskId, state.inputRequests)
+                                             : state.inputRequests);
 
     const bool terminal = !t.isLive();
     if (!terminal && !fromPush) // a push is not a poll: the poll cadence stays as it was
@@ -888,16 +952,19 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
     }
     for (const Store::InputRequestRecord &r : std::as_const(fresh)) {
         m_pending.inputs << r;
+        armFlush();
         emit inputRequested(r);
         autoAnswer(r);
     }
     if (terminal) {
+        qCDebug(lcMonitor, "task %lld ended by %s", taskId, fromPush ? "push" : "poll");
         const Store::TaskRecord done = t;
         m_byServerTaskId.remove(done.serverTaskId);
         m_live.erase(it);
         m_scheduler->remove(taskId);
         m_ttlWarned.remove(taskId);
         m_noResultTries.remove(taskId);
+        m_legacyKeys.remove(taskId);
         qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toText(done.status)));
         emit taskFinished(done);
     }
@@ -919,6 +986,7 @@ void Engine::markGone(qint64 taskId, const QString &why)
     t.finishedAtMs = nowMs();
     m_store.storeTaskUpdate(t, true, {});
     m_byServerTaskId.remove(t.serverTaskId);
+    m_legacyKeys.remove(taskId);
     m_live.erase(it);
     m_scheduler->remove(taskId);
     queueChange(t);
@@ -992,30 +1060,62 @@ void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &el
     sendAnswer(taskId, key, answer);
 }
 
-void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer)
+void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, int attempt)
 {
     const auto t = m_store.task(taskId);
     ServerLink *l = t ? link(t->serverId) : nullptr;
-    if (!l) {
+    if (!l || !t->isLive()) {
         m_inbox->answerSent(taskId, key, false);
-        emit inputAnswered(taskId, key, false, QStringLiteral("The task's server is not configured."));
+        emit inputAnswered(taskId, key, false, !l ? QStringLiteral("The task's server is not configured.")
+                                                  : QStringLiteral("Task %1 has already ended.").arg(taskId));
         return;
+    }
+    // Sent again shortly, still "answering": after a transient failure, or (2025 era) until a
+    // poll has seen the question in the server's current session.
+    const auto retry = [this, taskId, key, answer, attempt](qint64 delayMs) {
+        QTimer::singleShot(int(std::clamp<qint64>(delayMs, 1000, 30000)), this, [this, taskId, key, answer, attempt] {
+            if (isOpen())
+                sendAnswer(taskId, key, answer, attempt + 1);
+        });
+    };
+    std::string sendKey = key.toStdString();
+    const bool legacy = isLegacyServer(t->serverId);
+    if (legacy) {
+        // The 2025 era asks through request ids of the server's session: a restarted server asks
+        // the same question again under a new id, which only a poll of the task brings.
+        const QString current = m_legacyKeys.value(taskId).value(key);
+        if (current.isEmpty()) {
+            if (attempt >= s_legacyAnswerTries) {
+                m_inbox->answerSent(taskId, key, false);
+                emit inputAnswered(taskId, key, false,
+                                   QStringLiteral("The server no longer asks this question of task %1; "
+                                                  "answer the question it asks now.").arg(taskId));
+                return;
+            }
+            m_scheduler->pollSoon(taskId);
+            armPollTimer();
+            retry(1000);
+            return;
+        }
+        sendKey = current.toStdString();
     }
     ++m_answersInFlight;
     const auto trace = Mcp::TraceContext::fromTraceparent(t->traceparent.toLatin1());
-    Mcp::AckJob *job = l->client->updateTask(t->serverTaskId.toStdString(), json{{key.toStdString(), answer}},
+    Mcp::AckJob *job = l->client->updateTask(t->serverTaskId.toStdString(), json{{sendKey, answer}},
                                              trace.isValid() ? trace.newTraceparent() : QByteArray());
-    connect(job, &Mcp::Job::finished, this, [this, job, taskId, key, answer] {
+    connect(job, &Mcp::Job::finished, this, [this, job, taskId, key, legacy, attempt, retry] {
         --m_answersInFlight;
         if (job->hasError()) {
             const Mcp::Error e = job->error();
             if (e.isTransient()) {
-                // Keep it "answering" and send the same answer again shortly.
-                QTimer::singleShot(int(std::clamp<qint64>(e.retryAfterMs(), 1000, 30000)), this,
-                                   [this, taskId, key, answer] {
-                                       if (isOpen())
-                                           sendAnswer(taskId, key, answer);
-                                   });
+                retry(e.retryAfterMs()); // the same answer again shortly
+            } else if (legacy && e.kind() == Mcp::Error::Kind::Protocol && attempt < s_legacyAnswerTries) {
+                // The session ended between the poll and the answer: wait for the question's
+                // new id.
+                m_legacyKeys.remove(taskId);
+                m_scheduler->pollSoon(taskId);
+                armPollTimer();
+                retry(1000);
             } else {
                 m_inbox->answerSent(taskId, key, false);
                 emit inputAnswered(taskId, key, false, e.message());
@@ -1028,6 +1128,50 @@ void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer)
         }
         checkIdle();
     });
+}
+
+bool Engine::isLegacyServer(qint64 serverId)
+{
+    ServerLink *l = link(serverId);
+    return l && l->client->era() == Mcp::Era::Legacy;
+}
+
+json Engine::legacyQuestionKeys(qint64 taskId, const json &inputRequests)
+{
+    // A 2025-era client keys a question by the server's request id, which a restarted server
+    // hands out again from 1: the inbox keys it instead by what is asked (method and params) and
+    // how many times the task was already asked exactly that, so the question the user sees keeps
+    // its key across restarts and a new question never takes an answered one's.
+    json out = json::object();
+    QHash<QString, QString> &current = m_legacyKeys[taskId];
+    current.clear();
+    if (!inputRequests.is_object())
+        return out;
+    const QList<Store::InputRequestRecord> known = m_store.inputRequests(taskId);
+    QSet<QString> taken;
+    for (auto it = inputRequests.begin(); it != inputRequests.end(); ++it) {
+        const QByteArray what = QByteArray::fromStdString(it.value().dump());
+        const QString prefix = QStringLiteral("q-%1-").arg(QString::fromLatin1(
+            QCryptographicHash::hash(what, QCryptographicHash::Sha1).toHex().left(16)));
+        QString key;
+        QSet<QString> askedBefore;
+        for (const Store::InputRequestRecord &r : known) {
+            if (!r.key.startsWith(prefix))
+                continue;
+            askedBefore.insert(r.key);
+            if (key.isEmpty() && r.state != Store::InputState::Answered && !taken.contains(r.key))
+                key = r.key;
+        }
+        for (int n = int(askedBefore.size()); key.isEmpty(); ++n) {
+            const QString candidate = prefix + QString::number(n);
+            if (!taken.contains(candidate) && !askedBefore.contains(candidate))
+                key = candidate;
+        }
+        taken.insert(key);
+        current.insert(key, QString::fromStdString(it.key()));
+        out[key.toStdString()] = it.value();
+    }
+    return out;
 }
 
 void Engine::resumeAnswers()
@@ -1095,8 +1239,18 @@ void Engine::queueChange(const Store::TaskRecord &task)
         m_pendingTaskIndex.insert(task.id, int(m_pending.tasks.size()));
         m_pending.tasks << task;
     }
-    if (!m_batchTimer.isActive())
-        m_batchTimer.start();
+    armFlush();
+}
+
+void Engine::armFlush()
+{
+    // Leading edge: the first change after a quiet interval goes out on the next event-loop turn
+    // (which still gathers what this turn stores with it: samples, input requests); a burst is
+    // batched, at most one emission per interval. Held while a snapshot is being delivered.
+    if (m_batchTimer.isActive() || m_snapshot.id != 0)
+        return;
+    const qint64 sinceLast = steadyMs() - m_lastFlushMs;
+    m_batchTimer.start(int(std::clamp<qint64>(m_batchIntervalMs - sinceLast, 0, m_batchIntervalMs)));
 }
 
 void Engine::flushChanges()
@@ -1106,7 +1260,55 @@ void Engine::flushChanges()
     ChangeSet out;
     std::swap(out, m_pending);
     m_pendingTaskIndex.clear();
+    m_lastFlushMs = steadyMs();
     emit changesReady(out);
+}
+
+void Engine::requestSnapshot(qint64 snapshotId, const Store::TaskQuery &query)
+{
+    if (snapshotId == 0) {
+        emit operationFailed(QStringLiteral("A snapshot needs a non-zero id to tag its chunks."));
+        return;
+    }
+    // Changes made so far go out first: every chunk is at least as new as they are.
+    m_batchTimer.stop();
+    flushChanges();
+    m_snapshot = SnapshotDelivery();
+    m_snapshot.id = snapshotId;
+    if (isOpen()) {
+        m_snapshot.rows = m_store.tasks(query);
+        for (Store::TaskRecord &t : m_snapshot.rows)
+            t.result.clear(); // fetched on demand: a snapshot of 100,000 tasks must stay small
+    }
+    sendSnapshotChunk();
+}
+
+void Engine::sendSnapshotChunk()
+{
+    if (m_snapshot.id == 0)
+        return;
+    ChangeSet chunk;
+    chunk.snapshotId = m_snapshot.id;
+    if (!m_snapshot.sentFirst && isOpen())
+        chunk.inputs = m_store.pendingInputRequests();
+    m_snapshot.sentFirst = true;
+    const qsizetype n = std::min<qsizetype>(m_snapshotChunkRows, m_snapshot.rows.size() - m_snapshot.next);
+    chunk.tasks = m_snapshot.rows.mid(m_snapshot.next, n);
+    m_snapshot.next += n;
+    chunk.snapshotComplete = m_snapshot.next >= m_snapshot.rows.size();
+    const qint64 id = m_snapshot.id;
+    if (chunk.snapshotComplete)
+        m_snapshot = SnapshotDelivery();
+    emit snapshotChunk(chunk);
+    if (!chunk.snapshotComplete) {
+        // The next chunk on the next turn: queued work (pushes, poll replies) runs in between.
+        QMetaObject::invokeMethod(this, [this, id] {
+            if (m_snapshot.id == id)
+                sendSnapshotChunk();
+        }, Qt::QueuedConnection);
+    } else if (!m_pending.isEmpty()) {
+        armFlush(); // changes held during the delivery follow the complete chunk
+    }
 }
 
 void Engine::checkTtl()

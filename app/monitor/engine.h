@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -58,8 +59,11 @@ public:
     qint64 requestsSent() const;
     // notifications/tasks pushes received on subscriptions/listen streams so far.
     qint64 pushesReceived() const { return m_pushes; }
-    // Batch interval of changesReady() (default 30 ms).
-    void setBatchIntervalMs(int ms) { m_batchTimer.setInterval(ms); }
+    // Batch interval of changesReady() (default 30 ms): the first change after a quiet interval
+    // goes out on the next event-loop turn; changes that follow within the interval are batched.
+    void setBatchIntervalMs(int ms) { m_batchIntervalMs = std::max(0, ms); }
+    // Rows per snapshotChunk() (default 2,000; at least 1).
+    void setSnapshotChunkRows(int rows) { m_snapshotChunkRows = std::max(1, rows); }
     // Per-request timeout for servers linked from now on (default 30 s; listen streams have none).
     void setRequestTimeoutMs(int ms) { m_requestTimeoutMs = ms; }
     // Polling and submission start only after open(); off = the engine stores but never polls
@@ -102,9 +106,26 @@ public slots:
     bool renameSession(qint64 sessionId, const QString &name);
     int attachTasks(qint64 sessionId, const Eddy::Store::TaskQuery &query); // -1 on error
 
+    // Reads every task matching `query` (results left out: fetch them per task) and delivers
+    // them as snapshotChunk()s tagged `snapshotId` (non-zero, chosen by the caller), one chunk
+    // per event-loop turn. A request made while another snapshot is being delivered cancels the
+    // rest of that one (its complete marker never comes).
+    void requestSnapshot(qint64 snapshotId, const Eddy::Store::TaskQuery &query);
+
 signals:
     void opened(bool ok, const QString &error);
     void changesReady(const Eddy::Monitor::ChangeSet &changes);
+    // One chunk of the snapshot asked with requestSnapshot(), in order:
+    // - chunk.snapshotId is the request's id; chunk.tasks are at most setSnapshotChunkRows()
+    //   stored rows (by task id, results empty), every row exactly once across the chunks;
+    // - the first chunk carries every pending input request in chunk.inputs (samples: none);
+    // - the last chunk has snapshotComplete set (it may hold no rows: an empty snapshot is one
+    //   empty complete chunk).
+    // Rows are as stored when the request was taken. changesReady() never interleaves with the
+    // chunks: changes made before the request are emitted before the first chunk, changes made
+    // while the chunks go out are held and emitted after the complete one. So a consumer that
+    // applies chunks and change sets in arrival order ends with the current state.
+    void snapshotChunk(const Eddy::Monitor::ChangeSet &chunk);
     void inputRequested(const Eddy::Store::InputRequestRecord &request);
     void inputAnswered(qint64 taskId, const QString &key, bool ok, const QString &message);
     void taskFinished(const Eddy::Store::TaskRecord &task);
@@ -128,6 +149,7 @@ private:
     struct ServerLink;
 
     ServerLink *link(qint64 serverId);
+    bool isSubmitting() const; // a tools/call in flight or a case waiting to be sent
     void withTools(qint64 serverId, std::function<void(const nlohmann::json &tools, const QString &error)> then);
     void startSubmission(qint64 serverId, const QString &tool, std::vector<nlohmann::json> cases,
                          const nlohmann::json &inputSchema, const nlohmann::json &specRaw,
@@ -143,11 +165,15 @@ private:
     void startListen(qint64 serverId);
     void markGone(qint64 taskId, const QString &why);
     void queueChange(const Store::TaskRecord &task);
+    void armFlush();
     void flushChanges();
+    void sendSnapshotChunk();
     void checkTtl();
     void checkIdle();
     void resumeAnswers();
-    void sendAnswer(qint64 taskId, const QString &key, const nlohmann::json &answer);
+    void sendAnswer(qint64 taskId, const QString &key, const nlohmann::json &answer, int attempt = 0);
+    bool isLegacyServer(qint64 serverId);
+    nlohmann::json legacyQuestionKeys(qint64 taskId, const nlohmann::json &inputRequests);
     void enqueueCase(const Store::CaseRecord &c);
     void trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs);
     void autoAnswer(const Store::InputRequestRecord &request);
@@ -170,6 +196,18 @@ private:
     QHash<qint64, int> m_pendingTaskIndex;         // task id -> index in m_pending.tasks
     QTimer m_pollTimer{this};
     QTimer m_batchTimer{this};
+    int m_batchIntervalMs = 30;
+    qint64 m_lastFlushMs = 0; // steady clock: when changesReady() last went out
+    // The snapshot being delivered (empty when none): rows still to send, in order.
+    struct SnapshotDelivery
+    {
+        qint64 id = 0;
+        QList<Store::TaskRecord> rows;
+        qsizetype next = 0;
+        bool sentFirst = false;
+    };
+    SnapshotDelivery m_snapshot;
+    int m_snapshotChunkRows = 2000;
     QTimer m_ttlTimer{this};
     std::optional<nlohmann::json> m_autoAnswers;
     bool m_monitoring = true;
@@ -178,6 +216,9 @@ private:
     int m_answersInFlight = 0;
     int m_submissionsPending = 0; // tools/list fetches before journalling
     QHash<QString, qint64> m_byServerTaskId;       // live tasks: server task id -> task id
+    // 2025 era: a question's key in the inbox -> the client's key for it in the current session
+    // (task id -> map), refreshed by every poll that lists the task's questions.
+    QHash<qint64, QHash<QString, QString>> m_legacyKeys;
     qint64 m_pushes = 0;
 };
 

@@ -890,7 +890,8 @@ int main(int argc, char **argv)
         append(g_opt.markdown,
                QStringLiteral(
                    "\n### Latency: server status change (its `lastUpdatedAt`) → stored in "
-                   "SQLite → model (`changesReady`, 30 ms batches), terminal changes, %1\n\n"
+                   "SQLite → model (`changesReady`: the first change after a quiet 30 ms at "
+                   "once, bursts batched), terminal changes, %1\n\n"
                    "| mode | pollIntervalMs | completions | → stored p50 ms | → stored p99 ms "
                    "| → model p50 ms | → model p99 ms |\n|---|---:|---:|---:|---:|---:|---:|\n")
                    .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate)));

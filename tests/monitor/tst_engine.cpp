@@ -1,10 +1,13 @@
 // The engine against the real eddy-cfd-server: live tasks resume after a restart with no user
-// action, results are stored, change sets are batched, unknown or expired task ids end as lost
-// or expired (never failed), and a task near its TTL raises a warning.
+// action, results are stored, change sets are batched (but the first change after a quiet
+// interval is not held back), unknown or expired task ids end as lost or expired (never failed),
+// a task near its TTL raises a warning, and a snapshot arrives in chunks that never interleave
+// with change sets.
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
 #include "tests/common/testserver.h"
 
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +26,8 @@ private slots:
     void goneTasksAreLostOrExpired();
     void ttlWarningForTaskAtRisk();
     void pushesAccelerateSlowPolls();
+    void firstChangeIsNotBatched();
+    void snapshotInChunks();
 
 private:
     TestServer m_server;
@@ -168,6 +173,127 @@ void tst_Engine::pushesAccelerateSlowPolls()
     QVERIFY(!t->result.isEmpty());
     // Only the listen request (and at most a poll or two at 20 s) went out meanwhile.
     QVERIFY2(engine.requestsSent() - requestsAfterSubmit <= 4, qPrintable(QString::number(engine.requestsSent() - requestsAfterSubmit)));
+}
+
+void tst_Engine::firstChangeIsNotBatched()
+{
+    // A batch interval far longer than the test: a change set can only arrive before it ends if
+    // the first change after a quiet interval goes out at once (leading edge).
+    Monitor::Engine engine;
+    engine.setBatchIntervalMs(24 * 3600 * 1000);
+    QSignalSpy batches(&engine, &Monitor::Engine::changesReady);
+    QSignalSpy submitted(&engine, &Monitor::Engine::caseSubmitted);
+    QVERIFY(engine.open(m_dir.filePath(QStringLiteral("leading.sqlite"))));
+    const qint64 sid = engine.addServer(m_server.url());
+    engine.callOnce(sid, QStringLiteral("run_cfd_case"), R"({"reynolds":100,"grid":8,"max_iterations":100})", std::nullopt);
+    QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!batches.isEmpty(), 60000);
+    const auto first = batches.first().at(0).value<Monitor::ChangeSet>();
+    QCOMPARE(first.tasks.size(), 1);
+    QCOMPARE(first.tasks.first().id, submitted.first().at(1).toLongLong());
+    QVERIFY(!first.isSnapshot());
+}
+
+void tst_Engine::snapshotInChunks()
+{
+    // 2,500 stored tasks (one journalled sweep), delivered 1,000 rows per chunk while a real task
+    // runs and changes: every row exactly once, results left out, the pending question in the
+    // first chunk, the complete marker on the last, and no change set between the chunks.
+    const QString db = m_dir.filePath(QStringLiteral("snapshot.sqlite"));
+    const int stored = 2500;
+    qint64 sid = 0;
+    QSet<qint64> expected;
+    {
+        Store::TaskStore store;
+        QVERIFY(store.open(db));
+        Store::ServerRecord s;
+        s.url = m_server.url();
+        sid = *store.addServer(s);
+        Store::SweepRecord sweep;
+        sweep.serverId = sid;
+        sweep.tool = QStringLiteral("run_cfd_case");
+        sweep.spec = QStringLiteral("{}");
+        QList<Store::CaseRecord> cases;
+        for (int i = 0; i < stored; ++i) {
+            Store::CaseRecord c;
+            c.serverId = sid;
+            c.index = i;
+            c.tool = sweep.tool;
+            c.arguments = QStringLiteral("{}");
+            c.idempotencyKey = QUuid::createUuid().toString();
+            cases << c;
+        }
+        QVERIFY(store.journalSweep(sweep, cases));
+        for (const Store::CaseRecord &c : std::as_const(cases)) {
+            Store::TaskRecord t;
+            t.serverId = sid;
+            t.sweepId = sweep.id;
+            t.tool = c.tool;
+            t.status = Store::TaskStatus::Completed;
+            t.result = QStringLiteral("{\"content\":[],\"big\":\"%1\"}").arg(QString(100, QLatin1Char('x')));
+            const auto id = store.recordTaskForCase(c.id, t);
+            QVERIFY(id);
+            expected.insert(*id);
+        }
+    }
+    Monitor::Engine engine;
+    engine.setSnapshotChunkRows(1000);
+    // Every emission in order: 'c' for changesReady, 's' for a chunk.
+    QString order;
+    QList<Monitor::ChangeSet> chunks;
+    connect(&engine, &Monitor::Engine::changesReady, this, [&](const Monitor::ChangeSet &) { order += QLatin1Char('c'); });
+    connect(&engine, &Monitor::Engine::snapshotChunk, this, [&](const Monitor::ChangeSet &c) {
+        order += QLatin1Char('s');
+        chunks << c;
+    });
+    QSignalSpy submitted(&engine, &Monitor::Engine::caseSubmitted);
+    QSignalSpy asked(&engine, &Monitor::Engine::inputRequested);
+    QVERIFY(engine.open(db));
+    // Live work while the snapshot goes out: one case parked on its question (a pending input),
+    // one running (its progress changes all the time).
+    engine.callOnce(sid, QStringLiteral("run_cfd_case"), R"({"reynolds":1,"grid":8,"max_iterations":200,"force_mesh_defect":true})", std::nullopt);
+    engine.callOnce(sid, QStringLiteral("run_cfd_case"), R"({"reynolds":100,"grid":64,"max_iterations":10000000,"tolerance":1e-30})", std::nullopt);
+    QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 2, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!asked.isEmpty(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(order.contains(QLatin1Char('c')), 30000);
+    for (const auto &args : submitted)
+        expected.insert(args.at(1).toLongLong());
+
+    order.clear();
+    engine.requestSnapshot(7, Store::TaskQuery());
+    QTRY_VERIFY_WITH_TIMEOUT(!chunks.isEmpty() && chunks.last().snapshotComplete, 60000);
+    QCOMPARE(chunks.size(), 3); // 2,502 rows by 1,000
+    QSet<qint64> seen;
+    for (int i = 0; i < chunks.size(); ++i) {
+        const Monitor::ChangeSet &c = chunks[i];
+        QCOMPARE(c.snapshotId, qint64(7));
+        QCOMPARE(c.snapshotComplete, i == chunks.size() - 1);
+        QVERIFY(c.tasks.size() <= 1000);
+        QVERIFY(c.samples.isEmpty());
+        QCOMPARE(c.inputs.isEmpty(), i != 0);
+        for (const Store::TaskRecord &t : c.tasks) {
+            QVERIFY2(!seen.contains(t.id), "a row twice");
+            seen.insert(t.id);
+            QVERIFY(t.result.isEmpty());
+        }
+    }
+    QCOMPARE(seen, expected);
+    QCOMPARE(chunks.first().inputs.first().taskId, submitted.first().at(1).toLongLong());
+    // Changes go on, and never between the first chunk and the complete one.
+    QTRY_VERIFY_WITH_TIMEOUT(order.endsWith(QLatin1Char('c')), 60000);
+    // (At most one change set first: what was pending when the snapshot was asked for.)
+    QVERIFY2(QRegularExpression(QStringLiteral("^c?sss")).match(order).hasMatch(), qPrintable(order));
+
+    // An empty snapshot is one empty complete chunk.
+    chunks.clear();
+    Store::TaskQuery none;
+    none.tool = QStringLiteral("no such tool");
+    engine.requestSnapshot(8, none);
+    QTRY_COMPARE_WITH_TIMEOUT(chunks.size(), 1, 30000);
+    QVERIFY(chunks.first().snapshotComplete);
+    QVERIFY(chunks.first().tasks.isEmpty());
+    QCOMPARE(chunks.first().snapshotId, qint64(8));
+    engine.cancelTasks({submitted.at(1).at(1).toLongLong()});
 }
 
 QTEST_GUILESS_MAIN(tst_Engine)

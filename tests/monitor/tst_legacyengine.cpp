@@ -2,7 +2,9 @@
 // an engine with live tasks and requests in flight is destroyed, or closed and opened again,
 // without touching freed memory (the session DELETE goes out through a live HTTP client), and a
 // server restart on the same port and data folder ends the session but loses no task: the
-// engine initializes again and keeps polling every task, which keeps its status.
+// engine initializes again and keeps polling every task, which keeps its status; the questions
+// the user saw before the restart can still be answered after it (the server asks them again
+// under new request ids), and the answered tasks then complete.
 #include "app/mcp/client.h"
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
@@ -81,6 +83,7 @@ private slots:
     void destroyWithLiveTasks();
     void closeThenReopen();
     void restartKeepsTasks();
+    void answersAfterRestart();
 
 private:
     // Opens a 2025-era engine on a fresh database and parks `count` tasks on their question.
@@ -206,6 +209,61 @@ void tst_LegacyEngine::restartKeepsTasks()
     // Still tracked, each keeping its status and its question.
     QCOMPARE(countWithStatus(engine, ids, Store::TaskStatus::InputRequired), count);
     QCOMPARE(finished.size(), 0);
+}
+
+void tst_LegacyEngine::answersAfterRestart()
+{
+    QTemporaryDir serverData;
+    QVERIFY(serverData.isValid());
+    auto server = std::make_unique<TestServer>();
+    QVERIFY2(server->start(kServerArgs, serverData.path()), qPrintable(server->errorString()));
+    const quint16 port = server->port();
+    const QString url = server->url();
+
+    {
+        // Another client asks first, so this engine's questions get request ids 4 to 7 from the
+        // server; the restarted server numbers them from 1 again.
+        Monitor::Engine other;
+        QCOMPARE(submitParked(other, m_dir.filePath(QStringLiteral("answers-other.sqlite")), url, 3).size(), 3);
+        QTRY_COMPARE_WITH_TIMEOUT(other.store().pendingInputRequests().size(), 3, 60000);
+    }
+    const int count = 4;
+    const QString db = m_dir.filePath(QStringLiteral("answers.sqlite"));
+    Monitor::Engine engine;
+    QSignalSpy finished(&engine, &Monitor::Engine::taskFinished);
+    QSignalSpy asked(&engine, &Monitor::Engine::inputRequested);
+    const QList<qint64> ids = submitParked(engine, db, url, count);
+    QCOMPARE(ids.size(), count);
+    // The questions as the user sees them (one per task).
+    QTRY_COMPARE_WITH_TIMEOUT(engine.store().pendingInputRequests().size(), count, 60000);
+    const QList<Store::InputRequestRecord> questions = engine.store().pendingInputRequests();
+
+    QVERIFY(server->terminate());
+    server = std::make_unique<TestServer>();
+    QVERIFY2(server->start(kServerArgs + QStringList{QStringLiteral("--port"), QString::number(port)},
+                           serverData.path()),
+             qPrintable(server->errorString()));
+    // Polls resume against the new server, which asks every question again.
+    const qint64 before = engine.requestsSent();
+    QVERIFY(QTest::qWaitFor([&] { return engine.requestsSent() > before + 2 * count; }, 90000));
+    QCOMPARE(countWithStatus(engine, ids, Store::TaskStatus::InputRequired), count);
+    // The same questions, not new ones: nothing more for the user to answer.
+    QCOMPARE(engine.store().pendingInputRequests().size(), count);
+    QCOMPARE(asked.size(), count);
+
+    // The user answers what was on screen before the restart.
+    QSignalSpy answered(&engine, &Monitor::Engine::inputAnswered);
+    for (const Store::InputRequestRecord &q : questions)
+        engine.answerInput(q.taskId, q.key,
+                           R"({"action":"accept","content":{"action":"repair","smoothing_passes":1}})");
+    QVERIFY2(QTest::qWaitFor([&] { return answered.size() >= count; }, 90000),
+             qPrintable(QString::number(answered.size())));
+    for (const auto &args : answered)
+        QVERIFY2(args.at(2).toBool(), qPrintable(args.at(3).toString()));
+    QVERIFY2(QTest::qWaitFor([&] { return finished.size() >= count; }, 120000),
+             describe(engine, ids).constData());
+    QCOMPARE(countWithStatus(engine, ids, Store::TaskStatus::Completed), count);
+    QVERIFY(engine.store().pendingInputRequests().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_LegacyEngine)
