@@ -6,6 +6,8 @@
 
 #include <mutex>
 
+#include <unistd.h>
+
 Q_LOGGING_CATEGORY(lcNet, "eddy.net")
 
 namespace Eddy::Net {
@@ -18,14 +20,76 @@ bool initGlobal()
     return ok;
 }
 
+namespace {
+
+QByteArray firstSet(std::initializer_list<const char *> names)
+{
+    for (const char *name : names) {
+        const QByteArray value = qgetenv(name);
+        if (!value.isEmpty()) // libcurl takes an empty variable as unset
+            return value;
+    }
+    return {};
+}
+
+// An https:// transfer that timed out connected but never got through the TLS handshake: typically
+// a plain-HTTP port, which waits for a request line that never comes.
+// (libcurl records no connect time for a connection whose TLS handshake failed, so "connected"
+// is whether the transfer ever waited to read, which it only does on a connected socket.)
+bool handshakeNeverFinished(CURL *easy, bool connected)
+{
+    const char *scheme = nullptr;
+    curl_off_t handshaken = 0;
+    curl_easy_getinfo(easy, CURLINFO_SCHEME, &scheme);
+    curl_easy_getinfo(easy, CURLINFO_APPCONNECT_TIME_T, &handshaken);
+    return connected && scheme && qstricmp(scheme, "https") == 0 && handshaken == 0;
+}
+
+} // namespace
+
+HttpClient::ProxySettings HttpClient::ProxySettings::fromEnvironment()
+{
+    // libcurl's rules (url.c detect_proxy): the lower-case variable first; HTTP_PROXY is never
+    // read (a CGI program would take it from a request header); all_proxy as the fallback.
+    ProxySettings p;
+    const QByteArray all = firstSet({"all_proxy", "ALL_PROXY"});
+    p.http = firstSet({"http_proxy"});
+    if (p.http.isEmpty())
+        p.http = all;
+    p.https = firstSet({"https_proxy", "HTTPS_PROXY"});
+    if (p.https.isEmpty())
+        p.https = all;
+    p.noProxy = firstSet({"no_proxy", "NO_PROXY"});
+    return p;
+}
+
 struct HttpClient::SocketWatch
 {
     std::unique_ptr<QSocketNotifier> read;
     std::unique_ptr<QSocketNotifier> write;
 };
 
+// Options are set again only when they differ from the handle's last request.
+struct HttpClient::Handle
+{
+    CURL *easy = nullptr;
+    QByteArray url;
+    QByteArray proxy;
+    long timeoutMs = -1;
+    long connectTimeoutMs = -1;
+    int verifyTls = -1;
+    curl_off_t maxBytes = -1;
+    bool isDelete = false;
+
+    ~Handle()
+    {
+        if (easy)
+            curl_easy_cleanup(easy);
+    }
+};
+
 HttpClient::HttpClient(QObject *parent)
-    : QObject(parent)
+    : QObject(parent), m_proxy(ProxySettings::fromEnvironment())
 {
     initGlobal();
     m_multi = curl_multi_init();
@@ -36,16 +100,17 @@ HttpClient::HttpClient(QObject *parent)
     // Keep enough idle connections for a busy poller; listens hold theirs for their lifetime.
     curl_multi_setopt(m_multi, CURLMOPT_MAXCONNECTS, 64L);
     m_timer.setSingleShot(true);
+    // A coarse timer may fire early; libcurl then finds nothing due and does not ask again.
+    m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &HttpClient::onTimeout);
 }
 
 HttpClient::~HttpClient()
 {
     // Replies outliving the client end as aborted; their owners still delete them.
-    const auto active = m_active;
-    for (const auto &[easy, reply] : active) {
+    for (auto &[easy, transfer] : m_active) {
         curl_multi_remove_handle(m_multi, easy);
-        curl_easy_cleanup(easy);
+        HttpReply *reply = transfer.reply;
         reply->m_easy = nullptr;
         reply->m_client = nullptr;
         reply->m_finished = true;
@@ -53,10 +118,9 @@ HttpClient::~HttpClient()
                                QStringLiteral("the HTTP client was shut down"));
     }
     m_active.clear();
-    for (CURL *easy : m_idleHandles)
-        curl_easy_cleanup(easy);
+    m_idleHandles.clear();
+    curl_multi_cleanup(m_multi); // closes the connections (closeSocketCallback drops notifiers)
     m_sockets.clear();
-    curl_multi_cleanup(m_multi);
 }
 
 void HttpClient::setMaxConnectionsPerHost(int count)
@@ -64,74 +128,101 @@ void HttpClient::setMaxConnectionsPerHost(int count)
     curl_multi_setopt(m_multi, CURLMOPT_MAX_HOST_CONNECTIONS, long(count));
 }
 
+std::unique_ptr<HttpClient::Handle> HttpClient::takeHandle()
+{
+    if (!m_idleHandles.empty()) {
+        // No curl_easy_reset: configure() sets whatever differs, and keeping the handle's state
+        // saves work on every poll.
+        auto handle = std::move(m_idleHandles.back());
+        m_idleHandles.pop_back();
+        return handle;
+    }
+    auto handle = std::make_unique<Handle>();
+    CURL *easy = curl_easy_init();
+    handle->easy = easy;
+    // The same on every request of every handle.
+    curl_easy_setopt(easy, CURLOPT_POST, 1L);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &HttpReply::writeCallback);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &HttpReply::headerCallback);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, &HttpClient::closeSocketCallback);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, this);
+    // Set explicitly (possibly empty), so libcurl does not read no_proxy on every transfer.
+    curl_easy_setopt(easy, CURLOPT_NOPROXY, m_proxy.noProxy.constData());
+    return handle;
+}
+
+void HttpClient::configure(Handle &h, const HttpRequest &request)
+{
+    if (request.url != m_lastUrl) { // every request of a client goes to the same URL
+        m_lastUrl = request.url;
+        m_lastEncodedUrl = request.url.toEncoded();
+        // Set explicitly (possibly empty = direct), so libcurl does not read the environment on
+        // every transfer.
+        m_lastProxy = request.url.scheme() == QLatin1String("https") ? m_proxy.https : m_proxy.http;
+        if (m_lastProxy.isNull())
+            m_lastProxy = "";
+    }
+    CURL *easy = h.easy;
+    if (h.url != m_lastEncodedUrl) {
+        h.url = m_lastEncodedUrl;
+        curl_easy_setopt(easy, CURLOPT_URL, h.url.constData()); // libcurl copies strings
+    }
+    if (h.proxy.isNull() || h.proxy != m_lastProxy) {
+        h.proxy = m_lastProxy;
+        curl_easy_setopt(easy, CURLOPT_PROXY, h.proxy.constData());
+    }
+    const bool isDelete = request.method == HttpRequest::Method::Delete;
+    if (h.isDelete != isDelete) {
+        h.isDelete = isDelete;
+        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, isDelete ? "DELETE" : nullptr);
+    }
+    const long timeoutMs = request.timeoutMs > 0 ? request.timeoutMs : 0;
+    if (h.timeoutMs != timeoutMs) {
+        h.timeoutMs = timeoutMs;
+        curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, timeoutMs);
+    }
+    if (h.connectTimeoutMs != request.connectTimeoutMs) {
+        h.connectTimeoutMs = request.connectTimeoutMs;
+        curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(request.connectTimeoutMs));
+    }
+    if (h.verifyTls != int(request.verifyTls)) {
+        h.verifyTls = int(request.verifyTls);
+        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, request.verifyTls ? 1L : 0L);
+        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, request.verifyTls ? 2L : 0L);
+    }
+    const curl_off_t maxBytes = request.maxResponseBytes > 0 ? request.maxResponseBytes : 0;
+    if (h.maxBytes != maxBytes) {
+        h.maxBytes = maxBytes;
+        curl_easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, maxBytes);
+    }
+}
+
 HttpReply *HttpClient::post(const HttpRequest &request)
 {
     auto *reply = new HttpReply(this);
-    CURL *easy = nullptr;
-    if (!m_idleHandles.empty()) {
-        // No curl_easy_reset: every option below is set on each use, and keeping the handle's
-        // state saves work on every poll.
-        easy = m_idleHandles.back();
-        m_idleHandles.pop_back();
-    } else {
-        easy = curl_easy_init();
-    }
+    std::unique_ptr<Handle> handle = takeHandle();
+    CURL *easy = handle->easy;
     reply->m_easy = easy;
     reply->m_maxBytes = request.maxResponseBytes;
     reply->m_requestBody = request.body;
 
-    if (request.url != m_lastUrl) { // every request of a client goes to the same URL
-        m_lastUrl = request.url;
-        m_lastEncodedUrl = request.url.toEncoded();
-    }
-    curl_easy_setopt(easy, CURLOPT_URL, m_lastEncodedUrl.constData()); // libcurl copies strings
-    curl_easy_setopt(easy, CURLOPT_POST, 1L);
+    configure(*handle, request);
     curl_easy_setopt(easy, CURLOPT_POSTFIELDS, reply->m_requestBody.constData());
     curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(reply->m_requestBody.size()));
-    // Handles are reused without a reset, so the method is set (or cleared) on every use.
-    curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST,
-                     request.method == HttpRequest::Method::Delete ? "DELETE" : nullptr);
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &HttpReply::writeCallback);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, reply);
-    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &HttpReply::headerCallback);
     curl_easy_setopt(easy, CURLOPT_HEADERDATA, reply);
     curl_easy_setopt(easy, CURLOPT_PRIVATE, reply);
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, reply->m_errorBuffer);
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(request.timeoutMs > 0 ? request.timeoutMs : 0));
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(request.connectTimeoutMs));
-    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, request.verifyTls ? 1L : 0L);
-    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, request.verifyTls ? 2L : 0L);
-    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
-    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE,
-                     curl_off_t(request.maxResponseBytes > 0 ? request.maxResponseBytes : 0));
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, reply->buildHeaderList(request.headers, request.bearerToken));
 
-    curl_slist *list = nullptr;
-    // No "Expect: 100-continue": it costs a round trip on every larger POST.
-    list = curl_slist_append(list, "Expect:");
-    bool hasContentType = false;
-    for (const auto &[name, value] : request.headers) {
-        if (name.compare("content-type", Qt::CaseInsensitive) == 0)
-            hasContentType = true;
-        const QByteArray line = name + ": " + value;
-        list = curl_slist_append(list, line.constData());
-    }
-    if (!hasContentType)
-        list = curl_slist_append(list, "Content-Type: application/json");
-    if (!request.bearerToken.isEmpty()) {
-        const QByteArray line = "Authorization: Bearer " + request.bearerToken;
-        list = curl_slist_append(list, line.constData());
-    }
-    reply->m_headerList = list;
-    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, list);
-
-    m_active.emplace(easy, reply);
+    m_active.emplace(easy, Transfer{reply, std::move(handle)});
     const CURLMcode rc = curl_multi_add_handle(m_multi, easy);
     if (rc != CURLM_OK) {
-        m_active.erase(easy);
-        curl_easy_cleanup(easy);
+        m_active.erase(easy); // cleans the handle up
         reply->m_easy = nullptr;
         reply->m_finished = true;
         reply->m_error = Error(Error::Kind::Transport, CURLE_FAILED_INIT,
@@ -143,67 +234,89 @@ HttpReply *HttpClient::post(const HttpRequest &request)
     return reply;
 }
 
-int HttpClient::socketCallback(CURL *, curl_socket_t socket, int what, void *userp, void *)
+int HttpClient::socketCallback(CURL *easy, curl_socket_t socket, int what, void *userp, void *)
 {
     // Inside a libcurl callback: only bookkeeping of Qt notifiers, never a libcurl call.
     auto *self = static_cast<HttpClient *>(userp);
-    if (what == CURL_POLL_REMOVE) {
-        self->m_sockets.erase(socket); // destroys both notifiers now: the fd may be reused
-        return 0;
-    }
-    auto &watch = self->m_sockets[socket];
-    if (!watch)
-        watch = std::make_unique<SocketWatch>();
     const bool wantRead = what == CURL_POLL_IN || what == CURL_POLL_INOUT;
     const bool wantWrite = what == CURL_POLL_OUT || what == CURL_POLL_INOUT;
+    if (wantRead) {
+        if (const auto active = self->m_active.find(easy); active != self->m_active.end())
+            active->second.reply->m_waitedToRead = true;
+    }
+    auto &watch = self->m_sockets[socket];
+    if (!watch) {
+        if (what == CURL_POLL_REMOVE) {
+            self->m_sockets.erase(socket);
+            return 0;
+        }
+        watch = std::make_unique<SocketWatch>();
+    }
+    // Notifiers stay (disabled) while the socket lives, e.g. an idle keep-alive connection
+    // between polls; closeSocketCallback drops them.
     if (wantRead && !watch->read) {
         watch->read = std::make_unique<QSocketNotifier>(qintptr(socket), QSocketNotifier::Read);
         connect(watch->read.get(), &QSocketNotifier::activated, self,
                 [self, socket] { self->onSocketActivity(socket, CURL_CSELECT_IN); });
     }
-    if (watch->read)
+    if (watch->read && watch->read->isEnabled() != wantRead)
         watch->read->setEnabled(wantRead);
     if (wantWrite && !watch->write) {
         watch->write = std::make_unique<QSocketNotifier>(qintptr(socket), QSocketNotifier::Write);
         connect(watch->write.get(), &QSocketNotifier::activated, self,
                 [self, socket] { self->onSocketActivity(socket, CURL_CSELECT_OUT); });
     }
-    if (watch->write)
+    if (watch->write && watch->write->isEnabled() != wantWrite)
         watch->write->setEnabled(wantWrite);
     return 0;
 }
 
+int HttpClient::closeSocketCallback(void *clientp, curl_socket_t socket)
+{
+    // The socket's number may be reused at once: its notifiers go with it.
+    static_cast<HttpClient *>(clientp)->m_sockets.erase(socket);
+    return ::close(socket);
+}
+
 int HttpClient::timerCallback(CURLM *, long timeoutMs, void *userp)
 {
-    auto *self = static_cast<HttpClient *>(userp);
+    static_cast<HttpClient *>(userp)->armTimer(timeoutMs);
+    return 0;
+}
+
+void HttpClient::armTimer(long timeoutMs)
+{
     if (timeoutMs < 0) {
-        self->m_timer.stop();
-        return 0;
+        m_timer.stop();
+        return;
     }
     const int ms = int(qMin<long>(timeoutMs, 24L * 3600 * 1000));
-    // libcurl repeats the same deadline often; re-registering the timer each time costs more
-    // than the check.
-    if (ms > 0 && self->m_timer.isActive() && qAbs(self->m_timer.remainingTime() - ms) <= 1)
-        return 0;
-    self->m_timer.start(ms);
-    return 0;
+    // libcurl repeats the same deadline often (every request added asks for 0 ms); restarting the
+    // timer each time costs more than the check. Never later than asked.
+    if (m_timer.isActive() && m_timer.remainingTime() <= ms && m_timer.remainingTime() >= ms - 1)
+        return;
+    m_timer.start(ms);
 }
 
 void HttpClient::onSocketActivity(curl_socket_t socket, int eventMask)
 {
     int running = 0;
-    m_inSocketAction = true;
     curl_multi_socket_action(m_multi, socket, eventMask, &running);
-    m_inSocketAction = false;
     afterSocketAction();
 }
 
 void HttpClient::onTimeout()
 {
     int running = 0;
-    m_inSocketAction = true;
     curl_multi_socket_action(m_multi, CURL_SOCKET_TIMEOUT, 0, &running);
-    m_inSocketAction = false;
+    // libcurl calls the timer callback only when its earliest deadline changes; if this expiry
+    // found nothing due yet, nobody would re-arm the timer.
+    if (!m_timer.isActive()) {
+        long next = -1;
+        curl_multi_timeout(m_multi, &next);
+        if (next >= 0)
+            m_timer.start(int(qMin<long>(next, 24L * 3600 * 1000)));
+    }
     afterSocketAction();
 }
 
@@ -219,9 +332,10 @@ void HttpClient::afterSocketAction()
 
     // Announce data of transfers still running (and of finishing ones, before their finished()).
     std::vector<QPointer<HttpReply>> withData;
-    for (const auto &[easy, reply] : m_active) {
+    for (const auto &[easy, transfer] : m_active) {
+        const HttpReply *reply = transfer.reply;
         if (reply->m_pendingReadyRead || (reply->m_headersDone && !reply->m_headersAnnounced))
-            withData.emplace_back(reply);
+            withData.emplace_back(transfer.reply);
     }
     for (const QPointer<HttpReply> &reply : withData) {
         if (!reply || reply->m_finished)
@@ -240,7 +354,7 @@ void HttpClient::afterSocketAction()
         const auto it = m_active.find(easy);
         if (it == m_active.end())
             continue; // aborted by a slot above
-        finishReply(it->second, code);
+        finishReply(it->second.reply, code);
     }
 }
 
@@ -250,16 +364,23 @@ void HttpClient::finishReply(HttpReply *reply, CURLcode code)
     long connects = 0;
     curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
     m_connectionsOpened += connects;
-    m_active.erase(easy);
+    const auto it = m_active.find(easy);
     curl_multi_remove_handle(m_multi, easy);
+    m_idleHandles.push_back(std::move(it->second.handle));
+    m_active.erase(it);
     reply->m_easy = nullptr;
-    m_idleHandles.push_back(easy);
 
     if (reply->m_tooLarge || code == CURLE_FILESIZE_EXCEEDED) {
         reply->m_error = Error(Error::Kind::TooLarge, code,
                                QStringLiteral("the server's answer is larger than the limit of %1 "
                                               "bytes; it was discarded")
                                    .arg(reply->m_maxBytes));
+    } else if (code == CURLE_OPERATION_TIMEDOUT && handshakeNeverFinished(easy, reply->m_waitedToRead)) {
+        reply->m_error = Error(Error::Kind::Transport, code,
+                               QStringLiteral("TLS failed: the server accepted the connection but never "
+                                              "answered the TLS handshake (%1); if it serves plain HTTP, "
+                                              "use an http:// URL")
+                                   .arg(QString::fromUtf8(reply->m_errorBuffer)));
     } else {
         reply->m_error = Error::fromCurl(code, reply->m_errorBuffer);
     }
@@ -282,10 +403,9 @@ void HttpClient::abortReply(HttpReply *reply)
     CURL *easy = reply->m_easy;
     if (!easy)
         return;
-    m_active.erase(easy);
     curl_multi_remove_handle(m_multi, easy);
     // An aborted connection may be half-read: never hand this handle's state to a new request.
-    curl_easy_cleanup(easy);
+    m_active.erase(easy); // cleans the handle up
     reply->m_easy = nullptr;
 }
 

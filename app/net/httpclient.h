@@ -22,6 +22,9 @@ bool initGlobal();
 // Owns one libcurl multi handle driven by the Qt event loop of its thread (QSocketNotifiers plus
 // one single-shot QTimer), so thousands of requests share a few keep-alive connections without a
 // thread each. Signals of replies are emitted only after curl_multi_socket_action has returned.
+// Per request it only sets what differs from the last use of a pooled easy handle: the options
+// that never change, the socket notifiers (one pair per socket while it lives) and the proxy
+// settings (read from the environment once, with libcurl's own rules) are set up once.
 class HttpClient final : public QObject
 {
     Q_OBJECT
@@ -41,12 +44,30 @@ public:
     // Connections libcurl opened so far (CURLINFO_NUM_CONNECTS summed): shows keep-alive reuse.
     qint64 connectionsOpened() const { return m_connectionsOpened; }
 
+    // Proxies as libcurl takes them from the environment, resolved once per client:
+    // <scheme>_proxy (HTTPS_PROXY too, but never HTTP_PROXY), then all_proxy / ALL_PROXY; hosts in
+    // no_proxy / NO_PROXY go direct. Empty = direct.
+    struct ProxySettings
+    {
+        QByteArray http;
+        QByteArray https;
+        QByteArray noProxy;
+        static ProxySettings fromEnvironment();
+    };
+    const ProxySettings &proxySettings() const { return m_proxy; }
+
 private:
     friend class HttpReply;
     struct SocketWatch;
+    struct Handle; // a pooled easy handle and the options last set on it
 
     static int socketCallback(CURL *easy, curl_socket_t socket, int what, void *userp, void *socketp);
     static int timerCallback(CURLM *multi, long timeoutMs, void *userp);
+    static int closeSocketCallback(void *clientp, curl_socket_t socket);
+
+    std::unique_ptr<Handle> takeHandle();
+    void configure(Handle &handle, const HttpRequest &request);
+    void armTimer(long timeoutMs);
 
     void onSocketActivity(curl_socket_t socket, int eventMask);
     void onTimeout();
@@ -57,12 +78,18 @@ private:
     CURLM *m_multi = nullptr;
     QTimer m_timer;
     std::unordered_map<curl_socket_t, std::unique_ptr<SocketWatch>> m_sockets;
-    std::unordered_map<CURL *, HttpReply *> m_active;
-    std::vector<CURL *> m_idleHandles; // reset easy handles kept for reuse
+    struct Transfer
+    {
+        HttpReply *reply = nullptr;
+        std::unique_ptr<Handle> handle;
+    };
+    std::unordered_map<CURL *, Transfer> m_active;
+    std::vector<std::unique_ptr<Handle>> m_idleHandles; // finished easy handles kept for reuse
     QUrl m_lastUrl;                   // and its encoding, computed once per URL
     QByteArray m_lastEncodedUrl;
+    QByteArray m_lastProxy;           // the proxy for m_lastUrl
+    ProxySettings m_proxy;
     qint64 m_connectionsOpened = 0;
-    bool m_inSocketAction = false;
 };
 
 } // namespace Eddy::Net

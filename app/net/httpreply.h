@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 
 #include <utility>
+#include <vector>
 
 namespace Eddy::Net {
 
@@ -45,10 +46,15 @@ private:
 
     static size_t writeCallback(char *data, size_t size, size_t count, void *userp);
     static size_t headerCallback(char *data, size_t size, size_t count, void *userp);
+    // The request's header lines as a curl_slist whose nodes and text live in this reply (libcurl
+    // only reads the list), so a request costs no allocation per header.
+    curl_slist *buildHeaderList(const QList<std::pair<QByteArray, QByteArray>> &headers,
+                                const QByteArray &bearerToken);
 
     HttpClient *m_client = nullptr;
     CURL *m_easy = nullptr;
-    curl_slist *m_headerList = nullptr;
+    QByteArray m_headerText;  // NUL-separated header lines
+    std::vector<curl_slist> m_headerNodes;
     QByteArray m_requestBody;
     QByteArray m_body;
     QList<std::pair<QByteArray, QByteArray>> m_headers;
@@ -60,6 +66,7 @@ private:
     bool m_tooLarge = false;
     bool m_pendingReadyRead = false;
     bool m_finished = false;
+    bool m_waitedToRead = false; // the socket was connected (see HttpClient::finishReply)
     Error m_error;
     char m_errorBuffer[CURL_ERROR_SIZE] = {};
 };

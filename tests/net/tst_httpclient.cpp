@@ -1,6 +1,8 @@
 #include "app/net/httpclient.h"
 #include "tests/net/httppeer.h"
 
+#include <QHash>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
@@ -29,6 +31,8 @@ private slots:
     void connectionRefused();
     void abortRunning();
     void deleteRunningReply();
+    void proxyFromEnvironment();
+    void httpsToPlainHttpPortSaysTls();
 
 private:
     static std::unique_ptr<Net::HttpReply> wait(Net::HttpReply *reply, int ms = 30000)
@@ -260,6 +264,100 @@ void tst_HttpClient::deleteRunningReply()
     delete client.post(request(peer.url()));
     QCOMPARE(client.activeTransfers(), 0);
     QTest::qWait(100); // nothing may touch the deleted reply
+}
+
+
+// Proxies are read from the environment once per client, with libcurl's rules: http_proxy (never
+// HTTP_PROXY) or all_proxy, and no_proxy hosts go direct. The peer plays the proxy: a proxied
+// request arrives with the absolute URL of the real target in its request line.
+void tst_HttpClient::proxyFromEnvironment()
+{
+    HttpPeer proxy;
+    QVERIFY(proxy.listen());
+    proxy.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::response(200, "{\"via\":\"proxy\"}"));
+    });
+    HttpPeer direct;
+    QVERIFY(direct.listen());
+    direct.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::response(200, "{\"via\":\"direct\"}"));
+    });
+    const QByteArray proxyUrl = "http://127.0.0.1:" + QByteArray::number(proxy.url().port());
+    const char *names[] = {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY",
+                           "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"};
+    QHash<QByteArray, QByteArray> saved;
+    for (const char *name : names) {
+        if (qEnvironmentVariableIsSet(name))
+            saved.insert(name, qgetenv(name));
+        qunsetenv(name);
+    }
+    const auto restore = qScopeGuard([&] {
+        for (const char *name : names) {
+            qunsetenv(name);
+            if (saved.contains(name))
+                qputenv(name, saved.value(name));
+        }
+    });
+    const auto via = [&](const QByteArray &name, const QByteArray &value) {
+        for (const char *n : names)
+            qunsetenv(n);
+        if (!name.isEmpty())
+            qputenv(name.constData(), value);
+        Net::HttpClient client; // reads the environment when it is made
+        auto reply = wait(client.post(request(direct.url())));
+        return reply->error().isOk() ? reply->readAll() : "error: " + reply->error().message().toUtf8();
+    };
+    QCOMPARE(via({}, {}), QByteArray("{\"via\":\"direct\"}"));
+    QCOMPARE(via("http_proxy", proxyUrl), QByteArray("{\"via\":\"proxy\"}"));
+    QCOMPARE(proxy.requests().last().path, direct.url().toEncoded());
+    QCOMPARE(via("all_proxy", proxyUrl), QByteArray("{\"via\":\"proxy\"}"));
+    // Upper-case HTTP_PROXY is ignored for http:// (libcurl's guard against a CGI header).
+    QCOMPARE(via("HTTP_PROXY", proxyUrl), QByteArray("{\"via\":\"direct\"}"));
+    // https_proxy is for https:// only.
+    QCOMPARE(via("https_proxy", proxyUrl), QByteArray("{\"via\":\"direct\"}"));
+    {
+        qputenv("no_proxy", "127.0.0.1");
+        qputenv("http_proxy", proxyUrl);
+        Net::HttpClient client;
+        qunsetenv("http_proxy"); // read once, at construction
+        auto reply = wait(client.post(request(direct.url())));
+        QCOMPARE(reply->readAll(), QByteArray("{\"via\":\"direct\"}"));
+        QCOMPARE(client.proxySettings().http, proxyUrl);
+        QCOMPARE(client.proxySettings().noProxy, QByteArray("127.0.0.1"));
+    }
+    {
+        qunsetenv("no_proxy");
+        qputenv("http_proxy", proxyUrl);
+        Net::HttpClient client;
+        qunsetenv("http_proxy"); // read once, at construction: still proxied
+        const qsizetype before = proxy.requests().size();
+        for (int i = 0; i < 3; ++i) {
+            auto reply = wait(client.post(request(direct.url())));
+            QCOMPARE(reply->readAll(), QByteArray("{\"via\":\"proxy\"}"));
+        }
+        QCOMPARE(proxy.requests().size(), before + 3);
+    }
+}
+
+// An https:// URL pointing at a plain-HTTP port: the server waits for a request line, the
+// handshake never finishes, and the error says TLS failed rather than just "no answer in time".
+void tst_HttpClient::httpsToPlainHttpPortSaysTls()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *) {});
+    QUrl url = peer.url();
+    url.setScheme(QStringLiteral("https"));
+    Net::HttpRequest r = request(url);
+    r.connectTimeoutMs = 1500;
+    Net::HttpClient client;
+    auto reply = wait(client.post(r));
+    QVERIFY(reply->isFinished());
+    QVERIFY(!reply->error().isOk());
+    QVERIFY2(reply->error().message().startsWith(QLatin1String("TLS failed")),
+             qPrintable(reply->error().message()));
+    QVERIFY2(reply->error().message().contains(QLatin1String("http://")),
+             qPrintable(reply->error().message()));
 }
 
 QTEST_GUILESS_MAIN(tst_HttpClient)
