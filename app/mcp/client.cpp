@@ -12,6 +12,7 @@
 #include <QTimer>
 
 #include <set>
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcMcp, "eddy.mcp")
 
@@ -106,6 +107,25 @@ std::string idKey(const json &id)
 
 constexpr int kMaxInputRounds = 32;
 
+// A longer Retry-After is capped: a server that asked for hours (or a wrong date) would otherwise
+// leave its tasks unpolled long after it came back.
+constexpr qint64 kMaxRetryAfterMs = 10 * 60 * 1000;
+
+// Retry-After in ms (-1 when absent or invalid), capped; *note says so when it was.
+qint64 retryAfterOf(const QByteArray &header, const QString &method, QString *note)
+{
+    const qint64 asked = Error::parseRetryAfter(header);
+    if (asked <= kMaxRetryAfterMs)
+        return asked;
+    const QString wait = asked >= 3600 * 1000
+                             ? QObject::tr("%1 h").arg(QString::number(double(asked) / 3600000.0, 'g', 3))
+                             : QObject::tr("%1 min").arg((asked + 59999) / 60000);
+    *note = QObject::tr("the server asked to wait %1; Eddy retries in %2 min")
+                .arg(wait).arg(kMaxRetryAfterMs / 60000);
+    qCInfo(lcMcp).noquote() << method << "-" << *note;
+    return kMaxRetryAfterMs;
+}
+
 // The call carries a key the server deduplicates on (eddy-cfd-server's `idempotency_key`, the
 // argument Eddy's sweeps fill in), so sending it twice yields one task.
 bool hasIdempotencyKey(const json &arguments)
@@ -168,51 +188,31 @@ struct Client::Exchange
     std::string expectedTaskId;
     qint64 requestNumber = 0;
 
-    void release()
+    // Ends the exchange: no more callbacks; the reply is disconnected, aborted when asked to
+    // (if still running) and deleted later.
+    void drop(bool abortRunning)
     {
         done = true;
         onMessage = nullptr;
         onDone = nullptr;
         onTaskState = nullptr;
-        if (reply) {
-            Net::HttpReply *r = reply;
-            reply = nullptr;
+        if (Net::HttpReply *r = std::exchange(reply, nullptr)) {
             QObject::disconnect(r, nullptr, nullptr, nullptr);
+            if (abortRunning)
+                r->abort(); // no-op when finished
             r->deleteLater();
         }
     }
-
-    void abort()
-    {
-        done = true;
-        onMessage = nullptr;
-        onDone = nullptr;
-        onTaskState = nullptr;
-        if (reply) {
-            Net::HttpReply *r = reply;
-            reply = nullptr;
-            QObject::disconnect(r, nullptr, nullptr, nullptr);
-            r->abort();
-            r->deleteLater();
-        }
-    }
+    void release() { drop(false); }
+    void abort() { drop(true); }
 
     void complete(const json &response, const Error &error, int status)
     {
         if (done)
             return;
-        done = true;
         auto cb = std::move(onDone);
-        onMessage = nullptr;
-        onTaskState = nullptr;
-        if (reply) {
-            Net::HttpReply *r = reply;
-            reply = nullptr;
-            QObject::disconnect(r, nullptr, nullptr, nullptr);
-            if (!r->isFinished())
-                r->abort(); // our answer is in: closing the stream now is not a cancellation
-            r->deleteLater();
-        }
+        // Our answer is in: closing a still-open stream now is not a cancellation.
+        drop(true);
         if (cb)
             cb(response, error, status, retryAfterMs);
     }
@@ -333,19 +333,21 @@ struct Client::Exchange
                          status);
             return;
         }
+        QString capped;
+        retryAfterMs = retryAfterOf(retryAfter, method, &capped);
         if (isRpc) {
             // A JSON-RPC body is authoritative whatever the HTTP status (spec digest §5.12).
-            retryAfterMs = Error::parseRetryAfter(retryAfter);
             complete(message, {}, status);
             return;
         }
+        const QString cappedNote = capped.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(capped);
         Error e;
         if (status == 429)
-            e = Error::http(status, QObject::tr("The server is rate-limiting %1 (HTTP 429); Eddy "
-                                                "will slow down and retry.").arg(method));
+            e = Error::http(status, QObject::tr("The server is rate-limiting %1 (HTTP 429)%2; Eddy "
+                                                "will slow down and retry.").arg(method, cappedNote));
         else if (status == 503)
             e = Error::http(status, QObject::tr("The server is temporarily unavailable (HTTP 503) "
-                                                "for %1; Eddy will retry later.").arg(method));
+                                                "for %1%2; Eddy will retry later.").arg(method, cappedNote));
         else if (status == 401 || status == 403)
             e = Error::http(status, QObject::tr("The server refused %1 (HTTP %2): check the "
                                                 "server's access token in its settings.")
@@ -354,7 +356,7 @@ struct Client::Exchange
             e = Error::http(status, QObject::tr("The server answered %1 with HTTP %2 and no "
                                                 "JSON-RPC body; check the server URL.")
                                         .arg(method).arg(status));
-        e.setRetryAfterMs(Error::parseRetryAfter(retryAfter));
+        e.setRetryAfterMs(retryAfterMs);
         e.setMethod(method);
         complete({}, e, status);
     }
@@ -698,6 +700,10 @@ void Client::finishLater(Job *job, const Error &error)
 void Client::send(Request request, RpcDone done, QObject *context)
 {
     QPointer<QObject> guard(context);
+    if (m_era == Era::Modern || (m_era == Era::Legacy && m_legacyReady)) { // whenReady's fast path
+        sendNow(std::move(request), std::move(done), guard);
+        return;
+    }
     whenReady([this, request = std::move(request), done = std::move(done), guard](const Error &e) mutable {
         if (!guard)
             return;
@@ -784,12 +790,34 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                                                   QPointer<QObject> context, qint64 id,
                                                   QByteArray body)
 {
-
     // The session this request carries: its 404 ends that session, never a newer one.
     const QByteArray sentSession = m_era == Era::Legacy ? m_sessionId : QByteArray();
-    auto onDone = [this, request, done, context, id, sentSession](
-                      const json &response, const Error &error, int status,
-                      qint64 retryAfterMs) mutable {
+    auto exchange = post(request, std::move(body), json(id), nullptr);
+    if (request.onNotification || request.onServerRequest) {
+        auto onNotification = request.onNotification;
+        auto onServerRequest = request.onServerRequest;
+        exchange->onMessage = [onNotification, onServerRequest](const json &msg) {
+            if (msg.contains("id")) {
+                if (onServerRequest)
+                    onServerRequest(msg);
+            } else if (onNotification) {
+                onNotification(msg);
+            }
+        };
+    }
+    std::weak_ptr<Exchange> weak = exchange;
+    auto hook = [weak] {
+        if (auto ex = weak.lock())
+            ex->abort();
+    };
+    if (auto *job = qobject_cast<Job *>(context.data()))
+        job->m_abortHook = hook;
+    else if (auto *listen = qobject_cast<Listen *>(context.data()))
+        listen->m_abortHook = hook;
+    // Set last, so the request moves into it instead of being copied.
+    exchange->onDone = [this, request = std::move(request), done = std::move(done), context, id, sentSession](
+                           const json &response, const Error &error, int status,
+                           qint64 retryAfterMs) mutable {
         if (!context)
             return;
         const bool legacySessionGone = m_era == Era::Legacy && !sentSession.isEmpty()
@@ -863,28 +891,6 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
         }
         done({result, {}});
     };
-    auto exchange = post(request, std::move(body), json(id), std::move(onDone));
-    if (request.onNotification || request.onServerRequest) {
-        auto onNotification = request.onNotification;
-        auto onServerRequest = request.onServerRequest;
-        exchange->onMessage = [onNotification, onServerRequest](const json &msg) {
-            if (msg.contains("id")) {
-                if (onServerRequest)
-                    onServerRequest(msg);
-            } else if (onNotification) {
-                onNotification(msg);
-            }
-        };
-    }
-    std::weak_ptr<Exchange> weak = exchange;
-    auto hook = [weak] {
-        if (auto ex = weak.lock())
-            ex->abort();
-    };
-    if (auto *job = qobject_cast<Job *>(context.data()))
-        job->m_abortHook = hook;
-    else if (auto *listen = qobject_cast<Listen *>(context.data()))
-        listen->m_abortHook = hook;
     return exchange;
 }
 

@@ -86,7 +86,7 @@ private:
     struct Request
     {
         QString method;
-        nlohmann::json params = nlohmann::json::object();
+        nlohmann::json params; // null until set: tasks/get polls never build it
         QByteArray mcpName;                              // Mcp-Name value, unencoded UTF-8
         QList<std::pair<QByteArray, QByteArray>> extraHeaders;
         QByteArray traceparent;

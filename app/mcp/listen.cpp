@@ -1,5 +1,7 @@
 #include "app/mcp/listen.h"
 
+#include "app/secret.h"
+
 #include <QLoggingCategory>
 
 Q_DECLARE_LOGGING_CATEGORY(lcMcp)
@@ -74,8 +76,29 @@ void Listen::handleMessage(const json &message)
             qCWarning(lcMcp) << "ignoring a malformed task notification:" << why;
             return;
         }
+        if (!isNewer(state))
+            return;
         emit taskNotification(state);
     }
+}
+
+bool Listen::isNewer(const TaskState &state)
+{
+    Delivered &last = m_delivered[state.taskId];
+    // A terminal task never changes again; an older update arriving late is stale (seen from
+    // eddy-cfd-server under load: "working" computed before "completed" but written after it).
+    const bool stale = last.terminal
+                       || (last.lastUpdatedAt.isValid() && state.lastUpdatedAt.isValid()
+                           && state.lastUpdatedAt < last.lastUpdatedAt);
+    if (stale) {
+        qCDebug(lcMcp) << "dropping a stale push for task" << redactSecret(std::string_view(state.taskId))
+                       << toString(state.status);
+        return false;
+    }
+    if (state.lastUpdatedAt.isValid())
+        last.lastUpdatedAt = state.lastUpdatedAt;
+    last.terminal = state.isTerminal();
+    return true;
 }
 
 } // namespace Eddy::Mcp

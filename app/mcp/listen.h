@@ -5,14 +5,19 @@
 
 #include <QObject>
 
+#include <QDateTime>
+
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace Eddy::Mcp {
 
 // A subscriptions/listen stream for task ids (2026-07-28). Pushes only accelerate polling: the
 // server keeps no subscription state, so after closed() the owner re-listens if it still cares.
+// A push older than one already delivered for the same task (by lastUpdatedAt), or any push after
+// a terminal one, is dropped: a server may send two changes out of order.
 // Owned by the caller; deleting it closes the stream.
 class Listen final : public QObject
 {
@@ -39,9 +44,18 @@ private:
     explicit Listen(std::vector<std::string> taskIds, QObject *parent = nullptr);
     void handleMessage(const nlohmann::json &message);
     void finish(const Error &error);
+    // False for a push that would move a task backwards (see the class comment).
+    bool isNewer(const TaskState &state);
+
+    struct Delivered
+    {
+        QDateTime lastUpdatedAt;
+        bool terminal = false;
+    };
 
     std::vector<std::string> m_requested;
     std::vector<std::string> m_accepted;
+    std::unordered_map<std::string, Delivered> m_delivered; // per task id, the newest push so far
     std::function<void()> m_abortHook;
     nlohmann::json m_requestId;
     bool m_closed = false;

@@ -58,6 +58,7 @@ private slots:
     void connectionReset();
     void timeout();
     void rateLimited();
+    void longRetryAfterIsCapped();
     void unavailableWithJsonRpcBody();
     void truncatedBody();
     void oversizedBody();
@@ -70,6 +71,7 @@ private slots:
     void sseEndsWithoutAnswer();
     void sseDroppedIdempotentCallSentAgainOnce();
     void sseNotificationsThenResult();
+    void listenDropsStalePushes();
     void headersAndMeta();
     void mrtrEchoesRequestState();
     void headerMismatchRelistsOnce();
@@ -168,6 +170,21 @@ void tst_Faults::rateLimited()
     QCOMPARE(job->error().httpStatus(), 429);
     QCOMPARE(job->error().retryAfterMs(), 7000);
     QVERIFY(job->error().isTransient());
+}
+
+// A server asking for two hours would leave its tasks unpolled long after it came back: the wait
+// is capped at 10 minutes, and the message says both.
+void tst_Faults::longRetryAfterIsCapped()
+{
+    script([](const json &, const HttpPeer::Request &) {
+        return HttpPeer::response(503, "", "", {{"Retry-After", "7200"}});
+    });
+    auto job = finish(makeClient()->getTask("abc"));
+    expectError(*job, Mcp::Error::Kind::Http);
+    QCOMPARE(job->error().retryAfterMs(), 10 * 60 * 1000);
+    QVERIFY2(job->error().message().contains(
+                 QLatin1String("the server asked to wait 2 h; Eddy retries in 10 min")),
+             qPrintable(job->error().message()));
 }
 
 void tst_Faults::unavailableWithJsonRpcBody()
@@ -356,6 +373,50 @@ void tst_Faults::sseNotificationsThenResult()
     QCOMPARE(notes.size(), size_t(2));
     QVERIFY(notes[0]["method"] == "notifications/progress");
     QVERIFY(notes[1]["method"] == "notifications/message");
+}
+
+// eddy-cfd-server under load once wrote a "working" computed before "completed" after it (two
+// threads notifying at once), and tst_client's listen case waited forever for a terminal last
+// push. The listen stream delivers pushes in time order per task and nothing after a terminal one.
+void tst_Faults::listenDropsStalePushes()
+{
+    const auto push = [](const char *status, const char *updated, const char *message) {
+        json task = kTask;
+        task["status"] = status;
+        task["lastUpdatedAt"] = updated;
+        task["statusMessage"] = message;
+        if (std::string(status) == "completed")
+            task["result"] = {{"content", json::array()}};
+        return "event: message\ndata: "
+               + QByteArray::fromStdString(json{{"jsonrpc", "2.0"}, {"method", "notifications/tasks"},
+                                                {"params", task}}.dump())
+               + "\n\n";
+    };
+    m_peer->setHandler([push](const HttpPeer::Request &r, QTcpSocket *s) {
+        const json b = bodyOf(r);
+        const std::string taskId = kTask["taskId"];
+        const json ack = {{"jsonrpc", "2.0"}, {"method", "notifications/subscriptions/acknowledged"},
+                          {"params", {{"notifications", {{"taskIds", {taskId}}}}}}};
+        s->write(HttpPeer::chunkedHead(200, "text/event-stream"));
+        s->write(HttpPeer::chunk("event: message\ndata: " + QByteArray::fromStdString(ack.dump()) + "\n\n"
+                                 + push("working", "2026-08-01T10:00:02Z", "iteration 100")
+                                 + push("working", "2026-08-01T10:00:01Z", "starting (stale)")
+                                 + push("completed", "2026-08-01T10:00:03Z", "done")
+                                 + push("working", "2026-08-01T10:00:01Z", "starting (after terminal)")
+                                 + push("working", "2026-08-01T10:00:04Z", "newer but after terminal")));
+        // The stream stays open, as eddy-cfd-server's does.
+    });
+    std::unique_ptr<Mcp::Listen> listen(makeClient()->listen({kTask["taskId"].get<std::string>()}));
+    QSignalSpy acked(listen.get(), &Mcp::Listen::acknowledged);
+    QStringList delivered;
+    connect(listen.get(), &Mcp::Listen::taskNotification, this, [&delivered](const Mcp::TaskState &s) {
+        delivered << s.statusMessage.value_or(QString());
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(acked.size(), 1, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 2, 30000);
+    QTest::qWait(100); // let any further (wrong) delivery show up
+    QCOMPARE(delivered, (QStringList{QStringLiteral("iteration 100"), QStringLiteral("done")}));
+    QVERIFY(listen->isOpen());
 }
 
 void tst_Faults::headersAndMeta()
