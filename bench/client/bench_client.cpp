@@ -1,6 +1,7 @@
 // bench_client: client CPU per tasks/get round trip against the real eddy-cfd-server on
 // loopback with 1, 100, 1,000 and 10,000 live tasks each polled every 500 ms (polls served /
-// asked, RSS, heap per tracked task), a flat-out rate, and heap bytes per task state. Run by hand: build/bench/client/bench_client [--quick]. Numbers go to
+// asked, RSS, heap per tracked task), a flat-out rate, and heap bytes per task state. Run by hand:
+// build/bench/client/bench_client [--quick] [--tasks 100,1000] (only those rows). Numbers go to
 // docs/performance.md (Client section). Not a test: nothing here asserts speed.
 
 #include "app/mcp/client.h"
@@ -20,6 +21,7 @@
 #include <malloc.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -147,6 +149,7 @@ struct PacedResult
 {
     PollResult poll;
     qint64 asked = 0;
+    qint64 wakeUps = 0; // poll timer expiries (each sends every poll due on that tick)
     long rssKiB = 0;
     double heapPerTask = 0; // scheduler entry + id + last TaskState, per tracked task
 };
@@ -172,6 +175,9 @@ PacedResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, 
     QEventLoop loop;
     QTimer timer;
     timer.setSingleShot(true);
+    // A coarse timer may fire up to 5 % early, find nothing due on the scheduler's grid and wake
+    // again (the engine's poll timer should be precise too).
+    timer.setTimerType(Qt::PreciseTimer);
     bool stopping = false;
     int outstanding = 0;
     auto arm = [&] {
@@ -187,6 +193,7 @@ PacedResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, 
     QObject::connect(&timer, &QTimer::timeout, &loop, [&] {
         if (stopping)
             return;
+        ++out.wakeUps;
         for (qint64 i : scheduler->takeDue()) {
             ++outstanding;
             Mcp::TaskJob *job = client.getTask((*tracked)[size_t(i)]);
@@ -309,8 +316,21 @@ int main(int argc, char **argv)
 
     const double seconds = quick ? 2.0 : 5.0;
     const double pacedSeconds = quick ? 4.0 : 10.0;
+    std::vector<int> counts{1, 100, 1000, 10000};
+    const qsizetype at = app.arguments().indexOf(QStringLiteral("--tasks"));
+    const bool rowsOnly = at >= 0; // only the asked rows: no parse-cost or heap sections
+    if (rowsOnly) {
+        counts.clear();
+        for (const QString &n : app.arguments().value(at + 1).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            counts.push_back(n.toInt());
+        std::sort(counts.begin(), counts.end());
+        if (counts.empty() || counts.front() <= 0) {
+            std::fprintf(stderr, "--tasks needs a comma-separated list of task counts, e.g. --tasks 100,1000\n");
+            return 2;
+        }
+    }
     std::vector<std::string> ids;
-    for (int count : {1, 100, 1000, 10000}) {
+    for (int count : counts) {
         if (quick && count == 10000)
             count = 2000;
         QElapsedTimer t;
@@ -323,15 +343,21 @@ int main(int argc, char **argv)
             return 1;
         const double loadBefore = loadAverage();
         const PacedResult p = pollPaced(client, ids, 500, pacedSeconds);
-        std::printf("paced, every task each 500 ms: %lld / %lld polls served, client CPU %6.1f us/poll, "
-                    "RSS %.1f MiB, heap %.0f B per tracked task, %lld errors, load %.1f-%.1f\n",
+        std::printf("paced, every task each 500 ms: %lld / %lld polls served, %lld timer wake-ups, "
+                    "client CPU %6.1f us/poll, RSS %.1f MiB, heap %.0f B per tracked task, %lld errors, "
+                    "load %.1f-%.1f\n",
                     static_cast<long long>(p.poll.roundTrips), static_cast<long long>(p.asked),
+                    static_cast<long long>(p.wakeUps),
                     p.poll.roundTrips ? p.poll.cpuUs / double(p.poll.roundTrips) : 0.0,
                     double(p.rssKiB) / 1024.0, p.heapPerTask, static_cast<long long>(p.poll.errors),
                     loadBefore, loadAverage());
         std::fflush(stdout);
         if (count <= 1000)
             report("flat out, 16 requests in flight", pollFlat(client, ids, 16, seconds));
+    }
+    if (rowsOnly) {
+        std::printf("connections opened: %lld\n", static_cast<long long>(http.connectionsOpened()));
+        return 0;
     }
     {
         // A working task: one without the forced mesh defect, slowed by a tight tolerance.
