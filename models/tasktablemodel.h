@@ -87,7 +87,13 @@ public:
     void setTasks(const QList<Store::TaskRecord> &tasks);
     // Rows per page (default 1,000); a list of at most two pages is listed at once.
     void setPageSize(int rows) { m_pageSize = std::max(1, rows); }
-    bool isListing() const { return m_pendingNext < m_pendingOrder.size(); }
+    bool isListing() const { return m_listingChunks || m_pendingNext < m_pendingOrder.size(); }
+    // The same for a list that arrives in chunks (the engine's snapshot): beginListing() empties
+    // the table, addListed() appends a chunk (a task already listed keeps its row), endListing()
+    // ends it with allTasksListed(). Each call's work grows with its chunk, not the whole list.
+    void beginListing();
+    void addListed(const QList<Store::TaskRecord> &tasks);
+    void endListing();
     // Updates known rows in place and appends new tasks that belong to the shown session.
     void applyTasks(const QList<Store::TaskRecord> &tasks);
     // Folds new progress samples into the progress, residual and ETA columns.
@@ -109,6 +115,8 @@ public:
     // Sweep label ("Sweep 3") and the names of its varied parameters (shown in Parameters).
     void setSweepInfo(qint64 sweepId, const QString &label, const QStringList &variedNames);
     void setCaseIndex(qint64 caseId, int index);
+    // Many at once (a snapshot's): taken as is when none are known yet.
+    void setCaseIndexes(const QHash<qint64, int> &caseIndex);
     bool hasSweepInfo(qint64 sweepId) const { return m_sweeps.contains(sweepId); }
 
     const Store::TaskRecord *task(qint64 taskId) const;
@@ -152,6 +160,9 @@ private:
     const Row &derived(int row) const;
     void count(Store::TaskStatus status, int delta);
     void appendRow(const Store::TaskRecord &task);
+    void appendListed(const QList<const Store::TaskRecord *> &tasks);
+    void noteListed(const Store::TaskRecord &task); // its sweep and case belong to the session
+    void clearRows();
     void listNextPage(quint64 generation);
     void emitRowsChanged(QList<int> rows, int firstColumn, int lastColumn);
     QVariant display(const Row &row, int column) const;
@@ -174,6 +185,7 @@ private:
     QList<qsizetype> m_pendingOrder;
     qsizetype m_pendingNext = 0;
     quint64 m_generation = 0;                // bumped by setTasks: drops a stale page
+    bool m_listingChunks = false;            // between beginListing() and endListing()
     int m_pageSize = 1000;
     QSet<qint64> m_sessionSweeps;
     QSet<qint64> m_sessionCases;

@@ -29,6 +29,7 @@ private Q_SLOTS:
     void lazyTextsSeenBySearchAndSort();
     void statusTickKeepsCaseOrder();
     void longListInPages();
+    void listInChunks();
 
 private:
     static TaskRecord task(qint64 id, TaskStatus status, qint64 sweep, qint64 caseId, double re);
@@ -418,6 +419,55 @@ void tst_TaskTableModel::longListInPages()
     QCOMPARE(model.statusCounts().value(TaskStatus::Working), 150);
     QCOMPARE(model.statusCounts().value(TaskStatus::Completed), 0);
     QCOMPARE(listed.count(), 2);
+}
+
+// A list that arrives in chunks (the engine's snapshot): the old rows go at beginListing, each
+// chunk is appended as one insert, a task a change set already listed keeps its newer row, the
+// chunks' sweeps and cases belong to the session afterwards, and endListing ends the listing.
+void tst_TaskTableModel::listInChunks()
+{
+    TaskTableModel model;
+    model.setNow(Now);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTasks({task(900, TaskStatus::Working, 9, 900, 1)});
+    QSignalSpy listed(&model, &TaskTableModel::allTasksListed);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy sweepAsked(&model, &TaskTableModel::sweepInfoNeeded);
+    model.setCaseIndexes({{101, 0}, {102, 1}, {103, 2}, {104, 3}});
+
+    model.beginListing();
+    QVERIFY(model.isListing());
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(model.statusCounts().value(TaskStatus::Working), 0);
+    model.addListed({task(1, TaskStatus::Completed, 3, 101, 100), task(2, TaskStatus::Working, 3, 102, 400)});
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(sweepAsked.count(), 1); // sweep 3 has no label yet
+    // A change set during the listing: task 3 is newer than its copy in the next chunk.
+    TaskRecord t3 = task(3, TaskStatus::Failed, 3, 103, 1000);
+    t3.statusMessage = QStringLiteral("diverged");
+    model.applyTasks({t3});
+    QCOMPARE(model.rowCount(), 3);
+    model.addListed({task(3, TaskStatus::Working, 3, 103, 1000), task(4, TaskStatus::Working, 3, 104, 2000),
+                     task(4, TaskStatus::Working, 3, 104, 2000)});
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.task(3)->statusMessage, QStringLiteral("diverged"));
+    QCOMPARE(listed.count(), 0);
+    model.endListing();
+    QCOMPARE(listed.count(), 1);
+    QVERIFY(!model.isListing());
+    model.endListing(); // once only
+    QCOMPARE(listed.count(), 1);
+    QCOMPARE(model.statusCounts().value(TaskStatus::Working), 2);
+    QCOMPARE(model.statusCounts().value(TaskStatus::Failed), 1);
+    QCOMPARE(model.statusCounts().value(TaskStatus::Completed), 1);
+    QCOMPARE(model.rowOf(900), -1);
+    // The case column reads the bulk index: task 4 is case 4 of its sweep.
+    QCOMPARE(model.caseLabel(4), QStringLiteral("Case 4"));
+    // A new task of a listed sweep belongs to the session; one of another sweep does not.
+    model.applyTasks({task(5, TaskStatus::Working, 3, 105, 3000), task(6, TaskStatus::Working, 8, 106, 1)});
+    QVERIFY(model.rowOf(5) >= 0);
+    QCOMPARE(model.rowOf(6), -1);
 }
 
 QTEST_GUILESS_MAIN(tst_TaskTableModel)
