@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <thread>
+
 Q_LOGGING_CATEGORY(lcStore, "eddy.store")
 
 namespace Eddy::Store {
@@ -54,7 +57,124 @@ QString prepareFile(const QString &path)
     return {};
 }
 
+// Why the full check may be skipped at open. In WAL mode SQLite itself keeps the file consistent
+// across a crash of the process: a transaction is committed only by a WAL frame with a valid
+// checksum, the next open rebuilds the WAL index and ignores any torn or uncommitted tail, and a
+// checkpoint copies only committed pages (synchronous=NORMAL may lose the last transactions on a
+// power loss, never the file's consistency). What quick_check finds is damage from outside SQLite:
+// a disk or file system that lost or flipped pages, a copy taken while Eddy was writing, a -wal
+// of another file put next to this one, another program writing into it. So it runs in full at
+// open whenever the file is not provably as Eddy left it - no mark (first open, a crash, a kill, a
+// power loss), a log left behind, or a file whose identity, size or change time moved since the
+// mark - and otherwise in the background on a second connection, off the thread that polls.
+// The mark is a file next to the database: device, inode, size and ctime of the database right
+// after the final checkpoint. open() removes it before the first write, so a session that does
+// not reach close() leaves none. ctime cannot be set by a program; the mark is only trusted when
+// its own ctime is later than the recorded one, so a write in the same clock tick as the close
+// (timestamps are coarse) still shows up as a newer ctime.
+struct Fingerprint
+{
+    qint64 dev = 0;
+    qint64 ino = 0;
+    qint64 size = 0;
+    qint64 ctimeSec = 0;
+    qint64 ctimeNsec = 0;
+
+    bool operator==(const Fingerprint &) const = default;
+    bool isBefore(const struct stat &st) const
+    {
+        return ctimeSec < st.st_ctim.tv_sec
+            || (ctimeSec == st.st_ctim.tv_sec && ctimeNsec < st.st_ctim.tv_nsec);
+    }
+    static Fingerprint of(const struct stat &st)
+    {
+        return {qint64(st.st_dev), qint64(st.st_ino), qint64(st.st_size), qint64(st.st_ctim.tv_sec),
+                qint64(st.st_ctim.tv_nsec)};
+    }
+};
+
+constexpr const char s_markTag[] = "eddy-clean-shutdown-1";
+
+bool statPath(const QString &path, struct stat &st)
+{
+    return ::stat(QFile::encodeName(path).constData(), &st) == 0;
+}
+
+bool hasWalFrames(const QString &path)
+{
+    struct stat st {};
+    return statPath(path + QStringLiteral("-wal"), st) && st.st_size > 0;
+}
+
+// Removes the mark (a crash from here on leaves none) and says why the full check must run, or
+// returns an empty string when the file is as a clean close left it.
+QString takeCleanShutdownMark(const QString &path)
+{
+    const QString markPath = Database::cleanShutdownMarkPath(path);
+    struct stat markStat {};
+    if (!statPath(markPath, markStat))
+        return QStringLiteral("no clean-shutdown mark (first open, or the last session ended "
+                              "without closing the database)");
+    QFile mark(markPath);
+    const QByteArray text = mark.open(QIODevice::ReadOnly) ? mark.read(256) : QByteArray();
+    mark.close();
+    if (::unlink(QFile::encodeName(markPath).constData()) != 0 && errno != ENOENT)
+        return QStringLiteral("the clean-shutdown mark cannot be removed");
+    const QList<QByteArray> fields = text.trimmed().split(' ');
+    bool ok = fields.size() == 6 && fields[0] == s_markTag;
+    qint64 values[5] = {};
+    for (int i = 0; ok && i < 5; ++i)
+        values[i] = fields[i + 1].toLongLong(&ok);
+    if (!ok)
+        return QStringLiteral("the clean-shutdown mark is unreadable");
+    const Fingerprint recorded{values[0], values[1], values[2], values[3], values[4]};
+    struct stat dbStat {};
+    if (!statPath(path, dbStat) || !(Fingerprint::of(dbStat) == recorded))
+        return QStringLiteral("the file changed after Eddy closed it");
+    if (!recorded.isBefore(markStat))
+        return QStringLiteral("the file changed in the same clock tick as the close");
+    if (hasWalFrames(path))
+        return QStringLiteral("a write-ahead log was left next to the file");
+    return {};
+}
+
 } // namespace
+
+QString Database::cleanShutdownMarkPath(const QString &path)
+{
+    return path + QStringLiteral("-closed");
+}
+
+bool Database::writeCleanShutdownMark(const QString &path)
+{
+    struct stat dbStat {};
+    if (isMemoryPath(path) || hasWalFrames(path) || !statPath(path, dbStat))
+        return false;
+    const Fingerprint fp = Fingerprint::of(dbStat);
+    const QByteArray text = QByteArray(s_markTag) + ' ' + QByteArray::number(fp.dev) + ' '
+        + QByteArray::number(fp.ino) + ' ' + QByteArray::number(fp.size) + ' '
+        + QByteArray::number(fp.ctimeSec) + ' ' + QByteArray::number(fp.ctimeNsec) + '\n';
+    const QByteArray native = QFile::encodeName(cleanShutdownMarkPath(path));
+    const int fd = ::open(native.constData(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    bool ok = ::write(fd, text.constData(), size_t(text.size())) == ssize_t(text.size());
+    // The mark counts only with a ctime later than the database's: touch it until the coarse
+    // clock has ticked (a few ms at most).
+    struct stat markStat {};
+    for (int i = 0; ok && i < 100; ++i) {
+        ok = ::fstat(fd, &markStat) == 0;
+        if (!ok || fp.isBefore(markStat))
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ok = ::futimens(fd, nullptr) == 0;
+    }
+    ok = ok && fp.isBefore(markStat);
+    ::close(fd);
+    if (!ok)
+        ::unlink(native.constData());
+    return ok;
+}
 
 Database::Database() = default;
 
@@ -100,30 +220,24 @@ bool Database::open(const QString &path)
     sqlite3_busy_timeout(m_db, 10000);
 
     // The integrity check runs before anything writes (WAL switch, migrations), so a damaged file
-    // is reported exactly as it was found.
+    // is reported exactly as it was found. After a clean close it moves to the background (see
+    // takeCleanShutdownMark for why that is safe).
+    m_damaged = false;
+    m_openCheckReason.clear();
+    m_openCheck = memory ? OpenCheck::None : OpenCheck::Skipped;
     if (!memory) {
-        Statement check = prepare(QStringLiteral("PRAGMA quick_check"));
-        QStringList problems;
-        Statement::StepResult r;
-        while ((r = check.step()) == Statement::StepResult::Row) {
-            const QString line = check.text(0);
-            if (line != QLatin1String("ok"))
-                problems << line;
-        }
-        if (r == Statement::StepResult::Error || !problems.isEmpty()) {
-            const QString detail = r == Statement::StepResult::Error
-                ? QString::fromUtf8(sqlite3_errmsg(m_db))
-                : problems.mid(0, 3).join(QStringLiteral("; "));
-            const QString msg = QStringLiteral(
-                "The database %1 is damaged or is not an Eddy database (%2). Eddy has not changed "
-                "it. Restore it from a backup, or move it aside and start with a new file "
-                "(--db NEW_FILE); task handles in the damaged file cannot be polled until it is "
-                "repaired (for example with sqlite3 .recover).")
-                .arg(path, detail);
-            check = Statement();
-            close();
-            m_error = msg;
-            return false;
+        m_openCheckReason = takeCleanShutdownMark(path);
+        if (!m_openCheckReason.isEmpty()) {
+            m_openCheck = OpenCheck::Full;
+            qCInfo(lcStore).noquote() << "full integrity check at open:" << m_openCheckReason;
+            const QString problem = IntegrityCheck::run(m_db, path);
+            if (!problem.isEmpty()) {
+                close();
+                m_error = problem;
+                return false;
+            }
+        } else {
+            qCInfo(lcStore, "integrity check at open skipped (clean shutdown); running it in the background");
         }
     }
     const char *setup = memory ? "PRAGMA foreign_keys=ON;"
@@ -135,15 +249,41 @@ bool Database::open(const QString &path)
         m_error = msg;
         return false;
     }
+    m_markOnClose = !memory;
+    if (m_openCheck == OpenCheck::Skipped) {
+        m_check.start(path, [this, onDamaged = m_onDamaged](const QString &message) {
+            m_damaged = true; // no clean mark at close: the next open checks in full and refuses
+            if (onDamaged)
+                onDamaged(message);
+        });
+    }
     return true;
 }
 
 void Database::close()
 {
-    if (m_db) {
-        sqlite3_close_v2(m_db);
-        m_db = nullptr;
+    m_check.stop();
+    if (!m_db)
+        return;
+    bool markable = m_markOnClose && !m_damaged;
+    m_markOnClose = false;
+    if (m_damaged) // leave a damaged file as it is, for the next open to refuse
+        sqlite3_db_config(m_db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    if (markable) {
+        // Fold the log into the file so the mark describes all of it. A short wait only: a
+        // reader in another process keeps the log, and then the next open simply checks in full.
+        sqlite3_busy_timeout(m_db, 200);
+        markable = sqlite3_wal_checkpoint_v2(m_db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr,
+                                             nullptr)
+            == SQLITE_OK;
     }
+    if (sqlite3_close(m_db) != SQLITE_OK) { // statements still open: closed when they finish
+        sqlite3_close_v2(m_db);
+        markable = false;
+    }
+    m_db = nullptr;
+    if (markable && !writeCleanShutdownMark(m_path))
+        qCInfo(lcStore, "no clean-shutdown mark written; the next open checks the whole file");
 }
 
 bool Database::exec(const QString &sql)

@@ -1,8 +1,12 @@
 #pragma once
 
+#include "app/store/integritycheck.h"
 #include "app/store/statement.h"
 
 #include <QString>
+
+#include <atomic>
+#include <functional>
 
 struct sqlite3;
 
@@ -15,13 +19,32 @@ class Database final
     Q_DISABLE_COPY_MOVE(Database)
 
 public:
+    // How open() checked the file. Full: PRAGMA quick_check before anything else (after an
+    // unclean shutdown, or when the file changed after Eddy closed it). Skipped: Eddy closed the
+    // file cleanly and nothing touched it since; the check then runs in the background on a
+    // connection of its own. None: ":memory:".
+    enum class OpenCheck { None, Full, Skipped };
+
     Database();
     ~Database();
 
     // Opens (creating when missing, 0600 in a 0700 folder) and checks the file. ":memory:" works
     // too. A damaged file gives an error that says so and is never modified or recreated.
     bool open(const QString &path);
+    // Checkpoints the WAL into the file and, when that left no log behind, writes the
+    // clean-shutdown mark that lets the next open skip the full check.
     void close();
+    OpenCheck openCheck() const { return m_openCheck; }
+    // Why the last open ran the full check (empty when it did not).
+    QString openCheckReason() const { return m_openCheckReason; }
+    // Called (from the background check's thread) with the message for the user when the check
+    // that open() left to the background finds the file damaged. Set before open().
+    void setDamageHandler(std::function<void(const QString &)> handler) { m_onDamaged = std::move(handler); }
+    IntegrityCheck::State backgroundCheckState() const { return m_check.state(); }
+    // Writes the mark close() writes: the file as it is now was left consistent by Eddy. False
+    // when a write-ahead log with frames is still next to it.
+    static bool writeCleanShutdownMark(const QString &path);
+    static QString cleanShutdownMarkPath(const QString &path);
     bool isOpen() const { return m_db != nullptr; }
     QString path() const { return m_path; }
 
@@ -49,6 +72,12 @@ private:
     sqlite3 *m_db = nullptr;
     QString m_path;
     QString m_error;
+    OpenCheck m_openCheck = OpenCheck::None;
+    QString m_openCheckReason;
+    bool m_markOnClose = false;        // opened a file and passed its checks
+    std::atomic<bool> m_damaged = false; // the background check found damage
+    std::function<void(const QString &)> m_onDamaged;
+    IntegrityCheck m_check;
 };
 
 // Commits on commit(), rolls back when it goes out of scope uncommitted.
