@@ -239,6 +239,11 @@ qint64 Engine::requestsSent() const
 bool Engine::open(const QString &dbPath)
 {
     close();
+    // Damage found by the store's background integrity check (its own thread) reaches the user
+    // like any other failure.
+    m_store.database().setDamageHandler([this](const QString &message) {
+        QMetaObject::invokeMethod(this, [this, message] { emit operationFailed(message); }, Qt::QueuedConnection);
+    });
     if (!m_store.open(dbPath)) {
         emit opened(false, m_store.lastError());
         return false;
