@@ -182,6 +182,25 @@ InputRequestRecord readInput(Statement &st)
 const char *const s_inputColumns =
     "id, task_id, key, request, state, answer, first_seen_at, answered_at";
 
+// Every row of a statement, each read by read(st).
+template<typename Read>
+auto readAll(Statement &st, Read read)
+{
+    QList<decltype(read(st))> out;
+    while (st.step() == Statement::StepResult::Row)
+        out << read(st);
+    return out;
+}
+
+// The first row, when there is one.
+template<typename Read>
+auto readOne(Statement &st, Read read) -> std::optional<decltype(read(st))>
+{
+    if (st.step() == Statement::StepResult::Row)
+        return read(st);
+    return std::nullopt;
+}
+
 } // namespace
 
 TaskStore::TaskStore() = default;
@@ -322,29 +341,22 @@ bool TaskStore::removeServer(qint64 id)
 
 QList<ServerRecord> TaskStore::servers()
 {
-    QList<ServerRecord> out;
     Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM servers ORDER BY id").arg(QLatin1String(s_serverColumns)));
-    while (st.step() == Statement::StepResult::Row)
-        out << readServer(st);
-    return out;
+    return readAll(st, readServer);
 }
 
 std::optional<ServerRecord> TaskStore::server(qint64 id)
 {
     Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM servers WHERE id=?").arg(QLatin1String(s_serverColumns)));
     st.bind(1, id);
-    if (st.step() == Statement::StepResult::Row)
-        return readServer(st);
-    return std::nullopt;
+    return readOne(st, readServer);
 }
 
 std::optional<ServerRecord> TaskStore::serverByUrl(const QString &url)
 {
     Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM servers WHERE url=?").arg(QLatin1String(s_serverColumns)));
     st.bind(1, url);
-    if (st.step() == Statement::StepResult::Row)
-        return readServer(st);
-    return std::nullopt;
+    return readOne(st, readServer);
 }
 
 bool TaskStore::setServerDiscovery(qint64 id, const QString &era, const QString &discovery)
@@ -395,30 +407,34 @@ bool TaskStore::renameSession(qint64 id, const QString &name)
     return m_db.changes() == 1;
 }
 
+namespace {
+const char *const s_sessionSelect =
+    "SELECT s.id, s.name, s.created_at, (SELECT COUNT(*) FROM session_tasks st WHERE "
+    "st.session_id=s.id), s.kind FROM sessions s";
+
+SessionRecord readSession(Statement &st)
+{
+    SessionRecord s;
+    s.id = st.int64(0);
+    s.name = st.text(1);
+    s.createdAtMs = st.int64(2);
+    s.taskCount = st.integer(3);
+    s.kind = st.text(4);
+    return s;
+}
+} // namespace
+
 QList<SessionRecord> TaskStore::sessions()
 {
-    QList<SessionRecord> out;
-    Statement st = m_db.prepare(QStringLiteral(
-        "SELECT s.id, s.name, s.created_at, (SELECT COUNT(*) FROM session_tasks st WHERE st.session_id=s.id), s.kind "
-        "FROM sessions s ORDER BY s.id"));
-    while (st.step() == Statement::StepResult::Row) {
-        SessionRecord s;
-        s.id = st.int64(0);
-        s.name = st.text(1);
-        s.createdAtMs = st.int64(2);
-        s.taskCount = st.integer(3);
-        s.kind = st.text(4);
-        out << s;
-    }
-    return out;
+    Statement st = m_db.prepare(QStringLiteral("%1 ORDER BY s.id").arg(QLatin1String(s_sessionSelect)));
+    return readAll(st, readSession);
 }
 
 std::optional<SessionRecord> TaskStore::sessionByName(const QString &name)
 {
-    for (const SessionRecord &s : sessions())
-        if (s.name == name.trimmed())
-            return s;
-    return std::nullopt;
+    Statement st = m_db.prepare(QStringLiteral("%1 WHERE s.name = ?").arg(QLatin1String(s_sessionSelect)));
+    st.bind(1, name.trimmed());
+    return readOne(st, readSession);
 }
 
 QString TaskStore::whereClause(const TaskQuery &q, QList<QString> &binds) const
@@ -529,10 +545,9 @@ QList<QString> TaskStore::sessionNamesOfTask(qint64 taskId)
 
 std::optional<SessionRecord> TaskStore::session(qint64 id)
 {
-    for (const SessionRecord &s : sessions())
-        if (s.id == id)
-            return s;
-    return std::nullopt;
+    Statement st = m_db.prepare(QStringLiteral("%1 WHERE s.id = ?").arg(QLatin1String(s_sessionSelect)));
+    st.bind(1, id);
+    return readOne(st, readSession);
 }
 
 // ---------------------------------------------------------------- agent conversations
@@ -562,11 +577,10 @@ bool TaskStore::addAgentMessage(AgentMessageRecord &m)
 QList<AgentMessageRecord> TaskStore::agentMessages(qint64 sessionId, bool withCompacted)
 {
     QList<AgentMessageRecord> out;
-    Statement st = m_db.prepare(withCompacted
-        ? QStringLiteral("SELECT id, session_id, role, content, tool_calls, tool_call_id, compacted, "
-                         "created_at FROM agent_messages WHERE session_id=? ORDER BY id")
-        : QStringLiteral("SELECT id, session_id, role, content, tool_calls, tool_call_id, compacted, "
-                         "created_at FROM agent_messages WHERE session_id=? AND compacted=0 ORDER BY id"));
+    Statement st = m_db.prepare(
+        QStringLiteral("SELECT id, session_id, role, content, tool_calls, tool_call_id, compacted, "
+                       "created_at FROM agent_messages WHERE session_id=?%1 ORDER BY id")
+            .arg(withCompacted ? QString() : QStringLiteral(" AND compacted=0")));
     st.bind(1, sessionId);
     while (st.step() == Statement::StepResult::Row) {
         AgentMessageRecord m;
@@ -623,6 +637,20 @@ QStringList TaskStore::serverTaskIds()
 
 // ---------------------------------------------------------------- journal
 
+namespace {
+// A case enters the journal Pending; the same statement for a sweep's cases and a single call.
+const char *const s_insertCase =
+    "INSERT INTO cases(sweep_id, server_id, idx, tool, arguments, idempotency_key, state, "
+    "traceparent, created_at, parent_case_id) VALUES(?,?,?,?,?,?,'pending',?,?,?)";
+
+void bindCase(Statement &st, const CaseRecord &c)
+{
+    st.bind(1, c.sweepId).bind(2, c.serverId).bind(3, c.index).bind(4, c.tool)
+        .bind(5, c.arguments).bind(6, c.idempotencyKey).bind(7, c.traceparent + QString(""))
+        .bind(8, c.createdAtMs).bind(9, c.parentCaseId);
+}
+} // namespace
+
 bool TaskStore::journalSweep(SweepRecord &sweep, QList<CaseRecord> &cases)
 {
     Transaction tx(m_db);
@@ -639,18 +667,14 @@ bool TaskStore::journalSweep(SweepRecord &sweep, QList<CaseRecord> &cases)
     }
     sweep.id = m_db.lastInsertId();
     sweep.caseCount = int(cases.size());
-    Statement ins = m_db.prepare(QStringLiteral(
-        "INSERT INTO cases(sweep_id, server_id, idx, tool, arguments, idempotency_key, state, "
-        "traceparent, created_at) VALUES(?,?,?,?,?,?,'pending',?,?)"));
+    Statement ins = m_db.prepare(QLatin1String(s_insertCase));
     for (CaseRecord &c : cases) {
         c.sweepId = sweep.id;
         c.serverId = sweep.serverId;
         c.createdAtMs = sweep.createdAtMs;
         c.state = CaseState::Pending;
         ins.reset();
-        ins.bind(1, sweep.id).bind(2, c.serverId).bind(3, c.index).bind(4, c.tool)
-            .bind(5, c.arguments).bind(6, c.idempotencyKey).bind(7, c.traceparent + QString(""))
-            .bind(8, c.createdAtMs);
+        bindCase(ins, c);
         if (!ins.exec()) {
             m_db.setError(QStringLiteral("Cannot journal case %1: %2").arg(c.index).arg(ins.errorString()));
             return false;
@@ -663,12 +687,8 @@ bool TaskStore::journalSweep(SweepRecord &sweep, QList<CaseRecord> &cases)
 bool TaskStore::journalCase(CaseRecord &c)
 {
     c.createdAtMs = c.createdAtMs ? c.createdAtMs : nowMs();
-    Statement ins = m_db.prepare(QStringLiteral(
-        "INSERT INTO cases(sweep_id, server_id, idx, tool, arguments, idempotency_key, state, "
-        "traceparent, created_at, parent_case_id) VALUES(?,?,?,?,?,?,'pending',?,?,?)"));
-    ins.bind(1, c.sweepId).bind(2, c.serverId).bind(3, c.index).bind(4, c.tool)
-        .bind(5, c.arguments).bind(6, c.idempotencyKey).bind(7, c.traceparent + QString(""))
-        .bind(8, c.createdAtMs).bind(9, c.parentCaseId);
+    Statement ins = m_db.prepare(QLatin1String(s_insertCase));
+    bindCase(ins, c);
     if (!ins.exec()) {
         m_db.setError(QStringLiteral("Cannot journal the call: %1").arg(ins.errorString()));
         return false;
@@ -678,36 +698,41 @@ bool TaskStore::journalCase(CaseRecord &c)
     return true;
 }
 
+namespace {
+const char *const s_sweepSelect =
+    "SELECT s.id, s.server_id, s.session_id, s.tool, s.spec, s.concurrency, s.created_at, "
+    "(SELECT COUNT(*) FROM cases c WHERE c.sweep_id = s.id) FROM sweeps s";
+
+SweepRecord readSweep(Statement &st)
+{
+    SweepRecord s;
+    s.id = st.int64(0);
+    s.serverId = st.int64(1);
+    s.sessionId = st.optInt64(2);
+    s.tool = st.text(3);
+    s.spec = st.text(4);
+    s.concurrency = st.integer(5);
+    s.createdAtMs = st.int64(6);
+    s.caseCount = st.integer(7);
+    return s;
+}
+} // namespace
+
 QList<SweepRecord> TaskStore::sweeps()
 {
-    QList<SweepRecord> out;
-    Statement st = m_db.prepare(QStringLiteral(
-        "SELECT s.id, s.server_id, s.session_id, s.tool, s.spec, s.concurrency, s.created_at, "
-        "(SELECT COUNT(*) FROM cases c WHERE c.sweep_id = s.id) FROM sweeps s ORDER BY s.id"));
-    while (st.step() == Statement::StepResult::Row) {
-        SweepRecord s;
-        s.id = st.int64(0);
-        s.serverId = st.int64(1);
-        s.sessionId = st.optInt64(2);
-        s.tool = st.text(3);
-        s.spec = st.text(4);
-        s.concurrency = st.integer(5);
-        s.createdAtMs = st.int64(6);
-        s.caseCount = st.integer(7);
-        out << s;
-    }
-    return out;
+    Statement st = m_db.prepare(QStringLiteral("%1 ORDER BY s.id").arg(QLatin1String(s_sweepSelect)));
+    return readAll(st, readSweep);
 }
 
 std::optional<SweepRecord> TaskStore::sweep(qint64 id)
 {
-    for (const SweepRecord &s : sweeps())
-        if (s.id == id)
-            return s;
-    return std::nullopt;
+    Statement st = m_db.prepare(QStringLiteral("%1 WHERE s.id = ?").arg(QLatin1String(s_sweepSelect)));
+    st.bind(1, id);
+    return readOne(st, readSweep);
 }
 
-CaseRecord TaskStore::readCase(Statement &st)
+namespace {
+CaseRecord readCase(Statement &st)
 {
     CaseRecord c;
     c.id = st.int64(0);
@@ -726,40 +751,33 @@ CaseRecord TaskStore::readCase(Statement &st)
     c.parentCaseId = st.optInt64(13);
     return c;
 }
+} // namespace
 
 QList<CaseRecord> TaskStore::cases(std::optional<qint64> sweepId)
 {
-    QList<CaseRecord> out;
     Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM cases WHERE %2 ORDER BY idx, id")
                                     .arg(QLatin1String(s_caseColumns),
                                          sweepId ? QStringLiteral("sweep_id = ?")
                                                  : QStringLiteral("sweep_id IS NULL")));
     if (sweepId)
         st.bind(1, *sweepId);
-    while (st.step() == Statement::StepResult::Row)
-        out << readCase(st);
-    return out;
+    return readAll(st, readCase);
 }
 
 std::optional<CaseRecord> TaskStore::caseRecord(qint64 id)
 {
     Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM cases WHERE id = ?").arg(QLatin1String(s_caseColumns)));
     st.bind(1, id);
-    if (st.step() == Statement::StepResult::Row)
-        return readCase(st);
-    return std::nullopt;
+    return readOne(st, readCase);
 }
 
 QList<CaseRecord> TaskStore::unsubmittedCases(int limit)
 {
-    QList<CaseRecord> out;
     Statement st = m_db.prepare(QStringLiteral(
         "SELECT %1 FROM cases WHERE state IN ('pending','sent') ORDER BY id LIMIT ?")
                                     .arg(QLatin1String(s_caseColumns)));
     st.bind(1, qint64(limit));
-    while (st.step() == Statement::StepResult::Row)
-        out << readCase(st);
-    return out;
+    return readAll(st, readCase);
 }
 
 bool TaskStore::markCaseSent(qint64 caseId)
@@ -770,6 +788,17 @@ bool TaskStore::markCaseSent(qint64 caseId)
     st.bind(1, nowMs()).bind(2, caseId);
     return st.exec();
 }
+
+namespace {
+// The row of task_events for the task's current status and message, ready to exec().
+Statement prepareTaskEvent(Database &db, const TaskRecord &task, qint64 atMs)
+{
+    Statement ev = db.prepare(QStringLiteral(
+        "INSERT INTO task_events(task_id, at, status, status_message) VALUES(?,?,?,?)"));
+    ev.bind(1, task.id).bind(2, atMs).bind(3, toText(task.status)).bind(4, task.statusMessage + QString(""));
+    return ev;
+}
+} // namespace
 
 std::optional<qint64> TaskStore::recordTaskForCase(qint64 caseId, TaskRecord &task)
 {
@@ -813,9 +842,7 @@ std::optional<qint64> TaskStore::recordTaskForCase(qint64 caseId, TaskRecord &ta
         return std::nullopt;
     }
     task.id = m_db.lastInsertId();
-    Statement ev = m_db.prepare(QStringLiteral(
-        "INSERT INTO task_events(task_id, at, status, status_message) VALUES(?,?,?,?)"));
-    ev.bind(1, task.id).bind(2, now).bind(3, toText(task.status)).bind(4, task.statusMessage + QString(""));
+    Statement ev = prepareTaskEvent(m_db, task, now);
     Statement upd = m_db.prepare(QStringLiteral(
         "UPDATE cases SET state = ?, task_id = ? WHERE id = ?"));
     upd.bind(1, toText(task.serverTaskId.isEmpty() ? CaseState::Completed : CaseState::Submitted))
@@ -841,7 +868,8 @@ bool TaskStore::markCaseRejected(qint64 caseId, const QString &errorJson)
 
 // ---------------------------------------------------------------- tasks
 
-TaskRecord TaskStore::readTask(Statement &st)
+namespace {
+TaskRecord readTask(Statement &st)
 {
     TaskRecord t;
     t.id = st.int64(0);
@@ -868,14 +896,13 @@ TaskRecord TaskStore::readTask(Statement &st)
     t.finishedAtMs = st.optInt64(21);
     return t;
 }
+} // namespace
 
 std::optional<TaskRecord> TaskStore::task(qint64 id)
 {
     Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM tasks t WHERE t.id = ?").arg(QLatin1String(s_taskColumns)));
     st.bind(1, id);
-    if (st.step() == Statement::StepResult::Row)
-        return readTask(st);
-    return std::nullopt;
+    return readOne(st, readTask);
 }
 
 QList<TaskRecord> TaskStore::tasks(const TaskQuery &query)
@@ -888,24 +915,18 @@ QList<TaskRecord> TaskStore::tasks(const TaskQuery &query)
     for (; i < binds.size(); ++i)
         bindMixed(st, i + 1, binds[i]);
     st.bind(i + 1, qint64(query.limit));
-    QList<TaskRecord> out;
-    while (st.step() == Statement::StepResult::Row)
-        out << readTask(st);
-    return out;
+    return readAll(st, readTask);
 }
 
 QList<TaskRecord> TaskStore::liveTasks()
 {
-    QList<TaskRecord> out;
     Statement st = m_db.prepare(QStringLiteral(
         "SELECT %1 FROM tasks t WHERE t.status IN ('working','input_required') "
         // completed without its result (a kill before it was fetched): still to be fetched
         "OR (t.status = 'completed' AND t.result = '' AND t.error = '' "
         "AND COALESCE(t.server_task_id, '') <> '') ORDER BY t.id")
                                     .arg(QLatin1String(s_taskColumns)));
-    while (st.step() == Statement::StepResult::Row)
-        out << readTask(st);
-    return out;
+    return readAll(st, readTask);
 }
 
 qint64 TaskStore::taskCount()
@@ -937,9 +958,7 @@ bool TaskStore::storeTaskUpdate(const TaskRecord &t, bool addEvent, const QList<
         return false;
     }
     if (addEvent) {
-        Statement ev = m_db.prepare(QStringLiteral(
-            "INSERT INTO task_events(task_id, at, status, status_message) VALUES(?,?,?,?)"));
-        ev.bind(1, t.id).bind(2, now).bind(3, toText(t.status)).bind(4, t.statusMessage + QString(""));
+        Statement ev = prepareTaskEvent(m_db, t, now);
         if (!ev.exec())
             return false;
     }
@@ -1028,32 +1047,24 @@ std::optional<InputRequestRecord> TaskStore::inputRequest(qint64 taskId, const Q
     Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM input_requests WHERE task_id=? AND key=?")
                                     .arg(QLatin1String(s_inputColumns)));
     st.bind(1, taskId).bind(2, key);
-    if (st.step() == Statement::StepResult::Row)
-        return readInput(st);
-    return std::nullopt;
+    return readOne(st, readInput);
 }
 
 QList<InputRequestRecord> TaskStore::inputRequests(qint64 taskId)
 {
-    QList<InputRequestRecord> out;
     Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM input_requests WHERE task_id=? ORDER BY id")
                                     .arg(QLatin1String(s_inputColumns)));
     st.bind(1, taskId);
-    while (st.step() == Statement::StepResult::Row)
-        out << readInput(st);
-    return out;
+    return readAll(st, readInput);
 }
 
 QList<InputRequestRecord> TaskStore::pendingInputRequests()
 {
-    QList<InputRequestRecord> out;
     Statement st = m_db.prepare(QStringLiteral(
         "SELECT %1 FROM input_requests WHERE state='pending' AND task_id IN "
         "(SELECT id FROM tasks WHERE status IN ('working','input_required')) ORDER BY id")
                                     .arg(QLatin1String(s_inputColumns)));
-    while (st.step() == Statement::StepResult::Row)
-        out << readInput(st);
-    return out;
+    return readAll(st, readInput);
 }
 
 bool TaskStore::beginAnswer(qint64 taskId, const QString &key, const QString &answerJson)
@@ -1082,12 +1093,9 @@ bool TaskStore::finishAnswer(qint64 taskId, const QString &key, bool accepted)
 
 QList<InputRequestRecord> TaskStore::answeringInputRequests()
 {
-    QList<InputRequestRecord> out;
     Statement st = m_db.prepare(QStringLiteral(
         "SELECT %1 FROM input_requests WHERE state='answering' ORDER BY id").arg(QLatin1String(s_inputColumns)));
-    while (st.step() == Statement::StepResult::Row)
-        out << readInput(st);
-    return out;
+    return readAll(st, readInput);
 }
 
 // ---------------------------------------------------------------- templates

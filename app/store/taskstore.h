@@ -118,8 +118,6 @@ public:
 
 private:
     bool migrate();
-    TaskRecord readTask(Statement &st);
-    CaseRecord readCase(Statement &st);
     QString whereClause(const TaskQuery &query, QList<QString> &binds) const;
 
     Database m_db;
