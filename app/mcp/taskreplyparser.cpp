@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <iterator>
 #include <limits>
 #include <optional>
 
@@ -11,12 +12,46 @@ using nlohmann::json;
 
 namespace {
 
+// A char iterator over the body that publishes how far the lexer has read, so the handler can
+// cut a member's exact bytes out of the body. nlohmann's lexer reads nothing past a `{` or `}`
+// before reporting it, so at start_object / end_object the position is just past that brace.
+class TrackingIterator
+{
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char *;
+    using reference = const char &;
+
+    TrackingIterator(const char *at, const char **readTo) : m_at(at), m_readTo(readTo) {}
+    reference operator*() const { return *m_at; }
+    TrackingIterator &operator++()
+    {
+        *m_readTo = ++m_at;
+        return *this;
+    }
+    TrackingIterator operator++(int)
+    {
+        TrackingIterator before = *this;
+        ++*this;
+        return before;
+    }
+    bool operator==(const TrackingIterator &other) const { return m_at == other.m_at; }
+    bool operator!=(const TrackingIterator &other) const { return m_at != other.m_at; }
+
+private:
+    const char *m_at;
+    const char **m_readTo;
+};
+
 // Where the SAX walk is: depth 1 is the JSON-RPC envelope, depth 2 the result object, and
-// `_meta` subtrees (depth >= 3 below a `_meta` key of the result) are skipped whole.
+// `_meta` subtrees (depth >= 3 below a `_meta` key of the result) are skipped whole. The
+// inputRequests object is skipped the same way, then kept as its exact bytes (RawJson).
 class GetReplyHandler final
 {
 public:
-    explicit GetReplyHandler(TaskState *state) : m_state(state) {}
+    GetReplyHandler(TaskState *state, const char *const *readTo) : m_state(state), m_readTo(readTo) {}
 
     enum class Field {
         None, JsonRpc, Id, Result, // envelope
@@ -24,32 +59,25 @@ public:
         TtlMs, Ttl, PollIntervalMs, PollInterval, Meta, InputRequests, Ignored,
     };
 
-    bool null() { return m_dom ? m_dom->null() : scalar(Kind::Null, 0, 0.0, {}); }
-    bool boolean(bool v) { return m_dom ? m_dom->boolean(v) : scalar(Kind::Other, 0, 0.0, {}); }
-    bool number_integer(json::number_integer_t v)
-    {
-        return m_dom ? m_dom->number_integer(v) : scalar(Kind::Integer, v, 0.0, {});
-    }
+    bool null() { return scalar(Kind::Null, 0, 0.0, {}); }
+    bool boolean(bool) { return scalar(Kind::Other, 0, 0.0, {}); }
+    bool number_integer(json::number_integer_t v) { return scalar(Kind::Integer, v, 0.0, {}); }
     bool number_unsigned(json::number_unsigned_t v)
     {
-        if (m_dom)
-            return m_dom->number_unsigned(v);
-        if (v > json::number_unsigned_t(std::numeric_limits<qint64>::max()))
+        if (m_skipDepth == 0 && v > json::number_unsigned_t(std::numeric_limits<qint64>::max()))
             return decline();
         return scalar(Kind::Integer, qint64(v), 0.0, {});
     }
-    bool number_float(json::number_float_t v, const json::string_t &text)
+    bool number_float(json::number_float_t v, const json::string_t &)
     {
-        return m_dom ? m_dom->number_float(v, text) : scalar(Kind::Float, 0, v, {});
+        return scalar(Kind::Float, 0, v, {});
     }
-    bool string(json::string_t &v) { return m_dom ? m_dom->string(v) : scalar(Kind::String, 0, 0.0, v); }
+    bool string(json::string_t &v) { return scalar(Kind::String, 0, 0.0, v); }
     bool binary(json::binary_t &) { return decline(); }
 
-    bool start_object(std::size_t size)
+    bool start_object(std::size_t)
     {
         ++m_depth;
-        if (m_dom)
-            return m_dom->start_object(size);
         if (m_skipDepth > 0)
             return true;
         if (m_depth == 1)
@@ -66,39 +94,36 @@ public:
             return true;
         }
         if (m_depth == 3 && m_field == Field::InputRequests) {
-            // The elicitation forms: the only subtree kept, built straight from these events.
-            m_inputRequests = json();
-            m_dom.emplace(m_inputRequests, false);
-            m_domDepth = m_depth;
-            return m_dom->start_object(std::size_t(-1));
+            // The elicitation forms: skipped like _meta, their bytes kept at the closing brace.
+            m_captureFrom = *m_readTo - 1;
+            if (*m_captureFrom != '{')
+                return decline();
+            m_skipDepth = m_depth;
+            return true;
         }
         return decline(); // result, error, a nested task, anything else
     }
     bool end_object()
     {
-        if (m_dom) {
-            const bool ok = m_dom->end_object();
-            if (m_depth-- == m_domDepth) {
-                m_dom.reset();
-                m_field = Field::None;
+        if (m_skipDepth == m_depth) {
+            m_skipDepth = 0;
+            if (m_captureFrom) {
+                const char *end = *m_readTo;
+                if (end[-1] != '}')
+                    return decline();
+                m_inputRequests = RawJson::fromText(std::string_view(m_captureFrom, size_t(end - m_captureFrom)));
+                m_captureFrom = nullptr;
                 m_sawInputRequests = true;
             }
-            return ok;
         }
-        if (m_skipDepth == m_depth)
-            m_skipDepth = 0;
         if (m_depth == 2 && m_inResult && m_skipDepth == 0)
             m_inResult = false;
         --m_depth;
         m_field = Field::None;
         return true;
     }
-    bool start_array(std::size_t size)
+    bool start_array(std::size_t)
     {
-        if (m_dom) {
-            ++m_depth;
-            return m_dom->start_array(size);
-        }
         if (m_skipDepth > 0) {
             ++m_depth;
             return true;
@@ -108,12 +133,10 @@ public:
     bool end_array()
     {
         --m_depth;
-        return m_dom ? m_dom->end_array() : true;
+        return true;
     }
     bool key(json::string_t &k)
     {
-        if (m_dom)
-            return m_dom->key(k);
         if (m_skipDepth > 0)
             return true;
         if (m_depth == 1) {
@@ -306,10 +329,10 @@ private:
     std::optional<TaskStatus> m_status;
     std::optional<std::string> m_resultType;
     std::optional<Millis> m_ttlMs, m_ttl, m_pollIntervalMs, m_pollInterval;
-    json m_inputRequests;
+    const char *const *m_readTo;       // how far the lexer has read the body
+    const char *m_captureFrom = nullptr; // the `{` of inputRequests while inside it
+    RawJson m_inputRequests;
     bool m_sawInputRequests = false;
-    std::optional<nlohmann::detail::json_sax_dom_parser<json>> m_dom;
-    int m_domDepth = 0;
 };
 
 int digits(std::string_view s, size_t at, size_t count, bool *ok)
@@ -351,9 +374,11 @@ bool TaskReplyParser::parseGetResponse(std::string_view body, qint64 requestId,
                                        const std::string &taskId, TaskState *state)
 {
     *state = TaskState();
-    GetReplyHandler handler(state);
-    const bool parsed = json::sax_parse(body.begin(), body.end(), &handler,
-                                        json::input_format_t::json, /*strict=*/true);
+    const char *readTo = body.data();
+    GetReplyHandler handler(state, &readTo);
+    const bool parsed = json::sax_parse(TrackingIterator(body.data(), &readTo),
+                                        TrackingIterator(body.data() + body.size(), &readTo),
+                                        &handler, json::input_format_t::json, /*strict=*/true);
     return parsed && handler.finish(requestId, taskId);
 }
 

@@ -10,8 +10,8 @@
 namespace Eddy::Mcp {
 
 // Reads the JSON-RPC response to a 2026-07-28 `tasks/get` straight into a TaskState with one SAX
-// pass, for the steady-state poll answers: a working, cancelled or input_required task (only its
-// inputRequests object becomes a JSON tree; the envelope, `_meta` and the rest never do). Every
+// pass, for the steady-state poll answers: a working, cancelled or input_required task (its
+// inputRequests object is kept as the exact bytes received, a RawJson; no JSON tree is built). Every
 // other shape (an error, an inline result or error, a wrong id, anything odd) is declined so the
 // caller runs the full parser and its exact error messages. Pure function, any thread.
 class TaskReplyParser final

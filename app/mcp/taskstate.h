@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/mcp/era.h"
+#include "app/mcp/rawjson.h"
 #include "app/mcp/taskstatus.h"
 
 #include <QDateTime>
@@ -24,7 +25,9 @@ struct TaskState
     QDateTime lastUpdatedAt;
     std::optional<qint64> ttlMs;          // nullopt = unlimited
     std::optional<qint64> pollIntervalMs; // nullopt = server gave no hint
-    nlohmann::json inputRequests;         // object keyed by request key, or null
+    // Object keyed by request key, or null; kept as the text the server sent (~1 KB per form
+    // instead of a ~4 KB tree): read it through the inbox, parsed() or tree().
+    RawJson inputRequests;
     nlohmann::json result;                // CallToolResult when completed, else null
     nlohmann::json error;                 // JSON-RPC error object when failed, else null
 

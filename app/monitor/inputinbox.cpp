@@ -2,20 +2,49 @@
 #include "app/monitor/schemavalidator.h"
 #include "app/store/taskstore.h"
 
+#include <functional>
+#include <string_view>
+
 namespace Eddy::Monitor {
 
 using json = nlohmann::json;
 
 QList<Store::InputRequestRecord> InputInbox::observe(qint64 taskId, const json &inputRequests)
 {
+    bool complete = false;
+    return record(taskId, inputRequests, &complete);
+}
+
+QList<Store::InputRequestRecord> InputInbox::observe(qint64 taskId, const Mcp::RawJson &inputRequests)
+{
+    if (!inputRequests.is_object())
+        return {};
+    const size_t hash = std::hash<std::string_view>()(inputRequests.text());
+    if (const auto last = m_lastSeen.constFind(taskId); last != m_lastSeen.cend() && *last == hash)
+        return {}; // the questions of the last poll again: every key is on record already
+    bool complete = false;
+    const QList<Store::InputRequestRecord> fresh = record(taskId, inputRequests.parsed(), &complete);
+    if (complete)
+        m_lastSeen.insert(taskId, hash);
+    else
+        m_lastSeen.remove(taskId); // try every key again on the next poll
+    return fresh;
+}
+
+QList<Store::InputRequestRecord> InputInbox::record(qint64 taskId, const json &inputRequests,
+                                                    bool *complete)
+{
     QList<Store::InputRequestRecord> fresh;
+    *complete = inputRequests.is_object();
     if (!inputRequests.is_object())
         return fresh;
     for (auto it = inputRequests.begin(); it != inputRequests.end(); ++it) {
         bool isNew = false;
         const auto rec = m_store.recordInputRequest(taskId, QString::fromStdString(it.key()),
                                                     QString::fromStdString(it.value().dump()), &isNew);
-        if (rec && isNew)
+        if (!rec)
+            *complete = false;
+        else if (isNew)
             fresh << *rec;
     }
     return fresh;

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "app/mcp/rawjson.h"
 #include "app/store/records.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 
@@ -15,7 +17,9 @@ namespace Eddy::Monitor {
 
 // Every question any task asks, deduplicated by (task, key) across polls and restarts through
 // the store: a key is asked once and answered once; an answered key stays answered even while
-// the server's eventually consistent ack still lists it. Lives on the engine thread.
+// the server's eventually consistent ack still lists it. A poll that repeats a task's last
+// questions byte for byte is recognised by a hash and costs neither a parse nor a store query.
+// Lives on the engine thread.
 class InputInbox final
 {
 public:
@@ -23,6 +27,10 @@ public:
 
     // Records a poll's inputRequests object; returns the requests seen for the first time.
     QList<Store::InputRequestRecord> observe(qint64 taskId, const nlohmann::json &inputRequests);
+    // The same for the text a poll carried: parsed only when it differs from the task's last.
+    QList<Store::InputRequestRecord> observe(qint64 taskId, const Mcp::RawJson &inputRequests);
+    // The task no longer asks (answered, finished or gone): drops what observe() remembered.
+    void forget(qint64 taskId) { m_lastSeen.remove(taskId); }
     // Stores the answer and marks it being sent; false (+ *error) when the key is unknown or was
     // answered already.
     bool beginAnswer(qint64 taskId, const QString &key, const nlohmann::json &answer, QString *error);
@@ -38,7 +46,12 @@ public:
                                            QString *error);
 
 private:
+    // Stores every key of `inputRequests`; *complete is false when the store refused one.
+    QList<Store::InputRequestRecord> record(qint64 taskId, const nlohmann::json &inputRequests,
+                                            bool *complete);
+
     Store::TaskStore &m_store;
+    QHash<qint64, size_t> m_lastSeen; // task -> hash of the inputRequests text last recorded
 };
 
 } // namespace Eddy::Monitor

@@ -6,7 +6,8 @@ using namespace Eddy::Mcp;
 using nlohmann::json;
 
 // The SAX reading of a tasks/get answer must give exactly what the full parser gives for the
-// shapes it takes, and decline every other shape so the full parser (and its errors) runs.
+// shapes it takes, and decline every other shape so the full parser (and its errors) runs. The
+// elicitation forms it keeps as the exact bytes received (RawJson), read as a tree on demand.
 class tst_TaskReplyParser : public QObject
 {
     Q_OBJECT
@@ -16,6 +17,9 @@ private slots:
     void sameAsFullParser();
     void declines_data();
     void declines();
+    void formKeptByteExact_data();
+    void formKeptByteExact();
+    void rawJsonValue();
     void isoTimes_data();
     void isoTimes();
 };
@@ -160,6 +164,98 @@ void tst_TaskReplyParser::declines()
     QFETCH(QByteArray, body);
     TaskState state;
     QVERIFY(!fast(body, &state));
+}
+
+void tst_TaskReplyParser::formKeptByteExact_data()
+{
+    QTest::addColumn<QByteArray>("form"); // the inputRequests member exactly as a server sends it
+    QTest::addColumn<QByteArray>("after"); // what follows it up to the end of the result object
+    const QByteArray mesh = R"({"mesh_repair_1":{"method":"elicitation/create","params":{"mode":"form",)"
+                            R"("message":"12 cells fail the aspect ratio check.","requestedSchema":{"type":"object",)"
+                            R"("properties":{"action":{"type":"string","enum":["repair","abort"]},)"
+                            R"("smoothing_passes":{"type":"integer","default":5,"minimum":1}},"required":["action"]}}}})";
+    QTest::newRow("server's form, last member") << mesh << QByteArray("}");
+    QTest::newRow("server's form, then more members") << mesh << QByteArray(R"(,"pollIntervalMs":500,"ttlMs":null})");
+    QTest::newRow("spaces and newlines kept")
+        << QByteArray("{ \"k\" :\n  { \"method\" : \"elicitation/create\" ,\r\n \"params\" : { } }\t}")
+        << QByteArray("  \n}");
+    QTest::newRow("number right before the closing braces") << QByteArray(R"({"k":{"n":1}})") << QByteArray("}");
+    QTest::newRow("float and exponent as written")
+        << QByteArray(R"({"k":{"tolerance":1.0E-14,"big":12345678901234567890,"neg":-0.50}})") << QByteArray(" }");
+    QTest::newRow("requestState-like strings")
+        << QByteArray(R"({"k":{"params":{"requestState":"eyJ0YXNrIjoiYWJjIn0+/=","quote":"a \"b\" \\ c\/d","ctl":"\t\n\u0001"}}})")
+        << QByteArray("}");
+    QTest::newRow("unicode escaped and raw")
+        << QByteArray("{\"k\":{\"message\":\"Gr\\u00fc\\u00dfe \\ud83c\\udf00 \xc3\xa9t\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x8c\x80\"}}")
+        << QByteArray("}");
+    QTest::newRow("deeply nested, arrays, braces in strings")
+        << QByteArray(R"({"a":{"b":[{"c":[[],[{}],{"d":"}{][\"}"}]}],"e":{"f":{"g":{"h":true,"i":null,"j":false}}}},"z":{}})")
+        << QByteArray(R"(,"_meta":{"x":[1,{"y":2}]}})");
+    QTest::newRow("keys out of order, duplicate key") << QByteArray(R"({"z":{},"a":{"n":1},"a":{"n":2}})") << QByteArray("}");
+    QTest::newRow("empty object") << QByteArray("{}") << QByteArray("}");
+}
+
+void tst_TaskReplyParser::formKeptByteExact()
+{
+    QFETCH(QByteArray, form);
+    QFETCH(QByteArray, after);
+    const QByteArray body = R"({"jsonrpc":"2.0","id":7,"result":{"taskId":"a1b2c3d4e5f6","status":"input_required",)"
+                            R"("statusMessage":"waiting","inputRequests":)"
+                            + form + after + "}";
+    TaskState state;
+    QVERIFY2(fast(body, &state), body.constData());
+    QVERIFY(state.inputRequests.is_object());
+    const std::string_view text = state.inputRequests.text();
+    QCOMPARE(QByteArray(text.data(), qsizetype(text.size())), form); // byte for byte
+    const json expected = json::parse(form.toStdString());
+    QVERIFY(state.inputRequests.parsed() == expected);
+    QVERIFY(state.inputRequests == expected);
+    QCOMPARE(state.inputRequests.size(), expected.size());
+    // The full parser gets the same value (its text is the tree's dump, compared as JSON).
+    const json doc = json::parse(body.toStdString());
+    const TaskState full = TaskState::parse(doc["result"], Era::Modern, TaskState::Source::GetResult);
+    QVERIFY(full.isValid());
+    QVERIFY(state.inputRequests == full.inputRequests);
+    QCOMPARE(std::string(full.inputRequests.text()), expected.dump());
+    QCOMPARE(state.statusMessage, std::optional<QString>(QStringLiteral("waiting")));
+}
+
+void tst_TaskReplyParser::rawJsonValue()
+{
+    const RawJson none;
+    QVERIFY(none.is_null() && !none.is_object() && none.text().empty());
+    QVERIFY(none.parsed().is_null() && none.tree().is_null());
+    QVERIFY(RawJson::fromText(" null ").is_null());
+    QVERIFY(RawJson::fromText(" \r\n\t").is_null());
+    QVERIFY(RawJson::fromText("").is_null());
+    QVERIFY(none == RawJson(nullptr));
+
+    const RawJson a = RawJson::fromText(" {\"b\": [1, 2], \"a\": \"\\u00e9\"}\n");
+    QCOMPARE(std::string(a.text()), std::string(R"({"b": [1, 2], "a": "\u00e9"})")); // trimmed only
+    QVERIFY(a.is_object());
+    QVERIFY(a.contains("a") && a.contains("b") && !a.contains("c"));
+    QCOMPARE(a["a"].get<std::string>(), std::string("\xc3\xa9"));
+    QCOMPARE(a.size(), size_t(2));
+    // Same value, other spelling: equal; another value: not.
+    const RawJson b = RawJson::fromText(R"({"a":"\u00e9","b":[1,2]})");
+    QVERIFY(a == b && b == a);
+    QVERIFY(!(a == RawJson::fromText(R"({"a":"e","b":[1,2]})")));
+    QVERIFY(!(a == none) && !(none == a));
+    // The tree is built once and shared by copies; parsed() is a fresh tree every time.
+    const RawJson copy = a;
+    QCOMPARE(&copy.tree(), &a.tree());
+    QCOMPARE(copy.text().data(), a.text().data());
+    QVERIFY(a.parsed() == a.tree());
+    // Assigned from a tree (what the full parser and the 2025 adapter do): its compact dump.
+    RawJson fromTree;
+    fromTree = json{{"k", {{"x", 1}}}};
+    QCOMPARE(std::string(fromTree.text()), std::string(R"({"k":{"x":1}})"));
+    const json &asTree = fromTree; // still readable where a json is expected
+    QVERIFY(asTree["k"]["x"] == 1);
+    fromTree = nullptr;
+    QVERIFY(fromTree.is_null());
+    fromTree = json();
+    QVERIFY(fromTree.is_null());
 }
 
 void tst_TaskReplyParser::isoTimes_data()

@@ -48,6 +48,7 @@ class tst_Inbox : public QObject
 private slots:
     void dedupAcrossPollsAndRestarts();
     void failedSendReopensQuestion();
+    void rawPollsAskEachQuestionOnce();
     void answersFromValues();
 };
 
@@ -107,6 +108,58 @@ void tst_Inbox::failedSendReopensQuestion()
     QCOMPARE(inbox.pending().size(), 1);
     QVERIFY(!inbox.beginAnswer(task, QStringLiteral("q"), json{{"content", 1}}, &error)); // not an ElicitResult
     QVERIFY(inbox.beginAnswer(task, QStringLiteral("q"), json{{"action", "accept"}, {"content", {{"action", "abort"}}}}, &error));
+}
+
+void tst_Inbox::rawPollsAskEachQuestionOnce()
+{
+    // Polls as the SAX reader delivers them: the exact text; a repeat costs no parse and no
+    // query, a changed text is parsed and every key goes through the store's dedup.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("eddy.sqlite"));
+    const std::string q = meshQuestion().dump();
+    const Mcp::RawJson first = Mcp::RawJson::fromText("{\"mesh_repair_1\":" + q + "}");
+    const Mcp::RawJson spaced = Mcp::RawJson::fromText("{ \"mesh_repair_1\" : " + q + " }");
+    const Mcp::RawJson two = Mcp::RawJson::fromText("{\"mesh_repair_1\":" + q + ",\"mesh_repair_2\":" + q + "}");
+    qint64 task = 0;
+    {
+        Store::TaskStore store;
+        QVERIFY(store.open(path));
+        task = makeTask(store);
+        Monitor::InputInbox inbox(store);
+        const auto asked = inbox.observe(task, first);
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(asked.first().key, QStringLiteral("mesh_repair_1"));
+        QVERIFY(json::parse(asked.first().request.toStdString()) == meshQuestion());
+        QCOMPARE(asked.first().request, QString::fromStdString(q)); // stored as before: the tree's dump
+        for (int poll = 0; poll < 3; ++poll)
+            QCOMPARE(inbox.observe(task, first).size(), 0);
+        QCOMPARE(inbox.observe(task, spaced).size(), 0); // other bytes, same question
+        QCOMPARE(inbox.observe(task, Mcp::RawJson(json{{"mesh_repair_1", meshQuestion()}})).size(), 0);
+        const auto second = inbox.observe(task, two);
+        QCOMPARE(second.size(), 1);
+        QCOMPARE(second.first().key, QStringLiteral("mesh_repair_2"));
+        QCOMPARE(inbox.observe(task, two).size(), 0);
+        QCOMPARE(inbox.observe(task, Mcp::RawJson()).size(), 0);
+        QCOMPARE(inbox.pending().size(), 2);
+        QString error;
+        QVERIFY2(inbox.beginAnswer(task, QStringLiteral("mesh_repair_1"), json{{"action", "decline"}}, &error),
+                 qPrintable(error));
+        inbox.answerSent(task, QStringLiteral("mesh_repair_1"), true);
+        // The server still lists the answered question for a while: not asked again.
+        inbox.forget(task);
+        QCOMPARE(inbox.observe(task, first).size(), 0);
+        QCOMPARE(inbox.pending().size(), 1);
+    }
+    // Restart: the inbox remembers nothing, the store everything.
+    Store::TaskStore store;
+    QVERIFY(store.open(path));
+    Monitor::InputInbox inbox(store);
+    QCOMPARE(inbox.observe(task, two).size(), 0);
+    QCOMPARE(store.inputRequest(task, QStringLiteral("mesh_repair_1"))->state, Store::InputState::Answered);
+    const Mcp::RawJson third = Mcp::RawJson::fromText("{\"mesh_repair_3\":" + q + "}");
+    QCOMPARE(inbox.observe(task, third).size(), 1);
+    QCOMPARE(inbox.observe(task, third).size(), 0);
+    QCOMPARE(store.inputRequests(task).size(), 3);
 }
 
 void tst_Inbox::answersFromValues()
