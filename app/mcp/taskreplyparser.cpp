@@ -51,7 +51,10 @@ private:
 class GetReplyHandler final
 {
 public:
-    GetReplyHandler(TaskState *state, const char *const *readTo) : m_state(state), m_readTo(readTo) {}
+    GetReplyHandler(TaskState *state, const char *const *readTo)
+        : m_state(state)
+        , m_readTo(readTo)
+    {}
 
     enum class Field {
         None, JsonRpc, Id, Result, // envelope
@@ -111,7 +114,8 @@ public:
                 const char *end = *m_readTo;
                 if (end[-1] != '}')
                     return decline();
-                m_inputRequests = RawJson::fromText(std::string_view(m_captureFrom, size_t(end - m_captureFrom)));
+                m_inputRequests = RawJson::fromText(
+                    std::string_view(m_captureFrom, size_t(end - m_captureFrom)));
                 m_captureFrom = nullptr;
                 m_sawInputRequests = true;
             }
