@@ -1,5 +1,7 @@
 #include "models/svgplot.h"
 
+#include "models/niceticks.h"
+
 #include <QRectF>
 #include <QSaveFile>
 
@@ -20,33 +22,16 @@ QString num(double v)
     return QString::number(v, 'f', 2);
 }
 
-QString tickLabel(double v, bool log)
+QString logTickLabel(double v)
 {
-    if (log)
-        return QStringLiteral("1e%1").arg(int(std::lround(std::log10(v))));
-    if (v != 0.0 && (std::fabs(v) >= 1e5 || std::fabs(v) < 1e-3))
-        return QString::number(v, 'e', 1);
-    return QString::number(v, 'g', 6);
+    return QStringLiteral("1e%1").arg(int(std::lround(std::log10(v))));
 }
 
 } // namespace
 
 QList<double> SvgPlot::linearTicks(double from, double to, int approxCount)
 {
-    QList<double> ticks;
-    if (!std::isfinite(from) || !std::isfinite(to) || to <= from || approxCount < 1)
-        return ticks;
-    const double raw = (to - from) / approxCount;
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = mag;
-    for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        step = m * mag;
-        if (step >= raw)
-            break;
-    }
-    for (double t = std::ceil(from / step) * step; t <= to + step * 1e-9; t += step)
-        ticks << (std::fabs(t) < step * 1e-9 ? 0.0 : t);
-    return ticks;
+    return NiceTicks::forRange(from, to, approxCount).values;
 }
 
 QList<double> SvgPlot::logTicks(double from, double to)
@@ -140,18 +125,20 @@ QString SvgPlot::toSvg() const
     out += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\"/>\n")
                .arg(num(plot.left()), num(plot.top()), num(plot.width()), num(plot.height()));
     out += QStringLiteral("</g>\n<g class=\"ticks\" fill=\"%1\" font-size=\"11\">\n").arg(fg);
-    for (double t : linearTicks(x0, x1)) {
+    const NiceTicks xTicks = NiceTicks::forRange(x0, x1, 6);
+    for (double t : xTicks.values) {
         const double x = px(t);
         out += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%1\" y2=\"%3\" stroke=\"%4\" stroke-opacity=\"0.15\"/>"
                               "<text x=\"%1\" y=\"%5\" text-anchor=\"middle\">%6</text>\n")
-                   .arg(num(x), num(plot.top()), num(plot.bottom()), fg, num(plot.bottom() + 16), esc(tickLabel(t, false)));
+                   .arg(num(x), num(plot.top()), num(plot.bottom()), fg, num(plot.bottom() + 16), esc(xTicks.label(t)));
     }
-    for (double t : logY ? logTicks(y0, y1) : linearTicks(y0, y1)) {
+    const NiceTicks yTicks = NiceTicks::forRange(y0, y1, 6);
+    for (double t : logY ? logTicks(y0, y1) : yTicks.values) {
         const double y = py(t);
         out += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%2\" stroke=\"%4\" stroke-opacity=\"0.15\"/>"
                               "<text x=\"%5\" y=\"%6\" text-anchor=\"end\">%7</text>\n")
                    .arg(num(plot.left()), num(y), num(plot.right()), fg, num(plot.left() - 6), num(y + 4),
-                        esc(tickLabel(t, logY)));
+                        esc(logY ? logTickLabel(t) : yTicks.label(t)));
     }
     out += QStringLiteral("</g>\n");
     out += QStringLiteral("<text class=\"xlabel\" x=\"%1\" y=\"%2\" text-anchor=\"middle\" fill=\"%3\">%4</text>\n")

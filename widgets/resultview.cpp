@@ -1,5 +1,7 @@
 #include "widgets/resultview.h"
 
+#include "widgets/niceaxis.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QFontDatabase>
@@ -199,7 +201,8 @@ void ResultView::showCurve(int row)
     x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
     const double pad = y1 > y0 ? (y1 - y0) * 0.05 : 0.5;
     y->setRange(y0 - pad, y1 + pad);
-    x->applyNiceNumbers();
+    keepTicksNice(x);
+    keepTicksNice(y);
     m_curveChart->setTitle(c.name);
 }
 

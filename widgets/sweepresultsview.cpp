@@ -2,6 +2,7 @@
 
 #include "models/svgplot.h"
 #include "models/sweepresultsmodel.h"
+#include "widgets/niceaxis.h"
 
 #include <QChart>
 #include <QChartView>
@@ -67,6 +68,10 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_chart->addSeries(m_line);
     m_chart->addSeries(m_points);
     m_chart->createDefaultAxes();
+    for (QAbstractAxis *axis : m_chart->axes()) {
+        if (auto *value = qobject_cast<QValueAxis *>(axis))
+            keepTicksNice(value);
+    }
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_chart->setBackgroundRoundness(0);
@@ -178,8 +183,8 @@ void SweepResultsView::replot()
     ax->setTitleText(m_x->currentText());
     ay->setTitleText(m_y->currentText());
     if (pts.isEmpty()) {
-        ax->setRange(0, 1);
-        ay->setRange(0, 1);
+        setNiceRange(ax, 0, 1);
+        setNiceRange(ay, 0, 1);
         m_chart->setTitle(m_model->sweepId() ? tr("No completed case yet.") : QString());
         return;
     }
@@ -193,8 +198,8 @@ void SweepResultsView::replot()
     }
     const double padX = x1 > x0 ? (x1 - x0) * 0.05 : std::max(1.0, std::abs(x0) * 0.1);
     const double padY = y1 > y0 ? (y1 - y0) * 0.08 : std::max(1e-12, std::abs(y0) * 0.1);
-    ax->setRange(x0 - padX, x1 + padX);
-    ay->setRange(y0 - padY, y1 + padY);
+    setNiceRange(ax, x0 - padX, x1 + padX);
+    setNiceRange(ay, y0 - padY, y1 + padY);
 }
 
 bool SweepResultsView::exportCsv(const QString &path) const
