@@ -676,8 +676,7 @@ QString MainWindow::sweepLabel(std::optional<qint64> sweepId) const
 
 void MainWindow::onChanges(const Monitor::ChangeSet &changes)
 {
-    m_tasks->applyTasks(changes.tasks);
-    m_tasks->applySamples(changes.samples);
+    m_tasks->applyChanges(changes.tasks, changes.samples);
     m_sweepResults->updateTasks(changes.tasks);
     // Live chart: append to the shown series; a new series means rebuilding the chart's list.
     QHash<QString, std::vector<QPointF>> appends;
