@@ -272,9 +272,9 @@ void tst_PollScheduler::duePollsShareOneWakeUp()
 }
 
 // A loaded machine: every timer expiry comes 0-30 ms late and answers take 0-100 ms. The cadence
-// runs from when each poll was due, so the polls sent stay within 3 % of what the interval implies
-// (counted from when each poll left, the old way lost the lateness on every poll: ~94 %), and
-// never more.
+// runs from when each poll was due, so the polls sent stay within 2 % of what the interval implies
+// (~99 %; counted from when each poll left, the old way lost the lateness on every poll: 95-97 %),
+// and never more.
 void tst_PollScheduler::lateWakeUpsDoNotLosePolls()
 {
     FakeClock clock;
@@ -307,7 +307,7 @@ void tst_PollScheduler::lateWakeUpsDoNotLosePolls()
         }
     }
     const int asked = int(tasks * (end - start) / interval);
-    QVERIFY2(polls <= asked + tasks && polls >= asked * 97 / 100,
+    QVERIFY2(polls <= asked + tasks && polls >= asked * 98 / 100,
              qPrintable(QStringLiteral("%1 polls, %2 asked").arg(polls).arg(asked)));
 }
 
