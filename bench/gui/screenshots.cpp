@@ -3,10 +3,12 @@
 // editor in the light and dark palettes. Run through bench/gui/screenshots.sh (Xvfb).
 
 #include "app/monitor/engine.h"
+#include "models/agentchatmodel.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
+#include "widgets/agentpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schemaform.h"
@@ -47,6 +49,42 @@ static bool waitFor(const std::function<bool()> &done, int ms)
 static void settle(int ms)
 {
     waitFor([] { return false; }, ms);
+}
+
+// The Agent dock with a short conversation about the running sweep. No language model runs here:
+// the exchange is scripted into the chat model, its numbers read from the monitor, and the card
+// is the one the agent's list_tasks tool writes.
+static void saveAgentDock(MainWindow &w, const QString &path)
+{
+    AgentPanel *panel = w.agentPanel();
+    auto *dock = panel ? qobject_cast<QDockWidget *>(panel->parentWidget()) : nullptr;
+    if (!dock)
+        return;
+    TaskTableModel *tasks = w.taskModel();
+    QList<qint64> ids;
+    for (int r = 0; r < tasks->rowCount(); ++r)
+        ids << tasks->taskIdAt(r);
+    const auto counts = tasks->statusCounts();
+    AgentChatModel *chat = panel->model();
+    chat->clear();
+    Store::AgentMessageRecord prompt;
+    prompt.role = QStringLiteral("user");
+    prompt.content = QStringLiteral("How is the cavity study doing? Anything waiting for me?");
+    chat->addMessage(prompt);
+    chat->addCard(QStringLiteral("list_tasks"), QStringLiteral("list_tasks: %1 tasks").arg(ids.size()), ids, true);
+    chat->appendDelta(QStringLiteral("%1 of the %2 cases are iterating and %3 are waiting for your answer about "
+                                     "their mesh (the Input dock has the questions). %4 finished so far.")
+                          .arg(counts.value(Store::TaskStatus::Working))
+                          .arg(ids.size())
+                          .arg(counts.value(Store::TaskStatus::InputRequired))
+                          .arg(counts.value(Store::TaskStatus::Completed)));
+    chat->endTurn();
+    dock->show();
+    dock->raise();
+    settle(800);
+    dock->grab().save(path);
+    for (QDockWidget *other : w.tabifiedDockWidgets(dock))
+        other->raise(); // back to the result view for the shots that follow
 }
 
 int main(int argc, char *argv[])
@@ -116,6 +154,7 @@ int main(int argc, char *argv[])
                                                    QItemSelectionModel::Select | QItemSelectionModel::Rows);
     settle(3000);
     w.grab().save(out.filePath(QStringLiteral("main-window-%1.png").arg(theme)));
+    saveAgentDock(w, out.filePath(QStringLiteral("agent-dock-%1.png").arg(theme)));
 
     w.answerNext();
     waitFor([&] { return w.currentDialog() != nullptr; }, 20000);
@@ -146,6 +185,7 @@ int main(int argc, char *argv[])
     w.grab().save(out.filePath(QStringLiteral("main-window-results-%1.png").arg(theme)));
     w.sweepResultsDock()->grab().save(out.filePath(QStringLiteral("sweep-results-%1.png").arg(theme)));
 
+    w.shutdownAgent(); // the agent lives on the engine's thread and goes first
     QMetaObject::invokeMethod(engine, [engine] {
         engine->close();
         delete engine;
