@@ -256,6 +256,10 @@ void TaskManager::persist(const std::string &id)
 
 void TaskManager::notify(const std::string &id)
 {
+    // The channel lock is taken before the task's state is read: two threads notifying the same
+    // task (a worker's "working" and the janitor's or a cancel's terminal state) then push in
+    // the order they read, so a listener never sees "working" after "completed".
+    const std::lock_guard channelLock(m_channelMutex);
     std::string fragment;
     std::string owner;
     {
@@ -266,7 +270,6 @@ void TaskManager::notify(const std::string &id)
         appendFragment(*it->second, fragment);
         owner = it->second->record.tokenHash;
     }
-    const std::lock_guard lock(m_channelMutex);
     for (auto it = m_channels.begin(); it != m_channels.end();) {
         const auto channel = it->lock();
         if (!channel) {
