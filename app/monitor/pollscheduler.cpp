@@ -146,12 +146,16 @@ void PollScheduler::failed(qint64 taskId, qint64 retryAfterMs)
         return;
     Entry &e = it->second;
     ServerState &s = settle(taskId, e);
-    ++s.failures;
+    const qint64 now = m_clock();
+    // One outage raises the backoff once: the polls that were in flight when a server went away
+    // all fail together, and counting each of them would put 14 tasks at the 60 s cap after one
+    // restart. A failure counts only when it comes from a poll sent after the last backoff ended.
+    if (now >= s.backoffUntil)
+        ++s.failures;
     const int shift = std::min(s.failures - 1, 20);
     qint64 delay = std::min(m_config.backoffMaxMs, m_config.backoffBaseMs << shift);
     if (retryAfterMs > delay)
         delay = retryAfterMs;
-    const qint64 now = m_clock();
     s.backoffUntil = std::max(s.backoffUntil, now + delay);
     e.dueAt = std::max(s.backoffUntil, now + e.interval);
     e.cadenceAt = e.dueAt;

@@ -169,15 +169,23 @@ void tst_PollScheduler::backoffAndRetryAfter()
     s.failed(1);
     QCOMPARE(s.failureCount(1), 1);
     QCOMPARE(s.backoffUntil(1), clock.now + 1000);
-    s.failed(2);
-    QCOMPARE(s.backoffUntil(1), clock.now + 2000); // exponential
-    clock.now += 1999;
+    s.failed(2); // the same outage seen by the other poll in flight: counted once
+    QCOMPARE(s.failureCount(1), 1);
+    QCOMPARE(s.backoffUntil(1), clock.now + 1000);
+    clock.now += 999;
     QVERIFY(s.takeDue().isEmpty()); // the whole server waits
     QCOMPARE(*s.nextDueAtMs(), clock.now + 1);
     clock.now += 1;
     auto again = s.takeDue();
     QCOMPARE(again.size(), 2);
-    s.failed(again[0], 30000); // Retry-After: 30 s beats the 4 s backoff
+    s.failed(again[0]); // a poll sent after the backoff fails too: the next one is longer
+    QCOMPARE(s.failureCount(1), 2);
+    QCOMPARE(s.backoffUntil(1), clock.now + 2000); // exponential
+    clock.now += 2000;
+    const auto third = s.takeDue();
+    QCOMPARE(third.size(), 1); // again[1] is still in flight
+    s.failed(third[0], 30000); // Retry-After: 30 s beats the 4 s backoff
+    QCOMPARE(s.failureCount(1), 3);
     QCOMPARE(s.backoffUntil(1), clock.now + 30000);
     s.completed(again[1], 250); // a success clears the backoff
     QCOMPARE(s.failureCount(1), 0);
