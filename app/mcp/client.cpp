@@ -1346,6 +1346,9 @@ void Client::openLegacyResultStream(const std::string &taskId)
         LegacyTask &task = it->second;
         task.streamEnded = true;
         task.resultStream.reset();
+        // The questions came on this stream; once it is gone (a restarted server has forgotten
+        // their ids and would accept an answer with 202 and drop it), the next stream asks again.
+        task.pendingRequests = json::object();
         if (r.error.isOk())
             task.payloadResult = r.result;
         else if (r.error.kind() == Error::Kind::JsonRpc && !r.error.isTaskGone())
