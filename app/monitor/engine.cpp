@@ -185,6 +185,9 @@ Engine::Engine(QObject *parent) : QObject(parent), m_scheduler(std::make_unique<
     qRegisterMetaType<Eddy::Store::ServerRecord>();
     qRegisterMetaType<Eddy::Store::TaskQuery>();
     m_pollTimer.setSingleShot(true);
+    // The scheduler hands out polls on a 20 ms grid; a coarse timer may fire up to 5 % early,
+    // find nothing due and wake the thread a second time.
+    m_pollTimer.setTimerType(Qt::PreciseTimer);
     m_batchTimer.setSingleShot(true);
     m_ttlTimer.setInterval(5000);
     connect(&m_pollTimer, &QTimer::timeout, this, &Engine::pumpPolls);
@@ -936,10 +939,15 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
         samples = m_parser.parse(t.statusMessage, t.tool, now, taskId);
 
     QList<Store::InputRequestRecord> fresh;
-    if (t.status == Store::TaskStatus::InputRequired)
-        fresh = m_inbox->observe(taskId, isLegacyServer(t.serverId)
-                                             ? legacyQuestionKeys(taskId, state.inputRequests)
-                                             : state.inputRequests);
+    if (t.status == Store::TaskStatus::InputRequired) {
+        // The modern form goes in as the bytes received, so a repeated poll of an unchanged
+        // question costs the inbox one hash and no parse.
+        fresh = isLegacyServer(t.serverId)
+                    ? m_inbox->observe(taskId, legacyQuestionKeys(taskId, state.inputRequests))
+                    : m_inbox->observe(taskId, state.inputRequests);
+    } else if (oldStatus == Store::TaskStatus::InputRequired) {
+        m_inbox->forget(taskId);
+    }
 
     const bool terminal = !t.isLive();
     if (!terminal && !fromPush) // a push is not a poll: the poll cadence stays as it was
