@@ -5,6 +5,7 @@
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -218,6 +219,25 @@ void tst_EddyCtl::killNineAtRandomMoments()
         "vary": {"reynolds": {"list": [100, 200]}, "force_mesh_defect": {"list": [false, true]}},
         "concurrency": 2})"));
     const QString answers = m_dir.filePath(QStringLiteral("answers.json"));
+    // The kill moments are drawn from how long the two commands take on this machine (one trial
+    // run to the end first): a fixed window never lands on an idle fast machine (the commands are
+    // done in a few ms) and always lands on a loaded one.
+    qint64 submitMs = 0, watchMs = 0;
+    {
+        const QString db = m_dir.filePath(QStringLiteral("crash-calibration.sqlite"));
+        QElapsedTimer clock;
+        clock.start();
+        Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"), QStringLiteral("submit"), m_server.url(), spec});
+        submitMs = clock.restart();
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done"),
+                    QStringLiteral("--answers"), answers});
+        watchMs = clock.elapsed();
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+    // Process start-up is part of both; a window 25 % longer than the run leaves some trials unkilled.
+    const auto killWindow = [](qint64 ms) { return quint32(std::max<qint64>(20, ms * 5 / 4)); };
+    qInfo("calibration: submit %lld ms, watch %lld ms", submitMs, watchMs);
     int killedSubmitting = 0, killedWatching = 0;
     for (int trial = 0; trial < trials; ++trial) {
         const QString db = m_dir.filePath(QStringLiteral("crash-%1.sqlite").arg(trial));
@@ -228,7 +248,7 @@ void tst_EddyCtl::killNineAtRandomMoments()
             QProcess p;
             p.start(ctlBin(), submit);
             QVERIFY(p.waitForStarted(10000));
-            if (!p.waitForFinished(int(rng.bounded(250)))) {
+            if (!p.waitForFinished(int(rng.bounded(killWindow(submitMs))))) {
                 p.kill(); // SIGKILL
                 ++killedSubmitting;
             }
@@ -238,7 +258,7 @@ void tst_EddyCtl::killNineAtRandomMoments()
             QProcess p;
             p.start(ctlBin(), watch);
             QVERIFY(p.waitForStarted(10000));
-            if (!p.waitForFinished(int(rng.bounded(600)))) {
+            if (!p.waitForFinished(int(rng.bounded(killWindow(watchMs))))) {
                 p.kill();
                 ++killedWatching;
             }
