@@ -236,11 +236,12 @@ void tst_Engine::snapshotInChunks()
             expected.insert(*id);
         }
     }
-    Monitor::Engine engine;
-    engine.setSnapshotChunkRows(1000);
-    // Every emission in order: 'c' for changesReady, 's' for a chunk.
+    // Every emission in order: 'c' for changesReady, 's' for a chunk. Declared before the engine:
+    // closing it at the end of the test still emits into them.
     QString order;
     QList<Monitor::ChangeSet> chunks;
+    Monitor::Engine engine;
+    engine.setSnapshotChunkRows(1000);
     connect(&engine, &Monitor::Engine::changesReady, this, [&](const Monitor::ChangeSet &) { order += QLatin1Char('c'); });
     connect(&engine, &Monitor::Engine::snapshotChunk, this, [&](const Monitor::ChangeSet &c) {
         order += QLatin1Char('s');
