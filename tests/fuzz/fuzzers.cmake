@@ -6,7 +6,7 @@ if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
 endif()
 set(EDDY_FUZZ_TARGETS fuzz_jsonrpc fuzz_sse fuzz_progress fuzz_schema)
 set(app ${EDDY_ROOT}/app)
-set(fuzz_jsonrpc_SOURCES fuzz_jsonrpc.cpp ${app}/mcp/taskstate.cpp ${app}/mcp/taskstatus.cpp
+set(fuzz_jsonrpc_SOURCES fuzz_jsonrpc.cpp ${app}/mcp/taskstate.cpp ${app}/mcp/rawjson.cpp ${app}/mcp/taskstatus.cpp
     ${app}/mcp/error.cpp ${app}/mcp/headers.cpp ${app}/mcp/tool.cpp ${app}/net/sseparser.cpp)
 set(fuzz_sse_SOURCES fuzz_sse.cpp ${app}/net/sseparser.cpp)
 set(fuzz_progress_SOURCES fuzz_progress.cpp ${app}/monitor/progressparser.cpp)
