@@ -37,6 +37,18 @@ QByteArray parkedSweep(int count)
         .toUtf8();
 }
 
+// Stops the server and starts a new one on the same port and data folder, so the same URL;
+// returns what went wrong, or nothing.
+QString restartOnSamePort(std::unique_ptr<TestServer> &server, quint16 port, const QString &dataDir)
+{
+    if (!server->terminate())
+        return QStringLiteral("the server did not stop");
+    server = std::make_unique<TestServer>();
+    if (!server->start(kServerArgs + QStringList{QStringLiteral("--port"), QString::number(port)}, dataDir))
+        return server->errorString();
+    return {};
+}
+
 // A database whose server is known to speak 2025-11-25, as the store keeps it after detection.
 bool prepareLegacyDatabase(const QString &path, const QString &url)
 {
@@ -190,11 +202,8 @@ void tst_LegacyEngine::restartKeepsTasks()
 
     // Several restarts: each ends the 2025 session while polls for every task are in flight.
     for (int round = 0; round < 2; ++round) {
-        QVERIFY(server->terminate());
-        server = std::make_unique<TestServer>();
-        QVERIFY2(server->start(kServerArgs + QStringList{QStringLiteral("--port"), QString::number(port)},
-                               serverData.path()),
-                 qPrintable(server->errorString()));
+        const QString restarted = restartOnSamePort(server, port, serverData.path());
+        QVERIFY2(restarted.isEmpty(), qPrintable(restarted));
         QCOMPARE(server->url(), url);
         // Polls go on against the new server (the old session is gone): none ends a task.
         const qint64 before = engine.requestsSent();
@@ -239,11 +248,8 @@ void tst_LegacyEngine::questionsSurviveRestart()
     QTRY_COMPARE_WITH_TIMEOUT(engine.store().pendingInputRequests().size(), count, 60000);
     const QList<Store::InputRequestRecord> questions = engine.store().pendingInputRequests();
 
-    QVERIFY(server->terminate());
-    server = std::make_unique<TestServer>();
-    QVERIFY2(server->start(kServerArgs + QStringList{QStringLiteral("--port"), QString::number(port)},
-                           serverData.path()),
-             qPrintable(server->errorString()));
+    const QString restarted = restartOnSamePort(server, port, serverData.path());
+    QVERIFY2(restarted.isEmpty(), qPrintable(restarted));
     // Polls resume against the new server, which asks every question again.
     const qint64 before = engine.requestsSent();
     QVERIFY(QTest::qWaitFor([&] { return engine.requestsSent() > before + 2 * count; }, 90000));
