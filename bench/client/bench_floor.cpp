@@ -6,7 +6,7 @@
 //   curl - libcurl's multi interface driven by epoll and curl_multi_socket_action, as Eddy's
 //          HttpClient drives it, with the answer appended to a buffer and nothing else.
 // Reports client CPU (getrusage, user+sys) per round trip and sleeps per round trip. Run by hand:
-// build/bench/client/bench_floor [--seconds S]. Not a test: nothing here asserts speed.
+// build/bench/client/bench_floor [--seconds S] [--only raw|curl]. Not a test: nothing here asserts speed.
 
 #include "app/mcp/client.h"
 #include "app/net/httpclient.h"
@@ -435,10 +435,15 @@ int main(int argc, char **argv)
     std::printf("100 tasks, each answer an input_required task with its form; %.0f s per row; at most %d "
                 "connections\n",
                 seconds, kMaxConnections);
+    const QString only = app.arguments().contains(QStringLiteral("--only"))
+        ? app.arguments().value(app.arguments().indexOf(QStringLiteral("--only")) + 1)
+        : QString();
     const std::pair<int, double> pacings[] = {{1, 5}, {4, 20}, {25, 125}, {100, 500}};
     for (const auto &[perTick, tickMs] : pacings) {
-        report("raw", perTick, tickMs, runRaw(server.port(), requests, perTick, tickMs, seconds));
-        report("curl", perTick, tickMs, runCurl(url, ids, bodies, perTick, tickMs, seconds));
+        if (only.isEmpty() || only == QLatin1String("raw"))
+            report("raw", perTick, tickMs, runRaw(server.port(), requests, perTick, tickMs, seconds));
+        if (only.isEmpty() || only == QLatin1String("curl"))
+            report("curl", perTick, tickMs, runCurl(url, ids, bodies, perTick, tickMs, seconds));
     }
     return 0;
 }
