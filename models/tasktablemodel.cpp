@@ -239,10 +239,11 @@ QVariant TaskTableModel::display(const Row &row, int column) const
     }
     case MessageColumn: return t.statusMessage;
     case ProgressColumn: {
+        // A completed task is done, whether it converged early or used its whole budget.
+        if (t.status == TaskStatus::Completed)
+            return tr("100 %");
         auto f = row.progress.fraction();
-        if (!f)
-            return t.status == TaskStatus::Completed ? tr("100 %") : QString();
-        return tr("%1 %").arg(qRound(*f * 100));
+        return f ? tr("%1 %").arg(qRound(*f * 100)) : QString();
     }
     case ResidualColumn:
         return row.progress.residual ? QString::number(*row.progress.residual, 'e', 2) : QString();
@@ -283,7 +284,7 @@ QVariant TaskTableModel::sortValue(const Row &row, int column) const
     case ParametersColumn: return row.parameters;
     case StatusColumn: return int(t.status);
     case MessageColumn: return t.statusMessage;
-    case ProgressColumn: return row.progress.fraction().value_or(t.status == TaskStatus::Completed ? 1.0 : -1.0);
+    case ProgressColumn: return t.status == TaskStatus::Completed ? 1.0 : row.progress.fraction().value_or(-1.0);
     case ResidualColumn: return row.progress.residual.value_or(1e300);
     case EtaColumn: return double(row.progress.etaMs().value_or(std::numeric_limits<qint64>::max()));
     case AgeColumn: return t.firstSeenAtMs; // older first = larger age
@@ -325,12 +326,8 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
         return {};
     case TaskIdRole: return t.id;
     case StatusRole: return int(t.status);
-    case ProgressRole: {
-        auto f = row.progress.fraction();
-        if (!f && t.status == TaskStatus::Completed)
-            return 1.0;
-        return f.value_or(-1.0);
-    }
+    case ProgressRole:
+        return t.status == TaskStatus::Completed ? 1.0 : row.progress.fraction().value_or(-1.0);
     case ResidualRole: return row.progress.residual ? QVariant(*row.progress.residual) : QVariant();
     case EtaMsRole: {
         auto eta = row.progress.etaMs();

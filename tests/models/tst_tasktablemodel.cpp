@@ -172,6 +172,14 @@ void tst_TaskTableModel::progressFromSamples()
     QCOMPARE(model.index(1, TaskTableModel::EtaColumn).data(TaskTableModel::EtaMsRole).toLongLong(), 10'000);
     QCOMPARE(model.index(1, TaskTableModel::EtaColumn).data().toString(), QStringLiteral("10 s"));
     QCOMPARE(model.index(0, TaskTableModel::ProgressColumn).data(TaskTableModel::ProgressRole).toDouble(), -1.0);
+    // Converged after 55 % of its iteration budget: a completed task is 100 % done.
+    model.applyChanges({task(2, TaskStatus::Completed, 3, 32, 200)}, {});
+    QCOMPARE(p.data().toString(), QStringLiteral("100 %"));
+    QCOMPARE(p.data(TaskTableModel::ProgressRole).toDouble(), 1.0);
+    // A failed one shows where it stopped.
+    model.applyChanges({task(2, TaskStatus::Failed, 3, 32, 200)}, {});
+    QCOMPARE(p.data().toString(), QStringLiteral("55 %"));
+    QCOMPARE(p.data(TaskTableModel::ProgressRole).toDouble(), 600.0 / 1100.0);
 }
 
 void tst_TaskTableModel::timeColumns()
