@@ -1,0 +1,785 @@
+#include "app/net/polllane.h"
+
+#include <QLoggingCategory>
+#include <QSocketNotifier>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include <unistd.h>
+
+Q_DECLARE_LOGGING_CATEGORY(lcNet) // defined in httpclient.cpp
+
+namespace Eddy::Net {
+
+namespace {
+
+qint64 nowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+bool equalsNoCase(QByteArrayView a, QByteArrayView b)
+{
+    return a.size() == b.size() && qstrnicmp(a.data(), b.data(), size_t(a.size())) == 0;
+}
+
+QByteArrayView trimmed(QByteArrayView v)
+{
+    while (!v.isEmpty() && (v.front() == ' ' || v.front() == '\t'))
+        v = v.sliced(1);
+    while (!v.isEmpty() && (v.back() == ' ' || v.back() == '\t'))
+        v.chop(1);
+    return v;
+}
+
+// RFC 9110 tchar: what a header name may hold.
+bool isTokenChar(char c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return true;
+    return c != 0 && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
+}
+
+bool hasLineBreak(QByteArrayView v)
+{
+    for (const char c : v) {
+        if (c == '\r' || c == '\n' || c == '\0')
+            return true;
+    }
+    return false;
+}
+
+// Headers the lane writes itself (or that change the framing): a request setting one goes to
+// libcurl, which knows what to do with it.
+bool isFramingHeader(QByteArrayView name)
+{
+    for (const char *reserved : {"host",
+                                 "content-length",
+                                 "transfer-encoding",
+                                 "connection",
+                                 "expect",
+                                 "authorization",
+                                 "upgrade",
+                                 "te"}) {
+        if (equalsNoCase(name, QByteArrayView(reserved)))
+            return true;
+    }
+    return false;
+}
+
+bool isDefaultPort(const QUrl &url)
+{
+    const int port = url.port(-1);
+    return port == -1 || (port == 80 && url.scheme() == QLatin1String("http"))
+           || (port == 443 && url.scheme() == QLatin1String("https"));
+}
+
+bool sameOrigin(const QUrl &a, const QUrl &b)
+{
+    const int defaultA = a.scheme() == QLatin1String("https") ? 443 : 80;
+    const int defaultB = b.scheme() == QLatin1String("https") ? 443 : 80;
+    return a.scheme() == b.scheme() && a.host() == b.host() && a.port(defaultA) == b.port(defaultB);
+}
+
+QByteArray hostHeader(const QUrl &url)
+{
+    QByteArray host = url.host(QUrl::FullyEncoded).toLatin1();
+    if (host.contains(':'))
+        host = '[' + host + ']'; // an IPv6 literal
+    if (!isDefaultPort(url))
+        host += ':' + QByteArray::number(url.port());
+    return host;
+}
+
+} // namespace
+
+struct PollLane::Job
+{
+    QByteArray bytes; // the whole request: head and body
+    Done done;
+    qint64 maxBytes = 0;
+    qint64 deadline = 0; // steady clock ms; 0 = none
+    int timeoutMs = 0;
+};
+
+struct PollLane::Connection
+{
+    CURL *easy = nullptr;
+    curl_socket_t fd = CURL_SOCKET_BAD;
+    bool isConnected = false;
+    bool hasJob = false;
+    Job job;
+    qsizetype sent = 0;
+    QByteArray in;
+    qsizetype headBytes = 0; // 0 until the head is read
+    Head head;
+    std::unique_ptr<QSocketNotifier> read;
+    std::unique_ptr<QSocketNotifier> write;
+
+    // The notifiers may be the sender of the signal being handled: never deleted in place.
+    void releaseNotifiers()
+    {
+        for (std::unique_ptr<QSocketNotifier> *n : {&read, &write}) {
+            if (*n) {
+                (*n)->setEnabled(false);
+                n->release()->deleteLater();
+            }
+        }
+        fd = CURL_SOCKET_BAD;
+    }
+};
+
+// libcurl's sockets while it connects (a connect may try several addresses at once).
+struct PollLane::Watch
+{
+    std::unique_ptr<QSocketNotifier> read;
+    std::unique_ptr<QSocketNotifier> write;
+};
+
+PollLane::PollLane(const QUrl &origin, QObject *parent)
+    : QObject(parent)
+    , m_origin(origin)
+{
+    initGlobal();
+    QUrl base;
+    base.setScheme(origin.scheme());
+    base.setHost(origin.host());
+    base.setPort(origin.port(-1));
+    base.setPath(QStringLiteral("/"));
+    m_originUrl = base.toEncoded();
+    m_multi = curl_multi_init();
+    curl_multi_setopt(m_multi, CURLMOPT_SOCKETFUNCTION, &PollLane::socketCallback);
+    curl_multi_setopt(m_multi, CURLMOPT_SOCKETDATA, this);
+    curl_multi_setopt(m_multi, CURLMOPT_TIMERFUNCTION, &PollLane::timerCallback);
+    curl_multi_setopt(m_multi, CURLMOPT_TIMERDATA, this);
+    m_curlTimer.setSingleShot(true);
+    connect(&m_curlTimer, &QTimer::timeout, this, &PollLane::onCurlTimer);
+    m_deadlineTimer.setSingleShot(true);
+    connect(&m_deadlineTimer, &QTimer::timeout, this, &PollLane::onDeadline);
+}
+
+PollLane::~PollLane()
+{
+    m_pending.clear(); // their done() is never called
+    for (const std::unique_ptr<Connection> &c : m_connections) {
+        c->releaseNotifiers();
+        curl_multi_remove_handle(m_multi, c->easy); // closes a connect-only connection
+        curl_easy_cleanup(c->easy);
+    }
+    m_connections.clear();
+    curl_multi_cleanup(m_multi);
+    m_connectWatches.clear();
+}
+
+bool PollLane::usable(const QUrl &url, const HttpClient::ProxySettings &proxy)
+{
+    const bool https = url.scheme() == QLatin1String("https");
+    if ((!https && url.scheme() != QLatin1String("http")) || url.host().isEmpty()
+        || !url.userInfo().isEmpty())
+        return false;
+    // libcurl's no_proxy matching (domains, suffixes, CIDR ranges) is not repeated here: with a
+    // proxy set, only "*" is sure to mean direct.
+    const QByteArray &viaProxy = https ? proxy.https : proxy.http;
+    return viaProxy.isEmpty() || proxy.noProxy.trimmed() == "*";
+}
+
+void PollLane::setMaxConnections(int count)
+{
+    m_maxConnections = qMax(1, count);
+}
+
+PollLane::Head PollLane::parseHead(QByteArrayView text)
+{
+    Head head;
+    const auto unreadable = [&head](const QString &why) {
+        head.verdict = Head::Unreadable;
+        head.why = why;
+        return head;
+    };
+    if (text.size() > kMaxHeadBytes)
+        return unreadable(
+            QStringLiteral("the answer's headers are longer than %1 bytes").arg(kMaxHeadBytes));
+    if (!text.endsWith("\r\n\r\n"))
+        return unreadable(QStringLiteral("the answer's headers do not end with a blank line"));
+    text.chop(2); // every line, the last included, now ends with CRLF
+
+    qsizetype lineEnd = text.indexOf("\r\n");
+    const QByteArrayView statusLine = text.first(lineEnd);
+    if (!statusLine.startsWith("HTTP/1.1 ")) {
+        if (statusLine.startsWith("HTTP/"))
+            return unreadable(QStringLiteral("the server does not answer in HTTP/1.1"));
+        return unreadable(QStringLiteral("the answer does not start with an HTTP status line"));
+    }
+    const QByteArrayView code
+        = statusLine.sliced(9).first(qMin<qsizetype>(3, statusLine.size() - 9));
+    if (code.size() != 3
+        || !std::all_of(code.begin(), code.end(), [](char c) { return c >= '0' && c <= '9'; })
+        || (statusLine.size() > 12 && statusLine[12] != ' ') || code[0] == '0')
+        return unreadable(QStringLiteral("the answer's status line is malformed"));
+    if (hasLineBreak(statusLine))
+        return unreadable(QStringLiteral("the answer's status line holds a stray line break"));
+    head.status = (code[0] - '0') * 100 + (code[1] - '0') * 10 + (code[2] - '0');
+
+    bool chunked = false;
+    int lengths = 0;
+    bool lengthOk = true;
+    for (qsizetype start = lineEnd + 2; start < text.size(); start = lineEnd + 2) {
+        lineEnd = text.indexOf("\r\n", start);
+        const QByteArrayView line = text.sliced(start, lineEnd - start);
+        if (hasLineBreak(line))
+            return unreadable(QStringLiteral("a header line holds a stray CR, LF or NUL"));
+        if (line.isEmpty() || line.front() == ' ' || line.front() == '\t')
+            return unreadable(QStringLiteral("a header line is folded or empty"));
+        const qsizetype colon = line.indexOf(':');
+        if (colon <= 0)
+            return unreadable(QStringLiteral("a header line has no name"));
+        const QByteArrayView name = line.first(colon);
+        if (!std::all_of(name.begin(), name.end(), isTokenChar))
+            return unreadable(QStringLiteral("a header name holds characters a name cannot"));
+        const QByteArrayView value = trimmed(line.sliced(colon + 1));
+        if (equalsNoCase(name, "content-length")) {
+            ++lengths;
+            lengthOk = !value.isEmpty() && value.size() <= 15
+                       && std::all_of(
+                           value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (lengthOk)
+                head.contentLength = value.toLongLong();
+        } else if (equalsNoCase(name, "content-type")) {
+            head.contentType = value.toByteArray();
+        } else if (equalsNoCase(name, "transfer-encoding")) {
+            chunked = true;
+        } else if (equalsNoCase(name, "connection")) {
+            for (const QByteArrayView token :
+                 QByteArray::fromRawData(value.data(), value.size()).split(',')) {
+                if (equalsNoCase(trimmed(token), "close"))
+                    head.close = true;
+            }
+        }
+    }
+
+    if (head.status != 200) {
+        head.verdict = Head::NotOk;
+        head.why = QStringLiteral("the server answered HTTP %1").arg(head.status);
+        return head;
+    }
+    if (chunked)
+        return unreadable(
+            QStringLiteral("the server sends its answers with a transfer coding (chunked)"));
+    if (lengths == 0)
+        return unreadable(QStringLiteral("the answer has no Content-Length"));
+    if (lengths > 1 || !lengthOk)
+        return unreadable(
+            QStringLiteral("the answer's Content-Length is repeated or not a number"));
+    const qsizetype semicolon = head.contentType.indexOf(';');
+    const QByteArrayView mediaType
+        = trimmed(QByteArrayView(head.contentType)
+                      .first(semicolon < 0 ? head.contentType.size() : semicolon));
+    if (equalsNoCase(mediaType, "text/event-stream"))
+        return unreadable(QStringLiteral("the server answers tasks/get as an event stream"));
+    if (!equalsNoCase(mediaType, "application/json"))
+        return unreadable(QStringLiteral("the server's answer is not application/json"));
+    head.verdict = Head::Ok;
+    return head;
+}
+
+QByteArray PollLane::requestBytes(const HttpRequest &request, QString *why)
+{
+    if (request.method != HttpRequest::Method::Post) {
+        *why = QStringLiteral("the lane sends only POST");
+        return {};
+    }
+    if (request.url != m_lastUrl) {
+        if (!sameOrigin(request.url, m_origin)) {
+            *why = QStringLiteral("the request is not for this lane's origin");
+            return {};
+        }
+        m_lastUrl = request.url;
+        QByteArray target = request.url.path(QUrl::FullyEncoded).toLatin1();
+        if (target.isEmpty())
+            target = "/";
+        if (request.url.hasQuery())
+            target += '?' + request.url.query(QUrl::FullyEncoded).toLatin1();
+        m_lastPrefix = "POST " + target + " HTTP/1.1\r\nHost: " + hostHeader(request.url) + "\r\n";
+    }
+
+    bool hasContentType = false;
+    bool hasAccept = false;
+    qsizetype size = m_lastPrefix.size() + 64 + request.body.size() + request.bearerToken.size();
+    for (const auto &[name, value] : request.headers) {
+        if (name.isEmpty() || hasLineBreak(name) || hasLineBreak(value) || isFramingHeader(name)) {
+            *why = QStringLiteral("the request sets a header the lane does not write");
+            return {};
+        }
+        hasContentType = hasContentType || equalsNoCase(name, "content-type");
+        hasAccept = hasAccept || equalsNoCase(name, "accept");
+        size += name.size() + value.size() + 4;
+    }
+    if (hasLineBreak(request.bearerToken)) {
+        *why = QStringLiteral("the token holds a line break");
+        return {};
+    }
+
+    // The header lines libcurl would send for the same request on the main path.
+    QByteArray out;
+    out.reserve(size);
+    out.append(m_lastPrefix);
+    if (!hasAccept)
+        out.append("Accept: */*\r\n");
+    for (const auto &[name, value] : request.headers) {
+        if (value.isEmpty())
+            continue; // libcurl drops a header with no value
+        out.append(name).append(": ").append(value).append("\r\n");
+    }
+    if (!hasContentType)
+        out.append("Content-Type: application/json\r\n");
+    if (!request.bearerToken.isEmpty())
+        out.append("Authorization: Bearer ").append(request.bearerToken).append("\r\n");
+    out.append("Content-Length: ")
+        .append(QByteArray::number(request.body.size()))
+        .append("\r\n\r\n");
+    out.append(request.body);
+    return out;
+}
+
+void PollLane::send(const HttpRequest &request, Done done)
+{
+    if (!m_enabled) {
+        queueFallback(std::move(done), m_disabledReason);
+        return;
+    }
+    QString why;
+    Job job;
+    job.bytes = requestBytes(request, &why);
+    if (job.bytes.isNull()) {
+        queueFallback(std::move(done), why);
+        return;
+    }
+    if (m_connections.empty()) {
+        m_verifyTls = request.verifyTls;
+        m_connectTimeoutMs = request.connectTimeoutMs;
+    } else if (request.verifyTls != m_verifyTls) {
+        queueFallback(std::move(done),
+                      QStringLiteral("the lane's connections check TLS differently"));
+        return;
+    }
+    job.done = std::move(done);
+    job.maxBytes = request.maxResponseBytes;
+    job.timeoutMs = request.timeoutMs;
+    job.deadline = request.timeoutMs > 0 ? nowMs() + request.timeoutMs : 0;
+    armDeadline(job.deadline);
+    m_pending.push_back(std::move(job));
+    dispatchPending();
+}
+
+void PollLane::queueFallback(Done done, QString why)
+{
+    ++m_fallbacks;
+    // Queued with the lane as context: never inside send(), never after the lane is gone.
+    QMetaObject::invokeMethod(
+        this,
+        [done = std::move(done), why = std::move(why)] {
+            Outcome outcome;
+            outcome.kind = Outcome::Fallback;
+            outcome.why = why;
+            done(std::move(outcome));
+        },
+        Qt::QueuedConnection);
+}
+
+void PollLane::dispatchPending()
+{
+    while (!m_pending.empty()) {
+        Connection *idle = nullptr;
+        int connecting = 0;
+        for (const std::unique_ptr<Connection> &c : m_connections) {
+            if (!c->isConnected)
+                ++connecting;
+            else if (!c->hasJob && !idle)
+                idle = c.get();
+        }
+        if (idle) {
+            Job job = std::move(m_pending.front());
+            m_pending.pop_front();
+            assign(idle, std::move(job));
+            continue;
+        }
+        if (connecting >= qsizetype(m_pending.size())
+            || int(m_connections.size()) >= m_maxConnections)
+            return;
+        if (!openConnection()) {
+            failPending(QStringLiteral("libcurl could not start a connection"));
+            return;
+        }
+    }
+}
+
+bool PollLane::openConnection()
+{
+    auto c = std::make_unique<Connection>();
+    CURL *easy = curl_easy_init();
+    if (!easy)
+        return false;
+    c->easy = easy;
+    curl_easy_setopt(easy, CURLOPT_URL, m_originUrl.constData());
+    curl_easy_setopt(easy, CURLOPT_CONNECT_ONLY, 1L);
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_PROXY, ""); // usable() said no proxy applies
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(m_connectTimeoutMs));
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, m_verifyTls ? 1L : 0L);
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, m_verifyTls ? 2L : 0L);
+    // ALPN must not offer h2: the lane speaks HTTP/1.1 on the connection.
+    curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, long(CURL_HTTP_VERSION_1_1));
+    // Until its first request a connect-only connection sits idle in the multi's cache, where
+    // libcurl would close it as too old after CURLOPT_MAXAGE_CONN (118 s by default).
+    curl_easy_setopt(easy, CURLOPT_MAXAGE_CONN, 365L * 24 * 3600);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, &PollLane::closeSocketCallback);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, this);
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, c.get());
+    if (curl_multi_add_handle(m_multi, easy) != CURLM_OK) {
+        curl_easy_cleanup(easy);
+        return false;
+    }
+    m_connections.push_back(std::move(c));
+    return true;
+}
+
+int PollLane::socketCallback(CURL *, curl_socket_t socket, int what, void *userp, void *)
+{
+    // Inside a libcurl callback: only bookkeeping of Qt notifiers, never a libcurl call.
+    auto *self = static_cast<PollLane *>(userp);
+    if (what == CURL_POLL_REMOVE) {
+        self->m_connectWatches.erase(socket);
+        return 0;
+    }
+    std::unique_ptr<Watch> &watch = self->m_connectWatches[socket];
+    if (!watch)
+        watch = std::make_unique<Watch>();
+    const bool wantRead = what == CURL_POLL_IN || what == CURL_POLL_INOUT;
+    const bool wantWrite = what == CURL_POLL_OUT || what == CURL_POLL_INOUT;
+    const auto update = [self, socket](std::unique_ptr<QSocketNotifier> &n,
+                                       QSocketNotifier::Type type,
+                                       int mask,
+                                       bool wanted) {
+        if (wanted && !n) {
+            n = std::make_unique<QSocketNotifier>(qintptr(socket), type);
+            connect(n.get(), &QSocketNotifier::activated, self, [self, socket, mask] {
+                self->onConnectActivity(socket, mask);
+            });
+        }
+        if (n && n->isEnabled() != wanted)
+            n->setEnabled(wanted);
+    };
+    update(watch->read, QSocketNotifier::Read, CURL_CSELECT_IN, wantRead);
+    update(watch->write, QSocketNotifier::Write, CURL_CSELECT_OUT, wantWrite);
+    return 0;
+}
+
+int PollLane::timerCallback(CURLM *, long timeoutMs, void *userp)
+{
+    QTimer &timer = static_cast<PollLane *>(userp)->m_curlTimer;
+    if (timeoutMs < 0)
+        timer.stop();
+    else
+        timer.start(int(qMin<long>(timeoutMs, 24L * 3600 * 1000)));
+    return 0;
+}
+
+int PollLane::closeSocketCallback(void *clientp, curl_socket_t socket)
+{
+    // The number may be reused at once: nothing of the lane may watch it any longer.
+    auto *self = static_cast<PollLane *>(clientp);
+    self->m_connectWatches.erase(socket);
+    for (const std::unique_ptr<Connection> &c : self->m_connections) {
+        if (c->fd == socket)
+            c->releaseNotifiers(); // a connection libcurl closed fails on its next send or read
+    }
+    return ::close(socket);
+}
+
+void PollLane::onConnectActivity(curl_socket_t socket, int eventMask)
+{
+    int running = 0;
+    curl_multi_socket_action(m_multi, socket, eventMask, &running);
+    harvestConnects();
+}
+
+void PollLane::onCurlTimer()
+{
+    int running = 0;
+    curl_multi_socket_action(m_multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    harvestConnects();
+}
+
+void PollLane::harvestConnects()
+{
+    std::vector<std::pair<CURL *, CURLcode>> done;
+    int left = 0;
+    while (CURLMsg *msg = curl_multi_info_read(m_multi, &left)) {
+        if (msg->msg == CURLMSG_DONE)
+            done.emplace_back(msg->easy_handle, msg->data.result);
+    }
+    for (const auto &[easy, code] : done) {
+        Connection *c = nullptr;
+        curl_easy_getinfo(easy, CURLINFO_PRIVATE, reinterpret_cast<char **>(&c));
+        if (!c)
+            continue;
+        curl_socket_t fd = CURL_SOCKET_BAD;
+        if (code == CURLE_OK && curl_easy_getinfo(easy, CURLINFO_ACTIVESOCKET, &fd) == CURLE_OK
+            && fd != CURL_SOCKET_BAD) {
+            connected(c, fd);
+            continue;
+        }
+        const QString why = QStringLiteral("the lane could not connect (%1)")
+                                .arg(QString::fromUtf8(curl_easy_strerror(code)));
+        drop(c);
+        const bool anyConnected = std::any_of(m_connections.begin(),
+                                              m_connections.end(),
+                                              [](const auto &other) { return other->isConnected; });
+        if (!anyConnected) // the server is not there: libcurl tells the caller why
+            failPending(why);
+    }
+    dispatchPending();
+}
+
+void PollLane::connected(Connection *c, curl_socket_t fd)
+{
+    ++m_connectionsOpened;
+    m_connectWatches.erase(fd);
+    c->fd = fd;
+    c->isConnected = true;
+    c->read = std::make_unique<QSocketNotifier>(qintptr(fd), QSocketNotifier::Read);
+    // Stays on while the connection is idle: the server closing it shows up at once.
+    connect(c->read.get(), &QSocketNotifier::activated, this, [this, c] { onReadable(c); });
+}
+
+void PollLane::assign(Connection *c, Job job)
+{
+    c->job = std::move(job);
+    c->hasJob = true;
+    c->sent = 0;
+    c->in.resize(0);
+    c->headBytes = 0;
+    if (!writeSome(c))
+        fail(c, QStringLiteral("the request could not be sent"));
+}
+
+bool PollLane::writeSome(Connection *c)
+{
+    if (c->fd == CURL_SOCKET_BAD)
+        return false;
+    const QByteArray &bytes = c->job.bytes;
+    while (c->sent < bytes.size()) {
+        size_t n = 0;
+        const CURLcode rc = curl_easy_send(
+            c->easy, bytes.constData() + c->sent, size_t(bytes.size() - c->sent), &n);
+        if (rc == CURLE_AGAIN) {
+            if (!c->write) {
+                c->write
+                    = std::make_unique<QSocketNotifier>(qintptr(c->fd), QSocketNotifier::Write);
+                connect(c->write.get(), &QSocketNotifier::activated, this, [this, c] {
+                    if (!writeSome(c))
+                        fail(c, QStringLiteral("the request could not be sent"));
+                    dispatchPending();
+                });
+            }
+            c->write->setEnabled(true);
+            return true;
+        }
+        if (rc != CURLE_OK)
+            return false;
+        c->sent += qsizetype(n);
+    }
+    if (c->write)
+        c->write->setEnabled(false);
+    return true;
+}
+
+void PollLane::onReadable(Connection *c)
+{
+    if (!c->hasJob) {
+        // An idle connection: the server closed it, reset it or sent bytes nobody asked for.
+        char byte = 0;
+        size_t n = 0;
+        if (curl_easy_recv(c->easy, &byte, 1, &n) != CURLE_AGAIN)
+            drop(c);
+        return;
+    }
+    if (!readAnswer(c)) { // not complete yet, or failed
+        dispatchPending();
+        return;
+    }
+
+    Outcome outcome;
+    outcome.kind = Outcome::Answered;
+    outcome.status = c->head.status;
+    outcome.contentType = std::move(c->head.contentType);
+    outcome.body = c->in.sliced(c->headBytes, c->head.contentLength);
+    Done done = std::move(c->job.done);
+    c->job = Job();
+    c->hasJob = false;
+    c->in.resize(0);
+    c->headBytes = 0;
+    ++m_answered;
+    if (c->head.close)
+        drop(c);
+    dispatchPending();
+    // Last: done may send again or destroy the lane.
+    done(std::move(outcome));
+}
+
+bool PollLane::readAnswer(Connection *c)
+{
+    for (;;) {
+        // Before the head: whatever is there. After it: exactly the rest of the body, so bytes
+        // past the answer show up as an idle connection's unexpected data.
+        const qsizetype want
+            = c->headBytes ? c->headBytes + c->head.contentLength - c->in.size() : 4096;
+        const qsizetype old = c->in.size();
+        c->in.resize(old + want);
+        size_t n = 0;
+        const CURLcode rc = curl_easy_recv(c->easy, c->in.data() + old, size_t(want), &n);
+        c->in.resize(old + qsizetype(rc == CURLE_OK ? n : 0));
+        if (rc == CURLE_AGAIN)
+            return false;
+        if (rc != CURLE_OK) {
+            fail(c,
+                 QStringLiteral("the connection failed (%1)")
+                     .arg(QString::fromUtf8(curl_easy_strerror(rc))));
+            return false;
+        }
+        if (n == 0) {
+            fail(c,
+                 QStringLiteral("the server closed the connection before the answer was complete"));
+            return false;
+        }
+        if (!c->headBytes) {
+            const qsizetype end = c->in.indexOf("\r\n\r\n", qMax<qsizetype>(0, old - 3));
+            if (end < 0) {
+                if (c->in.size() > kMaxHeadBytes) {
+                    turnOff(QStringLiteral("the answer's headers are longer than %1 bytes")
+                                .arg(kMaxHeadBytes));
+                    fail(c, m_disabledReason);
+                    return false;
+                }
+                continue;
+            }
+            c->head = parseHead(QByteArrayView(c->in).first(end + 4));
+            if (c->head.verdict != Head::Ok) {
+                if (c->head.verdict == Head::Unreadable)
+                    turnOff(c->head.why);
+                fail(c, c->head.why);
+                return false;
+            }
+            if (c->head.contentLength > c->job.maxBytes && c->job.maxBytes > 0) {
+                fail(c,
+                     QStringLiteral("the answer is larger than the limit of %1 bytes")
+                         .arg(c->job.maxBytes));
+                return false;
+            }
+            c->headBytes = end + 4;
+            if (c->in.size() > c->headBytes + c->head.contentLength) {
+                fail(c, QStringLiteral("the server sent more than its Content-Length"));
+                return false;
+            }
+            c->in.reserve(c->headBytes + c->head.contentLength);
+        }
+        if (c->in.size() == c->headBytes + c->head.contentLength)
+            return true;
+    }
+}
+
+void PollLane::fail(Connection *c, QString why)
+{
+    Done done = std::move(c->job.done);
+    c->hasJob = false;
+    drop(c); // half-read or half-written: never reused
+    queueFallback(std::move(done), std::move(why));
+}
+
+void PollLane::drop(Connection *c)
+{
+    c->releaseNotifiers();
+    curl_multi_remove_handle(m_multi, c->easy); // closes the connect-only connection
+    curl_easy_cleanup(c->easy);
+    c->easy = nullptr;
+    m_connections.erase(std::find_if(m_connections.begin(),
+                                     m_connections.end(),
+                                     [c](const auto &owned) { return owned.get() == c; }));
+}
+
+void PollLane::failPending(const QString &why)
+{
+    std::deque<Job> pending;
+    pending.swap(m_pending);
+    for (Job &job : pending)
+        queueFallback(std::move(job.done), why);
+}
+
+void PollLane::turnOff(const QString &why)
+{
+    if (!m_enabled)
+        return;
+    m_enabled = false;
+    m_disabledReason = QStringLiteral("the poll lane is off for this server: %1").arg(why);
+    qCInfo(lcNet).noquote() << "poll lane for" << m_origin.toDisplayString(QUrl::RemovePath)
+                            << "off:" << why;
+    failPending(m_disabledReason);
+    std::vector<Connection *> idle;
+    for (const std::unique_ptr<Connection> &c : m_connections) {
+        if (c->isConnected && !c->hasJob)
+            idle.push_back(c.get());
+    }
+    for (Connection *c : idle)
+        drop(c);
+}
+
+void PollLane::armDeadline(qint64 deadline)
+{
+    if (deadline == 0 || (m_deadlineTimer.isActive() && deadline >= m_armedDeadline))
+        return;
+    m_armedDeadline = deadline;
+    m_deadlineTimer.start(int(qBound<qint64>(0, deadline - nowMs(), 24LL * 3600 * 1000)));
+}
+
+void PollLane::onDeadline()
+{
+    const qint64 now = nowMs();
+    std::vector<Connection *> late;
+    for (const std::unique_ptr<Connection> &c : m_connections) {
+        if (c->hasJob && c->job.deadline != 0 && c->job.deadline <= now)
+            late.push_back(c.get());
+    }
+    for (Connection *c : late)
+        fail(c, QStringLiteral("no answer within %1 ms").arg(c->job.timeoutMs));
+    for (auto it = m_pending.begin(); it != m_pending.end();) {
+        if (it->deadline != 0 && it->deadline <= now) {
+            queueFallback(std::move(it->done),
+                          QStringLiteral("no connection within %1 ms").arg(it->timeoutMs));
+            it = m_pending.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    qint64 next = 0;
+    const auto consider = [&next](const Job &job) {
+        if (job.deadline != 0 && (next == 0 || job.deadline < next))
+            next = job.deadline;
+    };
+    for (const std::unique_ptr<Connection> &c : m_connections) {
+        if (c->hasJob)
+            consider(c->job);
+    }
+    for (const Job &job : m_pending)
+        consider(job);
+    armDeadline(next);
+    dispatchPending();
+}
+
+} // namespace Eddy::Net

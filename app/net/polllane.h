@@ -1,0 +1,145 @@
+#pragma once
+
+#include "app/net/httpclient.h"
+#include "app/net/httprequest.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <QUrl>
+
+#include <curl/curl.h>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+class QSocketNotifier;
+
+namespace Eddy::Net {
+
+// A fast lane for tasks/get polls to one origin: a few keep-alive HTTP/1.1 connections that
+// libcurl opens (CURLOPT_CONNECT_ONLY, so TLS, timeouts and IPv6 are libcurl's) and Eddy then
+// drives itself, writing the request and reading a Content-Length JSON answer without libcurl's
+// per-transfer machinery. Anything but that happy path ends the request as Fallback with no data,
+// and the caller sends it again through HttpClient, which produces the proper error or handles
+// the quirk. That is only safe because the lane carries nothing but tasks/get, which reads and
+// changes nothing on the server: a request sent twice does no harm. Lives on the HttpClient's
+// thread.
+class PollLane final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(PollLane)
+
+public:
+    struct Outcome
+    {
+        enum Kind { Answered, Fallback };
+        Kind kind = Fallback;
+        int status = 0;         // Answered: always 200
+        QByteArray contentType; // Answered: application/json, parameters as sent
+        QByteArray body;
+        QString why; // Fallback: what the lane did not take, for a debug log
+    };
+    using Done = std::function<void(Outcome)>;
+
+    // origin: scheme, host and port of every request (the path may vary).
+    explicit PollLane(const QUrl &origin, QObject *parent = nullptr);
+    ~PollLane() override; // requests in flight end without a call
+
+    // Whether requests to url may take the lane: http or https without user info, and no proxy
+    // applies (the lane does not speak to proxies; a no_proxy of "*" counts as none).
+    static bool usable(const QUrl &url, const HttpClient::ProxySettings &proxy);
+
+    // Sends request (a POST) and calls done exactly once, never from inside send() and never after
+    // the lane is destroyed. done may call send() again or destroy the lane.
+    void send(const HttpRequest &request, Done done);
+
+    // False once the origin answered in a way the lane does not read (chunked, SSE, not JSON,
+    // not HTTP/1.1, malformed): every later send() falls back at once, so callers may as well
+    // use HttpClient directly. Transport faults (reset, timeout, refused) leave it on.
+    bool isEnabled() const { return m_enabled; }
+    QString disabledReason() const { return m_disabledReason; }
+
+    void setMaxConnections(int count); // default 16
+    int maxConnections() const { return m_maxConnections; }
+
+    qint64 connectionsOpened() const { return m_connectionsOpened; }
+    qint64 answered() const { return m_answered; }
+    qint64 fallbacks() const { return m_fallbacks; }
+    int openConnections() const { return int(m_connections.size()); }
+
+    // What the lane reads of an answer's status line and headers (the text up to and including
+    // the blank line). Public for the tests.
+    struct Head
+    {
+        enum Verdict {
+            Ok,        // 200, application/json, Content-Length
+            NotOk,     // a well-formed answer the caller must see through libcurl (e.g. 503)
+            Unreadable // framing or syntax the lane does not take: the lane turns itself off
+        };
+        Verdict verdict = Unreadable;
+        int status = 0;
+        qint64 contentLength = -1;
+        QByteArray contentType;
+        bool close = false; // Connection: close
+        QString why;
+    };
+    static Head parseHead(QByteArrayView head);
+    static constexpr qsizetype kMaxHeadBytes = 16 * 1024;
+
+private:
+    struct Job;
+    struct Connection;
+    struct Watch;
+
+    static int
+    socketCallback(CURL *easy, curl_socket_t socket, int what, void *userp, void *socketp);
+    static int timerCallback(CURLM *multi, long timeoutMs, void *userp);
+    static int closeSocketCallback(void *clientp, curl_socket_t socket);
+
+    QByteArray requestBytes(const HttpRequest &request, QString *why);
+    void queueFallback(Done done, QString why);
+    bool openConnection();
+    void onConnectActivity(curl_socket_t socket, int eventMask);
+    void onCurlTimer();
+    void harvestConnects();
+    void connected(Connection *connection, curl_socket_t socket);
+    void assign(Connection *connection, Job job);
+    bool writeSome(Connection *connection); // false: the connection failed
+    void onReadable(Connection *connection);
+    bool readAnswer(Connection *connection); // true: a whole answer is in
+    void fail(Connection *connection, QString why);
+    void drop(Connection *connection);
+    void dispatchPending();
+    void failPending(const QString &why);
+    void turnOff(const QString &why);
+    void armDeadline(qint64 deadline);
+    void onDeadline();
+
+    QUrl m_origin;
+    QByteArray m_originUrl; // what libcurl connects to
+    CURLM *m_multi = nullptr;
+    QTimer m_curlTimer;
+    QTimer m_deadlineTimer;
+    qint64 m_armedDeadline = 0;
+    std::unordered_map<curl_socket_t, std::unique_ptr<Watch>> m_connectWatches;
+    std::vector<std::unique_ptr<Connection>> m_connections;
+    std::deque<Job> m_pending; // requests waiting for a free connection
+    QUrl m_lastUrl;            // and the request line and Host header made from it
+    QByteArray m_lastPrefix;
+    int m_maxConnections = 16;
+    int m_connectTimeoutMs = 10000;
+    bool m_verifyTls = true; // of the connections open now; a request that differs falls back
+    bool m_enabled = true;
+    QString m_disabledReason;
+    qint64 m_connectionsOpened = 0;
+    qint64 m_answered = 0;
+    qint64 m_fallbacks = 0;
+};
+
+} // namespace Eddy::Net

@@ -1,0 +1,578 @@
+// PollLane against the real eddy-cfd-server (answers byte for byte what libcurl gets, keep-alive
+// reuse over many polls, a server killed with requests in flight) and against HttpPeer for what
+// a real server does not do (chunked, SSE, 503, Connection: close, truncated, oversized and
+// garbage answers, silence). Every fault must end as Fallback, never as a wrong answer.
+#include "app/mcp/client.h"
+#include "app/net/httpclient.h"
+#include "app/net/httpreply.h"
+#include "app/net/polllane.h"
+#include "tests/common/jobwait.h"
+#include "tests/common/testserver.h"
+#include "tests/net/httppeer.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include <signal.h>
+
+using namespace Eddy;
+using Net::PollLane;
+using nlohmann::json;
+
+namespace {
+
+const QStringList kServerArgs{QStringLiteral("--workers"),
+                              QStringLiteral("1"),
+                              QStringLiteral("--log-level"),
+                              QStringLiteral("error")};
+
+// A tasks/get as Mcp::Client sends it.
+Net::HttpRequest taskGet(const QUrl &url, const QByteArray &taskId)
+{
+    Net::HttpRequest r;
+    r.url = url;
+    r.headers = {{"Accept", "application/json, text/event-stream"},
+                 {"Content-Type", "application/json"},
+                 {"MCP-Protocol-Version", "2026-07-28"},
+                 {"Mcp-Method", "tasks/get"},
+                 {"Mcp-Name", taskId}};
+    const json body
+        = {{"jsonrpc", "2.0"},
+           {"id", 7},
+           {"method", "tasks/get"},
+           {"params",
+            {{"taskId", taskId.toStdString()},
+             {"_meta",
+              {{"io.modelcontextprotocol/clientCapabilities",
+                {{"elicitation", {{"form", json::object()}, {"url", json::object()}}},
+                 {"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}}}},
+               {"io.modelcontextprotocol/clientInfo", {{"name", "eddy"}, {"version", "0.1.0"}}},
+               {"io.modelcontextprotocol/protocolVersion", "2026-07-28"}}}}}};
+    r.body = QByteArray::fromStdString(body.dump());
+    r.timeoutMs = 60000;
+    return r;
+}
+
+// Tasks that stop at once on the mesh question, so every tasks/get answers input_required with
+// the same form.
+QList<QByteArray> parkedTasks(const QUrl &url, int count)
+{
+    Net::HttpClient http;
+    Mcp::ServerConfig config;
+    config.url = url;
+    Mcp::Client client(config, &http);
+    QList<QByteArray> ids;
+    for (int i = 0; i < count; ++i) {
+        const json args = {{"case_name", "lane"},
+                           {"reynolds", 100},
+                           {"grid", 8},
+                           {"max_iterations", 10000000},
+                           {"tolerance", 1e-14},
+                           {"force_mesh_defect", true}};
+        auto job = Test::finish(client.callTool(QStringLiteral("run_cfd_case"), args));
+        if (job->kind() == Mcp::CallJob::Kind::Task)
+            ids.append(QByteArray::fromStdString(job->task().taskId));
+    }
+    return ids;
+}
+
+// Collects outcomes; outlives the lane in every test.
+struct Recorder
+{
+    QList<PollLane::Outcome> outcomes;
+    PollLane::Done done()
+    {
+        return [this](PollLane::Outcome o) {
+            outcomes.append(std::move(o));
+        };
+    }
+    int count(PollLane::Outcome::Kind kind) const
+    {
+        return int(std::count_if(
+            outcomes.begin(), outcomes.end(), [kind](const auto &o) { return o.kind == kind; }));
+    }
+};
+
+} // namespace
+
+class tst_PollLane : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(Net::initGlobal()); }
+
+    void parseHead_data();
+    void parseHead();
+    void usable();
+    void sameAnswerAsLibcurl();
+    void sameRequestAsLibcurl();
+    void keepAliveOverManyPolls();
+    void serverKilledMidRun();
+    void peerFaults_data();
+    void peerFaults();
+    void connectionCloseIsAnsweredThenDropped();
+    void timeoutFallsBack();
+    void refusedFallsBackAndStaysOn();
+    void destroyedMidRequestCallsNothing();
+    void doneMayDestroyTheLane();
+};
+
+void tst_PollLane::parseHead_data()
+{
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<int>("verdict");
+    QTest::addColumn<qint64>("length");
+    QTest::addColumn<bool>("close");
+    const int ok = PollLane::Head::Ok, notOk = PollLane::Head::NotOk,
+              bad = PollLane::Head::Unreadable;
+    const QByteArray json = "Content-Type: application/json\r\n";
+    QTest::newRow("ok") << "HTTP/1.1 200 OK\r\n" + json + "Content-Length: 12\r\n\r\n"
+                        << ok << 12LL << false;
+    QTest::newRow("ok, no reason, odd case, parameters")
+        << QByteArray("HTTP/1.1 200\r\ncontent-LENGTH:7\r\nCONTENT-TYPE: Application/JSON ; "
+                      "charset=utf-8\r\n\r\n")
+        << ok << 7LL << false;
+    QTest::newRow("close") << "HTTP/1.1 200 OK\r\n" + json
+                                  + "Content-Length: 1\r\nConnection: keep-alive, Close\r\n\r\n"
+                           << ok << 1LL << true;
+    QTest::newRow("503") << QByteArray(
+        "HTTP/1.1 503 Busy\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n")
+                         << notOk << 0LL << false;
+    QTest::newRow("100") << QByteArray("HTTP/1.1 100 Continue\r\n\r\n") << notOk << -1LL << false;
+    QTest::newRow("chunked") << "HTTP/1.1 200 OK\r\n" + json + "Transfer-Encoding: chunked\r\n\r\n"
+                             << bad << -1LL << false;
+    QTest::newRow("sse") << QByteArray(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 5\r\n\r\n")
+                         << bad << 5LL << false;
+    QTest::newRow("html") << QByteArray(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\n")
+                          << bad << 5LL << false;
+    QTest::newRow("json prefix") << QByteArray(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/jsonx\r\nContent-Length: 5\r\n\r\n")
+                                 << bad << 5LL << false;
+    QTest::newRow("no type") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n") << bad
+                             << 5LL << false;
+    QTest::newRow("no length") << "HTTP/1.1 200 OK\r\n" + json + "\r\n" << bad << -1LL << false;
+    QTest::newRow("two lengths") << "HTTP/1.1 200 OK\r\n" + json
+                                        + "Content-Length: 5\r\nContent-Length: 5\r\n\r\n"
+                                 << bad << 5LL << false;
+    QTest::newRow("length not a number")
+        << "HTTP/1.1 200 OK\r\n" + json + "Content-Length: 5x\r\n\r\n"
+        << bad << -1LL << false;
+    QTest::newRow("negative length") << "HTTP/1.1 200 OK\r\n" + json + "Content-Length: -5\r\n\r\n"
+                                     << bad << -1LL << false;
+    QTest::newRow("huge length") << "HTTP/1.1 200 OK\r\n" + json
+                                        + "Content-Length: 99999999999999999999\r\n\r\n"
+                                 << bad << -1LL << false;
+    QTest::newRow("empty length") << "HTTP/1.1 200 OK\r\n" + json + "Content-Length:\r\n\r\n"
+                                  << bad << -1LL << false;
+    QTest::newRow("obs-fold") << "HTTP/1.1 200 OK\r\n" + json
+                                     + "Content-Length: 5\r\nX-A: a\r\n b\r\n\r\n"
+                              << bad << 5LL << false;
+    QTest::newRow("bare LF") << "HTTP/1.1 200 OK\r\n" + json + "Content-Length: 5\nX-A: a\r\n\r\n"
+                             << bad << -1LL << false;
+    QTest::newRow("NUL") << "HTTP/1.1 200 OK\r\n" + json
+                                + QByteArray("X-A: a\0b\r\nContent-Length: 5\r\n\r\n", 37)
+                         << bad << -1LL << false;
+    QTest::newRow("space before colon")
+        << "HTTP/1.1 200 OK\r\n" + json + "Content-Length : 5\r\n\r\n"
+        << bad << -1LL << false;
+    QTest::newRow("no colon") << "HTTP/1.1 200 OK\r\n" + json + "Content-Length 5\r\n\r\n"
+                              << bad << -1LL << false;
+    QTest::newRow("HTTP/1.0") << "HTTP/1.0 200 OK\r\n" + json + "Content-Length: 5\r\n\r\n"
+                              << bad << -1LL << false;
+    QTest::newRow("HTTP/2") << "HTTP/2 200\r\n" + json + "Content-Length: 5\r\n\r\n"
+                            << bad << -1LL << false;
+    QTest::newRow("garbage") << QByteArray("SSH-2.0-OpenSSH_9.2\r\n\r\n") << bad << -1LL << false;
+    QTest::newRow("status 2000") << "HTTP/1.1 2000 OK\r\n" + json + "Content-Length: 5\r\n\r\n"
+                                 << bad << -1LL << false;
+    QTest::newRow("status 20") << "HTTP/1.1 20 OK\r\n" + json + "Content-Length: 5\r\n\r\n"
+                               << bad << -1LL << false;
+    QTest::newRow("status letters") << "HTTP/1.1 2OO OK\r\n" + json + "Content-Length: 5\r\n\r\n"
+                                    << bad << -1LL << false;
+    QTest::newRow("no blank line") << "HTTP/1.1 200 OK\r\n" + json + "Content-Length: 5\r\n"
+                                   << bad << -1LL << false;
+    QTest::newRow("too long") << "HTTP/1.1 200 OK\r\n" + json
+                                     + "X-Pad: " + QByteArray(PollLane::kMaxHeadBytes, 'a')
+                                     + "\r\nContent-Length: 5\r\n\r\n"
+                              << bad << -1LL << false;
+}
+
+void tst_PollLane::parseHead()
+{
+    QFETCH(QByteArray, head);
+    QFETCH(int, verdict);
+    QFETCH(qint64, length);
+    QFETCH(bool, close);
+    const PollLane::Head h = PollLane::parseHead(head);
+    QCOMPARE(int(h.verdict), verdict);
+    if (verdict != PollLane::Head::Unreadable) {
+        QCOMPARE(h.contentLength, length);
+        QCOMPARE(h.close, close);
+    }
+    QCOMPARE(h.why.isEmpty(), verdict == PollLane::Head::Ok);
+}
+
+void tst_PollLane::usable()
+{
+    Net::HttpClient::ProxySettings direct;
+    QVERIFY(PollLane::usable(QUrl(QStringLiteral("http://127.0.0.1:8080/mcp")), direct));
+    QVERIFY(PollLane::usable(QUrl(QStringLiteral("https://example.org/mcp")), direct));
+    QVERIFY(!PollLane::usable(QUrl(QStringLiteral("ftp://example.org/mcp")), direct));
+    QVERIFY(!PollLane::usable(QUrl(QStringLiteral("http://user:pw@example.org/mcp")), direct));
+    Net::HttpClient::ProxySettings proxied;
+    proxied.http = "http://proxy:3128";
+    QVERIFY(!PollLane::usable(QUrl(QStringLiteral("http://example.org/mcp")), proxied));
+    QVERIFY(PollLane::usable(QUrl(QStringLiteral("https://example.org/mcp")),
+                             proxied)); // https_proxy unset
+    proxied.noProxy = "example.org";    // libcurl's matching is not repeated: the lane stays out
+    QVERIFY(!PollLane::usable(QUrl(QStringLiteral("http://example.org/mcp")), proxied));
+    proxied.noProxy = "*";
+    QVERIFY(PollLane::usable(QUrl(QStringLiteral("http://example.org/mcp")), proxied));
+}
+
+void tst_PollLane::sameAnswerAsLibcurl()
+{
+    Test::TestServer server;
+    QVERIFY2(server.start(kServerArgs), qPrintable(server.errorString()));
+    const QUrl url(server.url());
+    const QList<QByteArray> ids = parkedTasks(url, 2);
+    QCOMPARE(ids.size(), 2);
+
+    Net::HttpClient http;
+    PollLane lane(url);
+    for (const QByteArray &id : ids) {
+        const Net::HttpRequest request = taskGet(url, id);
+        std::unique_ptr<Net::HttpReply> reply(http.post(request));
+        QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 60000);
+        QVERIFY2(reply->error().isOk(), qPrintable(reply->error().message()));
+        QCOMPARE(reply->statusCode(), 200);
+        const QByteArray viaCurl = reply->readAll();
+
+        Recorder rec;
+        lane.send(request, rec.done());
+        QCOMPARE(rec.outcomes.size(), 0); // never from inside send()
+        QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), 1, 60000);
+        const PollLane::Outcome &o = rec.outcomes.first();
+        QVERIFY2(o.kind == PollLane::Outcome::Answered, qPrintable(o.why));
+        QCOMPARE(o.status, reply->statusCode());
+        QCOMPARE(o.contentType, reply->header("content-type"));
+        QCOMPARE(o.body, viaCurl);
+        const json parsed = json::parse(o.body.toStdString(), nullptr, false);
+        QVERIFY(!parsed.is_discarded());
+        QCOMPARE(parsed["result"]["status"].get<std::string>(), std::string("input_required"));
+    }
+    QCOMPARE(lane.answered(), 2);
+    QCOMPARE(lane.fallbacks(), 0);
+    QCOMPARE(lane.connectionsOpened(), 1);
+}
+
+void tst_PollLane::sameRequestAsLibcurl()
+{
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const Test::HttpPeer::Request &, QTcpSocket *socket) {
+        socket->write(Test::HttpPeer::response(200, "{}"));
+    });
+    Net::HttpRequest request = taskGet(peer.url(), "task-123");
+    request.bearerToken = "s3cret";
+    Net::HttpClient http;
+    std::unique_ptr<Net::HttpReply> reply(http.post(request));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 60000);
+    PollLane lane(peer.url());
+    Recorder rec;
+    lane.send(request, rec.done());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), 1, 60000);
+    QCOMPARE(rec.outcomes.first().body, QByteArray("{}"));
+    QCOMPARE(peer.requests().size(), 2);
+
+    const auto sorted = [](const Test::HttpPeer::Request &r) {
+        QList<QByteArray> lines;
+        for (const auto &[name, value] : r.headers)
+            lines.append(name.toLower() + ": " + value);
+        std::sort(lines.begin(), lines.end());
+        return lines;
+    };
+    const Test::HttpPeer::Request &curl = peer.requests().at(0);
+    const Test::HttpPeer::Request &ours = peer.requests().at(1);
+    QCOMPARE(ours.method, curl.method);
+    QCOMPARE(ours.path, curl.path);
+    QCOMPARE(sorted(ours), sorted(curl));
+    QCOMPARE(ours.body, curl.body);
+    QCOMPARE(ours.header("authorization"), QByteArray("Bearer s3cret"));
+}
+
+void tst_PollLane::keepAliveOverManyPolls()
+{
+    Test::TestServer server;
+    QVERIFY2(server.start(kServerArgs), qPrintable(server.errorString()));
+    const QUrl url(server.url());
+    const QList<QByteArray> ids = parkedTasks(url, 10);
+    QCOMPARE(ids.size(), 10);
+    QList<Net::HttpRequest> requests;
+    for (const QByteArray &id : ids)
+        requests.append(taskGet(url, id));
+
+    PollLane lane(url);
+    Recorder rec;
+    constexpr int kPolls = 1000;
+    int sent = 0;
+    // Up to 48 in flight: more than the 16 connections, so some wait for a free one.
+    std::function<void(PollLane::Outcome)> onDone = [&](PollLane::Outcome o) {
+        rec.outcomes.append(std::move(o));
+        if (sent < kPolls)
+            lane.send(requests.at(sent++ % requests.size()), onDone);
+    };
+    for (; sent < 48; ++sent)
+        lane.send(requests.at(sent % requests.size()), onDone);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), kPolls, 120000);
+    QCOMPARE(rec.count(PollLane::Outcome::Answered), kPolls);
+    QCOMPARE(lane.answered(), kPolls);
+    QCOMPARE(lane.fallbacks(), 0);
+    QVERIFY2(lane.connectionsOpened() <= 16, qPrintable(QString::number(lane.connectionsOpened())));
+    QVERIFY(lane.connectionsOpened() >= 1);
+    for (const PollLane::Outcome &o : rec.outcomes)
+        QVERIFY(o.body.contains("\"input_required\""));
+}
+
+void tst_PollLane::serverKilledMidRun()
+{
+    auto server = std::make_unique<Test::TestServer>();
+    QVERIFY2(server->start(kServerArgs), qPrintable(server->errorString()));
+    const QUrl url(server->url());
+    const quint16 port = server->port();
+    const QString dataDir = server->dataDir();
+    const QList<QByteArray> ids = parkedTasks(url, 4);
+    QCOMPARE(ids.size(), 4);
+
+    PollLane lane(url);
+    lane.setMaxConnections(4);
+    Recorder warm;
+    for (int i = 0; i < 4; ++i)
+        lane.send(taskGet(url, ids.at(i)), warm.done());
+    QTRY_COMPARE_WITH_TIMEOUT(warm.count(PollLane::Outcome::Answered), 4, 60000);
+    const qint64 openedBefore = lane.connectionsOpened();
+
+    // Stopped, the server takes the requests into its socket buffers and never answers them;
+    // killed, its connections reset.
+    QCOMPARE(::kill(pid_t(server->pid()), SIGSTOP), 0);
+    Recorder inFlight;
+    for (int i = 0; i < 4; ++i)
+        lane.send(taskGet(url, ids.at(i)), inFlight.done());
+    server->kill();
+    QTRY_COMPARE_WITH_TIMEOUT(inFlight.outcomes.size(), 4, 60000);
+    QCOMPARE(inFlight.count(PollLane::Outcome::Fallback), 4);
+    QVERIFY(lane.isEnabled()); // a transport fault leaves the lane on
+
+    server = std::make_unique<Test::TestServer>();
+    QVERIFY2(
+        server->start(kServerArgs + QStringList{QStringLiteral("--port"), QString::number(port)},
+                      dataDir),
+        qPrintable(server->errorString()));
+    Recorder after;
+    for (int i = 0; i < 4; ++i)
+        lane.send(taskGet(url, ids.at(i)), after.done());
+    QTRY_COMPARE_WITH_TIMEOUT(after.outcomes.size(), 4, 60000);
+    QCOMPARE(after.count(PollLane::Outcome::Answered), 4);
+    QVERIFY(lane.connectionsOpened() > openedBefore);
+}
+
+void tst_PollLane::peerFaults_data()
+{
+    QTest::addColumn<QByteArray>("answer");
+    QTest::addColumn<bool>("closeAfter");
+    QTest::addColumn<bool>("staysOn");
+    const QByteArray body = R"({"jsonrpc":"2.0","id":7,"result":{}})";
+    QTest::newRow("chunked") << Test::HttpPeer::chunkedHead(200, "application/json")
+                                    + Test::HttpPeer::chunk(body) + Test::HttpPeer::chunk({})
+                             << false << false;
+    QTest::newRow("sse") << Test::HttpPeer::response(
+        200, "data: " + body + "\n\n", "text/event-stream")
+                         << false << false;
+    QTest::newRow("not json") << Test::HttpPeer::response(200, "<html></html>", "text/html")
+                              << false << false;
+    QTest::newRow("garbage status line")
+        << QByteArray("HTPT/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}") << false << false;
+    QTest::newRow("HTTP/1.0") << QByteArray(
+        "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{}")
+                              << true << false;
+    QTest::newRow("503") << Test::HttpPeer::response(
+        503, "busy", "text/plain", {{"Retry-After", "1"}})
+                         << false << true;
+    QTest::newRow("truncated body")
+        << Test::HttpPeer::response(200, body).chopped(5) << true << true;
+    QTest::newRow("oversized body")
+        << Test::HttpPeer::response(200, QByteArray(4096, ' ') + body) << false << true;
+    QTest::newRow("more than Content-Length")
+        << Test::HttpPeer::response(200, body) + "{}" << false << true;
+    QTest::newRow("reset before answering") << QByteArray() << true << true;
+}
+
+// Each fault ends as Fallback with no data; framing the lane does not read turns it off, so the
+// next request falls back without reaching the server; a transport fault or an error status
+// leaves it on, and the next request goes out on a new connection.
+void tst_PollLane::peerFaults()
+{
+    QFETCH(QByteArray, answer);
+    QFETCH(bool, closeAfter);
+    QFETCH(bool, staysOn);
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    bool faulty = true;
+    peer.setHandler([&](const Test::HttpPeer::Request &, QTcpSocket *socket) {
+        if (!faulty) {
+            socket->write(Test::HttpPeer::response(200, "{}"));
+            return;
+        }
+        faulty = false;
+        socket->write(answer);
+        socket->flush();
+        if (closeAfter)
+            socket->abort();
+    });
+    PollLane lane(peer.url());
+    Net::HttpRequest request = taskGet(peer.url(), "task-1");
+    request.maxResponseBytes = 1024;
+    Recorder rec;
+    lane.send(request, rec.done());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), 1, 60000);
+    const PollLane::Outcome &o = rec.outcomes.first();
+    QCOMPARE(int(o.kind), int(PollLane::Outcome::Fallback));
+    QVERIFY(o.body.isEmpty());
+    QVERIFY(!o.why.isEmpty());
+    QCOMPARE(lane.isEnabled(), staysOn);
+    QCOMPARE(lane.disabledReason().isEmpty(), staysOn);
+    QCOMPARE(lane.openConnections(), 0); // never reused after a fault
+
+    lane.send(request, rec.done());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), 2, 60000);
+    if (staysOn) {
+        QVERIFY2(rec.outcomes.at(1).kind == PollLane::Outcome::Answered,
+                 qPrintable(rec.outcomes.at(1).why));
+        QCOMPARE(rec.outcomes.at(1).body, QByteArray("{}"));
+        QCOMPARE(peer.requests().size(), 2);
+        QCOMPARE(peer.connections(), 2);
+    } else {
+        QCOMPARE(int(rec.outcomes.at(1).kind), int(PollLane::Outcome::Fallback));
+        QCOMPARE(rec.outcomes.at(1).why, lane.disabledReason());
+        QCOMPARE(peer.requests().size(), 1);
+    }
+}
+
+void tst_PollLane::connectionCloseIsAnsweredThenDropped()
+{
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const Test::HttpPeer::Request &, QTcpSocket *socket) {
+        socket->write(Test::HttpPeer::response(
+            200, "{\"a\":1}", "application/json", {{"Connection", "close"}}));
+        socket->disconnectFromHost();
+    });
+    PollLane lane(peer.url());
+    Recorder rec;
+    for (int i = 1; i <= 3; ++i) {
+        lane.send(taskGet(peer.url(), "task-1"), rec.done());
+        QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), i, 60000);
+        QVERIFY2(rec.outcomes.last().kind == PollLane::Outcome::Answered,
+                 qPrintable(rec.outcomes.last().why));
+        QCOMPARE(rec.outcomes.last().body, QByteArray("{\"a\":1}"));
+        QCOMPARE(lane.openConnections(), 0);
+    }
+    QCOMPARE(peer.connections(), 3);
+    QCOMPARE(lane.connectionsOpened(), 3);
+    QVERIFY(lane.isEnabled());
+}
+
+void tst_PollLane::timeoutFallsBack()
+{
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const Test::HttpPeer::Request &, QTcpSocket *) {}); // never answers
+    PollLane lane(peer.url());
+    Net::HttpRequest request = taskGet(peer.url(), "task-1");
+    request.timeoutMs = 300;
+    Recorder rec;
+    lane.send(request, rec.done());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), 1, 60000);
+    QCOMPARE(int(rec.outcomes.first().kind), int(PollLane::Outcome::Fallback));
+    QVERIFY2(rec.outcomes.first().why.contains(QLatin1String("300 ms")),
+             qPrintable(rec.outcomes.first().why));
+    QCOMPARE(peer.requests().size(), 1);
+    QVERIFY(lane.isEnabled());
+    QCOMPARE(lane.openConnections(), 0);
+}
+
+void tst_PollLane::refusedFallsBackAndStaysOn()
+{
+    quint16 port = 0;
+    {
+        QTcpServer probe; // a port nobody listens on once it closes
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        port = probe.serverPort();
+    }
+    const QUrl url(QStringLiteral("http://127.0.0.1:%1/mcp").arg(port));
+    PollLane lane(url);
+    Recorder rec;
+    for (int i = 0; i < 3; ++i)
+        lane.send(taskGet(url, "task-1"), rec.done());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), 3, 60000);
+    QCOMPARE(rec.count(PollLane::Outcome::Fallback), 3);
+    QVERIFY2(rec.outcomes.first().why.contains(QLatin1String("could not connect")),
+             qPrintable(rec.outcomes.first().why));
+    QVERIFY(lane.isEnabled());
+    QCOMPARE(lane.connectionsOpened(), 0);
+    QCOMPARE(lane.openConnections(), 0);
+}
+
+void tst_PollLane::destroyedMidRequestCallsNothing()
+{
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const Test::HttpPeer::Request &, QTcpSocket *) {}); // never answers
+    int calls = 0;
+    auto lane = std::make_unique<PollLane>(peer.url());
+    Net::HttpRequest request = taskGet(peer.url(), "task-1");
+    lane->send(request, [&calls](PollLane::Outcome) { ++calls; });
+    QTRY_COMPARE_WITH_TIMEOUT(peer.requests().size(), 1, 60000); // on the wire, unanswered
+    lane->send(request, [&calls](PollLane::Outcome) { ++calls; });
+    request.method = Net::HttpRequest::Method::Delete;
+    lane->send(request, [&calls](PollLane::Outcome) { ++calls; }); // a queued fallback
+    lane.reset();
+    QTest::qWait(300);
+    QCOMPARE(calls, 0);
+}
+
+void tst_PollLane::doneMayDestroyTheLane()
+{
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const Test::HttpPeer::Request &, QTcpSocket *socket) {
+        socket->write(Test::HttpPeer::response(200, "{}"));
+    });
+    auto lane = std::make_unique<PollLane>(peer.url());
+    std::optional<PollLane::Outcome> got;
+    int calls = 0;
+    for (int i = 0; i < 2; ++i) {
+        lane->send(taskGet(peer.url(), "task-1"), [&](PollLane::Outcome o) {
+            ++calls;
+            got = std::move(o);
+            lane.reset();
+        });
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(got.has_value(), 60000);
+    QVERIFY(!lane);
+    QTest::qWait(300);
+    QCOMPARE(calls, 1);
+    QCOMPARE(got->body, QByteArray("{}"));
+}
+
+QTEST_GUILESS_MAIN(tst_PollLane)
+#include "tst_polllane.moc"
