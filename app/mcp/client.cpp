@@ -171,14 +171,18 @@ json errorObjectOf(const Error &e)
 
 // One HTTP POST carrying one JSON-RPC message, answered by JSON or by an SSE stream. Messages on
 // the stream other than our response go to onMessage; done() runs once with the response.
-struct Client::Exchange
+// The reply's handler (called directly, no signal connections per request); the reply keeps it
+// alive while it lives.
+struct Client::Exchange final : Net::HttpReply::Handler
 {
+    Client *client = nullptr; // ends every exchange before it goes (~Client)
     Net::HttpReply *reply = nullptr;
     Net::SseParser sse;
     QByteArray body;
     json requestId;
     QString method;
     bool isSse = false;
+    bool isInitialize = false; // its answer carries the legacy session id
     bool done = false;
     qint64 retryAfterMs = -1; // from Retry-After, for the caller's error
     std::function<void(const json &)> onMessage;
@@ -188,23 +192,32 @@ struct Client::Exchange
     std::string expectedTaskId;
     qint64 requestNumber = 0;
 
-    // Ends the exchange: no more callbacks; the reply is disconnected, aborted when asked to
-    // (if still running) and deleted later.
-    void drop(bool abortRunning)
+    // Ends the exchange: no more callbacks; the reply is released (a running one ends quietly).
+    void drop()
     {
         done = true;
         onMessage = nullptr;
         onDone = nullptr;
         onTaskState = nullptr;
-        if (Net::HttpReply *r = std::exchange(reply, nullptr)) {
-            QObject::disconnect(r, nullptr, nullptr, nullptr);
-            if (abortRunning)
-                r->abort(); // no-op when finished
-            r->deleteLater();
-        }
+        if (Net::HttpReply *r = std::exchange(reply, nullptr))
+            r->release();
     }
-    void release() { drop(false); }
-    void abort() { drop(true); }
+    void release() { drop(); }
+    void abort() { drop(); }
+
+    void replyHeadersReceived(Net::HttpReply *r) override
+    {
+        if (done)
+            return;
+        const QByteArray type = r->header("Content-Type");
+        const QByteArrayView sse("text/event-stream");
+        isSse = type.size() >= sse.size()
+                && QByteArrayView(type).first(sse.size()).compare(sse, Qt::CaseInsensitive) == 0;
+        if (isInitialize)
+            client->m_sessionId = r->header("Mcp-Session-Id");
+    }
+    void replyReadyRead(Net::HttpReply *) override { onReadyRead(); }
+    void replyFinished(Net::HttpReply *) override { onFinished(); }
 
     void complete(const json &response, const Error &error, int status)
     {
@@ -212,7 +225,7 @@ struct Client::Exchange
             return;
         auto cb = std::move(onDone);
         // Our answer is in: closing a still-open stream now is not a cancellation.
-        drop(true);
+        drop();
         if (cb)
             cb(response, error, status, retryAfterMs);
     }
@@ -452,27 +465,30 @@ json Client::makeMeta(const QByteArray &traceparent) const
 
 QList<std::pair<QByteArray, QByteArray>> Client::makeHeaders(const Request &request) const
 {
-    QList<std::pair<QByteArray, QByteArray>> headers;
-    headers.append(std::pair<QByteArray, QByteArray>("Accept", "application/json, text/event-stream"));
-    headers.append(std::pair<QByteArray, QByteArray>("Content-Type", "application/json"));
+    using Header = std::pair<QByteArray, QByteArray>;
+    // Literals: no allocation per request for the names and constant values.
+    static const Header accept(QByteArrayLiteral("Accept"),
+                               QByteArrayLiteral("application/json, text/event-stream"));
+    static const Header contentType(QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
+    QList<Header> headers;
     if (m_era == Era::Legacy) {
+        headers = {accept, contentType};
         if (request.method != QLatin1String("initialize"))
-            headers.append(std::pair<QByteArray, QByteArray>("MCP-Protocol-Version", protocolVersion().toLatin1()));
+            headers.append(Header(QByteArrayLiteral("MCP-Protocol-Version"), protocolVersion().toLatin1()));
         if (!m_sessionId.isEmpty())
-            headers.append(std::pair<QByteArray, QByteArray>("Mcp-Session-Id", m_sessionId));
+            headers.append(Header(QByteArrayLiteral("Mcp-Session-Id"), m_sessionId));
         return headers;
     }
-    if (m_modernHeaders.isEmpty()) {
-        m_modernHeaders = headers;
-        m_modernHeaders.append(std::pair<QByteArray, QByteArray>("MCP-Protocol-Version", kModernVersion));
-    }
-    headers = m_modernHeaders; // shared, built once
+    if (m_modernHeaders.isEmpty())
+        m_modernHeaders = {accept, contentType,
+                           Header(QByteArrayLiteral("MCP-Protocol-Version"), QByteArray(kModernVersion))};
     headers.reserve(m_modernHeaders.size() + 2 + request.extraHeaders.size());
-    headers.append(std::pair<QByteArray, QByteArray>(
-        "Mcp-Method", request.method == QLatin1String("tasks/get") ? QByteArrayLiteral("tasks/get")
-                                                                    : request.method.toUtf8()));
+    headers += m_modernHeaders;
+    headers.append(Header(QByteArrayLiteral("Mcp-Method"), request.method == QLatin1String("tasks/get")
+                                                                ? QByteArrayLiteral("tasks/get")
+                                                                : request.method.toUtf8()));
     if (!request.mcpName.isNull())
-        headers.append(std::pair<QByteArray, QByteArray>("Mcp-Name", Headers::encodeValue(request.mcpName.toStdString())));
+        headers.append(Header(QByteArrayLiteral("Mcp-Name"), Headers::encodeUtf8(request.mcpName)));
     headers += request.extraHeaders;
     return headers;
 }
@@ -501,7 +517,9 @@ std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArra
     http.bearerToken = m_tokenUtf8;
 
     auto exchange = std::make_shared<Exchange>();
+    exchange->client = this;
     exchange->method = request.method;
+    exchange->isInitialize = request.method == QLatin1String("initialize");
     exchange->requestId = requestId;
     exchange->onDone = std::move(done);
     exchange->reply = m_http->post(http);
@@ -510,20 +528,8 @@ std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArra
         m_exchangeSweepAt = std::max<size_t>(64, 2 * m_exchanges.size());
     }
     m_exchanges.push_back(exchange);
-    Net::HttpReply *reply = exchange->reply;
-    std::weak_ptr<Exchange> weak = exchange;
-    const bool isInitialize = request.method == QLatin1String("initialize");
-    connect(reply, &Net::HttpReply::headersReceived, this, [this, weak, isInitialize] {
-        auto ex = weak.lock();
-        if (!ex || !ex->reply)
-            return;
-        ex->isSse = ex->reply->header("Content-Type").toLower().startsWith("text/event-stream");
-        if (isInitialize)
-            m_sessionId = ex->reply->header("Mcp-Session-Id");
-    });
-    // The exchange must outlive the reply's signals even if the caller drops its pointer.
-    connect(reply, &Net::HttpReply::readyRead, reply, [exchange] { exchange->onReadyRead(); });
-    connect(reply, &Net::HttpReply::finished, reply, [exchange] { exchange->onFinished(); });
+    // The reply keeps the exchange alive even if the caller drops its pointer.
+    exchange->reply->setHandler(exchange);
     return exchange;
 }
 
@@ -722,12 +728,12 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
     if (!request.pollTaskId.empty() && m_era == Era::Modern) {
         // The steady-state poll: body written directly, answer read without a JSON tree.
         auto onTaskState = std::move(request.onTaskState);
-        const std::string taskId = request.pollTaskId;
+        std::string taskId = request.pollTaskId;
         QByteArray body = modernGetBody(id, taskId, request.traceparent);
         auto exchange = sendNow(std::move(request), std::move(done), context, id, std::move(body));
         if (!exchange->done) {
             exchange->onTaskState = std::move(onTaskState);
-            exchange->expectedTaskId = taskId;
+            exchange->expectedTaskId = std::move(taskId);
             exchange->requestNumber = id;
         }
         return exchange;
@@ -811,9 +817,9 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
             ex->abort();
     };
     if (auto *job = qobject_cast<Job *>(context.data()))
-        job->m_abortHook = hook;
+        job->m_abortHook = std::move(hook);
     else if (auto *listen = qobject_cast<Listen *>(context.data()))
-        listen->m_abortHook = hook;
+        listen->m_abortHook = std::move(hook);
     // Set last, so the request moves into it instead of being copied.
     exchange->onDone = [this, request = std::move(request), done = std::move(done), context, id, sentSession](
                            const json &response, const Error &error, int status,

@@ -132,12 +132,16 @@ bool Headers::isPlainSafe(const QByteArray &v)
     return !looksLikeSentinel(v);
 }
 
+QByteArray Headers::encodeUtf8(const QByteArray &utf8)
+{
+    if (isPlainSafe(utf8))
+        return utf8;
+    return "=?base64?" + utf8.toBase64() + "?=";
+}
+
 QByteArray Headers::encodeValue(const std::string &utf8)
 {
-    const QByteArray bytes(utf8.data(), qsizetype(utf8.size()));
-    if (isPlainSafe(bytes))
-        return bytes;
-    return "=?base64?" + bytes.toBase64() + "?=";
+    return encodeUtf8(QByteArray(utf8.data(), qsizetype(utf8.size())));
 }
 
 QByteArray Headers::encodeValue(const QString &value)

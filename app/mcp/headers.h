@@ -22,6 +22,8 @@ public:
     // "=?base64?<base64 of UTF-8>?=".
     static QByteArray encodeValue(const QString &value);
     static QByteArray encodeValue(const std::string &utf8);
+    // The same for UTF-8 bytes; a plain value comes back shared, without a copy.
+    static QByteArray encodeUtf8(const QByteArray &utf8);
     static bool isPlainSafe(const QByteArray &utf8);
     // Reverses encodeValue (for tests and fake servers); *ok = false on a malformed sentinel.
     static QString decodeValue(const QByteArray &value, bool *ok = nullptr);

@@ -1,7 +1,6 @@
 #include "app/net/httpclient.h"
 
 #include <QLoggingCategory>
-#include <QPointer>
 #include <QSocketNotifier>
 
 #include <mutex>
@@ -67,6 +66,8 @@ struct HttpClient::SocketWatch
 {
     std::unique_ptr<QSocketNotifier> read;
     std::unique_ptr<QSocketNotifier> write;
+    bool wantRead = false; // what libcurl last asked for
+    bool connection = false; // a connection's socket (always closed through closeSocketCallback)
 };
 
 // Options are set again only when they differ from the handle's last request.
@@ -150,6 +151,8 @@ std::unique_ptr<HttpClient::Handle> HttpClient::takeHandle()
     curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, &HttpClient::closeSocketCallback);
     curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, this);
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, &HttpClient::socketOptionCallback);
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTDATA, this);
     // Set explicitly (possibly empty), so libcurl does not read no_proxy on every transfer.
     curl_easy_setopt(easy, CURLOPT_NOPROXY, m_proxy.noProxy.constData());
     return handle;
@@ -229,7 +232,8 @@ HttpReply *HttpClient::post(const HttpRequest &request)
                                QStringLiteral("cannot start the request (%1)")
                                    .arg(QString::fromUtf8(curl_multi_strerror(rc))));
         // finished() must not fire before the caller could connect to it.
-        QMetaObject::invokeMethod(reply, [reply] { emit reply->finished(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(reply, [reply] { reply->announce(HttpReply::Notice::Finished); },
+                                  Qt::QueuedConnection);
     }
     return reply;
 }
@@ -252,14 +256,21 @@ int HttpClient::socketCallback(CURL *easy, curl_socket_t socket, int what, void 
         }
         watch = std::make_unique<SocketWatch>();
     }
-    // Notifiers stay (disabled) while the socket lives, e.g. an idle keep-alive connection
-    // between polls; closeSocketCallback drops them.
+    // Asked each time: a number may be reused after a resolver's socket closed unannounced.
+    watch->connection = self->m_connectionSockets.contains(socket);
+    // Notifiers stay while the socket lives, e.g. an idle keep-alive connection between polls;
+    // closeSocketCallback drops them. A connection's read notifier even stays on when libcurl
+    // stops watching it: switching it off and on for every poll costs glib a poll-set change and
+    // a loop wake-up each time. Should it fire unwanted (the server closed the idle connection),
+    // onSocketActivity switches it off then. Other sockets (a resolver's) may be closed without
+    // the callback, so theirs go off at once.
+    watch->wantRead = wantRead;
     if (wantRead && !watch->read) {
         watch->read = std::make_unique<QSocketNotifier>(qintptr(socket), QSocketNotifier::Read);
         connect(watch->read.get(), &QSocketNotifier::activated, self,
                 [self, socket] { self->onSocketActivity(socket, CURL_CSELECT_IN); });
     }
-    if (watch->read && watch->read->isEnabled() != wantRead)
+    if (watch->read && watch->read->isEnabled() != wantRead && (wantRead || !watch->connection))
         watch->read->setEnabled(wantRead);
     if (wantWrite && !watch->write) {
         watch->write = std::make_unique<QSocketNotifier>(qintptr(socket), QSocketNotifier::Write);
@@ -271,10 +282,19 @@ int HttpClient::socketCallback(CURL *easy, curl_socket_t socket, int what, void 
     return 0;
 }
 
+int HttpClient::socketOptionCallback(void *clientp, curl_socket_t socket, curlsocktype purpose)
+{
+    if (purpose == CURLSOCKTYPE_IPCXN)
+        static_cast<HttpClient *>(clientp)->m_connectionSockets.insert(socket);
+    return CURL_SOCKOPT_OK;
+}
+
 int HttpClient::closeSocketCallback(void *clientp, curl_socket_t socket)
 {
     // The socket's number may be reused at once: its notifiers go with it.
-    static_cast<HttpClient *>(clientp)->m_sockets.erase(socket);
+    auto *self = static_cast<HttpClient *>(clientp);
+    self->m_sockets.erase(socket);
+    self->m_connectionSockets.erase(socket);
     return ::close(socket);
 }
 
@@ -300,6 +320,15 @@ void HttpClient::armTimer(long timeoutMs)
 
 void HttpClient::onSocketActivity(curl_socket_t socket, int eventMask)
 {
+    if (eventMask == CURL_CSELECT_IN) {
+        // An idle connection's read notifier left on (socketCallback): off now, libcurl finds
+        // out what happened to the connection when it next uses it.
+        const auto watch = m_sockets.find(socket);
+        if (watch != m_sockets.end() && !watch->second->wantRead) {
+            watch->second->read->setEnabled(false);
+            return;
+        }
+    }
     int running = 0;
     curl_multi_socket_action(m_multi, socket, eventMask, &running);
     afterSocketAction();
@@ -331,23 +360,18 @@ void HttpClient::afterSocketAction()
     }
 
     // Announce data of transfers still running (and of finishing ones, before their finished()).
-    std::vector<QPointer<HttpReply>> withData;
+    // Kept by easy handle: a reply deleted or released by a slot is no longer in m_active.
+    std::vector<CURL *> withData;
     for (const auto &[easy, transfer] : m_active) {
         const HttpReply *reply = transfer.reply;
         if (reply->m_pendingReadyRead || (reply->m_headersDone && !reply->m_headersAnnounced))
-            withData.emplace_back(transfer.reply);
+            withData.push_back(easy);
     }
-    for (const QPointer<HttpReply> &reply : withData) {
-        if (!reply || reply->m_finished)
+    for (CURL *easy : withData) {
+        const auto it = m_active.find(easy);
+        if (it == m_active.end())
             continue;
-        if (reply->m_headersDone && !reply->m_headersAnnounced) {
-            reply->m_headersAnnounced = true;
-            emit reply->headersReceived();
-        }
-        if (reply && !reply->m_finished && reply->m_pendingReadyRead) {
-            reply->m_pendingReadyRead = false;
-            emit reply->readyRead();
-        }
+        announceData(it->second.reply);
     }
 
     for (const auto &[easy, code] : done) {
@@ -385,17 +409,26 @@ void HttpClient::finishReply(HttpReply *reply, CURLcode code)
         reply->m_error = Error::fromCurl(code, reply->m_errorBuffer);
     }
     reply->m_finished = true;
-    QPointer<HttpReply> guard(reply);
+    if (announceData(reply))
+        reply->announce(HttpReply::Notice::Finished);
+}
+
+bool HttpClient::announceData(HttpReply *reply)
+{
+    const bool running = !reply->m_finished;
     if (reply->m_headersDone && !reply->m_headersAnnounced) {
         reply->m_headersAnnounced = true;
-        emit reply->headersReceived();
+        if (!reply->announce(HttpReply::Notice::HeadersReceived))
+            return false;
     }
-    if (guard && reply->m_pendingReadyRead) {
+    if (running && reply->m_finished) // aborted by a slot meanwhile: nothing more
+        return false;
+    if (reply->m_pendingReadyRead) {
         reply->m_pendingReadyRead = false;
-        emit reply->readyRead();
+        if (!reply->announce(HttpReply::Notice::ReadyRead))
+            return false;
     }
-    if (guard)
-        emit reply->finished();
+    return true;
 }
 
 void HttpClient::abortReply(HttpReply *reply)

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 class QSocketNotifier;
@@ -64,6 +65,7 @@ private:
     static int socketCallback(CURL *easy, curl_socket_t socket, int what, void *userp, void *socketp);
     static int timerCallback(CURLM *multi, long timeoutMs, void *userp);
     static int closeSocketCallback(void *clientp, curl_socket_t socket);
+    static int socketOptionCallback(void *clientp, curl_socket_t socket, curlsocktype purpose);
 
     std::unique_ptr<Handle> takeHandle();
     void configure(Handle &handle, const HttpRequest &request);
@@ -74,10 +76,13 @@ private:
     void afterSocketAction();
     void abortReply(HttpReply *reply);
     void finishReply(HttpReply *reply, CURLcode code);
+    // headersReceived / readyRead still owed to the reply; false when it is gone since.
+    bool announceData(HttpReply *reply);
 
     CURLM *m_multi = nullptr;
     QTimer m_timer;
     std::unordered_map<curl_socket_t, std::unique_ptr<SocketWatch>> m_sockets;
+    std::unordered_set<curl_socket_t> m_connectionSockets; // opened for connections, still open
     struct Transfer
     {
         HttpReply *reply = nullptr;

@@ -2,6 +2,8 @@
 
 #include "app/net/httpclient.h"
 
+#include <QPointer>
+
 #include <cstring>
 
 namespace Eddy::Net {
@@ -21,34 +23,45 @@ HttpReply::~HttpReply()
 curl_slist *HttpReply::buildHeaderList(const QList<std::pair<QByteArray, QByteArray>> &headers,
                                        const QByteArray &bearerToken)
 {
-    // Offsets first: the text may move while it grows; the nodes are linked at the end.
-    std::vector<qsizetype> starts;
-    starts.reserve(size_t(headers.size()) + 3);
-    m_headerText.clear();
-    const auto add = [&](std::initializer_list<QByteArrayView> parts) {
-        starts.push_back(m_headerText.size());
-        for (const QByteArrayView part : parts)
-            m_headerText.append(part);
-        m_headerText.append('\0');
-    };
-    // No "Expect: 100-continue": it costs a round trip on every larger POST.
-    add({"Expect:"});
+    static constexpr QByteArrayView kNoExpect = "Expect:"; // "100-continue" costs a round trip
+    static constexpr QByteArrayView kContentType = "Content-Type: application/json";
+    static constexpr QByteArrayView kBearer = "Authorization: Bearer ";
+    // The text is sized first, so it never moves and the nodes can point into it as it is written.
     bool hasContentType = false;
+    qsizetype size = kNoExpect.size() + 1;
     for (const auto &[name, value] : headers) {
         if (name.compare("content-type", Qt::CaseInsensitive) == 0)
             hasContentType = true;
-        add({name, ": ", value});
+        size += name.size() + 2 + value.size() + 1;
     }
     if (!hasContentType)
-        add({"Content-Type: application/json"});
+        size += kContentType.size() + 1;
     if (!bearerToken.isEmpty())
-        add({"Authorization: Bearer ", bearerToken});
-    m_headerNodes.resize(starts.size());
-    char *text = m_headerText.data();
-    for (size_t i = 0; i < starts.size(); ++i) {
-        m_headerNodes[i].data = text + starts[i];
-        m_headerNodes[i].next = i + 1 < starts.size() ? &m_headerNodes[i + 1] : nullptr;
-    }
+        size += kBearer.size() + bearerToken.size() + 1;
+    m_headerText.resize(size);
+    m_headerNodes.resize(size_t(headers.size()) + 3);
+    char *out = m_headerText.data();
+    size_t count = 0;
+    const auto add = [&](std::initializer_list<QByteArrayView> parts) {
+        m_headerNodes[count].data = out;
+        m_headerNodes[count].next = nullptr;
+        if (count > 0)
+            m_headerNodes[count - 1].next = &m_headerNodes[count];
+        ++count;
+        for (const QByteArrayView part : parts) {
+            std::memcpy(out, part.data(), size_t(part.size()));
+            out += part.size();
+        }
+        *out++ = '\0';
+    };
+    add({kNoExpect});
+    for (const auto &[name, value] : headers)
+        add({name, ": ", value});
+    if (!hasContentType)
+        add({kContentType});
+    if (!bearerToken.isEmpty())
+        add({kBearer, bearerToken});
+    Q_ASSERT(out == m_headerText.data() + size);
     return m_headerNodes.data();
 }
 
@@ -59,13 +72,85 @@ QByteArray HttpReply::readAll()
     return out;
 }
 
-QByteArray HttpReply::header(const QByteArray &name) const
+namespace {
+
+// A stored header line split at its first colon, both sides trimmed.
+std::pair<QByteArrayView, QByteArrayView> splitHeader(QByteArrayView line)
 {
-    for (auto it = m_headers.crbegin(); it != m_headers.crend(); ++it) {
-        if (it->first.compare(name, Qt::CaseInsensitive) == 0)
-            return it->second;
+    const qsizetype colon = line.indexOf(':');
+    return {line.first(colon).trimmed(), line.sliced(colon + 1).trimmed()};
+}
+
+} // namespace
+
+QByteArray HttpReply::header(QByteArrayView name) const
+{
+    for (auto it = m_headerLines.crbegin(); it != m_headerLines.crend(); ++it) {
+        const auto [key, value] = splitHeader(QByteArrayView(m_headerBlock).sliced(it->first, it->second));
+        if (key.compare(name, Qt::CaseInsensitive) == 0)
+            return value.toByteArray();
     }
     return {};
+}
+
+QList<std::pair<QByteArray, QByteArray>> HttpReply::headers() const
+{
+    QList<std::pair<QByteArray, QByteArray>> out;
+    out.reserve(qsizetype(m_headerLines.size()));
+    for (const auto &[offset, length] : m_headerLines) {
+        const auto [key, value] = splitHeader(QByteArrayView(m_headerBlock).sliced(offset, length));
+        out.append({key.toByteArray(), value.toByteArray()});
+    }
+    return out;
+}
+
+bool HttpReply::announce(Notice notice)
+{
+    ++m_announcing;
+    if (m_handler) {
+        const std::shared_ptr<Handler> handler = m_handler; // the call may drop the reply's copy
+        switch (notice) {
+        case Notice::HeadersReceived:
+            handler->replyHeadersReceived(this);
+            break;
+        case Notice::ReadyRead:
+            handler->replyReadyRead(this);
+            break;
+        case Notice::Finished:
+            handler->replyFinished(this);
+            break;
+        }
+    } else {
+        QPointer<HttpReply> guard(this); // a slot may delete the reply
+        switch (notice) {
+        case Notice::HeadersReceived:
+            emit headersReceived();
+            break;
+        case Notice::ReadyRead:
+            emit readyRead();
+            break;
+        case Notice::Finished:
+            emit finished();
+            break;
+        }
+        if (!guard)
+            return false;
+    }
+    if (--m_announcing == 0 && m_released) {
+        delete this;
+        return false;
+    }
+    return true;
+}
+
+void HttpReply::release()
+{
+    m_handler.reset();
+    if (m_announcing > 0) {
+        m_released = true; // announce() deletes it when the call returns
+        return;
+    }
+    delete this; // a running transfer ends quietly in the destructor
 }
 
 void HttpReply::abort()
@@ -77,7 +162,7 @@ void HttpReply::abort()
     m_finished = true;
     m_error = Error(Error::Kind::Aborted, CURLE_ABORTED_BY_CALLBACK,
                     QStringLiteral("the request was aborted"));
-    emit finished();
+    announce(Notice::Finished);
 }
 
 size_t HttpReply::writeCallback(char *data, size_t size, size_t count, void *userp)
@@ -99,7 +184,6 @@ size_t HttpReply::headerCallback(char *data, size_t size, size_t count, void *us
 {
     auto *self = static_cast<HttpReply *>(userp);
     const size_t bytes = size * count;
-    // Views until a header is kept: a response's handful of lines cost two copies each.
     QByteArrayView line(data, qsizetype(bytes));
     while (line.endsWith('\n') || line.endsWith('\r'))
         line.chop(1);
@@ -110,16 +194,19 @@ size_t HttpReply::headerCallback(char *data, size_t size, size_t count, void *us
         for (qsizetype i = space + 1; space > 0 && i < line.size() && line[i] >= '0' && line[i] <= '9'; ++i)
             status = status * 10 + (line[i] - '0');
         self->m_status = status > 999 ? 0 : status;
-        self->m_headers.clear();
+        self->m_headerBlock.clear();
+        self->m_headerLines.clear();
         self->m_headersDone = false;
     } else if (line.isEmpty()) {
         if (self->m_status >= 200)
             self->m_headersDone = true;
     } else {
-        const qsizetype colon = line.indexOf(':');
-        if (colon > 0)
-            self->m_headers.append({line.first(colon).trimmed().toByteArray(),
-                                    line.sliced(colon + 1).trimmed().toByteArray()});
+        if (line.indexOf(':') > 0) {
+            if (self->m_headerBlock.isEmpty())
+                self->m_headerBlock.reserve(512); // a typical response's headers in one allocation
+            self->m_headerLines.emplace_back(self->m_headerBlock.size(), line.size());
+            self->m_headerBlock.append(line);
+        }
     }
     return bytes;
 }

@@ -8,6 +8,7 @@
 
 #include <curl/curl.h>
 
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -16,21 +17,40 @@ namespace Eddy::Net {
 class HttpClient;
 
 // One in-flight POST, shaped like QNetworkReply: readyRead() as body bytes arrive, finished()
-// exactly once. Owned by the caller (deleteLater it after finished()); lives on the thread of the
-// HttpClient that made it.
+// exactly once. Owned by the caller (deleteLater or release() it after finished()); lives on the
+// thread of the HttpClient that made it.
 class HttpReply final : public QObject
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(HttpReply)
 
 public:
+    // Told directly instead of through the signals, for a caller that makes a reply per poll:
+    // no connection per reply. The reply keeps it alive; it must not delete the reply (release()).
+    class Handler
+    {
+    public:
+        virtual void replyHeadersReceived(HttpReply *reply) = 0;
+        virtual void replyReadyRead(HttpReply *reply) = 0;
+        virtual void replyFinished(HttpReply *reply) = 0;
+
+    protected:
+        ~Handler() = default;
+    };
+
     ~HttpReply() override;
+
+    // Replaces the signals (none is emitted while a handler is set); nullptr = signals again.
+    void setHandler(std::shared_ptr<Handler> handler) { m_handler = std::move(handler); }
+    // The owner is done with the reply: a running one ends quietly, and it is deleted at once, or
+    // right after the handler call or signal it is in (no posted event, unlike deleteLater).
+    void release();
 
     QByteArray readAll();                   // body bytes received since the last call
     qint64 bytesAvailable() const { return m_body.size(); }
     int statusCode() const { return m_status; } // 0 until the status line arrived
-    QByteArray header(const QByteArray &name) const; // case-insensitive, last value wins
-    QList<std::pair<QByteArray, QByteArray>> headers() const { return m_headers; }
+    QByteArray header(QByteArrayView name) const; // case-insensitive, last value wins
+    QList<std::pair<QByteArray, QByteArray>> headers() const;
     bool isFinished() const { return m_finished; }
     Error error() const { return m_error; }
     void abort(); // ends the exchange now; emits finished() with Error::Kind::Aborted
@@ -43,6 +63,10 @@ signals:
 private:
     friend class HttpClient;
     explicit HttpReply(HttpClient *client);
+
+    enum class Notice { HeadersReceived, ReadyRead, Finished };
+    // Tells the owner through the handler or the signal; false when the reply is gone since.
+    bool announce(Notice notice);
 
     static size_t writeCallback(char *data, size_t size, size_t count, void *userp);
     static size_t headerCallback(char *data, size_t size, size_t count, void *userp);
@@ -57,7 +81,13 @@ private:
     std::vector<curl_slist> m_headerNodes;
     QByteArray m_requestBody;
     QByteArray m_body;
-    QList<std::pair<QByteArray, QByteArray>> m_headers;
+    // The response's header lines as received, "name: value" each (CR/LF stripped), and where
+    // each starts: one buffer for all of them instead of two arrays per header.
+    QByteArray m_headerBlock;
+    std::vector<std::pair<qsizetype, qsizetype>> m_headerLines; // offset, length
+    std::shared_ptr<Handler> m_handler;
+    int m_announcing = 0;   // nested announce() calls in progress
+    bool m_released = false; // release() asked while announcing
     qint64 m_received = 0;
     qint64 m_maxBytes = 0;
     int m_status = 0;
