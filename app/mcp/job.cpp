@@ -1,5 +1,7 @@
 #include "app/mcp/job.h"
 
+#include <QPointer>
+
 namespace Eddy::Mcp {
 
 Job::Job(QObject *parent)
@@ -16,9 +18,12 @@ void Job::finish(const Error &error)
     m_finished = true;
     m_error = error;
     m_abortHook = nullptr;
+    // Deleted as soon as finished() returns, not by deleteLater: a posted event costs every poll
+    // an eventfd write and one more event-loop turn. A slot may have deleted it already.
+    QPointer<Job> guard(this);
     emit finished();
-    if (m_autoDelete)
-        deleteLater();
+    if (guard && m_autoDelete)
+        delete this;
 }
 
 void Job::abort()

@@ -10,7 +10,9 @@ namespace Eddy::Mcp {
 
 // Base of every asynchronous MCP operation (KJob-like): it starts when the Client creates it and
 // emits finished() exactly once, always from the event loop (never inside the call that made it).
-// Unless the caller calls setAutoDelete(false), it deleteLaters itself after finished().
+// Unless the caller calls setAutoDelete(false), it deletes itself as soon as finished() returns:
+// read its result in a slot connected directly (a queued slot would find it gone). A slot may
+// also delete it.
 class Job : public QObject
 {
     Q_OBJECT
@@ -24,7 +26,8 @@ public:
     bool isFinished() const { return m_finished; }
     bool autoDelete() const { return m_autoDelete; }
     void setAutoDelete(bool autoDelete) { m_autoDelete = autoDelete; }
-    // Stops the exchange; finished() follows with Error::Kind::Aborted unless already finished.
+    // Stops the exchange; finished() follows with Error::Kind::Aborted unless already finished
+    // (with autoDelete, the job is gone when this returns).
     void abort();
 
 signals:
@@ -32,7 +35,8 @@ signals:
 
 protected:
     explicit Job(QObject *parent = nullptr);
-    // Called once by the implementation; emits finished() and schedules deletion.
+    // Called once by the implementation; emits finished(), then deletes the job (autoDelete).
+    // The caller must not touch the job after it returns.
     void finish(const Error &error = {});
 
 private:
