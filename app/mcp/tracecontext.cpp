@@ -6,12 +6,16 @@ namespace Eddy::Mcp {
 
 namespace {
 
+// One call into the shared generator per id (it locks a mutex per call): a new span id per poll.
 QByteArray randomHex(int bytes)
 {
-    QByteArray raw(bytes, Qt::Uninitialized);
+    Q_ASSERT(bytes > 0 && bytes <= 16);
+    quint32 words[4] = {};
+    const int count = (bytes + 3) / 4;
+    QByteArray raw;
     do {
-        for (int i = 0; i < bytes; ++i)
-            raw[i] = char(QRandomGenerator::global()->bounded(256));
+        QRandomGenerator::global()->fillRange(words, count);
+        raw = QByteArray(reinterpret_cast<const char *>(words), bytes);
     } while (raw.count('\0') == bytes); // all-zero ids are invalid in W3C Trace Context
     return raw.toHex();
 }
