@@ -4,17 +4,20 @@
 // 100 tasks round-robin, at most 16 connections), by two bare loops with no Qt and no parsing:
 //   raw  - blocking-free sockets, send / poll / recv, one keep-alive connection per request in flight;
 //   curl - libcurl's multi interface driven by epoll and curl_multi_socket_action, as Eddy's
-//          HttpClient drives it, with the answer appended to a buffer and nothing else.
+//          HttpClient drives it, with the answer appended to a buffer and nothing else;
+//   lane - Eddy's Net::PollLane on the Qt event loop (libcurl connects, the lane writes and reads).
 // Reports client CPU (getrusage, user+sys) per round trip and sleeps per round trip. Run by hand:
-// build/bench/client/bench_floor [--seconds S] [--only raw|curl]. Not a test: nothing here asserts speed.
+// build/bench/client/bench_floor [--seconds S] [--only raw|curl|lane]. Not a test: nothing here asserts speed.
 
 #include "app/mcp/client.h"
 #include "app/net/httpclient.h"
+#include "app/net/polllane.h"
 #include "tests/common/testserver.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QLoggingCategory>
+#include <QTimer>
 
 #include <curl/curl.h>
 
@@ -365,6 +368,51 @@ Result runCurl(const std::string &url, const std::vector<std::string> &ids, cons
     return r;
 }
 
+// Eddy's PollLane on the Qt event loop: libcurl connects, the lane writes and reads the polls.
+Result runLane(const QUrl &url, const std::vector<std::string> &ids, const std::vector<std::string> &bodies,
+               int perTick, double tickMs, double seconds)
+{
+    Result r;
+    std::vector<Net::HttpRequest> requests;
+    for (size_t i = 0; i < ids.size(); ++i) {
+        Net::HttpRequest request;
+        request.url = url;
+        request.headers = {{"Accept", "application/json, text/event-stream"},
+                           {"Content-Type", "application/json"},
+                           {"MCP-Protocol-Version", "2026-07-28"},
+                           {"Mcp-Method", "tasks/get"},
+                           {"Mcp-Name", QByteArray::fromStdString(ids[i])}};
+        request.body = QByteArray::fromStdString(bodies[i]);
+        requests.push_back(std::move(request));
+    }
+    Net::PollLane lane(url);
+    lane.setMaxConnections(kMaxConnections);
+    size_t cursor = 0;
+    const Net::PollLane::Done done = [&r](Net::PollLane::Outcome o) {
+        if (o.kind == Net::PollLane::Outcome::Answered && o.status == 200)
+            ++r.roundTrips;
+        else
+            ++r.errors;
+    };
+    QTimer tick;
+    tick.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&tick, &QTimer::timeout, &lane, [&] {
+        for (int i = 0; i < perTick; ++i)
+            lane.send(requests[cursor++ % requests.size()], done);
+    });
+    QEventLoop loop;
+    QTimer::singleShot(int(seconds * 1000), &loop, &QEventLoop::quit);
+    const Usage u0 = usage();
+    tick.start(int(tickMs));
+    loop.exec();
+    tick.stop();
+    const Usage u1 = usage();
+    r.used = {u1.cpuUs - u0.cpuUs, u1.voluntarySwitches - u0.voluntarySwitches};
+    if (lane.connectionsOpened() > kMaxConnections || !lane.isEnabled())
+        ++r.errors;
+    return r;
+}
+
 void report(const char *name, int perTick, double tickMs, const Result &r)
 {
     std::printf("%-4s %3d polls every %5.0f ms: %6ld round trips, %2ld errors, client CPU %6.1f us/round trip, "
@@ -444,6 +492,8 @@ int main(int argc, char **argv)
             report("raw", perTick, tickMs, runRaw(server.port(), requests, perTick, tickMs, seconds));
         if (only.isEmpty() || only == QLatin1String("curl"))
             report("curl", perTick, tickMs, runCurl(url, ids, bodies, perTick, tickMs, seconds));
+        if (only.isEmpty() || only == QLatin1String("lane"))
+            report("lane", perTick, tickMs, runLane(QUrl(server.url()), ids, bodies, perTick, tickMs, seconds));
     }
     return 0;
 }
