@@ -4,9 +4,20 @@
 #include <QRandomGenerator>
 
 #include <algorithm>
-#include <cmath>
+#include <limits>
 
 namespace Eddy::Monitor {
+
+namespace {
+
+// Rounded towards minus infinity, also for a negative a (clocks before the epoch in tests).
+qint64 floorDiv(qint64 a, qint64 b)
+{
+    const qint64 q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+} // namespace
 
 PollScheduler::PollScheduler() : PollScheduler(Config()) {}
 
@@ -17,6 +28,7 @@ PollScheduler::PollScheduler(Config config, Clock clock, Random random)
         m_clock = [] { return QDateTime::currentMSecsSinceEpoch(); };
     if (!m_random)
         m_random = [] { return QRandomGenerator::global()->generateDouble(); };
+    m_phase = std::clamp(m_random(), 0.0, 1.0);
 }
 
 qint64 PollScheduler::clampedInterval(std::optional<qint64> pollIntervalMs) const
@@ -25,20 +37,30 @@ qint64 PollScheduler::clampedInterval(std::optional<qint64> pollIntervalMs) cons
     return std::clamp(asked, m_config.minIntervalMs, m_config.maxIntervalMs);
 }
 
-qint64 PollScheduler::jittered(qint64 interval) const
+qint64 PollScheduler::slotsPerInterval(qint64 intervalMs) const
 {
-    // Only ever added on top, so a poll never comes sooner than the server asked.
-    const double extra = m_random() * m_config.jitter;
-    return interval + qint64(std::floor(double(interval) * std::max(0.0, extra)));
+    qint64 k = std::max(1, m_config.phasesPerInterval);
+    if (m_config.maxSlotMs > 0)
+        k = std::max(k, (intervalMs + m_config.maxSlotMs - 1) / m_config.maxSlotMs);
+    if (m_config.batchWindowMs > 1)
+        k = std::min(k, std::max<qint64>(1, intervalMs / m_config.batchWindowMs));
+    return k;
 }
 
-qint64 PollScheduler::onGrid(qint64 ms) const
+qint64 PollScheduler::slotAtOrAfter(qint64 intervalMs, qint64 ms) const
 {
-    const qint64 w = m_config.batchWindowMs;
-    if (w <= 1)
+    if (intervalMs <= 1)
         return ms;
-    const qint64 rest = ((ms % w) + w) % w; // also right for negative clocks
-    return rest == 0 ? ms : ms + (w - rest);
+    const qint64 k = slotsPerInterval(intervalMs);
+    // Slot n is at offset + floor(n * I / K): the lattice repeats every I exactly, also when I is
+    // not a multiple of K (slot widths then differ by 1 ms). Worked on the rest within one period
+    // so that n * I cannot overflow on an epoch clock.
+    const qint64 offset = qint64(m_phase * double(intervalMs / k));
+    const qint64 period = floorDiv(ms - offset, intervalMs);
+    const qint64 rest = ms - offset - period * intervalMs; // [0, I)
+    // The first slot of the period with floor(n * I / K) >= rest; n = K is the next period's first.
+    const qint64 n = (rest * k + intervalMs - 1) / intervalMs;
+    return offset + period * intervalMs + n * intervalMs / k;
 }
 
 void PollScheduler::setDue(qint64 taskId, Entry &e, qint64 dueAt)
@@ -46,7 +68,6 @@ void PollScheduler::setDue(qint64 taskId, Entry &e, qint64 dueAt)
     if (!e.inFlight)
         m_queue.erase({e.dueAt, taskId});
     e.dueAt = dueAt;
-    e.cadenceAt = dueAt;
     if (!e.inFlight)
         m_queue.insert({e.dueAt, taskId});
 }
@@ -71,10 +92,9 @@ void PollScheduler::add(qint64 taskId, qint64 serverId, std::optional<qint64> po
     Entry e;
     e.serverId = serverId;
     e.interval = clampedInterval(pollIntervalMs);
-    // A new task is polled at once; a given first poll (spread start, restored schedule) goes
-    // on the grid with the others.
-    e.cadenceAt = dueAtMs.value_or(m_clock());
-    e.dueAt = dueAtMs ? onGrid(e.cadenceAt) : e.cadenceAt;
+    // A new task is polled at once; a given first poll (spread start, restored schedule) joins
+    // its lattice.
+    e.dueAt = dueAtMs ? slotAtOrAfter(e.interval, *dueAtMs) : m_clock();
     m_tasks.emplace(taskId, e);
     m_queue.insert({e.dueAt, taskId});
 }
@@ -108,7 +128,6 @@ QList<qint64> PollScheduler::takeDue(int maxCount)
         it = m_queue.erase(it);
         e.inFlight = true;
         e.sentDueAt = e.dueAt;
-        e.sentCadenceAt = e.cadenceAt;
         ++s.inFlight;
         out.append(taskId);
     }
@@ -127,15 +146,13 @@ void PollScheduler::completed(qint64 taskId, std::optional<qint64> pollIntervalM
     if (pollIntervalMs)
         e.interval = clampedInterval(pollIntervalMs);
     const qint64 now = m_clock();
-    if (e.sentDueAt < 0) { // an answer nobody asked for (never polled yet): start the cadence now
+    if (e.sentDueAt < 0) // an answer nobody asked for (never polled yet): start the cadence now
         e.sentDueAt = now;
-        e.sentCadenceAt = now;
-    }
     // From when the last poll was due, so neither a late send nor a slow answer stretches the
     // server's cadence; an answer slower than the interval restarts it now (no burst to catch up).
-    e.cadenceAt = std::max(e.sentCadenceAt + jittered(e.interval), now);
-    // Rounding up to the grid delays only this poll; the interval after the last one still holds.
-    e.dueAt = onGrid(std::max(e.cadenceAt, e.sentDueAt + e.interval));
+    // A poll on a slot lands on the same slot one interval later (the lattice repeats every I);
+    // one that was off the lattice waits for the next slot, once.
+    e.dueAt = slotAtOrAfter(e.interval, std::max(e.sentDueAt + e.interval, now));
     m_queue.insert({e.dueAt, taskId});
 }
 
@@ -158,7 +175,6 @@ void PollScheduler::failed(qint64 taskId, qint64 retryAfterMs)
         delay = retryAfterMs;
     s.backoffUntil = std::max(s.backoffUntil, now + delay);
     e.dueAt = std::max(s.backoffUntil, now + e.interval);
-    e.cadenceAt = e.dueAt;
     m_queue.insert({e.dueAt, taskId});
 }
 
@@ -168,13 +184,12 @@ void PollScheduler::pollSoon(qint64 taskId)
     if (it == m_tasks.end() || it->second.inFlight)
         return;
     Entry &e = it->second;
-    // Not on the grid: news should arrive as soon as the server's interval allows.
+    // Off the lattice: news should arrive as soon as the server's interval allows.
     const qint64 earliest = e.sentDueAt >= 0 ? e.sentDueAt + e.interval : m_clock();
     const qint64 due = std::max(earliest, m_clock());
     if (due < e.dueAt)
         setDue(taskId, e, due);
 }
-
 std::optional<qint64> PollScheduler::nextDueAtMs() const
 {
     if (m_queue.empty())

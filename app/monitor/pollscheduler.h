@@ -11,13 +11,19 @@
 namespace Eddy::Monitor {
 
 // Decides when each live task is polled. Each task keeps a cadence of pollIntervalMs (clamped to
-// [minIntervalMs, maxIntervalMs], jittered +0..jitter, never faster than the server asked) counted
-// from when its previous poll was due, so late sends on a loaded machine do not stretch it. The
-// moment a poll goes out is that cadence rounded up to a grid of batchWindowMs, so the polls of
-// many tasks fall on shared ticks and one timer expiry sends them all (never early, at most one
-// window late; the grid never shifts the cadence). At most maxInFlightPerServer requests per
-// server, exponential backoff per server on errors (Retry-After honoured). Pure logic with an
-// injected clock and random source, so tests run it on a fake clock; lives on the engine thread.
+// [minIntervalMs, maxIntervalMs], never faster than the server asked) counted from when its
+// previous poll was due, so late sends on a loaded machine do not stretch it. Polls go out only on
+// the slots of a phase lattice per interval I: slot n at offset + floor(n * I / K), K slots per
+// interval (slotsPerInterval()). The lattice repeats every I, so a task on a slot stays on it: its
+// polls are exactly I apart and all tasks with the same interval share K timer expiries per
+// interval (every sleep and wake-up of the process costs tens of microseconds). Only the first
+// poll after add, an interval change, a backoff or a pollSoon waits up to one slot to join; the
+// cadence continues from that due time, so the rate stays 1/I. The offset is drawn once per
+// scheduler, so two clients polling one server do not land on the same instants; there is no
+// per-poll jitter (it would move a task off its slot every poll). At most maxInFlightPerServer
+// requests per server, exponential backoff per server on errors (Retry-After honoured). Pure logic
+// with an injected clock and random source, so tests run it on a fake clock; lives on the engine
+// thread.
 class PollScheduler final
 {
 public:
@@ -26,17 +32,21 @@ public:
         qint64 minIntervalMs = 250;
         qint64 maxIntervalMs = 60000;
         qint64 defaultIntervalMs = 2000; // when the server gives no pollIntervalMs
-        // Fraction added on top, uniform in [0, jitter): 0-2 % (mean 1 % of the polls asked) keeps
-        // tasks created together from staying in lockstep forever.
-        double jitter = 0.02;
-        // Polls due within one window share a timer expiry; 1 = no grid.
+        // Slots per interval: the most wake-ups per interval that the tasks of one interval cause,
+        // and the most a joining poll waits (I / phasesPerInterval).
+        int phasesPerInterval = 4;
+        // More slots when a slot would be wider than this (a 60 s interval gets 60), so a joining
+        // poll never waits longer...
+        qint64 maxSlotMs = 1000;
+        // ...and fewer when one would be narrower than this (wake-ups closer together than this
+        // are not worth telling apart).
         qint64 batchWindowMs = 20;
         int maxInFlightPerServer = 16;
         qint64 backoffBaseMs = 1000;
         qint64 backoffMaxMs = 60000;
     };
     using Clock = std::function<qint64()>;  // epoch ms (or any monotonic ms)
-    using Random = std::function<double()>; // uniform in [0, 1)
+    using Random = std::function<double()>; // uniform in [0, 1); asked once, for the offset
 
     PollScheduler();
     explicit PollScheduler(Config config, Clock clock = {}, Random random = {});
@@ -44,7 +54,8 @@ public:
     const Config &config() const { return m_config; }
     qint64 now() const { return m_clock(); }
 
-    // Tracks a task; its first poll is due at dueAtMs rounded up to the grid (default: now).
+    // Tracks a task; its first poll is due at dueAtMs on its lattice's next slot (default: now,
+    // off the lattice: a new task is polled at once).
     void add(qint64 taskId, qint64 serverId, std::optional<qint64> pollIntervalMs,
              std::optional<qint64> dueAtMs = std::nullopt);
     void remove(qint64 taskId);
@@ -54,11 +65,12 @@ public:
     // Tasks due now whose server has room and is not backing off; each becomes in flight.
     QList<qint64> takeDue(int maxCount = -1);
     // The poll answered: the next one is due pollInterval after this one was due (not sent), on
-    // the grid, never sooner than pollInterval after it, never in the past.
+    // the next slot of its lattice from then, never in the past.
     void completed(qint64 taskId, std::optional<qint64> pollIntervalMs);
     // The poll failed transiently: the server backs off (retryAfterMs wins when larger).
     void failed(qint64 taskId, qint64 retryAfterMs = -1);
-    // A push or an answer suggests news: poll as soon as the server's interval allows.
+    // A push or an answer suggests news: poll as soon as the server's interval allows (off the
+    // lattice; the poll after it goes back on).
     void pollSoon(qint64 taskId);
 
     // When takeDue() may next return something (nullopt: nothing scheduled).
@@ -67,18 +79,20 @@ public:
     int inFlight(qint64 serverId) const;
     qint64 backoffUntil(qint64 serverId) const;
     int failureCount(qint64 serverId) const;
-    // The clamped interval (without jitter) for a server hint.
+    // The clamped interval for a server hint.
     qint64 clampedInterval(std::optional<qint64> pollIntervalMs) const;
+    // K: the slots of the lattice of a (clamped) interval.
+    qint64 slotsPerInterval(qint64 intervalMs) const;
+    // The first slot of intervalMs's lattice at or after ms.
+    qint64 slotAtOrAfter(qint64 intervalMs, qint64 ms) const;
 
 private:
     struct Entry
     {
         qint64 serverId = 0;
-        qint64 dueAt = 0;      // when the queued poll goes out (on the grid)
-        qint64 cadenceAt = 0;  // when it is due by the cadence (dueAt before rounding)
+        qint64 dueAt = 0;
         qint64 interval = 0;
-        qint64 sentDueAt = -1;     // dueAt and cadenceAt of the last poll sent
-        qint64 sentCadenceAt = -1;
+        qint64 sentDueAt = -1; // dueAt of the last poll sent
         bool inFlight = false;
     };
     struct ServerState
@@ -87,8 +101,6 @@ private:
         int failures = 0;
         qint64 backoffUntil = 0;
     };
-    qint64 jittered(qint64 interval) const;
-    qint64 onGrid(qint64 ms) const; // rounded up to a multiple of batchWindowMs
     void setDue(qint64 taskId, Entry &e, qint64 dueAt);
     // An answer or failure arrived (or came unasked): out of flight and out of the queue.
     ServerState &settle(qint64 taskId, Entry &e);
@@ -96,6 +108,7 @@ private:
     Config m_config;
     Clock m_clock;
     Random m_random;
+    double m_phase = 0; // offset of every lattice, as a fraction of its slot; drawn once
     std::unordered_map<qint64, Entry> m_tasks;
     std::unordered_map<qint64, ServerState> m_servers;
     std::set<std::pair<qint64, qint64>> m_queue; // (dueAt, taskId), not in flight

@@ -163,7 +163,6 @@ PacedResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, 
     Monitor::PollScheduler::Config config;
     config.minIntervalMs = intervalMs;
     config.defaultIntervalMs = intervalMs;
-    config.jitter = 0; // the bench asks for exactly N polls per interval
     config.maxInFlightPerServer = 64;
     auto scheduler = std::make_unique<Monitor::PollScheduler>(config);
     auto tracked = std::make_unique<std::vector<std::string>>(ids);

@@ -1,11 +1,16 @@
-// The poll scheduler on a fake clock: intervals honoured (never faster, within 5%), changes of
-// pollIntervalMs followed, clamping, per-server caps, backoff and Retry-After. Logic only.
+// The poll scheduler on a fake clock: intervals honoured (never faster, exactly one interval apart
+// on the phase lattice), changes of pollIntervalMs followed, clamping, per-server caps, backoff and
+// Retry-After, wake-ups shared by the tasks of one interval. Logic only.
 #include "app/monitor/pollscheduler.h"
 
 #include <QTest>
 
+#include <algorithm>
+#include <functional>
+#include <limits>
 #include <map>
 #include <random>
+#include <set>
 
 using namespace Eddy::Monitor;
 
@@ -16,6 +21,57 @@ struct FakeClock
     qint64 now = 1000000;
 };
 
+using Sends = std::map<qint64, QList<qint64>>; // task -> the moments its polls went out
+
+// Runs the scheduler on the fake clock until `end` the way the engine does: wakes when a poll is
+// due, an answer arrives or an event (e.g. an add) happens; sends everything due; answers each
+// poll after latency() ms with the same interval.
+Sends drive(PollScheduler &s,
+            FakeClock &clock,
+            qint64 end,
+            qint64 interval,
+            const std::function<qint64()> &latency,
+            std::multimap<qint64, std::function<void()>> events = {})
+{
+    Sends sends;
+    std::multimap<qint64, qint64> answers; // answer time -> task
+    for (;;) {
+        qint64 next = std::numeric_limits<qint64>::max();
+        if (const auto due = s.nextDueAtMs())
+            next = std::max(clock.now, *due);
+        if (!answers.empty())
+            next = std::min(next, answers.begin()->first);
+        if (!events.empty())
+            next = std::min(next, events.begin()->first);
+        if (next >= end)
+            return sends;
+        clock.now = next;
+        while (!answers.empty() && answers.begin()->first <= clock.now) {
+            s.completed(answers.begin()->second, interval);
+            answers.erase(answers.begin());
+        }
+        while (!events.empty() && events.begin()->first <= clock.now) {
+            events.begin()->second();
+            events.erase(events.begin());
+        }
+        for (qint64 id : s.takeDue()) {
+            sends[id] << clock.now;
+            answers.emplace(clock.now + latency(), id);
+        }
+    }
+}
+
+// The distinct moments at which any poll went out in [from, to).
+int instantsBetween(const Sends &sends, qint64 from, qint64 to)
+{
+    std::set<qint64> instants;
+    for (const auto &[id, times] : sends)
+        for (qint64 t : times)
+            if (t >= from && t < to)
+                instants.insert(t);
+    return int(instants.size());
+}
+
 } // namespace
 
 class tst_PollScheduler : public QObject
@@ -23,8 +79,8 @@ class tst_PollScheduler : public QObject
     Q_OBJECT
 
 private slots:
-    void intervalHonouredWithinFivePercent();
-    void jitterNeverFaster();
+    void intervalHonouredExactly();
+    void randomStartsNeverFaster();
     void followsIntervalChanges();
     void clamps();
     void slowAnswerDoesNotStretchCadence();
@@ -34,12 +90,27 @@ private slots:
     void removeWhileInFlight();
     void duePollsShareOneWakeUp();
     void lateWakeUpsDoNotLosePolls();
+    void oneIntervalSharesItsSlots();
+    void steadyPollsExactlyOneIntervalApart();
+    void latticeRepeatsEveryInterval();
+    void longIntervalsGetOneSlotPerSecond();
+    void slotWidthBounds();
+    void rateOverTwoHundredIntervals_data();
+    void rateOverTwoHundredIntervals();
+    void offsetDrawnOncePerScheduler();
+    void pollSoonLeavesAndRejoinsLattice();
+    void backoffRejoinsLattice();
 };
 
-void tst_PollScheduler::intervalHonouredWithinFivePercent()
+// A task polled at once when added joins its lattice on the second poll (at most one slot late)
+// and from then on is polled exactly every interval: no jitter, no grid rounding to add up.
+void tst_PollScheduler::intervalHonouredExactly()
 {
     FakeClock clock;
-    PollScheduler s(PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.5; }); // mid jitter: +5%
+    PollScheduler s(
+        PollScheduler::Config(),
+        [&] { return clock.now; },
+        [] { return 0.5; }); // offset: half a slot
     s.add(1, 1, 1000);
     QList<qint64> sends;
     const qint64 start = clock.now;
@@ -53,15 +124,17 @@ void tst_PollScheduler::intervalHonouredWithinFivePercent()
         clock.now += 40; // answer latency
         s.completed(1, 1000);
     }
-    for (int i = 1; i < sends.size(); ++i) {
-        const qint64 gap = sends[i] - sends[i - 1];
-        QVERIFY2(gap >= 1000 && gap <= 1050, qPrintable(QString::number(gap)));
-    }
-    // 100 s at 1000 ms: about 100 polls asked; we may be at most 5% fewer, never more.
-    QVERIFY2(sends.size() >= 95 && sends.size() <= 101, qPrintable(QString::number(sends.size())));
+    const qint64 slot = 1000 / s.slotsPerInterval(1000);
+    const qint64 joined = sends[1] - sends[0];
+    QVERIFY2(joined >= 1000 && joined <= 1000 + slot, qPrintable(QString::number(joined)));
+    QCOMPARE(s.slotAtOrAfter(1000, sends[1]), sends[1]); // on the lattice from the second poll
+    for (int i = 2; i < sends.size(); ++i)
+        QCOMPARE(sends[i] - sends[i - 1], qint64(1000));
+    // 100 s at 1000 ms: 100 polls asked; one join costs at most a quarter of one.
+    QVERIFY2(sends.size() >= 99 && sends.size() <= 101, qPrintable(QString::number(sends.size())));
 }
 
-void tst_PollScheduler::jitterNeverFaster()
+void tst_PollScheduler::randomStartsNeverFaster()
 {
     FakeClock clock;
     std::mt19937 rng(3);
@@ -231,9 +304,9 @@ void tst_PollScheduler::removeWhileInFlight()
     QCOMPARE(s.size(), 1);
 }
 
-// 100 tasks every 500 ms, first polls spread over one interval: the grid puts many polls on one
-// timer expiry (the old scheduler woke once per poll, 200 times a second), every poll still at
-// least the interval after the previous one of its task and at most one window late.
+// 100 tasks every 500 ms, first polls spread over one interval: the lattice puts many polls on one
+// timer expiry (the first scheduler woke once per poll, 200 times a second), every poll still at
+// least the interval after the previous one of its task and never later than that.
 void tst_PollScheduler::duePollsShareOneWakeUp()
 {
     FakeClock clock;
@@ -256,14 +329,13 @@ void tst_PollScheduler::duePollsShareOneWakeUp()
         clock.now = *s.nextDueAtMs();
         const QList<qint64> due = s.takeDue();
         QVERIFY(!due.isEmpty());
-        QCOMPARE(clock.now % config.batchWindowMs, qint64(0)); // on the grid
+        QCOMPARE(s.slotAtOrAfter(interval, clock.now), clock.now); // on the lattice
         ++wakeUps;
         for (qint64 id : due) {
             if (last.contains(id)) {
                 const qint64 gap = clock.now - last[id];
-                // Never sooner than asked; late by at most the jitter plus one window.
-                QVERIFY2(gap >= interval && gap < interval * 102 / 100 + config.batchWindowMs,
-                         qPrintable(QString::number(gap)));
+                // The first polls were given on the lattice: every gap is the interval.
+                QCOMPARE(gap, interval);
             }
             last[id] = clock.now;
             ++polls;
@@ -273,10 +345,12 @@ void tst_PollScheduler::duePollsShareOneWakeUp()
     const int asked = int(tasks * seconds * 1000 / interval);
     QVERIFY2(polls <= asked + tasks && polls >= asked * 97 / 100,
              qPrintable(QStringLiteral("%1 polls, %2 asked").arg(polls).arg(asked)));
-    // At most one wake-up per window (25 a second here), against one per poll before.
-    QVERIFY2(wakeUps <= seconds * 1000 / config.batchWindowMs + 1,
+    // One wake-up per slot (8 a second here), against one per poll at first and 25 a second on
+    // the 20 ms grid that came before the lattice.
+    const qint64 slotCount = s.slotsPerInterval(interval);
+    QVERIFY2(wakeUps <= seconds * 1000 / interval * slotCount + 1,
              qPrintable(QStringLiteral("%1 wake-ups for %2 polls").arg(wakeUps).arg(polls)));
-    QVERIFY(wakeUps * 3 < polls);
+    QVERIFY(wakeUps * 20 < polls);
 }
 
 // A loaded machine: every timer expiry comes 0-30 ms late and answers take 0-100 ms. The cadence
@@ -317,6 +391,301 @@ void tst_PollScheduler::lateWakeUpsDoNotLosePolls()
     const int asked = int(tasks * (end - start) / interval);
     QVERIFY2(polls <= asked + tasks && polls >= asked * 98 / 100,
              qPrintable(QStringLiteral("%1 polls, %2 asked").arg(polls).arg(asked)));
+}
+
+// 100 tasks of one interval, each added (and polled at once) at a random moment of the first
+// interval: after their first round they go out on at most K distinct instants per interval,
+// where the 20 ms grid gave up to 25 and the per-task timers 100.
+void tst_PollScheduler::oneIntervalSharesItsSlots()
+{
+    FakeClock clock;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    PollScheduler::Config config;
+    config.maxInFlightPerServer = 1000;
+    PollScheduler s(config, [&] { return clock.now; }, [&] { return u(rng); });
+    const qint64 interval = 500;
+    const qint64 start = clock.now;
+    std::multimap<qint64, std::function<void()>> adds;
+    for (int t = 0; t < 100; ++t)
+        adds.emplace(start + qint64(u(rng) * interval),
+                     [&s, t, interval] { s.add(t, 1, interval); });
+    const qint64 rounds = 60;
+    const Sends sends = drive(s, clock, start + rounds * interval, interval,
+                              [&] { return qint64(u(rng) * 50); }, std::move(adds));
+    QCOMPARE(int(sends.size()), 100);
+    const qint64 slotCount = s.slotsPerInterval(interval);
+    QCOMPARE(slotCount, qint64(4));
+    // The first round joins within one slot after its interval, so from 2 I on all are on slots.
+    for (qint64 from = start + 2 * interval; from + interval <= start + rounds * interval;
+         from += interval) {
+        const int instants = instantsBetween(sends, from, from + interval);
+        QVERIFY2(instants <= slotCount, qPrintable(QStringLiteral("%1 instants in [%2, +%3)")
+                                                   .arg(instants).arg(from - start).arg(interval)));
+    }
+}
+
+// Consecutive polls of a task: never closer than the interval, and exactly the interval apart once
+// on the lattice, whatever the answer latency (below the interval) and the start moment.
+void tst_PollScheduler::steadyPollsExactlyOneIntervalApart()
+{
+    FakeClock clock;
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    PollScheduler::Config config;
+    config.maxInFlightPerServer = 1000;
+    PollScheduler s(config, [&] { return clock.now; }, [&] { return u(rng); });
+    const qint64 interval = 2000;
+    const qint64 start = clock.now;
+    std::multimap<qint64, std::function<void()>> adds;
+    for (int t = 0; t < 30; ++t)
+        adds.emplace(start + qint64(u(rng) * interval),
+                     [&s, t, interval] { s.add(t, 1, interval); });
+    const Sends sends = drive(s, clock, start + 50 * interval, interval,
+                              [&] { return qint64(u(rng) * 1500); }, std::move(adds));
+    const qint64 slot = interval / s.slotsPerInterval(interval);
+    for (const auto &[id, times] : sends) {
+        QVERIFY(times.size() >= 49);
+        const qint64 joined = times[1] - times[0];
+        QVERIFY2(joined >= interval && joined <= interval + slot,
+                 qPrintable(QString::number(joined)));
+        for (int i = 2; i < times.size(); ++i)
+            QCOMPARE(times[i] - times[i - 1], interval);
+    }
+}
+
+// I = 1234 ms is no multiple of its slot (308.5 ms): slot n at offset + floor(n * I / K) keeps the
+// lattice repeating every I exactly, so a task neither drifts nor slips a slot over time.
+void tst_PollScheduler::latticeRepeatsEveryInterval()
+{
+    FakeClock clock;
+    std::mt19937 rng(13);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    PollScheduler::Config config;
+    config.maxInFlightPerServer = 1000;
+    PollScheduler s(config, [&] { return clock.now; }, [&] { return u(rng); });
+    const qint64 interval = 1234;
+    QCOMPARE(s.slotsPerInterval(interval), qint64(4));
+    // The slots of one period: widths 308 and 309, and the next period starts I after the first.
+    QList<qint64> period{s.slotAtOrAfter(interval, clock.now)};
+    for (int i = 0; i < 4; ++i)
+        period << s.slotAtOrAfter(interval, period.last() + 1);
+    for (int i = 1; i < period.size(); ++i)
+        QVERIFY2(period[i] - period[i - 1] == 308 || period[i] - period[i - 1] == 309,
+                 qPrintable(QString::number(period[i] - period[i - 1])));
+    QCOMPARE(period[4] - period[0], interval);
+
+    const qint64 start = clock.now;
+    for (int t = 0; t < 20; ++t)
+        s.add(t, 1, interval, start + qint64(u(rng) * interval));
+    const qint64 rounds = 200;
+    const Sends sends = drive(s, clock, start + rounds * interval, interval, [] { return 30; });
+    for (const auto &[id, times] : sends) {
+        QVERIFY(times.size() >= rounds - 1);
+        for (int i = 1; i < times.size(); ++i)
+            QCOMPARE(times[i] - times[i - 1], interval);
+        QCOMPARE(s.slotAtOrAfter(interval, times.last()), times.last());
+    }
+    for (qint64 from = start; from + interval <= start + rounds * interval; from += interval)
+        QVERIFY(instantsBetween(sends, from, from + interval) <= 4);
+}
+
+// A 60 s interval gets 60 slots (none wider than maxSlotMs): a joining poll waits at most 1 s.
+void tst_PollScheduler::longIntervalsGetOneSlotPerSecond()
+{
+    FakeClock clock;
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    PollScheduler::Config config;
+    config.maxInFlightPerServer = 1000;
+    PollScheduler s(config, [&] { return clock.now; }, [&] { return u(rng); });
+    const qint64 interval = 60000;
+    QCOMPARE(s.slotsPerInterval(interval), qint64(60));
+    const qint64 start = clock.now;
+    std::multimap<qint64, std::function<void()>> adds;
+    for (int t = 0; t < 100; ++t)
+        adds.emplace(start + qint64(u(rng) * interval),
+                     [&s, t, interval] { s.add(t, 1, interval); });
+    const qint64 rounds = 10;
+    const Sends sends = drive(s, clock, start + rounds * interval, interval,
+                              [&] { return qint64(u(rng) * 200); }, std::move(adds));
+    for (const auto &[id, times] : sends) {
+        QVERIFY(times.size() >= rounds - 1);
+        const qint64 joined = times[1] - times[0];
+        QVERIFY2(joined >= interval && joined <= interval + config.maxSlotMs,
+                 qPrintable(QString::number(joined)));
+        for (int i = 2; i < times.size(); ++i)
+            QCOMPARE(times[i] - times[i - 1], interval);
+    }
+    for (qint64 from = start + 2 * interval; from + interval <= start + rounds * interval;
+         from += interval)
+        QVERIFY(instantsBetween(sends, from, from + interval) <= 60);
+}
+
+// K = phasesPerInterval, raised so that no slot is wider than maxSlotMs, lowered so that none is
+// narrower than batchWindowMs.
+void tst_PollScheduler::slotWidthBounds()
+{
+    PollScheduler::Config config;
+    config.minIntervalMs = 1;
+    config.phasesPerInterval = 50;
+    const PollScheduler wide(config);
+    QCOMPARE(wide.slotsPerInterval(500), qint64(25)); // 20 ms slots, not 10 ms
+    QCOMPARE(wide.slotsPerInterval(30), qint64(1));   // one slot: a whole interval of 30 ms
+    QCOMPARE(wide.slotsPerInterval(10000), qint64(50));
+    config.phasesPerInterval = 4;
+    const PollScheduler defaults(config);
+    QCOMPARE(defaults.slotsPerInterval(250), qint64(4));
+    QCOMPARE(defaults.slotsPerInterval(4000), qint64(4));
+    QCOMPARE(defaults.slotsPerInterval(4001), qint64(5)); // 1000.25 ms would be too wide
+    QCOMPARE(defaults.slotsPerInterval(15000), qint64(15));
+    QCOMPARE(defaults.slotsPerInterval(60), qint64(3));
+}
+
+void tst_PollScheduler::rateOverTwoHundredIntervals_data()
+{
+    QTest::addColumn<qint64>("interval");
+    QTest::newRow("250 ms") << qint64(250);
+    QTest::newRow("500 ms") << qint64(500);
+    QTest::newRow("1234 ms") << qint64(1234);
+    QTest::newRow("2 s") << qint64(2000);
+    QTest::newRow("15 s") << qint64(15000);
+    QTest::newRow("60 s") << qint64(60000);
+}
+
+// Over 200 intervals each task is polled within 1 % of 200 times (the join costs at most one
+// slot, once), never faster than its interval, with answers taking up to 40 % of it.
+void tst_PollScheduler::rateOverTwoHundredIntervals()
+{
+    QFETCH(qint64, interval);
+    FakeClock clock;
+    std::mt19937 rng(21);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    PollScheduler::Config config;
+    config.minIntervalMs = 250;
+    config.maxInFlightPerServer = 1000;
+    PollScheduler s(config, [&] { return clock.now; }, [&] { return u(rng); });
+    const qint64 start = clock.now;
+    std::multimap<qint64, std::function<void()>> adds;
+    for (int t = 0; t < 10; ++t)
+        adds.emplace(start + qint64(u(rng) * interval),
+                     [&s, t, interval] { s.add(t, 1, interval); });
+    const qint64 rounds = 200;
+    const qint64 end = start + rounds * interval;
+    const Sends sends = drive(
+        s,
+        clock,
+        end + interval,
+        interval,
+        [&] { return qint64(u(rng) * 0.4 * double(interval)); },
+        std::move(adds));
+    QCOMPARE(int(sends.size()), 10);
+    for (const auto &[id, times] : sends) {
+        for (int i = 1; i < times.size(); ++i)
+            QVERIFY(times[i] - times[i - 1] >= interval);
+        // Polls in the 200 intervals after this task's first.
+        const auto polls = std::count_if(times.begin(), times.end(), [&](qint64 t) {
+            return t < times.first() + rounds * interval;
+        });
+        QVERIFY2(polls >= rounds * 99 / 100 && polls <= rounds,
+                 qPrintable(QStringLiteral("task %1: %2 polls in %3 intervals")
+                                .arg(id)
+                                .arg(polls)
+                                .arg(rounds)));
+    }
+}
+
+// The lattice's offset is drawn once per scheduler: two clients polling one server land on
+// different instants, and no poll asks for a random number (per-poll jitter would move a task off
+// its slot every time).
+void tst_PollScheduler::offsetDrawnOncePerScheduler()
+{
+    FakeClock clock;
+    int draws = 0;
+    PollScheduler a(
+        PollScheduler::Config(),
+        [&] { return clock.now; },
+        [&] {
+            ++draws;
+            return 0.1;
+        });
+    PollScheduler b(PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.7; });
+    QCOMPARE(draws, 1);
+    const qint64 interval = 1000; // 250 ms slots: offsets 25 and 175 ms
+    a.add(1, 1, interval, clock.now);
+    b.add(1, 1, interval, clock.now);
+    QVERIFY(*a.dueAtMs(1) != *b.dueAtMs(1));
+    QCOMPARE((*b.dueAtMs(1) - *a.dueAtMs(1) + 250) % 250, qint64(150));
+    for (int i = 0; i < 20; ++i) {
+        for (PollScheduler *s : {&a, &b}) {
+            clock.now = std::max(clock.now, *s->dueAtMs(1));
+            QCOMPARE(s->takeDue().size(), 1);
+            s->completed(1, interval);
+        }
+    }
+    QCOMPARE(draws, 1);
+    QVERIFY(*a.dueAtMs(1) != *b.dueAtMs(1));
+
+    // Two real random sources (as two Eddy processes would have) give different offsets.
+    std::mt19937 r1(1), r2(2);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    PollScheduler c(PollScheduler::Config(), [&] { return clock.now; }, [&] { return u(r1); });
+    PollScheduler d(PollScheduler::Config(), [&] { return clock.now; }, [&] { return u(r2); });
+    QVERIFY(c.slotAtOrAfter(60000, clock.now) != d.slotAtOrAfter(60000, clock.now));
+}
+
+// A push's pollSoon goes out as soon as the interval allows, off the lattice; the poll after it is
+// back on a slot, and no two polls are ever closer than the interval.
+void tst_PollScheduler::pollSoonLeavesAndRejoinsLattice()
+{
+    FakeClock clock;
+    PollScheduler s(PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.5; });
+    const qint64 interval = 1000; // slots at 125, 375, 625, 875 ms past each second
+    s.add(1, 1, interval); // polled at once, off the lattice
+    QCOMPARE(s.takeDue().size(), 1);
+    const qint64 first = clock.now;
+    QVERIFY(s.slotAtOrAfter(interval, first) != first);
+    clock.now += 10;
+    s.completed(1, interval);
+    QCOMPARE(*s.dueAtMs(1), s.slotAtOrAfter(interval, first + interval)); // joins: first + 1125
+    QCOMPARE(*s.dueAtMs(1), first + interval + 125);
+    s.pollSoon(1); // news: no need to wait for the slot
+    QCOMPARE(*s.dueAtMs(1), first + interval);
+    clock.now = first + interval;
+    QCOMPARE(s.takeDue().size(), 1);
+    clock.now += 10;
+    s.completed(1, interval);
+    QCOMPARE(*s.dueAtMs(1), first + 2 * interval + 125); // back on the lattice
+    clock.now = *s.dueAtMs(1);
+    QCOMPARE(s.takeDue().size(), 1);
+    s.completed(1, interval);
+    QCOMPARE(*s.dueAtMs(1), first + 3 * interval + 125);
+}
+
+// After a backoff a task goes out when the server may be asked again, then rejoins its slot.
+void tst_PollScheduler::backoffRejoinsLattice()
+{
+    FakeClock clock;
+    PollScheduler s(PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.5; });
+    const qint64 interval = 500; // 125 ms slots at 62 ms past each
+    s.add(1, 1, interval, clock.now);
+    clock.now = *s.dueAtMs(1);
+    QCOMPARE(s.takeDue().size(), 1);
+    clock.now += 3;
+    s.failed(1);
+    const qint64 resume = s.backoffUntil(1);
+    QCOMPARE(*s.dueAtMs(1), resume);
+    clock.now = resume;
+    QCOMPARE(s.takeDue().size(), 1);
+    clock.now += 20;
+    s.completed(1, interval);
+    const qint64 next = *s.dueAtMs(1);
+    QVERIFY(next >= resume + interval && next <= resume + interval + interval / 4);
+    QCOMPARE(s.slotAtOrAfter(interval, next), next);
+    clock.now = next;
+    QCOMPARE(s.takeDue().size(), 1);
+    s.completed(1, interval);
+    QCOMPARE(*s.dueAtMs(1), next + interval);
 }
 
 QTEST_GUILESS_MAIN(tst_PollScheduler)
