@@ -1,170 +1,137 @@
 #include "app/mcp/taskreplyparser.h"
 
-#include <nlohmann/json.hpp>
+#include "app/mcp/jsonscanner.h"
 
-#include <iterator>
-#include <limits>
 #include <optional>
+#include <utility>
 
 namespace Eddy::Mcp {
 
-using nlohmann::json;
-
 namespace {
 
-// A char iterator over the body that publishes how far the lexer has read, so the handler can
-// cut a member's exact bytes out of the body. nlohmann's lexer reads nothing past a `{` or `}`
-// before reporting it, so at start_object / end_object the position is just past that brace.
-class TrackingIterator
+enum class Kind { Null, Integer, Float, String, Other };
+
+// A member's value when it is not an object or array.
+struct Scalar
 {
-public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = char;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const char *;
-    using reference = const char &;
-
-    TrackingIterator(const char *at, const char **readTo) : m_at(at), m_readTo(readTo) {}
-    reference operator*() const { return *m_at; }
-    TrackingIterator &operator++()
-    {
-        *m_readTo = ++m_at;
-        return *this;
-    }
-    TrackingIterator operator++(int)
-    {
-        TrackingIterator before = *this;
-        ++*this;
-        return before;
-    }
-    bool operator==(const TrackingIterator &other) const { return m_at == other.m_at; }
-    bool operator!=(const TrackingIterator &other) const { return m_at != other.m_at; }
-
-private:
-    const char *m_at;
-    const char **m_readTo;
+    Kind kind = Kind::Null;
+    qint64 integer = 0;
+    double real = 0;
+    JsonScanner::String text;
 };
 
-// Where the SAX walk is: depth 1 is the JSON-RPC envelope, depth 2 the result object, and
-// `_meta` subtrees (depth >= 3 below a `_meta` key of the result) are skipped whole. The
-// inputRequests object is skipped the same way, then kept as its exact bytes (RawJson).
-class GetReplyHandler final
+struct Millis
+{
+    Kind kind = Kind::Null;
+    qint64 integer = 0;
+    double real = 0;
+};
+
+enum class Field {
+    TaskId, Status, StatusMessage, CreatedAt, LastUpdatedAt, ResultType,
+    TtlMs, Ttl, PollIntervalMs, PollInterval, Meta, InputRequests, Ignored,
+};
+
+// The text of a string value: the bytes themselves unless it has escapes.
+std::string_view textOf(const JsonScanner::String &s, std::string *buffer)
+{
+    if (!s.hasEscapes)
+        return s.raw;
+    *buffer = JsonScanner::decode(s);
+    return *buffer;
+}
+
+Field resultField(const JsonScanner::String &key)
+{
+    // Keys are compared as text, so an escaped spelling ("task\u0049d") is the same key.
+    std::string buffer;
+    const std::string_view k = textOf(key, &buffer);
+    static constexpr std::pair<std::string_view, Field> kFields[] = {
+        {"taskId", Field::TaskId}, {"status", Field::Status}, {"statusMessage", Field::StatusMessage},
+        {"createdAt", Field::CreatedAt}, {"lastUpdatedAt", Field::LastUpdatedAt},
+        {"resultType", Field::ResultType}, {"ttlMs", Field::TtlMs}, {"ttl", Field::Ttl},
+        {"pollIntervalMs", Field::PollIntervalMs}, {"pollInterval", Field::PollInterval},
+        {"_meta", Field::Meta}, {"inputRequests", Field::InputRequests},
+    };
+    for (const auto &[name, field] : kFields)
+        if (k == name)
+            return field;
+    return Field::Ignored;
+}
+
+// Reads a scalar member value. False for malformed text, for an object or array, and for an
+// integer above INT64_MAX: nlohmann keeps that as unsigned, which the full parser judges.
+bool readScalar(JsonScanner &s, Scalar *out)
+{
+    const char c = s.peek();
+    if (c == '"') {
+        out->kind = Kind::String;
+        return s.readString(&out->text);
+    }
+    if (c == 't' || c == 'f' || c == 'n') {
+        out->kind = c == 'n' ? Kind::Null : Kind::Other;
+        return s.readLiteral();
+    }
+    JsonScanner::Number n;
+    if (!s.readNumber(&n) || n.kind == JsonScanner::Number::Kind::BigUnsigned)
+        return false;
+    out->kind = n.kind == JsonScanner::Number::Kind::Float ? Kind::Float : Kind::Integer;
+    out->integer = n.integer;
+    out->real = n.real;
+    return true;
+}
+
+// Same rules as TaskState::parse: the modern spelling wins, null or absent means none, an
+// integer or a float in range is taken, anything else is an error (declined here).
+bool millis(const std::optional<Millis> &modern, const std::optional<Millis> &legacy,
+            std::optional<qint64> *out)
+{
+    const std::optional<Millis> &m = modern ? modern : legacy;
+    if (!m || m->kind == Kind::Null) {
+        *out = std::nullopt;
+        return true;
+    }
+    if (m->kind == Kind::Integer) {
+        *out = m->integer;
+        return true;
+    }
+    if (m->kind == Kind::Float && m->real >= 0 && m->real < 9.0e15) {
+        *out = qint64(m->real);
+        return true;
+    }
+    return false;
+}
+
+// One tasks/get answer, read in a single pass: the JSON-RPC envelope (depth 1), the result
+// object (depth 2), whose `_meta` and `inputRequests` objects are validated and skipped, the
+// latter kept as its span of the body. Anything outside that shape declines.
+class GetReplyReader final
 {
 public:
-    GetReplyHandler(TaskState *state, const char *const *readTo)
+    explicit GetReplyReader(TaskState *state)
         : m_state(state)
-        , m_readTo(readTo)
     {}
 
-    enum class Field {
-        None, JsonRpc, Id, Result, // envelope
-        TaskId, Status, StatusMessage, CreatedAt, LastUpdatedAt, ResultType,
-        TtlMs, Ttl, PollIntervalMs, PollInterval, Meta, InputRequests, Ignored,
-    };
-
-    bool null() { return scalar(Kind::Null, 0, 0.0, {}); }
-    bool boolean(bool) { return scalar(Kind::Other, 0, 0.0, {}); }
-    bool number_integer(json::number_integer_t v) { return scalar(Kind::Integer, v, 0.0, {}); }
-    bool number_unsigned(json::number_unsigned_t v)
+    bool read(std::string_view body)
     {
-        if (m_skipDepth == 0 && v > json::number_unsigned_t(std::numeric_limits<qint64>::max()))
-            return decline();
-        return scalar(Kind::Integer, qint64(v), 0.0, {});
-    }
-    bool number_float(json::number_float_t v, const json::string_t &)
-    {
-        return scalar(Kind::Float, 0, v, {});
-    }
-    bool string(json::string_t &v) { return scalar(Kind::String, 0, 0.0, v); }
-    bool binary(json::binary_t &) { return decline(); }
-
-    bool start_object(std::size_t)
-    {
-        ++m_depth;
-        if (m_skipDepth > 0)
-            return true;
-        if (m_depth == 1)
-            return true;
-        if (m_depth == 2 && m_field == Field::Result) {
-            if (m_sawResult)
-                return decline(); // a repeated key: let the full parser decide which wins
-            m_inResult = true;
-            m_sawResult = true;
-            return true;
+        JsonScanner s(body);
+        if (!s.consume('{'))
+            return false;
+        if (!s.consume('}')) {
+            do {
+                JsonScanner::String key;
+                if (!s.readString(&key) || !s.consume(':') || !envelopeMember(s, key))
+                    return false;
+            } while (s.consume(','));
+            if (!s.consume('}'))
+                return false;
         }
-        if (m_depth == 3 && m_field == Field::Meta) {
-            m_skipDepth = m_depth;
-            return true;
-        }
-        if (m_depth == 3 && m_field == Field::InputRequests) {
-            // The elicitation forms: skipped like _meta, their bytes kept at the closing brace.
-            m_captureFrom = *m_readTo - 1;
-            if (*m_captureFrom != '{')
-                return decline();
-            m_skipDepth = m_depth;
-            return true;
-        }
-        return decline(); // result, error, a nested task, anything else
-    }
-    bool end_object()
-    {
-        if (m_skipDepth == m_depth) {
-            m_skipDepth = 0;
-            if (m_captureFrom) {
-                const char *end = *m_readTo;
-                if (end[-1] != '}')
-                    return decline();
-                m_inputRequests = RawJson::fromText(
-                    std::string_view(m_captureFrom, size_t(end - m_captureFrom)));
-                m_captureFrom = nullptr;
-                m_sawInputRequests = true;
-            }
-        }
-        if (m_depth == 2 && m_inResult && m_skipDepth == 0)
-            m_inResult = false;
-        --m_depth;
-        m_field = Field::None;
-        return true;
-    }
-    bool start_array(std::size_t)
-    {
-        if (m_skipDepth > 0) {
-            ++m_depth;
-            return true;
-        }
-        return decline();
-    }
-    bool end_array()
-    {
-        --m_depth;
-        return true;
-    }
-    bool key(json::string_t &k)
-    {
-        if (m_skipDepth > 0)
-            return true;
-        if (m_depth == 1) {
-            if (k == "jsonrpc")
-                m_field = Field::JsonRpc;
-            else if (k == "id")
-                m_field = Field::Id;
-            else if (k == "result")
-                m_field = Field::Result;
-            else
-                return decline(); // error, method, or something the full parser should judge
-            return true;
-        }
-        m_field = resultField(k);
-        return true;
-    }
-    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &)
-    {
-        return decline();
+        return s.atEnd();
     }
 
     bool finish(qint64 requestId, const std::string &taskId)
     {
-        if (m_declined || !m_sawResult || m_jsonRpc != 1 || !m_id || *m_id != requestId)
+        if (!m_sawResult || m_jsonRpc != 1 || !m_id || *m_id != requestId)
             return false;
         if (m_resultType && *m_resultType != "complete" && *m_resultType != "task")
             return false;
@@ -174,169 +141,129 @@ public:
         // The terminal shapes carry a result or error object: rare, left to the full parser.
         if (m_state->status == TaskStatus::Completed || m_state->status == TaskStatus::Failed)
             return false;
-        if (m_state->status == TaskStatus::InputRequired && m_sawInputRequests)
-            m_state->inputRequests = std::move(m_inputRequests);
-        if (!millis(m_ttlMs, m_ttl, &m_state->ttlMs)
-            || !millis(m_pollIntervalMs, m_pollInterval, &m_state->pollIntervalMs))
-            return false;
-        return true;
+        if (m_state->status == TaskStatus::InputRequired && m_inputRequests)
+            m_state->inputRequests = RawJson::fromText(*m_inputRequests);
+        return millis(m_ttlMs, m_ttl, &m_state->ttlMs)
+               && millis(m_pollIntervalMs, m_pollInterval, &m_state->pollIntervalMs);
     }
 
 private:
-    enum class Kind { Null, Integer, Float, String, Other };
-    struct Millis
+    bool envelopeMember(JsonScanner &s, const JsonScanner::String &key)
     {
-        Kind kind = Kind::Null;
-        qint64 integer = 0;
-        double real = 0;
-    };
-
-    static Field resultField(const std::string &k)
-    {
-        if (k == "taskId")
-            return Field::TaskId;
-        if (k == "status")
-            return Field::Status;
-        if (k == "statusMessage")
-            return Field::StatusMessage;
-        if (k == "createdAt")
-            return Field::CreatedAt;
-        if (k == "lastUpdatedAt")
-            return Field::LastUpdatedAt;
-        if (k == "resultType")
-            return Field::ResultType;
-        if (k == "ttlMs")
-            return Field::TtlMs;
-        if (k == "ttl")
-            return Field::Ttl;
-        if (k == "pollIntervalMs")
-            return Field::PollIntervalMs;
-        if (k == "pollInterval")
-            return Field::PollInterval;
-        if (k == "_meta")
-            return Field::Meta;
-        if (k == "inputRequests")
-            return Field::InputRequests;
-        return Field::Ignored;
-    }
-
-    // Same rules as TaskState::parse: the modern spelling wins, null or absent means none, an
-    // integer or a float in range is taken, anything else is an error (declined here).
-    static bool millis(const std::optional<Millis> &modern, const std::optional<Millis> &legacy,
-                       std::optional<qint64> *out)
-    {
-        const std::optional<Millis> &m = modern ? modern : legacy;
-        if (!m || m->kind == Kind::Null) {
-            *out = std::nullopt;
+        if (JsonScanner::equals(key, "result")) {
+            // A repeated result is left to the full parser, which decides which one wins.
+            if (m_sawResult || !s.consume('{'))
+                return false;
+            m_sawResult = true;
+            return resultMembers(s);
+        }
+        const bool isJsonRpc = JsonScanner::equals(key, "jsonrpc");
+        if (!isJsonRpc && !JsonScanner::equals(key, "id"))
+            return false; // error, method, or anything else the full parser should judge
+        Scalar v;
+        if (!readScalar(s, &v))
+            return false;
+        if (isJsonRpc) {
+            m_jsonRpc = v.kind == Kind::String && JsonScanner::equals(v.text, "2.0") ? 1 : 0;
             return true;
         }
-        if (m->kind == Kind::Integer) {
-            *out = m->integer;
-            return true;
-        }
-        if (m->kind == Kind::Float && m->real >= 0 && m->real < 9.0e15) {
-            *out = qint64(m->real);
-            return true;
-        }
-        return false;
+        if (v.kind != Kind::Integer)
+            return false;
+        m_id = v.integer;
+        return true;
     }
 
-    bool decline()
+    // The result object's members, its `{` already read.
+    bool resultMembers(JsonScanner &s)
     {
-        m_declined = true;
-        return false; // stops the SAX walk
-    }
-
-    bool scalar(Kind kind, qint64 integer, double real, std::string_view text)
-    {
-        if (m_skipDepth > 0)
+        if (s.consume('}'))
             return true;
-        const Field field = m_field;
-        m_field = Field::None;
-        if (m_depth == 1) {
-            switch (field) {
-            case Field::JsonRpc:
-                m_jsonRpc = kind == Kind::String && text == "2.0" ? 1 : 0;
-                return true;
-            case Field::Id:
-                if (kind != Kind::Integer)
-                    return decline();
-                m_id = integer;
-                return true;
-            default:
-                return decline(); // a result that is not an object
+        do {
+            JsonScanner::String key;
+            if (!s.readString(&key) || !s.consume(':'))
+                return false;
+            const Field field = resultField(key);
+            const char c = s.peek();
+            if (c == '{') {
+                const char *from = s.position();
+                if (field != Field::Meta && field != Field::InputRequests)
+                    return false; // a nested task, an inline result or error: the full parser's
+                if (!s.skipValue(2))
+                    return false;
+                if (field == Field::InputRequests)
+                    m_inputRequests.emplace(from, size_t(s.position() - from));
+            } else if (c == '[') {
+                return false;
+            } else {
+                Scalar v;
+                if (!readScalar(s, &v) || !resultScalar(field, v))
+                    return false;
             }
-        }
-        if (m_depth != 2 || !m_inResult)
-            return decline();
+        } while (s.consume(','));
+        return s.consume('}');
+    }
+
+    bool resultScalar(Field field, const Scalar &v)
+    {
+        std::string buffer;
         switch (field) {
         case Field::TaskId:
-            if (kind != Kind::String)
-                return decline();
-            m_state->taskId.assign(text);
+            if (v.kind != Kind::String)
+                return false;
+            m_state->taskId.assign(textOf(v.text, &buffer));
             return true;
-        case Field::Status: {
-            if (kind != Kind::String)
-                return decline();
-            m_status = taskStatusFromString(text);
-            return m_status ? true : decline();
-        }
+        case Field::Status:
+            m_status = v.kind == Kind::String ? taskStatusFromString(textOf(v.text, &buffer))
+                                              : std::nullopt;
+            return m_status.has_value();
         case Field::StatusMessage:
-            if (kind == Kind::String)
+            if (v.kind == Kind::String) {
+                const std::string_view text = textOf(v.text, &buffer);
                 m_state->statusMessage = QString::fromUtf8(text.data(), qsizetype(text.size()));
-            else
+            } else {
                 m_state->statusMessage.reset();
+            }
             return true;
         case Field::CreatedAt:
-            m_state->createdAt = kind == Kind::String ? TaskReplyParser::parseIsoTime(text) : QDateTime();
-            return true;
         case Field::LastUpdatedAt:
-            m_state->lastUpdatedAt = kind == Kind::String ? TaskReplyParser::parseIsoTime(text)
-                                                          : QDateTime();
+            (field == Field::CreatedAt ? m_state->createdAt : m_state->lastUpdatedAt)
+                = v.kind == Kind::String ? TaskReplyParser::parseIsoTime(textOf(v.text, &buffer))
+                                         : QDateTime();
             return true;
         case Field::ResultType:
-            if (kind != Kind::String)
-                return decline();
-            m_resultType.emplace(text);
+            if (v.kind != Kind::String)
+                return false;
+            m_resultType.emplace(textOf(v.text, &buffer));
             return true;
         case Field::TtlMs:
-            m_ttlMs = Millis{kind, integer, real};
+            m_ttlMs = Millis{v.kind, v.integer, v.real};
             return true;
         case Field::Ttl:
-            m_ttl = Millis{kind, integer, real};
+            m_ttl = Millis{v.kind, v.integer, v.real};
             return true;
         case Field::PollIntervalMs:
-            m_pollIntervalMs = Millis{kind, integer, real};
+            m_pollIntervalMs = Millis{v.kind, v.integer, v.real};
             return true;
         case Field::PollInterval:
-            m_pollInterval = Millis{kind, integer, real};
+            m_pollInterval = Millis{v.kind, v.integer, v.real};
             return true;
         case Field::InputRequests: // must be an object (null included: the full parser says why)
-            return decline();
+            return false;
         case Field::Meta: // a non-object _meta is harmless to the task
         case Field::Ignored:
-        case Field::None:
-        default:
             return true;
         }
+        return true;
     }
 
     TaskState *m_state;
-    int m_depth = 0;
-    int m_skipDepth = 0;
-    Field m_field = Field::None;
-    bool m_inResult = false;
     bool m_sawResult = false;
-    bool m_declined = false;
     int m_jsonRpc = -1;
     std::optional<qint64> m_id;
     std::optional<TaskStatus> m_status;
     std::optional<std::string> m_resultType;
     std::optional<Millis> m_ttlMs, m_ttl, m_pollIntervalMs, m_pollInterval;
-    const char *const *m_readTo;       // how far the lexer has read the body
-    const char *m_captureFrom = nullptr; // the `{` of inputRequests while inside it
-    RawJson m_inputRequests;
-    bool m_sawInputRequests = false;
+    std::optional<std::string_view> m_inputRequests; // the last inputRequests object's bytes
 };
 
 int digits(std::string_view s, size_t at, size_t count, bool *ok)
@@ -378,12 +305,8 @@ bool TaskReplyParser::parseGetResponse(std::string_view body, qint64 requestId,
                                        const std::string &taskId, TaskState *state)
 {
     *state = TaskState();
-    const char *readTo = body.data();
-    GetReplyHandler handler(state, &readTo);
-    const bool parsed = json::sax_parse(TrackingIterator(body.data(), &readTo),
-                                        TrackingIterator(body.data() + body.size(), &readTo),
-                                        &handler, json::input_format_t::json, /*strict=*/true);
-    return parsed && handler.finish(requestId, taskId);
+    GetReplyReader reader(state);
+    return reader.read(body) && reader.finish(requestId, taskId);
 }
 
 } // namespace Eddy::Mcp
