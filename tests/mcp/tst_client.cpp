@@ -5,8 +5,11 @@
 #include "tests/common/jobwait.h"
 #include "tests/common/testserver.h"
 
+#include <QEventLoop>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 #include <algorithm>
 #include <functional>
@@ -63,6 +66,7 @@ private slots:
     void legacyMode();
     void legacySessionDeletedOnClose();
     void unknownTask();
+    void jobsDeleteThemselvesAfterFinished();
 
 private:
     // Polls tasks/get (honouring pollIntervalMs, clamped for test speed) until `done` holds.
@@ -433,6 +437,42 @@ void tst_Client::unknownTask()
     auto update = finish(client.updateTask("00000000000000000000000000000000deadbeef",
                                            {{"k", {{"action", "cancel"}}}}));
     QVERIFY(update->hasError());
+}
+
+// An auto-deleting job is gone as soon as its finished() slots returned, without waiting for the
+// event loop to run a deleteLater; a slot may also delete it itself.
+void tst_Client::jobsDeleteThemselvesAfterFinished()
+{
+    Test::TestServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    Net::HttpClient http;
+    Mcp::Client client(config(server.url()), &http);
+    auto discover = finish(client.discover());
+    QVERIFY2(!discover->hasError(), qPrintable(describe(discover->error())));
+    const std::string unknown = "00000000000000000000000000000000deadbeef";
+
+    QEventLoop loop;
+    Mcp::TaskJob *job = client.getTask(unknown);
+    QPointer<Mcp::TaskJob> alive(job);
+    bool finishedInSlot = false;
+    connect(job, &Mcp::Job::finished, &loop, [&] {
+        finishedInSlot = alive && alive->isFinished() && alive->hasError();
+        loop.quit();
+    });
+    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+    loop.exec(); // returns without running deferred deletes
+    QVERIFY(finishedInSlot);
+    QVERIFY(alive.isNull());
+
+    Mcp::TaskJob *second = client.getTask(unknown);
+    QPointer<Mcp::TaskJob> secondAlive(second);
+    int finishedCount = 0;
+    connect(second, &Mcp::Job::finished, &client, [&, second] {
+        ++finishedCount;
+        delete second;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(secondAlive.isNull(), 60000);
+    QCOMPARE(finishedCount, 1);
 }
 
 QTEST_GUILESS_MAIN(tst_Client)

@@ -1,7 +1,10 @@
 #include "app/net/httpclient.h"
 #include "tests/net/httppeer.h"
 
+#include <QAbstractEventDispatcher>
+#include <QEventLoop>
 #include <QHash>
+#include <QPointer>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
@@ -33,6 +36,8 @@ private slots:
     void deleteRunningReply();
     void proxyFromEnvironment();
     void httpsToPlainHttpPortSaysTls();
+    void handlerAndRelease();
+    void serverClosesIdleConnection();
 
 private:
     static std::unique_ptr<Net::HttpReply> wait(Net::HttpReply *reply, int ms = 30000)
@@ -358,6 +363,105 @@ void tst_HttpClient::httpsToPlainHttpPortSaysTls()
              qPrintable(reply->error().message()));
     QVERIFY2(reply->error().message().contains(QLatin1String("http://")),
              qPrintable(reply->error().message()));
+}
+
+// A handler instead of signals: it hears of the headers, the data and the end once each, no
+// signal is emitted, and release() inside replyFinished deletes the reply as soon as the call
+// returns. Outside a call, release() deletes at once and a running transfer ends quietly.
+void tst_HttpClient::handlerAndRelease()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::response(200, "{\"ok\":true}", "application/json", {{"X-Answer", "42"}}));
+    });
+    struct Recorder final : Net::HttpReply::Handler
+    {
+        int headers = 0;
+        int data = 0;
+        int finished = 0;
+        QByteArray answer;
+        QByteArray body;
+        void replyHeadersReceived(Net::HttpReply *reply) override
+        {
+            ++headers;
+            answer = reply->header("x-answer");
+        }
+        void replyReadyRead(Net::HttpReply *reply) override
+        {
+            ++data;
+            body += reply->readAll();
+        }
+        void replyFinished(Net::HttpReply *reply) override
+        {
+            ++finished;
+            body += reply->readAll();
+            reply->release();
+        }
+    };
+    Net::HttpClient client;
+    auto recorder = std::make_shared<Recorder>();
+    Net::HttpReply *reply = client.post(request(peer.url()));
+    QPointer<Net::HttpReply> alive(reply);
+    QSignalSpy signalled(reply, &Net::HttpReply::finished);
+    reply->setHandler(recorder);
+    QTRY_COMPARE_WITH_TIMEOUT(recorder->finished, 1, 30000);
+    QVERIFY(alive.isNull());
+    QCOMPARE(recorder->headers, 1);
+    QVERIFY(recorder->data >= 1);
+    QCOMPARE(recorder->answer, QByteArray("42"));
+    QCOMPARE(recorder->body, QByteArray("{\"ok\":true}"));
+    QCOMPARE(signalled.size(), 0);
+    QCOMPARE(recorder.use_count(), 1); // the reply let go of it
+
+    peer.setHandler([](const HttpPeer::Request &, QTcpSocket *) {}); // never answers
+    Net::HttpReply *running = client.post(request(peer.url()));
+    running->setHandler(recorder);
+    QPointer<Net::HttpReply> runningAlive(running);
+    QTRY_COMPARE_WITH_TIMEOUT(peer.requests().size(), 2, 30000);
+    running->release();
+    QVERIFY(runningAlive.isNull());
+    QCOMPARE(client.activeTransfers(), 0);
+    QCOMPARE(recorder->finished, 1);
+}
+
+// An idle keep-alive connection's read notifier stays on between requests. When the server
+// closes that connection the notifier fires once and goes off (the loop must not spin on the
+// readable socket), and the next request goes out on a new connection.
+void tst_HttpClient::serverClosesIdleConnection()
+{
+    HttpPeer peer;
+    QVERIFY(peer.listen());
+    QList<QPointer<QTcpSocket>> sockets;
+    peer.setHandler([&](const HttpPeer::Request &, QTcpSocket *s) {
+        sockets.append(s);
+        s->write(HttpPeer::response(200, "{}"));
+    });
+    Net::HttpClient client;
+    auto first = wait(client.post(request(peer.url())));
+    QVERIFY2(first->error().isOk(), qPrintable(first->error().message()));
+    QCOMPARE(client.connectionsOpened(), 1);
+    QCOMPARE(sockets.size(), 1);
+    sockets.first()->disconnectFromHost();
+    QTRY_VERIFY_WITH_TIMEOUT(!sockets.first() || sockets.first()->state() == QAbstractSocket::UnconnectedState,
+                             30000);
+
+    // Loop turns while nothing should happen: a few timer expiries at most, where a notifier left
+    // on for the closed socket would make every turn return at once (tens of thousands).
+    int turns = 0;
+    QAbstractEventDispatcher *dispatcher = QAbstractEventDispatcher::instance();
+    const auto counting = connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this, [&] { ++turns; });
+    QEventLoop idle;
+    QTimer::singleShot(300, &idle, &QEventLoop::quit);
+    idle.exec();
+    disconnect(counting);
+    QVERIFY2(turns < 200, qPrintable(QStringLiteral("%1 event-loop turns while idle").arg(turns)));
+
+    auto second = wait(client.post(request(peer.url())));
+    QVERIFY2(second->error().isOk(), qPrintable(second->error().message()));
+    QCOMPARE(second->statusCode(), 200);
+    QCOMPARE(client.connectionsOpened(), 2);
+    QCOMPARE(peer.connections(), 2);
 }
 
 QTEST_GUILESS_MAIN(tst_HttpClient)
