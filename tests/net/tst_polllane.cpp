@@ -10,8 +10,10 @@
 #include "tests/common/testserver.h"
 #include "tests/net/httppeer.h"
 
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 #include <nlohmann/json.hpp>
 
@@ -111,6 +113,7 @@ private slots:
 
     void parseHead_data();
     void parseHead();
+    void parseHeadSurvivesMutations();
     void usable();
     void sameAnswerAsLibcurl();
     void sameRequestAsLibcurl();
@@ -119,6 +122,7 @@ private slots:
     void peerFaults_data();
     void peerFaults();
     void connectionCloseIsAnsweredThenDropped();
+    void answerInPieces();
     void timeoutFallsBack();
     void refusedFallsBackAndStaysOn();
     void destroyedMidRequestCallsNothing();
@@ -219,6 +223,47 @@ void tst_PollLane::parseHead()
         QCOMPARE(h.close, close);
     }
     QCOMPARE(h.why.isEmpty(), verdict == PollLane::Head::Ok);
+}
+
+// Random damage to a good head: whatever parseHead accepts is still a 200 JSON answer with a
+// length, and whatever it refuses says why.
+void tst_PollLane::parseHeadSurvivesMutations()
+{
+    const QByteArray good = "HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\n"
+                            "Content-Length: 1112\r\nConnection: keep-alive\r\n\r\n";
+    QRandomGenerator random(20261130);
+    int accepted = 0;
+    for (int i = 0; i < 20000; ++i) {
+        QByteArray head = good;
+        for (int edits = 1 + random.bounded(3); edits > 0; --edits) {
+            const int at = random.bounded(int(head.size()));
+            switch (random.bounded(3)) {
+            case 0:
+                head[at] = char(random.bounded(256));
+                break;
+            case 1:
+                head.remove(at, 1 + random.bounded(4));
+                break;
+            default:
+                head.insert(at, char(random.bounded(256)));
+                break;
+            }
+        }
+        const PollLane::Head h = PollLane::parseHead(head);
+        if (h.verdict == PollLane::Head::Ok) {
+            ++accepted;
+            QCOMPARE(h.status, 200);
+            QVERIFY(h.contentLength >= 0);
+            QVERIFY2(h.contentType.toLower().startsWith("application/json"),
+                     h.contentType.constData());
+            QVERIFY(head.endsWith("\r\n\r\n"));
+            QVERIFY(!head.contains('\0'));
+        } else {
+            QVERIFY(!h.why.isEmpty());
+        }
+    }
+    QVERIFY(accepted > 0); // harmless damage (a header value, the reason phrase) still reads
+    QVERIFY(accepted < 20000);
 }
 
 void tst_PollLane::usable()
@@ -489,6 +534,36 @@ void tst_PollLane::connectionCloseIsAnsweredThenDropped()
     QCOMPARE(peer.connections(), 3);
     QCOMPARE(lane.connectionsOpened(), 3);
     QVERIFY(lane.isEnabled());
+}
+
+// The answer arrives a few bytes at a time, the blank line after the headers split too.
+void tst_PollLane::answerInPieces()
+{
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    const QByteArray body = R"({"jsonrpc":"2.0","id":7,"result":{"status":"working"}})";
+    peer.setHandler([&body](const Test::HttpPeer::Request &, QTcpSocket *socket) {
+        auto *timer = new QTimer(socket);
+        auto rest = std::make_shared<QByteArray>(Test::HttpPeer::response(200, body));
+        QObject::connect(timer, &QTimer::timeout, socket, [socket, timer, rest] {
+            socket->write(rest->left(3));
+            socket->flush();
+            rest->remove(0, 3);
+            if (rest->isEmpty())
+                timer->deleteLater();
+        });
+        timer->start(2);
+    });
+    PollLane lane(peer.url());
+    Recorder rec;
+    for (int i = 1; i <= 2; ++i) {
+        lane.send(taskGet(peer.url(), "task-1"), rec.done());
+        QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), i, 60000);
+        QVERIFY2(rec.outcomes.last().kind == PollLane::Outcome::Answered,
+                 qPrintable(rec.outcomes.last().why));
+        QCOMPARE(rec.outcomes.last().body, body);
+    }
+    QCOMPARE(peer.connections(), 1);
 }
 
 void tst_PollLane::timeoutFallsBack()
