@@ -49,6 +49,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <utility>
 
 namespace Eddy {
@@ -307,6 +308,7 @@ void MainWindow::buildDocks()
     leftDock->setObjectName(QStringLiteral("sidebarDock"));
     leftDock->setWidget(left);
     addDockWidget(Qt::LeftDockWidgetArea, leftDock);
+    m_sidebarDock = leftDock;
 
     // Right: chart over timeline, result below.
     auto *chartPanel = new QWidget(this);
@@ -324,6 +326,8 @@ void MainWindow::buildDocks()
     resultDock->setWidget(m_result);
     addDockWidget(Qt::RightDockWidgetArea, resultDock);
     splitDockWidget(chartDock, resultDock, Qt::Vertical);
+    m_chartDock = chartDock;
+    m_resultDock = resultDock;
 
     // Bottom: the inbox.
     auto *inboxPanel = new QWidget(this);
@@ -390,10 +394,28 @@ void MainWindow::buildDocks()
     tabifyDockWidget(resultDock, m_agentDock);
     resultDock->raise();
 
-    resizeDocks({leftDock}, {220}, Qt::Horizontal);
-    resizeDocks({chartDock}, {520}, Qt::Horizontal);
-    resizeDocks({m_inboxDock}, {190}, Qt::Vertical);
-    resizeDocks({chartDock, resultDock}, {560, 340}, Qt::Vertical);
+}
+
+void MainWindow::applyDefaultDockSizes()
+{
+    // Before the first show the docks have no real geometry and resizeDocks() keeps only rough
+    // proportions: the chart came out at a third of the right column, too short to read its axis.
+    const int w = width();
+    const int h = height();
+    resizeDocks({m_sidebarDock}, {std::clamp(w / 7, 180, 260)}, Qt::Horizontal);
+    resizeDocks({m_chartDock}, {std::clamp(w / 3, 420, 640)}, Qt::Horizontal);
+    resizeDocks({m_inboxDock}, {std::clamp(h / 5, 150, 260)}, Qt::Vertical);
+    resizeDocks({m_chartDock, m_resultDock}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (m_defaultDockSizesPending) {
+        m_defaultDockSizesPending = false;
+        // After this event the window has its final size.
+        QTimer::singleShot(0, this, &MainWindow::applyDefaultDockSizes);
+    }
 }
 
 void MainWindow::buildMenus()
@@ -483,7 +505,7 @@ void MainWindow::restoreSettings()
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1500, 900);
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_defaultDockSizesPending = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_monitor->restoreState(settings.value(QStringLiteral("monitor/header")).toByteArray());
     m_autoDialogs = settings.value(QStringLiteral("input/openDialogs"), true).toBool();
     {

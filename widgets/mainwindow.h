@@ -101,11 +101,14 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void buildDocks();
     void buildMenus();
     void restoreSettings();
+    // Dock sizes for a first start (no saved layout), from the window's real size once shown.
+    void applyDefaultDockSizes();
     void saveSettings() const;
     void updateTitle();
     void updateStatusBar();
@@ -134,6 +137,9 @@ private:
     QListView *m_serverList;
     QListView *m_sessionList;
     QTableView *m_inboxView;
+    QDockWidget *m_sidebarDock = nullptr;
+    QDockWidget *m_chartDock = nullptr;
+    QDockWidget *m_resultDock = nullptr;
     QDockWidget *m_inboxDock = nullptr;
     QDockWidget *m_sweepDock = nullptr;
     QDockWidget *m_agentDock = nullptr;
@@ -157,6 +163,7 @@ private:
     qint64 m_detailTask = 0;
     QHash<qint64, Store::SweepRecord> m_sweeps;
     bool m_autoDialogs = true;
+    bool m_defaultDockSizesPending = false;
     Theme m_theme = Theme::System;
     std::function<bool()> m_quitGuard;
 };

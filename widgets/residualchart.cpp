@@ -11,6 +11,7 @@
 #include <QMouseEvent>
 #include <QWheelEvent>
 #include <QFileDialog>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegendMarker>
@@ -25,6 +26,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -109,6 +111,13 @@ ResidualChart::ResidualChart(QWidget *parent)
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     connect(m_x, &QValueAxis::rangeChanged, this, &ResidualChart::onXRangeChanged);
+    // A taller or shorter plot fits more or fewer decade labels.
+    connect(m_chart, &QChart::plotAreaChanged, this, [this](const QRectF &area) {
+        if (std::abs(area.height() - m_laidOutHeight) >= 8) {
+            m_laidOutHeight = area.height();
+            scheduleRanges();
+        }
+    });
 
     m_rangeTimer->setSingleShot(true);
     m_rangeTimer->setInterval(100);
@@ -236,15 +245,26 @@ void ResidualChart::updateRanges()
     }
     if (xmax <= xmin)
         xmax = xmin + 1;
-    // Whole decades on the log axis read best.
-    const double lo = std::pow(10.0, std::floor(std::log10(std::max(ymin, 1e-300))));
-    double hi = std::pow(10.0, std::ceil(std::log10(std::max(ymax, 1e-300))));
-    if (hi <= lo)
-        hi = lo * 10;
+    // Whole decades on the log axis read best; a label on every decade only while each gets the
+    // height of its text (Qt Charts elides crowded labels to "...", which reads as nothing).
+    int loExp = int(std::floor(std::log10(std::max(ymin, 1e-300))));
+    int hiExp = int(std::ceil(std::log10(std::max(ymax, 1e-300))));
+    if (hiExp <= loExp)
+        hiExp = loExp + 1;
+    // (Before the first layout the plot has no real height yet: assume a common one.)
+    const double plotHeight = m_chart->plotArea().height() >= 60 ? m_chart->plotArea().height() : 200.0;
+    const double labelHeight = QFontMetricsF(m_y->labelsFont()).height() * 1.5;
+    const int step = std::clamp(int(std::ceil(double(hiExp - loExp) * labelHeight / plotHeight)), 1, 6);
+    loExp = int(std::floor(double(loExp) / step)) * step;
+    hiExp = int(std::ceil(double(hiExp) / step)) * step;
     m_settingRange = true;
     if (!m_zoomed)
         m_x->setRange(xmin, xmax);
-    m_y->setRange(lo, hi);
+    // Qt's automatic minor ticks number base - 2 per label (10^6 for a base of 10^6): only the
+    // decade axis gets them.
+    m_y->setMinorTickCount(step == 1 ? -1 : 0);
+    m_y->setBase(std::pow(10.0, step));
+    m_y->setRange(std::pow(10.0, loExp), std::pow(10.0, hiExp));
     m_settingRange = false;
 }
 

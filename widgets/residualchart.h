@@ -61,6 +61,7 @@ private:
     QChart *m_chart;
     QValueAxis *m_x;
     QLogValueAxis *m_y;
+    double m_laidOutHeight = 0; // plot height the y labels were last spaced for
     QLabel *m_placeholder;
     QTimer *m_rangeTimer;
     QList<QPointer<SampleSeriesModel>> m_models;
