@@ -126,10 +126,10 @@ bool JsonScanner::scanString()
         // the non-ASCII bytes (negative as signed chars).
         while (m_end - m_at >= 16) {
             const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(m_at));
-            const __m128i special = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')),
-                             _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'))),
-                _mm_cmplt_epi8(bytes, _mm_set1_epi8(0x20)));
+            const __m128i special
+                = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')),
+                                            _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'))),
+                               _mm_cmplt_epi8(bytes, _mm_set1_epi8(0x20)));
             if (const int mask = _mm_movemask_epi8(special)) {
                 m_at += std::countr_zero(unsigned(mask));
                 break;
@@ -358,8 +358,8 @@ bool JsonScanner::readLiteral()
 {
     skipWhitespace();
     const size_t left = size_t(m_end - m_at);
-    for (std::string_view literal : {std::string_view("true"), std::string_view("false"),
-                                     std::string_view("null")}) {
+    for (std::string_view literal :
+         {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
         if (left >= literal.size() && std::memcmp(m_at, literal.data(), literal.size()) == 0) {
             m_at += literal.size();
             return true;
@@ -459,11 +459,21 @@ std::string JsonScanner::decode(const String &s)
         const char kind = escape[1];
         p = escape + 2;
         switch (kind) {
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
+        case 'b':
+            out.push_back('\b');
+            break;
+        case 'f':
+            out.push_back('\f');
+            break;
+        case 'n':
+            out.push_back('\n');
+            break;
+        case 'r':
+            out.push_back('\r');
+            break;
+        case 't':
+            out.push_back('\t');
+            break;
         case 'u': {
             std::uint32_t cp = std::uint32_t(hex4(p));
             p += 4;
@@ -474,7 +484,9 @@ std::string JsonScanner::decode(const String &s)
             appendUtf8(&out, cp);
             break;
         }
-        default: out.push_back(kind); break; // '"', '\\', '/'
+        default:
+            out.push_back(kind);
+            break; // '"', '\\', '/'
         }
     }
     return out;

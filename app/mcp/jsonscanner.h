@@ -58,10 +58,10 @@ public:
 
 private:
     void skipWhitespace();
-    bool scanString();  // m_at just past the opening quote; leaves it past the closing one
-    bool skipKey();     // a member's key and its colon
-    bool scanEscape();  // m_at at the backslash
-    bool scanUtf8();    // m_at at a byte >= 0x80
+    bool scanString(); // m_at just past the opening quote; leaves it past the closing one
+    bool skipKey();    // a member's key and its colon
+    bool scanEscape(); // m_at at the backslash
+    bool scanUtf8();   // m_at at a byte >= 0x80
     bool scanNumber(Number *out);
     bool finiteFloat(const char *begin, double *value) const;
 

@@ -47,11 +47,18 @@ Field resultField(const JsonScanner::String &key)
     std::string buffer;
     const std::string_view k = textOf(key, &buffer);
     static constexpr std::pair<std::string_view, Field> kFields[] = {
-        {"taskId", Field::TaskId}, {"status", Field::Status}, {"statusMessage", Field::StatusMessage},
-        {"createdAt", Field::CreatedAt}, {"lastUpdatedAt", Field::LastUpdatedAt},
-        {"resultType", Field::ResultType}, {"ttlMs", Field::TtlMs}, {"ttl", Field::Ttl},
-        {"pollIntervalMs", Field::PollIntervalMs}, {"pollInterval", Field::PollInterval},
-        {"_meta", Field::Meta}, {"inputRequests", Field::InputRequests},
+        {"taskId", Field::TaskId},
+        {"status", Field::Status},
+        {"statusMessage", Field::StatusMessage},
+        {"createdAt", Field::CreatedAt},
+        {"lastUpdatedAt", Field::LastUpdatedAt},
+        {"resultType", Field::ResultType},
+        {"ttlMs", Field::TtlMs},
+        {"ttl", Field::Ttl},
+        {"pollIntervalMs", Field::PollIntervalMs},
+        {"pollInterval", Field::PollInterval},
+        {"_meta", Field::Meta},
+        {"inputRequests", Field::InputRequests},
     };
     for (const auto &[name, field] : kFields)
         if (k == name)
@@ -289,7 +296,8 @@ QDateTime TaskReplyParser::parseIsoTime(std::string_view s)
     if ((s.size() == 20 || withMs) && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':'
         && s[16] == ':' && s.back() == 'Z') {
         bool ok = true;
-        const int year = digits(s, 0, 4, &ok), month = digits(s, 5, 2, &ok), day = digits(s, 8, 2, &ok);
+        const int year = digits(s, 0, 4, &ok), month = digits(s, 5, 2, &ok),
+                  day = digits(s, 8, 2, &ok);
         const int hour = digits(s, 11, 2, &ok), minute = digits(s, 14, 2, &ok),
                   second = digits(s, 17, 2, &ok), ms = withMs ? digits(s, 20, 3, &ok) : 0;
         const QDate date(year, month, day);

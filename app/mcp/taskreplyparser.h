@@ -12,10 +12,10 @@ namespace Eddy::Mcp {
 // Reads the JSON-RPC response to a 2026-07-28 `tasks/get` straight into a TaskState in one pass
 // over the bytes (JsonScanner: as strict as nlohmann's parser, nothing built or copied on the way),
 // for the steady-state poll answers: a working, cancelled or input_required task (its
-// inputRequests object is kept as the exact bytes received, a RawJson; no JSON tree is built). Every
-// other shape (an error, an inline result or error, a wrong id, anything odd, anything invalid) is
-// declined so the caller runs the full parser and its exact error messages. Pure function, any
-// thread.
+// inputRequests object is kept as the exact bytes received, a RawJson; no JSON tree is built).
+// Every other shape (an error, an inline result or error, a wrong id, anything odd, anything
+// invalid) is declined so the caller runs the full parser and its exact error messages. Pure
+// function, any thread.
 class TaskReplyParser final
 {
 public:

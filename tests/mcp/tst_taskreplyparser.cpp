@@ -348,7 +348,8 @@ void tst_TaskReplyParser::rejectsEveryTruncation()
     // body cut short must never read as a shorter valid answer).
     const QByteArray body = R"({"jsonrpc":"2.0","id":7,"result":{"taskId":"a1b2c3d4e5f6","status":"input_required",)"
                             R"("createdAt":"2026-07-28T10:00:00.000Z","lastUpdatedAt":"2026-07-28T10:00:02.125Z",)"
-                            R"("ttlMs":86400000,"pollIntervalMs":500,"statusMessage":"mesh check failed \u2192 \ud83c\udf00",)"
+                            R"("ttlMs":86400000,"pollIntervalMs":500,"statusMessage":"mesh check failed \u2192 \ud83c\udf00 )"
+                            "\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x8c\x80" R"(",)"
                             R"("inputRequests":{"mesh-1":{"method":"elicitation/create","params":{"mode":"form",)"
                             R"("message":"12 cells fail","requestedSchema":{"type":"object","properties":{"action":)"
                             R"({"type":"string","enum":["repair","abort"]},"tol":{"type":"number","default":-1.5E-14}},)"
