@@ -469,24 +469,27 @@ QList<std::pair<QByteArray, QByteArray>> Client::makeHeaders(const Request &requ
     // Literals: no allocation per request for the names and constant values.
     static const Header accept(QByteArrayLiteral("Accept"),
                                QByteArrayLiteral("application/json, text/event-stream"));
-    static const Header contentType(QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
+    static const Header contentType(QByteArrayLiteral("Content-Type"),
+                                    QByteArrayLiteral("application/json"));
     QList<Header> headers;
     if (m_era == Era::Legacy) {
         headers = {accept, contentType};
         if (request.method != QLatin1String("initialize"))
-            headers.append(Header(QByteArrayLiteral("MCP-Protocol-Version"), protocolVersion().toLatin1()));
+            headers.append(Header(QByteArrayLiteral("MCP-Protocol-Version"),
+                                  protocolVersion().toLatin1()));
         if (!m_sessionId.isEmpty())
             headers.append(Header(QByteArrayLiteral("Mcp-Session-Id"), m_sessionId));
         return headers;
     }
     if (m_modernHeaders.isEmpty())
         m_modernHeaders = {accept, contentType,
-                           Header(QByteArrayLiteral("MCP-Protocol-Version"), QByteArray(kModernVersion))};
+                           Header(QByteArrayLiteral("MCP-Protocol-Version"),
+                                  QByteArray(kModernVersion))};
     headers.reserve(m_modernHeaders.size() + 2 + request.extraHeaders.size());
     headers += m_modernHeaders;
-    headers.append(Header(QByteArrayLiteral("Mcp-Method"), request.method == QLatin1String("tasks/get")
-                                                                ? QByteArrayLiteral("tasks/get")
-                                                                : request.method.toUtf8()));
+    const bool isGet = request.method == QLatin1String("tasks/get");
+    headers.append(Header(QByteArrayLiteral("Mcp-Method"),
+                          isGet ? QByteArrayLiteral("tasks/get") : request.method.toUtf8()));
     if (!request.mcpName.isNull())
         headers.append(Header(QByteArrayLiteral("Mcp-Name"), Headers::encodeUtf8(request.mcpName)));
     headers += request.extraHeaders;

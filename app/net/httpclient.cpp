@@ -66,7 +66,7 @@ struct HttpClient::SocketWatch
 {
     std::unique_ptr<QSocketNotifier> read;
     std::unique_ptr<QSocketNotifier> write;
-    bool wantRead = false; // what libcurl last asked for
+    bool wantRead = false;   // what libcurl last asked for
     bool connection = false; // a connection's socket (always closed through closeSocketCallback)
 };
 

@@ -86,7 +86,8 @@ std::pair<QByteArrayView, QByteArrayView> splitHeader(QByteArrayView line)
 QByteArray HttpReply::header(QByteArrayView name) const
 {
     for (auto it = m_headerLines.crbegin(); it != m_headerLines.crend(); ++it) {
-        const auto [key, value] = splitHeader(QByteArrayView(m_headerBlock).sliced(it->first, it->second));
+        const auto [key, value]
+            = splitHeader(QByteArrayView(m_headerBlock).sliced(it->first, it->second));
         if (key.compare(name, Qt::CaseInsensitive) == 0)
             return value.toByteArray();
     }

@@ -373,7 +373,8 @@ void tst_HttpClient::handlerAndRelease()
     HttpPeer peer;
     QVERIFY(peer.listen());
     peer.setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
-        s->write(HttpPeer::response(200, "{\"ok\":true}", "application/json", {{"X-Answer", "42"}}));
+        s->write(HttpPeer::response(200, "{\"ok\":true}", "application/json",
+                                    {{"X-Answer", "42"}}));
     });
     struct Recorder final : Net::HttpReply::Handler
     {
@@ -443,14 +444,16 @@ void tst_HttpClient::serverClosesIdleConnection()
     QCOMPARE(client.connectionsOpened(), 1);
     QCOMPARE(sockets.size(), 1);
     sockets.first()->disconnectFromHost();
-    QTRY_VERIFY_WITH_TIMEOUT(!sockets.first() || sockets.first()->state() == QAbstractSocket::UnconnectedState,
+    QTRY_VERIFY_WITH_TIMEOUT(!sockets.first()
+                                 || sockets.first()->state() == QAbstractSocket::UnconnectedState,
                              30000);
 
     // Loop turns while nothing should happen: a few timer expiries at most, where a notifier left
     // on for the closed socket would make every turn return at once (tens of thousands).
     int turns = 0;
     QAbstractEventDispatcher *dispatcher = QAbstractEventDispatcher::instance();
-    const auto counting = connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this, [&] { ++turns; });
+    const auto counting = connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this,
+                                  [&] { ++turns; });
     QEventLoop idle;
     QTimer::singleShot(300, &idle, &QEventLoop::quit);
     idle.exec();
