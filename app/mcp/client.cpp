@@ -518,6 +518,8 @@ std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArra
     http.verifyTls = m_config.verifyTls;
     http.maxResponseBytes = m_config.maxResponseBytes;
     http.bearerToken = m_tokenUtf8;
+    // A poll reads and changes nothing: it may take the HTTP client's poll lane.
+    http.mayRepeat = request.method == QLatin1String("tasks/get");
 
     auto exchange = std::make_shared<Exchange>();
     exchange->client = this;

@@ -1,5 +1,7 @@
 #include "app/net/httpclient.h"
 
+#include "app/net/polllane.h"
+
 #include <QLoggingCategory>
 #include <QSocketNotifier>
 
@@ -93,6 +95,7 @@ HttpClient::HttpClient(QObject *parent)
     : QObject(parent), m_proxy(ProxySettings::fromEnvironment())
 {
     initGlobal();
+    m_laneAllowed = qgetenv("EDDY_POLL_LANE") != "0";
     m_multi = curl_multi_init();
     curl_multi_setopt(m_multi, CURLMOPT_SOCKETFUNCTION, &HttpClient::socketCallback);
     curl_multi_setopt(m_multi, CURLMOPT_SOCKETDATA, this);
@@ -109,6 +112,15 @@ HttpClient::HttpClient(QObject *parent)
 HttpClient::~HttpClient()
 {
     // Replies outliving the client end as aborted; their owners still delete them.
+    m_lanes.clear(); // requests in flight there end without a call
+    for (auto &[ticket, reply] : m_laneReplies) {
+        reply->m_laneTicket = 0;
+        reply->m_client = nullptr;
+        reply->m_finished = true;
+        reply->m_error = Error(Error::Kind::Aborted, CURLE_ABORTED_BY_CALLBACK,
+                               QStringLiteral("the HTTP client was shut down"));
+    }
+    m_laneReplies.clear();
     for (auto &[easy, transfer] : m_active) {
         curl_multi_remove_handle(m_multi, easy);
         HttpReply *reply = transfer.reply;
@@ -204,13 +216,73 @@ void HttpClient::configure(Handle &h, const HttpRequest &request)
     }
 }
 
+PollLane *HttpClient::laneFor(const QUrl &url)
+{
+    for (const auto &lane : m_lanes) {
+        if (lane->accepts(url))
+            return lane->isEnabled() ? lane.get() : nullptr;
+    }
+    if (!PollLane::usable(url, m_proxy))
+        return nullptr;
+    m_lanes.push_back(std::make_unique<PollLane>(url));
+    return m_lanes.back().get();
+}
+
 HttpReply *HttpClient::post(const HttpRequest &request)
 {
     auto *reply = new HttpReply(this);
+    reply->m_maxBytes = request.maxResponseBytes;
+    PollLane *lane = m_laneAllowed && request.mayRepeat ? laneFor(request.url) : nullptr;
+    if (!lane) {
+        startTransfer(reply, request);
+        return reply;
+    }
+    const quint64 ticket = m_nextTicket++;
+    reply->m_laneTicket = ticket;
+    m_laneReplies.emplace(ticket, reply);
+    // The lane calls back on a later turn of the loop, never from inside send().
+    lane->send(request, [this, ticket, request](PollLane::Outcome outcome) {
+        const auto it = m_laneReplies.find(ticket);
+        if (it == m_laneReplies.end())
+            return; // the reply was aborted or deleted meanwhile
+        HttpReply *reply = it->second;
+        m_laneReplies.erase(it);
+        reply->m_laneTicket = 0;
+        if (outcome.kind != PollLane::Outcome::Answered) {
+            ++m_laneFallbacks;
+            startTransfer(reply, request); // libcurl reads it again and says what went wrong
+            return;
+        }
+        ++m_laneAnswers;
+        reply->m_status = outcome.status;
+        // The header lines as the write callback would have kept them: "name: value", no CRLF.
+        reply->m_headerBlock = std::move(outcome.headerLines);
+        reply->m_headerLines.clear();
+        for (qsizetype at = 0; at < reply->m_headerBlock.size();) {
+            qsizetype end = reply->m_headerBlock.indexOf("\r\n", at);
+            if (end < 0)
+                end = reply->m_headerBlock.size();
+            if (end > at)
+                reply->m_headerLines.emplace_back(at, end - at);
+            at = end + 2;
+        }
+        // A wrong answer a lane relays (429, 503...) reads as libcurl's would: status, headers, body.
+        reply->m_received = outcome.body.size();
+        reply->m_body = std::move(outcome.body);
+        reply->m_headersDone = true;
+        reply->m_pendingReadyRead = !reply->m_body.isEmpty();
+        reply->m_finished = true;
+        if (announceData(reply))
+            reply->announce(HttpReply::Notice::Finished);
+    });
+    return reply;
+}
+
+void HttpClient::startTransfer(HttpReply *reply, const HttpRequest &request)
+{
     std::unique_ptr<Handle> handle = takeHandle();
     CURL *easy = handle->easy;
     reply->m_easy = easy;
-    reply->m_maxBytes = request.maxResponseBytes;
     reply->m_requestBody = request.body;
 
     configure(*handle, request);
@@ -235,7 +307,6 @@ HttpReply *HttpClient::post(const HttpRequest &request)
         QMetaObject::invokeMethod(reply, [reply] { reply->announce(HttpReply::Notice::Finished); },
                                   Qt::QueuedConnection);
     }
-    return reply;
 }
 
 int HttpClient::socketCallback(CURL *easy, curl_socket_t socket, int what, void *userp, void *)
@@ -433,6 +504,11 @@ bool HttpClient::announceData(HttpReply *reply)
 
 void HttpClient::abortReply(HttpReply *reply)
 {
+    if (reply->m_laneTicket) { // the lane's answer, when it comes, finds no reply and is dropped
+        m_laneReplies.erase(reply->m_laneTicket);
+        reply->m_laneTicket = 0;
+        return;
+    }
     CURL *easy = reply->m_easy;
     if (!easy)
         return;

@@ -17,6 +17,8 @@ class QSocketNotifier;
 
 namespace Eddy::Net {
 
+class PollLane;
+
 // Calls curl_global_init exactly once (thread-safe); main() and tests call it before any client.
 bool initGlobal();
 
@@ -45,6 +47,16 @@ public:
     // Connections libcurl opened so far (CURLINFO_NUM_CONNECTS summed): shows keep-alive reuse.
     qint64 connectionsOpened() const { return m_connectionsOpened; }
 
+    // Requests marked mayRepeat (tasks/get polls) go through a PollLane per origin when no proxy
+    // applies: keep-alive connections libcurl opens and Eddy writes to and reads from itself,
+    // without a libcurl transfer per poll. Whatever the lane does not read (an error status, SSE,
+    // a reset...) is sent again through libcurl, so callers see the same answers and errors
+    // either way. On by default; EDDY_POLL_LANE=0 in the environment turns it off.
+    void setPollLaneEnabled(bool on) { m_laneAllowed = on; }
+    bool isPollLaneEnabled() const { return m_laneAllowed; }
+    qint64 laneAnswers() const { return m_laneAnswers; }     // answered by a lane
+    qint64 laneFallbacks() const { return m_laneFallbacks; } // sent again through libcurl
+
     // Proxies as libcurl takes them from the environment, resolved once per client:
     // <scheme>_proxy (HTTPS_PROXY too, but never HTTP_PROXY), then all_proxy / ALL_PROXY; hosts in
     // no_proxy / NO_PROXY go direct. Empty = direct.
@@ -69,6 +81,8 @@ private:
 
     std::unique_ptr<Handle> takeHandle();
     void configure(Handle &handle, const HttpRequest &request);
+    void startTransfer(HttpReply *reply, const HttpRequest &request);
+    PollLane *laneFor(const QUrl &url);
     void armTimer(long timeoutMs);
 
     void onSocketActivity(curl_socket_t socket, int eventMask);
@@ -95,6 +109,12 @@ private:
     QByteArray m_lastProxy;           // the proxy for m_lastUrl
     ProxySettings m_proxy;
     qint64 m_connectionsOpened = 0;
+    std::vector<std::unique_ptr<PollLane>> m_lanes;          // one per origin used so far
+    std::unordered_map<quint64, HttpReply *> m_laneReplies; // by ticket: replies a lane holds
+    quint64 m_nextTicket = 1;
+    bool m_laneAllowed = true;
+    qint64 m_laneAnswers = 0;
+    qint64 m_laneFallbacks = 0;
 };
 
 } // namespace Eddy::Net

@@ -16,7 +16,7 @@ HttpReply::HttpReply(HttpClient *client)
 HttpReply::~HttpReply()
 {
     // Deleting a running reply aborts it quietly (no signals from a destructor).
-    if (m_client && m_easy && !m_finished)
+    if (m_client && (m_easy || m_laneTicket) && !m_finished)
         m_client->abortReply(this);
 }
 
@@ -158,7 +158,7 @@ void HttpReply::abort()
 {
     if (m_finished)
         return;
-    if (m_client && m_easy)
+    if (m_client && (m_easy || m_laneTicket))
         m_client->abortReply(this);
     m_finished = true;
     m_error = Error(Error::Kind::Aborted, CURLE_ABORTED_BY_CALLBACK,

@@ -77,6 +77,7 @@ private:
 
     HttpClient *m_client = nullptr;
     CURL *m_easy = nullptr;
+    quint64 m_laneTicket = 0; // non-zero while a poll lane holds the request
     QByteArray m_headerText;  // NUL-separated header lines
     std::vector<curl_slist> m_headerNodes;
     QByteArray m_requestBody;

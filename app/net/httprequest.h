@@ -21,6 +21,9 @@ struct HttpRequest
     qint64 maxResponseBytes = 64 * 1024 * 1024; // larger bodies end with Error::Kind::TooLarge
     bool verifyTls = true;                      // off only by an explicit per-server choice
     QByteArray bearerToken;                     // sent as "Authorization: Bearer ..."
+    // The request reads and changes nothing (tasks/get), so sending it twice does no harm: it
+    // may take HttpClient's poll lane, which hands anything unusual back to libcurl by re-sending.
+    bool mayRepeat = false;
 };
 
 } // namespace Eddy::Net

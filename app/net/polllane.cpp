@@ -262,8 +262,11 @@ PollLane::Head PollLane::parseHead(QByteArrayView text)
     }
 
     if (head.status != 200) {
-        head.verdict = Head::NotOk;
         head.why = QStringLiteral("the server answered HTTP %1").arg(head.status);
+        // An error answer framed by Content-Length goes to the caller as it is: sending it again
+        // through libcurl would lose what it said (a 429's or 503's Retry-After) and ask twice.
+        head.verdict = head.status >= 200 && !chunked && lengths == 1 && lengthOk ? Head::Relay
+                                                                                  : Head::NotOk;
         return head;
     }
     if (chunked)
@@ -284,6 +287,11 @@ PollLane::Head PollLane::parseHead(QByteArrayView text)
         return unreadable(QStringLiteral("the server's answer is not application/json"));
     head.verdict = Head::Ok;
     return head;
+}
+
+bool PollLane::accepts(const QUrl &url) const
+{
+    return sameOrigin(url, m_origin);
 }
 
 QByteArray PollLane::requestBytes(const HttpRequest &request, QString *why)
@@ -431,6 +439,9 @@ bool PollLane::openConnection()
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
     curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    // The lane reads into its own buffer (curl_easy_recv): libcurl's 16 KB download buffer per
+    // connection would be 256 KB of nothing at 16 connections.
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 1024L);
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(m_connectTimeoutMs));
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, m_verifyTls ? 1L : 0L);
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, m_verifyTls ? 2L : 0L);
@@ -620,6 +631,9 @@ void PollLane::onReadable(Connection *c)
     outcome.kind = Outcome::Answered;
     outcome.status = c->head.status;
     outcome.contentType = std::move(c->head.contentType);
+    // The header lines (after the status line, without the blank line that ends them).
+    const qsizetype firstLine = c->in.indexOf("\r\n") + 2;
+    outcome.headerLines = c->in.sliced(firstLine, qMax<qsizetype>(0, c->headBytes - 2 - firstLine));
     outcome.body = c->in.sliced(c->headBytes, c->head.contentLength);
     Done done = std::move(c->job.done);
     c->job = Job();
@@ -671,7 +685,7 @@ bool PollLane::readAnswer(Connection *c)
                 continue;
             }
             c->head = parseHead(QByteArrayView(c->in).first(end + 4));
-            if (c->head.verdict != Head::Ok) {
+            if (c->head.verdict != Head::Ok && c->head.verdict != Head::Relay) {
                 if (c->head.verdict == Head::Unreadable)
                     turnOff(c->head.why);
                 fail(c, c->head.why);

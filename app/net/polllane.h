@@ -40,8 +40,9 @@ public:
     {
         enum Kind { Answered, Fallback };
         Kind kind = Fallback;
-        int status = 0;         // Answered: always 200
-        QByteArray contentType; // Answered: application/json, parameters as sent
+        int status = 0;         // Answered: 200, or an error status relayed as it came
+        QByteArray contentType; // Answered with 200: application/json, parameters as sent
+        QByteArray headerLines; // Answered: the header lines as received, each ending in CRLF
         QByteArray body;
         QString why; // Fallback: what the lane did not take, for a debug log
     };
@@ -54,6 +55,8 @@ public:
     // Whether requests to url may take the lane: http or https without user info, and no proxy
     // applies (the lane does not speak to proxies; a no_proxy of "*" counts as none).
     static bool usable(const QUrl &url, const HttpClient::ProxySettings &proxy);
+    // Whether url has this lane's origin (scheme, host, port).
+    bool accepts(const QUrl &url) const;
 
     // Sends request (a POST) and calls done exactly once, never from inside send() and never after
     // the lane is destroyed. done may call send() again or destroy the lane.
@@ -79,7 +82,8 @@ public:
     {
         enum Verdict {
             Ok,        // 200, application/json, Content-Length
-            NotOk,     // a well-formed answer the caller must see through libcurl (e.g. 503)
+            Relay,     // another final status framed by Content-Length: the caller reads it as is
+            NotOk,     // a well-formed answer the caller must see through libcurl (e.g. 1xx)
             Unreadable // framing or syntax the lane does not take: the lane turns itself off
         };
         Verdict verdict = Unreadable;

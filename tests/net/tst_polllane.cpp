@@ -121,6 +121,7 @@ private slots:
     void serverKilledMidRun();
     void peerFaults_data();
     void peerFaults();
+    void errorStatusRelayed();
     void connectionCloseIsAnsweredThenDropped();
     void answerInPieces();
     void timeoutFallsBack();
@@ -136,7 +137,7 @@ void tst_PollLane::parseHead_data()
     QTest::addColumn<qint64>("length");
     QTest::addColumn<bool>("close");
     const int ok = PollLane::Head::Ok, notOk = PollLane::Head::NotOk,
-              bad = PollLane::Head::Unreadable;
+              relay = PollLane::Head::Relay, bad = PollLane::Head::Unreadable;
     const QByteArray json = "Content-Type: application/json\r\n";
     QTest::newRow("ok") << "HTTP/1.1 200 OK\r\n" + json + "Content-Length: 12\r\n\r\n"
                         << ok << 12LL << false;
@@ -149,7 +150,10 @@ void tst_PollLane::parseHead_data()
                            << ok << 1LL << true;
     QTest::newRow("503") << QByteArray(
         "HTTP/1.1 503 Busy\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n")
-                         << notOk << 0LL << false;
+                         << relay << 0LL << false;
+    QTest::newRow("503 chunked") << QByteArray(
+        "HTTP/1.1 503 Busy\r\nTransfer-Encoding: chunked\r\n\r\n")
+                                 << notOk << -1LL << false;
     QTest::newRow("100") << QByteArray("HTTP/1.1 100 Continue\r\n\r\n") << notOk << -1LL << false;
     QTest::newRow("chunked") << "HTTP/1.1 200 OK\r\n" + json + "Transfer-Encoding: chunked\r\n\r\n"
                              << bad << -1LL << false;
@@ -449,9 +453,10 @@ void tst_PollLane::peerFaults_data()
     QTest::newRow("HTTP/1.0") << QByteArray(
         "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{}")
                               << true << false;
-    QTest::newRow("503") << Test::HttpPeer::response(
-        503, "busy", "text/plain", {{"Retry-After", "1"}})
-                         << false << true;
+    QTest::newRow("503 chunked") << QByteArray("HTTP/1.1 503 Busy\r\nRetry-After: 1\r\n"
+                                               "Transfer-Encoding: chunked\r\n\r\n")
+                                        + Test::HttpPeer::chunk("busy") + Test::HttpPeer::chunk({})
+                                 << false << true;
     QTest::newRow("truncated body")
         << Test::HttpPeer::response(200, body).chopped(5) << true << true;
     QTest::newRow("oversized body")
@@ -459,6 +464,36 @@ void tst_PollLane::peerFaults_data()
     QTest::newRow("more than Content-Length")
         << Test::HttpPeer::response(200, body) + "{}" << false << true;
     QTest::newRow("reset before answering") << QByteArray() << true << true;
+}
+
+// A wrong status framed by Content-Length (429, 503...) reaches the caller as it came, headers and
+// body included: sent again through libcurl, a Retry-After would be lost and the server asked
+// twice. The connection stays in use.
+void tst_PollLane::errorStatusRelayed()
+{
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    int calls = 0;
+    peer.setHandler([&](const Test::HttpPeer::Request &, QTcpSocket *socket) {
+        socket->write(++calls == 1 ? Test::HttpPeer::response(503, "busy", "text/plain", {{"Retry-After", "7"}})
+                                   : Test::HttpPeer::response(200, "{}"));
+    });
+    PollLane lane(peer.url());
+    const Net::HttpRequest request = taskGet(peer.url(), "task-1");
+    Recorder rec;
+    lane.send(request, rec.done());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), 1, 60000);
+    const PollLane::Outcome first = rec.outcomes.first();
+    QCOMPARE(int(first.kind), int(PollLane::Outcome::Answered));
+    QCOMPARE(first.status, 503);
+    QCOMPARE(first.body, QByteArray("busy"));
+    QVERIFY2(first.headerLines.contains("Retry-After: 7\r\n"), first.headerLines.constData());
+    QVERIFY(lane.isEnabled());
+    lane.send(request, rec.done());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), 2, 60000);
+    QCOMPARE(rec.outcomes.at(1).status, 200);
+    QCOMPARE(calls, 2); // each request asked once
+    QCOMPARE(lane.connectionsOpened(), 1);
 }
 
 // Each fault ends as Fallback with no data; framing the lane does not read turns it off, so the
