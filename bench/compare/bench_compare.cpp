@@ -489,7 +489,7 @@ int benchCost()
         }
     }
     // Eddy's engine: the path the app runs (store, scheduler, listen stream, change batches),
-    // at the server's pace (500 ms + 0-5% jitter) instead of the fixed schedule.
+    // at the server's pace (500 ms, on the scheduler's phase lattice) instead of the fixed schedule.
     std::optional<double> engineAt100;
     for (const int count : g_opt.counts) {
         if (count > 1000 || (g_opt.quick && count > 100))

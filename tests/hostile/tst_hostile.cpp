@@ -381,7 +381,7 @@ std::vector<Scenario> catalogue()
                      for (const auto &t : e.store().liveTasks()) {
                          const auto due = e.scheduler().dueAtMs(t.id);
                          QVERIFY(due);
-                         QVERIFY2(*due <= QDateTime::currentMSecsSinceEpoch() + 64000, "clamped to the 60 s ceiling (+5 % jitter)");
+                         QVERIFY2(*due <= QDateTime::currentMSecsSinceEpoch() + 64000, "clamped to the 60 s ceiling (+ at most one 1 s phase slot)");
                      }
                  }});
     s.push_back({"ttlMs 0: expired at once, then forgotten", "a handle with `ttlMs: 0`, then -32602 Unknown task on every poll",
