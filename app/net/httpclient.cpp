@@ -48,6 +48,43 @@ bool handshakeNeverFinished(CURL *easy, bool connected)
 
 } // namespace
 
+void CurlLoop::armTimer(QTimer &timer, long timeoutMs)
+{
+    if (timeoutMs < 0) {
+        timer.stop();
+        return;
+    }
+    const int ms = int(qMin<long>(timeoutMs, 24L * 3600 * 1000));
+    // libcurl repeats the same deadline often (every request added asks for 0 ms); restarting the
+    // timer each time costs more than the check.
+    if (timer.isActive() && timer.remainingTime() <= ms && timer.remainingTime() >= ms - 1)
+        return;
+    timer.start(ms);
+}
+
+void CurlLoop::runTimeouts(CURLM *multi, QTimer &timer)
+{
+    int running = 0;
+    curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    if (!timer.isActive()) {
+        long next = -1;
+        curl_multi_timeout(multi, &next);
+        if (next >= 0)
+            timer.start(int(qMin<long>(next, 24L * 3600 * 1000)));
+    }
+}
+
+std::vector<std::pair<CURL *, CURLcode>> CurlLoop::takeFinished(CURLM *multi)
+{
+    std::vector<std::pair<CURL *, CURLcode>> done;
+    int left = 0;
+    while (CURLMsg *msg = curl_multi_info_read(multi, &left)) {
+        if (msg->msg == CURLMSG_DONE)
+            done.emplace_back(msg->easy_handle, msg->data.result);
+    }
+    return done;
+}
+
 HttpClient::ProxySettings HttpClient::ProxySettings::fromEnvironment()
 {
     // libcurl's rules (url.c detect_proxy): the lower-case variable first; HTTP_PROXY is never
@@ -371,22 +408,8 @@ int HttpClient::closeSocketCallback(void *clientp, curl_socket_t socket)
 
 int HttpClient::timerCallback(CURLM *, long timeoutMs, void *userp)
 {
-    static_cast<HttpClient *>(userp)->armTimer(timeoutMs);
+    CurlLoop::armTimer(static_cast<HttpClient *>(userp)->m_timer, timeoutMs);
     return 0;
-}
-
-void HttpClient::armTimer(long timeoutMs)
-{
-    if (timeoutMs < 0) {
-        m_timer.stop();
-        return;
-    }
-    const int ms = int(qMin<long>(timeoutMs, 24L * 3600 * 1000));
-    // libcurl repeats the same deadline often (every request added asks for 0 ms); restarting the
-    // timer each time costs more than the check. Never later than asked.
-    if (m_timer.isActive() && m_timer.remainingTime() <= ms && m_timer.remainingTime() >= ms - 1)
-        return;
-    m_timer.start(ms);
 }
 
 void HttpClient::onSocketActivity(curl_socket_t socket, int eventMask)
@@ -407,28 +430,13 @@ void HttpClient::onSocketActivity(curl_socket_t socket, int eventMask)
 
 void HttpClient::onTimeout()
 {
-    int running = 0;
-    curl_multi_socket_action(m_multi, CURL_SOCKET_TIMEOUT, 0, &running);
-    // libcurl calls the timer callback only when its earliest deadline changes; if this expiry
-    // found nothing due yet, nobody would re-arm the timer.
-    if (!m_timer.isActive()) {
-        long next = -1;
-        curl_multi_timeout(m_multi, &next);
-        if (next >= 0)
-            m_timer.start(int(qMin<long>(next, 24L * 3600 * 1000)));
-    }
+    CurlLoop::runTimeouts(m_multi, m_timer);
     afterSocketAction();
 }
 
 void HttpClient::afterSocketAction()
 {
-    // Copy the completion messages first: curl_multi_remove_handle invalidates them.
-    std::vector<std::pair<CURL *, CURLcode>> done;
-    int left = 0;
-    while (CURLMsg *msg = curl_multi_info_read(m_multi, &left)) {
-        if (msg->msg == CURLMSG_DONE)
-            done.emplace_back(msg->easy_handle, msg->data.result);
-    }
+    const std::vector<std::pair<CURL *, CURLcode>> done = CurlLoop::takeFinished(m_multi);
 
     // Announce data of transfers still running (and of finishing ones, before their finished()).
     // Kept by easy handle: a reply deleted or released by a slot is no longer in m_active.

@@ -11,6 +11,7 @@
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 class QSocketNotifier;
@@ -21,6 +22,19 @@ class PollLane;
 
 // Calls curl_global_init exactly once (thread-safe); main() and tests call it before any client.
 bool initGlobal();
+
+// Driving a libcurl multi handle from a Qt event loop, shared by HttpClient and PollLane.
+namespace CurlLoop {
+// Follows CURLMOPT_TIMERFUNCTION: starts (or stops, for -1) the single-shot timer. The same
+// deadline asked again is not restarted; never later than asked.
+void armTimer(QTimer &timer, long timeoutMs);
+// The timer expired: runs libcurl's timeouts, and re-arms the timer when libcurl still has a
+// deadline (it calls the timer callback only when its earliest deadline changes, so an expiry
+// that found nothing due yet would otherwise leave nobody to wake it).
+void runTimeouts(CURLM *multi, QTimer &timer);
+// The transfers libcurl finished, copied out first: curl_multi_remove_handle invalidates them.
+std::vector<std::pair<CURL *, CURLcode>> takeFinished(CURLM *multi);
+} // namespace CurlLoop
 
 // Owns one libcurl multi handle driven by the Qt event loop of its thread (QSocketNotifiers plus
 // one single-shot QTimer), so thousands of requests share a few keep-alive connections without a
@@ -83,7 +97,6 @@ private:
     void configure(Handle &handle, const HttpRequest &request);
     void startTransfer(HttpReply *reply, const HttpRequest &request);
     PollLane *laneFor(const QUrl &url);
-    void armTimer(long timeoutMs);
 
     void onSocketActivity(curl_socket_t socket, int eventMask);
     void onTimeout();

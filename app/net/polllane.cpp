@@ -157,6 +157,8 @@ PollLane::PollLane(const QUrl &origin, QObject *parent)
     curl_multi_setopt(m_multi, CURLMOPT_TIMERFUNCTION, &PollLane::timerCallback);
     curl_multi_setopt(m_multi, CURLMOPT_TIMERDATA, this);
     m_curlTimer.setSingleShot(true);
+    // As HttpClient's: a coarse timer may fire early, and libcurl's connect deadlines are short.
+    m_curlTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_curlTimer, &QTimer::timeout, this, &PollLane::onCurlTimer);
     m_deadlineTimer.setSingleShot(true);
     connect(&m_deadlineTimer, &QTimer::timeout, this, &PollLane::onDeadline);
@@ -494,11 +496,7 @@ int PollLane::socketCallback(CURL *, curl_socket_t socket, int what, void *userp
 
 int PollLane::timerCallback(CURLM *, long timeoutMs, void *userp)
 {
-    QTimer &timer = static_cast<PollLane *>(userp)->m_curlTimer;
-    if (timeoutMs < 0)
-        timer.stop();
-    else
-        timer.start(int(qMin<long>(timeoutMs, 24L * 3600 * 1000)));
+    CurlLoop::armTimer(static_cast<PollLane *>(userp)->m_curlTimer, timeoutMs);
     return 0;
 }
 
@@ -523,20 +521,13 @@ void PollLane::onConnectActivity(curl_socket_t socket, int eventMask)
 
 void PollLane::onCurlTimer()
 {
-    int running = 0;
-    curl_multi_socket_action(m_multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    CurlLoop::runTimeouts(m_multi, m_curlTimer);
     harvestConnects();
 }
 
 void PollLane::harvestConnects()
 {
-    std::vector<std::pair<CURL *, CURLcode>> done;
-    int left = 0;
-    while (CURLMsg *msg = curl_multi_info_read(m_multi, &left)) {
-        if (msg->msg == CURLMSG_DONE)
-            done.emplace_back(msg->easy_handle, msg->data.result);
-    }
-    for (const auto &[easy, code] : done) {
+    for (const auto &[easy, code] : CurlLoop::takeFinished(m_multi)) {
         Connection *c = nullptr;
         curl_easy_getinfo(easy, CURLINFO_PRIVATE, reinterpret_cast<char **>(&c));
         if (!c)
