@@ -1076,11 +1076,19 @@ void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &el
 void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, int attempt)
 {
     const auto t = m_store.task(taskId);
+    if (t && !t->isLive()) {
+        // The task ended while its answer was on the way: after a crash between the server
+        // taking the answer and its ack being stored (a poll may well have stored the end
+        // first), or during a retry. Either way the question closed with the task and can never
+        // be asked again, so it is not reopened; the engineer's answer stays on record.
+        m_inbox->answerSent(taskId, key, true);
+        emit inputAnswered(taskId, key, true, {});
+        return;
+    }
     ServerLink *l = t ? link(t->serverId) : nullptr;
-    if (!l || !t->isLive()) {
+    if (!l) {
         m_inbox->answerSent(taskId, key, false);
-        emit inputAnswered(taskId, key, false, !l ? QStringLiteral("The task's server is not configured.")
-                                                  : QStringLiteral("Task %1 has already ended.").arg(taskId));
+        emit inputAnswered(taskId, key, false, QStringLiteral("The task's server is not configured."));
         return;
     }
     // Sent again shortly, still "answering": after a transient failure, or (2025 era) until a

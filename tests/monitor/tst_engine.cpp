@@ -5,6 +5,7 @@
 // with change sets.
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
+#include "app/store/taskstore.h"
 #include "tests/common/testserver.h"
 
 #include <QRegularExpression>
@@ -12,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUuid>
+
+#include <nlohmann/json.hpp>
 
 using namespace Eddy;
 using Eddy::Test::TestServer;
@@ -28,6 +31,7 @@ private slots:
     void pushesAccelerateSlowPolls();
     void firstChangeIsNotBatched();
     void snapshotInChunks();
+    void answerInFlightWhenTaskEndedStaysAnswered();
 
 private:
     TestServer m_server;
@@ -310,6 +314,58 @@ void tst_Engine::snapshotInChunks()
     for (const auto &args : submitted)
         if (args.at(1).toLongLong() != parked)
             engine.cancelTasks({args.at(1).toLongLong()});
+}
+
+void tst_Engine::answerInFlightWhenTaskEndedStaysAnswered()
+{
+    // Eddy killed after the server took an answer but before the ack was stored, while a poll
+    // had already stored the task's end: on the next start the stored answer is resent, the task
+    // has ended, and the question must stay answered with the engineer's answer on record (it
+    // can never be asked again), not reopen with the answer erased.
+    const QString db = m_dir.filePath(QStringLiteral("answer-in-flight.sqlite"));
+    const QByteArray answer = R"({"action":"accept","content":{"action":"repair","smoothing_passes":3}})";
+    qint64 taskId = 0;
+    QString key;
+    {
+        Monitor::Engine engine;
+        QVERIFY(engine.open(db));
+        const qint64 sid = engine.addServer(m_server.url());
+        QSignalSpy submitted(&engine, &Monitor::Engine::caseSubmitted);
+        QSignalSpy asked(&engine, &Monitor::Engine::inputRequested);
+        QSignalSpy answered(&engine, &Monitor::Engine::inputAnswered);
+        QSignalSpy finished(&engine, &Monitor::Engine::taskFinished);
+        engine.callOnce(sid, QStringLiteral("run_cfd_case"),
+                        R"({"reynolds":10,"grid":8,"max_iterations":100,"force_mesh_defect":true})", std::nullopt);
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(asked.size(), 1, 60000);
+        const auto request = asked.first().at(0).value<Store::InputRequestRecord>();
+        taskId = request.taskId;
+        key = request.key;
+        engine.answerInput(taskId, key, answer);
+        QTRY_COMPARE_WITH_TIMEOUT(answered.size(), 1, 30000);
+        QVERIFY(answered.first().at(2).toBool());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(engine.store().task(taskId)->status, Store::TaskStatus::Completed);
+    }
+    {
+        // Back to what the store held at the moment of the kill: the answer begun, not acked.
+        Store::TaskStore store;
+        QVERIFY(store.open(db));
+        QVERIFY(store.database().exec(QStringLiteral("UPDATE input_requests SET state='answering', answered_at=NULL")));
+        QCOMPARE(store.answeringInputRequests().size(), 1);
+    }
+    Monitor::Engine engine;
+    QSignalSpy answered(&engine, &Monitor::Engine::inputAnswered);
+    QVERIFY(engine.open(db));
+    QTRY_COMPARE_WITH_TIMEOUT(answered.size(), 1, 10000);
+    QVERIFY2(answered.first().at(2).toBool(), qPrintable(answered.first().at(3).toString()));
+    const auto rec = engine.store().inputRequest(taskId, key);
+    QVERIFY(rec);
+    QCOMPARE(rec->state, Store::InputState::Answered);
+    QVERIFY2(nlohmann::json::parse(rec->answer.toStdString()) == nlohmann::json::parse(answer.toStdString()),
+             qPrintable(rec->answer));
+    QVERIFY(engine.store().answeringInputRequests().isEmpty());
+    QVERIFY(engine.store().pendingInputRequests().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_Engine)
