@@ -1,8 +1,9 @@
 // bench_client: client CPU per tasks/get round trip against the real eddy-cfd-server on
 // loopback with 1, 100, 1,000 and 10,000 live tasks each polled every 500 ms (polls served /
 // asked, RSS, heap per tracked task), a flat-out rate, and heap bytes per task state. Run by hand:
-// build/bench/client/bench_client [--quick] [--tasks 100,1000] (only those rows). Numbers go to
-// docs/performance.md (Client section). Not a test: nothing here asserts speed.
+// build/bench/client/bench_client [--quick] [--tasks 100,1000] (only those rows) [--paced-seconds S]
+// (a longer paced window, less noise) [--no-flat] (paced rows only, e.g. under perf or strace).
+// Numbers go to docs/performance.md (Client section). Not a test: nothing here asserts speed.
 
 #include "app/mcp/client.h"
 #include "app/mcp/taskreplyparser.h"
@@ -314,7 +315,11 @@ int main(int argc, char **argv)
     Mcp::Client client(config, &http);
 
     const double seconds = quick ? 2.0 : 5.0;
-    const double pacedSeconds = quick ? 4.0 : 10.0;
+    const qsizetype pacedAt = app.arguments().indexOf(QStringLiteral("--paced-seconds"));
+    const double pacedSeconds = pacedAt >= 0 ? std::max(1.0, app.arguments().value(pacedAt + 1).toDouble())
+                                : quick      ? 4.0
+                                             : 10.0;
+    const bool flat = !app.arguments().contains(QStringLiteral("--no-flat"));
     std::vector<int> counts{1, 100, 1000, 10000};
     const qsizetype at = app.arguments().indexOf(QStringLiteral("--tasks"));
     const bool rowsOnly = at >= 0; // only the asked rows: no parse-cost or heap sections
@@ -351,7 +356,7 @@ int main(int argc, char **argv)
                     double(p.rssKiB) / 1024.0, p.heapPerTask, static_cast<long long>(p.poll.errors),
                     loadBefore, loadAverage());
         std::fflush(stdout);
-        if (count <= 1000)
+        if (flat && count <= 1000)
             report("flat out, 16 requests in flight", pollFlat(client, ids, 16, seconds));
     }
     if (rowsOnly) {
