@@ -1,6 +1,7 @@
 #include "app/net/polllane.h"
 
 #include <QLoggingCategory>
+#include <QPointer>
 #include <QSocketNotifier>
 
 #include <algorithm>
@@ -99,11 +100,18 @@ QByteArray hostHeader(const QUrl &url)
 
 struct PollLane::Job
 {
-    QByteArray bytes; // the whole request: head and body
+    QByteArray bytes; // the whole request, head and body, until it joins a connection's output
     Done done;
     qint64 maxBytes = 0;
     qint64 deadline = 0; // steady clock ms; 0 = none
     int timeoutMs = 0;
+    bool pipelined = false; // written behind another request still unanswered
+};
+
+struct PollLane::Ready
+{
+    Done done;
+    Outcome outcome;
 };
 
 struct PollLane::Connection
@@ -111,12 +119,14 @@ struct PollLane::Connection
     CURL *easy = nullptr;
     curl_socket_t fd = CURL_SOCKET_BAD;
     bool isConnected = false;
-    bool hasJob = false;
-    Job job;
+    std::deque<Job> jobs; // written or being written; their answers come in this order
+    QByteArray out;       // what is still to be written of them
     qsizetype sent = 0;
-    QByteArray in;
-    qsizetype headBytes = 0; // 0 until the head is read
+    QByteArray in;           // received, not yet taken as answers
+    qsizetype headBytes = 0; // of the answer at the front of in; 0 until its head is read
     Head head;
+    int answeredInRun = 0; // answers since the connection last had nothing in flight
+    qint64 answered = 0;
     std::unique_ptr<QSocketNotifier> read;
     std::unique_ptr<QSocketNotifier> write;
 
@@ -162,6 +172,11 @@ PollLane::PollLane(const QUrl &origin, QObject *parent)
     connect(&m_curlTimer, &QTimer::timeout, this, &PollLane::onCurlTimer);
     m_deadlineTimer.setSingleShot(true);
     connect(&m_deadlineTimer, &QTimer::timeout, this, &PollLane::onDeadline);
+    // EDDY_POLL_PIPELINE=1 sends one request at a time (for comparison, or a server that needs it).
+    bool ok = false;
+    const int depth = qEnvironmentVariableIntValue("EDDY_POLL_PIPELINE", &ok);
+    if (ok)
+        setPipelineDepth(depth);
 }
 
 PollLane::~PollLane()
@@ -192,6 +207,21 @@ bool PollLane::usable(const QUrl &url, const HttpClient::ProxySettings &proxy)
 void PollLane::setMaxConnections(int count)
 {
     m_maxConnections = qMax(1, count);
+}
+
+void PollLane::setPipelineDepth(int depth)
+{
+    m_pipelineDepth = qMax(1, depth);
+}
+
+void PollLane::stopPipelining(const QString &why)
+{
+    if (m_pipelineDepth == 1)
+        return;
+    m_pipelineDepth = 1;
+    m_pipeliningOffReason = why;
+    qCInfo(lcNet).noquote() << "poll lane for" << m_origin.toDisplayString(QUrl::RemovePath)
+                            << "sends one request at a time from now on:" << why;
 }
 
 PollLane::Head PollLane::parseHead(QByteArrayView text)
@@ -382,7 +412,24 @@ void PollLane::send(const HttpRequest &request, Done done)
     job.deadline = request.timeoutMs > 0 ? nowMs() + request.timeoutMs : 0;
     armDeadline(job.deadline);
     m_pending.push_back(std::move(job));
-    dispatchPending();
+    if (m_pipelineDepth == 1)
+        dispatchPending();
+    else
+        scheduleDispatch(); // the other polls due now are on their way: write them together
+}
+
+void PollLane::scheduleDispatch()
+{
+    if (m_dispatchQueued)
+        return;
+    m_dispatchQueued = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_dispatchQueued = false;
+            dispatchPending();
+        },
+        Qt::QueuedConnection);
 }
 
 void PollLane::queueFallback(Done done, QString why)
@@ -402,22 +449,25 @@ void PollLane::queueFallback(Done done, QString why)
 
 void PollLane::dispatchPending()
 {
+    const qsizetype depth = m_pipelineDepth;
     while (!m_pending.empty()) {
-        Connection *idle = nullptr;
-        int connecting = 0;
+        // The connection with the fewest requests in flight, if it has room for one more.
+        Connection *best = nullptr;
+        qsizetype connecting = 0;
         for (const std::unique_ptr<Connection> &c : m_connections) {
             if (!c->isConnected)
                 ++connecting;
-            else if (!c->hasJob && !idle)
-                idle = c.get();
+            else if (qsizetype(c->jobs.size()) < depth
+                     && (!best || c->jobs.size() < best->jobs.size()))
+                best = c.get();
         }
-        if (idle) {
-            Job job = std::move(m_pending.front());
-            m_pending.pop_front();
-            assign(idle, std::move(job));
+        if (best) {
+            assign(best,
+                   std::min<qsizetype>(depth - qsizetype(best->jobs.size()),
+                                       qsizetype(m_pending.size())));
             continue;
         }
-        if (connecting >= qsizetype(m_pending.size())
+        if (connecting * depth >= qsizetype(m_pending.size())
             || int(m_connections.size()) >= m_maxConnections)
             return;
         if (!openConnection()) {
@@ -561,13 +611,20 @@ void PollLane::connected(Connection *c, curl_socket_t fd)
     connect(c->read.get(), &QSocketNotifier::activated, this, [this, c] { onReadable(c); });
 }
 
-void PollLane::assign(Connection *c, Job job)
+void PollLane::assign(Connection *c, qsizetype count)
 {
-    c->job = std::move(job);
-    c->hasJob = true;
-    c->sent = 0;
-    c->in.resize(0);
-    c->headBytes = 0;
+    if (c->sent == c->out.size()) {
+        c->out.resize(0);
+        c->sent = 0;
+    }
+    for (qsizetype i = 0; i < count; ++i) {
+        Job job = std::move(m_pending.front());
+        m_pending.pop_front();
+        job.pipelined = !c->jobs.empty();
+        c->out.append(job.bytes);
+        job.bytes = QByteArray();
+        c->jobs.push_back(std::move(job));
+    }
     if (!writeSome(c))
         fail(c, QStringLiteral("the request could not be sent"));
 }
@@ -576,7 +633,7 @@ bool PollLane::writeSome(Connection *c)
 {
     if (c->fd == CURL_SOCKET_BAD)
         return false;
-    const QByteArray &bytes = c->job.bytes;
+    const QByteArray &bytes = c->out;
     while (c->sent < bytes.size()) {
         size_t n = 0;
         const CURLcode rc = curl_easy_send(
@@ -605,7 +662,7 @@ bool PollLane::writeSome(Connection *c)
 
 void PollLane::onReadable(Connection *c)
 {
-    if (!c->hasJob) {
+    if (c->jobs.empty()) {
         // An idle connection: the server closed it, reset it or sent bytes nobody asked for.
         char byte = 0;
         size_t n = 0;
@@ -613,46 +670,118 @@ void PollLane::onReadable(Connection *c)
             drop(c);
         return;
     }
-    if (!readAnswer(c)) { // not complete yet, or failed
-        dispatchPending();
-        return;
-    }
-
-    Outcome outcome;
-    outcome.kind = Outcome::Answered;
-    outcome.status = c->head.status;
-    outcome.contentType = std::move(c->head.contentType);
-    // The header lines (after the status line, without the blank line that ends them).
-    const qsizetype firstLine = c->in.indexOf("\r\n") + 2;
-    outcome.headerLines = c->in.sliced(firstLine, qMax<qsizetype>(0, c->headBytes - 2 - firstLine));
-    outcome.body = c->in.sliced(c->headBytes, c->head.contentLength);
-    Done done = std::move(c->job.done);
-    c->job = Job();
-    c->hasJob = false;
-    c->in.resize(0);
-    c->headBytes = 0;
-    ++m_answered;
-    if (c->head.close)
-        drop(c);
+    std::vector<Ready> ready;
+    readAnswers(c, ready); // c may be gone after this
+    m_answered += qint64(ready.size());
     dispatchPending();
-    // Last: done may send again or destroy the lane.
-    done(std::move(outcome));
+    // Last: a done may send again or destroy the lane.
+    const QPointer<PollLane> alive(this);
+    for (Ready &r : ready) {
+        if (!alive)
+            return; // destroyed by an earlier done: the rest end without a call, as in flight
+        r.done(std::move(r.outcome));
+    }
 }
 
-bool PollLane::readAnswer(Connection *c)
+bool PollLane::readAnswers(Connection *c, std::vector<Ready> &ready)
 {
     for (;;) {
-        // Before the head: whatever is there. After it: exactly the rest of the body, so bytes
-        // past the answer show up as an idle connection's unexpected data.
-        const qsizetype want
-            = c->headBytes ? c->headBytes + c->head.contentLength - c->in.size() : 4096;
+        // Every whole answer in the buffer, in the order the requests went out.
+        while (!c->jobs.empty()) {
+            Job &job = c->jobs.front();
+            if (!c->headBytes) {
+                const qsizetype end = c->in.indexOf("\r\n\r\n");
+                if (end < 0) {
+                    if (c->in.size() > kMaxHeadBytes) {
+                        turnOff(QStringLiteral("the answer's headers are longer than %1 bytes")
+                                    .arg(kMaxHeadBytes));
+                        fail(c, m_disabledReason);
+                        return false;
+                    }
+                    break;
+                }
+                c->head = parseHead(QByteArrayView(c->in).first(end + 4));
+                if (c->head.verdict == Head::Relay && job.pipelined) {
+                    // Maybe the server's word on this request, maybe on the bytes it took for
+                    // one: asked again on its own, it says which.
+                    stopPipelining(QStringLiteral("a pipelined request was answered HTTP %1")
+                                       .arg(c->head.status));
+                    fail(c, c->head.why);
+                    return false;
+                }
+                if (c->head.verdict != Head::Ok && c->head.verdict != Head::Relay) {
+                    if (c->head.verdict == Head::Unreadable)
+                        turnOff(c->head.why);
+                    fail(c, c->head.why);
+                    return false;
+                }
+                if (c->head.contentLength > job.maxBytes && job.maxBytes > 0) {
+                    fail(c,
+                         QStringLiteral("the answer is larger than the limit of %1 bytes")
+                             .arg(job.maxBytes));
+                    return false;
+                }
+                c->headBytes = end + 4;
+            }
+            const qsizetype whole = c->headBytes + c->head.contentLength;
+            if (c->in.size() < whole)
+                break;
+
+            Ready r;
+            r.done = std::move(job.done);
+            Outcome &outcome = r.outcome;
+            outcome.kind = Outcome::Answered;
+            outcome.status = c->head.status;
+            outcome.contentType = std::move(c->head.contentType);
+            // The header lines (after the status line, without the blank line that ends them).
+            const qsizetype firstLine = c->in.indexOf("\r\n") + 2;
+            outcome.headerLines
+                = c->in.sliced(firstLine, qMax<qsizetype>(0, c->headBytes - 2 - firstLine));
+            outcome.body = c->in.sliced(c->headBytes, c->head.contentLength);
+            ready.push_back(std::move(r));
+            c->jobs.pop_front();
+            ++c->answeredInRun;
+            ++c->answered;
+            if (c->in.size() == whole)
+                c->in.resize(0);
+            else
+                c->in.remove(0, whole);
+            c->headBytes = 0;
+            if (c->head.close) {
+                // Answered are answered; the requests behind it go out again. (A server that
+                // closes after a number of requests is fine; one that closes after every answer
+                // would make every pipelined request go out twice.)
+                if (!c->jobs.empty() && c->answered == 1)
+                    stopPipelining(
+                        QStringLiteral("the server closes the connection after each answer"));
+                std::deque<Job> behind;
+                behind.swap(c->jobs);
+                drop(c);
+                for (Job &rest : behind)
+                    queueFallback(std::move(rest.done),
+                                  QStringLiteral("the server closed the connection"));
+                return false;
+            }
+        }
+        if (c->jobs.empty()) {
+            c->answeredInRun = 0;
+            if (!c->in.isEmpty()) {
+                // The framing is in doubt: the answers of this read are not taken either.
+                fail(c, QStringLiteral("the server sent more than its Content-Length"), &ready);
+                return false;
+            }
+            return true; // no read to an empty socket: its notifier says when more comes
+        }
+
+        const qsizetype want = qMax<qsizetype>(
+            4096, c->headBytes ? c->headBytes + c->head.contentLength - c->in.size() : 0);
         const qsizetype old = c->in.size();
         c->in.resize(old + want);
         size_t n = 0;
         const CURLcode rc = curl_easy_recv(c->easy, c->in.data() + old, size_t(want), &n);
         c->in.resize(old + qsizetype(rc == CURLE_OK ? n : 0));
         if (rc == CURLE_AGAIN)
-            return false;
+            return true;
         if (rc != CURLE_OK) {
             fail(c,
                  QStringLiteral("the connection failed (%1)")
@@ -664,48 +793,27 @@ bool PollLane::readAnswer(Connection *c)
                  QStringLiteral("the server closed the connection before the answer was complete"));
             return false;
         }
-        if (!c->headBytes) {
-            const qsizetype end = c->in.indexOf("\r\n\r\n", qMax<qsizetype>(0, old - 3));
-            if (end < 0) {
-                if (c->in.size() > kMaxHeadBytes) {
-                    turnOff(QStringLiteral("the answer's headers are longer than %1 bytes")
-                                .arg(kMaxHeadBytes));
-                    fail(c, m_disabledReason);
-                    return false;
-                }
-                continue;
-            }
-            c->head = parseHead(QByteArrayView(c->in).first(end + 4));
-            if (c->head.verdict != Head::Ok && c->head.verdict != Head::Relay) {
-                if (c->head.verdict == Head::Unreadable)
-                    turnOff(c->head.why);
-                fail(c, c->head.why);
-                return false;
-            }
-            if (c->head.contentLength > c->job.maxBytes && c->job.maxBytes > 0) {
-                fail(c,
-                     QStringLiteral("the answer is larger than the limit of %1 bytes")
-                         .arg(c->job.maxBytes));
-                return false;
-            }
-            c->headBytes = end + 4;
-            if (c->in.size() > c->headBytes + c->head.contentLength) {
-                fail(c, QStringLiteral("the server sent more than its Content-Length"));
-                return false;
-            }
-            c->in.reserve(c->headBytes + c->head.contentLength);
-        }
-        if (c->in.size() == c->headBytes + c->head.contentLength)
-            return true;
     }
 }
 
-void PollLane::fail(Connection *c, QString why)
+void PollLane::fail(Connection *c, QString why, std::vector<Ready> *ready)
 {
-    Done done = std::move(c->job.done);
-    c->hasJob = false;
+    const bool pipelined
+        = std::any_of(c->jobs.begin(), c->jobs.end(), [](const Job &job) { return job.pipelined; });
+    if (pipelined && c->answeredInRun > 0)
+        stopPipelining(QStringLiteral("a connection failed part way through pipelined "
+                                      "requests (%1)")
+                           .arg(why));
+    std::deque<Job> jobs;
+    jobs.swap(c->jobs);
     drop(c); // half-read or half-written: never reused
-    queueFallback(std::move(done), std::move(why));
+    if (ready) {
+        for (Ready &r : *ready)
+            queueFallback(std::move(r.done), why);
+        ready->clear();
+    }
+    for (Job &job : jobs)
+        queueFallback(std::move(job.done), why);
 }
 
 void PollLane::drop(Connection *c)
@@ -738,7 +846,7 @@ void PollLane::turnOff(const QString &why)
     failPending(m_disabledReason);
     std::vector<Connection *> idle;
     for (const std::unique_ptr<Connection> &c : m_connections) {
-        if (c->isConnected && !c->hasJob)
+        if (c->isConnected && c->jobs.empty())
             idle.push_back(c.get());
     }
     for (Connection *c : idle)
@@ -756,13 +864,17 @@ void PollLane::armDeadline(qint64 deadline)
 void PollLane::onDeadline()
 {
     const qint64 now = nowMs();
-    std::vector<Connection *> late;
+    std::vector<std::pair<Connection *, int>> late;
     for (const std::unique_ptr<Connection> &c : m_connections) {
-        if (c->hasJob && c->job.deadline != 0 && c->job.deadline <= now)
-            late.push_back(c.get());
+        for (const Job &job : c->jobs) {
+            if (job.deadline != 0 && job.deadline <= now) {
+                late.emplace_back(c.get(), job.timeoutMs);
+                break;
+            }
+        }
     }
-    for (Connection *c : late)
-        fail(c, QStringLiteral("no answer within %1 ms").arg(c->job.timeoutMs));
+    for (const auto &[c, timeoutMs] : late)
+        fail(c, QStringLiteral("no answer within %1 ms").arg(timeoutMs));
     for (auto it = m_pending.begin(); it != m_pending.end();) {
         if (it->deadline != 0 && it->deadline <= now) {
             queueFallback(std::move(it->done),
@@ -778,8 +890,8 @@ void PollLane::onDeadline()
             next = job.deadline;
     };
     for (const std::unique_ptr<Connection> &c : m_connections) {
-        if (c->hasJob)
-            consider(c->job);
+        for (const Job &job : c->jobs)
+            consider(job);
     }
     for (const Job &job : m_pending)
         consider(job);

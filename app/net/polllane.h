@@ -71,6 +71,17 @@ public:
     void setMaxConnections(int count); // default 16
     int maxConnections() const { return m_maxConnections; }
 
+    // HTTP/1.1 pipelining: up to this many requests written on one connection before the first
+    // is answered, so the polls that fall due together go out in a few writes instead of one each
+    // (default 8, or EDDY_POLL_PIPELINE from the environment; 1 sends one at a time). Requests sent
+    // in one turn of the event loop are written together at the end of it. A server that shows it
+    // does not take pipelined requests (answers a pipelined one with anything but 200 JSON, closes
+    // or times out part way through a run, or closes after every answer) makes the lane fall back
+    // to one request at a time for good; the requests it left unanswered fall back like any other.
+    void setPipelineDepth(int depth);
+    int pipelineDepth() const { return m_pipelineDepth; }
+    QString pipeliningOffReason() const { return m_pipeliningOffReason; }
+
     qint64 connectionsOpened() const { return m_connectionsOpened; }
     qint64 answered() const { return m_answered; }
     qint64 fallbacks() const { return m_fallbacks; }
@@ -113,12 +124,18 @@ private:
     void onCurlTimer();
     void harvestConnects();
     void connected(Connection *connection, curl_socket_t socket);
-    void assign(Connection *connection, Job job);
+    void assign(Connection *connection, qsizetype count);
     bool writeSome(Connection *connection); // false: the connection failed
     void onReadable(Connection *connection);
-    bool readAnswer(Connection *connection); // true: a whole answer is in
-    void fail(Connection *connection, QString why);
+    struct Ready;
+    // Reads and parses what the connection has; whole answers go to ready in order. False: the
+    // connection failed or was dropped; the requests still on it fell back (and those in ready
+    // too when the framing is in doubt).
+    bool readAnswers(Connection *connection, std::vector<Ready> &ready);
+    void fail(Connection *connection, QString why, std::vector<Ready> *ready = nullptr);
     void drop(Connection *connection);
+    void stopPipelining(const QString &why);
+    void scheduleDispatch();
     void dispatchPending();
     void failPending(const QString &why);
     void turnOff(const QString &why);
@@ -137,6 +154,9 @@ private:
     QUrl m_lastUrl;            // and the request line and Host header made from it
     QByteArray m_lastPrefix;
     int m_maxConnections = 16;
+    int m_pipelineDepth = 8;
+    QString m_pipeliningOffReason;
+    bool m_dispatchQueued = false;
     int m_connectTimeoutMs = 10000;
     bool m_verifyTls = true; // of the connections open now; a request that differs falls back
     bool m_enabled = true;

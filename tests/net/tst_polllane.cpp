@@ -128,6 +128,10 @@ private slots:
     void refusedFallsBackAndStaysOn();
     void destroyedMidRequestCallsNothing();
     void doneMayDestroyTheLane();
+    void pipelinedAnswersMatchTheirRequests();
+    void answersOfOneWriteAllTaken();
+    void pipelineFaults_data();
+    void pipelineFaults();
 };
 
 void tst_PollLane::parseHead_data()
@@ -682,6 +686,162 @@ void tst_PollLane::doneMayDestroyTheLane()
     QTest::qWait(300);
     QCOMPARE(calls, 1);
     QCOMPARE(got->body, QByteArray("{}"));
+}
+
+// Polls due together go out pipelined on a few connections, and each answer reaches the request it
+// belongs to: the real server tells the tasks apart by id.
+void tst_PollLane::pipelinedAnswersMatchTheirRequests()
+{
+    Test::TestServer server;
+    QVERIFY2(server.start(kServerArgs), qPrintable(server.errorString()));
+    const QUrl url(server.url());
+    const QList<QByteArray> ids = parkedTasks(url, 10);
+    QCOMPARE(ids.size(), 10);
+
+    PollLane lane(url);
+    QCOMPARE(lane.pipelineDepth(), 8);
+    constexpr int kPolls = 40;
+    int answered = 0, wrong = 0, other = 0;
+    for (int round = 0; round < 3; ++round) {
+        for (int i = 0; i < kPolls; ++i) {
+            const QByteArray id = ids.at(i % ids.size());
+            lane.send(taskGet(url, id), [&, id](PollLane::Outcome o) {
+                if (o.kind != PollLane::Outcome::Answered)
+                    ++other;
+                else if (json::parse(o.body.toStdString(), nullptr, false)
+                             .value("/result/taskId"_json_pointer, std::string())
+                         != id.toStdString())
+                    ++wrong;
+                else
+                    ++answered;
+            });
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(answered + wrong + other, kPolls * (round + 1), 60000);
+    }
+    QCOMPARE(wrong, 0);
+    QCOMPARE(other, 0);
+    QCOMPARE(lane.fallbacks(), 0);
+    QCOMPARE(lane.pipelineDepth(), 8);
+    // 40 at once, 8 to a connection: 5 connections, kept for the next rounds.
+    QCOMPARE(lane.connectionsOpened(), 5);
+
+    // One at a time: a connection per request in flight, up to the limit.
+    PollLane single(url);
+    single.setPipelineDepth(1);
+    Recorder rec;
+    for (int i = 0; i < kPolls; ++i)
+        single.send(taskGet(url, ids.at(i % ids.size())), rec.done());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.outcomes.size(), kPolls, 60000);
+    QCOMPARE(rec.count(PollLane::Outcome::Answered), kPolls);
+    QCOMPARE(single.connectionsOpened(), 16);
+}
+
+// Several answers in one write (and one read): every one is taken, in order.
+void tst_PollLane::answersOfOneWriteAllTaken()
+{
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    QByteArray held;
+    int seen = 0;
+    peer.setHandler([&](const Test::HttpPeer::Request &request, QTcpSocket *socket) {
+        held += Test::HttpPeer::response(200, "{\"for\":\"" + request.header("Mcp-Name") + "\"}");
+        if (++seen % 4 == 0) {
+            socket->write(held);
+            held.clear();
+        }
+    });
+    PollLane lane(peer.url());
+    lane.setMaxConnections(1);
+    QStringList got;
+    for (int i = 0; i < 8; ++i) {
+        lane.send(taskGet(peer.url(), "task-" + QByteArray::number(i)), [&got](PollLane::Outcome o) {
+            got << (o.kind == PollLane::Outcome::Answered ? QString::fromUtf8(o.body)
+                                                          : QStringLiteral("fallback: ") + o.why);
+        });
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(got.size(), 8, 60000);
+    for (int i = 0; i < 8; ++i)
+        QCOMPARE(got.at(i), QStringLiteral("{\"for\":\"task-%1\"}").arg(i));
+    QCOMPARE(peer.connections(), 1);
+    QCOMPARE(lane.pipelineDepth(), 8);
+}
+
+// A server that does not take pipelined requests: what it answered is answered, the rest go out
+// again, and the lane sends one request at a time from then on.
+void tst_PollLane::pipelineFaults_data()
+{
+    QTest::addColumn<QString>("fault");
+    QTest::addColumn<bool>("pipeliningStays");
+    QTest::newRow("none") << QString() << true;
+    QTest::newRow("closed after the first") << QStringLiteral("close") << false;
+    QTest::newRow("Connection: close after the first") << QStringLiteral("connection-close") << false;
+    QTest::newRow("400 for a pipelined request") << QStringLiteral("400") << false;
+    QTest::newRow("pipelined requests ignored") << QStringLiteral("ignore") << false;
+}
+
+void tst_PollLane::pipelineFaults()
+{
+    QFETCH(QString, fault);
+    QFETCH(bool, pipeliningStays);
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    bool faulty = true;
+    int onConnection = 0;
+    peer.setHandler([&](const Test::HttpPeer::Request &request, QTcpSocket *socket) {
+        const QByteArray ok = Test::HttpPeer::response(200, "{\"for\":\"" + request.header("Mcp-Name") + "\"}");
+        if (!faulty) {
+            socket->write(ok);
+            return;
+        }
+        ++onConnection;
+        if (fault == QLatin1String("close") && onConnection == 1) {
+            socket->write(ok);
+            socket->flush();
+            socket->abort();
+        } else if (fault == QLatin1String("connection-close") && onConnection == 1) {
+            socket->write(Test::HttpPeer::response(200, "{\"for\":\"" + request.header("Mcp-Name") + "\"}",
+                                                   "application/json", {{"Connection", "close"}}));
+            socket->disconnectFromHost();
+        } else if (fault == QLatin1String("400") && onConnection == 2) {
+            socket->write(Test::HttpPeer::response(400, "bad request", "text/plain"));
+        } else if (fault == QLatin1String("ignore") && onConnection > 1) {
+            // taken and dropped, as a server reading one request per read would
+        } else {
+            socket->write(ok);
+        }
+    });
+    PollLane lane(peer.url());
+    lane.setMaxConnections(1);
+    QStringList got;
+    const auto sendFour = [&] {
+        for (int i = 0; i < 4; ++i) {
+            Net::HttpRequest request = taskGet(peer.url(), "task-" + QByteArray::number(i));
+            request.timeoutMs = 500;
+            lane.send(request, [&got](PollLane::Outcome o) {
+                got << (o.kind == PollLane::Outcome::Answered ? QString::fromUtf8(o.body)
+                                                              : QStringLiteral("fallback"));
+            });
+        }
+    };
+    sendFour();
+    QTRY_COMPARE_WITH_TIMEOUT(got.size(), 4, 60000);
+    QCOMPARE(got.at(0), QStringLiteral("{\"for\":\"task-0\"}")); // answered before the fault
+    for (int i = 1; i < 4; ++i)
+        QCOMPARE(got.at(i), pipeliningStays ? QStringLiteral("{\"for\":\"task-%1\"}").arg(i)
+                                            : QStringLiteral("fallback"));
+    QCOMPARE(lane.pipelineDepth(), pipeliningStays ? 8 : 1);
+    QCOMPARE(lane.pipeliningOffReason().isEmpty(), pipeliningStays);
+    QVERIFY(lane.isEnabled()); // the lane itself stays on
+
+    // From now on the peer behaves; requests go out one at a time if pipelining is off.
+    faulty = false;
+    const qsizetype before = peer.requests().size();
+    got.clear();
+    sendFour();
+    QTRY_COMPARE_WITH_TIMEOUT(got.size(), 4, 60000);
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(got.at(i), QStringLiteral("{\"for\":\"task-%1\"}").arg(i));
+    QCOMPARE(peer.requests().size(), before + 4);
 }
 
 QTEST_GUILESS_MAIN(tst_PollLane)
