@@ -149,8 +149,9 @@ HttpClient::HttpClient(QObject *parent)
 HttpClient::~HttpClient()
 {
     // Replies outliving the client end as aborted; their owners still delete them.
+    m_lastLane = nullptr;
     m_lanes.clear(); // requests in flight there end without a call
-    for (auto &[ticket, reply] : m_laneReplies) {
+    for (HttpReply *reply : std::as_const(m_laneReplies)) {
         reply->m_laneTicket = 0;
         reply->m_client = nullptr;
         reply->m_finished = true;
@@ -255,14 +256,26 @@ void HttpClient::configure(Handle &h, const HttpRequest &request)
 
 PollLane *HttpClient::laneFor(const QUrl &url)
 {
+    // Every poll of a client goes to the same URL: one comparison instead of taking the origin
+    // apart for each lane. Lanes live as long as the client, so the pointer stays good.
+    if (m_lastLane && url == m_lastLaneUrl)
+        return m_lastLane->isEnabled() ? m_lastLane : nullptr;
+    PollLane *found = nullptr;
     for (const auto &lane : m_lanes) {
-        if (lane->accepts(url))
-            return lane->isEnabled() ? lane.get() : nullptr;
+        if (lane->accepts(url)) {
+            found = lane.get();
+            break;
+        }
     }
-    if (!PollLane::usable(url, m_proxy))
-        return nullptr;
-    m_lanes.push_back(std::make_unique<PollLane>(url));
-    return m_lanes.back().get();
+    if (!found) {
+        if (!PollLane::usable(url, m_proxy))
+            return nullptr;
+        m_lanes.push_back(std::make_unique<PollLane>(url));
+        found = m_lanes.back().get();
+    }
+    m_lastLane = found;
+    m_lastLaneUrl = url;
+    return found->isEnabled() ? found : nullptr;
 }
 
 HttpReply *HttpClient::post(const HttpRequest &request)
@@ -276,43 +289,51 @@ HttpReply *HttpClient::post(const HttpRequest &request)
     }
     const quint64 ticket = m_nextTicket++;
     reply->m_laneTicket = ticket;
-    m_laneReplies.emplace(ticket, reply);
-    // The lane calls back on a later turn of the loop, never from inside send().
-    lane->send(request, [this, ticket, request](PollLane::Outcome outcome) {
-        const auto it = m_laneReplies.find(ticket);
-        if (it == m_laneReplies.end())
+    m_laneReplies.insert(ticket, reply);
+    reply->m_laneRequest = request; // shares the request's data, no copy
+    // The lane calls back on a later turn of the loop, never from inside send(). The closure is
+    // two words, which std::function keeps without allocating; the request waits in the reply.
+    lane->send(request, [this, ticket](PollLane::Outcome outcome) {
+        HttpReply *reply = m_laneReplies.take(ticket);
+        if (!reply)
             return; // the reply was aborted or deleted meanwhile
-        HttpReply *reply = it->second;
-        m_laneReplies.erase(it);
         reply->m_laneTicket = 0;
+        const HttpRequest request = std::exchange(reply->m_laneRequest, {});
         if (outcome.kind != PollLane::Outcome::Answered) {
             ++m_laneFallbacks;
             startTransfer(reply, request); // libcurl reads it again and says what went wrong
             return;
         }
         ++m_laneAnswers;
-        reply->m_status = outcome.status;
-        // The header lines as the write callback would have kept them: "name: value", no CRLF.
-        reply->m_headerBlock = std::move(outcome.headerLines);
-        reply->m_headerLines.clear();
-        for (qsizetype at = 0; at < reply->m_headerBlock.size();) {
-            qsizetype end = reply->m_headerBlock.indexOf("\r\n", at);
-            if (end < 0)
-                end = reply->m_headerBlock.size();
-            if (end > at)
-                reply->m_headerLines.emplace_back(at, end - at);
-            at = end + 2;
-        }
-        // A wrong answer a lane relays (429, 503...) reads as libcurl's would: status, headers, body.
-        reply->m_received = outcome.body.size();
-        reply->m_body = std::move(outcome.body);
-        reply->m_headersDone = true;
-        reply->m_pendingReadyRead = !reply->m_body.isEmpty();
-        reply->m_finished = true;
+        setLaneAnswer(reply, outcome.status, std::move(outcome.headerLines), std::move(outcome.body));
         if (announceData(reply))
             reply->announce(HttpReply::Notice::Finished);
     });
     return reply;
+}
+
+void HttpClient::setLaneAnswer(HttpReply *reply, int status, QByteArray headerLines, QByteArray body)
+{
+    reply->m_status = status;
+    // The header lines as the write callback would have kept them: "name: value", no CRLF.
+    reply->m_headerBlock = std::move(headerLines);
+    const QByteArrayView block(reply->m_headerBlock);
+    reply->m_headerLines.clear();
+    reply->m_headerLines.reserve(size_t(block.count("\r\n")) + 1); // one allocation, not one per doubling
+    for (qsizetype at = 0; at < block.size();) {
+        qsizetype end = block.indexOf("\r\n", at);
+        if (end < 0)
+            end = block.size();
+        if (end > at)
+            reply->m_headerLines.emplace_back(at, end - at);
+        at = end + 2;
+    }
+    // A wrong answer a lane relays (429, 503...) reads as libcurl's would: status, headers, body.
+    reply->m_received = body.size();
+    reply->m_body = std::move(body);
+    reply->m_headersDone = true;
+    reply->m_pendingReadyRead = !reply->m_body.isEmpty();
+    reply->m_finished = true;
 }
 
 void HttpClient::startTransfer(HttpReply *reply, const HttpRequest &request)
@@ -513,7 +534,8 @@ bool HttpClient::announceData(HttpReply *reply)
 void HttpClient::abortReply(HttpReply *reply)
 {
     if (reply->m_laneTicket) { // the lane's answer, when it comes, finds no reply and is dropped
-        m_laneReplies.erase(reply->m_laneTicket);
+        m_laneReplies.remove(reply->m_laneTicket);
+        reply->m_laneRequest = {};
         reply->m_laneTicket = 0;
         return;
     }

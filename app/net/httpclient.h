@@ -3,6 +3,7 @@
 #include "app/net/httpreply.h"
 #include "app/net/httprequest.h"
 
+#include <QHash>
 #include <QObject>
 #include <QTimer>
 
@@ -97,6 +98,8 @@ private:
     void configure(Handle &handle, const HttpRequest &request);
     void startTransfer(HttpReply *reply, const HttpRequest &request);
     PollLane *laneFor(const QUrl &url);
+    // A lane's answer, as the reply would have read it from libcurl.
+    static void setLaneAnswer(HttpReply *reply, int status, QByteArray headerLines, QByteArray body);
 
     void onSocketActivity(curl_socket_t socket, int eventMask);
     void onTimeout();
@@ -123,7 +126,11 @@ private:
     ProxySettings m_proxy;
     qint64 m_connectionsOpened = 0;
     std::vector<std::unique_ptr<PollLane>> m_lanes;          // one per origin used so far
-    std::unordered_map<quint64, HttpReply *> m_laneReplies; // by ticket: replies a lane holds
+    PollLane *m_lastLane = nullptr; // the lane for m_lastLaneUrl
+    QUrl m_lastLaneUrl;
+    // By ticket: replies a lane holds. A QHash keeps its entries in blocks, so a poll allocates
+    // nothing here once it has grown (a std::unordered_map allocates a node per insert).
+    QHash<quint64, HttpReply *> m_laneReplies;
     quint64 m_nextTicket = 1;
     bool m_laneAllowed = true;
     qint64 m_laneAnswers = 0;

@@ -85,11 +85,16 @@ std::pair<QByteArrayView, QByteArrayView> splitHeader(QByteArrayView line)
 
 QByteArray HttpReply::header(QByteArrayView name) const
 {
+    return headerView(name).toByteArray();
+}
+
+QByteArrayView HttpReply::headerView(QByteArrayView name) const
+{
     for (auto it = m_headerLines.crbegin(); it != m_headerLines.crend(); ++it) {
         const auto [key, value]
             = splitHeader(QByteArrayView(m_headerBlock).sliced(it->first, it->second));
         if (key.compare(name, Qt::CaseInsensitive) == 0)
-            return value.toByteArray();
+            return value;
     }
     return {};
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/net/error.h"
+#include "app/net/httprequest.h"
 
 #include <QByteArray>
 #include <QList>
@@ -50,6 +51,8 @@ public:
     qint64 bytesAvailable() const { return m_body.size(); }
     int statusCode() const { return m_status; } // 0 until the status line arrived
     QByteArray header(QByteArrayView name) const; // case-insensitive, last value wins
+    // The same without a copy; valid until the reply changes or goes.
+    QByteArrayView headerView(QByteArrayView name) const;
     QList<std::pair<QByteArray, QByteArray>> headers() const;
     bool isFinished() const { return m_finished; }
     Error error() const { return m_error; }
@@ -78,6 +81,7 @@ private:
     HttpClient *m_client = nullptr;
     CURL *m_easy = nullptr;
     quint64 m_laneTicket = 0; // non-zero while a poll lane holds the request
+    HttpRequest m_laneRequest; // meanwhile: sent again through libcurl if the lane hands it back
     QByteArray m_headerText;  // NUL-separated header lines
     std::vector<curl_slist> m_headerNodes;
     QByteArray m_requestBody;
