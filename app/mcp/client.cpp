@@ -11,6 +11,7 @@
 #include <QSet>
 #include <QTimer>
 
+#include <charconv>
 #include <set>
 #include <utility>
 
@@ -173,7 +174,7 @@ json errorObjectOf(const Error &e)
 // the stream other than our response go to onMessage; done() runs once with the response.
 // The reply's handler (called directly, no signal connections per request); the reply keeps it
 // alive while it lives.
-struct Client::Exchange final : Net::HttpReply::Handler
+struct Client::Exchange final : Net::HttpReply::Handler, Abortable
 {
     Client *client = nullptr; // ends every exchange before it goes (~Client)
     Net::HttpReply *reply = nullptr;
@@ -187,10 +188,12 @@ struct Client::Exchange final : Net::HttpReply::Handler
     qint64 retryAfterMs = -1; // from Retry-After, for the caller's error
     std::function<void(const json &)> onMessage;
     Client::ExchangeDone onDone;
-    // tasks/get (modern): a steady-state answer goes straight into a TaskState, no JSON tree.
-    std::function<void(TaskState)> onTaskState;
-    std::string expectedTaskId;
+    // tasks/get (modern): a steady-state answer goes straight into the job's TaskState, no JSON
+    // tree. The id shares the request's Mcp-Name bytes.
+    QPointer<TaskJob> pollJob;
+    QByteArray expectedTaskId;
     qint64 requestNumber = 0;
+    bool isPoll = false;
 
     // Ends the exchange: no more callbacks; the reply is released (a running one ends quietly).
     void drop()
@@ -198,18 +201,18 @@ struct Client::Exchange final : Net::HttpReply::Handler
         done = true;
         onMessage = nullptr;
         onDone = nullptr;
-        onTaskState = nullptr;
+        isPoll = false;
         if (Net::HttpReply *r = std::exchange(reply, nullptr))
             r->release();
     }
     void release() { drop(); }
-    void abort() { drop(); }
+    void abort() override { drop(); }
 
     void replyHeadersReceived(Net::HttpReply *r) override
     {
         if (done)
             return;
-        const QByteArray type = r->header("Content-Type");
+        const QByteArrayView type = r->headerView("Content-Type");
         const QByteArrayView sse("text/event-stream");
         isSse = type.size() >= sse.size()
                 && QByteArrayView(type).first(sse.size()).compare(sse, Qt::CaseInsensitive) == 0;
@@ -316,13 +319,16 @@ struct Client::Exchange final : Net::HttpReply::Handler
             return;
         }
         body += r->readAll();
-        if (onTaskState && status == 200) {
+        if (isPoll && status == 200) {
             TaskState state;
-            if (TaskReplyParser::parseGetResponse(std::string_view(body.constData(), size_t(body.size())),
-                                                  requestNumber, expectedTaskId, &state)) {
-                auto deliver = std::move(onTaskState);
+            if (TaskReplyParser::parseGetResponse(
+                    std::string_view(body.constData(), size_t(body.size())), requestNumber,
+                    std::string_view(expectedTaskId.constData(), size_t(expectedTaskId.size())),
+                    &state)) {
+                const QPointer<TaskJob> job = pollJob;
                 release();
-                deliver(std::move(state));
+                if (job)
+                    Client::finishPoll(job, std::move(state));
                 return;
             }
         }
@@ -730,21 +736,23 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                                                   QPointer<QObject> context)
 {
     const qint64 id = m_nextId++;
-    if (!request.pollTaskId.empty() && m_era == Era::Modern) {
+    if (request.isPoll && m_era == Era::Modern) {
         // The steady-state poll: body written directly, answer read without a JSON tree.
-        auto onTaskState = std::move(request.onTaskState);
-        std::string taskId = request.pollTaskId;
-        QByteArray body = modernGetBody(id, taskId, request.traceparent);
+        const QByteArray taskId = request.mcpName; // shared, not copied
+        QPointer<TaskJob> job = request.pollJob;
+        QByteArray body = modernGetBody(
+            id, std::string_view(taskId.constData(), size_t(taskId.size())), request.traceparent);
         auto exchange = sendNow(std::move(request), std::move(done), context, id, std::move(body));
         if (!exchange->done) {
-            exchange->onTaskState = std::move(onTaskState);
-            exchange->expectedTaskId = std::move(taskId);
+            exchange->isPoll = true;
+            exchange->pollJob = std::move(job);
+            exchange->expectedTaskId = taskId;
             exchange->requestNumber = id;
         }
         return exchange;
     }
-    if (!request.pollTaskId.empty() && !request.params.contains("taskId"))
-        request.params = {{"taskId", request.pollTaskId}};
+    if (request.isPoll && !request.params.contains("taskId"))
+        request.params = {{"taskId", request.mcpName.toStdString()}};
     json params = request.params.is_object() ? request.params : json::object();
     json meta = makeMeta(request.traceparent);
     if (const auto existing = params.find("_meta"); existing != params.end() && existing->is_object())
@@ -760,7 +768,7 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                    QByteArray::fromStdString(message.dump(-1, ' ', false, json::error_handler_t::replace)));
 }
 
-QByteArray Client::modernGetBody(qint64 id, const std::string &taskId, const QByteArray &traceparent)
+QByteArray Client::modernGetBody(qint64 id, std::string_view taskId, const QByteArray &traceparent)
 {
     if (m_modernMeta.isEmpty()) {
         const std::string meta = makeMeta({}).dump(); // {...}: keep the members only
@@ -784,7 +792,8 @@ QByteArray Client::modernGetBody(qint64 id, const std::string &taskId, const QBy
     QByteArray body;
     body.reserve(160 + m_modernMeta.size() + qsizetype(taskId.size()) + traceparent.size());
     body += "{\"jsonrpc\":\"2.0\",\"id\":";
-    body += QByteArray::number(id);
+    char digits[24]; // written in place: QByteArray::number would allocate per poll
+    body.append(digits, std::to_chars(digits, digits + sizeof digits, id).ptr - digits);
     body += ",\"method\":\"tasks/get\",\"params\":{\"taskId\":";
     quoted(body, taskId);
     body += ",\"_meta\":{";
@@ -816,15 +825,10 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
             }
         };
     }
-    std::weak_ptr<Exchange> weak = exchange;
-    auto hook = [weak] {
-        if (auto ex = weak.lock())
-            ex->abort();
-    };
     if (auto *job = qobject_cast<Job *>(context.data()))
-        job->m_abortHook = std::move(hook);
+        job->m_abortTarget = exchange;
     else if (auto *listen = qobject_cast<Listen *>(context.data()))
-        listen->m_abortHook = std::move(hook);
+        listen->m_abortTarget = exchange;
     // Set last, so the request moves into it instead of being copied.
     exchange->onDone = [this, request = std::move(request), done = std::move(done), context, id, sentSession](
                            const json &response, const Error &error, int status,
@@ -1217,6 +1221,12 @@ void Client::legacyCall(CallJob *job, QString name, json arguments, std::shared_
     }
 }
 
+void Client::finishPoll(TaskJob *job, TaskState state)
+{
+    job->m_state = std::move(state);
+    job->finish();
+}
+
 TaskJob *Client::getTask(const std::string &taskId, const QByteArray &traceparent)
 {
     auto *job = new TaskJob(this);
@@ -1224,15 +1234,12 @@ TaskJob *Client::getTask(const std::string &taskId, const QByteArray &traceparen
     Request request;
     request.method = QStringLiteral("tasks/get");
     request.mcpName = QByteArray::fromStdString(taskId);
-    request.pollTaskId = taskId; // params built only if the full path needs them
+    request.isPoll = true; // params built only if the full path needs them
+    request.pollJob = guard;
     request.traceparent = traceparent;
-    request.onTaskState = [guard](TaskState state) {
-        if (!guard)
-            return;
-        guard->m_state = std::move(state);
-        guard->finish();
-    };
-    send(std::move(request), [this, guard, taskId](RpcResult r) {
+    // The id for the checks below shares the Mcp-Name bytes: no copy of it per poll.
+    const QByteArray idBytes = request.mcpName;
+    send(std::move(request), [this, guard, taskId = idBytes](RpcResult r) {
         if (!guard)
             return;
         if (!r.error.isOk()) {
@@ -1248,7 +1255,9 @@ TaskJob *Client::getTask(const std::string &taskId, const QByteArray &traceparen
         }
         QString why;
         TaskState state = TaskState::parse(r.result, m_era, TaskState::Source::GetResult, &why);
-        if (!state.isValid() || state.taskId != taskId) {
+        if (!state.isValid()
+            || std::string_view(state.taskId)
+                   != std::string_view(taskId.constData(), size_t(taskId.size()))) {
             guard->finish(Error::protocol(tr("The server's tasks/get answer is invalid: %1")
                                               .arg(state.isValid() ? tr("it is about another task") : why)));
             return;

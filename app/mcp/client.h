@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 Q_DECLARE_LOGGING_CATEGORY(lcMcp)
@@ -97,23 +98,26 @@ private:
         std::function<void(const nlohmann::json &)> onServerRequest;
         bool allowReinit = true;
         bool allowVersionRetry = true;
-        // tasks/get of this task id: in the modern era the body is written without a JSON tree
-        // and a steady-state answer goes to onTaskState (others to the RpcDone as usual).
-        std::string pollTaskId;
-        std::function<void(TaskState)> onTaskState;
+        // tasks/get of the task id in mcpName: in the modern era the body is written without a
+        // JSON tree and a steady-state answer goes straight into pollJob (others to the RpcDone
+        // as usual).
+        bool isPoll = false;
+        QPointer<TaskJob> pollJob;
     };
 
     void send(Request request, RpcDone done, QObject *context);
     std::shared_ptr<Exchange> sendNow(Request request, RpcDone done, QPointer<QObject> context);
     std::shared_ptr<Exchange> sendNow(Request request, RpcDone done, QPointer<QObject> context,
                                       qint64 id, QByteArray body);
-    QByteArray modernGetBody(qint64 id, const std::string &taskId, const QByteArray &traceparent);
+    QByteArray modernGetBody(qint64 id, std::string_view taskId, const QByteArray &traceparent);
     void whenReady(std::function<void(const Error &)> then);
     void detectEra();
     void legacyInitialize(std::function<void(const Error &)> then);
     void setEraInternal(Era era, bool announce);
     void endLegacySession();
     static void finishLater(Job *job, const Error &error = {});
+    // A steady-state tasks/get answer read by TaskReplyParser.
+    static void finishPoll(TaskJob *job, TaskState state);
     nlohmann::json makeMeta(const QByteArray &traceparent) const;
     QList<std::pair<QByteArray, QByteArray>> makeHeaders(const Request &request) const;
     using ExchangeDone = std::function<void(const nlohmann::json &response, const Error &error,

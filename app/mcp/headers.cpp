@@ -13,7 +13,8 @@ constexpr qint64 kMaxSafeInteger = 9007199254740991LL; // 2^53 - 1
 
 bool looksLikeSentinel(const QByteArray &v)
 {
-    return v.size() >= 11 && v.left(9).compare("=?base64?", Qt::CaseInsensitive) == 0
+    // A view, not left(): this runs on every Mcp-Name of every poll.
+    return v.size() >= 11 && QByteArrayView(v).first(9).compare("=?base64?", Qt::CaseInsensitive) == 0
            && v.endsWith("?=");
 }
 

@@ -2,6 +2,8 @@
 
 #include <QPointer>
 
+#include <utility>
+
 namespace Eddy::Mcp {
 
 Job::Job(QObject *parent)
@@ -17,7 +19,7 @@ void Job::finish(const Error &error)
         return;
     m_finished = true;
     m_error = error;
-    m_abortHook = nullptr;
+    m_abortTarget.reset();
     // Deleted as soon as finished() returns, not by deleteLater: a posted event costs every poll
     // an eventfd write and one more event-loop turn. A slot may have deleted it already.
     QPointer<Job> guard(this);
@@ -30,8 +32,8 @@ void Job::abort()
 {
     if (m_finished)
         return;
-    if (auto hook = std::move(m_abortHook))
-        hook();
+    if (const auto target = std::exchange(m_abortTarget, {}).lock())
+        target->abort();
     finish(Error::aborted());
 }
 

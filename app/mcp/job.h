@@ -4,9 +4,20 @@
 
 #include <QObject>
 
-#include <functional>
+#include <memory>
 
 namespace Eddy::Mcp {
+
+// What Job::abort() and Listen::close() stop: the Client's exchange in flight. Held weakly, so a
+// job costs no closure per request and an exchange that ended meanwhile is simply not there.
+class Abortable
+{
+public:
+    virtual void abort() = 0;
+
+protected:
+    ~Abortable() = default;
+};
 
 // Base of every asynchronous MCP operation (KJob-like): it starts when the Client creates it and
 // emits finished() exactly once, always from the event loop (never inside the call that made it).
@@ -41,7 +52,7 @@ protected:
 
 private:
     friend class Client;
-    std::function<void()> m_abortHook;
+    std::weak_ptr<Abortable> m_abortTarget;
     Error m_error;
     bool m_finished = false;
     bool m_autoDelete = true;

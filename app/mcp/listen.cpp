@@ -4,6 +4,8 @@
 
 #include <QLoggingCategory>
 
+#include <utility>
+
 Q_DECLARE_LOGGING_CATEGORY(lcMcp)
 
 namespace Eddy::Mcp {
@@ -18,16 +20,16 @@ Listen::Listen(std::vector<std::string> taskIds, QObject *parent)
 Listen::~Listen()
 {
     m_closed = true;
-    if (auto hook = std::move(m_abortHook))
-        hook();
+    if (const auto target = std::exchange(m_abortTarget, {}).lock())
+        target->abort();
 }
 
 void Listen::close()
 {
     if (m_closed)
         return;
-    if (auto hook = std::move(m_abortHook))
-        hook();
+    if (const auto target = std::exchange(m_abortTarget, {}).lock())
+        target->abort();
     finish(Error::aborted());
 }
 
@@ -36,7 +38,7 @@ void Listen::finish(const Error &error)
     if (m_closed)
         return;
     m_closed = true;
-    m_abortHook = nullptr;
+    m_abortTarget.reset();
     emit closed(error);
 }
 

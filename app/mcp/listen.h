@@ -1,13 +1,14 @@
 #pragma once
 
 #include "app/mcp/error.h"
+#include "app/mcp/job.h"
 #include "app/mcp/taskstate.h"
 
 #include <QObject>
 
 #include <QDateTime>
 
-#include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,7 +57,7 @@ private:
     std::vector<std::string> m_requested;
     std::vector<std::string> m_accepted;
     std::unordered_map<std::string, Delivered> m_delivered; // per task id, the newest push so far
-    std::function<void()> m_abortHook;
+    std::weak_ptr<Abortable> m_abortTarget;
     nlohmann::json m_requestId;
     bool m_closed = false;
 };

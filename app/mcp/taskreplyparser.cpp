@@ -136,7 +136,7 @@ public:
         return s.atEnd();
     }
 
-    bool finish(qint64 requestId, const std::string &taskId)
+    bool finish(qint64 requestId, std::string_view taskId)
     {
         if (!m_sawResult || m_jsonRpc != 1 || !m_id || *m_id != requestId)
             return false;
@@ -310,7 +310,7 @@ QDateTime TaskReplyParser::parseIsoTime(std::string_view s)
 }
 
 bool TaskReplyParser::parseGetResponse(std::string_view body, qint64 requestId,
-                                       const std::string &taskId, TaskState *state)
+                                       std::string_view taskId, TaskState *state)
 {
     *state = TaskState();
     GetReplyReader reader(state);

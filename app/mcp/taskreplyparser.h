@@ -22,7 +22,7 @@ public:
     // True when `body` was the common shape and *state is filled (and equals what the full
     // parser would produce); false means "use the full parser" and leaves *state unspecified.
     static bool parseGetResponse(std::string_view body, qint64 requestId,
-                                 const std::string &taskId, TaskState *state);
+                                 std::string_view taskId, TaskState *state);
     // ISO 8601 "YYYY-MM-DDTHH:MM:SS[.mmm]Z" without going through QString; anything else goes
     // to QDateTime::fromString(Qt::ISODateWithMs), so results match TaskState::parse exactly.
     static QDateTime parseIsoTime(std::string_view text);
