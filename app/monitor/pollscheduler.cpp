@@ -63,13 +63,30 @@ qint64 PollScheduler::slotAtOrAfter(qint64 intervalMs, qint64 ms) const
     return offset + period * intervalMs + n * intervalMs / k;
 }
 
+void PollScheduler::enqueue(qint64 taskId, Entry &e)
+{
+    if (e.spare.empty()) {
+        m_queue.insert({e.dueAt, taskId});
+        return;
+    }
+    e.spare.value() = {e.dueAt, taskId};
+    m_queue.insert(std::move(e.spare)); // leaves e.spare empty
+}
+
+void PollScheduler::dequeue(qint64 taskId, Entry &e)
+{
+    Queue::node_type node = m_queue.extract({e.dueAt, taskId});
+    if (!node.empty())
+        e.spare = std::move(node);
+}
+
 void PollScheduler::setDue(qint64 taskId, Entry &e, qint64 dueAt)
 {
     if (!e.inFlight)
-        m_queue.erase({e.dueAt, taskId});
+        dequeue(taskId, e);
     e.dueAt = dueAt;
     if (!e.inFlight)
-        m_queue.insert({e.dueAt, taskId});
+        enqueue(taskId, e);
 }
 
 PollScheduler::ServerState &PollScheduler::settle(qint64 taskId, Entry &e)
@@ -79,7 +96,7 @@ PollScheduler::ServerState &PollScheduler::settle(qint64 taskId, Entry &e)
         e.inFlight = false;
         --s.inFlight;
     } else {
-        m_queue.erase({e.dueAt, taskId}); // not in flight: its queued entry gets replaced
+        dequeue(taskId, e); // not in flight: its queued entry gets replaced
     }
     return s;
 }
@@ -95,8 +112,8 @@ void PollScheduler::add(qint64 taskId, qint64 serverId, std::optional<qint64> po
     // A new task is polled at once; a given first poll (spread start, restored schedule) joins
     // its lattice.
     e.dueAt = dueAtMs ? slotAtOrAfter(e.interval, *dueAtMs) : m_clock();
-    m_tasks.emplace(taskId, e);
-    m_queue.insert({e.dueAt, taskId});
+    Entry &added = m_tasks.emplace(taskId, std::move(e)).first->second;
+    enqueue(taskId, added);
 }
 
 void PollScheduler::remove(qint64 taskId)
@@ -125,7 +142,7 @@ QList<qint64> PollScheduler::takeDue(int maxCount)
             ++it;
             continue;
         }
-        it = m_queue.erase(it);
+        e.spare = m_queue.extract(it++); // reused when the answer puts the task back in the queue
         e.inFlight = true;
         e.sentDueAt = e.dueAt;
         ++s.inFlight;
@@ -153,7 +170,7 @@ void PollScheduler::completed(qint64 taskId, std::optional<qint64> pollIntervalM
     // A poll on a slot lands on the same slot one interval later (the lattice repeats every I);
     // one that was off the lattice waits for the next slot, once.
     e.dueAt = slotAtOrAfter(e.interval, std::max(e.sentDueAt + e.interval, now));
-    m_queue.insert({e.dueAt, taskId});
+    enqueue(taskId, e);
 }
 
 void PollScheduler::failed(qint64 taskId, qint64 retryAfterMs)
@@ -175,7 +192,7 @@ void PollScheduler::failed(qint64 taskId, qint64 retryAfterMs)
         delay = retryAfterMs;
     s.backoffUntil = std::max(s.backoffUntil, now + delay);
     e.dueAt = std::max(s.backoffUntil, now + e.interval);
-    m_queue.insert({e.dueAt, taskId});
+    enqueue(taskId, e);
 }
 
 void PollScheduler::pollSoon(qint64 taskId)

@@ -87,6 +87,7 @@ public:
     qint64 slotAtOrAfter(qint64 intervalMs, qint64 ms) const;
 
 private:
+    using Queue = std::set<std::pair<qint64, qint64>>; // (dueAt, taskId), not in flight
     struct Entry
     {
         qint64 serverId = 0;
@@ -94,6 +95,9 @@ private:
         qint64 interval = 0;
         qint64 sentDueAt = -1; // dueAt of the last poll sent
         bool inFlight = false;
+        // The task's queue node while it is out of the queue (in flight), put back on the next
+        // enqueue: a poll costs the queue no allocation.
+        Queue::node_type spare;
     };
     struct ServerState
     {
@@ -102,6 +106,8 @@ private:
         qint64 backoffUntil = 0;
     };
     void setDue(qint64 taskId, Entry &e, qint64 dueAt);
+    void enqueue(qint64 taskId, Entry &e); // at e.dueAt
+    void dequeue(qint64 taskId, Entry &e); // keeps the node in e.spare
     // An answer or failure arrived (or came unasked): out of flight and out of the queue.
     ServerState &settle(qint64 taskId, Entry &e);
 
@@ -111,7 +117,7 @@ private:
     double m_phase = 0; // offset of every lattice, as a fraction of its slot; drawn once
     std::unordered_map<qint64, Entry> m_tasks;
     std::unordered_map<qint64, ServerState> m_servers;
-    std::set<std::pair<qint64, qint64>> m_queue; // (dueAt, taskId), not in flight
+    Queue m_queue;
 };
 
 } // namespace Eddy::Monitor
