@@ -319,7 +319,7 @@ void HttpClient::setLaneAnswer(HttpReply *reply, int status, QByteArray headerLi
     reply->m_headerBlock = std::move(headerLines);
     const QByteArrayView block(reply->m_headerBlock);
     reply->m_headerLines.clear();
-    reply->m_headerLines.reserve(size_t(block.count("\r\n")) + 1); // one allocation, not one per doubling
+    reply->m_headerLines.reserve(block.count("\r\n") + 1); // no regrowth past the reply's own room
     for (qsizetype at = 0; at < block.size();) {
         qsizetype end = block.indexOf("\r\n", at);
         if (end < 0)

@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QObject>
+#include <QVarLengthArray>
 
 #include <curl/curl.h>
 
@@ -87,9 +88,10 @@ private:
     QByteArray m_requestBody;
     QByteArray m_body;
     // The response's header lines as received, "name: value" each (CR/LF stripped), and where
-    // each starts: one buffer for all of them instead of two arrays per header.
+    // each starts: one buffer for all of them instead of two arrays per header. A typical answer's
+    // few lines fit in the reply itself.
     QByteArray m_headerBlock;
-    std::vector<std::pair<qsizetype, qsizetype>> m_headerLines; // offset, length
+    QVarLengthArray<std::pair<qsizetype, qsizetype>, 8> m_headerLines; // offset, length
     std::shared_ptr<Handler> m_handler;
     int m_announcing = 0;   // nested announce() calls in progress
     bool m_released = false; // release() asked while announcing
