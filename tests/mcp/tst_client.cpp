@@ -67,6 +67,7 @@ private slots:
     void legacySessionDeletedOnClose();
     void unknownTask();
     void jobsDeleteThemselvesAfterFinished();
+    void abortedPollIsNeverAnswered();
 
 private:
     // Polls tasks/get (honouring pollIntervalMs, clamped for test speed) until `done` holds.
@@ -473,6 +474,40 @@ void tst_Client::jobsDeleteThemselvesAfterFinished()
     });
     QTRY_VERIFY_WITH_TIMEOUT(secondAlive.isNull(), 60000);
     QCOMPARE(finishedCount, 1);
+}
+
+// Job::abort() ends the poll's exchange (the job holds it weakly): finished() once with
+// Aborted at once, and the server's answer, when it comes, never fills the aborted job's state;
+// the client goes on polling the same task.
+void tst_Client::abortedPollIsNeverAnswered()
+{
+    Test::TestServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    Net::HttpClient http;
+    Mcp::Client client(config(server.url()), &http);
+    auto call = finish(client.callTool(QStringLiteral("run_cfd_case"), caseArgs(16, 300, true)));
+    QVERIFY2(!call->hasError(), qPrintable(describe(call->error())));
+    QVERIFY(call->kind() == Mcp::CallJob::Kind::Task);
+    const std::string id = call->task().taskId;
+
+    Mcp::TaskJob *aborted = client.getTask(id);
+    aborted->setAutoDelete(false);
+    std::unique_ptr<Mcp::TaskJob> owned(aborted);
+    QSignalSpy abortedSpy(aborted, &Mcp::Job::finished);
+    aborted->abort();
+    QCOMPARE(abortedSpy.size(), 1);
+    QVERIFY(aborted->error().kind() == Mcp::Error::Kind::Aborted);
+
+    // Polls after it, each answered in full; the aborted one's answer would have come first on
+    // its connection.
+    for (int i = 0; i < 3; ++i) {
+        auto next = finish(client.getTask(id));
+        QVERIFY2(!next->hasError(), qPrintable(describe(next->error())));
+        QCOMPARE(next->state().taskId, id);
+    }
+    QCOMPARE(abortedSpy.size(), 1);
+    QVERIFY(aborted->error().kind() == Mcp::Error::Kind::Aborted);
+    QVERIFY(!aborted->state().isValid());
 }
 
 QTEST_GUILESS_MAIN(tst_Client)
