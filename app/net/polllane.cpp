@@ -45,6 +45,32 @@ bool isTokenChar(char c)
     return c != 0 && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
 }
 
+// Where the next CRLF (or blank line, CRLFCRLF) starts at or after from, -1 if none. memchr for
+// the CR: QByteArrayView::indexOf with a multi-byte needle cost ~2,600 instructions per poll.
+qsizetype findCrlf(QByteArrayView v, qsizetype from = 0)
+{
+    const char *const begin = v.data();
+    const char *const end = begin + v.size();
+    for (const char *p = begin + from; p < end;) {
+        const auto *cr = static_cast<const char *>(std::memchr(p, '\r', size_t(end - p)));
+        if (!cr || cr + 1 >= end)
+            return -1;
+        if (cr[1] == '\n')
+            return cr - begin;
+        p = cr + 1;
+    }
+    return -1;
+}
+
+qsizetype findBlankLine(QByteArrayView v)
+{
+    for (qsizetype at = findCrlf(v); at >= 0; at = findCrlf(v, at + 2)) {
+        if (at + 3 < v.size() && v[at + 2] == '\r' && v[at + 3] == '\n')
+            return at;
+    }
+    return -1;
+}
+
 bool hasLineBreak(QByteArrayView v)
 {
     for (const char c : v) {
@@ -239,7 +265,7 @@ PollLane::Head PollLane::parseHead(QByteArrayView text)
         return unreadable(QStringLiteral("the answer's headers do not end with a blank line"));
     text.chop(2); // every line, the last included, now ends with CRLF
 
-    qsizetype lineEnd = text.indexOf("\r\n");
+    qsizetype lineEnd = findCrlf(text);
     const QByteArrayView statusLine = text.first(lineEnd);
     if (!statusLine.startsWith("HTTP/1.1 ")) {
         if (statusLine.startsWith("HTTP/"))
@@ -260,7 +286,7 @@ PollLane::Head PollLane::parseHead(QByteArrayView text)
     int lengths = 0;
     bool lengthOk = true;
     for (qsizetype start = lineEnd + 2; start < text.size(); start = lineEnd + 2) {
-        lineEnd = text.indexOf("\r\n", start);
+        lineEnd = findCrlf(text, start);
         const QByteArrayView line = text.sliced(start, lineEnd - start);
         if (hasLineBreak(line))
             return unreadable(QStringLiteral("a header line holds a stray CR, LF or NUL"));
@@ -690,7 +716,7 @@ bool PollLane::readAnswers(Connection *c, std::vector<Ready> &ready)
         while (!c->jobs.empty()) {
             Job &job = c->jobs.front();
             if (!c->headBytes) {
-                const qsizetype end = c->in.indexOf("\r\n\r\n");
+                const qsizetype end = findBlankLine(c->in);
                 if (end < 0) {
                     if (c->in.size() > kMaxHeadBytes) {
                         turnOff(QStringLiteral("the answer's headers are longer than %1 bytes")
@@ -734,7 +760,7 @@ bool PollLane::readAnswers(Connection *c, std::vector<Ready> &ready)
             outcome.status = c->head.status;
             outcome.contentType = std::move(c->head.contentType);
             // The header lines (after the status line, without the blank line that ends them).
-            const qsizetype firstLine = c->in.indexOf("\r\n") + 2;
+            const qsizetype firstLine = findCrlf(c->in) + 2;
             outcome.headerLines
                 = c->in.sliced(firstLine, qMax<qsizetype>(0, c->headBytes - 2 - firstLine));
             outcome.body = c->in.sliced(c->headBytes, c->head.contentLength);
