@@ -45,23 +45,7 @@ bool isTokenChar(char c)
     return c != 0 && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
 }
 
-// Where the next CRLF (or blank line, CRLFCRLF) starts at or after from, -1 if none. memchr for
-// the CR: QByteArrayView::indexOf with a multi-byte needle cost ~2,600 instructions per poll.
-qsizetype findCrlf(QByteArrayView v, qsizetype from = 0)
-{
-    const char *const begin = v.data();
-    const char *const end = begin + v.size();
-    for (const char *p = begin + from; p < end;) {
-        const auto *cr = static_cast<const char *>(std::memchr(p, '\r', size_t(end - p)));
-        if (!cr || cr + 1 >= end)
-            return -1;
-        if (cr[1] == '\n')
-            return cr - begin;
-        p = cr + 1;
-    }
-    return -1;
-}
-
+// Where the first blank line (CRLFCRLF) starts, -1 if none.
 qsizetype findBlankLine(QByteArrayView v)
 {
     for (qsizetype at = findCrlf(v); at >= 0; at = findCrlf(v, at + 2)) {
@@ -123,6 +107,21 @@ QByteArray hostHeader(const QUrl &url)
 }
 
 } // namespace
+
+qsizetype findCrlf(QByteArrayView v, qsizetype from)
+{
+    const char *const begin = v.data();
+    const char *const end = begin + v.size();
+    for (const char *p = begin + from; p < end;) {
+        const auto *cr = static_cast<const char *>(std::memchr(p, '\r', size_t(end - p)));
+        if (!cr || cr + 1 >= end)
+            return -1;
+        if (cr[1] == '\n')
+            return cr - begin;
+        p = cr + 1;
+    }
+    return -1;
+}
 
 struct PollLane::Job
 {
