@@ -1,6 +1,6 @@
 # The GUI executable (included by app/CMakeLists.txt). Widgets and models are separate targets.
 qt_add_executable(eddy main.cpp)
-target_link_libraries(eddy PRIVATE eddy_widgets eddy_models eddy_core Qt6::Widgets)
+target_link_libraries(eddy PRIVATE eddy_widgets eddy_models eddy_monitor Qt6::Widgets)
 set_target_properties(eddy PROPERTIES OUTPUT_NAME eddy)
 
 set(EDDY_ICON_FILES

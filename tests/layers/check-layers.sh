@@ -1,0 +1,160 @@
+#!/bin/sh
+# The layer test: reads every #include in app/, models/, widgets/ and server/ and fails on one that
+# crosses a forbidden arrow (docs/design.md, "Layers are targets"). The build catches a wrong-way
+# call at link time; this catches what a header-only include or a module-qualified Qt include
+# (<QtWidgets/QWidget> resolves from the Qt include root every Qt target has) would slip past.
+#   check-layers.sh <source root> <Qt include root>        check the tree; exit 1 on a violation
+#   check-layers.sh --self-test <fixture dir> <Qt root>    check <fixture dir>/tree and compare the
+#                                                          report with <fixture dir>/expected.txt
+set -eu
+
+if [ "${1:-}" = "--self-test" ]; then
+    [ $# -eq 3 ] || { echo "usage: $0 --self-test <fixture dir> <Qt include root>" >&2; exit 2; }
+    out=$(mktemp)
+    trap 'rm -f "$out"' EXIT
+    rc=0
+    "$0" "$2/tree" "$3" >"$out" 2>&1 || rc=$?
+    if [ "$rc" -ne 1 ]; then
+        cat "$out"
+        echo "self-test: the fixture tree must fail with exit code 1, got $rc"
+        exit 1
+    fi
+    if ! diff -u "$2/expected.txt" "$out"; then
+        echo "self-test: the report differs from $2/expected.txt (- expected, + reported)"
+        exit 1
+    fi
+    echo "self-test: every rule caught its fixture, and nothing else was reported"
+    exit 0
+fi
+
+[ $# -eq 2 ] || { echo "usage: $0 <source root> <Qt include root>" >&2; exit 2; }
+root=$1
+qtroot=$2
+if [ ! -f "$qtroot/QtCore/QObject" ] || [ ! -f "$qtroot/QtWidgets/QWidget" ]; then
+    echo "check-layers: $qtroot is not a Qt 6 include root (no QtCore/QObject, QtWidgets/QWidget);" \
+         "pass the directory that holds QtCore/ and QtWidgets/" >&2
+    exit 2
+fi
+
+cd "$root"
+files=$(find app models widgets server -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cpp' \) \
+            2>/dev/null | LC_ALL=C sort)
+[ -n "$files" ] || { echo "check-layers: no sources under $root" >&2; exit 2; }
+
+# Every header of every Qt module, "QtWidgets/QWidget", QtCore then QtGui first: a name two modules
+# share (QAction is in QtGui and has a forwarder in QtWidgets) counts as the lower one.
+qtlist=$(mktemp)
+trap 'rm -f "$qtlist"' EXIT
+{
+    find "$qtroot/QtCore" "$qtroot/QtGui" -maxdepth 1 -type f
+    find "$qtroot" -mindepth 2 -maxdepth 2 -type f ! -path "$qtroot/QtCore/*" ! -path "$qtroot/QtGui/*" \
+        | LC_ALL=C sort
+} | sed "s|^$qtroot/||" >"$qtlist"
+
+# shellcheck disable=SC2086
+LC_ALL=C awk -v qtlist="$qtlist" '
+# The layer a source file belongs to, from its path.
+function layerOf(path) {
+    if (path ~ /^app\/secret\./) return "secret"
+    if (path ~ /^app\/(net|mcp|store|monitor|agent|cli)\//) { split(path, p, "/"); return p[2] }
+    if (path ~ /^app\/[^\/]+$/) return "eddy"
+    if (path ~ /^(models|widgets|server)\//) { split(path, p, "/"); return p[1] }
+    return ""
+}
+# "app/store/../mcp/era.h" -> "app/mcp/era.h"
+function normalize(path,   n, part, i, out, k, j) {
+    n = split(path, part, "/")
+    k = 0
+    for (i = 1; i <= n; i++) {
+        if (part[i] == "." || part[i] == "") continue
+        if (part[i] == ".." && k > 0) { k--; continue }
+        out[++k] = part[i]
+    }
+    path = out[1]
+    for (j = 2; j <= k; j++) path = path "/" out[j]
+    return path
+}
+function exists(path,   line, ok) {
+    ok = (getline line < path) >= 0
+    close(path)
+    return ok
+}
+function report(file, line, text, from, to, allowed) {
+    printf "%s:%d: %s: %s -> %s is a forbidden arrow (%s may include: %s)\n", \
+        file, line, text, from, to, from, allowed
+    bad++
+}
+BEGIN {
+    # Eddy layers each layer may include (itself included); everything else is forbidden.
+    mayInclude["secret"]  = "secret"
+    mayInclude["net"]     = "net secret"
+    mayInclude["mcp"]     = "mcp net secret"
+    mayInclude["store"]   = "store secret"
+    mayInclude["monitor"] = "monitor mcp net store secret"
+    mayInclude["agent"]   = "agent monitor mcp net store secret"
+    mayInclude["cli"]     = "cli agent monitor mcp net store secret"
+    mayInclude["models"]  = "models monitor mcp net store secret"
+    mayInclude["widgets"] = "widgets models agent monitor mcp net store secret"
+    mayInclude["eddy"]    = "eddy widgets models agent monitor mcp net store secret"
+    mayInclude["server"]  = "server"
+    # Qt modules and third-party libraries each layer may include ("*": any Qt module).
+    core = "QtCore"
+    mayUse["secret"] = core; mayUse["net"] = core " libcurl"; mayUse["mcp"] = core
+    mayUse["store"] = core " sqlite3"; mayUse["monitor"] = core; mayUse["agent"] = core
+    mayUse["cli"] = core; mayUse["models"] = "QtCore QtGui"
+    mayUse["widgets"] = "*"; mayUse["eddy"] = "*"
+    mayUse["server"] = "sqlite3 cpp-httplib"
+    while ((getline entry < qtlist) > 0) {
+        n = split(entry, part, "/")
+        qtModuleDir[part[1]] = 1
+        if (!(part[n] in qtModuleOf)) qtModuleOf[part[n]] = part[1]
+    }
+    close(qtlist)
+}
+FNR == 1 {
+    files++
+    from = layerOf(FILENAME); dir = FILENAME; sub(/\/[^\/]*$/, "", dir)
+    if (from == "") {
+        printf "%s: in no layer: give its folder a target and a row in check-layers.sh\n", FILENAME
+        bad++
+        nextfile
+    }
+}
+/^[ \t]*#[ \t]*include[ \t]*[<"]/ {
+    text = $0
+    sub(/^[ \t]*#[ \t]*/, "#", text)
+    sub(/[ \t]*(\/\/.*|\/\*.*)?$/, "", text)
+    sub(/^#include[ \t]*/, "#include ", text)
+    name = text
+    sub(/^#include [<"]/, "", name)
+    sub(/[>"].*$/, "", name)
+    to = ""
+    if (text ~ /^#include "/) {
+        if (name ~ /^(app|models|widgets|server)\//) to = layerOf(name)
+        else if (exists(dir "/" name)) to = layerOf(normalize(dir "/" name))
+        else next  # generated (moc, ui) or not ours
+        if (to == "" || index(" " mayInclude[from] " ", " " to " ")) next
+        report(FILENAME, FNR, text, from, to, mayInclude[from])
+        next
+    }
+    # <...>: a Qt module, one of the libraries kept to one layer, or the system (not checked).
+    split(name, part, "/")
+    if (name ~ /^curl\//) to = "libcurl"
+    else if (name == "sqlite3.h") to = "sqlite3"
+    else if (name == "httplib.h") to = "cpp-httplib"
+    else if (part[1] in qtModuleDir) to = part[1]
+    else if (name !~ /\// && name ~ /^(Q|q.*\.h$)/ && (name in qtModuleOf)) to = qtModuleOf[name]
+    else next
+    allowed = mayUse[from]
+    if (allowed == "*" && to ~ /^Qt/) next
+    if (index(" " allowed " ", " " to " ")) next
+    report(FILENAME, FNR, text, from, to, allowed == "*" ? "any Qt module" : allowed)
+}
+END {
+    if (bad) {
+        printf "check-layers: %d violation(s); the layers and their arrows are in docs/design.md\n", bad
+        exit 1
+    }
+    printf "check-layers: %d files, every include follows the arrows\n", files
+}
+' $files
