@@ -14,6 +14,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace Eddy::Server {
 
@@ -34,6 +35,11 @@ public:
     static void fillError(HttpResponse &res);
     // Ends every open SSE stream gracefully and refuses new ones (server shutdown).
     void beginShutdown();
+
+    // Mcp-Name and Mcp-Param-* values: plain, or =?base64?...?= around UTF-8 bytes (strict
+    // standard Base64 with padding); surrounding whitespace is not part of the value. False:
+    // a malformed Base64 form.
+    static bool decodeHeaderValue(std::string_view raw, std::string &out);
 
     static constexpr const char *kModernVersion = "2026-07-28";
     static constexpr const char *kLegacyVersion = "2025-11-25";
@@ -62,7 +68,15 @@ private:
     // 2026 methods
     void discover(HttpResponse &res, const Call &call);
     void toolsList(HttpResponse &res, const Call &call);
-    void toolsCall(HttpResponse &res, const Call &call);
+    void toolsCall(HttpResponse &res, const Call &call, const HttpRequest &req);
+    void fixtureCall(HttpResponse &res, const Call &call, const HttpRequest &req);
+    void emptyList(HttpResponse &res, const Call &call);
+    static bool isLegacyInitialize(const HttpRequest &req, const Call &call);
+
+    // DNS-rebinding protection (docs/server.md): false after answering 403.
+    bool guardRebinding(const HttpRequest &req, HttpResponse &res) const;
+    bool isAllowedHost(std::string_view hostHeader) const;
+    bool isAllowedOrigin(std::string_view origin, const std::string *hostHeader) const;
     void tasksGet(HttpResponse &res, const Call &call);
     void tasksUpdate(HttpResponse &res, const Call &call);
     void tasksCancel(HttpResponse &res, const Call &call);
@@ -97,6 +111,7 @@ private:
     const ServerOptions m_options;
     std::string m_tokenHash; // SHA-256 of --token, computed once
     std::string m_bearer;    // "Bearer " + --token, the Authorization value to expect
+    const bool m_checkHost;  // loopback bind or --allowed-host given: Host must be allowed
 
     std::atomic<bool> m_shuttingDown{false};
     std::mutex m_channelMutex;
