@@ -186,11 +186,15 @@ McpHandler::McpHandler(TaskManager &tasks, LegacySession &sessions, const Server
     : m_tasks(tasks), m_sessions(sessions), m_options(options)
     , m_checkHost(isLoopbackBind(options.host) || !options.allowedHosts.empty())
 {
+    if (m_options.conformanceFixtures)
+        m_fixtureTasks = std::make_unique<ConformanceFixtures::TaskTable>();
     if (!m_options.token.empty()) {
         m_tokenHash = Secrets::sha256Hex(m_options.token);
         m_bearer = "Bearer " + m_options.token;
     }
 }
+
+McpHandler::~McpHandler() = default;
 
 bool McpHandler::isFastPath(const HttpRequest &req)
 {
@@ -728,18 +732,25 @@ void McpHandler::toolsCall(HttpResponse &res, const Call &call, const HttpReques
 
 void McpHandler::fixtureCall(HttpResponse &res, const Call &call, const HttpRequest &req)
 {
-    static const json absent;
-    const json &meta = call.params.contains("_meta") ? call.params["_meta"] : absent;
+    ConformanceFixtures::Request fixture;
+    fixture.name = call.params["name"].get<std::string>();
+    const json arguments = call.params.value("arguments", json::object());
+    fixture.arguments = arguments.is_object() ? arguments : json::object();
+    const json meta = call.params.value("_meta", json::object());
     const json caps = meta.is_object()
                           ? meta.value("io.modelcontextprotocol/clientCapabilities", json::object())
                           : json::object();
-    const ConformanceFixtures::Outcome out
-        = ConformanceFixtures::call(call.params["name"].get<std::string>(),
-                                    call.params.value("arguments", json::object()), caps, req);
+    fixture.clientCapabilities = caps.is_object() ? caps : json::object();
+    fixture.declaresTasks = call.declaresTasks;
+    fixture.inputResponses = call.params.value("inputResponses", json());
+    fixture.requestState = call.params.value("requestState", json());
+    fixture.tokenHash = call.tokenHash;
+    fixture.pollIntervalMs = m_options.pollIntervalMs;
+    fixture.ttlMs = m_options.ttlMs;
+    const ConformanceFixtures::Outcome out = m_fixtureTasks->call(fixture, req);
     if (!out.error.is_null()) {
         res.status = out.httpStatus;
-        json error = out.error;
-        res.set_content(TaskJson::dump({{"jsonrpc", "2.0"}, {"id", call.id}, {"error", error}}),
+        res.set_content(TaskJson::dump({{"jsonrpc", "2.0"}, {"id", call.id}, {"error", out.error}}),
                         "application/json");
         return;
     }
@@ -753,6 +764,10 @@ void McpHandler::tasksGet(HttpResponse &res, const Call &call)
     std::string taskId;
     if (!taskIdParam(res, call, taskId))
         return;
+    if (json detail; m_fixtureTasks && m_fixtureTasks->get(taskId, call.tokenHash, detail)) {
+        sendResult(res, call.id, detail);
+        return;
+    }
     if (!pollReply(m_tasks, idText(call.id), taskId, call.tokenHash, res))
         sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
 }
@@ -771,7 +786,8 @@ void McpHandler::tasksUpdate(HttpResponse &res, const Call &call)
                   "inputRequests keys");
         return;
     }
-    if (!m_tasks.update(taskId, call.tokenHash, responses)) {
+    const bool fixture = m_fixtureTasks && m_fixtureTasks->update(taskId, call.tokenHash, responses);
+    if (!fixture && !m_tasks.update(taskId, call.tokenHash, responses)) {
         sendError(res, 200, call.id, -32602, "Failed to update task: Task not found or expired");
         return;
     }
@@ -786,6 +802,10 @@ void McpHandler::tasksCancel(HttpResponse &res, const Call &call)
     if (!taskIdParam(res, call, taskId))
         return;
     TaskManager::Snapshot after;
+    if (m_fixtureTasks && m_fixtureTasks->cancel(taskId, call.tokenHash)) {
+        sendResult(res, call.id, {{"resultType", "complete"}});
+        return;
+    }
     if (m_tasks.cancel(taskId, call.tokenHash, after) == TaskManager::CancelOutcome::Unknown) {
         sendError(res, 200, call.id, -32602, "Failed to cancel task: Task not found or expired");
         return;

@@ -19,6 +19,9 @@
 namespace Eddy::Server {
 
 class LegacySession;
+namespace ConformanceFixtures {
+class TaskTable;
+}
 class SseChannel;
 class TaskManager;
 
@@ -26,6 +29,7 @@ class McpHandler final
 {
 public:
     McpHandler(TaskManager &tasks, LegacySession &sessions, const ServerOptions &options);
+    ~McpHandler();
 
     // Routes one HTTP request (any method, any path).
     void handle(const HttpRequest &req, HttpResponse &res);
@@ -112,6 +116,9 @@ private:
     std::string m_tokenHash; // SHA-256 of --token, computed once
     std::string m_bearer;    // "Bearer " + --token, the Authorization value to expect
     const bool m_checkHost;  // loopback bind or --allowed-host given: Host must be allowed
+
+    // --conformance-fixtures only: the suite's fixture tasks, apart from run_cfd_case's.
+    std::unique_ptr<ConformanceFixtures::TaskTable> m_fixtureTasks;
 
     std::atomic<bool> m_shuttingDown{false};
     std::mutex m_channelMutex;
