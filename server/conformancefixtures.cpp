@@ -24,7 +24,9 @@ json objectSchema(json properties = json::object(), json required = json::array(
     return schema;
 }
 
-json tool(const char *name, const char *description, json inputSchema,
+json tool(const char *name,
+          const char *description,
+          json inputSchema,
           const char *taskSupport = "forbidden")
 {
     return {{"name", name},
@@ -70,7 +72,8 @@ json jsonSchema202012()
 const json &definitions()
 {
     static const json all = json::array({
-        tool("greet", "Returns 'Hello, {name}!' at once (no task).",
+        tool("greet",
+             "Returns 'Hello, {name}!' at once (no task).",
              objectSchema({{"name", {{"type", "string"}}}})),
         tool("test_missing_capability",
              "Needs the client's sampling capability; without it the call is -32021.",
@@ -82,7 +85,8 @@ const json &definitions()
         tool("test_logging_tool",
              "Answers with a complete result and no notifications/message (no _meta logLevel).",
              objectSchema()),
-        tool("json_schema_2020_12_tool", "Echoes its arguments; its inputSchema uses 2020-12.",
+        tool("json_schema_2020_12_tool",
+             "Echoes its arguments; its inputSchema uses 2020-12.",
              jsonSchema202012()),
         tool("test_custom_header",
              "Echoes 'region', which the client mirrors into the Mcp-Param-Region header.",
@@ -94,17 +98,24 @@ const json &definitions()
              objectSchema({{"seconds", {{"type", "integer"}, {"minimum", 0}, {"maximum", 600}}},
                            {"label", {{"type", "string"}}}}),
              "optional"),
-        tool("failing_job", "A task that completes with a tool error (isError).", objectSchema(),
+        tool("failing_job",
+             "A task that completes with a tool error (isError).",
+             objectSchema(),
              "required"),
-        tool("protocol_error_job", "A task that fails with a JSON-RPC error.", objectSchema(),
+        tool("protocol_error_job",
+             "A task that fails with a JSON-RPC error.",
+             objectSchema(),
              "required"),
-        tool("confirm_delete", "A task that asks once (elicitation) whether to delete 'filename'.",
-             objectSchema({{"filename", {{"type", "string"}}}}), "required"),
+        tool("confirm_delete",
+             "A task that asks once (elicitation) whether to delete 'filename'.",
+             objectSchema({{"filename", {{"type", "string"}}}}),
+             "required"),
         tool("multi_input", "A task that asks two questions at once.", objectSchema(), "required"),
         tool("test_tool_with_task",
              "Asks for a name through input_required on tools/call, then answers with a task "
              "whose result greets that name.",
-             objectSchema(), "optional"),
+             objectSchema(),
+             "optional"),
     });
     return all;
 }
@@ -112,8 +123,8 @@ const json &definitions()
 const json *definition(const std::string &name)
 {
     const json &all = definitions();
-    const auto it = std::find_if(all.begin(), all.end(),
-                                 [&](const json &t) { return t["name"] == name; });
+    const auto it
+        = std::find_if(all.begin(), all.end(), [&](const json &t) { return t["name"] == name; });
     return it == all.end() ? nullptr : &*it;
 }
 
@@ -136,7 +147,9 @@ Outcome headerMismatch(const std::string &message)
 
 // SEP-2243 custom headers: each argument annotated x-mcp-header NAME travels in Mcp-Param-NAME
 // too (strings as-is, integers in decimal, booleans as true/false), omitted when absent or null.
-bool checkParamHeaders(const json &inputSchema, const json &arguments, const HttpRequest &req,
+bool checkParamHeaders(const json &inputSchema,
+                       const json &arguments,
+                       const HttpRequest &req,
                        Outcome &failure)
 {
     const json properties = inputSchema.value("properties", json::object());
@@ -155,14 +168,17 @@ bool checkParamHeaders(const json &inputSchema, const json &arguments, const Htt
             continue;
         }
         if (!raw) {
-            failure = headerMismatch("the " + header + " header is missing; it must carry the "
-                                     "value of argument '" + param + "'");
+            failure = headerMismatch("the " + header
+                                     + " header is missing; it must carry the "
+                                       "value of argument '"
+                                     + param + "'");
             return false;
         }
         std::string decoded;
         if (!McpHandler::decodeHeaderValue(*raw, decoded)) {
-            failure = headerMismatch("the " + header + " header has a malformed =?base64?...?= "
-                                     "value (standard Base64 with padding)");
+            failure = headerMismatch("the " + header
+                                     + " header has a malformed =?base64?...?= "
+                                       "value (standard Base64 with padding)");
             return false;
         }
         const std::string expected = value.is_string() ? value.get<std::string>() : value.dump();
@@ -200,9 +216,10 @@ namespace {
 json missingTasks(const std::string &tool)
 {
     return {{"code", -32021},
-            {"message", "Missing required client capability: " + tool
-                            + " runs only as a task; declare the io.modelcontextprotocol/tasks "
-                              "extension in _meta io.modelcontextprotocol/clientCapabilities"},
+            {"message",
+             "Missing required client capability: " + tool
+                 + " runs only as a task; declare the io.modelcontextprotocol/tasks "
+                   "extension in _meta io.modelcontextprotocol/clientCapabilities"},
             {"data",
              {{"requiredCapabilities",
                {{"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}}}}}}};
@@ -245,9 +262,10 @@ Outcome TaskTable::call(const Request &req, const HttpRequest &http)
         if (!req.clientCapabilities.contains("sampling")) {
             out.httpStatus = 400;
             out.error = {{"code", -32021},
-                         {"message", "Missing required client capability: this tool needs "
-                                     "sampling; declare it in _meta "
-                                     "io.modelcontextprotocol/clientCapabilities"},
+                         {"message",
+                          "Missing required client capability: this tool needs "
+                          "sampling; declare it in _meta "
+                          "io.modelcontextprotocol/clientCapabilities"},
                          {"data", {{"requiredCapabilities", {{"sampling", json::object()}}}}}};
             return out;
         }
@@ -263,11 +281,14 @@ Outcome TaskTable::call(const Request &req, const HttpRequest &http)
     } else if (name == "slow_compute") {
         const json secondsArg = args.value("seconds", json(0));
         const std::int64_t seconds
-            = secondsArg.is_number_integer() ? std::clamp<std::int64_t>(secondsArg.get<std::int64_t>(), 0, 600) : 0;
+            = secondsArg.is_number_integer()
+                  ? std::clamp<std::int64_t>(secondsArg.get<std::int64_t>(), 0, 600)
+                  : 0;
         const std::string label = args.value("label", json("")).is_string()
                                       ? args.value("label", std::string())
                                       : std::string();
-        const json result = textResult("computed " + label + " in " + std::to_string(seconds) + " s");
+        const json result
+            = textResult("computed " + label + " in " + std::to_string(seconds) + " s");
         if (!req.declaresTasks) {
             // Without the extension the same work runs in the reply (bounded for a test fixture).
             std::this_thread::sleep_for(std::chrono::seconds(std::min<std::int64_t>(seconds, 10)));
@@ -285,7 +306,8 @@ Outcome TaskTable::call(const Request &req, const HttpRequest &http)
         job.kind = name;
         if (name == "failing_job") {
             job.record.status = TaskStatus::Completed;
-            job.record.result = textResult("the job failed: the input could not be processed", true);
+            job.record.result
+                = textResult("the job failed: the input could not be processed", true);
         } else {
             job.record.status = TaskStatus::Failed;
             job.record.error = {{"code", -32603}, {"message", "Internal error: the job crashed"}};
@@ -303,15 +325,17 @@ Outcome TaskTable::call(const Request &req, const HttpRequest &http)
             job.record.inputRequests
                 = {{"confirm", elicitation("Delete " + file + "?", "confirmed", "boolean")}};
         } else {
-            job.record.inputRequests = {{"first", elicitation("First value?", "value", "string")},
-                                        {"second", elicitation("Second value?", "value", "string")}};
+            job.record.inputRequests
+                = {{"first", elicitation("First value?", "value", "string")},
+                   {"second", elicitation("Second value?", "value", "string")}};
         }
         job.record.statusMessage = "waiting for input";
         return createTask(req, std::move(job));
     } else if (name == "test_tool_with_task") {
         // SEP-2322 round 1 asks in the reply; the retry carrying the answer starts the task.
-        const json answer = req.inputResponses.is_object() ? req.inputResponses.value("user_name", json())
-                                                           : json();
+        const json answer = req.inputResponses.is_object()
+                                ? req.inputResponses.value("user_name", json())
+                                : json();
         if (answer.is_null()) {
             out.result = {{"resultType", "input_required"},
                           {"inputRequests",
@@ -360,7 +384,8 @@ Outcome TaskTable::createTask(const Request &req, Job job)
 
 void TaskTable::advance(Job &job, std::int64_t now)
 {
-    if (job.kind == "slow_compute" && job.record.status == TaskStatus::Working && now >= job.dueMs) {
+    if (job.kind == "slow_compute" && job.record.status == TaskStatus::Working
+        && now >= job.dueMs) {
         job.record.status = TaskStatus::Completed;
         job.record.statusMessage.clear();
         job.record.updatedMs = now;
@@ -380,7 +405,8 @@ bool TaskTable::get(const std::string &taskId, const std::string &tokenHash, jso
     return true;
 }
 
-bool TaskTable::update(const std::string &taskId, const std::string &tokenHash,
+bool TaskTable::update(const std::string &taskId,
+                       const std::string &tokenHash,
                        const json &inputResponses)
 {
     const std::lock_guard lock(m_mutex);

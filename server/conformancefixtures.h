@@ -53,7 +53,8 @@ public:
     // tasks/get, tasks/update, tasks/cancel of a fixture task; false: no such fixture task
     // (run_cfd_case's TaskManager is asked next).
     bool get(const std::string &taskId, const std::string &tokenHash, nlohmann::json &detail);
-    bool update(const std::string &taskId, const std::string &tokenHash,
+    bool update(const std::string &taskId,
+                const std::string &tokenHash,
                 const nlohmann::json &inputResponses);
     bool cancel(const std::string &taskId, const std::string &tokenHash);
 

@@ -9,10 +9,10 @@
 
 #include <QtTest>
 
-using nlohmann::json;
 using Eddy::Test::HttpReply;
 using Eddy::Test::McpTestClient;
 using Eddy::Test::TestServer;
+using nlohmann::json;
 
 namespace {
 
@@ -38,8 +38,9 @@ std::vector<std::string> withHeader(std::vector<std::string> headers, const std:
 {
     const std::string name = line.substr(0, line.find(':') + 1);
     std::erase_if(headers, [&](const std::string &h) {
-        return h.size() >= name.size() && QByteArray::fromStdString(h.substr(0, name.size())).toLower()
-                                              == QByteArray::fromStdString(name).toLower();
+        return h.size() >= name.size()
+               && QByteArray::fromStdString(h.substr(0, name.size())).toLower()
+                      == QByteArray::fromStdString(name).toLower();
     });
     headers.push_back(line);
     return headers;
@@ -139,8 +140,8 @@ void tst_ServerConformance::loopbackNamesServed_data()
     QTest::newRow("LOCALHOST") << QStringList{"Host: LOCALHOST:" + port};
     QTest::newRow("127.0.0.1 without port") << QStringList{"Host: 127.0.0.1"};
     QTest::newRow("[::1] with port") << QStringList{"Host: [::1]:" + port};
-    QTest::newRow("loopback Origin") << QStringList{"Host: localhost:" + port,
-                                                    "Origin: http://localhost:" + port};
+    QTest::newRow("loopback Origin")
+        << QStringList{"Host: localhost:" + port, "Origin: http://localhost:" + port};
     QTest::newRow("local dev page") << QStringList{"Origin: http://127.0.0.1:5173"};
 }
 
@@ -158,8 +159,12 @@ void tst_ServerConformance::loopbackNamesServed()
 void tst_ServerConformance::allowListsForReverseProxies()
 {
     TestServer proxied;
-    QVERIFY2(proxied.start(withExtraServerArgs({"--workers", "1", "--allowed-host", "MCP.example.org",
-                                                "--allowed-origin", "https://ui.example.org/"})),
+    QVERIFY2(proxied.start(withExtraServerArgs({"--workers",
+                                                "1",
+                                                "--allowed-host",
+                                                "MCP.example.org",
+                                                "--allowed-origin",
+                                                "https://ui.example.org/"})),
              qPrintable(proxied.errorString()));
     McpTestClient client(proxied.url());
     const json params = params2026();
@@ -183,13 +188,14 @@ void tst_ServerConformance::badAllowListFlags_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("host with port") << QStringList{"--allowed-host", "a.example:80"} << "--allowed-host";
-    QTest::newRow("host with scheme") << QStringList{"--allowed-host", "http://a.example"}
-                                      << "--allowed-host";
-    QTest::newRow("origin without scheme") << QStringList{"--allowed-origin", "a.example"}
-                                           << "--allowed-origin";
-    QTest::newRow("origin with path") << QStringList{"--allowed-origin", "https://a.example/x"}
-                                      << "--allowed-origin";
+    QTest::newRow("host with port")
+        << QStringList{"--allowed-host", "a.example:80"} << "--allowed-host";
+    QTest::newRow("host with scheme")
+        << QStringList{"--allowed-host", "http://a.example"} << "--allowed-host";
+    QTest::newRow("origin without scheme")
+        << QStringList{"--allowed-origin", "a.example"} << "--allowed-origin";
+    QTest::newRow("origin with path")
+        << QStringList{"--allowed-origin", "https://a.example/x"} << "--allowed-origin";
 }
 
 void tst_ServerConformance::badAllowListFlags()
@@ -286,7 +292,8 @@ void tst_ServerConformance::resourceReadNotFound()
     headers.push_back("Mcp-Name: file:///no/such/thing");
     const HttpReply r = m_client->post(message(m_id++, "resources/read", params).dump(), headers);
     QCOMPARE(r.errorCode(), -32602);
-    QCOMPARE(r.json["error"]["data"]["uri"].get<std::string>(), std::string("file:///no/such/thing"));
+    QCOMPARE(r.json["error"]["data"]["uri"].get<std::string>(),
+             std::string("file:///no/such/thing"));
 }
 
 void tst_ServerConformance::fixturesOnlyWithFlag()
@@ -295,8 +302,11 @@ void tst_ServerConformance::fixturesOnlyWithFlag()
     std::vector<std::string> names;
     for (const json &t : withFlag.result()["tools"])
         names.push_back(t["name"].get<std::string>());
-    for (const char *fixture : {"greet", "test_missing_capability", "json_schema_2020_12_tool",
-                                "test_custom_header", "run_cfd_case"})
+    for (const char *fixture : {"greet",
+                                "test_missing_capability",
+                                "json_schema_2020_12_tool",
+                                "test_custom_header",
+                                "run_cfd_case"})
         QVERIFY2(std::find(names.begin(), names.end(), fixture) != names.end(), fixture);
     // The fixtures answer without a task and without the Tasks extension declared.
     const HttpReply greet = m_client->request(
@@ -311,7 +321,8 @@ void tst_ServerConformance::fixturesOnlyWithFlag()
     const HttpReply list = client.request("tools/list", json::object(), false);
     QCOMPARE(list.result()["tools"].size(), std::size_t(1));
     QCOMPARE(list.result()["tools"][0]["name"].get<std::string>(), std::string("run_cfd_case"));
-    const HttpReply refused = client.request("tools/call", {{"name", "greet"}, {"arguments", json::object()}});
+    const HttpReply refused
+        = client.request("tools/call", {{"name", "greet"}, {"arguments", json::object()}});
     QCOMPARE(refused.errorCode(), -32602);
 }
 
@@ -333,18 +344,27 @@ void tst_ServerConformance::missingClientCapability()
 
 void tst_ServerConformance::customHeaderFixture_data()
 {
-    QTest::addColumn<QString>("region");      // argument; empty: absent
-    QTest::addColumn<QString>("header");      // Mcp-Param-Region; "-": absent
+    QTest::addColumn<QString>("region"); // argument; empty: absent
+    QTest::addColumn<QString>("header"); // Mcp-Param-Region; "-": absent
     QTest::addColumn<int>("expectedStatus");
-    QTest::newRow("plain") << "us-west1" << "us-west1" << 200;
-    QTest::newRow("base64") << "Hello" << "=?base64?SGVsbG8=?=" << 200;
-    QTest::newRow("sentinel-like literal") << "=?base64?SGVsbG8=" << "=?base64?SGVsbG8=" << 200;
-    QTest::newRow("OWS") << "us-west1" << "  us-west1 " << 200;
-    QTest::newRow("missing header") << "us-west1" << "-" << 400;
-    QTest::newRow("different value") << "us-west1" << "eu-north1" << 400;
-    QTest::newRow("bad padding") << "Hello" << "=?base64?SGVsbG8?=" << 400;
-    QTest::newRow("not base64") << "Hello" << "=?base64?SGVs!!!bG8=?=" << 400;
-    QTest::newRow("header without argument") << "" << "us-west1" << 400;
+    QTest::newRow("plain") << "us-west1"
+                           << "us-west1" << 200;
+    QTest::newRow("base64") << "Hello"
+                            << "=?base64?SGVsbG8=?=" << 200;
+    QTest::newRow("sentinel-like literal") << "=?base64?SGVsbG8="
+                                           << "=?base64?SGVsbG8=" << 200;
+    QTest::newRow("OWS") << "us-west1"
+                         << "  us-west1 " << 200;
+    QTest::newRow("missing header") << "us-west1"
+                                    << "-" << 400;
+    QTest::newRow("different value") << "us-west1"
+                                     << "eu-north1" << 400;
+    QTest::newRow("bad padding") << "Hello"
+                                 << "=?base64?SGVsbG8?=" << 400;
+    QTest::newRow("not base64") << "Hello"
+                                << "=?base64?SGVs!!!bG8=?=" << 400;
+    QTest::newRow("header without argument") << ""
+                                             << "us-west1" << 400;
 }
 
 void tst_ServerConformance::customHeaderFixture()
