@@ -70,6 +70,7 @@ private slots:
     void missingClientCapability();
     void customHeaderFixture_data();
     void customHeaderFixture();
+    void fixtureTasks();
 
 private:
     HttpReply discoverWith(const std::vector<std::string> &extraHeaders);
@@ -385,6 +386,65 @@ void tst_ServerConformance::customHeaderFixture()
         QCOMPARE(r.errorCode(), -32020);
     else
         QVERIFY2(r.errorCode() == 0 && !r.result().value("isError", false), r.body.c_str());
+}
+
+void tst_ServerConformance::fixtureTasks()
+{
+    // Task support "required" without the extension declared: -32021 naming the extension.
+    const HttpReply refused = m_client->request(
+        "tools/call", {{"name", "failing_job"}, {"arguments", json::object()}}, false);
+    QCOMPARE(refused.status, 400L);
+    QCOMPARE(refused.errorCode(), -32021);
+    QVERIFY(refused.json["error"]["data"]["requiredCapabilities"]["extensions"].contains(
+        "io.modelcontextprotocol/tasks"));
+
+    // "optional" without the extension: the answer comes in the reply, no task.
+    const HttpReply sync = m_client->request(
+        "tools/call", {{"name", "slow_compute"}, {"arguments", {{"seconds", 0}}}}, false);
+    QCOMPARE(sync.result()["resultType"].get<std::string>(), std::string("complete"));
+    QVERIFY(!sync.result().contains("taskId"));
+
+    // A task that asks, is answered through tasks/update and completes.
+    const json created
+        = m_client
+              ->request("tools/call",
+                        {{"name", "confirm_delete"}, {"arguments", {{"filename", "a.txt"}}}})
+              .result();
+    QCOMPARE(created["resultType"].get<std::string>(), std::string("task"));
+    QVERIFY(!created.contains("inputRequests"));
+    const std::string id = created["taskId"].get<std::string>();
+    const json asking = m_client->getTask(id).result();
+    QCOMPARE(asking["status"].get<std::string>(), std::string("input_required"));
+    QCOMPARE(asking["inputRequests"]["confirm"]["method"].get<std::string>(),
+             std::string("elicitation/create"));
+    const HttpReply ack = m_client->request(
+        "tasks/update",
+        {{"taskId", id},
+         {"inputResponses",
+          {{"confirm", {{"action", "accept"}, {"content", {{"confirmed", true}}}}}}}});
+    QCOMPARE(ack.result(), json({{"resultType", "complete"}}));
+    const json done = m_client->getTask(id).result();
+    QCOMPARE(done["status"].get<std::string>(), std::string("completed"));
+    QCOMPARE(done["result"]["resultType"].get<std::string>(), std::string("complete"));
+
+    // Cancel: acked, cancelled, and a terminal task stays as it is on a second cancel.
+    const std::string slow
+        = m_client
+              ->request("tools/call", {{"name", "slow_compute"}, {"arguments", {{"seconds", 60}}}})
+              .result()["taskId"]
+              .get<std::string>();
+    QCOMPARE(m_client->request("tasks/cancel", {{"taskId", slow}}).result(),
+             json({{"resultType", "complete"}}));
+    QCOMPARE(m_client->getTask(slow).result()["status"].get<std::string>(),
+             std::string("cancelled"));
+    QCOMPARE(m_client->request("tasks/cancel", {{"taskId", slow}}).result(),
+             json({{"resultType", "complete"}}));
+    QCOMPARE(
+        m_client->getTask(done["taskId"].get<std::string>()).result()["status"].get<std::string>(),
+        std::string("completed"));
+
+    // Fixture tasks belong to their token like run_cfd_case's: unknown ids stay -32602.
+    QCOMPARE(m_client->getTask("no-such-task").errorCode(), -32602);
 }
 
 QTEST_GUILESS_MAIN(tst_ServerConformance)
