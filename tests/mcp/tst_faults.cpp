@@ -79,6 +79,7 @@ private slots:
     void fallbackToLegacyOnUnsupportedVersion();
     void unsupportedVersionListingOursRetriesOnce();
     void unsupportedVersionListingOursRetriesOnce_data();
+    void emptyParamHeaderSentNullOmitted();
     void modernErrorMeansNoFallback();
     void legacySessionGoneReinitializes();
     void idsNeverReused();
@@ -677,6 +678,37 @@ void tst_Faults::unsupportedVersionListingOursRetriesOnce()
         expectError(*tools, Mcp::Error::Kind::JsonRpc);
         QCOMPARE(tools->error().code(), Mcp::ErrorCode::UnsupportedProtocolVersion);
     }
+}
+
+void tst_Faults::emptyParamHeaderSentNullOmitted()
+{
+    // x-mcp-header: an empty string is a value and is mirrored (empty); null means "not given"
+    // and its header is omitted. libcurl drops a "Name:" line, so both paths must write it.
+    const json tools = json::parse(R"({"resultType":"complete","tools":[{"name":"sim","inputSchema":
+        {"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},
+         "verbose":{"type":"boolean","x-mcp-header":"Verbose"}}}}]})");
+    script([tools](const json &b, const HttpPeer::Request &) {
+        if (b.value("method", "") == "tools/list")
+            return HttpPeer::response(200, rpcResult(b["id"], tools));
+        return HttpPeer::response(
+            200, rpcResult(b["id"], {{"resultType", "complete"}, {"content", json::array()}}));
+    });
+    Mcp::Client *client = makeClient();
+    QVERIFY(!finish(client->listTools())->hasError());
+    auto call
+        = finish(client->callTool(QStringLiteral("sim"), {{"region", ""}, {"verbose", nullptr}}));
+    QVERIFY2(!call->hasError(), qPrintable(call->error().message()));
+    const auto &sent = m_peer->requests().last();
+    const auto has = [&sent](const QByteArray &name) {
+        return std::any_of(sent.headers.begin(), sent.headers.end(), [&name](const auto &h) {
+            return h.first.compare(name, Qt::CaseInsensitive) == 0;
+        });
+    };
+    QVERIFY(has("Mcp-Name"));
+    QVERIFY(has("Mcp-Param-Region"));
+    QCOMPARE(sent.header("Mcp-Param-Region"), QByteArray());
+    QVERIFY(!has("Mcp-Param-Verbose"));
+    QVERIFY(bodyOf(sent)["params"]["arguments"]["verbose"].is_null());
 }
 
 void tst_Faults::modernErrorMeansNoFallback()
