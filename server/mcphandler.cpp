@@ -1,6 +1,7 @@
 #include "server/mcphandler.h"
 
 #include "server/cfdtool.h"
+#include "server/conformancefixtures.h"
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/pollscanner.h"
@@ -65,27 +66,27 @@ bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_vi
     return true;
 }
 
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
-bool decodeBase64(const std::string &in, std::string &out)
+// Standard Base64 (RFC 4648 section 4) with its padding, as SEP-2243 requires: a length that is
+// a multiple of 4, '=' only at the end, and nothing outside the alphabet.
+bool decodeBase64(std::string_view in, std::string &out)
 {
     auto value = [](char c) -> int {
         if (c >= 'A' && c <= 'Z') return c - 'A';
         if (c >= 'a' && c <= 'z') return c - 'a' + 26;
         if (c >= '0' && c <= '9') return c - '0' + 52;
-        if (c == '+' || c == '-') return 62;
-        if (c == '/' || c == '_') return 63;
+        if (c == '+') return 62;
+        if (c == '/') return 63;
         return -1;
     };
     out.clear();
+    if (in.size() % 4 != 0)
+        return false;
+    std::size_t padding = 0;
+    while (padding < 2 && padding < in.size() && in[in.size() - 1 - padding] == '=')
+        ++padding;
     std::uint32_t buffer = 0;
     int bits = 0;
-    std::size_t i = 0;
-    for (; i < in.size() && in[i] != '='; ++i) {
+    for (std::size_t i = 0; i < in.size() - padding; ++i) {
         const int v = value(in[i]);
         if (v < 0)
             return false;
@@ -96,47 +97,44 @@ bool decodeBase64(const std::string &in, std::string &out)
             out.push_back(char((buffer >> bits) & 0xff));
         }
     }
-    for (; i < in.size(); ++i)
-        if (in[i] != '=')
-            return false;
     return true;
 }
 
-// Mcp-Name and friends: plain, or the sentinel =?base64?...?= around UTF-8 bytes.
-bool decodeHeaderValue(const std::string &raw, std::string &out)
+// Optional whitespace around a field value is not part of it (RFC 9110 section 5.5).
+std::string_view trimOws(std::string_view s)
 {
-    static const std::string prefix = "=?base64?";
-    static const std::string suffix = "?=";
-    if (raw.size() >= prefix.size() + suffix.size() && raw.compare(0, prefix.size(), prefix) == 0
-        && raw.compare(raw.size() - suffix.size(), suffix.size(), suffix) == 0)
-        return decodeBase64(raw.substr(prefix.size(), raw.size() - prefix.size() - suffix.size()),
-                            out);
-    out = raw;
-    return true;
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
 }
 
 // The host part of an Origin or Host value: "http://[::1]:80" -> "[::1]", "a.b:8" -> "a.b".
-std::string hostOf(std::string value)
+std::string_view hostOf(std::string_view value)
 {
-    if (const auto scheme = value.find("://"); scheme != std::string::npos)
-        value.erase(0, scheme + 3);
-    if (const auto slash = value.find('/'); slash != std::string::npos)
-        value.resize(slash);
+    value = trimOws(value);
+    if (const auto scheme = value.find("://"); scheme != std::string_view::npos)
+        value.remove_prefix(scheme + 3);
+    if (const auto slash = value.find('/'); slash != std::string_view::npos)
+        value = value.substr(0, slash);
     if (!value.empty() && value.front() == '[') {
         const auto end = value.find(']');
-        return end == std::string::npos ? value : value.substr(0, end + 1);
+        return end == std::string_view::npos ? value : value.substr(0, end + 1);
     }
-    if (const auto colon = value.find(':'); colon != std::string::npos)
-        value.resize(colon);
-    return lower(value);
+    if (const auto colon = value.find(':'); colon != std::string_view::npos)
+        value = value.substr(0, colon);
+    return value;
 }
 
-bool isAllowedOrigin(const HttpRequest &req)
+bool isLoopbackName(std::string_view host)
 {
-    const std::string origin = hostOf(req.get_header_value("Origin"));
-    if (origin == "localhost" || origin == "127.0.0.1" || origin == "[::1]")
-        return true;
-    return !origin.empty() && origin == hostOf(req.get_header_value("Host"));
+    return equalsIgnoreCase(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
+}
+
+bool isLoopbackBind(const std::string &host)
+{
+    return host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1" || host == "[::1]";
 }
 
 json tasksCapability()
@@ -171,14 +169,32 @@ json legacyFinalMessage(const json &id, const TaskRecord &r)
 
 } // namespace
 
+bool McpHandler::decodeHeaderValue(std::string_view raw, std::string &out)
+{
+    raw = trimOws(raw);
+    static constexpr std::string_view prefix = "=?base64?";
+    static constexpr std::string_view suffix = "?=";
+    if (raw.size() >= prefix.size() + suffix.size() && raw.substr(0, prefix.size()) == prefix
+        && raw.substr(raw.size() - suffix.size()) == suffix)
+        return decodeBase64(raw.substr(prefix.size(), raw.size() - prefix.size() - suffix.size()),
+                            out);
+    out = std::string(raw);
+    return true;
+}
+
 McpHandler::McpHandler(TaskManager &tasks, LegacySession &sessions, const ServerOptions &options)
     : m_tasks(tasks), m_sessions(sessions), m_options(options)
+    , m_checkHost(isLoopbackBind(options.host) || !options.allowedHosts.empty())
 {
+    if (m_options.conformanceFixtures)
+        m_fixtureTasks = std::make_unique<ConformanceFixtures::TaskTable>();
     if (!m_options.token.empty()) {
         m_tokenHash = Secrets::sha256Hex(m_options.token);
         m_bearer = "Bearer " + m_options.token;
     }
 }
+
+McpHandler::~McpHandler() = default;
 
 bool McpHandler::isFastPath(const HttpRequest &req)
 {
@@ -189,8 +205,60 @@ bool McpHandler::isFastPath(const HttpRequest &req)
     return method == "tasks/get" || method == "server/discover" || method == "tools/list";
 }
 
+bool McpHandler::isAllowedHost(std::string_view hostHeader) const
+{
+    const std::string_view host = hostOf(hostHeader);
+    if (!m_checkHost || isLoopbackName(host))
+        return true;
+    return std::any_of(m_options.allowedHosts.begin(), m_options.allowedHosts.end(),
+                       [host](const std::string &a) { return equalsIgnoreCase(a, host); });
+}
+
+bool McpHandler::isAllowedOrigin(std::string_view origin, const std::string *hostHeader) const
+{
+    origin = trimOws(origin);
+    while (!origin.empty() && origin.back() == '/')
+        origin.remove_suffix(1);
+    if (std::any_of(m_options.allowedOrigins.begin(), m_options.allowedOrigins.end(),
+                    [origin](const std::string &a) { return equalsIgnoreCase(a, origin); }))
+        return true;
+    if (origin.find("://") == std::string_view::npos)
+        return false; // "null" (a sandboxed page or a file) and anything malformed
+    const std::string_view host = hostOf(origin);
+    if (isLoopbackName(host))
+        return true;
+    // A page served by this server's own (allowed) name, e.g. through a reverse proxy.
+    return hostHeader && !host.empty() && equalsIgnoreCase(host, hostOf(*hostHeader))
+           && isAllowedHost(*hostHeader);
+}
+
+bool McpHandler::guardRebinding(const HttpRequest &req, HttpResponse &res) const
+{
+    const std::string *host = req.header("Host");
+    if (host && !isAllowedHost(*host)) {
+        sendError(res, 403, nullptr, -32600,
+                  "Forbidden: Host '" + std::string(hostOf(*host))
+                      + "' is not a name of this server; a server on a loopback address answers "
+                        "only Host localhost, 127.0.0.1 or [::1] (DNS-rebinding protection). "
+                        "Behind a reverse proxy, start it with --allowed-host NAME");
+        return false;
+    }
+    const std::string *origin = req.header("Origin");
+    if (origin && !isAllowedOrigin(*origin, host)) {
+        // A web page must not drive a local solver server (DNS rebinding): spec says 403.
+        sendError(res, 403, nullptr, -32600,
+                  "Forbidden: requests from the web origin '" + std::string(trimOws(*origin))
+                      + "' are not accepted; use a local client, or start the server with "
+                        "--allowed-origin ORIGIN to trust that page");
+        return false;
+    }
+    return true;
+}
+
 void McpHandler::handle(const HttpRequest &req, HttpResponse &res)
 {
+    if (!guardRebinding(req, res))
+        return;
     if (req.path != "/mcp") {
         res.status = 404;
         return;
@@ -322,7 +390,7 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
     const std::string *name = req.header("Mcp-Name");
     // A =?base64?...?= Mcp-Name is legal but unusual: the full path decodes it.
     if (!version || *version != f.protocolVersion || !method || *method != f.method || !name
-        || *name != f.taskId)
+        || trimOws(*name) != f.taskId)
         return false;
     return pollReply(m_tasks, f.id, f.taskId, m_tokenHash, res);
 }
@@ -330,13 +398,6 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
 void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
 {
     Call call;
-    if (req.has_header("Origin") && !isAllowedOrigin(req)) {
-        // A web page must not drive a local solver server (DNS rebinding): spec says 403.
-        sendError(res, 403, nullptr, -32600,
-                  "Forbidden: requests from the web origin '" + req.get_header_value("Origin")
-                      + "' are not accepted; use a local client");
-        return;
-    }
     if (!m_options.token.empty()) {
         const std::string auth = req.get_header_value("Authorization");
         if (!Secrets::constantTimeEquals(auth, "Bearer " + m_options.token)) {
@@ -404,7 +465,7 @@ void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
         }
     }
     call.sessionId = req.get_header_value("Mcp-Session-Id");
-    if (!call.sessionId.empty() || call.method == "initialize") {
+    if (!call.sessionId.empty() || (call.method == "initialize" && isLegacyInitialize(req, call))) {
         handleLegacy(req, res, call, body);
         return;
     }
@@ -424,17 +485,18 @@ bool McpHandler::checkHeaders(const HttpRequest &req, HttpResponse &res,
         sendError(res, 400, call.id, -32020, "Header mismatch: " + message);
         return false;
     };
-    if (!req.has_header("MCP-Protocol-Version"))
+    const std::string *versionHeader = req.header("MCP-Protocol-Version");
+    if (!versionHeader)
         return mismatch("the MCP-Protocol-Version header is missing; send it with the same value "
                         "as _meta io.modelcontextprotocol/protocolVersion");
-    if (req.get_header_value("MCP-Protocol-Version") != version)
-        return mismatch("MCP-Protocol-Version header value '"
-                        + req.get_header_value("MCP-Protocol-Version")
+    if (trimOws(*versionHeader) != version)
+        return mismatch("MCP-Protocol-Version header value '" + std::string(trimOws(*versionHeader))
                         + "' does not match body value '" + version + "'");
-    if (!req.has_header("Mcp-Method"))
+    const std::string *methodHeader = req.header("Mcp-Method");
+    if (!methodHeader)
         return mismatch("the Mcp-Method header is missing; send the JSON-RPC method in it");
-    if (req.get_header_value("Mcp-Method") != call.method)
-        return mismatch("Mcp-Method header value '" + req.get_header_value("Mcp-Method")
+    if (trimOws(*methodHeader) != call.method)
+        return mismatch("Mcp-Method header value '" + std::string(trimOws(*methodHeader))
                         + "' does not match body value '" + call.method + "'");
     std::string expected;
     bool needsName = false;
@@ -519,7 +581,7 @@ void McpHandler::handleModern(const HttpRequest &req, HttpResponse &res, Call &c
     if (m == "tasks/get")
         tasksGet(res, call);
     else if (m == "tools/call")
-        toolsCall(res, call);
+        toolsCall(res, call, req);
     else if (m == "tasks/update")
         tasksUpdate(res, call);
     else if (m == "tasks/cancel")
@@ -530,6 +592,17 @@ void McpHandler::handleModern(const HttpRequest &req, HttpResponse &res, Call &c
         toolsList(res, call);
     else if (m == "subscriptions/listen")
         listen(res, call);
+    else if (m == "prompts/list" || m == "resources/list" || m == "resources/templates/list")
+        emptyList(res, call);
+    else if (m == "resources/read")
+        sendError(res, 200, call.id, -32602, "Resource not found: this server has no resources",
+                  {{"uri", call.params.value("uri", json())}});
+    else if (m == "prompts/get")
+        sendError(res, 200, call.id, -32602, "Unknown prompt: this server has no prompts");
+    else if (m == "initialize")
+        sendError(res, 404, call.id, -32601,
+                  "Method not found: initialize does not exist in 2026-07-28; call server/discover "
+                  "(a 2025-11-25 client sends initialize with params.protocolVersion)");
     else if (m == "tasks/result" || m == "tasks/list")
         sendError(res, 404, call.id, -32601,
                   "Method not found: " + m + " does not exist in 2026-07-28; tasks/get returns the "
@@ -544,6 +617,8 @@ void McpHandler::discover(HttpResponse &res, const Call &call)
                {{"resultType", "complete"},
                 {"supportedVersions", {kModernVersion, kLegacyVersion}},
                 {"capabilities", {{"tools", json::object()},
+                                  {"prompts", json::object()},
+                                  {"resources", json::object()},
                                   {"extensions", {{kTasksExtension, json::object()}}}}},
                 {"instructions",
                  "Call run_cfd_case to simulate a lid-driven cavity; it answers with a task. "
@@ -558,11 +633,41 @@ void McpHandler::discover(HttpResponse &res, const Call &call)
 
 void McpHandler::toolsList(HttpResponse &res, const Call &call)
 {
+    json tools = m_options.conformanceFixtures ? ConformanceFixtures::tools() : json::array();
+    tools.push_back(CfdTool::definition(false));
     sendResult(res, call.id,
                {{"resultType", "complete"},
-                {"tools", {CfdTool::definition(false)}},
+                {"tools", std::move(tools)},
                 {"ttlMs", 300000},
                 {"cacheScope", m_options.token.empty() ? "public" : "private"}});
+}
+
+void McpHandler::emptyList(HttpResponse &res, const Call &call)
+{
+    // No prompts, resources or templates: answered (cacheable, empty) rather than -32601, so a
+    // client can list every kind of primitive the same way.
+    const std::string key = call.method == "prompts/list"             ? "prompts"
+                            : call.method == "resources/list"         ? "resources"
+                                                                      : "resourceTemplates";
+    sendResult(res, call.id,
+               {{"resultType", "complete"},
+                {key, json::array()},
+                {"ttlMs", 300000},
+                {"cacheScope", m_options.token.empty() ? "public" : "private"}});
+}
+
+bool McpHandler::isLegacyInitialize(const HttpRequest &req, const Call &call)
+{
+    // A 2025-11-25 (or older) client names its version in params.protocolVersion. An initialize
+    // without it that carries the 2026-07-28 envelope (_meta or header) is a modern request for a
+    // method that 2026-07-28 removed.
+    if (call.params.value("protocolVersion", json()).is_string())
+        return true;
+    const auto metaIt = call.params.find("_meta");
+    const bool modernMeta = metaIt != call.params.end() && metaIt->is_object()
+                            && metaIt->contains("io.modelcontextprotocol/protocolVersion");
+    const std::string *version = req.header("MCP-Protocol-Version");
+    return !modernMeta && !(version && trimOws(*version) == kModernVersion);
 }
 
 bool McpHandler::requireTasks(HttpResponse &res, const Call &call)
@@ -587,9 +692,14 @@ bool McpHandler::taskIdParam(HttpResponse &res, const Call &call, std::string &t
     return true;
 }
 
-void McpHandler::toolsCall(HttpResponse &res, const Call &call)
+void McpHandler::toolsCall(HttpResponse &res, const Call &call, const HttpRequest &req)
 {
     const json name = call.params.value("name", json());
+    if (m_options.conformanceFixtures && name.is_string()
+        && ConformanceFixtures::isTool(name.get<std::string>())) {
+        fixtureCall(res, call, req);
+        return;
+    }
     if (!name.is_string() || name.get<std::string>() != CfdTool::name) {
         sendError(res, 200, call.id, -32602,
                   "Unknown tool: this server has only run_cfd_case (see tools/list)");
@@ -620,6 +730,33 @@ void McpHandler::toolsCall(HttpResponse &res, const Call &call)
     sendResult(res, call.id, result);
 }
 
+void McpHandler::fixtureCall(HttpResponse &res, const Call &call, const HttpRequest &req)
+{
+    ConformanceFixtures::Request fixture;
+    fixture.name = call.params["name"].get<std::string>();
+    const json arguments = call.params.value("arguments", json::object());
+    fixture.arguments = arguments.is_object() ? arguments : json::object();
+    const json meta = call.params.value("_meta", json::object());
+    const json caps = meta.is_object()
+                          ? meta.value("io.modelcontextprotocol/clientCapabilities", json::object())
+                          : json::object();
+    fixture.clientCapabilities = caps.is_object() ? caps : json::object();
+    fixture.declaresTasks = call.declaresTasks;
+    fixture.inputResponses = call.params.value("inputResponses", json());
+    fixture.requestState = call.params.value("requestState", json());
+    fixture.tokenHash = call.tokenHash;
+    fixture.pollIntervalMs = m_options.pollIntervalMs;
+    fixture.ttlMs = m_options.ttlMs;
+    const ConformanceFixtures::Outcome out = m_fixtureTasks->call(fixture, req);
+    if (!out.error.is_null()) {
+        res.status = out.httpStatus;
+        res.set_content(TaskJson::dump({{"jsonrpc", "2.0"}, {"id", call.id}, {"error", out.error}}),
+                        "application/json");
+        return;
+    }
+    sendResult(res, call.id, out.result);
+}
+
 void McpHandler::tasksGet(HttpResponse &res, const Call &call)
 {
     if (!requireTasks(res, call))
@@ -627,6 +764,10 @@ void McpHandler::tasksGet(HttpResponse &res, const Call &call)
     std::string taskId;
     if (!taskIdParam(res, call, taskId))
         return;
+    if (json detail; m_fixtureTasks && m_fixtureTasks->get(taskId, call.tokenHash, detail)) {
+        sendResult(res, call.id, detail);
+        return;
+    }
     if (!pollReply(m_tasks, idText(call.id), taskId, call.tokenHash, res))
         sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
 }
@@ -645,7 +786,8 @@ void McpHandler::tasksUpdate(HttpResponse &res, const Call &call)
                   "inputRequests keys");
         return;
     }
-    if (!m_tasks.update(taskId, call.tokenHash, responses)) {
+    const bool fixture = m_fixtureTasks && m_fixtureTasks->update(taskId, call.tokenHash, responses);
+    if (!fixture && !m_tasks.update(taskId, call.tokenHash, responses)) {
         sendError(res, 200, call.id, -32602, "Failed to update task: Task not found or expired");
         return;
     }
@@ -660,6 +802,10 @@ void McpHandler::tasksCancel(HttpResponse &res, const Call &call)
     if (!taskIdParam(res, call, taskId))
         return;
     TaskManager::Snapshot after;
+    if (m_fixtureTasks && m_fixtureTasks->cancel(taskId, call.tokenHash)) {
+        sendResult(res, call.id, {{"resultType", "complete"}});
+        return;
+    }
     if (m_tasks.cancel(taskId, call.tokenHash, after) == TaskManager::CancelOutcome::Unknown) {
         sendError(res, 200, call.id, -32602, "Failed to cancel task: Task not found or expired");
         return;

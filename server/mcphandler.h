@@ -14,10 +14,14 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace Eddy::Server {
 
 class LegacySession;
+namespace ConformanceFixtures {
+class TaskTable;
+}
 class SseChannel;
 class TaskManager;
 
@@ -25,6 +29,7 @@ class McpHandler final
 {
 public:
     McpHandler(TaskManager &tasks, LegacySession &sessions, const ServerOptions &options);
+    ~McpHandler();
 
     // Routes one HTTP request (any method, any path).
     void handle(const HttpRequest &req, HttpResponse &res);
@@ -34,6 +39,11 @@ public:
     static void fillError(HttpResponse &res);
     // Ends every open SSE stream gracefully and refuses new ones (server shutdown).
     void beginShutdown();
+
+    // Mcp-Name and Mcp-Param-* values: plain, or =?base64?...?= around UTF-8 bytes (strict
+    // standard Base64 with padding); surrounding whitespace is not part of the value. False:
+    // a malformed Base64 form.
+    static bool decodeHeaderValue(std::string_view raw, std::string &out);
 
     static constexpr const char *kModernVersion = "2026-07-28";
     static constexpr const char *kLegacyVersion = "2025-11-25";
@@ -62,7 +72,15 @@ private:
     // 2026 methods
     void discover(HttpResponse &res, const Call &call);
     void toolsList(HttpResponse &res, const Call &call);
-    void toolsCall(HttpResponse &res, const Call &call);
+    void toolsCall(HttpResponse &res, const Call &call, const HttpRequest &req);
+    void fixtureCall(HttpResponse &res, const Call &call, const HttpRequest &req);
+    void emptyList(HttpResponse &res, const Call &call);
+    static bool isLegacyInitialize(const HttpRequest &req, const Call &call);
+
+    // DNS-rebinding protection (docs/server.md): false after answering 403.
+    bool guardRebinding(const HttpRequest &req, HttpResponse &res) const;
+    bool isAllowedHost(std::string_view hostHeader) const;
+    bool isAllowedOrigin(std::string_view origin, const std::string *hostHeader) const;
     void tasksGet(HttpResponse &res, const Call &call);
     void tasksUpdate(HttpResponse &res, const Call &call);
     void tasksCancel(HttpResponse &res, const Call &call);
@@ -97,6 +115,10 @@ private:
     const ServerOptions m_options;
     std::string m_tokenHash; // SHA-256 of --token, computed once
     std::string m_bearer;    // "Bearer " + --token, the Authorization value to expect
+    const bool m_checkHost;  // loopback bind or --allowed-host given: Host must be allowed
+
+    // --conformance-fixtures only: the suite's fixture tasks, apart from run_cfd_case's.
+    std::unique_ptr<ConformanceFixtures::TaskTable> m_fixtureTasks;
 
     std::atomic<bool> m_shuttingDown{false};
     std::mutex m_channelMutex;

@@ -19,6 +19,14 @@ bool parseInt(const std::string &text, std::int64_t min, std::int64_t max, std::
 
 } // namespace
 
+std::string lowerAscii(std::string s)
+{
+    for (char &c : s)
+        if (c >= 'A' && c <= 'Z')
+            c = char(c - 'A' + 'a');
+    return s;
+}
+
 std::string ServerOptions::usage()
 {
     return "Usage: eddy-cfd-server [options]\n"
@@ -39,6 +47,12 @@ std::string ServerOptions::usage()
            "  --sse-keep-alive-ms MS  comment interval on idle SSE streams (default 15000)\n"
            "  --log-level LEVEL       error, warn, info or debug (default info); logs go to stderr\n"
            "  --http-engine ENGINE    epoll (default) or httplib: the HTTP front end\n"
+           "  --allowed-host NAME     also serve requests whose Host is NAME (repeatable; for a\n"
+           "                          reverse proxy). Loopback names are always allowed\n"
+           "  --allowed-origin ORIGIN also serve requests from this web Origin, e.g.\n"
+           "                          https://ui.example.org (repeatable)\n"
+           "  --conformance-fixtures  add the fixture tools, prompts and resources of the MCP\n"
+           "                          conformance suite (testing only)\n"
            "  --help                  show this text\n";
 }
 
@@ -58,11 +72,16 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
         }
         if (flag == "--help" || flag == "-h")
             return ParseResult::Help;
+        if (flag == "--conformance-fixtures" && !hasValue) {
+            out.conformanceFixtures = true;
+            continue;
+        }
         static const char *const valued[] = {"--host", "--port", "--data-dir", "--workers",
                                              "--token", "--poll-interval-ms", "--ttl-ms",
                                              "--checkpoint-interval-ms", "--log-level",
                                              "--http-engine", "--request-timeout-ms",
-                                             "--sse-keep-alive-ms"};
+                                             "--sse-keep-alive-ms", "--allowed-host",
+                                             "--allowed-origin"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -129,6 +148,21 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             if (value != "epoll" && value != "httplib")
                 return bad("expected epoll (the default) or httplib");
             out.httpEngine = value;
+        } else if (flag == "--allowed-host") {
+            const std::string name = lowerAscii(value);
+            const bool ipv6Literal = name.size() > 2 && name.front() == '[' && name.back() == ']';
+            if (!ipv6Literal && (name.empty() || name.find_first_of(":/ \t") != std::string::npos))
+                return bad("give a host name without scheme or port, e.g. mcp.example.org");
+            out.allowedHosts.push_back(name);
+        } else if (flag == "--allowed-origin") {
+            std::string origin = lowerAscii(value);
+            while (!origin.empty() && origin.back() == '/')
+                origin.pop_back();
+            const auto scheme = origin.find("://");
+            if (scheme == std::string::npos || scheme == 0 || scheme + 3 >= origin.size()
+                || origin.find('/', scheme + 3) != std::string::npos)
+                return bad("give an origin as scheme://host[:port], e.g. https://ui.example.org");
+            out.allowedOrigins.push_back(origin);
         }
     }
     return ParseResult::Run;

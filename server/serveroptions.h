@@ -28,6 +28,15 @@ struct ServerOptions
     // The HTTP front end: "epoll" (our own, the default) or "httplib" (cpp-httplib, kept as a
     // supported alternative on the project's required stack; see docs/server.md).
     std::string httpEngine = "epoll";
+    // DNS-rebinding protection: on a loopback bind only Host names localhost, 127.0.0.1 and
+    // [::1] are served, and an Origin must be one of those too. These extend the lists (for a
+    // reverse proxy that forwards its own Host, or a trusted web front end); lower-case names
+    // without port ("mcp.example.org") and origins as scheme://host[:port].
+    std::vector<std::string> allowedHosts;
+    std::vector<std::string> allowedOrigins;
+    // Adds the fixture tools, prompts and resources the official conformance suite calls
+    // (server/conformancefixtures.cpp); off in production.
+    bool conformanceFixtures = false;
 
     enum class ParseResult { Run, Help, Error };
     // Parses argv; on Error, error says what was wrong and how to fix it.
@@ -35,5 +44,7 @@ struct ServerOptions
                              std::string &error);
     static std::string usage();
 };
+
+std::string lowerAscii(std::string s);
 
 } // namespace Eddy::Server

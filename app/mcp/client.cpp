@@ -30,6 +30,13 @@ QHash<QString, Era> &eraCache()
     return cache;
 }
 
+// json::contains() looks up object keys only: on an array it is always false.
+bool listsVersion(const json &supported, const char *version)
+{
+    return supported.is_array()
+           && std::find(supported.begin(), supported.end(), json(version)) != supported.end();
+}
+
 QString originOf(const QUrl &url)
 {
     return url.adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment
@@ -566,7 +573,7 @@ void Client::whenReady(std::function<void(const Error &)> then)
         detectEra();
 }
 
-void Client::detectEra()
+void Client::detectEra(bool versionRetried)
 {
     auto release = [this](const Error &e) {
         m_detecting = false;
@@ -592,8 +599,7 @@ void Client::detectEra()
                           {"id", m_nextId++},
                           {"method", "server/discover"},
                           {"params", {{"_meta", makeMeta({})}}}};
-    post(request, message, [this, release, goLegacy](const json &response, const Error &error,
-                                                      int status, qint64) {
+    post(request, message, [=, this](const json &response, const Error &error, int status, qint64) {
         if (status == 401 || status == 403) {
             // Authentication says nothing about the era: report it and detect again later.
             release(error.isOk() ? Error::fromJsonRpcObject(response.value("error", json()),
@@ -616,8 +622,16 @@ void Client::detectEra()
             const int code = rpc.code();
             if (code == ErrorCode::UnsupportedProtocolVersion) {
                 // Modern server that does not speak our version: only a legacy overlap helps.
+                // If it lists the version we sent (a proxy or a fleet mid-upgrade answered),
+                // the mutually supported version is ours: ask once more, never in a loop.
                 const json supported = rpc.data().is_object() ? rpc.data().value("supported", json::array())
                                                               : json::array();
+                if (!versionRetried && listsVersion(supported, kModernVersion)) {
+                    qCInfo(lcMcp) << originOf(m_config.url) << "refused" << kModernVersion
+                                  << "although it lists it; asking once more";
+                    detectEra(true);
+                    return;
+                }
                 for (const json &v : supported) {
                     if (v.is_string() && v.get<std::string>() == kLegacyVersion) {
                         goLegacy();
@@ -883,7 +897,13 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                 const json supported = rpc.data().is_object()
                                            ? rpc.data().value("supported", json::array())
                                            : json::array();
-                if (supported.is_array() && supported.contains(kLegacyVersion)) {
+                if (listsVersion(supported, kModernVersion)) {
+                    // It lists the version we sent: ask once more, with a new id.
+                    request.allowVersionRetry = false;
+                    send(std::move(request), std::move(done), context);
+                    return;
+                }
+                if (listsVersion(supported, kLegacyVersion)) {
                     setEraInternal(Era::Legacy, true);
                     request.allowVersionRetry = false;
                     send(std::move(request), std::move(done), context);

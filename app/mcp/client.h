@@ -111,7 +111,7 @@ private:
                                       qint64 id, QByteArray body);
     QByteArray modernGetBody(qint64 id, std::string_view taskId, const QByteArray &traceparent);
     void whenReady(std::function<void(const Error &)> then);
-    void detectEra();
+    void detectEra(bool versionRetried = false);
     void legacyInitialize(std::function<void(const Error &)> then);
     void setEraInternal(Era era, bool announce);
     void endLegacySession();

@@ -546,6 +546,14 @@ void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &ar
         const bool takesKey = schema.value("properties", json::object()).contains("idempotency_key");
         if (takesKey && !probe.contains("idempotency_key"))
             probe["idempotency_key"] = "eddy-key-check";
+        // MCP reads a null argument as one not given (its x-mcp-header is omitted): the server
+        // decides what it means, so only a required one is refused here. It is sent as typed.
+        const json required = schema.value("required", json::array());
+        if (args.is_object() && required.is_array())
+            for (const auto &[name, value] : args.items())
+                if (value.is_null()
+                    && std::find(required.begin(), required.end(), json(name)) == required.end())
+                    probe.erase(name);
         const QStringList problems = SchemaValidator::validate(probe, schema);
         if (!problems.isEmpty()) {
             emit submissionRejected(QStringLiteral("The call was not sent: %1").arg(problems.join(QStringLiteral("; "))));

@@ -484,6 +484,17 @@ void HttpClient::afterSocketAction()
 void HttpClient::finishReply(HttpReply *reply, CURLcode code)
 {
     CURL *easy = reply->m_easy;
+    if (m_laneAllowed && code == CURLE_OK && reply->m_status == 200
+        && reply->header("transfer-encoding").toLower().contains("chunked")
+        && reply->header("content-type").toLower().startsWith("application/json")) {
+        // The lane would send its first tasks/get, find the answer chunked, and have it sent
+        // again here at once: the server would see the task polled twice, faster than it asked.
+        const char *url = nullptr;
+        curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &url);
+        if (PollLane *lane = url ? laneFor(QUrl(QString::fromUtf8(url))) : nullptr)
+            lane->disable(QStringLiteral("the server sends its answers with a transfer coding "
+                                         "(chunked)"));
+    }
     long connects = 0;
     curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
     m_connectionsOpened += connects;

@@ -32,7 +32,7 @@ curl_slist *HttpReply::buildHeaderList(const QList<std::pair<QByteArray, QByteAr
     for (const auto &[name, value] : headers) {
         if (name.compare("content-type", Qt::CaseInsensitive) == 0)
             hasContentType = true;
-        size += name.size() + 2 + value.size() + 1;
+        size += name.size() + (value.isEmpty() ? 1 : 2 + value.size()) + 1;
     }
     if (!hasContentType)
         size += kContentType.size() + 1;
@@ -55,8 +55,12 @@ curl_slist *HttpReply::buildHeaderList(const QList<std::pair<QByteArray, QByteAr
         *out++ = '\0';
     };
     add({kNoExpect});
-    for (const auto &[name, value] : headers)
-        add({name, ": ", value});
+    for (const auto &[name, value] : headers) {
+        if (value.isEmpty())
+            add({name, ";"}); // libcurl drops "Name:"; "Name;" sends it with an empty value
+        else
+            add({name, ": ", value});
+    }
     if (!hasContentType)
         add({kContentType});
     if (!bearerToken.isEmpty())

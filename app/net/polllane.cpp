@@ -396,8 +396,9 @@ QByteArray PollLane::requestBytes(const HttpRequest &request, QString *why)
         out.append("Accept: */*\r\n");
     for (const auto &[name, value] : request.headers) {
         if (value.isEmpty())
-            continue; // libcurl drops a header with no value
-        out.append(name).append(": ").append(value).append("\r\n");
+            out.append(name).append(":\r\n"); // as libcurl writes "Name;"
+        else
+            out.append(name).append(": ").append(value).append("\r\n");
     }
     if (!hasContentType)
         out.append("Content-Type: application/json\r\n");

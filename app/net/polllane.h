@@ -72,6 +72,9 @@ public:
     // use HttpClient directly. Transport faults (reset, timeout, refused) leave it on.
     bool isEnabled() const { return m_enabled; }
     QString disabledReason() const { return m_disabledReason; }
+    // Turns the lane off before it sends anything it would have to send again: when an answer on
+    // the main path shows the origin frames its JSON in a way the lane does not read.
+    void disable(const QString &why) { turnOff(why); }
 
     void setMaxConnections(int count); // default 16
     int maxConnections() const { return m_maxConnections; }

@@ -77,6 +77,9 @@ private slots:
     void headerMismatchRelistsOnce();
     void fallbackToLegacyOnEmpty400();
     void fallbackToLegacyOnUnsupportedVersion();
+    void unsupportedVersionListingOursRetriesOnce();
+    void unsupportedVersionListingOursRetriesOnce_data();
+    void emptyParamHeaderSentNullOmitted();
     void modernErrorMeansNoFallback();
     void legacySessionGoneReinitializes();
     void idsNeverReused();
@@ -614,6 +617,98 @@ void tst_Faults::fallbackToLegacyOnUnsupportedVersion()
     QVERIFY(discover->era() == Mcp::Era::Legacy);
     QCOMPARE(discover->info().serverName, QStringLiteral("old"));
     QVERIFY(discover->offersTasks());
+}
+
+void tst_Faults::unsupportedVersionListingOursRetriesOnce_data()
+{
+    QTest::addColumn<int>("era");      // what the client knows before its first request
+    QTest::addColumn<int>("refusals"); // how many requests the server refuses
+    QTest::newRow("detect, refused once") << int(Mcp::Era::Unknown) << 1;
+    QTest::newRow("detect, refused always") << int(Mcp::Era::Unknown) << 1000;
+    QTest::newRow("modern, refused once") << int(Mcp::Era::Modern) << 1;
+    QTest::newRow("modern, refused always") << int(Mcp::Era::Modern) << 1000;
+}
+
+void tst_Faults::unsupportedVersionListingOursRetriesOnce()
+{
+    // -32022 whose "supported" list holds the very version Eddy sent (a proxy, or a fleet in
+    // the middle of an upgrade): the mutually supported version is ours, so the client asks
+    // once more with a new id, and reports the error if it is refused again; never a loop.
+    QFETCH(int, era);
+    QFETCH(int, refusals);
+    int refused = 0;
+    script([&refused, refusals](const json &b, const HttpPeer::Request &) {
+        if (refused < refusals) {
+            ++refused;
+            return HttpPeer::response(
+                400,
+                rpcError(b["id"],
+                         -32022,
+                         "Unsupported protocol version",
+                         {{"supported", {"2026-07-28"}}, {"requested", "2026-07-28"}}));
+        }
+        if (b.value("method", "") == "server/discover")
+            return HttpPeer::response(
+                200,
+                rpcResult(b["id"],
+                          {{"resultType", "complete"},
+                           {"supportedVersions", {"2026-07-28"}},
+                           {"capabilities", {{"tools", json::object()}}},
+                           {"serverInfo", {{"name", "srv"}, {"version", "1"}}},
+                           {"ttlMs", 0},
+                           {"cacheScope", "public"}}));
+        return HttpPeer::response(
+            200, rpcResult(b["id"], {{"resultType", "complete"}, {"tools", json::array()}}));
+    });
+    Mcp::Client *client = makeClient(Mcp::Era(era));
+    auto tools = finish(client->listTools());
+    const auto &requests = m_peer->requests();
+    QCOMPARE(requests.size(), qsizetype(refusals == 1 ? 2 + (era == int(Mcp::Era::Unknown)) : 2));
+    QCOMPARE(refused, std::min(refusals, 2));
+    const json first = bodyOf(requests[0]);
+    const json second = bodyOf(requests[1]);
+    QCOMPARE(second.value("method", ""), first.value("method", ""));
+    QVERIFY(second["id"] != first["id"]);
+    QCOMPARE(requests[1].header("MCP-Protocol-Version"), QByteArray("2026-07-28"));
+    QCOMPARE(bodies("initialize").size(), size_t(0));
+    if (refusals == 1) {
+        QVERIFY2(!tools->hasError(), qPrintable(tools->error().message()));
+        QVERIFY(client->era() == Mcp::Era::Modern);
+    } else {
+        expectError(*tools, Mcp::Error::Kind::JsonRpc);
+        QCOMPARE(tools->error().code(), Mcp::ErrorCode::UnsupportedProtocolVersion);
+    }
+}
+
+void tst_Faults::emptyParamHeaderSentNullOmitted()
+{
+    // x-mcp-header: an empty string is a value and is mirrored (empty); null means "not given"
+    // and its header is omitted. libcurl drops a "Name:" line, so both paths must write it.
+    const json tools = json::parse(R"({"resultType":"complete","tools":[{"name":"sim","inputSchema":
+        {"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},
+         "verbose":{"type":"boolean","x-mcp-header":"Verbose"}}}}]})");
+    script([tools](const json &b, const HttpPeer::Request &) {
+        if (b.value("method", "") == "tools/list")
+            return HttpPeer::response(200, rpcResult(b["id"], tools));
+        return HttpPeer::response(
+            200, rpcResult(b["id"], {{"resultType", "complete"}, {"content", json::array()}}));
+    });
+    Mcp::Client *client = makeClient();
+    QVERIFY(!finish(client->listTools())->hasError());
+    auto call
+        = finish(client->callTool(QStringLiteral("sim"), {{"region", ""}, {"verbose", nullptr}}));
+    QVERIFY2(!call->hasError(), qPrintable(call->error().message()));
+    const auto &sent = m_peer->requests().last();
+    const auto has = [&sent](const QByteArray &name) {
+        return std::any_of(sent.headers.begin(), sent.headers.end(), [&name](const auto &h) {
+            return h.first.compare(name, Qt::CaseInsensitive) == 0;
+        });
+    };
+    QVERIFY(has("Mcp-Name"));
+    QVERIFY(has("Mcp-Param-Region"));
+    QCOMPARE(sent.header("Mcp-Param-Region"), QByteArray());
+    QVERIFY(!has("Mcp-Param-Verbose"));
+    QVERIFY(bodyOf(sent)["params"]["arguments"]["verbose"].is_null());
 }
 
 void tst_Faults::modernErrorMeansNoFallback()

@@ -136,6 +136,7 @@ private slots:
     void peerFaults_data();
     void peerFaults();
     void errorStatusRelayed();
+    void chunkedOriginPolledOnce();
     void connectionCloseIsAnsweredThenDropped();
     void answerInPieces();
     void timeoutFallsBack();
@@ -513,6 +514,33 @@ void tst_PollLane::errorStatusRelayed()
     QCOMPARE(rec.outcomes.at(1).status, 200);
     QCOMPARE(calls, 2); // each request asked once
     QCOMPARE(lane.connectionsOpened(), 1);
+}
+
+// An origin whose JSON answers came chunked on the main path (tools/call, say) never gets a poll
+// on the lane: the lane would find the answer chunked and the poll would be sent again through
+// libcurl at once, so the server would see the task polled twice in a few milliseconds.
+void tst_PollLane::chunkedOriginPolledOnce()
+{
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const Test::HttpPeer::Request &, QTcpSocket *socket) {
+        socket->write(Test::HttpPeer::chunkedHead(200, "application/json")
+                      + Test::HttpPeer::chunk(R"({"jsonrpc":"2.0","id":7,"result":{}})")
+                      + Test::HttpPeer::chunk({}));
+    });
+    Net::HttpClient http;
+    const Net::HttpRequest call = taskGet(peer.url(), "task-1"); // not mayRepeat: libcurl's
+    Net::HttpReply *first = http.post(call);
+    QTRY_VERIFY_WITH_TIMEOUT(first->isFinished(), 60000);
+    QCOMPARE(first->statusCode(), 200);
+    Net::HttpRequest get = taskGet(peer.url(), "task-1");
+    get.mayRepeat = true; // a tasks/get poll: the lane's
+    Net::HttpReply *poll = http.post(get);
+    QTRY_VERIFY_WITH_TIMEOUT(poll->isFinished(), 60000);
+    QCOMPARE(poll->statusCode(), 200);
+    QVERIFY(poll->readAll().contains("\"result\""));
+    QCOMPARE(peer.requests().size(), 2); // the poll reached the server once
+    QCOMPARE(http.laneFallbacks(), 0);
 }
 
 // Each fault ends as Fallback with no data; framing the lane does not read turns it off, so the
