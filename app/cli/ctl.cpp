@@ -190,10 +190,11 @@ bool Ctl::openEngine(bool monitoring)
     m_engine.setMonitoring(monitoring);
     // Tuning for scripts and tests (docs/eddyctl.md): how long a call fights a failing server.
     bool ok = false;
-    if (const int n = qEnvironmentVariableIntValue("EDDY_CALL_RETRIES", &ok); ok)
-        m_engine.setCaseRetryPolicy(n, std::max(1, qEnvironmentVariableIntValue("EDDY_CALL_RETRY_BASE_MS", &ok)));
-    if (!ok && qEnvironmentVariableIsSet("EDDY_CALL_RETRY_BASE_MS"))
-        m_engine.setCaseRetryPolicy(6, std::max(1, qEnvironmentVariableIntValue("EDDY_CALL_RETRY_BASE_MS")));
+    bool okBase = false;
+    const int retries = qEnvironmentVariableIntValue("EDDY_CALL_RETRIES", &ok);
+    const int baseMs = qEnvironmentVariableIntValue("EDDY_CALL_RETRY_BASE_MS", &okBase);
+    if (ok || okBase)
+        m_engine.setCaseRetryPolicy(ok ? retries : 6, okBase ? std::max(1, baseMs) : 1000);
     if (const int ms = qEnvironmentVariableIntValue("EDDY_REQUEST_TIMEOUT_MS", &ok); ok && ms > 0)
         m_engine.setRequestTimeoutMs(ms);
     const QStringList floor = qEnvironmentVariable("EDDY_SLOW_FLOOR").split(QLatin1Char(':'));
