@@ -4,6 +4,7 @@
 // - a tools/call answered input_required (multi round trip): answered from --answers; refused
 //   with a clear message when nothing can answer, the question journalled, and `watch` resumes
 //   the round trip with the server's requestState;
+// - eddyctl killed while the answered retry is on the wire: `watch` resends it from the journal;
 // - a server that resets every tools/call: a message per attempt, a clear end, the case kept
 //   for `watch`, which sends it again with the same idempotency key;
 // - tasks/get answering about another task for ever: `call --wait` ends on its own.
@@ -82,6 +83,7 @@ private slots:
     void initTestCase();
     void inputRequiredBeforeTheTaskAnsweredFromFile();
     void inputRequiredWithNothingToAnswerThenWatchResumes();
+    void killedDuringTheRoundTripResumesWithTheJournalledAnswer();
     void resetOnEveryCallEndsAndWatchSendsItAgain();
     void tasksGetAboutAnotherTaskEnds();
 
@@ -184,6 +186,49 @@ void tst_CtlHostile::inputRequiredWithNothingToAnswerThenWatchResumes()
     const auto tasks = Eddy::Test::query(db, QStringLiteral("SELECT status FROM tasks"), 5000);
     QCOMPARE(tasks.size(), 1);
     QCOMPARE(tasks[0][0], QStringLiteral("completed"));
+}
+
+void tst_CtlHostile::killedDuringTheRoundTripResumesWithTheJournalledAnswer()
+{
+    // eddyctl is killed (SIGKILL) while the answered retry is on the wire: the next watch sends
+    // the round trip again from the journal, answer included, without asking anyone.
+    HostileServer server;
+    server.tools = keyedTools();
+    QVERIFY(server.listen());
+    const std::string state = "round-1-state";
+    QStringList problems;
+    server.setFault([&](HostileServer &, const Call &c) {
+        if (c.method != "tools/call")
+            return false;
+        const json params = c.body.value("params", json::object());
+        if (c.count == 1) {
+            c.socket->write(HostileServer::http(HostileServer::rpcResult(
+                c.id, {{"resultType", "input_required"}, {"inputRequests", meshQuestion()}, {"requestState", state}})));
+            return true;
+        }
+        if (params.value("requestState", json()) != json(state)
+            || params.value("inputResponses", json()).value("mesh", json()).value("content", json()) != json{{"cells", 48}})
+            problems << QString::fromStdString(params.dump());
+        return c.count == 2; // the first retry is never answered
+    });
+    const QString db = m_dir.filePath(QStringLiteral("killed.sqlite"));
+    QProcess p;
+    p.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("call"), server.url().toString(),
+                                   QStringLiteral("sim"), QStringLiteral(R"({"n":5})"), QStringLiteral("--wait"),
+                                   QStringLiteral("--answers"), m_answers});
+    QVERIFY(p.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(server.count("tools/call") == 2, 60000);
+    p.kill();
+    QVERIFY(p.waitForFinished(10000));
+    const QString journal = Eddy::Test::query(db, QStringLiteral("SELECT pending_input FROM cases"), 5000).value(0).value(0);
+    QVERIFY2(journal.contains(QStringLiteral("round-1-state")) && journal.contains(QStringLiteral("48")), qPrintable(journal));
+
+    const Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(!r.err.contains(QStringLiteral("asks before starting")), qPrintable(r.err)); // not asked again
+    QCOMPARE(server.count("tools/call"), 3);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QCOMPARE(Eddy::Test::query(db, QStringLiteral("SELECT status FROM tasks"), 5000).value(0).value(0), QStringLiteral("completed"));
 }
 
 void tst_CtlHostile::resetOnEveryCallEndsAndWatchSendsItAgain()
