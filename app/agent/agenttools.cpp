@@ -657,6 +657,29 @@ void AgentTools::runMcpTool(const McpTool &tool, const json &arguments, std::opt
         o.card = tr("%1: task #%2 %3").arg(t->tool).arg(t->id).arg(verdict(*t));
         complete(o);
     });
+    // The server asks before it starts a task (multi round trip): by the same rule as a task's
+    // question, the agent never answers it itself; it waits in the Inbox for the user, and the
+    // call goes on once answered.
+    m_op->connections << connect(e, &Monitor::Engine::caseInputRequested, this,
+                                 [this, toolName](const Monitor::Engine::CaseQuestion &q) {
+        if (!m_op || m_op->caseId != q.caseId)
+            return;
+        const json req = parseJson(q.request);
+        const QString asked = QString::fromStdString(
+            req.value("params", json::object()).value("message", std::string()));
+        ToolOutcome o;
+        o.content = QString::fromStdString(
+            json{{"case", q.caseId}, {"asks", q.key.toStdString()}, {"message", asked.toStdString()},
+                 {"note", "The server asks the user before it starts; the question waits in "
+                          "Eddy's Inbox. Do not answer it yourself. The call goes on once the "
+                          "user answers; list_tasks shows its task then."}}.dump());
+        o.card = tr("%1: asks before starting (\"%2\"); waiting in the Inbox").arg(toolName, q.key);
+        complete(o);
+    });
+    m_op->connections << connect(e, &Monitor::Engine::caseDeferred, this, [this, toolName](qint64 caseId, const QString &message) {
+        if (m_op && m_op->caseId == caseId)
+            complete(fail(tr("%1 was not started: %2").arg(toolName, message)));
+    });
     m_op->connections << connect(m_op->timeout, &QTimer::timeout, this, [this, toolName] {
         complete(fail(tr("%1: the server gave no task handle within %2 s; Eddy keeps trying, "
                          "list_tasks shows it later.").arg(toolName).arg(s_submitWaitMs / 1000)));

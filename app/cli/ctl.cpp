@@ -188,6 +188,18 @@ bool Ctl::parse()
 bool Ctl::openEngine(bool monitoring)
 {
     m_engine.setMonitoring(monitoring);
+    // Tuning for scripts and tests (docs/eddyctl.md): how long a call fights a failing server.
+    bool ok = false;
+    bool okBase = false;
+    const int retries = qEnvironmentVariableIntValue("EDDY_CALL_RETRIES", &ok);
+    const int baseMs = qEnvironmentVariableIntValue("EDDY_CALL_RETRY_BASE_MS", &okBase);
+    if (ok || okBase)
+        m_engine.setCaseRetryPolicy(ok ? retries : 6, okBase ? std::max(1, baseMs) : 1000);
+    if (const int ms = qEnvironmentVariableIntValue("EDDY_REQUEST_TIMEOUT_MS", &ok); ok && ms > 0)
+        m_engine.setRequestTimeoutMs(ms);
+    const QStringList floor = qEnvironmentVariable("EDDY_SLOW_FLOOR").split(QLatin1Char(':'));
+    if (floor.size() == 2) // BYTES_PER_SECOND:WINDOW_MS
+        m_engine.setSlowTransferFloor(floor[0].toInt(), floor[1].toInt());
     connect(&m_engine, &Monitor::Engine::operationFailed, this, [this](const QString &message) {
         m_err << "eddyctl: " << message << Qt::endl;
     });
@@ -244,6 +256,45 @@ void Ctl::hookInput()
                      .arg(r.taskId).arg(r.key, message)
               << Qt::endl;
     });
+    // Questions asked before any task exists (multi round-trip tools/call): no task number yet,
+    // so they name the tool and its arguments.
+    connect(&m_engine, &Monitor::Engine::caseInputRequested, this,
+            [this](const Monitor::Engine::CaseQuestion &q) {
+        if (m_answers)
+            return; // the engine answers from the file
+        const QString who = QStringLiteral("The call of %1 %2").arg(q.tool, q.arguments);
+        if (m_interactive) {
+            askOnTerminal(who, parseJsonText(q.request), [this, q](const QByteArray &answer) {
+                m_engine.answerCaseInput(q.caseId, q.key, answer);
+            });
+            return;
+        }
+        const json req = parseJsonText(q.request);
+        const QString message = QString::fromStdString(req.value("params", json::object()).value("message", std::string()));
+        if (q.caseId != m_waitCase) {
+            m_err << QStringLiteral("%1 asks before starting (question \"%2\"): %3; run eddyctl watch "
+                                    "in a terminal or with --answers FILE to answer it.")
+                         .arg(who, q.key, message)
+                  << Qt::endl;
+            return;
+        }
+        fail(QStringLiteral("%1 asks before starting (question \"%2\"): %3\n  Nothing can answer it here: "
+                            "run the command in a terminal, or give the form values with --answers FILE "
+                            "(a JSON object by field name). The call is kept: eddyctl watch --answers FILE "
+                            "sends it again with the same idempotency key.")
+                 .arg(who, q.key, message));
+    });
+    connect(&m_engine, &Monitor::Engine::caseInputAnswered, this,
+            [this](qint64 caseId, const QString &key, bool ok, const QString &message) {
+                if (ok)
+                    m_err << QStringLiteral("call %1: answered \"%2\"").arg(caseId).arg(key) << Qt::endl;
+                else
+                    m_err << QStringLiteral("call %1: answer to \"%2\" failed: %3").arg(caseId).arg(key, message) << Qt::endl;
+            });
+    connect(&m_engine, &Monitor::Engine::caseRetrying, this,
+            [this](qint64 caseId, int, int, qint64, const QString &message) {
+                m_err << QStringLiteral("call %1: %2").arg(caseId).arg(message) << Qt::endl;
+            });
     connect(&m_engine, &Monitor::Engine::inputAnswered, this,
             [this](qint64 taskId, const QString &key, bool ok, const QString &message) {
                 if (ok)
@@ -255,17 +306,22 @@ void Ctl::hookInput()
 
 void Ctl::askInteractively(const Store::InputRequestRecord &r)
 {
-    const json req = parseJsonText(r.request);
+    askOnTerminal(QStringLiteral("Task %1").arg(r.taskId), parseJsonText(r.request),
+                  [this, r](const QByteArray &answer) { m_engine.answerInput(r.taskId, r.key, answer); });
+}
+
+void Ctl::askOnTerminal(const QString &who, const json &req, const std::function<void(const QByteArray &)> &send)
+{
     const json params = req.value("params", json::object());
     QTextStream in(stdin);
-    m_err << QStringLiteral("\nTask %1 asks: %2\n").arg(r.taskId).arg(QString::fromStdString(params.value("message", std::string())));
+    m_err << QStringLiteral("\n%1 asks: %2\n").arg(who, QString::fromStdString(params.value("message", std::string())));
     if (params.value("mode", std::string("form")) != "form") {
         m_err << QStringLiteral("Open this URL to continue: %1\nType 'accept' once done, anything else declines: ")
                      .arg(QString::fromStdString(params.value("url", std::string())));
         m_err.flush();
         const QString line = in.readLine().trimmed();
         const json answer{{"action", line == QLatin1String("accept") ? "accept" : "decline"}};
-        m_engine.answerInput(r.taskId, r.key, QByteArray::fromStdString(answer.dump()));
+        send(QByteArray::fromStdString(answer.dump()));
         return;
     }
     const json schema = params.value("requestedSchema", json::object());
@@ -306,7 +362,7 @@ void Ctl::askInteractively(const Store::InputRequestRecord &r)
         m_err << error << Qt::endl;
         return;
     }
-    m_engine.answerInput(r.taskId, r.key, QByteArray::fromStdString(answer.dump()));
+    send(QByteArray::fromStdString(answer.dump()));
 }
 
 json Ctl::taskJson(const Store::TaskRecord &t)
@@ -464,6 +520,10 @@ void Ctl::cmdCall()
         if (caseId == m_waitCase)
             fail(QStringLiteral("the server refused the call: %1").arg(m));
     });
+    connect(&m_engine, &Monitor::Engine::caseDeferred, this, [this](qint64 caseId, const QString &m) {
+        if (caseId == m_waitCase)
+            fail(m);
+    });
     connect(&m_engine, &Monitor::Engine::caseSubmitted, this, [this](qint64 caseId, qint64 taskId) {
         if (caseId != m_waitCase)
             return;
@@ -488,8 +548,10 @@ void Ctl::cmdCall()
             m_out << QString::fromStdString(parseJsonText(t.error).dump(2)) << Qt::endl;
         if (t.status == Store::TaskStatus::Completed && !t.isToolError)
             return finish(Ok);
-        m_err << QStringLiteral("task %1 ended %2%3").arg(t.id).arg(Store::toText(t.status),
-                                                               t.isToolError ? QStringLiteral(" with a tool error") : QString())
+        m_err << QStringLiteral("task %1 ended %2%3%4").arg(t.id).arg(Store::toText(t.status),
+                                                               t.isToolError ? QStringLiteral(" with a tool error") : QString(),
+                                                               t.statusMessage.isEmpty() ? QString()
+                                                                                         : QStringLiteral(": ") + t.statusMessage)
               << Qt::endl;
         finish(Failure);
     });

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 
 namespace Eddy::Agent {
@@ -45,6 +46,9 @@ private:
     bool loadAnswers();
     void hookInput();
     void askInteractively(const Store::InputRequestRecord &request);
+    // Prompts for a form (or URL-mode) question on the terminal; `send` gets the ElicitResult.
+    void askOnTerminal(const QString &who, const nlohmann::json &request,
+                       const std::function<void(const QByteArray &)> &send);
     nlohmann::json taskJson(const Store::TaskRecord &t);
     void printChange(const Store::TaskRecord &t);
 

@@ -16,6 +16,15 @@ struct CallOptions
     // `reply` (once, any time later, on the client's thread) with an object of responses keyed
     // like the requests. Without a handler an input_required answer ends the call with an error.
     std::function<void(const nlohmann::json &inputRequests, Reply reply)> inputHandler;
+    // Called with every input_required answer before inputHandler (or before the immediate
+    // retry when it has no inputRequests): the requestState (null when the server sent none)
+    // and the inputRequests (null when none), so the caller can journal the round trip.
+    std::function<void(const nlohmann::json &requestState, const nlohmann::json &inputRequests)>
+        onInputRequired;
+    // Resumes a round trip journalled earlier (e.g. before a crash): the first request already
+    // carries this requestState (echoed unchanged) and these inputResponses. Null = a fresh call.
+    nlohmann::json resumeRequestState;
+    nlohmann::json resumeInputResponses;
     // notifications/progress and notifications/message from an SSE response of this call.
     std::function<void(const nlohmann::json &notification)> onNotification;
     QByteArray traceparent; // put in _meta.traceparent when set

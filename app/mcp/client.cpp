@@ -344,8 +344,18 @@ struct Client::Exchange final : Net::HttpReply::Handler, Abortable
         json message;
         if (!text.trimmed().isEmpty())
             message = parseJson(text);
-        const bool isRpc = message.is_object() && !message.is_discarded()
-                           && (message.contains("result") || message.contains("error"));
+        bool isRpc = message.is_object() && !message.is_discarded()
+                     && (message.contains("result") || message.contains("error"));
+        if (isRpc && status >= 400) {
+            // On an HTTP error only a real JSON-RPC message speaks for the request: a gateway's
+            // {"error": "slow down"} on a 429 or 503 is rate limiting, not the server's answer.
+            const auto version = message.find("jsonrpc");
+            const auto err = message.find("error");
+            isRpc = version != message.end() && version->is_string() && *version == "2.0"
+                    && (message.contains("result")
+                        || (err != message.end() && err->is_object() && err->contains("code")
+                            && (*err)["code"].is_number_integer()));
+        }
         if (status == 202 && text.trimmed().isEmpty()) {
             complete(json(nullptr), {}, status);
             return;
@@ -528,6 +538,10 @@ std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArra
     http.timeoutMs = request.timeoutMs < 0 ? 0
                      : request.timeoutMs > 0 ? request.timeoutMs
                                              : m_config.timeoutMs;
+    if (request.timeoutMs >= 0) { // a listen stream may be silent for as long as it likes
+        http.lowSpeedBytesPerSec = m_config.lowSpeedBytesPerSec;
+        http.lowSpeedWindowMs = m_config.lowSpeedWindowMs;
+    }
     http.verifyTls = m_config.verifyTls;
     http.maxResponseBytes = m_config.maxResponseBytes;
     http.bearerToken = m_tokenUtf8;
@@ -1073,7 +1087,9 @@ CallJob *Client::callTool(const QString &name, const json &arguments, CallOption
         if (m_era == Era::Legacy)
             legacyCall(guard, name, arguments, opts);
         else
-            runCall(guard, name, arguments, opts, json(), json(), false, 0);
+            runCall(guard, name, arguments, opts, opts->resumeInputResponses,
+                    opts->resumeRequestState, false,
+                    opts->resumeRequestState.is_null() && opts->resumeInputResponses.is_null() ? 0 : 1);
     });
     return job;
 }
@@ -1161,6 +1177,10 @@ void Client::runCall(CallJob *job, QString name, json arguments, std::shared_ptr
                                                  "neither inputRequests nor requestState.").arg(name)));
                 return;
             }
+            if (opts->onInputRequired)
+                opts->onInputRequired(state, requests.is_object() ? requests : json());
+            if (!guard)
+                return;
             if (!requests.is_object() || requests.empty()) {
                 runCall(guard, name, arguments, opts, json(), state, relisted, round + 1);
                 return;

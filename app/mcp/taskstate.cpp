@@ -1,5 +1,8 @@
 #include "app/mcp/taskstate.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace Eddy::Mcp {
 
 using nlohmann::json;
@@ -15,30 +18,52 @@ QDateTime parseTime(const json &object, const char *key)
 }
 
 // ttlMs / pollIntervalMs: integer ms, or null. Both eras' spellings are accepted everywhere
-// because servers built from drafts mix them.
-bool parseMillis(const json &object, const char *modern, const char *legacy,
-                 std::optional<qint64> *out, QString *error)
+// because servers built from drafts mix them. A value of the wrong type or range never makes the
+// whole task unreadable: a negative number is read as 0, a huge or fractional one is clamped to
+// whole milliseconds below 2^53, and anything else (a string, an object) is ignored as if absent;
+// each with a warning naming the field.
+void parseMillis(const json &object, const char *modern, const char *legacy,
+                 std::optional<qint64> *out, QString *warning)
 {
     auto it = object.find(modern);
     if (it == object.end())
         it = object.find(legacy);
-    if (it == object.end() || it->is_null()) {
-        *out = std::nullopt;
-        return true;
+    *out = std::nullopt;
+    if (it == object.end() || it->is_null())
+        return;
+    constexpr double kMax = 9.0e15;
+    const auto warn = [warning, modern](const QString &what) {
+        if (warning)
+            *warning = QStringLiteral("the task's \"%1\" %2").arg(QLatin1String(modern), what);
+    };
+    if (it->is_number_unsigned()) {
+        const auto v = it->get<std::uint64_t>();
+        *out = qint64(std::min<std::uint64_t>(v, std::uint64_t(kMax)));
+        if (v > std::uint64_t(kMax))
+            warn(QStringLiteral("is out of range; clamped"));
+        return;
     }
     if (it->is_number_integer()) {
-        *out = it->get<qint64>();
-        return true;
+        const qint64 v = it->get<qint64>();
+        *out = std::max<qint64>(v, 0);
+        if (v < 0)
+            warn(QStringLiteral("is negative; read as 0"));
+        return;
     }
-    if (it->is_number_float() && it->get<double>() >= 0 && it->get<double>() < 9.0e15) {
-        *out = qint64(it->get<double>());
-        return true;
+    if (it->is_number_float()) {
+        const double v = it->get<double>();
+        if (v != v) { // NaN cannot come from JSON text, but a tree built in code may hold one
+            warn(QStringLiteral("is not a number; ignored"));
+            return;
+        }
+        *out = qint64(std::clamp(v, 0.0, kMax));
+        if (v < 0 || v >= kMax)
+            warn(QStringLiteral("is out of range (%1); clamped").arg(v));
+        return;
     }
-    if (error)
-        *error = QStringLiteral("the task's \"%1\" is not an integer").arg(QLatin1String(modern));
-    return false;
+    warn(QStringLiteral("is not a number (%1); ignored")
+             .arg(QString::fromStdString(it->dump()).left(40)));
 }
-
 } // namespace
 
 bool TaskState::isToolError() const
@@ -92,9 +117,14 @@ TaskState TaskState::parse(const json &input, Era era, Source source, QString *e
         state.statusMessage = QString::fromStdString(msg->get<std::string>());
     state.createdAt = parseTime(*object, "createdAt");
     state.lastUpdatedAt = parseTime(*object, "lastUpdatedAt");
-    if (!parseMillis(*object, "ttlMs", "ttl", &state.ttlMs, error)
-        || !parseMillis(*object, "pollIntervalMs", "pollInterval", &state.pollIntervalMs, error))
-        return TaskState();
+    QString warning;
+    parseMillis(*object, "ttlMs", "ttl", &state.ttlMs, &warning);
+    if (!warning.isEmpty())
+        state.warnings << warning;
+    warning.clear();
+    parseMillis(*object, "pollIntervalMs", "pollInterval", &state.pollIntervalMs, &warning);
+    if (!warning.isEmpty())
+        state.warnings << warning;
 
     if (state.status == TaskStatus::InputRequired) {
         const auto requests = object->find("inputRequests");

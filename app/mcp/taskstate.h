@@ -6,6 +6,7 @@
 
 #include <QDateTime>
 #include <QString>
+#include <QStringList>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +31,8 @@ struct TaskState
     RawJson inputRequests;
     nlohmann::json result;                // CallToolResult when completed, else null
     nlohmann::json error;                 // JSON-RPC error object when failed, else null
+    // Fields of the wrong type or range that were clamped or ignored (one sentence each).
+    QStringList warnings;
 
     bool isValid() const { return !taskId.empty(); }
     bool isTerminal() const { return Mcp::isTerminal(status); }

@@ -184,6 +184,7 @@ Engine::Engine(QObject *parent) : QObject(parent), m_scheduler(std::make_unique<
     qRegisterMetaType<Eddy::Store::InputRequestRecord>();
     qRegisterMetaType<Eddy::Store::ServerRecord>();
     qRegisterMetaType<Eddy::Store::TaskQuery>();
+    qRegisterMetaType<Eddy::Monitor::Engine::CaseQuestion>();
     m_pollTimer.setSingleShot(true);
     // The scheduler hands out polls on a 20 ms grid; a coarse timer may fire up to 5 % early,
     // find nothing due and wake the thread a second time.
@@ -223,7 +224,8 @@ bool Engine::isSubmitting() const
 
 bool Engine::isIdle() const
 {
-    if (!m_live.isEmpty() || !m_sendingCases.isEmpty() || m_answersInFlight > 0 || m_submissionsPending > 0)
+    if (!m_live.isEmpty() || !m_sendingCases.isEmpty() || m_answersInFlight > 0 || m_submissionsPending > 0
+        || !m_caseAttempts.isEmpty()) // a case waiting to be sent again after a failure
         return false;
     for (const auto &q : m_caseQueue)
         if (!q.isEmpty())
@@ -311,6 +313,10 @@ void Engine::close()
     m_sendingCases.clear();
     m_sweepSending.clear();
     m_caseQueue.clear();
+    m_caseRounds.clear();
+    m_caseAttempts.clear();
+    m_wrongTask.clear();
+    m_fieldWarned.clear();
     m_ttlWarned.clear();
     m_scheduler = std::make_unique<PollScheduler>();
     m_store.close();
@@ -331,6 +337,8 @@ Engine::ServerLink *Engine::link(qint64 serverId)
     config.url = QUrl(rec->url);
     config.token = rec->token;
     config.timeoutMs = m_requestTimeoutMs;
+    config.lowSpeedBytesPerSec = m_lowSpeedBytesPerSec;
+    config.lowSpeedWindowMs = m_lowSpeedWindowMs;
     l->client = new Mcp::Client(config, m_http, this);
     const Mcp::Era era = Mcp::eraFromString(rec->era);
     if (era != Mcp::Era::Unknown)
@@ -654,79 +662,306 @@ void Engine::sendCase(const Store::CaseRecord &c)
     m_store.markCaseSent(c.id);
     m_sendingCases.insert(c.id);
     ++m_sweepSending[sweepKey];
+    // A round trip journalled before a restart: resumed with the server's requestState once
+    // every question of the round has an answer (asked again first when some has none).
+    const json journal = c.pendingInput.isEmpty()
+                             ? json()
+                             : json::parse(c.pendingInput.toStdString(), nullptr, false);
+    if (journal.is_object() && journal.value("inputRequests", json()).is_object()
+        && !journal["inputRequests"].empty()) {
+        CaseRound &round = m_caseRounds[c.id];
+        round.c = c;
+        round.inputRequests = journal["inputRequests"];
+        round.requestState = journal.value("requestState", json());
+        round.answers = journal.value("answers", json::object());
+        if (!round.answers.is_object())
+            round.answers = json::object();
+        bool complete = true;
+        for (auto it = round.inputRequests.begin(); it != round.inputRequests.end(); ++it)
+            complete = complete && round.answers.contains(it.key());
+        if (complete) {
+            startCall(c, true);
+            return;
+        }
+        qCInfo(lcMonitor, "case %lld: the server's question before starting is still open; "
+                          "asking it again", c.id);
+        round.reply = [this, id = c.id](json) {
+            const auto it = m_caseRounds.constFind(id);
+            if (it != m_caseRounds.constEnd() && isOpen())
+                startCall(it->c, true);
+        };
+        askCase(c.id);
+        return;
+    }
+    startCall(c, false);
+}
+
+void Engine::startCall(const Store::CaseRecord &c, bool resumed)
+{
+    ServerLink *l = link(c.serverId);
+    if (!l) {
+        m_sendingCases.remove(c.id);
+        --m_sweepSending[c.sweepId.value_or(0)];
+        m_store.markCaseRejected(c.id, QStringLiteral("{\"message\":\"unknown server\"}"));
+        emit caseRejected(c.id, QStringLiteral("The case's server is no longer configured."));
+        return;
+    }
     const json args = json::parse(c.arguments.toStdString(), nullptr, false);
     Mcp::CallOptions options;
     const auto trace = Mcp::TraceContext::fromTraceparent(c.traceparent.toLatin1());
     options.traceparent = trace.isValid() ? trace.newTraceparent() : QByteArray();
+    if (resumed) {
+        const CaseRound &round = m_caseRounds[c.id];
+        options.resumeRequestState = round.requestState;
+        json responses = json::object();
+        for (auto it = round.inputRequests.begin(); it != round.inputRequests.end(); ++it)
+            if (round.answers.contains(it.key()))
+                responses[it.key()] = round.answers[it.key()];
+        options.resumeInputResponses = std::move(responses);
+    }
+    const qint64 caseId = c.id;
+    // Multi round trip before any task exists: each round is journalled with the case, then its
+    // questions go to whoever answers them (the inbox, eddyctl, the agent, --answers).
+    options.onInputRequired = [this, c](const json &requestState, const json &inputRequests) {
+        CaseRound &round = m_caseRounds[c.id];
+        round.c = c;
+        round.requestState = requestState;
+        round.inputRequests = inputRequests.is_object() ? inputRequests : json::object();
+        round.answers = json::object();
+        round.reply = nullptr;
+        journalCaseQuestion(c.id);
+    };
+    options.inputHandler = [this, caseId](const json &, Mcp::CallOptions::Reply reply) {
+        auto it = m_caseRounds.find(caseId);
+        if (it == m_caseRounds.end())
+            return;
+        it->reply = std::move(reply);
+        askCase(caseId);
+    };
     Mcp::CallJob *job = l->client->callTool(c.tool, args.is_discarded() ? json::object() : args, options);
-    connect(job, &Mcp::Job::finished, this, [this, job, c, sweepKey] {
-        m_sendingCases.remove(c.id);
-        --m_sweepSending[sweepKey];
-        const qint64 now = nowMs();
-        if (job->hasError() || job->kind() == Mcp::CallJob::Kind::Error) {
-            const Mcp::Error e = job->error();
-            if (e.isTransient() || e.kind() == Mcp::Error::Kind::Aborted) {
-                // Not answered: try again later with the same key (the server dedups).
-                const qint64 delay = std::max<qint64>(e.retryAfterMs(), 1000);
-                qCInfo(lcMonitor) << "case" << c.id << "will be re-sent:" << e.message();
-                QTimer::singleShot(int(std::min<qint64>(delay, 60000)), this, [this, c] {
-                    if (!isOpen())
-                        return;
-                    enqueueCase(c);
-                    pumpSubmissions();
-                });
-            } else {
-                m_store.markCaseRejected(c.id, errorJson(e));
-                emit caseRejected(c.id, e.message());
-            }
-            pumpSubmissions();
-            checkIdle();
-            return;
-        }
-        Store::TaskRecord t;
-        t.serverId = c.serverId;
-        t.sweepId = c.sweepId;
-        t.tool = c.tool;
-        t.arguments = c.arguments;
-        t.traceparent = c.traceparent;
-        t.firstSeenAtMs = now;
-        if (job->kind() == Mcp::CallJob::Kind::Task) {
-            const Mcp::TaskState &st = job->task();
-            t.serverTaskId = QString::fromStdString(st.taskId);
-            fillFromState(t, st);
-            t.nextPollAtMs = now + m_scheduler->clampedInterval(t.pollIntervalMs);
+    connect(job, &Mcp::Job::finished, this, [this, job, c, resumed] { callFinished(c, job, resumed); });
+}
+
+void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool resumed)
+{
+    const qint64 sweepKey = c.sweepId.value_or(0);
+    m_sendingCases.remove(c.id);
+    --m_sweepSending[sweepKey];
+    const qint64 now = nowMs();
+    if (job->hasError() || job->kind() == Mcp::CallJob::Kind::Error) {
+        const Mcp::Error e = job->error();
+        if (e.isTransient() || e.kind() == Mcp::Error::Kind::Aborted) {
+            retryCase(c, e);
+        } else if (resumed && m_caseRounds.contains(c.id)) {
+            // The server would not take a round trip resumed from the journal (its requestState
+            // may have expired): start the call afresh, once, with the same idempotency key.
+            qCWarning(lcMonitor, "case %lld: the resumed round trip was refused (%s); sending the "
+                                 "call afresh", c.id, qPrintable(e.message()));
+            m_caseRounds.remove(c.id);
+            m_store.setCasePendingInput(c.id, {});
+            Store::CaseRecord fresh = c;
+            fresh.pendingInput.clear();
+            enqueueCase(fresh);
         } else {
-            t.status = Store::TaskStatus::Completed;
-            t.result = QString::fromStdString(job->callResult().dump());
-            t.isToolError = job->isToolError();
-            t.finishedAtMs = now;
-        }
-        const auto id = m_store.recordTaskForCase(c.id, t);
-        if (!id) {
-            qCWarning(lcMonitor) << "cannot store a task handle:" << m_store.lastError();
-            emit operationFailed(m_store.lastError());
-            pumpSubmissions();
-            checkIdle();
-            return;
-        }
-        if (auto sess = m_pendingSessionForCase.take(c.id))
-            m_store.attachTask(sess, *id);
-        if (auto stored = m_store.task(*id))
-            t = *stored;
-        emit caseSubmitted(c.id, t.id);
-        queueChange(t);
-        if (t.isLive()) {
-            trackLive(t, t.nextPollAtMs);
-        } else if (!t.serverTaskId.isEmpty() && t.result.isEmpty() && t.error.isEmpty()) {
-            // A terminal seed carries no payload: fetch it once.
-            trackLive(t, now);
-        } else {
-            emit taskFinished(t);
+            m_caseRounds.remove(c.id);
+            m_caseAttempts.remove(c.id);
+            m_store.setCasePendingInput(c.id, {});
+            m_store.markCaseRejected(c.id, errorJson(e));
+            emit caseRejected(c.id, e.message());
         }
         pumpSubmissions();
-        armPollTimer();
         checkIdle();
+        return;
+    }
+    m_caseAttempts.remove(c.id);
+    if (m_caseRounds.remove(c.id) > 0 || !c.pendingInput.isEmpty())
+        m_store.setCasePendingInput(c.id, {});
+    Store::TaskRecord t;
+    t.serverId = c.serverId;
+    t.sweepId = c.sweepId;
+    t.tool = c.tool;
+    t.arguments = c.arguments;
+    t.traceparent = c.traceparent;
+    t.firstSeenAtMs = now;
+    if (job->kind() == Mcp::CallJob::Kind::Task) {
+        const Mcp::TaskState &st = job->task();
+        t.serverTaskId = QString::fromStdString(st.taskId);
+        fillFromState(t, st);
+        for (const QString &w : st.warnings)
+            qCWarning(lcMonitor, "case %lld: %s", c.id, qPrintable(w));
+        t.nextPollAtMs = now + m_scheduler->clampedInterval(t.pollIntervalMs);
+    } else {
+        t.status = Store::TaskStatus::Completed;
+        t.result = QString::fromStdString(job->callResult().dump());
+        t.isToolError = job->isToolError();
+        t.finishedAtMs = now;
+    }
+    const auto id = m_store.recordTaskForCase(c.id, t);
+    if (!id) {
+        qCWarning(lcMonitor) << "cannot store a task handle:" << m_store.lastError();
+        emit operationFailed(m_store.lastError());
+        pumpSubmissions();
+        checkIdle();
+        return;
+    }
+    if (auto sess = m_pendingSessionForCase.take(c.id))
+        m_store.attachTask(sess, *id);
+    if (auto stored = m_store.task(*id))
+        t = *stored;
+    emit caseSubmitted(c.id, t.id);
+    queueChange(t);
+    if (t.isLive()) {
+        trackLive(t, t.nextPollAtMs);
+    } else if (!t.serverTaskId.isEmpty() && t.result.isEmpty() && t.error.isEmpty()) {
+        // A terminal seed carries no payload: fetch it once.
+        trackLive(t, now);
+    } else {
+        emit taskFinished(t);
+    }
+    pumpSubmissions();
+    armPollTimer();
+    checkIdle();
+}
+
+void Engine::retryCase(const Store::CaseRecord &c, const Mcp::Error &e)
+{
+    // Not answered: try again later with the same key (the server dedups), with backoff and a
+    // message per attempt; after the last one the case stays journalled for a later run.
+    const int attempt = ++m_caseAttempts[c.id];
+    if (attempt > m_caseRetryLimit) {
+        m_caseAttempts.remove(c.id);
+        const QString message =
+            QStringLiteral("The call of %1 (case %2) got no answer after %3 attempts; the last "
+                           "error: %4 It is kept unsent: run eddyctl watch (or reopen Eddy) to "
+                           "send it again with the same idempotency key.")
+                .arg(c.tool).arg(c.id).arg(attempt).arg(e.message());
+        qCWarning(lcMonitor).noquote() << message;
+        emit caseDeferred(c.id, message);
+        return;
+    }
+    QString why = e.message();
+    while (why.endsWith(QLatin1Char('.')))
+        why.chop(1);
+    const qint64 backoff = m_caseRetryBaseMs << std::min(attempt - 1, 16);
+    const qint64 delay = std::min<qint64>(std::max<qint64>(e.retryAfterMs(), backoff), 60000);
+    const QString message = QStringLiteral("%1; retry %2 of %3 in %4 s (re-sent with the same "
+                                           "idempotency key)")
+                                .arg(why)
+                                .arg(attempt)
+                                .arg(m_caseRetryLimit)
+                                .arg(double(delay) / 1000.0, 0, 'g', 3);
+    qCWarning(lcMonitor, "case %lld: %s", c.id, qPrintable(message));
+    emit caseRetrying(c.id, attempt, m_caseRetryLimit, delay, message);
+    QTimer::singleShot(int(delay), this, [this, c] {
+        if (!isOpen())
+            return;
+        Store::CaseRecord again = c;
+        if (auto stored = m_store.caseRecord(c.id))
+            again.pendingInput = stored->pendingInput;
+        enqueueCase(again);
+        pumpSubmissions();
     });
+}
+
+void Engine::journalCaseQuestion(qint64 caseId)
+{
+    const auto it = m_caseRounds.constFind(caseId);
+    if (it == m_caseRounds.constEnd())
+        return;
+    const json journal{{"requestState", it->requestState},
+                       {"inputRequests", it->inputRequests},
+                       {"answers", it->answers}};
+    if (!m_store.setCasePendingInput(caseId, QString::fromStdString(journal.dump())))
+        qCWarning(lcMonitor) << "cannot journal the question of case" << caseId << ":" << m_store.lastError();
+}
+
+QList<Engine::CaseQuestion> Engine::pendingCaseQuestions() const
+{
+    QList<CaseQuestion> out;
+    for (auto it = m_caseRounds.cbegin(); it != m_caseRounds.cend(); ++it) {
+        if (!it->reply)
+            continue;
+        for (auto q = it->inputRequests.begin(); q != it->inputRequests.end(); ++q) {
+            if (it->answers.contains(q.key()))
+                continue;
+            out << CaseQuestion{it.key(), it->c.tool, it->c.arguments, QString::fromStdString(q.key()),
+                                QString::fromStdString(q.value().dump())};
+        }
+    }
+    return out;
+}
+
+void Engine::askCase(qint64 caseId)
+{
+    const auto it = m_caseRounds.constFind(caseId);
+    if (it == m_caseRounds.constEnd())
+        return;
+    const CaseRound round = *it; // signals may answer (and change the round) at once
+    for (auto q = round.inputRequests.begin(); q != round.inputRequests.end(); ++q) {
+        if (round.answers.contains(q.key()))
+            continue;
+        const CaseQuestion question{caseId, round.c.tool, round.c.arguments,
+                                    QString::fromStdString(q.key()),
+                                    QString::fromStdString(q.value().dump())};
+        qCInfo(lcMonitor, "case %lld (%s) asks \"%s\" before starting", caseId,
+               qPrintable(round.c.tool), qPrintable(question.key));
+        emit caseInputRequested(question);
+        autoAnswerCase(question);
+    }
+}
+
+void Engine::autoAnswerCase(const CaseQuestion &question)
+{
+    if (!m_autoAnswers)
+        return;
+    const json req = json::parse(question.request.toStdString(), nullptr, false);
+    QString error;
+    const json answer = InputInbox::answerFromValues(req, *m_autoAnswers, &error);
+    if (answer.is_null()) {
+        emit operationFailed(QStringLiteral("The call of %1 (case %2), question \"%3\": %4")
+                                 .arg(question.tool).arg(question.caseId).arg(question.key, error));
+        return;
+    }
+    answerCaseInput(question.caseId, question.key, QByteArray::fromStdString(answer.dump()));
+}
+
+void Engine::answerCaseInput(qint64 caseId, const QString &key, const QByteArray &elicitResultJson)
+{
+    const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
+    if (answer.is_discarded() || !answer.is_object()) {
+        emit caseInputAnswered(caseId, key, false,
+                               QStringLiteral("The answer is not a JSON object; give one like "
+                                              "{\"action\": \"accept\", \"content\": {...}}."));
+        return;
+    }
+    auto it = m_caseRounds.find(caseId);
+    const std::string k = key.toStdString();
+    if (it == m_caseRounds.end() || !it->reply || !it->inputRequests.contains(k)) {
+        emit caseInputAnswered(caseId, key, false,
+                               QStringLiteral("Case %1 has no open question \"%2\".").arg(caseId).arg(key));
+        return;
+    }
+    if (it->answers.contains(k)) {
+        emit caseInputAnswered(caseId, key, false,
+                               QStringLiteral("The question \"%1\" of case %2 is answered already.")
+                                   .arg(key).arg(caseId));
+        return;
+    }
+    it->answers[k] = answer;
+    journalCaseQuestion(caseId); // before anything is sent: a crash resumes from here
+    emit caseInputAnswered(caseId, key, true, {});
+    it = m_caseRounds.find(caseId);
+    if (it == m_caseRounds.end() || !it->reply)
+        return;
+    for (auto q = it->inputRequests.begin(); q != it->inputRequests.end(); ++q)
+        if (!it->answers.contains(q.key()))
+            return;
+    json responses = json::object();
+    for (auto q = it->inputRequests.begin(); q != it->inputRequests.end(); ++q)
+        responses[q.key()] = it->answers[q.key()];
+    const auto reply = std::move(it->reply);
+    it->reply = nullptr;
+    reply(std::move(responses));
 }
 
 // ---------------------------------------------------------------- polling
@@ -871,6 +1106,9 @@ void Engine::poll(qint64 taskId)
             const Mcp::Error e = job->error();
             if (isUnknownTask(e)) {
                 markGone(taskId, e.message());
+            } else if (e.kind() == Mcp::Error::Kind::Protocol
+                       && e.message().contains(QLatin1String("about another task"))) {
+                wrongTaskAnswer(taskId, e);
             } else {
                 const bool badParams = e.isTaskGone();
                 const QString message = badParams ? invalidParamsMessage(e) : e.message();
@@ -889,6 +1127,7 @@ void Engine::poll(qint64 taskId)
                 l->state = ServerState::Online;
                 emit serverStateChanged(serverId, ServerState::Online, {});
             }
+            m_wrongTask.remove(taskId);
             applyState(taskId, job->state());
         }
         armPollTimer();
@@ -907,6 +1146,14 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
     const QString oldUpdated = t.lastUpdatedAt;
     const auto oldInterval = t.pollIntervalMs;
     const Store::TaskRecord before = t;
+    if (!state.warnings.isEmpty()) {
+        // Clamped or ignored field by field; logged once per distinct warning, not every poll.
+        const QString w = state.warnings.join(QStringLiteral("; "));
+        if (m_fieldWarned.value(taskId) != w) {
+            m_fieldWarned.insert(taskId, w);
+            qCWarning(lcMonitor, "task %lld: %s", taskId, qPrintable(w));
+        }
+    }
     fillFromState(t, state);
     if (Store::isTerminal(oldStatus) && t.isLive()) {
         // An end state is final: a server that calls the task live again is wrong; keep the end.
@@ -985,13 +1232,35 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
         m_scheduler->remove(taskId);
         m_ttlWarned.remove(taskId);
         m_noResultTries.remove(taskId);
+        m_wrongTask.remove(taskId);
+        m_fieldWarned.remove(taskId);
         m_legacyKeys.remove(taskId);
         qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toText(done.status)));
         emit taskFinished(done);
     }
 }
 
-void Engine::markGone(qint64 taskId, const QString &why)
+void Engine::wrongTaskAnswer(qint64 taskId, const Mcp::Error &e)
+{
+    // Never this task's state: a protocol error for this poll, counted, polled again with
+    // backoff; after a bounded number in a row the task is given up with a message.
+    const int count = ++m_wrongTask[taskId];
+    const auto it = m_live.constFind(taskId);
+    const QString redacted = it == m_live.constEnd() ? QString() : redactSecret(it->serverTaskId);
+    qCWarning(lcMonitor, "task %lld (%s): tasks/get answered about another task (%d of %d): %s",
+              taskId, qPrintable(redacted), count, m_wrongTaskLimit, qPrintable(e.message()));
+    if (count < m_wrongTaskLimit) {
+        m_scheduler->failed(taskId, e.retryAfterMs());
+        return;
+    }
+    m_wrongTask.remove(taskId);
+    markGone(taskId, QStringLiteral("the server is unreliable: %1 answers in a row to tasks/get "
+                                    "were about another task; Eddy stopped polling it. Check the "
+                                    "server or any gateway in front of it").arg(count),
+             true);
+}
+
+void Engine::markGone(qint64 taskId, const QString &why, bool unreliable)
 {
     auto it = m_live.find(taskId);
     if (it == m_live.end())
@@ -1001,7 +1270,10 @@ void Engine::markGone(qint64 taskId, const QString &why)
     // Expired: the server's TTL ran out before we stored a result. Lost: the server never
     // knew (or no longer knows) the id for another reason, e.g. its database was reset.
     t.status = expires && *expires <= nowMs() + 1000 ? Store::TaskStatus::Expired : Store::TaskStatus::Lost;
-    t.statusMessage = t.status == Store::TaskStatus::Expired
+    if (unreliable)
+        t.status = Store::TaskStatus::Lost;
+    t.statusMessage = unreliable ? why
+                      : t.status == Store::TaskStatus::Expired
                           ? QStringLiteral("the server forgot the task after its TTL (%1)").arg(why)
                           : QStringLiteral("the server does not know this task (%1)").arg(why);
     t.finishedAtMs = nowMs();

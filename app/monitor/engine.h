@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <functional>
 #include <optional>
 
 namespace Eddy::Net {
@@ -27,6 +28,8 @@ class HttpClient;
 namespace Eddy::Mcp {
 class Client;
 class Listen;
+class CallJob;
+class Error;
 struct TaskState;
 }
 
@@ -72,6 +75,34 @@ public:
     // Answers for input requests without a human (eddyctl --answers): when set, every new form
     // question is answered at once from these values (see InputInbox::answerFromValues).
     void setAutoAnswers(std::optional<nlohmann::json> values) { m_autoAnswers = std::move(values); }
+    // Failures of tools/call before a task exists (reset, timeout, 429/503, a transfer slower
+    // than the floor) are retried with exponential backoff from baseDelayMs (or the server's
+    // Retry-After, capped at a minute) at most `attempts` times; then the case is left journalled
+    // (watch sends it again with the same idempotency key) and caseDeferred() says so.
+    void setCaseRetryPolicy(int attempts, qint64 baseDelayMs)
+    {
+        m_caseRetryLimit = std::max(0, attempts);
+        m_caseRetryBaseMs = std::max<qint64>(1, baseDelayMs);
+    }
+    // Slow-transfer floor for servers linked from now on (default 1 KB/s over 30 s; 0 = none).
+    void setSlowTransferFloor(int bytesPerSec, int windowMs)
+    {
+        m_lowSpeedBytesPerSec = std::max(0, bytesPerSec);
+        m_lowSpeedWindowMs = std::max(0, windowMs);
+    }
+    // tasks/get answers about another task id than asked: after this many in a row the task is
+    // given up as having an unreliable server (default 5).
+    void setWrongTaskLimit(int answers) { m_wrongTaskLimit = std::max(1, answers); }
+    // The questions of cases waiting for an answer before any task exists.
+    struct CaseQuestion
+    {
+        qint64 caseId = 0;
+        QString tool;
+        QString arguments; // JSON object text
+        QString key;
+        QString request;   // the InputRequest JSON text ({method, params})
+    };
+    QList<CaseQuestion> pendingCaseQuestions() const;
 
 public slots:
     // Opens the database and resumes every non-terminal task and unsent case. Emits opened().
@@ -101,6 +132,10 @@ public slots:
     // Sends one answer (an ElicitResult JSON object) with tasks/update; each key once.
     // Emits inputAnswered().
     void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson);
+    // Answers a question asked before any task exists (caseInputRequested()); once every key of
+    // the round is answered, the call is sent again with the server's requestState and the
+    // answers. Emits caseInputAnswered().
+    void answerCaseInput(qint64 caseId, const QString &key, const QByteArray &elicitResultJson);
 
     qint64 createSession(const QString &name); // -1 on error (operationFailed())
     bool renameSession(qint64 sessionId, const QString &name);
@@ -128,6 +163,15 @@ signals:
     void snapshotChunk(const Eddy::Monitor::ChangeSet &chunk);
     void inputRequested(const Eddy::Store::InputRequestRecord &request);
     void inputAnswered(qint64 taskId, const QString &key, bool ok, const QString &message);
+    // The server asked before creating a task (tools/call answered input_required): no task
+    // exists yet, so the question names the case, its tool and arguments. Journalled with the
+    // case: asked again after a restart until answered.
+    void caseInputRequested(const Eddy::Monitor::Engine::CaseQuestion &question);
+    void caseInputAnswered(qint64 caseId, const QString &key, bool ok, const QString &message);
+    // tools/call failed before a task exists and is sent again in delayMs (attempt of limit).
+    void caseRetrying(qint64 caseId, int attempt, int limit, qint64 delayMs, const QString &message);
+    // Retries ran out: the case stays journalled (unsent) for a later watch to send again.
+    void caseDeferred(qint64 caseId, const QString &message);
     void taskFinished(const Eddy::Store::TaskRecord &task);
     // A live task whose result may be lost: the server may forget it in msLeft.
     void ttlWarning(qint64 taskId, qint64 msLeft);
@@ -163,7 +207,8 @@ private:
     void applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPush = false);
     void scheduleListen(qint64 serverId);
     void startListen(qint64 serverId);
-    void markGone(qint64 taskId, const QString &why);
+    // unreliable: the server's answers cannot be trusted (stored Lost with `why` as the message).
+    void markGone(qint64 taskId, const QString &why, bool unreliable = false);
     void queueChange(const Store::TaskRecord &task);
     void armFlush();
     void flushChanges();
@@ -177,6 +222,13 @@ private:
     void enqueueCase(const Store::CaseRecord &c);
     void trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs);
     void autoAnswer(const Store::InputRequestRecord &request);
+    void startCall(const Store::CaseRecord &c, bool resumed);
+    void callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool resumed);
+    void journalCaseQuestion(qint64 caseId);
+    void askCase(qint64 caseId);
+    void autoAnswerCase(const CaseQuestion &question);
+    void retryCase(const Store::CaseRecord &c, const Mcp::Error &e);
+    void wrongTaskAnswer(qint64 taskId, const Mcp::Error &e);
 
     Store::TaskStore m_store;
     Net::HttpClient *m_http = nullptr; // child: moves with the engine to its thread
@@ -220,6 +272,26 @@ private:
     // (task id -> map), refreshed by every poll that lists the task's questions.
     QHash<qint64, QHash<QString, QString>> m_legacyKeys;
     qint64 m_pushes = 0;
+    // Pre-task round trips (multi round-trip tools/call): case id -> the open round.
+    struct CaseRound
+    {
+        Store::CaseRecord c;
+        nlohmann::json inputRequests = nlohmann::json::object();
+        nlohmann::json requestState;                      // null when the server sent none
+        nlohmann::json answers = nlohmann::json::object(); // key -> ElicitResult
+        std::function<void(nlohmann::json)> reply;         // empty once replied
+    };
+    QHash<qint64, CaseRound> m_caseRounds;
+    QHash<qint64, int> m_caseAttempts;   // case id -> transient failures so far
+    int m_caseRetryLimit = 6;
+    qint64 m_caseRetryBaseMs = 1000;
+    int m_lowSpeedBytesPerSec = 1024;
+    int m_lowSpeedWindowMs = 30000;
+    QHash<qint64, int> m_wrongTask;      // task id -> tasks/get answers about another task in a row
+    int m_wrongTaskLimit = 5;
+    QHash<qint64, QString> m_fieldWarned; // task id -> the last field warning logged
 };
 
 } // namespace Eddy::Monitor
+
+Q_DECLARE_METATYPE(Eddy::Monitor::Engine::CaseQuestion)

@@ -10,6 +10,10 @@ Error Error::fromCurl(CURLcode code, const char *detail)
                                              : QString::fromUtf8(curl_easy_strerror(code));
     switch (code) {
     case CURLE_OPERATION_TIMEDOUT:
+        if (text.startsWith(QLatin1String("Operation too slow")))
+            return Error(Kind::Timeout, code,
+                         QStringLiteral("the transfer was slower than the floor (%1); abandoned as "
+                                        "a transient failure").arg(text));
         return Error(Kind::Timeout, code,
                      QStringLiteral("the server did not answer in time (%1); check that it is "
                                     "running and reachable, or raise the timeout").arg(text));

@@ -117,6 +117,8 @@ struct HttpClient::Handle
     QByteArray proxy;
     long timeoutMs = -1;
     long connectTimeoutMs = -1;
+    long lowSpeedLimit = 0; // libcurl's defaults: no floor
+    long lowSpeedTime = 0;
     int verifyTls = -1;
     curl_off_t maxBytes = -1;
     bool isDelete = false;
@@ -241,6 +243,15 @@ void HttpClient::configure(Handle &h, const HttpRequest &request)
     if (h.connectTimeoutMs != request.connectTimeoutMs) {
         h.connectTimeoutMs = request.connectTimeoutMs;
         curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(request.connectTimeoutMs));
+    }
+    const bool floor = request.lowSpeedBytesPerSec > 0 && request.lowSpeedWindowMs > 0;
+    const long lowLimit = floor ? long(request.lowSpeedBytesPerSec) : 0;
+    const long lowTime = floor ? long((request.lowSpeedWindowMs + 999) / 1000) : 0;
+    if (h.lowSpeedLimit != lowLimit || h.lowSpeedTime != lowTime) {
+        h.lowSpeedLimit = lowLimit;
+        h.lowSpeedTime = lowTime;
+        curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, lowLimit);
+        curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, lowTime);
     }
     if (h.verifyTls != int(request.verifyTls)) {
         h.verifyTls = int(request.verifyTls);

@@ -18,6 +18,11 @@ struct HttpRequest
     QByteArray body;
     int timeoutMs = 30000;                      // whole exchange; 0 = none (long-lived streams)
     int connectTimeoutMs = 10000;
+    // Slow-transfer floor: a transfer that moves fewer than lowSpeedBytesPerSec bytes a second
+    // for lowSpeedWindowMs (rounded up to whole seconds) is abandoned as a timeout (transient).
+    // 0 = no floor (long-lived streams, where silence is normal).
+    int lowSpeedBytesPerSec = 0;
+    int lowSpeedWindowMs = 0;
     qint64 maxResponseBytes = 64 * 1024 * 1024; // larger bodies end with Error::Kind::TooLarge
     bool verifyTls = true;                      // off only by an explicit per-server choice
     QByteArray bearerToken;                     // sent as "Authorization: Bearer ..."

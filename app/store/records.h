@@ -81,6 +81,9 @@ struct CaseRecord
     QString traceparent;             // W3C traceparent used for the call and every poll
     qint64 createdAtMs = 0;
     std::optional<qint64> parentCaseId; // the case this one was relaunched from (lineage)
+    // A question the server asked before creating a task (tools/call answered input_required):
+    // {"requestState": ..., "inputRequests": {...}, "answers": {...}} as JSON text; '' = none.
+    QString pendingInput;
 };
 
 struct TaskRecord

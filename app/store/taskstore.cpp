@@ -147,6 +147,12 @@ CREATE TABLE agent_messages (
 );
 CREATE INDEX agent_messages_session ON agent_messages(session_id, id);
 )sql",
+    // 2 -> 3: a multi round-trip question asked before any task exists (tools/call answered
+    // input_required), journalled with its case so a crash during the round trip loses nothing:
+    // {"requestState": ..., "inputRequests": {...}, "answers": {...}} or '' when none.
+    R"sql(
+ALTER TABLE cases ADD COLUMN pending_input TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 constexpr int s_migrationCount = int(sizeof(s_migrations) / sizeof(s_migrations[0]));
@@ -160,7 +166,7 @@ const char *const s_taskColumns =
 
 const char *const s_caseColumns =
     "id, sweep_id, server_id, idx, tool, arguments, idempotency_key, state, attempts, task_id, "
-    "error, traceparent, created_at, parent_case_id";
+    "error, traceparent, created_at, parent_case_id, pending_input";
 
 InputRequestRecord readInput(Statement &st)
 {
@@ -749,6 +755,7 @@ CaseRecord readCase(Statement &st)
     c.traceparent = st.text(11);
     c.createdAtMs = st.int64(12);
     c.parentCaseId = st.optInt64(13);
+    c.pendingInput = st.text(14);
     return c;
 }
 } // namespace
@@ -786,6 +793,13 @@ bool TaskStore::markCaseSent(qint64 caseId)
         "UPDATE cases SET state = CASE WHEN state = 'pending' THEN 'sent' ELSE state END, "
         "attempts = attempts + 1, sent_at = ? WHERE id = ?"));
     st.bind(1, nowMs()).bind(2, caseId);
+    return st.exec();
+}
+
+bool TaskStore::setCasePendingInput(qint64 caseId, const QString &pendingInputJson)
+{
+    Statement st = m_db.prepare(QStringLiteral("UPDATE cases SET pending_input = ? WHERE id = ?"));
+    st.bind(1, pendingInputJson.isNull() ? QStringLiteral("") : pendingInputJson).bind(2, caseId);
     return st.exec();
 }
 

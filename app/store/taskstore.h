@@ -19,7 +19,7 @@ class TaskStore final
     Q_DISABLE_COPY_MOVE(TaskStore)
 
 public:
-    static constexpr int SchemaVersion = 2;
+    static constexpr int SchemaVersion = 3;
 
     TaskStore();
     ~TaskStore();
@@ -83,6 +83,8 @@ public:
     // has a task, returns that task's id.
     std::optional<qint64> recordTaskForCase(qint64 caseId, TaskRecord &task);
     bool markCaseRejected(qint64 caseId, const QString &errorJson);
+    // The case's pre-task question (multi round trip) as JSON text; '' clears it.
+    bool setCasePendingInput(qint64 caseId, const QString &pendingInputJson);
 
     // --- tasks
     std::optional<TaskRecord> task(qint64 id);

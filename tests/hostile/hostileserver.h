@@ -44,6 +44,7 @@ public:
 
     std::string taskId = "task-hostile-0123456789abcdef";
     nlohmann::json tools; // tools/list's list
+    nlohmann::json firstCallId; // for faults that compare a retry's id with the first call's
 
     // A task object with sane defaults (ttlMs 10 min, pollIntervalMs 250).
     nlohmann::json task(const std::string &status) const;

@@ -39,6 +39,8 @@ struct Scenario
     int flags = 0;
     // Extra assertions once the phrases are in (engine still running).
     std::function<void(Monitor::Engine &, HostileServer &)> check = {};
+    // Engine settings before the call (e.g. short retry windows).
+    std::function<void(Monitor::Engine &)> setup = {};
 };
 
 // --------------------------------------------------------------- fault building blocks
@@ -125,6 +127,103 @@ std::vector<Scenario> catalogue()
 {
     std::vector<Scenario> s;
     const QString done = QStringLiteral("task completed");
+
+    // --- before any task exists: multi round trip (input_required on tools/call)
+    // The first tools/call is answered input_required with a requestState holding characters
+    // a re-serialiser would change; the retry must carry it byte for byte, a new id and the
+    // answer, and only the retry.
+    s.push_back({"input_required on tools/call (MRTR) with requestState",
+                 "answers the first tools/call `input_required` + `requestState`; expects the retry to echo it",
+                 {QStringLiteral("before starting"), done},
+                 [](HostileServer &s, const Call &c) {
+                     if (c.method != "tools/call")
+                         return false;
+                     static const std::string state = "st\u00e9-\\\"1\\\"/\u2028x";
+                     const json params = c.body.value("params", json::object());
+                     if (c.count == 1) {
+                         if (params.contains("requestState") || params.contains("inputResponses"))
+                             c.socket->write(HostileServer::http("fresh call carried round-trip fields", 400, "text/plain"));
+                         else
+                             c.socket->write(HostileServer::http(HostileServer::rpcResult(c.id, {
+                                 {"resultType", "input_required"},
+                                 {"inputRequests", {{"mesh", {{"method", "elicitation/create"},
+                                     {"params", {{"mode", "form"}, {"message", "Which mesh?"}, {"requestedSchema", kMeshSchema}}}}}}},
+                                 {"requestState", state}})));
+                         s.firstCallId = c.id;
+                         return true;
+                     }
+                     const json answer = params.value("inputResponses", json()).value("mesh", json());
+                     if (params.value("requestState", json()) != json(state) || c.id == s.firstCallId
+                         || answer.value("action", std::string()) != "accept"
+                         || answer.value("content", json()).value("cells", 0) != 32) {
+                         c.socket->write(HostileServer::http(HostileServer::rpcError(c.id, -32602, "bad retry: " + params.dump()), 200));
+                         return true;
+                     }
+                     return false;
+                 },
+                 AutoAnswer, [](Monitor::Engine &e, HostileServer &s) {
+                     QCOMPARE(s.count("tools/call"), 2);
+                     for (const auto &c : e.store().cases(std::nullopt))
+                         QVERIFY2(c.pendingInput.isEmpty(), "the journalled question is cleared once answered");
+                 }});
+    s.push_back({"input_required on tools/call without requestState",
+                 "asks before the task without `requestState`; the retry must not invent one",
+                 {QStringLiteral("before starting"), done},
+                 [](HostileServer &, const Call &c) {
+                     if (c.method != "tools/call")
+                         return false;
+                     const json params = c.body.value("params", json::object());
+                     if (c.count == 1) {
+                         c.socket->write(HostileServer::http(HostileServer::rpcResult(c.id, {
+                             {"resultType", "input_required"},
+                             {"inputRequests", {{"mesh", {{"method", "elicitation/create"},
+                                 {"params", {{"mode", "form"}, {"message", "Which mesh?"}, {"requestedSchema", kMeshSchema}}}}}}}})));
+                         return true;
+                     }
+                     if (params.contains("requestState") || !params.contains("inputResponses")) {
+                         c.socket->write(HostileServer::http(HostileServer::rpcError(c.id, -32602, "bad retry"), 200));
+                         return true;
+                     }
+                     return false;
+                 },
+                 AutoAnswer});
+
+    // --- before any task exists: failures are retried with backoff, visibly, then end
+    const auto shortRetries = [](Monitor::Engine &e) { e.setCaseRetryPolicy(3, 100); };
+    const auto keptUnsent = [](Monitor::Engine &e, HostileServer &s) {
+        // The first try and 3 retries (an attempt whose connection dropped may be re-sent once
+        // at once, idempotently), then no more.
+        QVERIFY2(s.count("tools/call") >= 4 && s.count("tools/call") <= 8,
+                 qPrintable(QString::number(s.count("tools/call"))));
+        const auto unsent = e.store().unsubmittedCases();
+        QCOMPARE(unsent.size(), 1);      // journalled for a later watch
+        QCOMPARE(unsent.first().tool, QStringLiteral("sim"));
+    };
+    s.push_back({"reset on every tools/call", "drops the connection on every tools/call",
+                 {QStringLiteral("retry 1 of 3"), QStringLiteral("retry 3 of 3"), QStringLiteral("kept unsent")},
+                 at("tools/call", 0, reset()), 0, keptUnsent, shortRetries});
+    s.push_back({"503 for ever on tools/call", "HTTP 503 with `Retry-After: 0` on every tools/call",
+                 {QStringLiteral("temporarily unavailable"), QStringLiteral("retry 2 of 3"), QStringLiteral("kept unsent")},
+                 at("tools/call", 0, status(503, {{"Retry-After", "0"}})), 0, keptUnsent, shortRetries});
+    s.push_back({"tools/call answer trickling 1 byte a second", "a valid CreateTaskResult, one byte a second",
+                 {QStringLiteral("slower than the floor"), QStringLiteral("kept unsent")},
+                 at("tools/call", 0, [](HostileServer &s, const Call &c) {
+                     HostileServer::drip(c.socket, HostileServer::http(QByteArray::fromStdString(s.normalAnswer(c).dump())), 1000);
+                 }),
+                 0, {}, [](Monitor::Engine &e) {
+                     e.setCaseRetryPolicy(1, 100);
+                     e.setSlowTransferFloor(1024, 1000);
+                     e.setRequestTimeoutMs(60000); // the floor, not the timeout, ends it
+                 }});
+    s.push_back({"429 with a non-JSON-RPC error body on tools/call", "HTTP 429, `{\"error\": \"slow down\"}`, Retry-After: 1, then normal",
+                 {QStringLiteral("rate-limiting"), done},
+                 at("tools/call", 1, body(R"({"error": "slow down"})", 429, "application/json", {{"Retry-After", "1"}}))});
+    s.push_back({"503 with an HTML body on tools/call", "HTTP 503 with an HTML page, then normal",
+                 {QStringLiteral("temporarily unavailable"), done},
+                 at("tools/call", 1, body("<html><body>Service Unavailable</body></html>", 503, "text/html"))});
+    s.push_back({"429 with a JSON error object on tasks/get", "HTTP 429, `{\"error\": {\"message\": \"quota\"}}` on the first poll, then normal",
+                 {QStringLiteral("rate-limiting"), done},
+                 at("tasks/get", 1, body(R"({"error": {"message": "quota"}})", 429))});
 
     // --- malformed and truncated JSON
     s.push_back({"malformed JSON on tools/call", "answers `{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{'x'}}`",
@@ -352,6 +451,31 @@ std::vector<Scenario> catalogue()
     // --- numbers out of range
     s.push_back({"pollIntervalMs 1e999", "`\"pollIntervalMs\": 1e999` on every poll", {QStringLiteral("not valid JSON")},
                  at("tasks/get", 0, editedText([](QByteArray t) { return t.replace("\"pollIntervalMs\":250", "\"pollIntervalMs\":1e999"); }))});
+    s.push_back({"pollIntervalMs 1e308", "`\"pollIntervalMs\": 1e308` everywhere", {QStringLiteral("clamped"), QStringLiteral("changed: working")},
+                 [](HostileServer &s, const Call &c) {
+                     if (c.method != "tools/call" && c.method != "tasks/get")
+                         return false;
+                     json m = s.normalAnswer(c);
+                     m["result"]["pollIntervalMs"] = 1e308;
+                     c.socket->write(HostileServer::http(QByteArray::fromStdString(m.dump())));
+                     return true;
+                 },
+                 0, [](Monitor::Engine &e, HostileServer &) {
+                     for (const auto &t : e.store().liveTasks()) {
+                         const auto due = e.scheduler().dueAtMs(t.id);
+                         QVERIFY(due);
+                         QVERIFY2(*due <= QDateTime::currentMSecsSinceEpoch() + 64000, "clamped to the 60 s ceiling");
+                     }
+                 }});
+    s.push_back({"ttlMs as a string", "`\"ttlMs\": \"600000\"` everywhere", {QStringLiteral("ignored"), done},
+                 [](HostileServer &s, const Call &c) {
+                     if (c.method != "tools/call" && c.method != "tasks/get")
+                         return false;
+                     json m = s.normalAnswer(c);
+                     m["result"]["ttlMs"] = "600000";
+                     c.socket->write(HostileServer::http(QByteArray::fromStdString(m.dump())));
+                     return true;
+                 }});
     s.push_back({"negative pollIntervalMs", "`\"pollIntervalMs\": -5` everywhere", {done},
                  [](HostileServer &s, const Call &c) {
                      if (c.method != "tools/call" && c.method != "tasks/get")
@@ -415,6 +539,14 @@ std::vector<Scenario> catalogue()
                  }});
     s.push_back({"tasks/get about another task", "answers polls with another `taskId`", {QStringLiteral("about another task")},
                  at("tasks/get", 0, edited([](json &m, const Call &) { m["result"]["taskId"] = "someone-else"; }))});
+    s.push_back({"tasks/get about another task, for ever", "every poll answers about another `taskId`",
+                 {QStringLiteral("unreliable")},
+                 at("tasks/get", 0, edited([](json &m, const Call &) { m["result"]["taskId"] = "someone-else"; })),
+                 0, [](Monitor::Engine &e, HostileServer &s) {
+                     QVERIFY(e.store().liveTasks().isEmpty());
+                     QCOMPARE(s.count("tasks/get"), 3); // given up after the limit, no busy loop
+                 },
+                 [](Monitor::Engine &e) { e.setWrongTaskLimit(3); }});
     s.push_back({"failed task whose error is not an object", "`\"status\":\"failed\",\"error\":\"nope\"`",
                  {QStringLiteral("error is not an object")},
                  at("tasks/get", 0, edited([](json &m, const Call &) {
@@ -623,12 +755,21 @@ void tst_Hostile::misbehaviour()
         connect(&engine, &Monitor::Engine::inputAnswered, &ctx, [&](qint64, const QString &key, bool ok, const QString &m) {
             transcript << QStringLiteral("answer %1: %2 %3").arg(key, ok ? QStringLiteral("ok") : QStringLiteral("refused"), m);
         });
+        connect(&engine, &Monitor::Engine::caseInputRequested, &ctx, [&](const Monitor::Engine::CaseQuestion &q) {
+            transcript << QStringLiteral("the call of %1 asks before starting: %2").arg(q.tool, q.key);
+        });
+        connect(&engine, &Monitor::Engine::caseRetrying, &ctx, [&](qint64, int, int, qint64, const QString &m) {
+            transcript << "retrying: " + m;
+        });
+        connect(&engine, &Monitor::Engine::caseDeferred, &ctx, [&](qint64, const QString &m) { transcript << "deferred: " + m; });
         connect(&engine, &Monitor::Engine::caseSubmitted, &ctx, [&](qint64, qint64 taskId) {
             transcript << QStringLiteral("submitted");
             if (sc.flags & Cancel)
                 QTimer::singleShot(0, &engine, [&engine, taskId] { engine.cancelTasks({taskId}); });
         });
 
+        if (sc.setup)
+            sc.setup(engine);
         QVERIFY(engine.open(db));
         if (sc.flags & AutoAnswer)
             engine.setAutoAnswers(json{{"cells", 32}});

@@ -28,6 +28,7 @@ private slots:
     void legacyJsonRpcErrorBecomesFailed();
     void invalidTasks_data();
     void invalidTasks();
+    void badNumbersFieldByField();
     void statusStrings();
     void errorMapping();
     void staleCapabilityCode();
@@ -201,7 +202,6 @@ void tst_Messages::invalidTasks_data()
     QTest::newRow("empty taskId") << QByteArray(R"({"taskId":"","status":"working"})");
     QTest::newRow("numeric taskId") << QByteArray(R"({"taskId":5,"status":"working"})");
     QTest::newRow("unknown status") << QByteArray(R"({"taskId":"a","status":"paused"})");
-    QTest::newRow("ttl string") << QByteArray(R"({"taskId":"a","status":"working","ttlMs":"soon"})");
     QTest::newRow("inputRequests array") << QByteArray(R"({"taskId":"a","status":"input_required","inputRequests":[]})");
     QTest::newRow("result string") << QByteArray(R"({"taskId":"a","status":"completed","result":"done"})");
     QTest::newRow("error string") << QByteArray(R"({"taskId":"a","status":"failed","error":"bad"})");
@@ -214,6 +214,34 @@ void tst_Messages::invalidTasks()
     const TaskState t = TaskState::parse(json::parse(body.toStdString()), Era::Modern, Source::GetResult, &error);
     QVERIFY(!t.isValid());
     QVERIFY(!error.isEmpty());
+}
+
+void tst_Messages::badNumbersFieldByField()
+{
+    // A numeric field of the wrong type or range is clamped or ignored with a warning; the rest
+    // of the task stays readable.
+    const auto parse = [](const char *body) {
+        return TaskState::parse(json::parse(body), Era::Modern, Source::GetResult);
+    };
+    TaskState t = parse(R"({"taskId":"a","status":"working","ttlMs":"soon","pollIntervalMs":500,"statusMessage":"m"})");
+    QVERIFY(t.isValid());
+    QVERIFY(!t.ttlMs);
+    QCOMPARE(t.pollIntervalMs.value_or(0), 500);
+    QCOMPARE(t.statusMessage.value_or(QString()), QStringLiteral("m"));
+    QCOMPARE(t.warnings.size(), 1);
+    QVERIFY(t.warnings[0].contains(QStringLiteral("ttlMs")));
+    t = parse(R"({"taskId":"a","status":"working","ttlMs":60000,"pollIntervalMs":-5})");
+    QVERIFY(t.isValid());
+    QCOMPARE(t.ttlMs.value_or(0), 60000);
+    QCOMPARE(t.pollIntervalMs.value_or(-1), 0);
+    QCOMPARE(t.warnings.size(), 1);
+    t = parse(R"({"taskId":"a","status":"working","pollIntervalMs":1e308,"ttlMs":{"x":1}})");
+    QVERIFY(t.isValid());
+    QVERIFY(t.pollIntervalMs.value_or(0) >= qint64(9e15));
+    QVERIFY(!t.ttlMs);
+    QCOMPARE(t.warnings.size(), 2);
+    t = parse(R"({"taskId":"a","status":"working","pollIntervalMs":250,"ttlMs":null})");
+    QVERIFY(t.warnings.isEmpty());
 }
 
 void tst_Messages::statusStrings()
