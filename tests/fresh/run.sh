@@ -10,6 +10,13 @@
 # the build of eddy, eddyctl and eddy-cfd-server. A failed configure or build fails the test and
 # names the Debian package that provides the missing file (asked of this machine's dpkg).
 #
+# Stage 2: the README's package command (cpack -G DEB) in that root; then a second root from the
+# same base, with no -dev package, installs both .deb files with apt, and eddy-cfd-server --help,
+# eddyctl --help and eddy --version run from /usr/bin; eddy's translations are checked, and an
+# installed eddy's first run (empty home, offscreen) must start /usr/bin/eddy-cfd-server.
+#
+# Each step prints its wall and CPU time, and a table of them ends the output.
+#
 # The bootstrapped base root (never the root with the dependencies installed) is cached as a
 # tarball in $EDDY_FRESH_CACHE (default $XDG_CACHE_HOME/eddy-fresh, else /var/cache/eddy-fresh),
 # keyed by the package list, the suite, the mirror and this script's version.
@@ -23,6 +30,8 @@ set -euo pipefail
 script_version=1
 suite=bookworm
 targets=(eddy eddyctl eddy-cfd-server)
+# What the packages hold besides the programs (cmake/packaging.cmake): built before cpack.
+package_targets=(eddy_man_pages eddy_changelogs)
 
 say() { printf 'fresh: %s\n' "$*"; }
 die() { printf 'fresh: FAILED: %s\n' "$*" >&2; exit 1; }
@@ -33,9 +42,10 @@ die() { printf 'fresh: FAILED: %s\n' "$*" >&2; exit 1; }
 if [ "$(id -u)" -ne 0 ]; then
     command -v sudo >/dev/null 2>&1 \
         || die "the fresh-root test makes a Debian root with debootstrap and chroot, which needs root: run it as root"
-    exec sudo -n --preserve-env=EDDY_FRESH_CACHE,EDDY_FRESH_TMP,EDDY_FRESH_JOBS,XDG_CACHE_HOME,http_proxy,https_proxy,no_proxy,HTTP_PROXY,HTTPS_PROXY,NO_PROXY,NODE_EXTRA_CA_CERTS \
-        "$0" "$@" \
+    sudo -n true 2>/dev/null \
         || die "the fresh-root test needs root and 'sudo -n' was refused: run ctest as root or allow sudo without a password"
+    exec sudo -n --preserve-env=EDDY_FRESH_CACHE,EDDY_FRESH_TMP,EDDY_FRESH_JOBS,XDG_CACHE_HOME,http_proxy,https_proxy,no_proxy,HTTP_PROXY,HTTPS_PROXY,NO_PROXY,NODE_EXTRA_CA_CERTS \
+        "$0" "$@"
 fi
 if [ -z "${EDDY_FRESH_IN_NAMESPACE:-}" ]; then
     command -v unshare >/dev/null 2>&1 || die "unshare (util-linux) is missing"
@@ -61,24 +71,36 @@ cache_dir=${cache_dir:-/var/cache/eddy-fresh}
 tmp_parent=${EDDY_FRESH_TMP:-/var/tmp}
 
 # --- timing --------------------------------------------------------------------------------------
-declare -a step_names=() step_secs=()
+# Wall time and the CPU time (user + system) of everything the step ran: on a busy machine the
+# CPU time says what the step costs on two idle cores (about CPU / 2 for the build).
+declare -a step_names=() step_secs=() step_cpu=()
 step_start=0
-begin() { step_start=$(date +%s); say "== $1"; }
+step_cpu_start=0
+cpu_now=0
+children_cpu() { # sets cpu_now: CPU seconds of all waited-for children so far (the shell's `times`,
+    times >"$scratch/times" # run in this shell: a $(...) subshell would count only its own)
+    cpu_now=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+                             printf "%d\n", t }' "$scratch/times")
+}
+begin() { step_start=$(date +%s); children_cpu; step_cpu_start=$cpu_now; say "== $1"; }
 end() {
-    local secs=$(($(date +%s) - step_start))
+    children_cpu
+    local secs=$(($(date +%s) - step_start)) cpu=$((cpu_now - step_cpu_start))
     step_names+=("$1")
     step_secs+=("$secs")
-    say "-- $1: ${secs} s"
+    step_cpu+=("$cpu")
+    say "-- $1: ${secs} s (CPU ${cpu} s)"
 }
 report_times() {
-    local i total=0
+    local i total=0 total_cpu=0
     [ ${#step_names[@]} -gt 0 ] || return 0
-    say "step times:"
+    say "step times (wall, CPU):"
     for i in "${!step_names[@]}"; do
-        printf 'fresh:   %-22s %5d s\n' "${step_names[$i]}" "${step_secs[$i]}"
+        printf 'fresh:   %-22s %5d s %5d s\n' "${step_names[$i]}" "${step_secs[$i]}" "${step_cpu[$i]}"
         total=$((total + step_secs[i]))
+        total_cpu=$((total_cpu + step_cpu[i]))
     done
-    printf 'fresh:   %-22s %5d s\n' "total" "$total"
+    printf 'fresh:   %-22s %5d s %5d s\n' "total" "$total" "$total_cpu"
 }
 
 # --- scratch space, mounts, and the cleanup that runs on every exit ------------------------------
@@ -233,6 +255,7 @@ make_root() { # make_root DIR: a fresh minbase root in DIR, from the cache or fr
         end "bootstrap"
         say "cached the base root as $base_tar ($(du -h "$base_tar" | cut -f1))"
     fi
+    [ -n "${step_names[*]}" ] && [ "${step_names[-1]}" = bootstrap ] || say "base root from the cache: $base_tar"
     flock -u 9
     exec 9>&-
     begin "unpack $(basename "$dir")"
@@ -289,8 +312,9 @@ in_root() { # in_root DIR COMMAND: run a shell command in the root, as root, fro
 # --- naming the missing package ------------------------------------------------------------------
 # host_package PATTERN: the package(s) of this machine that own a file matching the dpkg -S glob.
 host_package() {
-    dpkg -S "$1" 2>/dev/null | grep -v '^diversion by' | sed 's/: .*//; s/:[a-z0-9]*$//' | tr ', ' '\n\n' \
-        | sed 's/:[a-z0-9]*$//' | grep -v '^$' | sort -u | tr '\n' ' ' | sed 's/ $//'
+    { dpkg -S "$1" 2>/dev/null || true; } | { grep -v '^diversion by' || true; } \
+        | sed 's/: .*//; s/:[a-z0-9]*$//' | tr ', ' '\n\n' | sed 's/:[a-z0-9]*$//' \
+        | { grep -v '^$' || true; } | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
 # diagnose LOG: print "missing Debian package: NAME (needed for ...)" for each missing file the log
@@ -305,8 +329,10 @@ diagnose() {
         [ -n "$m" ] || continue
         wanted["*/${m}Config.cmake"]="CMake package $m"
         wanted["*/$(printf '%s' "$m" | tr 'A-Z' 'a-z')-config.cmake"]="CMake package $m"
-    done < <(printf '%s' "$flat" | grep -oE 'provided by "[^"]+"|dependency [A-Za-z0-9_]+ could not be found' \
-        | sed -E 's/^provided by "([^"]+)"$/\1/; s/^dependency ([A-Za-z0-9_]+) could not be found$/\1/' | sort -u)
+    done < <(printf '%s' "$flat" \
+        | grep -oE 'provided by "[^"]+"|dependency [A-Za-z0-9_]+ could not be found|Could NOT find [A-Za-z0-9_]+ \(missing: [A-Za-z0-9_]+_DIR\)' \
+        | sed -E 's/^provided by "([^"]+)"$/\1/; s/^dependency ([A-Za-z0-9_]+) could not be found$/\1/
+                  s/^Could NOT find ([A-Za-z0-9_]+) .*/\1/' | sort -u)
     while IFS= read -r m; do
         [ -n "$m" ] || continue
         wanted["*/${m##*/}"]="CMake package ${m##*/}"
@@ -339,15 +365,12 @@ diagnose() {
     if printf '%s' "$flat" | grep -q 'No CMAKE_CXX_COMPILER could be found'; then
         wanted["*bin/c++"]="a C++ compiler"
     fi
+    # CMake's find modules that the project uses (others in a log are optional ones, like Qt's XKB).
     declare -A module_files=([CURL]="/usr/include/*/curl/curl.h" [SQLite3]="/usr/include/sqlite3.h"
                              [PkgConfig]="*bin/pkg-config")
     while IFS= read -r m; do
-        [ -n "$m" ] || continue
-        if [ -n "${module_files[$m]:-}" ]; then
-            wanted["${module_files[$m]}"]="CMake's Find$m"
-        else
-            say "CMake's Find$m found nothing; it has no file this test knows to look up"
-        fi
+        [ -n "$m" ] && [ -n "${module_files[$m]:-}" ] || continue
+        wanted["${module_files[$m]}"]="CMake's Find$m"
     done < <(printf '%s' "$flat" | grep -oE 'Could NOT find [A-Za-z0-9_]+' | sed 's/^Could NOT find //' | sort -u)
 
     declare -A reported=()
@@ -357,7 +380,7 @@ diagnose() {
         if [ -n "$pkg" ]; then
             [ -z "${reported[$pkg]:-}" ] || continue
             reported[$pkg]=1
-            say "missing Debian package: $pkg (needed for $what; add it to .ci/install-deps)"
+            say "missing Debian package: $pkg (needed for $what; add it to .ci/packages.txt)"
             named=1
         fi
     done
@@ -396,4 +419,89 @@ for t in "${targets[@]}"; do
     [ -n "$f" ] || die "the build succeeded but built no '$t'"
     say "built $f"
 done
-say "PASS: the README's first command builds ${targets[*]} in a fresh Debian 12 root"
+say "stage 1 passed: the README's first command builds ${targets[*]} in a fresh Debian 12 root"
+
+# --- stage 2: the .deb packages, installed into a second clean root ------------------------------
+# The README's package command, "(cd build && cpack -G DEB)", made in the stage-1 root after the
+# files the packages hold besides the programs (man pages, changelogs); then a second root from
+# the cached base, without any -dev package, installs both with apt and starts each program.
+cpack_command=$(printf '%s\n' "$readme" | grep -oE -m1 '^\(cd build && cpack [^)]*\)' || true)
+[ -n "$cpack_command" ] \
+    || die "README.md no longer has the package command '(cd build && cpack -G DEB)': update tests/fresh/run.sh"
+run_step "$root1" "package files" "cmake --build build --target ${package_targets[*]} -j $jobs"
+run_step "$root1" "cpack" "$cpack_command"
+debs="$scratch/debs"
+mkdir -p "$debs"
+for p in eddy eddy-cfd-server; do
+    f=$(find "$root1/root/eddy/build" -maxdepth 1 -name "${p}_*.deb" -print -quit)
+    [ -n "$f" ] || die "'$cpack_command' made no ${p}_*.deb in build/"
+    cp "$f" "$debs/"
+    say "package: ${f##*/} ($(du -k "$f" | cut -f1) KiB)"
+done
+# The first root is done: free its mounts and its disk before the second one.
+stop_root_processes "$root1"
+unmount_all
+rm -rf --one-file-system "$root1"
+
+root2="$scratch/root2"
+make_root "$root2"
+prepare_root "$root2"
+mkdir -p "$root2/root/debs"
+cp "$debs"/*.deb "$root2/root/debs/"
+run_step "$root2" "install .debs" \
+    "cd /root/debs && apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./eddy_*.deb ./eddy-cfd-server_*.deb"
+
+begin "checks"
+checks=$(cat <<'CHECKS'
+set -u
+fail() { echo "fresh: FAILED: $*"; exit 1; }
+dev=$(dpkg-query -W -f '${Package}\n' | grep -- '-dev$' || true)
+[ -z "$dev" ] || fail "the second root has -dev packages installed: $dev"
+for p in eddy eddyctl eddy-cfd-server; do
+    [ "$(command -v "$p")" = "/usr/bin/$p" ] || fail "$p is not installed as /usr/bin/$p"
+done
+export QT_QPA_PLATFORM=offscreen
+eddy-cfd-server --help >/tmp/out 2>&1 || { cat /tmp/out; fail "eddy-cfd-server --help failed"; }
+grep -q -- '--port' /tmp/out || { cat /tmp/out; fail "eddy-cfd-server --help does not list --port"; }
+echo "fresh: eddy-cfd-server --help: ok ($(wc -l </tmp/out) lines)"
+eddyctl --help >/tmp/out 2>&1 || { cat /tmp/out; fail "eddyctl --help failed"; }
+echo "fresh: eddyctl --help: ok ($(wc -l </tmp/out) lines)"
+eddy --version >/tmp/out 2>&1 || { cat /tmp/out; fail "eddy --version failed"; }
+echo "fresh: eddy --version: $(cat /tmp/out)"
+# Translations: Eddy's own are compiled into the program (:/i18n/eddy_de.qm, a UTF-16 resource
+# name), Qt's come from qt6-translations-l10n, which the package recommends.
+grep -qaP 'e\x00d\x00d\x00y\x00_\x00d\x00e\x00\.\x00q\x00m' /usr/bin/eddy \
+    || fail "/usr/bin/eddy carries no German translation (eddy_de.qm)"
+[ -f /usr/share/qt6/translations/qtbase_de.qm ] \
+    || fail "Qt's German translation (qt6-translations-l10n) was not installed with eddy"
+echo "fresh: translations: eddy_de.qm in /usr/bin/eddy, Qt's in /usr/share/qt6/translations"
+# First run with an empty home: eddy starts the installed server (/usr/bin) and remembers its URL.
+home=$(mktemp -d)
+HOME=$home XDG_RUNTIME_DIR=$home eddy --lang de >"$home/eddy.log" 2>&1 &
+eddy_pid=$!
+server_pid="" url=""
+for _ in $(seq 1 240); do
+    kill -0 "$eddy_pid" 2>/dev/null || break
+    # eddy's children, from each process's parent in /proc/PID/stat (after "(comm) state").
+    for c in $(awk -v pp="$eddy_pid" '{ s = $0; sub(/.*\) /, "", s); split(s, f, " ")
+                                        if (f[2] == pp) { split(FILENAME, n, "/"); print n[3] } }' \
+                   /proc/[0-9]*/stat 2>/dev/null); do
+        [ "$(readlink /proc/"$c"/exe 2>/dev/null)" = /usr/bin/eddy-cfd-server ] && server_pid=$c
+    done
+    url=$(grep -hs '^url=' "$home/.config/Eddy/Eddy.conf" | head -n1 | cut -d= -f2-)
+    [ -n "$server_pid" ] && [ -n "$url" ] && break
+    sleep 0.5
+done
+kill "$eddy_pid" 2>/dev/null; wait "$eddy_pid" 2>/dev/null
+[ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null
+if [ -z "$server_pid" ] || [ -z "$url" ]; then
+    cat "$home/eddy.log"
+    fail "the installed eddy did not start /usr/bin/eddy-cfd-server on its first run (server pid '${server_pid}', remembered URL '${url}', within 120 s)"
+fi
+echo "fresh: first run: eddy started /usr/bin/eddy-cfd-server, listening at $url"
+rm -rf "$home"
+CHECKS
+)
+in_root "$root2" "$checks" || die "the installed packages failed their checks (above)"
+end "checks"
+say "PASS: the README's commands build eddy, eddyctl and eddy-cfd-server in a fresh Debian 12 root, and its .deb packages install into a clean root and start"
