@@ -460,13 +460,14 @@ dev=$(dpkg-query -W -f '${Package}\n' | grep -- '-dev$' || true)
 for p in eddy eddyctl eddy-cfd-server; do
     [ "$(command -v "$p")" = "/usr/bin/$p" ] || fail "$p is not installed as /usr/bin/$p"
 done
-export QT_QPA_PLATFORM=offscreen
+export QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=$(mktemp -d)
 eddy-cfd-server --help >/tmp/out 2>&1 || { cat /tmp/out; fail "eddy-cfd-server --help failed"; }
 grep -q -- '--port' /tmp/out || { cat /tmp/out; fail "eddy-cfd-server --help does not list --port"; }
 echo "fresh: eddy-cfd-server --help: ok ($(wc -l </tmp/out) lines)"
 eddyctl --help >/tmp/out 2>&1 || { cat /tmp/out; fail "eddyctl --help failed"; }
 echo "fresh: eddyctl --help: ok ($(wc -l </tmp/out) lines)"
 eddy --version >/tmp/out 2>&1 || { cat /tmp/out; fail "eddy --version failed"; }
+grep -qE '^Eddy [0-9]' /tmp/out || { cat /tmp/out; fail "eddy --version did not print its version"; }
 echo "fresh: eddy --version: $(cat /tmp/out)"
 # Translations: Eddy's own are compiled into the program (:/i18n/eddy_de.qm, a UTF-16 resource
 # name), Qt's come from qt6-translations-l10n, which the package recommends.
