@@ -11,3 +11,4 @@ list(TRANSFORM EDDY_ICON_FILES PREPEND ${PROJECT_SOURCE_DIR}/resources/)
 qt_add_resources(eddy eddy_icons PREFIX /eddy BASE ${PROJECT_SOURCE_DIR}/resources FILES ${EDDY_ICON_FILES})
 qt_add_translations(eddy TS_FILES ${PROJECT_SOURCE_DIR}/translations/eddy_de.ts
                            ${PROJECT_SOURCE_DIR}/translations/eddy_en.ts)
+install(TARGETS eddy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT gui)

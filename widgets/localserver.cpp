@@ -58,14 +58,19 @@ QString LocalServer::findBinary()
     const QString env = qEnvironmentVariable("EDDY_SERVER_BIN");
     if (!env.isEmpty() && QFileInfo(env).isExecutable())
         return env;
+    // Installed (the .deb puts both in /usr/bin) or a build tree (build/app/eddy, build/server/).
     const QDir appDir(QCoreApplication::applicationDirPath());
-    for (const QString &candidate : {appDir.filePath(QStringLiteral("../server/eddy-cfd-server")),
-                                     appDir.filePath(QStringLiteral("eddy-cfd-server"))}) {
+    for (const QString &candidate : {appDir.filePath(QStringLiteral("eddy-cfd-server")),
+                                     appDir.filePath(QStringLiteral("../server/eddy-cfd-server"))}) {
         const QFileInfo fi(candidate);
         if (fi.isFile() && fi.isExecutable())
             return fi.canonicalFilePath();
     }
-    return QStandardPaths::findExecutable(QStringLiteral("eddy-cfd-server"));
+    // A desktop session may start eddy with a PATH that lacks /usr/bin.
+    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("eddy-cfd-server"));
+    if (!onPath.isEmpty())
+        return onPath;
+    return QStandardPaths::findExecutable(QStringLiteral("eddy-cfd-server"), {QStringLiteral("/usr/bin")});
 }
 
 QString LocalServer::defaultDataDir()

@@ -20,8 +20,8 @@ public:
     explicit LocalServer(QObject *parent = nullptr);
     ~LocalServer() override;
 
-    // The server binary: $EDDY_SERVER_BIN, next to eddy (build/server/ beside build/app/, or the
-    // same folder), or on PATH. Empty when none is found.
+    // The server binary: $EDDY_SERVER_BIN, next to eddy (installed: both in /usr/bin), in a build
+    // tree (build/server/ beside build/app/), on PATH, or in /usr/bin. Empty when none is found.
     static QString findBinary();
     // <AppDataLocation>/server
     static QString defaultDataDir();
