@@ -25,7 +25,8 @@ QColor OutcomePalette::color(Outcome outcome, bool dark)
 
 bool OutcomePalette::isDarkPalette()
 {
-    if (!qGuiApp)
+    // qGuiApp is a plain cast: under a QCoreApplication (models in GUI-less tests) it is no GUI.
+    if (!qobject_cast<QGuiApplication *>(QCoreApplication::instance()))
         return false;
     const QPalette p = QGuiApplication::palette();
     return p.color(QPalette::Window).lightness() < p.color(QPalette::WindowText).lightness();

@@ -592,6 +592,7 @@ void MainWindow::applyTheme(Theme theme)
     QApplication::setPalette(p);
     m_chart->setDark(dark);
     m_sweepResultsView->setDark(dark);
+    updateStatusBar(); // the counts' dots take the theme's outcome colours
 }
 
 void MainWindow::updateTitle()
