@@ -90,7 +90,7 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     keepTicksNice(m_axisY);
     m_axisLogY->setBase(10);
     m_axisLogY->setLabelFormat(QStringLiteral("%.0e"));
-    m_axisLogY->setMinorTickCount(-1);
+    m_axisLogY->setMinorTickCount(0); // decade lines only: the plot is small
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->markers(m_line).first()->setVisible(false);
     m_chart->legend()->hide();
@@ -229,6 +229,11 @@ void SweepResultsView::applyMarkerStyle()
     m_unconverged->setPen(QPen(amber, 2.5));
     QPen line(m_dark ? QColor(0x8a, 0x90, 0x99) : QColor(0x9a, 0xa0, 0xa8), 1.2);
     m_line->setPen(line);
+    // The legend draws the series' own look unless told: a hollow amber ring for "Not converged".
+    for (QLegendMarker *marker : m_chart->legend()->markers(m_unconverged)) {
+        marker->setPen(QPen(amber, 2));
+        marker->setBrush(m_unconverged->brush());
+    }
 }
 
 void SweepResultsView::replot()

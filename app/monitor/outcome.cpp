@@ -5,16 +5,26 @@ namespace Eddy::Monitor {
 QString OutcomeText::label(Outcome outcome)
 {
     switch (outcome) {
-    case Outcome::Working: return tr("Working");
-    case Outcome::NeedsInput: return tr("Needs input");
-    case Outcome::Converged: return tr("Converged");
-    case Outcome::Completed: return tr("Completed");
-    case Outcome::NotConverged: return tr("Completed – not converged");
-    case Outcome::ToolError: return tr("Tool error");
-    case Outcome::Failed: return tr("Failed");
-    case Outcome::Cancelled: return tr("Cancelled");
-    case Outcome::Expired: return tr("Expired");
-    case Outcome::Lost: return tr("Lost");
+    case Outcome::Working:
+        return tr("Working");
+    case Outcome::NeedsInput:
+        return tr("Needs input");
+    case Outcome::Converged:
+        return tr("Converged");
+    case Outcome::Completed:
+        return tr("Completed");
+    case Outcome::NotConverged:
+        return tr("Completed – not converged");
+    case Outcome::ToolError:
+        return tr("Tool error");
+    case Outcome::Failed:
+        return tr("Failed");
+    case Outcome::Cancelled:
+        return tr("Cancelled");
+    case Outcome::Expired:
+        return tr("Expired");
+    case Outcome::Lost:
+        return tr("Lost");
     }
     return {};
 }
@@ -22,16 +32,26 @@ QString OutcomeText::label(Outcome outcome)
 QString OutcomeText::key(Outcome outcome)
 {
     switch (outcome) {
-    case Outcome::Working: return QStringLiteral("working");
-    case Outcome::NeedsInput: return QStringLiteral("input_required");
-    case Outcome::Converged: return QStringLiteral("converged");
-    case Outcome::Completed: return QStringLiteral("completed");
-    case Outcome::NotConverged: return QStringLiteral("not_converged");
-    case Outcome::ToolError: return QStringLiteral("tool_error");
-    case Outcome::Failed: return QStringLiteral("failed");
-    case Outcome::Cancelled: return QStringLiteral("cancelled");
-    case Outcome::Expired: return QStringLiteral("expired");
-    case Outcome::Lost: return QStringLiteral("lost");
+    case Outcome::Working:
+        return QStringLiteral("working");
+    case Outcome::NeedsInput:
+        return QStringLiteral("input_required");
+    case Outcome::Converged:
+        return QStringLiteral("converged");
+    case Outcome::Completed:
+        return QStringLiteral("completed");
+    case Outcome::NotConverged:
+        return QStringLiteral("not_converged");
+    case Outcome::ToolError:
+        return QStringLiteral("tool_error");
+    case Outcome::Failed:
+        return QStringLiteral("failed");
+    case Outcome::Cancelled:
+        return QStringLiteral("cancelled");
+    case Outcome::Expired:
+        return QStringLiteral("expired");
+    case Outcome::Lost:
+        return QStringLiteral("lost");
     }
     return {};
 }
@@ -65,22 +85,28 @@ std::optional<bool> convergedOf(const QString &resultJson)
     return std::nullopt;
 }
 
-Outcome outcomeOf(const Store::TaskRecord &task, std::optional<bool> converged,
-                  bool reachedIterationLimit)
+Outcome
+outcomeOf(const Store::TaskRecord &task, std::optional<bool> converged, bool reachedIterationLimit)
 {
     switch (task.status) {
-    case Store::TaskStatus::Working: return Outcome::Working;
-    case Store::TaskStatus::InputRequired: return Outcome::NeedsInput;
+    case Store::TaskStatus::Working:
+        return Outcome::Working;
+    case Store::TaskStatus::InputRequired:
+        return Outcome::NeedsInput;
     case Store::TaskStatus::Completed:
         if (task.isToolError)
             return Outcome::ToolError;
         if (converged)
             return *converged ? Outcome::Converged : Outcome::NotConverged;
         return reachedIterationLimit ? Outcome::NotConverged : Outcome::Completed;
-    case Store::TaskStatus::Failed: return Outcome::Failed;
-    case Store::TaskStatus::Cancelled: return Outcome::Cancelled;
-    case Store::TaskStatus::Expired: return Outcome::Expired;
-    case Store::TaskStatus::Lost: return Outcome::Lost;
+    case Store::TaskStatus::Failed:
+        return Outcome::Failed;
+    case Store::TaskStatus::Cancelled:
+        return Outcome::Cancelled;
+    case Store::TaskStatus::Expired:
+        return Outcome::Expired;
+    case Store::TaskStatus::Lost:
+        return Outcome::Lost;
     }
     return Outcome::Lost;
 }

@@ -26,9 +26,10 @@ json parse(const QString &text)
 
 QString csvField(QString s)
 {
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))
-        || s.contains(QLatin1Char('\r')))
-        return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"'))
+        || s.contains(QLatin1Char('\n')) || s.contains(QLatin1Char('\r')))
+        return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\""))
+               + QLatin1Char('"');
     return s;
 }
 
@@ -41,7 +42,9 @@ QString scalarText(const json &v)
     return QString::fromStdString(v.dump());
 }
 
-void flatten(const json &obj, const std::string &prefix, std::vector<std::pair<std::string, json>> &out)
+void flatten(const json &obj,
+             const std::string &prefix,
+             std::vector<std::pair<std::string, json>> &out)
 {
     if (!obj.is_object())
         return;
@@ -71,7 +74,8 @@ QList<SweepExport::Row> SweepExport::rows(Store::TaskStore &store, qint64 sweepI
             r.task = store.task(*c.taskId);
         out << r;
     }
-    std::stable_sort(out.begin(), out.end(), [](const Row &a, const Row &b) { return a.c.index < b.c.index; });
+    std::stable_sort(
+        out.begin(), out.end(), [](const Row &a, const Row &b) { return a.c.index < b.c.index; });
     return out;
 }
 
@@ -127,8 +131,11 @@ QString SweepExport::csv(const QList<Row> &rows, const QStringList &variedNames)
     }
 
     QString out;
-    QStringList header{QStringLiteral("case"), QStringLiteral("task"), QStringLiteral("outcome"),
-                       QStringLiteral("is_error"), QStringLiteral("status")};
+    QStringList header{QStringLiteral("case"),
+                       QStringLiteral("task"),
+                       QStringLiteral("outcome"),
+                       QStringLiteral("is_error"),
+                       QStringLiteral("status")};
     for (const auto &c : argCols)
         header << csvField(QString::fromStdString(c));
     for (const auto &c : resCols)
@@ -144,8 +151,11 @@ QString SweepExport::csv(const QList<Row> &rows, const QStringList &variedNames)
             outcome = OutcomeText::key(Outcome::Failed);
         else
             outcome = QStringLiteral("not_submitted");
-        QStringList line{QString::number(r.c.index + 1), r.task ? QString::number(r.task->id) : QString(), outcome,
-                         r.task && r.task->isToolError ? QStringLiteral("true") : QStringLiteral("false"),
+        QStringList line{QString::number(r.c.index + 1),
+                         r.task ? QString::number(r.task->id) : QString(),
+                         outcome,
+                         r.task && r.task->isToolError ? QStringLiteral("true")
+                                                       : QStringLiteral("false"),
                          r.task ? Store::toText(r.task->status) : Store::toText(r.c.state)};
         for (const auto &c : argCols)
             line << csvField(p.args.contains(c) ? scalarText(p.args[c]) : QString());

@@ -81,7 +81,9 @@ void tst_Outcomes::initTestCase()
     QSettings().setValue(QStringLiteral("input/openDialogs"), false);
     QVERIFY(m_dir.isValid());
     // A poll interval far longer than a 16x16 case takes: each case ends between two polls.
-    QVERIFY2(m_server.start({QStringLiteral("--poll-interval-ms"), QStringLiteral("4000"), QStringLiteral("--workers"),
+    QVERIFY2(m_server.start({QStringLiteral("--poll-interval-ms"),
+                             QStringLiteral("4000"),
+                             QStringLiteral("--workers"),
                              QStringLiteral("2")}),
              qPrintable(m_server.errorString()));
 
@@ -104,8 +106,11 @@ void tst_Outcomes::initTestCase()
     QTRY_VERIFY_WITH_TIMEOUT(m_window->currentSession().has_value(), 30000);
     m_bridge->addServer(m_server.url(), QStringLiteral("Test CFD"), QString());
     QTRY_COMPARE_WITH_TIMEOUT(m_window->serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->serverModel()->index(0).data(ServerListModel::ToolsRole).toString().contains(
-                                 QLatin1String("run_cfd_case")),
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->serverModel()
+                                 ->index(0)
+                                 .data(ServerListModel::ToolsRole)
+                                 .toString()
+                                 .contains(QLatin1String("run_cfd_case")),
                              60000);
 }
 
@@ -115,7 +120,8 @@ int tst_Outcomes::rowOf(bool defect, int maxIterations) const
     for (int r = 0; r < m->rowCount(); ++r) {
         const Store::TaskRecord *t = m->task(m->taskIdAt(r));
         const json args = json::parse(t->arguments.toStdString(), nullptr, false);
-        if (args.value("force_mesh_defect", false) == defect && args.value("max_iterations", 0) == maxIterations)
+        if (args.value("force_mesh_defect", false) == defect
+            && args.value("max_iterations", 0) == maxIterations)
             return r;
     }
     return -1;
@@ -129,7 +135,8 @@ qint64 tst_Outcomes::taskOf(bool defect, int maxIterations) const
 
 void tst_Outcomes::sweepEndsWithEveryOutcome()
 {
-    const qint64 serverId = m_window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    const qint64 serverId
+        = m_window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
     QVERIFY(serverId > 0);
     const QByteArray spec = R"({"tool": "run_cfd_case",
         "fixed": {"case_name": "outcomes", "reynolds": 100, "grid": 16, "tolerance": 1e-4},
@@ -142,7 +149,9 @@ void tst_Outcomes::sweepEndsWithEveryOutcome()
     QSet<qint64> answered;
     QElapsedTimer timer;
     timer.start();
-    const auto done = [this] { return m_window->taskModel()->statusCounts().value(TaskStatus::Completed) == 4; };
+    const auto done = [this] {
+        return m_window->taskModel()->statusCounts().value(TaskStatus::Completed) == 4;
+    };
     while (!done() && timer.elapsed() < 180000) {
         const InboxModel *inbox = m_window->inboxModel();
         for (int r = 0; r < inbox->rowCount(); ++r) {
@@ -151,9 +160,12 @@ void tst_Outcomes::sweepEndsWithEveryOutcome()
             if (answered.contains(task))
                 continue;
             const bool abort = task == taskOf(true, 30);
-            m_bridge->answerInput(task, key,
-                                  abort ? R"({"action":"accept","content":{"action":"abort"}})"
-                                        : R"({"action":"accept","content":{"action":"repair","smoothing_passes":5}})");
+            m_bridge->answerInput(
+                task,
+                key,
+                abort
+                    ? R"({"action":"accept","content":{"action":"abort"}})"
+                    : R"({"action":"accept","content":{"action":"repair","smoothing_passes":5}})");
             answered.insert(task);
         }
         QTest::qWait(50);
@@ -182,8 +194,12 @@ void tst_Outcomes::toolErrorIsNotPaintedAsSuccess()
     QVERIFY(errorStatus.data(Qt::DecorationRole).value<QColor>() != success);
     QCOMPARE(errorStatus.data().toString(), QStringLiteral("Tool error"));
     // No full green bar: a tool error is not a finished run.
-    QVERIFY(m->index(error, TaskTableModel::ProgressColumn).data().toString() != QStringLiteral("100 %"));
-    QVERIFY(m->index(error, TaskTableModel::ProgressColumn).data(TaskTableModel::ProgressRole).toDouble() < 1.0);
+    QVERIFY(m->index(error, TaskTableModel::ProgressColumn).data().toString()
+            != QStringLiteral("100 %"));
+    QVERIFY(m->index(error, TaskTableModel::ProgressColumn)
+                .data(TaskTableModel::ProgressRole)
+                .toDouble()
+            < 1.0);
     // The sweep table agrees.
     m_window->monitor()->selectTask(m->taskIdAt(error));
     const SweepResultsModel *results = m_window->sweepResults()->model();
@@ -208,9 +224,14 @@ void tst_Outcomes::unconvergedRunReadsNotConverged()
     const int good = rowOf(false, 20000);
     QVERIFY(limited >= 0);
     const QModelIndex status = m->index(limited, TaskTableModel::StatusColumn);
-    QVERIFY2(status.data().toString().contains(QLatin1String("not converged")), qPrintable(status.data().toString()));
-    QVERIFY(!m->index(good, TaskTableModel::StatusColumn).data().toString().contains(QLatin1String("not converged")));
-    const QColor success = m->index(good, TaskTableModel::StatusColumn).data(Qt::ForegroundRole).value<QColor>();
+    QVERIFY2(status.data().toString().contains(QLatin1String("not converged")),
+             qPrintable(status.data().toString()));
+    QVERIFY(!m->index(good, TaskTableModel::StatusColumn)
+                 .data()
+                 .toString()
+                 .contains(QLatin1String("not converged")));
+    const QColor success
+        = m->index(good, TaskTableModel::StatusColumn).data(Qt::ForegroundRole).value<QColor>();
     QVERIFY(status.data(Qt::ForegroundRole).value<QColor>() != success);
     QVERIFY(!m_window->statusCountsText().contains(QLatin1String("Done 4")));
 }
@@ -229,10 +250,12 @@ void tst_Outcomes::fastCaseChartHasIterationsAndFullHistory()
     const double iterations = *p->iteration;
     QVERIFY2(iterations > 2 && iterations < 20000, qPrintable(t->statusMessage));
     for (SampleSeriesModel *s : chart->series()) {
-        QVERIFY2(s->points().size() > 10,
-                 qPrintable(QStringLiteral("%1: %2 point(s)").arg(s->series()).arg(s->points().size())));
+        QVERIFY2(
+            s->points().size() > 10,
+            qPrintable(QStringLiteral("%1: %2 point(s)").arg(s->series()).arg(s->points().size())));
         for (const QPointF &pt : s->points())
-            QVERIFY2(pt.x() >= 0 && pt.x() <= iterations, qPrintable(QStringLiteral("x = %1").arg(pt.x(), 0, 'f')));
+            QVERIFY2(pt.x() >= 0 && pt.x() <= iterations,
+                     qPrintable(QStringLiteral("x = %1").arg(pt.x(), 0, 'f')));
         QCOMPARE(s->points().back().x(), iterations);
     }
 }
@@ -264,9 +287,12 @@ void tst_Outcomes::guiExportEqualsEddyctlExport()
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray gui = file.readAll();
 
-    const Test::CtlRun ctl = Test::runCtl({QStringLiteral("--db"), m_dir.filePath(QStringLiteral("eddy.sqlite")),
-                                           QStringLiteral("export"), QString::number(m_sweepId),
-                                           QStringLiteral("--format"), QStringLiteral("csv")},
+    const Test::CtlRun ctl = Test::runCtl({QStringLiteral("--db"),
+                                           m_dir.filePath(QStringLiteral("eddy.sqlite")),
+                                           QStringLiteral("export"),
+                                           QString::number(m_sweepId),
+                                           QStringLiteral("--format"),
+                                           QStringLiteral("csv")},
                                           {30000, 120000, 10000});
     QVERIFY2(ctl.code == 0, ctl.err.constData());
     QCOMPARE(QString::fromUtf8(gui), QString::fromUtf8(ctl.out));
@@ -274,8 +300,17 @@ void tst_Outcomes::guiExportEqualsEddyctlExport()
     const QList<QByteArray> lines = gui.trimmed().split('\n');
     QCOMPARE(lines.size(), 5);
     const QList<QByteArray> header = lines.first().split(',');
-    for (const char *column : {"case", "outcome", "is_error", "force_mesh_defect", "max_iterations", "reynolds", "grid",
-                               "tolerance", "case_name", "converged", "final_residual"})
+    for (const char *column : {"case",
+                               "outcome",
+                               "is_error",
+                               "force_mesh_defect",
+                               "max_iterations",
+                               "reynolds",
+                               "grid",
+                               "tolerance",
+                               "case_name",
+                               "converged",
+                               "final_residual"})
         QVERIFY2(header.contains(column), column);
     QVERIFY(!header.contains("idempotency_key"));
     const int caseColumn = int(header.indexOf("case"));
@@ -314,7 +349,8 @@ void tst_Outcomes::sweepPlotDefaultsToNumericAxis()
     QVERIFY(logAxis);
     int unconverged = 0;
     for (QAbstractSeries *series : chartView->chart()->series()) {
-        if (auto *scatter = qobject_cast<QScatterSeries *>(series); scatter && scatter->name() == QLatin1String("Not converged"))
+        if (auto *scatter = qobject_cast<QScatterSeries *>(series);
+            scatter && scatter->name() == QLatin1String("Not converged"))
             unconverged = int(scatter->points().size());
     }
     QCOMPARE(unconverged, 1);
@@ -328,10 +364,13 @@ void tst_Outcomes::cleanupTestCase()
     m_bridge.reset();
     if (m_engine) {
         Monitor::Engine *engine = m_engine;
-        QMetaObject::invokeMethod(engine, [engine] {
-            engine->close();
-            delete engine;
-        }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            engine,
+            [engine] {
+                engine->close();
+                delete engine;
+            },
+            Qt::BlockingQueuedConnection);
     }
     m_thread.quit();
     m_thread.wait();
