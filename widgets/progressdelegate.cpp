@@ -97,7 +97,10 @@ void ProgressDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
         }
         painter->restore();
         painter->save();
-        painter->setPen(colour);
+        // On the selection the text takes the highlight's text colour (green on blue does not
+        // read); the marker keeps the outcome's colour and shape.
+        painter->setPen(option.state & QStyle::State_Selected ? option.palette.color(QPalette::HighlightedText)
+                                                              : colour);
         QFont f = option.font;
         f.setBold(true);
         painter->setFont(f);
