@@ -1,5 +1,7 @@
 #include "models/enginebridge.h"
 
+#include "app/monitor/outcome.h"
+#include "app/monitor/sweepexport.h"
 #include "app/store/statement.h"
 
 #include <QMetaObject>
@@ -29,13 +31,7 @@ EngineBridge::~EngineBridge() = default;
 
 QStringList EngineBridge::variedNames(const QString &specJson)
 {
-    QStringList names;
-    const auto spec = nlohmann::json::parse(specJson.toStdString(), nullptr, false);
-    if (spec.is_object() && spec.contains("vary") && spec["vary"].is_object()) {
-        for (auto it = spec["vary"].begin(); it != spec["vary"].end(); ++it)
-            names << QString::fromStdString(it.key());
-    }
-    return names;
+    return Monitor::SweepExport::variedNames(specJson); // one order for the table and the export
 }
 
 // Each read runs as a lambda in the engine's thread (the store has one connection, owned there)
@@ -60,6 +56,7 @@ void EngineBridge::requestSnapshot(std::optional<qint64> sessionId)
         s.tasks = store.tasks(q);
         QSet<qint64> sweepIds;
         for (auto &t : s.tasks) {
+            t.converged = Monitor::convergedOf(t.result); // the table's outcome needs it
             t.result.clear(); // fetched on demand: a snapshot of 100,000 tasks must stay small
             if (t.sweepId)
                 sweepIds.insert(*t.sweepId);
@@ -162,7 +159,8 @@ void EngineBridge::requestSweepResults(qint64 sweepId)
             return;
         SweepResults r;
         r.sweep = *sw;
-        for (const auto &c : store.cases(sweepId))
+        r.cases = store.cases(sweepId);
+        for (const auto &c : std::as_const(r.cases))
             r.caseIndex.insert(c.id, c.index);
         Store::TaskQuery q;
         q.sweepId = sweepId;

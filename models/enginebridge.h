@@ -50,6 +50,7 @@ public:
         Store::SweepRecord sweep;
         QList<Store::TaskRecord> tasks; // with results
         QHash<qint64, int> caseIndex;   // case id -> position in the sweep
+        QList<Store::CaseRecord> cases; // in sweep order (the export lists every case)
     };
 
     explicit EngineBridge(Monitor::Engine *engine, QObject *parent = nullptr);

@@ -1,5 +1,7 @@
 #include "models/sweepresultsmodel.h"
 
+#include "app/monitor/sweepexport.h"
+#include "models/outcomepalette.h"
 #include "models/tasktablemodel.h"
 
 #include <QColor>
@@ -8,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace Eddy {
 
@@ -47,26 +50,6 @@ QString displayOf(const QVariant &v)
     if (v.typeId() == QMetaType::Double)
         return QString::number(v.toDouble(), 'g', 6);
     return v.toString();
-}
-
-QString csvField(const QString &text)
-{
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
-        return text;
-    QString quoted = text;
-    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
-QString csvValue(const QVariant &v)
-{
-    if (!v.isValid())
-        return {};
-    if (v.typeId() == QMetaType::Bool)
-        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    if (v.typeId() == QMetaType::Double)
-        return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
-    return csvField(v.toString());
 }
 
 } // namespace
@@ -129,7 +112,7 @@ QVariant SweepResultsModel::cell(const Row &row, int column) const
     if (column <= p)
         return row.params.value(m_params.at(column - 1));
     if (column == p + 1)
-        return TaskTableModel::statusText(row.task.status, row.task.isToolError);
+        return Monitor::OutcomeText::label(row.outcome);
     return row.scalars.value(m_scalars.at(column - p - 2));
 }
 
@@ -152,9 +135,10 @@ QVariant SweepResultsModel::data(const QModelIndex &index, int role) const
                    | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         if (index.column() == int(m_params.size()) + 1)
-            return TaskTableModel::statusColor(row.task.status);
+            return OutcomePalette::color(row.outcome);
         return {};
     case TaskIdRole: return row.task.id;
+    case OutcomeRole: return int(row.outcome);
     case SortRole:
         if (v.typeId() == QMetaType::Bool)
             return v.toBool() ? 1.0 : 0.0;
@@ -183,6 +167,7 @@ void SweepResultsModel::fill(Row &row, const Store::TaskRecord &task, bool keepR
     row.task = task;
     if (keepResult && task.result.isEmpty())
         row.task.result = oldResult;
+    row.outcome = Monitor::outcomeOf(row.task);
     if (task.caseId)
         row.caseIndex = m_caseIndex.value(*task.caseId, -1);
     row.params.clear();
@@ -246,6 +231,7 @@ void SweepResultsModel::clear()
     m_rows.clear();
     m_byTask.clear();
     m_caseIndex.clear();
+    m_cases.clear();
     endResetModel();
     Q_EMIT resultsChanged();
 }
@@ -293,9 +279,9 @@ int SweepResultsModel::withResultsCount() const
     return int(std::count_if(m_rows.begin(), m_rows.end(), [](const Row &r) { return !r.scalars.isEmpty(); }));
 }
 
-QList<QPointF> SweepResultsModel::points(const QString &parameter, const QString &scalar) const
+QList<SweepResultsModel::Point> SweepResultsModel::outcomePoints(const QString &parameter, const QString &scalar) const
 {
-    QList<QPointF> out;
+    QList<Point> out;
     for (const Row &row : m_rows) {
         const QVariant x = row.params.value(parameter);
         QVariant y = row.scalars.value(scalar);
@@ -303,35 +289,99 @@ QList<QPointF> SweepResultsModel::points(const QString &parameter, const QString
             y = y.toBool() ? 1.0 : 0.0;
         if (x.typeId() != QMetaType::Double || y.typeId() != QMetaType::Double)
             continue;
-        out.append({x.toDouble(), y.toDouble()});
+        out.append({QPointF(x.toDouble(), y.toDouble()), row.outcome, row.task.id});
     }
-    std::sort(out.begin(), out.end(), [](const QPointF &a, const QPointF &b) {
-        return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
+    std::sort(out.begin(), out.end(), [](const Point &a, const Point &b) {
+        return a.at.x() < b.at.x() || (a.at.x() == b.at.x() && a.at.y() < b.at.y());
     });
     return out;
 }
 
+QList<QPointF> SweepResultsModel::points(const QString &parameter, const QString &scalar) const
+{
+    QList<QPointF> out;
+    for (const Point &p : outcomePoints(parameter, scalar))
+        out << p.at;
+    return out;
+}
+
+bool SweepResultsModel::isNumericParameter(const QString &name) const
+{
+    bool any = false;
+    for (const Row &row : m_rows) {
+        const QVariant v = row.params.value(name);
+        if (!v.isValid())
+            continue;
+        if (v.typeId() != QMetaType::Double)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+bool SweepResultsModel::scalarVaries(const QString &name) const
+{
+    std::optional<QVariant> first;
+    for (const Row &row : m_rows) {
+        const QVariant v = row.scalars.value(name);
+        if (!v.isValid())
+            continue;
+        if (!first)
+            first = v;
+        else if (*first != v)
+            return true;
+    }
+    return false;
+}
+
+bool SweepResultsModel::isLogScalar(const QString &name) const
+{
+    double lo = 0, hi = 0;
+    bool any = false;
+    for (const Row &row : m_rows) {
+        const QVariant v = row.scalars.value(name);
+        if (!v.isValid())
+            continue;
+        if (v.typeId() != QMetaType::Double || !(v.toDouble() > 0))
+            return false;
+        const double d = v.toDouble();
+        lo = any ? std::min(lo, d) : d;
+        hi = any ? std::max(hi, d) : d;
+        any = true;
+    }
+    return any && hi / lo > 100.0;
+}
+
 QString SweepResultsModel::toCsv() const
 {
-    QStringList lines;
-    QStringList header{QStringLiteral("case"), QStringLiteral("task")};
-    for (const QString &p : m_params)
-        header << csvField(p);
-    header << QStringLiteral("status");
-    for (const QString &s : m_scalars)
-        header << csvField(s);
-    lines << header.join(QLatin1Char(','));
+    // Each case with its latest attempt (the highest task number among its tasks).
+    QHash<qint64, const Row *> latest;
     for (const Row &row : m_rows) {
-        QStringList f;
-        f << (row.caseIndex >= 0 ? QString::number(row.caseIndex + 1) : QString()) << QString::number(row.task.id);
-        for (const QString &p : m_params)
-            f << csvValue(row.params.value(p));
-        f << Store::toText(row.task.status);
-        for (const QString &s : m_scalars)
-            f << csvValue(row.scalars.value(s));
-        lines << f.join(QLatin1Char(','));
+        if (!row.task.caseId)
+            continue;
+        const Row *&have = latest[*row.task.caseId];
+        if (!have || have->task.id < row.task.id)
+            have = &row;
     }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    QList<Monitor::SweepExport::Row> rows;
+    if (!m_cases.isEmpty()) {
+        for (const Store::CaseRecord &c : m_cases) {
+            Monitor::SweepExport::Row r{c, std::nullopt};
+            if (const Row *row = latest.value(c.id))
+                r.task = row->task;
+            rows << r;
+        }
+    } else {
+        for (const Row &row : m_rows) {
+            Store::CaseRecord c;
+            c.id = row.task.caseId.value_or(0);
+            c.index = row.caseIndex >= 0 ? row.caseIndex : int(rows.size());
+            c.arguments = row.task.arguments;
+            rows << Monitor::SweepExport::Row{c, row.task};
+        }
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.c.index < b.c.index; });
+    return Monitor::SweepExport::csv(rows, m_params);
 }
 
 } // namespace Eddy

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/monitor/outcome.h"
 #include "app/store/records.h"
 
 #include <QAbstractTableModel>
@@ -24,7 +25,16 @@ public:
     enum Role {
         TaskIdRole = Qt::UserRole + 1,
         SortRole,  // double for numbers and booleans, else the text
-        ValueRole  // the raw value (double, bool or string); invalid when absent
+        ValueRole, // the raw value (double, bool or string); invalid when absent
+        OutcomeRole // int(Monitor::Outcome)
+    };
+
+    // A plotted design point and whether its run converged.
+    struct Point
+    {
+        QPointF at;
+        Monitor::Outcome outcome = Monitor::Outcome::Completed;
+        qint64 taskId = 0;
     };
 
     explicit SweepResultsModel(QObject *parent = nullptr);
@@ -37,6 +47,8 @@ public:
     // Shows a sweep: its id, varied parameter names, tasks (with results) and case positions.
     void setSweep(qint64 sweepId, const QStringList &variedNames, const QList<Store::TaskRecord> &tasks,
                   const QHash<qint64, int> &caseIndex);
+    // The sweep's case records (every case, submitted or not): the CSV export lists them all.
+    void setCases(const QList<Store::CaseRecord> &cases) { m_cases = cases; }
     void clear();
     // Updates or adds the sweep's tasks among these (others are ignored). A record without a
     // result keeps the result already shown (change sets carry no results).
@@ -50,7 +62,16 @@ public:
     int scalarColumn(const QString &name) const;
     // (parameter, scalar) per completed case where both are numbers, sorted by x.
     QList<QPointF> points(const QString &parameter, const QString &scalar) const;
-    // The whole table as CSV (RFC 4180 quoting, full precision, a header row).
+    // The same with each point's outcome (converged, not converged, completed).
+    QList<Point> outcomePoints(const QString &parameter, const QString &scalar) const;
+    // Whether the parameter's values are all numbers (booleans and text are not).
+    bool isNumericParameter(const QString &name) const;
+    // Whether the scalar takes more than one value over the completed cases.
+    bool scalarVaries(const QString &name) const;
+    // Whether the scalar looks like a residual: all values positive and spanning > 2 decades.
+    bool isLogScalar(const QString &name) const;
+    // The sweep as CSV through the same code as `eddyctl export` (Monitor::SweepExport):
+    // case order, outcome, is_error, every argument, every scalar of structuredContent.
     QString toCsv() const;
 
     // Flattens structuredContent to scalar fields: {"a":1,"b":{"x":2}} -> a=1, b.x=2.
@@ -65,6 +86,7 @@ private:
     {
         Store::TaskRecord task;
         int caseIndex = -1;
+        Monitor::Outcome outcome = Monitor::Outcome::Working;
         QHash<QString, QVariant> params;
         QHash<QString, QVariant> scalars;
     };
@@ -79,6 +101,7 @@ private:
     QList<Row> m_rows;
     QHash<qint64, int> m_byTask;
     QHash<qint64, int> m_caseIndex;
+    QList<Store::CaseRecord> m_cases;
 };
 
 } // namespace Eddy

@@ -1,5 +1,7 @@
 #include "models/tasktablemodel.h"
 
+#include "models/outcomepalette.h"
+
 #include <QColor>
 #include <QDateTime>
 #include <QJsonDocument>
@@ -109,6 +111,7 @@ QHash<int, QByteArray> TaskTableModel::roleNames() const
     names.insert(CancelRequestedRole, "cancelRequested");
     names.insert(IsLiveRole, "isLive");
     names.insert(IsToolErrorRole, "isToolError");
+    names.insert(OutcomeRole, "outcome");
     names.insert(SweepIdRole, "sweepId");
     names.insert(ServerIdRole, "serverId");
     names.insert(SortRole, "sort");
@@ -121,8 +124,21 @@ qint64 TaskTableModel::now() const
     return m_fixedNow ? m_fixedNow : QDateTime::currentMSecsSinceEpoch();
 }
 
+namespace {
+
+Monitor::Outcome outcomeOfStatus(TaskStatus status, bool toolError)
+{
+    Store::TaskRecord t;
+    t.status = status;
+    t.isToolError = toolError;
+    return Monitor::outcomeOf(t, std::nullopt);
+}
+
+} // namespace
+
 QString TaskTableModel::statusText(TaskStatus status, bool toolError)
 {
+    // The status alone (filters, the attach dialog); rows show their outcome (OutcomeText).
     switch (status) {
     case TaskStatus::Working: return tr("Working");
     case TaskStatus::InputRequired: return tr("Needs input");
@@ -137,17 +153,36 @@ QString TaskTableModel::statusText(TaskStatus status, bool toolError)
 
 QColor TaskTableModel::statusColor(TaskStatus status)
 {
-    // Chosen to read on both the light and the dark palette.
-    switch (status) {
-    case TaskStatus::Working: return QColor(0x2d, 0x7d, 0xd2);
-    case TaskStatus::InputRequired: return QColor(0xe0, 0x9b, 0x12);
-    case TaskStatus::Completed: return QColor(0x3a, 0xa6, 0x55);
-    case TaskStatus::Failed: return QColor(0xd0, 0x31, 0x2d);
-    case TaskStatus::Cancelled: return QColor(0x8a, 0x8a, 0x8a);
-    case TaskStatus::Expired: return QColor(0xb0, 0x6a, 0x2c);
-    case TaskStatus::Lost: return QColor(0x9b, 0x59, 0xb6);
-    }
-    return {};
+    return OutcomePalette::color(outcomeOfStatus(status, false));
+}
+
+Monitor::Outcome TaskTableModel::outcome(qint64 taskId) const
+{
+    const int r = rowOf(taskId);
+    return r < 0 ? Monitor::Outcome::Lost : m_rows[r].outcome;
+}
+
+void TaskTableModel::takeConvergence(Row &row, const Store::TaskRecord &task)
+{
+    if (!task.result.isEmpty())
+        row.converged = Monitor::convergedOf(task.result);
+    else if (task.converged)
+        row.converged = task.converged;
+    else if (task.isLive())
+        row.converged.reset();
+}
+
+bool TaskTableModel::refreshOutcome(Row &row)
+{
+    const Progress &p = row.progress;
+    const bool atLimit = p.iteration && p.maxIterations && *p.maxIterations > 0 && *p.iteration >= *p.maxIterations;
+    const Monitor::Outcome o = Monitor::outcomeOf(row.task, row.converged, atLimit);
+    if (o == row.outcome)
+        return false;
+    m_outcomeCounts[row.outcome] -= 1;
+    m_outcomeCounts[o] += 1;
+    row.outcome = o;
+    return true;
 }
 
 QString TaskTableModel::durationText(qint64 ms)
@@ -218,7 +253,7 @@ void TaskTableModel::fillDerived(const Row &row) const
     }
     row.parameters = parts.join(QStringLiteral(", "));
     row.search = QStringList{row.parameters, row.task.tool, row.task.statusMessage,
-                             m_serverNames.value(row.task.serverId), statusText(row.task.status, row.task.isToolError),
+                             m_serverNames.value(row.task.serverId), Monitor::OutcomeText::label(row.outcome),
                              QString::number(row.task.id)}
                      .join(QLatin1Char(' '))
                      .toLower();
@@ -232,15 +267,16 @@ QVariant TaskTableModel::display(const Row &row, int column) const
     case CaseColumn: return caseLabel(t.id);
     case ParametersColumn: return row.parameters;
     case StatusColumn: {
-        QString s = statusText(t.status, t.isToolError);
+        QString s = Monitor::OutcomeText::label(row.outcome);
         if (t.cancelRequested && t.isLive())
             s = tr("%1 (cancel requested)").arg(s);
         return s;
     }
     case MessageColumn: return t.statusMessage;
     case ProgressColumn: {
-        // A completed task is done, whether it converged early or used its whole budget.
-        if (t.status == TaskStatus::Completed)
+        // A completed run is done, whether it converged early or used its whole budget; a tool
+        // error is not a finished run (its bar keeps the progress it had, in the error colour).
+        if (t.status == TaskStatus::Completed && !t.isToolError)
             return tr("100 %");
         auto f = row.progress.fraction();
         return f ? tr("%1 %").arg(qRound(*f * 100)) : QString();
@@ -282,7 +318,7 @@ QVariant TaskTableModel::sortValue(const Row &row, int column) const
         return sweep * 100000000 + index;
     }
     case ParametersColumn: return row.parameters;
-    case StatusColumn: return int(t.status);
+    case StatusColumn: return int(row.outcome);
     case MessageColumn: return t.statusMessage;
     case ProgressColumn: return t.status == TaskStatus::Completed ? 1.0 : row.progress.fraction().value_or(-1.0);
     case ResidualColumn: return row.progress.residual.value_or(1e300);
@@ -313,11 +349,11 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::DecorationRole:
         if (index.column() == StatusColumn)
-            return statusColor(t.status);
+            return OutcomePalette::color(row.outcome);
         return {};
     case Qt::ForegroundRole:
         if (index.column() == StatusColumn)
-            return statusColor(t.status);
+            return OutcomePalette::color(row.outcome);
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == ResidualColumn || index.column() == EtaColumn || index.column() == AgeColumn
@@ -327,7 +363,7 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
     case TaskIdRole: return t.id;
     case StatusRole: return int(t.status);
     case ProgressRole:
-        return t.status == TaskStatus::Completed ? 1.0 : row.progress.fraction().value_or(-1.0);
+        return t.status == TaskStatus::Completed && !t.isToolError ? 1.0 : row.progress.fraction().value_or(-1.0);
     case ResidualRole: return row.progress.residual ? QVariant(*row.progress.residual) : QVariant();
     case EtaMsRole: {
         auto eta = row.progress.etaMs();
@@ -341,6 +377,7 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
     case CancelRequestedRole: return t.cancelRequested;
     case IsLiveRole: return t.isLive();
     case IsToolErrorRole: return t.isToolError;
+    case OutcomeRole: return int(row.outcome);
     case SweepIdRole: return t.sweepId ? QVariant(*t.sweepId) : QVariant();
     case ServerIdRole: return t.serverId;
     case SortRole: return sortValue(row, index.column());
@@ -374,7 +411,10 @@ void TaskTableModel::appendRow(const Store::TaskRecord &task)
     const int r = static_cast<int>(m_rows.size());
     Row row;
     row.task = task;
+    takeConvergence(row, task);
     row.task.result.clear(); // results are fetched on demand; 10,000 rows must stay small
+    m_outcomeCounts[row.outcome] += 1;
+    refreshOutcome(row);
     m_index.insert(task.id, r);
     if (task.caseId)
         m_caseRow.insert(*task.caseId, r);
@@ -472,6 +512,7 @@ void TaskTableModel::clearRows()
     m_index.clear();
     m_caseRow.clear();
     m_counts.clear();
+    m_outcomeCounts.clear();
 }
 
 void TaskTableModel::appendListed(const QList<const Store::TaskRecord *> &tasks)
@@ -570,7 +611,10 @@ void TaskTableModel::applyTasks(const QList<Store::TaskRecord> &tasks)
             const bool identity = row.task.arguments != t.arguments || row.task.sweepId != t.sweepId
                                   || row.task.caseId != t.caseId || row.task.serverId != t.serverId;
             row.task = t;
+            takeConvergence(row, t);
             row.task.result.clear();
+            if (refreshOutcome(row))
+                countsDirty = true;
             row.derived = false; // the status and message are part of the search text
             row.parameters.clear();
             row.search.clear();
@@ -583,6 +627,7 @@ void TaskTableModel::applyTasks(const QList<Store::TaskRecord> &tasks)
         auto dup = std::find_if(added.begin(), added.end(), [&](const Row &a) { return a.task.id == t.id; });
         Row row;
         row.task = t;
+        takeConvergence(row, t);
         row.task.result.clear();
         if (dup != added.end()) {
             *dup = std::move(row);
@@ -600,6 +645,8 @@ void TaskTableModel::applyTasks(const QList<Store::TaskRecord> &tasks)
             if (row.task.caseId)
                 m_caseRow.insert(*row.task.caseId, static_cast<int>(m_rows.size()));
             count(row.task.status, 1);
+            m_outcomeCounts[row.outcome] += 1;
+            refreshOutcome(row);
             if (row.task.sweepId && !m_sweeps.contains(*row.task.sweepId)
                 && !m_askedSweeps.contains(*row.task.sweepId)) {
                 m_askedSweeps.insert(*row.task.sweepId);
@@ -642,7 +689,16 @@ void TaskTableModel::applySamples(const QList<Store::ProgressSample> &samples)
         }
         changed << r;
     }
+    bool outcomes = false;
+    for (int r : std::as_const(changed)) {
+        if (refreshOutcome(m_rows[r])) {
+            outcomes = true;
+            emitRowsChanged({r}, StatusColumn, StatusColumn);
+        }
+    }
     emitRowsChanged(changed, ProgressColumn, EtaColumn);
+    if (outcomes)
+        Q_EMIT countsChanged();
 }
 
 void TaskTableModel::applyChanges(const QList<Store::TaskRecord> &tasks, const QList<Store::ProgressSample> &samples)

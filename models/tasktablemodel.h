@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/monitor/outcome.h"
 #include "app/store/records.h"
 
 #include <QAbstractTableModel>
@@ -48,6 +49,7 @@ public:
         CancelRequestedRole, // bool
         IsLiveRole,          // bool
         IsToolErrorRole,     // bool
+        OutcomeRole,         // int(Monitor::Outcome)
         SweepIdRole,         // qint64, or invalid
         ServerIdRole,        // qint64
         SortRole,            // a value that sorts naturally for the column
@@ -128,9 +130,12 @@ public:
     QList<qint64> taskIds() const;
     // How many rows are in each status: the status bar's live counts.
     QHash<Store::TaskStatus, int> statusCounts() const { return m_counts; }
+    // How many rows have each outcome (completed split into converged, not converged, tool error).
+    QHash<Monitor::Outcome, int> outcomeCounts() const { return m_outcomeCounts; }
+    Monitor::Outcome outcome(qint64 taskId) const;
 
     static QString statusText(Store::TaskStatus status, bool toolError = false);
-    static QColor statusColor(Store::TaskStatus status);
+    static QColor statusColor(Store::TaskStatus status); // the palette colour of the status alone
     static QString durationText(qint64 ms);
 
     // For tests and benches: the clock the time columns use (epoch ms); 0 = the real clock.
@@ -147,6 +152,9 @@ private:
     {
         Store::TaskRecord task;
         Progress progress;
+        // From the result's structuredContent.converged, taken before the result is dropped.
+        std::optional<bool> converged;
+        Monitor::Outcome outcome = Monitor::Outcome::Working;
         // Derived lazily on the first data() call that needs them (a view shows only a screenful;
         // deriving 100,000 rows up front blocked the GUI for seconds) and dropped on every change.
         mutable QString parameters;
@@ -159,6 +167,9 @@ private:
     void fillDerived(const Row &row) const;
     const Row &derived(int row) const;
     void count(Store::TaskStatus status, int delta);
+    // Takes what the outcome needs from a record that still has its result, then recounts.
+    void takeConvergence(Row &row, const Store::TaskRecord &task);
+    bool refreshOutcome(Row &row); // true when it changed
     void appendRow(const Store::TaskRecord &task);
     void appendListed(const QList<const Store::TaskRecord *> &tasks);
     void noteListed(const Store::TaskRecord &task); // its sweep and case belong to the session
@@ -191,6 +202,7 @@ private:
     QSet<qint64> m_sessionCases;
     QSet<qint64> m_askedSweeps;
     QHash<Store::TaskStatus, int> m_counts;
+    QHash<Monitor::Outcome, int> m_outcomeCounts;
     bool m_allSessions = false;
     qint64 m_fixedNow = 0;
     // While applyChanges runs: rows changed as a whole, and rows changed on the status side.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 namespace Eddy::Server {
@@ -50,6 +51,10 @@ json inputSchema()
 json outputSchema()
 {
     const json numbers = {{"type", "array"}, {"items", {{"type", "number"}}}};
+    // A residual may be null where the run blew up (JSON has no infinity).
+    const json limitedNumbers = {{"type", "array"},
+                                 {"items", {{"type", {"number", "null"}}}},
+                                 {"maxItems", 2000}};
     return {{"type", "object"},
             {"properties",
              {{"case_name", {{"type", "string"}}},
@@ -75,7 +80,22 @@ json outputSchema()
               {"iterations", {{"type", "integer"}}},
               {"final_residual", {{"type", "number"}}},
               {"converged", {{"type", "boolean"}}},
-              {"wall_seconds", {{"type", "number"}}}}},
+              {"wall_seconds", {{"type", "number"}}},
+              {"residual_history",
+               {{"type", "object"},
+                {"description",
+                 "The residuals over the whole run, down-sampled to at most 2000 points per "
+                 "field: 'iteration' holds the iteration of each point, every other array a "
+                 "field's residual named as in the status message (u, v, and \u03c9 for the "
+                 "vorticity). A client can chart a run it never watched from this."},
+                {"properties",
+                 {{"iteration",
+                   {{"type", "array"}, {"items", {{"type", "integer"}}}, {"maxItems", 2000}}},
+                  {"u", limitedNumbers},
+                  {"v", limitedNumbers},
+                  {"\u03c9", limitedNumbers}}},
+                {"required", {"iteration"}},
+                {"additionalProperties", limitedNumbers}}}}},
             {"required",
              {"u_centreline", "v_centreline", "vortex_centre", "iterations", "final_residual",
               "converged", "wall_seconds"}}};
@@ -118,6 +138,28 @@ std::string fixed(double v, int digits)
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
     return buf;
+}
+
+// Three significant digits: a chart needs no more, and the result stays small.
+json chartValue(double v)
+{
+    if (!std::isfinite(v))
+        return nullptr;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return std::strtod(buf, nullptr);
+}
+
+json history(const std::vector<Solver::HistoryPoint> &points)
+{
+    json iteration = json::array(), u = json::array(), v = json::array(), omega = json::array();
+    for (const Solver::HistoryPoint &h : points) {
+        iteration.push_back(h.iteration);
+        u.push_back(chartValue(h.u));
+        v.push_back(chartValue(h.v));
+        omega.push_back(chartValue(h.omega));
+    }
+    return {{"iteration", iteration}, {"u", u}, {"v", v}, {CfdTool::OmegaName, omega}};
 }
 
 } // namespace
@@ -278,8 +320,26 @@ std::string CfdTool::sci(double value)
 std::string CfdTool::progressMessage(const Solver::Progress &p)
 {
     return "iteration " + std::to_string(p.iteration) + " of " + std::to_string(p.maxIterations)
-           + ", residual " + sci(p.residual) + " (u " + sci(p.residualU) + ", v "
-           + sci(p.residualV) + ", p " + sci(p.residualP) + ")";
+           + ", residual " + sci(p.residual) + fieldResiduals(p.residualU, p.residualV, p.residualOmega);
+}
+
+std::string CfdTool::fieldResiduals(double u, double v, double omega)
+{
+    // The vorticity is what this stream function-vorticity solver marches: "ω", never "p"
+    // (a CFD reader takes "p" for pressure).
+    return " (u " + sci(u) + ", v " + sci(v) + ", " + OmegaName + " " + sci(omega) + ")";
+}
+
+std::string CfdTool::finalMessage(const Solver::CaseResult &r, int maxIterations)
+{
+    const std::string at = "iteration " + std::to_string(r.iterations) + " of "
+                           + std::to_string(maxIterations) + ", residual " + sci(r.finalResidual)
+                           + fieldResiduals(r.residualU, r.residualV, r.residualOmega);
+    if (r.converged)
+        return "converged at " + at;
+    if (r.iterations < maxIterations) // the run blew up and stopped early
+        return "diverged, not converged: " + at;
+    return "stopped at the iteration limit, not converged: " + at;
 }
 
 json CfdTool::meshQuestion(const Solver::MeshQuality &q, bool retry)
@@ -331,7 +391,8 @@ json CfdTool::result(const json &arguments, const Solver::CaseResult &r)
         {"iterations", r.iterations},
         {"final_residual", std::isfinite(r.finalResidual) ? json(r.finalResidual) : json(nullptr)},
         {"converged", r.converged},
-        {"wall_seconds", r.wallSeconds}};
+        {"wall_seconds", r.wallSeconds},
+        {"residual_history", history(r.history)}};
     if (!std::isfinite(r.finalResidual))
         structured["final_residual"] = std::numeric_limits<double>::max();
 

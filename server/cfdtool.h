@@ -25,8 +25,17 @@ public:
                          std::string &error);
     static Solver::CaseParams caseParams(const nlohmann::json &normalized);
 
-    // "iteration 4200 of 12000, residual 3.1e-4 (u 2.0e-4, v 3.1e-4, p 8.7e-5)"
+    // The vorticity residual's name in messages and in the result's residual_history (UTF-8 ω).
+    static constexpr const char *OmegaName = "\xcf\x89";
+
+    // "iteration 4200 of 12000, residual 3.1e-4 (u 2.0e-4, v 3.1e-4, ω 8.7e-5)"
     static std::string progressMessage(const Solver::Progress &progress);
+    // " (u 2.0e-4, v 3.1e-4, ω 8.7e-5)"
+    static std::string fieldResiduals(double u, double v, double omega);
+    // The status message of a finished run, with its last iteration and residuals:
+    // "converged at iteration 812 of 20000, residual 9.8e-7 (u ..., v ..., ω ...)" or
+    // "stopped at the iteration limit, not converged: iteration 200 of 200, residual ...".
+    static std::string finalMessage(const Solver::CaseResult &result, int maxIterations);
     // Two significant digits in e-notation without exponent padding: 3.1e-4.
     static std::string sci(double value);
 

@@ -668,12 +668,8 @@ void TaskManager::runCase(const std::string &id)
             return;
         }
         const Solver::CaseResult r = solver.result();
-        std::string message = r.converged ? "converged after " + std::to_string(r.iterations)
-                                                + " iterations, residual "
-                                                + CfdTool::sci(r.finalResidual)
-                                          : "stopped at the iteration limit ("
-                                                + std::to_string(r.iterations)
-                                                + "), residual " + CfdTool::sci(r.finalResidual);
+        const std::string message
+            = CfdTool::finalMessage(r, arguments.value("max_iterations", 20000));
         finish(e, TaskStatus::Completed, CfdTool::result(arguments, r), nullptr, message);
     } catch (const std::exception &ex) {
         finish(e, TaskStatus::Failed, nullptr,

@@ -5,6 +5,7 @@
 #include "models/serverlistmodel.h"
 #include "models/sessionlistmodel.h"
 #include "models/sweepresultsmodel.h"
+#include "models/outcomepalette.h"
 #include "models/tasktablemodel.h"
 #include "widgets/agentpanel.h"
 #include "widgets/attachdialog.h"
@@ -50,6 +51,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace Eddy {
@@ -71,16 +73,11 @@ bool isChartSeries(const QString &series)
     return series == QLatin1String("residual") || series.startsWith(QLatin1String("residual."));
 }
 
-// Iteration on x: only samples parsed from a message that carried an iteration count are charted
-// (a final "converged after ..." message would otherwise put wall-clock seconds on the x axis).
-QSet<QPair<qint64, qint64>> iterationStamps(const QList<Store::ProgressSample> &samples)
+// Iteration on x, never a time: samples stored before x was always the iteration put a final
+// "converged after ..." message at the Unix time in seconds. Those are left out.
+bool hasClockX(const Store::ProgressSample &s)
 {
-    QSet<QPair<qint64, qint64>> stamps;
-    for (const auto &s : samples) {
-        if (s.series == QLatin1String("iteration"))
-            stamps.insert({s.taskId, s.atMs});
-    }
-    return stamps;
+    return s.x > 1e8 && std::abs(s.x - double(s.atMs) / 1000.0) < 1.0;
 }
 
 } // namespace
@@ -117,13 +114,16 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     buildMenus();
 
     // Status bar: live counts per state, and what the servers are doing.
-    const QList<QPair<QString, TaskStatus>> counters{{tr("Working"), TaskStatus::Working},
-                                                     {tr("Waiting for input"), TaskStatus::InputRequired},
-                                                     {tr("Done"), TaskStatus::Completed},
-                                                     {tr("Failed"), TaskStatus::Failed}};
-    for (const auto &[label, status] : counters) {
+    using Monitor::Outcome;
+    const QList<QPair<QString, Outcome>> counters{{tr("Working"), Outcome::Working},
+                                                  {tr("Waiting for input"), Outcome::NeedsInput},
+                                                  {tr("Done"), Outcome::Converged},
+                                                  {tr("Not converged"), Outcome::NotConverged},
+                                                  {tr("Tool error"), Outcome::ToolError},
+                                                  {tr("Failed"), Outcome::Failed}};
+    for (const auto &[label, outcome] : counters) {
         auto *l = new QLabel(this);
-        l->setObjectName(QStringLiteral("count_%1").arg(int(status)));
+        l->setObjectName(QStringLiteral("count_%1").arg(Monitor::OutcomeText::key(outcome)));
         l->setTextFormat(Qt::RichText);
         statusBar()->addPermanentWidget(l);
         m_counts.insert(label, l);
@@ -162,6 +162,7 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
     connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {
         m_sweepResults->setSweep(r.sweep.id, EngineBridge::variedNames(r.sweep.spec), r.tasks, r.caseIndex);
+        m_sweepResults->setCases(r.cases);
     });
     connect(m_bridge, &EngineBridge::serversReady, this, [this](const QList<Store::ServerRecord> &servers) {
         m_servers->setServers(servers);
@@ -591,6 +592,7 @@ void MainWindow::applyTheme(Theme theme)
     QApplication::setPalette(p);
     m_chart->setDark(dark);
     m_sweepResultsView->setDark(dark);
+    updateStatusBar(); // the counts' dots take the theme's outcome colours
 }
 
 void MainWindow::updateTitle()
@@ -602,30 +604,39 @@ void MainWindow::updateTitle()
 
 QString MainWindow::statusCountsText() const
 {
-    const auto counts = m_tasks->statusCounts();
-    return tr("Working %1 · Waiting for input %2 · Done %3 · Failed %4")
-        .arg(counts.value(TaskStatus::Working))
-        .arg(counts.value(TaskStatus::InputRequired))
-        .arg(counts.value(TaskStatus::Completed))
-        .arg(counts.value(TaskStatus::Failed) + counts.value(TaskStatus::Expired) + counts.value(TaskStatus::Lost));
+    using Monitor::Outcome;
+    const auto c = m_tasks->outcomeCounts();
+    return tr("Working %1 · Waiting for input %2 · Done %3 · Not converged %4 · Tool error %5 · Failed %6")
+        .arg(c.value(Outcome::Working))
+        .arg(c.value(Outcome::NeedsInput))
+        .arg(c.value(Outcome::Converged) + c.value(Outcome::Completed))
+        .arg(c.value(Outcome::NotConverged))
+        .arg(c.value(Outcome::ToolError))
+        .arg(c.value(Outcome::Failed) + c.value(Outcome::Expired) + c.value(Outcome::Lost));
 }
 
 void MainWindow::updateStatusBar()
 {
-    const auto counts = m_tasks->statusCounts();
-    const auto set = [&](const QString &label, TaskStatus status, int n) {
+    using Monitor::Outcome;
+    const auto c = m_tasks->outcomeCounts();
+    const auto set = [&](const QString &label, Outcome outcome, int n) {
         QLabel *l = m_counts.value(label);
         if (!l)
             return;
+        // Counts of nothing stay out of the way, except the first three.
+        l->setVisible(n > 0 || outcome == Outcome::Working || outcome == Outcome::NeedsInput
+                      || outcome == Outcome::Converged);
         l->setText(QStringLiteral("<span style='color:%1'>&#9679;</span> %2 <b>%3</b>&nbsp;&nbsp;")
-                       .arg(TaskTableModel::statusColor(status).name(), label.toHtmlEscaped())
+                       .arg(OutcomePalette::color(outcome).name(), label.toHtmlEscaped())
                        .arg(n));
     };
-    set(tr("Working"), TaskStatus::Working, counts.value(TaskStatus::Working));
-    set(tr("Waiting for input"), TaskStatus::InputRequired, counts.value(TaskStatus::InputRequired));
-    set(tr("Done"), TaskStatus::Completed, counts.value(TaskStatus::Completed));
-    set(tr("Failed"), TaskStatus::Failed,
-        counts.value(TaskStatus::Failed) + counts.value(TaskStatus::Expired) + counts.value(TaskStatus::Lost));
+    set(tr("Working"), Outcome::Working, c.value(Outcome::Working));
+    set(tr("Waiting for input"), Outcome::NeedsInput, c.value(Outcome::NeedsInput));
+    set(tr("Done"), Outcome::Converged, c.value(Outcome::Converged) + c.value(Outcome::Completed));
+    set(tr("Not converged"), Outcome::NotConverged, c.value(Outcome::NotConverged));
+    set(tr("Tool error"), Outcome::ToolError, c.value(Outcome::ToolError));
+    set(tr("Failed"), Outcome::Failed,
+        c.value(Outcome::Failed) + c.value(Outcome::Expired) + c.value(Outcome::Lost));
     if (m_inboxDock) {
         const int pending = m_inbox->rowCount();
         m_inboxDock->setWindowTitle(pending ? tr("Input Inbox (%1)").arg(pending) : tr("Input Inbox"));
@@ -703,13 +714,13 @@ void MainWindow::onChanges(const Monitor::ChangeSet &changes)
     // Live chart: append to the shown series; a new series means rebuilding the chart's list.
     QHash<QString, std::vector<QPointF>> appends;
     bool newSeries = false;
-    const auto stamps = iterationStamps(changes.samples);
-    for (const auto &st : stamps)
-        m_iterationTasks.insert(st.first);
+    // A charted task that just ended may bring its whole residual history with its result: the
+    // store has replaced what polling saw, so the chart reloads from there.
+    bool reload = false;
+    for (const auto &t : changes.tasks)
+        reload = reload || (!t.isLive() && m_chartTasks.contains(t.id));
     for (const auto &s : changes.samples) {
-        if (!m_chartTasks.contains(s.taskId) || !isChartSeries(s.series))
-            continue;
-        if (m_iterationTasks.contains(s.taskId) && !stamps.contains({s.taskId, s.atMs}))
+        if (reload || !m_chartTasks.contains(s.taskId) || !isChartSeries(s.series) || hasClockX(s))
             continue;
         const QString key = seriesKey(s.taskId, s.series);
         if (!m_series.contains(key)) {
@@ -728,6 +739,8 @@ void MainWindow::onChanges(const Monitor::ChangeSet &changes)
         });
         m_chart->setSeries(list);
     }
+    if (reload)
+        m_bridge->requestSamples(m_chartTasks);
     for (const auto &t : changes.tasks) {
         if (!t.isLive())
             m_inbox->removeTask(t.id);
@@ -788,12 +801,8 @@ void MainWindow::onSamples(const QList<qint64> &taskIds, const QList<Store::Prog
     if (taskIds != m_chartTasks)
         return;
     QHash<QString, std::vector<QPointF>> points;
-    const auto stamps = iterationStamps(samples);
-    for (const auto &st : stamps)
-        m_iterationTasks.insert(st.first);
     for (const auto &s : samples) {
-        // A task too quick to report any iteration still shows its residuals (over time).
-        if (isChartSeries(s.series) && (!m_iterationTasks.contains(s.taskId) || stamps.contains({s.taskId, s.atMs})))
+        if (isChartSeries(s.series) && !hasClockX(s))
             points[seriesKey(s.taskId, s.series)].emplace_back(s.x, s.y);
     }
     m_chart->setSeries({});
@@ -822,6 +831,8 @@ void MainWindow::onDetail(const EngineBridge::TaskDetail &detail)
     m_result->setLineage(detail.parentTaskId, detail.childTaskIds);
     const qint64 end = detail.task.finishedAtMs.value_or(QDateTime::currentMSecsSinceEpoch());
     m_timeline->setEvents(detail.events, end);
+    m_timeline->setOutcome(detail.task.isLive() ? std::nullopt
+                                                : std::optional<Monitor::Outcome>(Monitor::outcomeOf(detail.task)));
 }
 
 void MainWindow::answerNext()

@@ -158,7 +158,6 @@ private:
     std::optional<qint64> m_session;
     bool m_sessionKnown = false;
     QList<qint64> m_chartTasks;
-    QSet<qint64> m_iterationTasks; // tasks whose messages carry an iteration count
     QHash<QString, SampleSeriesModel *> m_series; // "task/series" -> model shown in the chart
     qint64 m_detailTask = 0;
     QHash<qint64, Store::SweepRecord> m_sweeps;

@@ -1,5 +1,6 @@
 #include "widgets/progressdelegate.h"
 
+#include "models/outcomepalette.h"
 #include "models/tasktablemodel.h"
 
 #include <QApplication>
@@ -7,6 +8,15 @@
 #include <QStyleOptionProgressBar>
 
 namespace Eddy {
+
+namespace {
+
+bool isDark(const QStyleOptionViewItem &option)
+{
+    return option.palette.color(QPalette::Base).lightness() < option.palette.color(QPalette::Text).lightness();
+}
+
+} // namespace
 
 ProgressDelegate::ProgressDelegate(QObject *parent)
     : QStyledItemDelegate(parent)
@@ -34,8 +44,8 @@ void ProgressDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
         bar.textAlignment = Qt::AlignCenter;
         bar.state = option.state | QStyle::State_Horizontal;
         bar.palette = option.palette;
-        const auto status = static_cast<Store::TaskStatus>(index.data(TaskTableModel::StatusRole).toInt());
-        bar.palette.setColor(QPalette::Highlight, TaskTableModel::statusColor(status));
+        const auto outcome = static_cast<Monitor::Outcome>(index.data(TaskTableModel::OutcomeRole).toInt());
+        bar.palette.setColor(QPalette::Highlight, OutcomePalette::color(outcome, isDark(option)));
         bar.fontMetrics = option.fontMetrics;
         style->drawControl(QStyle::CE_ProgressBar, &bar, painter, option.widget);
         return;
@@ -43,7 +53,8 @@ void ProgressDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     if (index.column() == TaskTableModel::StatusColumn) {
         QStyleOptionViewItem item = option;
         initStyleOption(&item, index);
-        const QColor colour = index.data(Qt::DecorationRole).value<QColor>();
+        const auto outcome = static_cast<Monitor::Outcome>(index.data(TaskTableModel::OutcomeRole).toInt());
+        const QColor colour = OutcomePalette::color(outcome, isDark(option));
         item.features &= ~QStyleOptionViewItem::HasDecoration;
         item.icon = QIcon();
         const int d = option.fontMetrics.height() * 6 / 10;
@@ -61,18 +72,35 @@ void ProgressDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
         painter->setPen(Qt::NoPen);
         painter->setBrush(colour);
         const QRectF dot(option.rect.left() + 6, option.rect.center().y() - d / 2.0, d, d);
-        const auto status = static_cast<Store::TaskStatus>(index.data(TaskTableModel::StatusRole).toInt());
-        if (status == Store::TaskStatus::InputRequired) {
-            // Waiting for a human: a diamond so it stands out even without colour vision.
-            QPolygonF diamond{{dot.center().x(), dot.top()}, {dot.right(), dot.center().y()},
-                              {dot.center().x(), dot.bottom()}, {dot.left(), dot.center().y()}};
-            painter->drawPolygon(diamond);
-        } else {
+        // Shapes as well as colours, so outcomes read without colour vision.
+        switch (OutcomePalette::marker(outcome)) {
+        case OutcomePalette::Marker::Diamond:
+            painter->drawPolygon(QPolygonF{{dot.center().x(), dot.top()}, {dot.right(), dot.center().y()},
+                                           {dot.center().x(), dot.bottom()}, {dot.left(), dot.center().y()}});
+            break;
+        case OutcomePalette::Marker::Ring:
+            painter->setPen(QPen(colour, 2));
+            painter->setBrush(Qt::NoBrush);
+            painter->drawEllipse(dot.adjusted(1, 1, -1, -1));
+            break;
+        case OutcomePalette::Marker::Cross:
+            painter->setPen(QPen(colour, 2.2, Qt::SolidLine, Qt::RoundCap));
+            painter->drawLine(dot.topLeft() + QPointF(1, 1), dot.bottomRight() - QPointF(1, 1));
+            painter->drawLine(dot.topRight() + QPointF(-1, 1), dot.bottomLeft() + QPointF(1, -1));
+            break;
+        case OutcomePalette::Marker::Square:
+            painter->drawRect(dot.adjusted(1, 1, -1, -1));
+            break;
+        case OutcomePalette::Marker::Dot:
             painter->drawEllipse(dot);
+            break;
         }
         painter->restore();
         painter->save();
-        painter->setPen(colour);
+        // On the selection the text takes the highlight's text colour (green on blue does not
+        // read); the marker keeps the outcome's colour and shape.
+        painter->setPen(option.state & QStyle::State_Selected ? option.palette.color(QPalette::HighlightedText)
+                                                              : colour);
         QFont f = option.font;
         f.setBold(true);
         painter->setFont(f);

@@ -197,7 +197,13 @@ void ResidualChart::setSeries(const QList<SampleSeriesModel *> &models)
         // whole line: 11 s per zoom at 2,000 shown points. replace() is one update.
         const auto sync = [line, model] {
             line->replace(QList<QPointF>(model->shownPoints().begin(), model->shownPoints().end()));
+            // A line of one point draws nothing: show the point and its value.
+            const bool single = model->shownPoints().size() == 1;
+            line->setPointsVisible(single);
+            line->setPointLabelsVisible(single);
         };
+        line->setPointLabelsFormat(QStringLiteral("@yPoint"));
+        line->setPointLabelsClipping(false);
         sync();
         connect(model, &QAbstractItemModel::rowsInserted, line, sync);
         connect(model, &QAbstractItemModel::modelReset, line, sync);
@@ -243,8 +249,10 @@ void ResidualChart::updateRanges()
         ymin = 1e-6;
         ymax = 1;
     }
-    if (xmax <= xmin)
-        xmax = xmin + 1;
+    if (xmax <= xmin) { // one iteration: centre it
+        xmin = std::max(0.0, xmin - 1);
+        xmax = xmin + 2;
+    }
     // Whole decades on the log axis read best; a label on every decade only while each gets the
     // height of its text (Qt Charts elides crowded labels to "...", which reads as nothing).
     int loExp = int(std::floor(std::log10(std::max(ymin, 1e-300))));

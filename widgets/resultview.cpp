@@ -1,5 +1,6 @@
 #include "widgets/resultview.h"
 
+#include "app/monitor/outcome.h"
 #include "widgets/niceaxis.h"
 
 #include <QChart>
@@ -268,6 +269,12 @@ void ResultView::setTask(const Store::TaskRecord &task)
             m_outcome = Outcome::ToolError;
             banner = tr("Tool error: the tool ran and reported a problem. The task itself completed; "
                         "read the message below, fix the arguments and relaunch.");
+            css = QStringLiteral("background:#f8d7da;color:#7a1c23;border-radius:3px;");
+        } else if (Monitor::convergedOf(task.result) == false) {
+            // Green is for success only: a run that stopped short of convergence says so.
+            m_outcome = Outcome::Success;
+            banner = tr("Completed – not converged: the run stopped before its residual reached the "
+                        "tolerance. Treat the numbers as provisional; rerun with more iterations.");
             css = QStringLiteral("background:#fff3cd;color:#6b4e00;border-radius:3px;");
         } else {
             m_outcome = Outcome::Success;

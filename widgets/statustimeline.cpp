@@ -1,5 +1,6 @@
 #include "widgets/statustimeline.h"
 
+#include "models/outcomepalette.h"
 #include "models/tasktablemodel.h"
 
 #include <QPainter>
@@ -86,14 +87,21 @@ void StatusTimeline::paintEvent(QPaintEvent *)
             double x1 = bar.left() + double(to - start) / span * bar.width();
             if (isTerminal(m_events[i].status))
                 x1 = std::max(x1, x0 + 4); // a finished task shows its end marker
+            const bool last = i + 1 == m_events.size() && isTerminal(m_events[i].status) && m_outcome;
             p.fillRect(QRectF(x0, bar.top(), std::max(1.0, x1 - x0), bar.height()),
-                       TaskTableModel::statusColor(m_events[i].status));
+                       last ? OutcomePalette::color(*m_outcome) : TaskTableModel::statusColor(m_events[i].status));
         }
         p.restore();
     }
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QRect(4, bar.bottom() + 3, width() - 8, fontMetrics().height() + 4),
                Qt::AlignLeft | Qt::AlignVCenter, summary());
+}
+
+void StatusTimeline::setOutcome(std::optional<Monitor::Outcome> outcome)
+{
+    m_outcome = outcome;
+    update();
 }
 
 } // namespace Eddy

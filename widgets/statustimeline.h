@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/monitor/outcome.h"
 #include "app/store/records.h"
 
 #include <QList>
@@ -21,6 +22,8 @@ public:
 
     // Events in time order; `endMs` = now for a live task or its finish time.
     void setEvents(const QList<Store::TaskEventRecord> &events, qint64 endMs);
+    // The task's outcome: colours its final (terminal) stretch, e.g. amber for "not converged".
+    void setOutcome(std::optional<Monitor::Outcome> outcome);
     void clear();
     // Milliseconds spent in each status, for the summary line (and tests).
     qint64 timeIn(Store::TaskStatus status) const;
@@ -35,6 +38,7 @@ protected:
 private:
     QList<Store::TaskEventRecord> m_events;
     qint64 m_endMs = 0;
+    std::optional<Monitor::Outcome> m_outcome;
 };
 
 } // namespace Eddy

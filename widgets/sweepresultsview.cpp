@@ -1,6 +1,7 @@
 #include "widgets/sweepresultsview.h"
 
 #include "models/svgplot.h"
+#include "models/outcomepalette.h"
 #include "models/sweepresultsmodel.h"
 #include "widgets/niceaxis.h"
 
@@ -11,7 +12,9 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QScatterSeries>
@@ -20,6 +23,8 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <cmath>
 #include <QValueAxis>
 
 namespace Eddy {
@@ -36,6 +41,10 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     , m_chart(new QChart)
     , m_line(new QLineSeries)
     , m_points(new QScatterSeries)
+    , m_unconverged(new QScatterSeries)
+    , m_axisX(new QValueAxis(this))
+    , m_axisY(new QValueAxis(this))
+    , m_axisLogY(new QLogValueAxis(this))
 {
     setObjectName(QStringLiteral("SweepResultsView"));
     m_proxy->setSourceModel(m_model);
@@ -64,19 +73,31 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_y->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(m_x, &QComboBox::currentIndexChanged, this, &SweepResultsView::replot);
     connect(m_y, &QComboBox::currentIndexChanged, this, &SweepResultsView::replot);
+    connect(m_y, &QComboBox::activated, this, [this] { m_userPickedY = true; });
 
+    m_points->setName(tr("Converged"));
+    m_unconverged->setName(tr("Not converged"));
     m_chart->addSeries(m_line);
     m_chart->addSeries(m_points);
-    m_chart->createDefaultAxes();
-    for (QAbstractAxis *axis : m_chart->axes()) {
-        if (auto *value = qobject_cast<QValueAxis *>(axis))
-            keepTicksNice(value);
+    m_chart->addSeries(m_unconverged);
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_line, m_points, m_unconverged}) {
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
     }
+    keepTicksNice(m_axisX);
+    keepTicksNice(m_axisY);
+    m_axisLogY->setBase(10);
+    m_axisLogY->setLabelFormat(QStringLiteral("%.0e"));
+    m_axisLogY->setMinorTickCount(0); // decade lines only: the plot is small
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->markers(m_line).first()->setVisible(false);
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_chart->setBackgroundRoundness(0);
-    m_points->setMarkerSize(9);
     m_view->setChart(m_chart);
+    applyMarkerStyle();
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(160);
 
@@ -132,15 +153,31 @@ void SweepResultsView::refreshChoices()
         if (oldX != params) {
             m_x->clear();
             m_x->addItems(params);
-            m_x->setCurrentIndex(std::max(0, int(params.indexOf(keepX))));
+            // A useful first choice: the first numeric varied parameter (not a yes/no switch).
+            int pick = int(params.indexOf(keepX));
+            for (int i = 0; pick < 0 && i < params.size(); ++i) {
+                if (m_model->isNumericParameter(params[i]))
+                    pick = i;
+            }
+            m_x->setCurrentIndex(std::max(0, pick));
         }
-        if (oldY != scalars) {
+        if (oldY != scalars || !m_model->scalarVaries(m_y->currentText())) {
             m_y->clear();
             m_y->addItems(scalars);
-            // A useful first choice: the final residual, else the first scalar.
-            const int keep = int(scalars.indexOf(keepY));
-            const int residual = int(scalars.indexOf(QStringLiteral("final_residual")));
-            m_y->setCurrentIndex(keep >= 0 ? keep : std::max(0, residual));
+            // A useful first choice: the final residual if it varies, else the first scalar that
+            // varies over the cases, else the first.
+            int pick = int(scalars.indexOf(keepY));
+            if (pick >= 0 && !m_model->scalarVaries(keepY) && !m_userPickedY)
+                pick = -1;
+            if (pick < 0 && m_model->scalarVaries(QStringLiteral("final_residual")))
+                pick = int(scalars.indexOf(QStringLiteral("final_residual")));
+            for (int i = 0; pick < 0 && i < scalars.size(); ++i) {
+                if (m_model->scalarVaries(scalars[i]))
+                    pick = i;
+            }
+            if (pick < 0)
+                pick = int(scalars.indexOf(QStringLiteral("final_residual")));
+            m_y->setCurrentIndex(std::max(0, pick));
         }
     }
     const int done = m_model->withResultsCount();
@@ -154,7 +191,17 @@ void SweepResultsView::refreshChoices()
 
 QList<QPointF> SweepResultsView::plottedPoints() const
 {
-    return m_points->points();
+    return m_line->points();
+}
+
+QList<QPointF> SweepResultsView::unconvergedPoints() const
+{
+    return m_unconverged->points();
+}
+
+QString SweepResultsView::plotTitle() const
+{
+    return m_chart->title();
 }
 
 bool SweepResultsView::setPlot(const QString &parameter, const QString &scalar)
@@ -165,27 +212,70 @@ bool SweepResultsView::setPlot(const QString &parameter, const QString &scalar)
         return false;
     m_x->setCurrentIndex(x);
     m_y->setCurrentIndex(y);
+    m_userPickedY = true;
     replot();
     return true;
 }
 
+void SweepResultsView::applyMarkerStyle()
+{
+    const QColor good = OutcomePalette::color(Monitor::Outcome::Converged, m_dark);
+    const QColor amber = OutcomePalette::color(Monitor::Outcome::NotConverged, m_dark);
+    m_points->setMarkerSize(9);
+    m_points->setColor(good);
+    m_points->setBorderColor(good);
+    m_unconverged->setMarkerSize(11);
+    m_unconverged->setBrush(m_dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white));
+    m_unconverged->setPen(QPen(amber, 2.5));
+    QPen line(m_dark ? QColor(0x8a, 0x90, 0x99) : QColor(0x9a, 0xa0, 0xa8), 1.2);
+    m_line->setPen(line);
+    // The legend draws the series' own look unless told: a hollow amber ring for "Not converged".
+    for (QLegendMarker *marker : m_chart->legend()->markers(m_unconverged)) {
+        marker->setPen(QPen(amber, 2));
+        marker->setBrush(m_unconverged->brush());
+    }
+}
+
 void SweepResultsView::replot()
 {
-    const QList<QPointF> pts = m_model->points(m_x->currentText(), m_y->currentText());
+    const auto all = m_model->outcomePoints(m_x->currentText(), m_y->currentText());
+    QList<QPointF> pts, good, unconverged;
+    for (const auto &p : all) {
+        pts << p.at;
+        (p.outcome == Monitor::Outcome::NotConverged ? unconverged : good) << p.at;
+    }
+    const bool logY = m_model->isLogScalar(m_y->currentText()) && !pts.isEmpty();
+    if (logY != m_logY) {
+        // Swap the vertical axis: log for residual-like scalars (positive, > 2 decades).
+        QAbstractAxis *from = m_logY ? static_cast<QAbstractAxis *>(m_axisLogY) : m_axisY;
+        QAbstractAxis *to = logY ? static_cast<QAbstractAxis *>(m_axisLogY) : m_axisY;
+        for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_line, m_points, m_unconverged})
+            series->detachAxis(from);
+        m_chart->removeAxis(from);
+        from->setParent(this); // removeAxis hands ownership back; keep it for a later swap
+        m_chart->addAxis(to, Qt::AlignLeft);
+        for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_line, m_points, m_unconverged})
+            series->attachAxis(to);
+        m_logY = logY;
+    }
     m_line->replace(pts);
-    m_points->replace(pts);
-    const auto hAxes = m_chart->axes(Qt::Horizontal);
-    const auto vAxes = m_chart->axes(Qt::Vertical);
-    auto *ax = hAxes.isEmpty() ? nullptr : qobject_cast<QValueAxis *>(hAxes.first());
-    auto *ay = vAxes.isEmpty() ? nullptr : qobject_cast<QValueAxis *>(vAxes.first());
-    if (!ax || !ay)
-        return;
-    ax->setTitleText(m_x->currentText());
-    ay->setTitleText(m_y->currentText());
+    m_points->replace(good);
+    m_unconverged->replace(unconverged);
+    m_chart->legend()->setVisible(!unconverged.isEmpty());
+    m_axisX->setTitleText(m_x->currentText());
+    m_axisY->setTitleText(m_y->currentText());
+    m_axisLogY->setTitleText(m_y->currentText());
     if (pts.isEmpty()) {
-        setNiceRange(ax, 0, 1);
-        setNiceRange(ay, 0, 1);
-        m_chart->setTitle(m_model->sweepId() ? tr("No completed case yet.") : QString());
+        setNiceRange(m_axisX, 0, 1);
+        setNiceRange(m_axisY, 0, 1);
+        QString title;
+        if (m_model->sweepId()) {
+            title = m_model->withResultsCount() == 0
+                        ? tr("No completed case yet.")
+                        : tr("No numeric values of %1 against %2: choose other columns.")
+                              .arg(m_y->currentText(), m_x->currentText());
+        }
+        m_chart->setTitle(title);
         return;
     }
     m_chart->setTitle(QString());
@@ -197,9 +287,13 @@ void SweepResultsView::replot()
         y1 = std::max(y1, p.y());
     }
     const double padX = x1 > x0 ? (x1 - x0) * 0.05 : std::max(1.0, std::abs(x0) * 0.1);
-    const double padY = y1 > y0 ? (y1 - y0) * 0.08 : std::max(1e-12, std::abs(y0) * 0.1);
-    setNiceRange(ax, x0 - padX, x1 + padX);
-    setNiceRange(ay, y0 - padY, y1 + padY);
+    setNiceRange(m_axisX, x0 - padX, x1 + padX);
+    if (m_logY) {
+        m_axisLogY->setRange(std::pow(10.0, std::floor(std::log10(y0))), std::pow(10.0, std::ceil(std::log10(y1))));
+    } else {
+        const double padY = y1 > y0 ? (y1 - y0) * 0.08 : std::max(1e-12, std::abs(y0) * 0.1);
+        setNiceRange(m_axisY, y0 - padY, y1 + padY);
+    }
 }
 
 bool SweepResultsView::exportCsv(const QString &path) const
@@ -218,8 +312,13 @@ SvgPlot SweepResultsView::plot() const
         plot.background = QColor(0x1f, 0x21, 0x24);
         plot.foreground = QColor(0xdf, 0xe1, 0xe5);
     }
-    const QList<QPointF> pts = m_points->points();
-    plot.series << SvgPlot::Series{m_y->currentText(), m_points->color(), {pts.begin(), pts.end()}, true};
+    const QList<QPointF> good = m_points->points();
+    const QList<QPointF> bad = m_unconverged->points();
+    plot.series << SvgPlot::Series{m_y->currentText(), m_points->color(), {good.begin(), good.end()}, true};
+    if (!bad.isEmpty())
+        plot.series << SvgPlot::Series{tr("%1 (not converged)").arg(m_y->currentText()),
+                                       OutcomePalette::color(Monitor::Outcome::NotConverged, m_dark),
+                                       {bad.begin(), bad.end()}, true};
     return plot;
 }
 
@@ -259,7 +358,7 @@ void SweepResultsView::setDark(bool dark)
     m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     m_chart->setBackgroundBrush(dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white));
     m_chart->setBackgroundRoundness(0);
-    m_points->setMarkerSize(9);
+    applyMarkerStyle();
 }
 
 } // namespace Eddy

@@ -7,6 +7,8 @@ class QChartView;
 class QComboBox;
 class QLabel;
 class QLineSeries;
+class QLogValueAxis;
+class QValueAxis;
 class QScatterSeries;
 class QSortFilterProxyModel;
 class QTableView;
@@ -32,8 +34,12 @@ public:
     QSortFilterProxyModel *proxy() const { return m_proxy; }
     QComboBox *xCombo() const { return m_x; }
     QComboBox *yCombo() const { return m_y; }
-    // Points now plotted.
+    // Points now plotted (all of them), and those drawn as not converged (hollow).
     QList<QPointF> plottedPoints() const;
+    QList<QPointF> unconvergedPoints() const;
+    // Whether the y axis is logarithmic (residual-like scalars), and the plot's title text.
+    bool isLogY() const { return m_logY; }
+    QString plotTitle() const;
     // Chooses the plotted pair; false when the model has no such column.
     bool setPlot(const QString &parameter, const QString &scalar);
 
@@ -49,6 +55,7 @@ Q_SIGNALS:
 private:
     void refreshChoices();
     void replot();
+    void applyMarkerStyle();
     void exportInteractive(const QString &kind);
 
     SweepResultsModel *m_model;
@@ -60,7 +67,13 @@ private:
     QChartView *m_view;
     QChart *m_chart;
     QLineSeries *m_line;
-    QScatterSeries *m_points;
+    QScatterSeries *m_points;      // converged or completed
+    QScatterSeries *m_unconverged; // completed, not converged: hollow rings
+    QValueAxis *m_axisX;
+    QValueAxis *m_axisY;
+    QLogValueAxis *m_axisLogY;
+    bool m_logY = false;
+    bool m_userPickedY = false;
     bool m_dark = false;
 };
 

@@ -2,6 +2,8 @@
 
 #include "app/agent/agent.h"
 
+#include "app/monitor/outcome.h"
+#include "app/monitor/sweepexport.h"
 #include "app/store/taskstore.h"
 
 #include <QCoreApplication>
@@ -37,13 +39,6 @@ QString isoMs(std::optional<qint64> ms)
     return QDateTime::fromMSecsSinceEpoch(*ms, Qt::UTC).toString(Qt::ISODateWithMs);
 }
 
-QString csvField(QString s)
-{
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
-        return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-    return s;
-}
-
 QString scalarText(const json &v)
 {
     if (v.is_string())
@@ -51,20 +46,6 @@ QString scalarText(const json &v)
     if (v.is_null())
         return {};
     return QString::fromStdString(v.dump());
-}
-
-// Scalars of a result's structuredContent, nested objects flattened with dots; arrays skipped.
-void flatten(const json &obj, const std::string &prefix, std::vector<std::pair<std::string, json>> &out)
-{
-    if (!obj.is_object())
-        return;
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-        const std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
-        if (it.value().is_object())
-            flatten(it.value(), key, out);
-        else if (!it.value().is_array())
-            out.emplace_back(key, it.value());
-    }
 }
 
 } // namespace
@@ -831,6 +812,7 @@ void Ctl::cmdExport()
             json j{{"case", r.c.index + 1},
                    {"task", r.t ? json(r.t->id) : json()},
                    {"status", r.t ? Store::toText(r.t->status).toStdString() : Store::toText(r.c.state).toStdString()},
+                   {"outcome", r.t ? Monitor::OutcomeText::key(Monitor::outcomeOf(*r.t)).toStdString() : std::string()},
                    {"arguments", r.args},
                    {"isError", r.t ? r.t->isToolError : false},
                    {"result", r.result}};
@@ -843,42 +825,12 @@ void Ctl::cmdExport()
         m_out << QString::fromStdString(arr.dump(2)) << Qt::endl;
         return finish(Ok);
     }
-    // CSV: parameters, then every scalar of structuredContent seen in any case.
-    std::vector<std::string> argCols, resCols;
-    for (const Row &r : rows) {
-        for (auto it = r.args.begin(); it != r.args.end(); ++it)
-            if (std::find(argCols.begin(), argCols.end(), it.key()) == argCols.end())
-                argCols.push_back(it.key());
-        std::vector<std::pair<std::string, json>> flat;
-        flatten(r.result.is_object() ? r.result.value("structuredContent", json::object()) : json::object(), {}, flat);
-        for (const auto &f : flat)
-            if (std::find(resCols.begin(), resCols.end(), f.first) == resCols.end()
-                && std::find(argCols.begin(), argCols.end(), f.first) == argCols.end())
-                resCols.push_back(f.first);
-    }
-    QStringList header{QStringLiteral("case"), QStringLiteral("task"), QStringLiteral("status"), QStringLiteral("is_error")};
-    for (const auto &c : argCols)
-        header << QString::fromStdString(c);
-    for (const auto &c : resCols)
-        header << QString::fromStdString(c);
-    m_out << header.join(QLatin1Char(',')) << "\n";
-    for (const Row &r : rows) {
-        QStringList line{QString::number(r.c.index + 1), r.t ? QString::number(r.t->id) : QString(),
-                         r.t ? Store::toText(r.t->status) : Store::toText(r.c.state),
-                         r.t && r.t->isToolError ? QStringLiteral("true") : QStringLiteral("false")};
-        for (const auto &c : argCols)
-            line << csvField(scalarText(r.args.value(c, json())));
-        std::vector<std::pair<std::string, json>> flat;
-        flatten(r.result.is_object() ? r.result.value("structuredContent", json::object()) : json::object(), {}, flat);
-        for (const auto &c : resCols) {
-            QString v;
-            for (const auto &f : flat)
-                if (f.first == c)
-                    v = scalarText(f.second);
-            line << csvField(v);
-        }
-        m_out << line.join(QLatin1Char(',')) << "\n";
-    }
+    // CSV: the same code path as the GUI's Export CSV (case order, outcome, is_error, every
+    // argument, every scalar of structuredContent).
+    const auto sw = m_engine.store().sweep(sweep);
+    m_out << Monitor::SweepExport::csv(Monitor::SweepExport::rows(m_engine.store(), sweep),
+                                       Monitor::SweepExport::variedNames(sw->spec));
+    m_out.flush();
     finish(Ok);
 }
 

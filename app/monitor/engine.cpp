@@ -1,4 +1,5 @@
 #include "app/monitor/engine.h"
+#include "app/monitor/outcome.h"
 #include "app/monitor/log.h"
 #include "app/monitor/schemavalidator.h"
 #include "app/monitor/sweepexpander.h"
@@ -1190,8 +1191,32 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
     const bool statusChanged = t.status != oldStatus;
     const bool messageChanged = t.statusMessage != oldMessage;
     QList<Store::ProgressSample> samples;
-    if (messageChanged && !t.statusMessage.isEmpty())
+    if (messageChanged && !t.statusMessage.isEmpty()) {
         samples = m_parser.parse(t.statusMessage, t.tool, now, taskId);
+        if (ProgressParser::hasOwnX(samples)) {
+            m_lastX.insert(taskId, samples.first().x);
+        } else if (!samples.isEmpty()) {
+            // No counter in this message ("converged, residual 9e-7"): it belongs at the last
+            // iteration seen, never at a clock time.
+            const double x = lastX(taskId);
+            for (Store::ProgressSample &sample : samples)
+                sample.x = x;
+        }
+    }
+    // A result's residual history (docs/sweeps.md) is the whole run, also what ran while Eddy
+    // was closed or between two polls: it replaces the residuals polling saw.
+    bool replaceResiduals = false;
+    if (!t.isLive() && t.status == Store::TaskStatus::Completed && !t.result.isEmpty()) {
+        const QList<Store::ProgressSample> history = ProgressParser::historySamples(t.result, taskId, now);
+        if (!history.isEmpty()) {
+            samples.removeIf([](const Store::ProgressSample &sample) {
+                return sample.series == ProgressParser::Residual
+                       || sample.series.startsWith(ProgressParser::Residual + QLatin1Char('.'));
+            });
+            samples << history;
+            replaceResiduals = true;
+        }
+    }
 
     QList<Store::InputRequestRecord> fresh;
     if (t.status == Store::TaskStatus::InputRequired) {
@@ -1213,6 +1238,8 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
     const bool changed = statusChanged || messageChanged || terminal || t.lastUpdatedAt != oldUpdated
                          || t.pollIntervalMs != oldInterval;
     if (changed) {
+        if (replaceResiduals && !m_store.deleteSamples(taskId, ProgressParser::Residual))
+            qCWarning(lcMonitor) << "cannot replace the residuals of task" << taskId << ":" << m_store.lastError();
         if (!m_store.storeTaskUpdate(t, statusChanged || messageChanged, samples))
             qCWarning(lcMonitor) << "cannot store task" << taskId << ":" << m_store.lastError();
         queueChange(t);
@@ -1235,9 +1262,25 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
         m_wrongTask.remove(taskId);
         m_fieldWarned.remove(taskId);
         m_legacyKeys.remove(taskId);
+        m_lastX.remove(taskId);
         qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toText(done.status)));
         emit taskFinished(done);
     }
+}
+
+double Engine::lastX(qint64 taskId)
+{
+    if (auto it = m_lastX.constFind(taskId); it != m_lastX.constEnd())
+        return *it;
+    // After a restart: the last x stored for the task (one read, then remembered).
+    double x = 0;
+    const QList<Store::ProgressSample> stored = m_store.progressSamples(taskId);
+    for (const Store::ProgressSample &sample : stored) {
+        if (sample.series == ProgressParser::Iteration || sample.series == ProgressParser::Step)
+            x = sample.x;
+    }
+    m_lastX.insert(taskId, x);
+    return x;
 }
 
 void Engine::wrongTaskAnswer(qint64 taskId, const Mcp::Error &e)
@@ -1578,8 +1621,10 @@ void Engine::requestSnapshot(qint64 snapshotId, const Store::TaskQuery &query)
     m_snapshot.id = snapshotId;
     if (isOpen()) {
         m_snapshot.rows = m_store.tasks(query);
-        for (Store::TaskRecord &t : m_snapshot.rows)
+        for (Store::TaskRecord &t : m_snapshot.rows) {
+            t.converged = convergedOf(t.result); // the table's outcome needs it
             t.result.clear(); // fetched on demand: a snapshot of 100,000 tasks must stay small
+        }
     }
     sendSnapshotChunk();
 }

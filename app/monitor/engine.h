@@ -209,6 +209,7 @@ private:
     void startListen(qint64 serverId);
     // unreliable: the server's answers cannot be trusted (stored Lost with `why` as the message).
     void markGone(qint64 taskId, const QString &why, bool unreliable = false);
+    double lastX(qint64 taskId); // for a message without a counter
     void queueChange(const Store::TaskRecord &task);
     void armFlush();
     void flushChanges();
@@ -243,6 +244,7 @@ private:
     QMap<qint64, QList<Store::CaseRecord>> m_caseQueue; // sweep id (0 = single calls) -> unsent
     QSet<qint64> m_ttlWarned;
     QHash<qint64, int> m_noResultTries;           // task id -> 'completed' replies without a result
+    QHash<qint64, double> m_lastX;                // task id -> x (iteration) of its last counted message
     QHash<qint64, qint64> m_pendingSessionForCase; // single call -> session to attach its task to
     ChangeSet m_pending;
     QHash<qint64, int> m_pendingTaskIndex;         // task id -> index in m_pending.tasks

@@ -1,7 +1,11 @@
 #include "app/monitor/progressparser.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace Eddy::Monitor {
 
@@ -23,7 +27,17 @@ const QRegularExpression &residualRe()
 }
 const QRegularExpression &fieldRe()
 {
-    static const QRegularExpression re(QStringLiteral("([A-Za-z_][A-Za-z0-9_]*)\\s*[=:]?\\s*" EDDY_NUM));
+    // Field names as the solver writes them, Greek included: "u", "v", "ω", "k", "epsilon".
+    static const QRegularExpression re(QStringLiteral("([\\p{L}_][\\p{L}\\p{N}_]*)\\s*[=:]?\\s*" EDDY_NUM));
+    return re;
+}
+// "converged after 812 iterations", "stopped at the iteration limit (400)": counts that come
+// after their word, in final messages.
+const QRegularExpression &iterationsAfterRe()
+{
+    static const QRegularExpression re(
+        QStringLiteral("\\b(\\d+)\\s+iterations?\\b|\\biteration limit\\s*\\(\\s*(\\d+)\\s*\\)"),
+        QRegularExpression::CaseInsensitiveOption);
     return re;
 }
 const QRegularExpression &percentRe()
@@ -99,7 +113,8 @@ QStringList ProgressParser::setTemplates(const QList<Store::ProgressTemplate> &t
 }
 
 QList<Store::ProgressSample> ProgressParser::parse(const QString &message, const QString &tool,
-                                                   qint64 atMs, qint64 taskId) const
+                                                   qint64 atMs, qint64 taskId,
+                                                   std::optional<double> fallbackX) const
 {
     QList<std::pair<QString, double>> values;
     std::optional<double> x;
@@ -110,6 +125,10 @@ QList<Store::ProgressSample> ProgressParser::parse(const QString &message, const
         x = it;
         if (!m.captured(2).isEmpty())
             values.append({MaxIterations, m.captured(2).toDouble()});
+    } else if (const auto a = iterationsAfterRe().match(message); a.hasMatch()) {
+        const double it = (a.captured(1).isEmpty() ? a.captured(2) : a.captured(1)).toDouble();
+        values.append({Iteration, it});
+        x = it;
     }
     if (const auto m = stepRe().match(message); m.hasMatch()) {
         const double s = m.captured(1).toDouble();
@@ -165,7 +184,8 @@ QList<Store::ProgressSample> ProgressParser::parse(const QString &message, const
     }
 
     QList<Store::ProgressSample> out;
-    const double xv = x.value_or(double(atMs) / 1000.0);
+    // Never a clock time on x: a message without a counter continues the task's last x.
+    const double xv = x.value_or(fallbackX.value_or(0.0));
     for (const auto &[series, y] : values) {
         Store::ProgressSample s;
         s.taskId = taskId;
@@ -176,6 +196,72 @@ QList<Store::ProgressSample> ProgressParser::parse(const QString &message, const
         out.append(s);
     }
     return out;
+}
+
+QList<Store::ProgressSample> ProgressParser::historySamples(const QString &resultJson, qint64 taskId,
+                                                            qint64 atMs)
+{
+    using json = nlohmann::json;
+    QList<Store::ProgressSample> out;
+    if (!resultJson.contains(QLatin1String("residual_history")))
+        return out;
+    const QByteArray utf8 = resultJson.toUtf8();
+    const json result = json::parse(utf8.constBegin(), utf8.constEnd(), nullptr, false);
+    if (!result.is_object() || !result.contains("structuredContent") || !result["structuredContent"].is_object())
+        return out;
+    const json &content = result["structuredContent"];
+    auto h = content.find("residual_history");
+    if (h == content.end() || !h->is_object())
+        return out;
+    auto it = h->find("iteration");
+    if (it == h->end() || !it->is_array() || it->empty())
+        return out;
+    const json &iterations = *it;
+    const std::size_t n = iterations.size();
+    std::vector<double> overall(n, -1.0);
+    bool ownOverall = false;
+    const auto add = [&](const QString &series, std::size_t i, double y) {
+        Store::ProgressSample s;
+        s.taskId = taskId;
+        s.atMs = atMs;
+        s.series = series;
+        s.x = iterations[i].get<double>();
+        s.y = y;
+        out.append(s);
+    };
+    for (auto f = h->begin(); f != h->end(); ++f) {
+        if (f.key() == "iteration" || !f->is_array() || f->size() != n)
+            continue;
+        const QString name = QString::fromStdString(f.key());
+        const bool isOverall = name == Residual;
+        ownOverall = ownOverall || isOverall;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!iterations[i].is_number())
+                continue;
+            const json &v = (*f)[i];
+            // A null marks a blow-up (JSON has no infinity): the chart shows it as off the scale.
+            const double y = v.is_number() ? v.get<double>() : std::numeric_limits<double>::infinity();
+            if (!v.is_number() && !v.is_null())
+                continue;
+            add(isOverall ? Residual : Residual + QLatin1Char('.') + name, i, y);
+            if (!isOverall)
+                overall[i] = std::max(overall[i], y);
+        }
+    }
+    if (!ownOverall) {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (overall[i] >= 0 && iterations[i].is_number())
+                add(Residual, i, overall[i]);
+        }
+    }
+    return out;
+}
+
+bool ProgressParser::hasOwnX(const QList<Store::ProgressSample> &samples)
+{
+    return std::any_of(samples.begin(), samples.end(), [](const Store::ProgressSample &s) {
+        return s.series == Iteration || s.series == Step || s.series == Time;
+    });
 }
 
 } // namespace Eddy::Monitor

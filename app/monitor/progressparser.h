@@ -6,10 +6,12 @@
 #include <QRegularExpression>
 #include <QString>
 
+#include <optional>
+
 namespace Eddy::Monitor {
 
 // statusMessage -> progress samples. Built-in templates: "iteration N of M", "residual X",
-// per-field residuals "(u 2.0e-4, v 3.1e-4, p 8.7e-5)", "NN%", "time = T", "step N",
+// per-field residuals "(u 2.0e-4, v 3.1e-4, ω 8.7e-5)" named as written, "NN%", "time = T", "step N",
 // "queued, position N"; plus user templates (regexes with named captures, per tool) whose every
 // numeric named capture becomes a series. Value type; any thread.
 class ProgressParser final
@@ -30,9 +32,19 @@ public:
     static QString checkPattern(const QString &pattern);
 
     // Samples for one message seen at atMs. x is the iteration (or step) when the message has
-    // one, else the time value, else atMs in seconds.
+    // one ("iteration 40 of 200", "after 812 iterations"), else its time value, else fallbackX
+    // (the caller's last x for the task), else 0: never the clock.
     QList<Store::ProgressSample> parse(const QString &message, const QString &tool, qint64 atMs,
-                                       qint64 taskId = 0) const;
+                                       qint64 taskId = 0,
+                                       std::optional<double> fallbackX = std::nullopt) const;
+    // The residual history a result may carry (docs/sweeps.md): structuredContent.
+    // residual_history = {"iteration": [...], "<field>": [...], ...} -> samples "residual.<field>"
+    // at x = iteration, plus "residual" (the history's own "residual" array, else the largest
+    // field at each point). Empty when the result has none or it is malformed.
+    static QList<Store::ProgressSample> historySamples(const QString &resultJson, qint64 taskId,
+                                                       qint64 atMs);
+    // True when the samples of one message carry their own x (an iteration, step or time).
+    static bool hasOwnX(const QList<Store::ProgressSample> &samples);
 
 private:
     struct Compiled

@@ -107,6 +107,9 @@ struct TaskRecord
     QString result;                  // CallToolResult JSON text once completed
     QString error;                   // JSON-RPC error JSON text once failed
     bool isToolError = false;        // completed with result.isError == true (not failed)
+    // structuredContent.converged of the result, when it has one: kept where the (large) result
+    // is dropped, e.g. in the snapshots the task table lists. Not stored in the database.
+    std::optional<bool> converged;
     bool cancelRequested = false;
     qint64 firstSeenAtMs = 0;        // when Eddy stored the handle
     qint64 updatedAtMs = 0;          // when Eddy last stored a change

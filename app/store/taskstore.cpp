@@ -996,6 +996,15 @@ bool TaskStore::setNextPoll(qint64 taskId, qint64 nextPollAtMs)
     return st.exec();
 }
 
+bool TaskStore::deleteSamples(qint64 taskId, const QString &series)
+{
+    Statement st = m_db.prepare(QStringLiteral(
+        "DELETE FROM progress_samples WHERE task_id=? AND (series=? OR substr(series, 1, ?)=?)"));
+    const QString prefix = series + QLatin1Char('.');
+    st.bind(1, taskId).bind(2, series).bind(3, qint64(prefix.size())).bind(4, prefix);
+    return st.exec();
+}
+
 bool TaskStore::setCancelRequested(qint64 taskId)
 {
     Statement st = m_db.prepare(QStringLiteral("UPDATE tasks SET cancel_requested=1, updated_at=? WHERE id=?"));

@@ -98,6 +98,9 @@ public:
     bool setCancelRequested(qint64 taskId);
     QList<TaskEventRecord> taskEvents(qint64 taskId);
     QList<ProgressSample> progressSamples(qint64 taskId);
+    // Drops a task's samples of one series and its fields ("residual" and "residual.*"): a
+    // result's full residual history replaces what polling saw of it.
+    bool deleteSamples(qint64 taskId, const QString &series);
 
     // --- input requests
     // Stores the request the first time its key is seen; returns the stored record either way

@@ -24,7 +24,7 @@ constexpr double kAspectLimit = 10.0;  // mesh check: largest acceptable cell as
 constexpr double kRepairFactor = 0.75; // each repair pass multiplies log(grading) by this
 constexpr int kSorSweeps = 1; // SOR sweeps per step: more do not cut the step count (measured)
 constexpr char kMagic[8] = {'E', 'D', 'D', 'Y', 'C', 'A', 'V', '1'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2; // 2: the residual history follows the fields
 
 double clampFinite(double value, double lo, double hi, double fallback)
 {
@@ -243,9 +243,12 @@ struct CavitySolver::Impl
     std::vector<double> psi, omega, omegaNext, u, v;         // fields, row-major [j * s + i]
     double nu = 0.0, dt = 0.0, sor = 1.0;
     int iteration = 0;
-    double residualU = 0.0, residualV = 0.0, residualP = 0.0;
+    double residualU = 0.0, residualV = 0.0, residualOmega = 0.0;
     double wallSeconds = 0.0;
+    std::vector<HistoryPoint> history; // reserved to kMaxHistory + 1: no allocation per step
+    int historyStride = 1;
 
+    void record();
     void setMesh(std::vector<double> nx, std::vector<double> ny);
     void resetFields();
     struct Team;
@@ -305,8 +308,28 @@ void CavitySolver::Impl::resetFields()
     for (int i = 0; i <= n; ++i)
         u[std::size_t(n) * s + i] = params.lidVelocity;
     iteration = 0;
-    residualU = residualV = residualP = 0.0;
+    residualU = residualV = residualOmega = 0.0;
     wallSeconds = 0.0;
+    history.clear();
+    history.reserve(kMaxHistory + 1);
+    historyStride = 1;
+}
+
+void CavitySolver::Impl::record()
+{
+    if (iteration % historyStride != 0)
+        return;
+    history.push_back({iteration, residualU, residualV, residualOmega});
+    if (int(history.size()) <= kMaxHistory)
+        return;
+    // Full: keep the points on multiples of twice the stride, then record half as often.
+    historyStride *= 2;
+    std::size_t kept = 0;
+    for (const HistoryPoint &h : history) {
+        if (h.iteration % historyStride == 0)
+            history[kept++] = h;
+    }
+    history.resize(kept);
 }
 
 // The second thread of a two-thread run: it owns the upper half of the rows for the duration of
@@ -422,7 +445,7 @@ void CavitySolver::Impl::step(Team *team)
     const double norm = scale > 0.0 ? 1.0 / scale : 1.0 / dt;
     residualU = m[0] * norm;
     residualV = m[1] * norm;
-    residualP = m[2] * norm;
+    residualOmega = m[2] * norm;
     ++iteration;
 }
 
@@ -581,8 +604,8 @@ CavitySolver::Outcome CavitySolver::run(const std::function<bool(const Progress 
         progress.iteration = d->iteration;
         progress.residualU = d->residualU;
         progress.residualV = d->residualV;
-        progress.residualP = d->residualP;
-        progress.residual = std::max({d->residualU, d->residualV, d->residualP});
+        progress.residualOmega = d->residualOmega;
+        progress.residual = std::max({d->residualU, d->residualV, d->residualOmega});
     };
     // A helper thread for the upper half of the rows, for this call only.
     std::unique_ptr<Impl::Team> team;
@@ -612,7 +635,8 @@ CavitySolver::Outcome CavitySolver::run(const std::function<bool(const Progress 
             break;
         }
         d->step(team.get());
-        const double r = std::max({d->residualU, d->residualV, d->residualP});
+        d->record();
+        const double r = std::max({d->residualU, d->residualV, d->residualOmega});
         // The first steps from rest only move the vorticity; never call that converged.
         if (d->iteration > 2 && r < d->params.tolerance) {
             outcome = Outcome::Converged;
@@ -667,13 +691,21 @@ std::vector<std::uint8_t> CavitySolver::checkpoint() const
     w.put(d->wallSeconds);
     w.put(d->residualU);
     w.put(d->residualV);
-    w.put(d->residualP);
+    w.put(d->residualOmega);
     w.put(d->x);
     w.put(d->y);
     w.put(d->psi);
     w.put(d->omega);
     w.put(d->u);
     w.put(d->v);
+    w.put(std::int32_t(d->historyStride));
+    w.put(std::int32_t(d->history.size()));
+    for (const HistoryPoint &h : d->history) {
+        w.put(std::int32_t(h.iteration));
+        w.put(h.u);
+        w.put(h.v);
+        w.put(h.omega);
+    }
     w.put(fnv1a(out.data(), out.size()));
     return out;
 }
@@ -696,7 +728,7 @@ bool CavitySolver::restore(const std::vector<std::uint8_t> &snapshot)
     std::int32_t n = 0;
     double reynolds = 0, lid = 0, grading = 0, wall = 0, ru = 0, rv = 0, rp = 0;
     std::int64_t iteration = 0;
-    if (std::memcmp(magic, kMagic, sizeof magic) != 0 || !r.get(version) || version != kVersion
+    if (std::memcmp(magic, kMagic, sizeof magic) != 0 || !r.get(version) || version < 1 || version > kVersion
         || !r.get(n) || n != d->n || !r.get(reynolds) || reynolds != d->params.reynolds
         || !r.get(lid) || lid != d->params.lidVelocity || !r.get(grading)
         || !(grading >= 1.0 && grading <= 1e6) || !r.get(iteration) || iteration < 0
@@ -706,7 +738,24 @@ bool CavitySolver::restore(const std::vector<std::uint8_t> &snapshot)
     const std::size_t cells = std::size_t(d->s) * d->s;
     std::vector<double> nx, ny, psi, omega, u, v;
     if (!r.get(nx, d->s) || !r.get(ny, d->s) || !r.get(psi, cells) || !r.get(omega, cells)
-        || !r.get(u, cells) || !r.get(v, cells) || r.position() != body)
+        || !r.get(u, cells) || !r.get(v, cells))
+        return false;
+    // Version 1 snapshots carry no history: a resumed run charts from its resume point.
+    std::int32_t stride = 1, count = 0;
+    if (version >= 2 && (!r.get(stride) || stride < 1 || stride > (1 << 30) || !r.get(count) || count < 0
+        || count > kMaxHistory))
+        return false;
+    std::vector<HistoryPoint> history;
+    history.reserve(kMaxHistory + 1);
+    for (std::int32_t k = 0; k < count; ++k) {
+        std::int32_t it = 0;
+        HistoryPoint h;
+        if (!r.get(it) || it < 0 || it > iteration || !r.get(h.u) || !r.get(h.v) || !r.get(h.omega))
+            return false;
+        h.iteration = it;
+        history.push_back(h);
+    }
+    if (r.position() != body)
         return false;
     if (!validNodes(nx) || !validNodes(ny) || !allFinite(psi) || !allFinite(omega)
         || !allFinite(u) || !allFinite(v) || !std::isfinite(wall) || !std::isfinite(ru)
@@ -723,7 +772,9 @@ bool CavitySolver::restore(const std::vector<std::uint8_t> &snapshot)
     d->wallSeconds = wall;
     d->residualU = ru;
     d->residualV = rv;
-    d->residualP = rp;
+    d->residualOmega = rp;
+    d->history = std::move(history);
+    d->historyStride = stride;
     return true;
 }
 
@@ -777,9 +828,15 @@ CaseResult CavitySolver::result() const
     res.vortexY = vy;
     res.vortexPsi = sign * std::min(psiX, psiY);
     res.iterations = d->iteration;
-    res.finalResidual = std::max({d->residualU, d->residualV, d->residualP});
+    res.finalResidual = std::max({d->residualU, d->residualV, d->residualOmega});
     res.converged = d->iteration > 2 && res.finalResidual < d->params.tolerance;
     res.wallSeconds = d->wallSeconds;
+    res.residualU = d->residualU;
+    res.residualV = d->residualV;
+    res.residualOmega = d->residualOmega;
+    res.history = d->history;
+    if (d->iteration > 0 && (res.history.empty() || res.history.back().iteration != d->iteration))
+        res.history.push_back({d->iteration, d->residualU, d->residualV, d->residualOmega});
     return res;
 }
 

@@ -34,7 +34,7 @@ struct MeshQuality
 };
 
 // Residuals are rates of change per unit of convective time L/U, relative to the lid scales:
-// max |du/dt| / (U^2/L) and likewise for v; the "p" slot carries the vorticity, the field this
+// max |du/dt| / (U^2/L) and likewise for v; residualOmega is the vorticity's, the field this
 // stream function-vorticity solver marches (max |domega/dt| / (U/L)^2). See docs/solver.md.
 struct Progress
 {
@@ -43,7 +43,14 @@ struct Progress
     double residual = 0.0;       // max of the three below
     double residualU = 0.0;
     double residualV = 0.0;
-    double residualP = 0.0;
+    double residualOmega = 0.0;
+};
+
+// One point of the residual history (iteration and the three field residuals).
+struct HistoryPoint
+{
+    int iteration = 0;
+    double u = 0.0, v = 0.0, omega = 0.0;
 };
 
 // Results at the published sample points of Ghia, Ghia & Shin (1982), table I and II.
@@ -60,7 +67,14 @@ struct CaseResult
     double finalResidual = 0.0;
     bool converged = false;
     double wallSeconds = 0.0;         // solver time only
+    double residualU = 0.0, residualV = 0.0, residualOmega = 0.0; // at the last iteration
+    // The residuals over the whole run, down-sampled to at most kMaxHistory points: every
+    // stride-th iteration, the stride doubling whenever the list fills; the last iteration is
+    // always the last point. Survives checkpoint/restore.
+    std::vector<HistoryPoint> history;
 };
+
+constexpr int kMaxHistory = 1000;
 
 class CavitySolver
 {

@@ -139,7 +139,7 @@ void tst_EddyCtl::sweepWithMeshQuestionsAnsweredAndExported()
     QCOMPARE(r.code, 0);
     const QList<QByteArray> lines = r.out.trimmed().split('\n');
     QCOMPARE(lines.size(), 13);
-    QVERIFY(lines[0].startsWith("case,task,status,is_error"));
+    QVERIFY(lines[0].startsWith("case,task,outcome,is_error,status"));
     QVERIFY(lines[0].contains("reynolds") && lines[0].contains("final_residual"));
     checkNoServerIdIn(m_allOutput);
 }

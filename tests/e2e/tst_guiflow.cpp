@@ -173,7 +173,8 @@ void tst_GuiFlow::sweepThroughWidgets()
     // Three cases force a defect; the server may ask a case again after a repair ("still fails").
     QVERIFY2(m_questionsAnswered >= 3, qPrintable(QString::number(m_questionsAnswered)));
     QCOMPARE(w.inboxModel()->rowCount(), 0);
-    QVERIFY(w.statusCountsText().contains(QLatin1String("Done 6")));
+    // 300 iterations on 16 x 16 cells stop short of the default tolerance: done, not converged.
+    QVERIFY2(w.statusCountsText().contains(QLatin1String("Not converged 6")), qPrintable(w.statusCountsText()));
     QVERIFY(!w.windowTitle().contains(QLatin1String("secret")));
 
     // Results: select a case; the result view shows the structured result, the chart residuals.

@@ -3,6 +3,8 @@
 #include "app/monitor/progressanalyzer.h"
 #include "app/monitor/progressparser.h"
 
+#include <QMap>
+#include <QPointF>
 #include <QTest>
 
 #include <cmath>
@@ -42,6 +44,7 @@ private slots:
     void builtins();
     void xIsTheIteration();
     void userTemplates();
+    void residualHistory();
     void badTemplateReported();
     void verdicts_data();
     void verdicts();
@@ -57,6 +60,9 @@ void tst_ProgressParser::builtins_data()
         << "iteration 4200 of 12000, residual 3.1e-4 (u 2.0e-4, v 3.1e-4, p 8.7e-5)"
         << QStringList{"iteration", "max_iterations", "residual", "residual.u", "residual.v", "residual.p"}
         << QList<double>{4200, 12000, 3.1e-4, 2.0e-4, 3.1e-4, 8.7e-5};
+    QTest::newRow("vorticity as written")
+        << "iteration 4200 of 12000, residual 3.1e-4 (u 2.0e-4, v 3.1e-4, ω 8.7e-5)"
+        << QStringList{"residual.u", "residual.v", "residual.ω"} << QList<double>{2.0e-4, 3.1e-4, 8.7e-5};
     QTest::newRow("solver exponent without sign")
         << "iteration 100 of 300, residual 9.7e0 (u 9.7e0, v 1.2e0, p 3.0e-1)"
         << QStringList{"iteration", "residual", "residual.u", "residual.p"} << QList<double>{100, 9.7, 9.7, 0.3};
@@ -101,8 +107,41 @@ void tst_ProgressParser::xIsTheIteration()
         QCOMPARE(x.taskId, qint64(3));
         QCOMPARE(x.atMs, qint64(77000));
     }
+    // No counter: the caller's last x, never the clock (77 s here).
     const auto t = p.parse(QStringLiteral("residual 1e-3"), QString(), 77000);
-    QCOMPARE(t.first().x, 77.0); // no counter: seconds of the sample time
+    QCOMPARE(t.first().x, 0.0);
+    QVERIFY(!ProgressParser::hasOwnX(t));
+    const auto u = p.parse(QStringLiteral("converged, residual 1e-3"), QString(), 77000, 3, 4200.0);
+    QCOMPARE(u.first().x, 4200.0);
+    // Final messages name their iteration after the number.
+    const auto v = p.parse(QStringLiteral("converged after 1234 iterations, residual 9.9e-7"), QString(), 77000);
+    QVERIFY(ProgressParser::hasOwnX(v));
+    for (const ProgressSample &x : v)
+        QCOMPARE(x.x, 1234.0);
+    const auto w = p.parse(QStringLiteral("stopped at the iteration limit (400), residual 1.7e-1"), QString(), 77000);
+    QCOMPARE(w.first().x, 400.0);
+}
+
+void tst_ProgressParser::residualHistory()
+{
+    const QString result = QStringLiteral(
+        R"({"content":[],"isError":false,"structuredContent":{"converged":true,"residual_history":)"
+        R"({"iteration":[1,2,4],"u":[0.5,0.1,0.01],"v":[0.2,0.3,null],"ω":[1,0.2,0.03]}}})");
+    const auto s = ProgressParser::historySamples(result, 7, 1000);
+    QMap<QString, QList<QPointF>> by;
+    for (const ProgressSample &x : s) {
+        QCOMPARE(x.taskId, qint64(7));
+        by[x.series] << QPointF(x.x, x.y);
+    }
+    QCOMPARE(by.value("residual.u"), (QList<QPointF>{{1, 0.5}, {2, 0.1}, {4, 0.01}}));
+    QCOMPARE(by.value("residual.ω").size(), 3);
+    QVERIFY(std::isinf(by.value("residual.v").at(2).y())); // null: blew up
+    QCOMPARE(by.value("residual").at(0), QPointF(1, 1));    // the largest field
+    QCOMPARE(by.value("residual").at(1), QPointF(2, 0.3));
+    QVERIFY(ProgressParser::historySamples(QStringLiteral(R"({"structuredContent":{"x":1}})"), 7, 0).isEmpty());
+    QVERIFY(ProgressParser::historySamples(
+                QStringLiteral(R"({"structuredContent":{"residual_history":{"iteration":"no"}}})"), 7, 0)
+                .isEmpty());
 }
 
 void tst_ProgressParser::userTemplates()

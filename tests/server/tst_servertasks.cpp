@@ -156,7 +156,7 @@ void tst_ServerTasks::progressMessageAndCancel()
     QVERIFY(!id.empty());
     static const QRegularExpression progress(
         "^iteration (\\d+) of 10000000, residual \\d\\.\\de-?\\d+ \\(u \\d\\.\\de-?\\d+, "
-        "v \\d\\.\\de-?\\d+, p \\d\\.\\de-?\\d+\\)$");
+        "v \\d\\.\\de-?\\d+, ω \\d\\.\\de-?\\d+\\)$");
     const json running = m_client->waitForTask(id, [](const json &t) {
         return progress.match(QString::fromStdString(t.value("statusMessage", ""))).hasMatch();
     });

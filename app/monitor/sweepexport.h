@@ -1,0 +1,39 @@
+#pragma once
+
+#include "app/store/records.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace Eddy::Store {
+class TaskStore;
+}
+
+namespace Eddy::Monitor {
+
+// A sweep as CSV: the one code path behind the GUI's Export CSV and `eddyctl export`. Rows in
+// case order; columns case, task, outcome, is_error, status, every argument (varied first, in
+// the spec's order, then the fixed ones by name; idempotency_key left out), then every scalar
+// of structuredContent seen in any case (nested objects flattened with dots, arrays left out).
+// Pure apart from rows(), which reads the store; any thread that owns the store.
+class SweepExport final
+{
+public:
+    struct Row
+    {
+        Store::CaseRecord c;
+        std::optional<Store::TaskRecord> task; // the case's latest attempt, when there is one
+    };
+
+    // The sweep's cases in order, each with its latest task (results included).
+    static QList<Row> rows(Store::TaskStore &store, qint64 sweepId);
+    // The varied parameter names of a sweep spec ({"vary": {...}}), in the spec's order.
+    static QStringList variedNames(const QString &specJson);
+
+    static QString csv(const QList<Row> &rows, const QStringList &variedNames);
+};
+
+} // namespace Eddy::Monitor
