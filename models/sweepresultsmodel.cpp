@@ -320,6 +320,7 @@ QString SweepResultsModel::toCsv() const
     header << QStringLiteral("status");
     for (const QString &s : m_scalars)
         header << csvField(s);
+    header << QStringLiteral("answer");
     lines << header.join(QLatin1Char(','));
     for (const Row &row : m_rows) {
         QStringList f;
@@ -329,6 +330,7 @@ QString SweepResultsModel::toCsv() const
         f << Store::toText(row.task.status);
         for (const QString &s : m_scalars)
             f << csvValue(row.scalars.value(s));
+        f << csvField(m_answers.value(row.task.id));
         lines << f.join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -52,6 +52,8 @@ public:
     QList<QPointF> points(const QString &parameter, const QString &scalar) const;
     // The whole table as CSV (RFC 4180 quoting, full precision, a header row).
     QString toCsv() const;
+    // The answers given to each task's questions (task id -> text), exported as "answer".
+    void setAnswers(const QHash<qint64, QString> &answers) { m_answers = answers; }
 
     // Flattens structuredContent to scalar fields: {"a":1,"b":{"x":2}} -> a=1, b.x=2.
     static QList<QPair<QString, QVariant>> scalarsOf(const QString &resultJson);
@@ -61,6 +63,7 @@ Q_SIGNALS:
     void resultsChanged();
 
 private:
+    QHash<qint64, QString> m_answers;
     struct Row
     {
         Store::TaskRecord task;

@@ -265,7 +265,7 @@ void Ctl::askInteractively(const Store::InputRequestRecord &r)
         m_err.flush();
         const QString line = in.readLine().trimmed();
         const json answer{{"action", line == QLatin1String("accept") ? "accept" : "decline"}};
-        m_engine.answerInput(r.taskId, r.key, QByteArray::fromStdString(answer.dump()));
+        m_engine.answerInput(r.taskId, r.key, QByteArray::fromStdString(answer.dump()), QStringLiteral("eddyctl"));
         return;
     }
     const json schema = params.value("requestedSchema", json::object());
@@ -306,7 +306,7 @@ void Ctl::askInteractively(const Store::InputRequestRecord &r)
         m_err << error << Qt::endl;
         return;
     }
-    m_engine.answerInput(r.taskId, r.key, QByteArray::fromStdString(answer.dump()));
+    m_engine.answerInput(r.taskId, r.key, QByteArray::fromStdString(answer.dump()), QStringLiteral("eddyctl"));
 }
 
 json Ctl::taskJson(const Store::TaskRecord &t)
@@ -680,7 +680,7 @@ void Ctl::cmdAnswer()
                 m_out << QStringLiteral("task %1: answered \"%2\"").arg(taskId).arg(key) << Qt::endl;
                 finish(Ok);
             });
-    m_engine.answerInput(task, m_args[2], QByteArray::fromStdString(answer.dump()));
+    m_engine.answerInput(task, m_args[2], QByteArray::fromStdString(answer.dump()), QStringLiteral("eddyctl"));
 }
 
 void Ctl::cmdCancel()
@@ -754,13 +754,16 @@ void Ctl::cmdExport()
         std::optional<Store::TaskRecord> t;
         json args;
         json result;
+        QString answer; // InputInbox::answerSummary() of the task's questions
     };
     std::vector<Row> rows;
     for (const Store::CaseRecord &c : cases) {
-        Row r{c, c.taskId ? m_engine.store().task(*c.taskId) : std::nullopt, parseJsonText(c.arguments), json()};
+        Row r{c, c.taskId ? m_engine.store().task(*c.taskId) : std::nullopt, parseJsonText(c.arguments), json(), QString()};
         r.args.erase("idempotency_key");
         if (r.t && !r.t->result.isEmpty())
             r.result = parseJsonText(r.t->result);
+        if (r.t)
+            r.answer = Monitor::InputInbox::answerSummary(m_engine.store().inputRequests(r.t->id));
         rows.push_back(std::move(r));
     }
     if (format == QLatin1String("json")) {
@@ -772,6 +775,8 @@ void Ctl::cmdExport()
                    {"arguments", r.args},
                    {"isError", r.t ? r.t->isToolError : false},
                    {"result", r.result}};
+            if (!r.answer.isEmpty())
+                j["answer"] = r.answer.toStdString();
             if (r.t && !r.t->error.isEmpty())
                 j["error"] = parseJsonText(r.t->error);
             else if (!r.c.error.isEmpty())
@@ -799,6 +804,7 @@ void Ctl::cmdExport()
         header << QString::fromStdString(c);
     for (const auto &c : resCols)
         header << QString::fromStdString(c);
+    header << QStringLiteral("answer");
     m_out << header.join(QLatin1Char(',')) << "\n";
     for (const Row &r : rows) {
         QStringList line{QString::number(r.c.index + 1), r.t ? QString::number(r.t->id) : QString(),
@@ -815,6 +821,7 @@ void Ctl::cmdExport()
                     v = scalarText(f.second);
             line << csvField(v);
         }
+        line << csvField(r.answer);
         m_out << line.join(QLatin1Char(',')) << "\n";
     }
     finish(Ok);

@@ -100,7 +100,9 @@ public slots:
     void cancelTasks(const QList<qint64> &taskIds);
     // Sends one answer (an ElicitResult JSON object) with tasks/update; each key once.
     // Emits inputAnswered().
-    void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson);
+    // answeredBy: who answers, kept with the answer (the user's login name, "eddyctl", "agent").
+    void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson,
+                     const QString &answeredBy = {});
 
     qint64 createSession(const QString &name); // -1 on error (operationFailed())
     bool renameSession(qint64 sessionId, const QString &name);

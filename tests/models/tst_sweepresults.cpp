@@ -196,14 +196,18 @@ void tst_SweepResults::csvExport()
     model.setSweep(7, {QStringLiteral("reynolds"), QStringLiteral("case_name")},
                    {task(1, 11, 100, 32, TaskStatus::Completed, cavity(100, 5503, 9.99546e-08, 0.617, true)), odd},
                    {{11, 0}, {12, 1}});
+    model.setAnswers({{1, QStringLiteral("accept {\"action\":\"repair\"} by alice at 2026-12-01T14:40:12Z")}});
     const QStringList lines = model.toCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 3);
     QVERIFY(lines[0].startsWith(QStringLiteral("case,task,reynolds,case_name,status,")));
     QVERIFY(lines[0].contains(QStringLiteral("final_residual")));
+    QVERIFY(lines[0].endsWith(QStringLiteral(",answer"))); // the answers given to the case's questions
+    QVERIFY2(lines[1].endsWith(QStringLiteral(",\"accept {\"\"action\"\":\"\"repair\"\"} by alice at 2026-12-01T14:40:12Z\"")),
+             qPrintable(lines[1]));
     QVERIFY(lines[1].startsWith(QStringLiteral("1,1,100,,completed,")));
     QVERIFY2(lines[1].contains(QStringLiteral("9.99546e-08")), qPrintable(lines[1])); // full precision, not "1e-07"
     QVERIFY(lines[1].contains(QStringLiteral(",true,")));
-    QCOMPARE(lines[2], QStringLiteral("2,2,400,\"a, \"\"b\"\"\",failed") + QString(model.scalarNames().size(), QLatin1Char(',')));
+    QCOMPARE(lines[2], QStringLiteral("2,2,400,\"a, \"\"b\"\"\",failed") + QString(model.scalarNames().size() + 1, QLatin1Char(',')));
 }
 
 void tst_SweepResults::svgOfDownsampledSeries()
