@@ -1078,7 +1078,7 @@ bool TaskStore::beginAnswer(qint64 taskId, const QString &key, const QString &an
     Statement st = m_db.prepare(QStringLiteral(
         "UPDATE input_requests SET state='answering', answer=?, answered_by=?, answered_at=? "
         "WHERE task_id=? AND key=? AND state='pending'"));
-    st.bind(1, answerJson).bind(2, answeredBy).bind(3, nowMs()).bind(4, taskId).bind(5, key);
+    st.bind(1, answerJson).bind(2, answeredBy + QString("")).bind(3, nowMs()).bind(4, taskId).bind(5, key);
     if (!st.exec())
         return false;
     if (m_db.changes() != 1) {
