@@ -230,15 +230,6 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
         connect(engine, &Monitor::Engine::operationFailed, this, [this](const QString &message) {
             statusBar()->showMessage(message, 10000);
         });
-        connect(engine, &Monitor::Engine::inputAnswered, this,
-                [this](qint64 taskId, const QString &key, bool ok, const QString &message) {
-                    if (ok) {
-                        m_inbox->removeRequest(taskId, key);
-                        statusBar()->showMessage(tr("Answer sent for %1.").arg(m_tasks->caseLabel(taskId)), 5000);
-                    } else {
-                        showError(tr("Answer Not Sent"), message);
-                    }
-                });
         connect(engine, &Monitor::Engine::ttlWarning, this, [this](qint64 taskId, qint64 msLeft) {
             notify(tr("Task may be forgotten"),
                    tr("%1: the server may drop it in %2.").arg(m_tasks->caseLabel(taskId), TaskTableModel::durationText(msLeft)));
@@ -356,7 +347,7 @@ void MainWindow::buildDocks()
     m_inboxView->setShowGrid(false);
     m_inboxView->setColumnHidden(InboxModel::ServerColumn, true); // in the tooltip and the panel
     m_inboxView->horizontalHeader()->setSectionResizeMode(InboxModel::AnswerColumn, QHeaderView::Interactive);
-    m_inboxView->horizontalHeader()->resizeSection(InboxModel::AnswerColumn, 160);
+    m_inboxView->horizontalHeader()->resizeSection(InboxModel::AnswerColumn, 110);
     // Picking a question (a click, or Enter on a row) shows it beside the list, its case selected
     // in the monitor. Only the user's pick counts: the view moving its current row by itself
     // (after a reset, on focus) must never put a question under the pointer.
@@ -816,8 +807,10 @@ void MainWindow::onInputAnswered(qint64 taskId, const QString &key, bool ok, con
 {
     m_inbox->setAnswerSent(taskId, key, ok);
     const QString label = m_tasks->caseLabel(taskId).isEmpty() ? tr("Task %1").arg(taskId) : m_tasks->caseLabel(taskId);
-    if (!ok && m_inbox->rowOf(taskId, key) >= 0)
-        statusBar()->showMessage(tr("The answer for %1 did not arrive: %2").arg(label, message), 10000);
+    if (!ok)
+        showError(tr("Answer Not Sent"), tr("The answer for %1 did not arrive: %2").arg(label, message));
+    else
+        statusBar()->showMessage(tr("Answer sent for %1.").arg(label), 5000);
     if (taskId == m_detailTask)
         m_bridge->requestTaskDetail(taskId);
     // The sweep's export carries the answers.

@@ -417,6 +417,10 @@ void tst_Questions::answerIsShownOnTheTask()
     const int row = rowOfTask(task);
     QVERIFY(row >= 0);
     QTRY_VERIFY_WITH_TIMEOUT(shows(w.inboxModel()->index(row, 0).data(Qt::ToolTipRole).toString()), 10000);
+    // ... also once the server acknowledged it (the row stays, answered).
+    QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->index(rowOfTask(task), 0).data(InboxModel::StateRole).toInt(),
+                              int(Store::InputState::Answered), 20000);
+    QVERIFY(shows(w.inboxModel()->index(rowOfTask(task), 0).data(Qt::ToolTipRole).toString()));
     w.monitor()->selectTask(task);
     QTRY_VERIFY_WITH_TIMEOUT(shows(w.resultView()->answersText()), 20000);
     // The export of the sweep: an "answer" column with what, who and when.
