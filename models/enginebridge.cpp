@@ -1,5 +1,6 @@
 #include "models/enginebridge.h"
 
+#include "app/monitor/inputinbox.h"
 #include "app/monitor/outcome.h"
 #include "app/monitor/sweepexport.h"
 #include "app/store/statement.h"
@@ -69,6 +70,7 @@ void EngineBridge::requestSnapshot(std::optional<qint64> sessionId)
                 s.caseIndex.insert(c.id, c.index);
         }
         s.pendingInputs = store.pendingInputRequests();
+        s.answeredInputs = store.answeredInputRequests();
         Q_EMIT snapshotReady(s);
     });
 }
@@ -97,6 +99,7 @@ void EngineBridge::requestTaskDetail(qint64 taskId)
         d.task = *t;
         d.events = store.taskEvents(taskId);
         d.samples = store.progressSamples(taskId);
+        d.inputs = store.inputRequests(taskId);
         if (t->caseId) {
             d.caseRecord = store.caseRecord(*t->caseId);
             if (d.caseRecord && d.caseRecord->parentCaseId)
@@ -165,6 +168,11 @@ void EngineBridge::requestSweepResults(qint64 sweepId)
         Store::TaskQuery q;
         q.sweepId = sweepId;
         r.tasks = store.tasks(q);
+        for (const auto &t : r.tasks) {
+            const QString answers = Monitor::InputInbox::answerSummary(store.inputRequests(t.id));
+            if (!answers.isEmpty())
+                r.answers.insert(t.id, answers);
+        }
         Q_EMIT sweepResultsReady(r);
     });
 }
@@ -253,11 +261,12 @@ void EngineBridge::cancelTasks(const QList<qint64> &taskIds)
         QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), taskIds] { e->cancelTasks(taskIds); });
 }
 
-void EngineBridge::answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson)
+void EngineBridge::answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson,
+                               const QString &answeredBy)
 {
     if (m_engine)
-        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), taskId, key, elicitResultJson] {
-            e->answerInput(taskId, key, elicitResultJson);
+        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), taskId, key, elicitResultJson, answeredBy] {
+            e->answerInput(taskId, key, elicitResultJson, answeredBy);
         });
 }
 

@@ -31,6 +31,7 @@ public:
         QList<Store::SweepRecord> sweeps;
         QHash<qint64, int> caseIndex; // case id -> position in its sweep
         QList<Store::InputRequestRecord> pendingInputs;
+        QList<Store::InputRequestRecord> answeredInputs; // the most recent, for the inbox's record
     };
 
     struct TaskDetail
@@ -42,6 +43,7 @@ public:
         // Lineage: the task this one was relaunched from, and the tasks relaunched from it.
         std::optional<qint64> parentTaskId;
         QList<qint64> childTaskIds;
+        QList<Store::InputRequestRecord> inputs; // every question the task asked, with its answer
     };
 
     // One sweep's cases with their results (for the results table and scalar plot).
@@ -51,6 +53,7 @@ public:
         QList<Store::TaskRecord> tasks; // with results
         QHash<qint64, int> caseIndex;   // case id -> position in the sweep
         QList<Store::CaseRecord> cases; // in sweep order (the export lists every case)
+        QHash<qint64, QString> answers; // task id -> InputInbox::answerSummary() of its questions
     };
 
     explicit EngineBridge(Monitor::Engine *engine, QObject *parent = nullptr);
@@ -77,7 +80,8 @@ public:
     void callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
                   std::optional<qint64> sessionId, std::optional<qint64> parentCaseId = std::nullopt);
     void cancelTasks(const QList<qint64> &taskIds);
-    void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson);
+    void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson,
+                     const QString &answeredBy = {});
     void createSession(const QString &name);
     void renameSession(qint64 sessionId, const QString &name);
     void attachTasks(qint64 sessionId, const QList<qint64> &taskIds);

@@ -3,10 +3,50 @@
 #include "models/tasktablemodel.h"
 
 #include <QDateTime>
+#include <QLocale>
+#include <QPalette>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace Eddy {
+
+using json = nlohmann::json;
+
+namespace {
+
+QString str(const json &j)
+{
+    return j.is_string() ? QString::fromStdString(j.get<std::string>()) : QString::fromStdString(j.dump());
+}
+
+// The requestedSchema of a stored InputRequest (empty object when it has none).
+json schemaOf(const Store::InputRequestRecord &r)
+{
+    const auto j = json::parse(r.request.toStdString(), nullptr, false);
+    if (!j.is_object())
+        return json::object();
+    const json params = j.value("params", json::object());
+    const json schema = params.is_object() ? params.value("requestedSchema", json::object()) : json::object();
+    return schema.is_object() ? schema : json::object();
+}
+
+// A field's value as the form showed it: an enum's title rather than its constant.
+QString valueText(const json &property, const json &value)
+{
+    if (property.is_object() && property.contains("oneOf") && property["oneOf"].is_array()) {
+        for (const auto &option : property["oneOf"]) {
+            if (option.is_object() && option.value("const", json()) == value && option.value("title", json()).is_string())
+                return QString::fromStdString(option["title"].get<std::string>());
+        }
+    }
+    if (value.is_boolean())
+        return value.get<bool>() ? InboxModel::tr("yes") : InboxModel::tr("no");
+    return str(value);
+}
+
+} // namespace
 
 InboxModel::InboxModel(QObject *parent)
     : QAbstractTableModel(parent)
@@ -27,15 +67,61 @@ int InboxModel::columnCount(const QModelIndex &parent) const
 
 QString InboxModel::messageOf(const Store::InputRequestRecord &request)
 {
-    const auto j = nlohmann::json::parse(request.request.toStdString(), nullptr, false);
+    const auto j = json::parse(request.request.toStdString(), nullptr, false);
     if (j.is_object()) {
-        const auto params = j.value("params", nlohmann::json::object());
-        if (params.is_object() && params.value("message", nlohmann::json()).is_string())
+        const auto params = j.value("params", json::object());
+        if (params.is_object() && params.value("message", json()).is_string())
             return QString::fromStdString(params["message"].get<std::string>());
-        if (j.value("method", nlohmann::json()).is_string())
+        if (j.value("method", json()).is_string())
             return tr("The server asks: %1").arg(QString::fromStdString(j["method"].get<std::string>()));
     }
     return tr("The server asks for input.");
+}
+
+QString InboxModel::answerSummary(const Store::InputRequestRecord &request)
+{
+    if (request.state == Store::InputState::Pending)
+        return {};
+    const auto answer = json::parse(request.answer.toStdString(), nullptr, false);
+    const std::string action = answer.is_object() ? answer.value("action", std::string()) : std::string();
+    if (action == "decline")
+        return tr("Declined");
+    if (action == "cancel")
+        return tr("Dismissed");
+    if (action != "accept")
+        return tr("Answered");
+    const json content = answer.value("content", json());
+    if (!content.is_object() || content.empty())
+        return tr("Accepted");
+    const json props = schemaOf(request).value("properties", json::object());
+    QStringList parts;
+    for (auto it = content.begin(); it != content.end(); ++it) {
+        const json property = props.is_object() ? props.value(it.key(), json::object()) : json::object();
+        const QString title = property.is_object() && property.value("title", json()).is_string()
+                                  ? QString::fromStdString(property["title"].get<std::string>())
+                                  : QString::fromStdString(it.key());
+        parts << tr("%1: %2").arg(title, valueText(property, it.value()));
+    }
+    return parts.join(QStringLiteral("; "));
+}
+
+QString InboxModel::answerText(const Store::InputRequestRecord &request)
+{
+    if (request.state == Store::InputState::Pending)
+        return tr("Not answered yet.");
+    QString text = answerSummary(request);
+    const QString when = request.answeredAtMs
+                             ? QLocale().toString(QDateTime::fromMSecsSinceEpoch(*request.answeredAtMs), QLocale::ShortFormat)
+                             : QString();
+    if (!request.answeredBy.isEmpty() && !when.isEmpty())
+        text = tr("%1 — by %2, %3").arg(text, request.answeredBy, when);
+    else if (!request.answeredBy.isEmpty())
+        text = tr("%1 — by %2").arg(text, request.answeredBy);
+    else if (!when.isEmpty())
+        text = tr("%1 — %2").arg(text, when);
+    if (request.state == Store::InputState::Answering)
+        text = tr("%1 (sending...)").arg(text);
+    return text;
 }
 
 QVariant InboxModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -47,6 +133,7 @@ QVariant InboxModel::headerData(int section, Qt::Orientation orientation, int ro
     case CaseColumn: return tr("Case");
     case ServerColumn: return tr("Server");
     case WaitingColumn: return tr("Waiting");
+    case AnswerColumn: return tr("Answer");
     default: return {};
     }
 }
@@ -56,23 +143,37 @@ QVariant InboxModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Store::InputRequestRecord &r = m_rows[index.row()];
+    const bool open = r.state == Store::InputState::Pending;
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::ToolTipRole:
         switch (index.column()) {
         case MessageColumn: return messageOf(r);
         case CaseColumn: return m_describe ? m_describe(r.taskId).first : tr("Task %1").arg(r.taskId);
         case ServerColumn: return m_describe ? m_describe(r.taskId).second : QString();
         case WaitingColumn: {
+            if (!open)
+                return r.state == Store::InputState::Answering ? tr("sending") : tr("answered");
             const qint64 now = m_fixedNow ? m_fixedNow : QDateTime::currentMSecsSinceEpoch();
             return TaskTableModel::durationText(now - r.firstSeenAtMs);
         }
+        case AnswerColumn: return open ? QString() : answerSummary(r);
         default: return {};
         }
+    case Qt::ToolTipRole: {
+        QString tip = messageOf(r);
+        if (m_describe)
+            tip = tr("%1\n\nAsked by %2 (%3).").arg(tip, m_describe(r.taskId).first, m_describe(r.taskId).second);
+        return tr("%1\n\nAnswer: %2").arg(tip, answerText(r));
+    }
+    case Qt::ForegroundRole:
+        if (!open)
+            return QPalette().brush(QPalette::Disabled, QPalette::Text);
+        return {};
     case TaskIdRole: return r.taskId;
     case KeyRole: return r.key;
     case RequestRole: return r.request;
     case StateRole: return int(r.state);
+    case AnswerTextRole: return answerText(r);
     default: return {};
     }
 }
@@ -86,16 +187,42 @@ int InboxModel::rowOf(qint64 taskId, const QString &key) const
     return -1;
 }
 
+int InboxModel::pendingCount() const
+{
+    return int(std::count_if(m_rows.begin(), m_rows.end(),
+                             [](const auto &r) { return r.state == Store::InputState::Pending; }));
+}
+
+int InboxModel::firstPendingRow() const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].state == Store::InputState::Pending)
+            return i;
+    }
+    return -1;
+}
+
+QList<const Store::InputRequestRecord *> InboxModel::pendingOf(qint64 taskId) const
+{
+    QList<const Store::InputRequestRecord *> out;
+    for (const auto &r : m_rows) {
+        if (r.taskId == taskId && r.state == Store::InputState::Pending)
+            out << &r;
+    }
+    return out;
+}
+
 void InboxModel::setRequests(const QList<Store::InputRequestRecord> &requests)
 {
     beginResetModel();
     m_rows.clear();
     for (const auto &r : requests) {
-        if (r.state == Store::InputState::Pending && rowOf(r.taskId, r.key) < 0)
+        if (rowOf(r.taskId, r.key) < 0)
             m_rows.push_back(r);
     }
+    std::stable_sort(m_rows.begin(), m_rows.end(), [](const auto &a, const auto &b) { return a.id < b.id; });
     endResetModel();
-    Q_EMIT countChanged(rowCount());
+    Q_EMIT countChanged(pendingCount());
 }
 
 int InboxModel::addRequests(const QList<Store::InputRequestRecord> &requests)
@@ -111,7 +238,7 @@ int InboxModel::addRequests(const QList<Store::InputRequestRecord> &requests)
         ++added;
     }
     if (added)
-        Q_EMIT countChanged(rowCount());
+        Q_EMIT countChanged(pendingCount());
     return added;
 }
 
@@ -123,7 +250,7 @@ bool InboxModel::removeRequest(qint64 taskId, const QString &key)
     beginRemoveRows({}, row, row);
     m_rows.removeAt(row);
     endRemoveRows();
-    Q_EMIT countChanged(rowCount());
+    Q_EMIT countChanged(pendingCount());
     return true;
 }
 
@@ -131,7 +258,7 @@ void InboxModel::removeTask(qint64 taskId)
 {
     bool removed = false;
     for (int row = rowCount() - 1; row >= 0; --row) {
-        if (m_rows[row].taskId != taskId)
+        if (m_rows[row].taskId != taskId || m_rows[row].state != Store::InputState::Pending)
             continue;
         beginRemoveRows({}, row, row);
         m_rows.removeAt(row);
@@ -139,7 +266,45 @@ void InboxModel::removeTask(qint64 taskId)
         removed = true;
     }
     if (removed)
-        Q_EMIT countChanged(rowCount());
+        Q_EMIT countChanged(pendingCount());
+}
+
+void InboxModel::setAnswering(qint64 taskId, const QString &key, const QString &answerJson,
+                              const QString &answeredBy, qint64 atMs)
+{
+    const int row = rowOf(taskId, key);
+    if (row < 0)
+        return;
+    Store::InputRequestRecord &r = m_rows[row];
+    r.state = Store::InputState::Answering;
+    r.answer = answerJson;
+    r.answeredBy = answeredBy;
+    r.answeredAtMs = atMs;
+    emitRow(row);
+    Q_EMIT countChanged(pendingCount());
+}
+
+void InboxModel::setAnswerSent(qint64 taskId, const QString &key, bool ok)
+{
+    const int row = rowOf(taskId, key);
+    if (row < 0 || m_rows[row].state != Store::InputState::Answering)
+        return;
+    Store::InputRequestRecord &r = m_rows[row];
+    if (ok) {
+        r.state = Store::InputState::Answered;
+    } else {
+        r.state = Store::InputState::Pending; // open again: the answer did not arrive
+        r.answer.clear();
+        r.answeredBy.clear();
+        r.answeredAtMs.reset();
+    }
+    emitRow(row);
+    Q_EMIT countChanged(pendingCount());
+}
+
+void InboxModel::emitRow(int row)
+{
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
 void InboxModel::refreshDescriptions()

@@ -9,17 +9,20 @@
 
 namespace Eddy {
 
-// The input inbox: every pending question of any task, oldest first, with who asks. Rows leave
-// when the answer is sent. A thin adapter over InputRequestRecord; GUI thread.
+// The input inbox: every question of the shown tasks in the order they were asked, with who
+// asks. An open question stays until it is answered or its task ends; an answered one stays as
+// the record of what was answered, by whom and when (greyed, its answer in the tooltip). Rows
+// never move: answering one leaves every other row where it was. A thin adapter over
+// InputRequestRecord; GUI thread.
 class InboxModel final : public QAbstractTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(InboxModel)
 
 public:
-    enum Column { MessageColumn, CaseColumn, ServerColumn, WaitingColumn, ColumnCount };
+    enum Column { MessageColumn, CaseColumn, ServerColumn, WaitingColumn, AnswerColumn, ColumnCount };
     Q_ENUM(Column)
-    enum Role { TaskIdRole = Qt::UserRole + 1, KeyRole, RequestRole, StateRole };
+    enum Role { TaskIdRole = Qt::UserRole + 1, KeyRole, RequestRole, StateRole, AnswerTextRole };
     Q_ENUM(Role)
 
     // Looks up a task's case label and server name (the task model knows them).
@@ -34,24 +37,41 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     void setDescribe(Describe describe) { m_describe = std::move(describe); }
+    // Open and answered questions, listed by the order they were asked (store id).
     void setRequests(const QList<Store::InputRequestRecord> &requests);
-    // Adds pending requests not yet listed (the same key twice is one row); returns how many.
+    // Adds open requests not yet listed (the same key twice is one row); returns how many.
     int addRequests(const QList<Store::InputRequestRecord> &requests);
     bool removeRequest(qint64 taskId, const QString &key);
-    // Drops every question of a task that ended: nobody can answer it any more.
+    // Drops the open questions of a task that ended: nobody can answer them any more. Answered
+    // ones stay as the record.
     void removeTask(qint64 taskId);
+    // The answer is on its way (state Answering) / arrived (Answered) / failed (open again).
+    void setAnswering(qint64 taskId, const QString &key, const QString &answerJson, const QString &answeredBy,
+                      qint64 atMs);
+    void setAnswerSent(qint64 taskId, const QString &key, bool ok);
     void refreshDescriptions();
 
     const Store::InputRequestRecord *request(int row) const;
     int rowOf(qint64 taskId, const QString &key) const;
+    int pendingCount() const;
+    int firstPendingRow() const;
+    // Open questions of a task, in the order asked.
+    QList<const Store::InputRequestRecord *> pendingOf(qint64 taskId) const;
     static QString messageOf(const Store::InputRequestRecord &request);
+    // What was answered, by whom and when ("Action: Repair the mesh and continue; Smoothing
+    // passes: 5 — by alice, 01/12/2026 14:40"); "Not answered yet." for an open question.
+    static QString answerText(const Store::InputRequestRecord &request);
+    // Just the answer, short ("Repair the mesh and continue, 5"; "Declined").
+    static QString answerSummary(const Store::InputRequestRecord &request);
 
     void setNow(qint64 epochMs) { m_fixedNow = epochMs; }
 
 Q_SIGNALS:
-    void countChanged(int count);
+    void countChanged(int pending);
 
 private:
+    void emitRow(int row);
+
     QList<Store::InputRequestRecord> m_rows;
     Describe m_describe;
     qint64 m_fixedNow = 0;

@@ -367,8 +367,10 @@ QString SweepResultsModel::toCsv() const
     if (!m_cases.isEmpty()) {
         for (const Store::CaseRecord &c : m_cases) {
             Monitor::SweepExport::Row r{c, std::nullopt};
-            if (const Row *row = latest.value(c.id))
+            if (const Row *row = latest.value(c.id)) {
                 r.task = row->task;
+                r.answer = m_answers.value(row->task.id);
+            }
             rows << r;
         }
     } else {
@@ -377,7 +379,7 @@ QString SweepResultsModel::toCsv() const
             c.id = row.task.caseId.value_or(0);
             c.index = row.caseIndex >= 0 ? row.caseIndex : int(rows.size());
             c.arguments = row.task.arguments;
-            rows << Monitor::SweepExport::Row{c, row.task};
+            rows << Monitor::SweepExport::Row{c, row.task, m_answers.value(row.task.id)};
         }
     }
     std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.c.index < b.c.index; });

@@ -73,6 +73,8 @@ public:
     // The sweep as CSV through the same code as `eddyctl export` (Monitor::SweepExport):
     // case order, outcome, is_error, every argument, every scalar of structuredContent.
     QString toCsv() const;
+    // The answers given to each task's questions (task id -> text), exported as "answer".
+    void setAnswers(const QHash<qint64, QString> &answers) { m_answers = answers; }
 
     // Flattens structuredContent to scalar fields: {"a":1,"b":{"x":2}} -> a=1, b.x=2.
     static QList<QPair<QString, QVariant>> scalarsOf(const QString &resultJson);
@@ -82,6 +84,7 @@ Q_SIGNALS:
     void resultsChanged();
 
 private:
+    QHash<qint64, QString> m_answers;
     struct Row
     {
         Store::TaskRecord task;

@@ -1,37 +1,14 @@
 #pragma once
 
+#include "widgets/answerpanel.h"
+
 #include <QDialog>
-#include <QString>
-#include <QUrl>
-
-#include <nlohmann/json.hpp>
-
-#include <functional>
-
-class QLabel;
-class QPushButton;
 
 namespace Eddy {
 
-class SchemaForm;
-
-// Who is asking: shown at the top of every elicitation so the user knows which server, sweep and
-// case wants an answer (MCP requires showing the server).
-struct ElicitationContext
-{
-    QString serverName;
-    QString serverUrl;
-    QString tool;
-    QString sweep;      // e.g. "Sweep 3 (6 cases)"; empty for a single call
-    QString caseLabel;  // e.g. "Case 2: reynolds = 400, grid = 16"
-    qint64 taskNumber = 0;
-    QString key;        // the input request key (not a secret)
-};
-
-// An `elicitation/create` request (form or URL mode) as a dialog: the message, who asks, a
-// SchemaForm built from requestedSchema, and Accept / Decline / Cancel. elicitResult() is the
-// ElicitResult to send back. URL mode shows the full address and opens it only after consent.
-// GUI thread.
+// The opt-in pop-up for one question: an AnswerPanel (Accept, Decline, "Abort This Case...",
+// with its input guard) plus "Later". Later, Escape and the window's close button close the
+// pop-up and answer nothing: the question stays open in the inbox. GUI thread.
 class ElicitationDialog final : public QDialog
 {
     Q_OBJECT
@@ -43,36 +20,27 @@ public:
                       QWidget *parent = nullptr);
     ~ElicitationDialog() override;
 
-    bool isUrlMode() const { return m_urlMode; }
-    QUrl url() const { return m_url; }
-    SchemaForm *form() const { return m_form; }
-    // {action: accept|decline|cancel, content?}; "cancel" until the user chose otherwise.
+    AnswerPanel *panel() const { return m_panel; }
+    bool isUrlMode() const { return m_panel->isUrlMode(); }
+    QUrl url() const { return m_panel->url(); }
+    SchemaForm *form() const { return m_panel->form(); }
+    // The answer sent ({action: accept|decline, content?}); null while none was given.
     nlohmann::json elicitResult() const { return m_result; }
-    const ElicitationContext &context() const { return m_context; }
+    const ElicitationContext &context() const { return m_panel->context(); }
+    void setUrlOpener(std::function<bool(const QUrl &)> opener) { m_panel->setUrlOpener(std::move(opener)); }
 
-    // Replaces the consent prompt + QDesktopServices (tests use it so no browser starts).
-    // Returns false when the user did not consent.
-    void setUrlOpener(std::function<bool(const QUrl &)> opener) { m_opener = std::move(opener); }
-
-    void acceptInput();  // validates; stays open with the messages when something is wrong
-    void declineInput();
-    void cancelInput();
-    void reject() override; // Escape and the window's close button mean "cancel"
+    void acceptInput() { m_panel->acceptInput(); }
+    void declineInput() { m_panel->declineInput(); }
+    // Later, Escape and the close button: closes without answering.
+    void reject() override;
 
 Q_SIGNALS:
     void answered(const nlohmann::json &result);
+    void abortRequested();
 
 private:
-    bool askAndOpenUrl();
-
-    ElicitationContext m_context;
-    bool m_urlMode = false;
-    QUrl m_url;
-    SchemaForm *m_form = nullptr;
-    QLabel *m_problems = nullptr;
-    QPushButton *m_acceptButton = nullptr;
+    AnswerPanel *m_panel;
     nlohmann::json m_result;
-    std::function<bool(const QUrl &)> m_opener;
 };
 
 } // namespace Eddy

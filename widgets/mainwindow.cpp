@@ -8,6 +8,7 @@
 #include "models/outcomepalette.h"
 #include "models/tasktablemodel.h"
 #include "widgets/agentpanel.h"
+#include "widgets/answerpanel.h"
 #include "widgets/attachdialog.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/residualchart.h"
@@ -19,6 +20,7 @@
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -145,6 +147,10 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     });
     m_clock->start();
 
+    m_popupTimer = new QTimer(this);
+    m_popupTimer->setSingleShot(true);
+    connect(m_popupTimer, &QTimer::timeout, this, &MainWindow::popupNext);
+
     connect(m_monitor, &TaskMonitor::selectionChanged, this, &MainWindow::onSelection);
     connect(m_monitor, &TaskMonitor::cancelRequested, this, [this](const QList<qint64> &ids) {
         m_bridge->cancelTasks(ids);
@@ -161,6 +167,7 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     connect(m_bridge, &EngineBridge::samplesReady, this, &MainWindow::onSamples);
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
     connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {
+        m_sweepResults->setAnswers(r.answers);
         m_sweepResults->setSweep(r.sweep.id, EngineBridge::variedNames(r.sweep.spec), r.tasks, r.caseIndex);
         m_sweepResults->setCases(r.cases);
     });
@@ -193,6 +200,7 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     if (engine) {
         connect(engine, &Monitor::Engine::changesReady, this, &MainWindow::onChanges);
         connect(engine, &Monitor::Engine::inputRequested, this, &MainWindow::onInputRequested);
+        connect(engine, &Monitor::Engine::inputAnswered, this, &MainWindow::onInputAnswered);
         connect(engine, &Monitor::Engine::taskFinished, this, &MainWindow::onTaskFinished);
         connect(engine, &Monitor::Engine::serverStateChanged, this,
                 [this](qint64 id, Monitor::Engine::ServerState state, const QString &message) {
@@ -223,15 +231,6 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
         connect(engine, &Monitor::Engine::operationFailed, this, [this](const QString &message) {
             statusBar()->showMessage(message, 10000);
         });
-        connect(engine, &Monitor::Engine::inputAnswered, this,
-                [this](qint64 taskId, const QString &key, bool ok, const QString &message) {
-                    if (ok) {
-                        m_inbox->removeRequest(taskId, key);
-                        statusBar()->showMessage(tr("Answer sent for %1.").arg(m_tasks->caseLabel(taskId)), 5000);
-                    } else {
-                        showError(tr("Answer Not Sent"), message);
-                    }
-                });
         connect(engine, &Monitor::Engine::ttlWarning, this, [this](qint64 taskId, qint64 msLeft) {
             notify(tr("Task may be forgotten"),
                    tr("%1: the server may drop it in %2.").arg(m_tasks->caseLabel(taskId), TaskTableModel::durationText(msLeft)));
@@ -347,27 +346,49 @@ void MainWindow::buildDocks()
     m_inboxView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_inboxView->horizontalHeader()->setSectionResizeMode(InboxModel::MessageColumn, QHeaderView::Stretch);
     m_inboxView->setShowGrid(false);
+    m_inboxView->setColumnHidden(InboxModel::ServerColumn, true); // in the tooltip and the panel
+    m_inboxView->horizontalHeader()->setSectionResizeMode(InboxModel::AnswerColumn, QHeaderView::Interactive);
+    m_inboxView->horizontalHeader()->resizeSection(InboxModel::AnswerColumn, 110);
+    // Picking a question (a click, or Enter on a row) shows it beside the list, its case selected
+    // in the monitor. Only the user's pick counts: the view moving its current row by itself
+    // (after a reset, on focus) must never put a question under the pointer.
+    connect(m_inboxView, &QTableView::pressed, this, [this](const QModelIndex &idx) {
+        showQuestion(idx.data(InboxModel::TaskIdRole).toLongLong(), idx.data(InboxModel::KeyRole).toString());
+    });
     connect(m_inboxView, &QTableView::activated, this, [this](const QModelIndex &idx) {
         answer(idx.data(InboxModel::TaskIdRole).toLongLong(), idx.data(InboxModel::KeyRole).toString());
     });
-    auto *answerButton = new QPushButton(tr("Answer..."), inboxPanel);
+    auto *answerButton = new QPushButton(tr("Next Open Question"), inboxPanel);
     answerButton->setObjectName(QStringLiteral("answer"));
-    answerButton->setToolTip(tr("Answer the selected question (Ctrl+I answers the oldest)"));
-    connect(answerButton, &QPushButton::clicked, this, [this] {
-        const QModelIndex idx = m_inboxView->currentIndex();
-        if (idx.isValid())
-            answer(idx.data(InboxModel::TaskIdRole).toLongLong(), idx.data(InboxModel::KeyRole).toString());
-        else
-            answerNext();
-    });
+    answerButton->setToolTip(tr("Show the oldest open question (Ctrl+I)"));
+    connect(answerButton, &QPushButton::clicked, this, &MainWindow::answerNext);
     auto *inboxButtons = new QHBoxLayout;
     inboxButtons->addStretch(1);
     inboxButtons->addWidget(answerButton);
     inboxLayout->addWidget(m_inboxView, 1);
     inboxLayout->addLayout(inboxButtons);
+    // Beside the list: the question being answered. Nothing pops up over the monitor, and the
+    // asking case's chart stays in view while the engineer decides.
+    m_answerPanel = new AnswerPanel(this);
+    m_answerPanel->setProperty("defaultNote", true);
+    connect(m_answerPanel, &AnswerPanel::answered, this, [this](const json &result) {
+        sendAnswer(m_answerPanel->taskId(), m_answerPanel->key(), result);
+    });
+    connect(m_answerPanel, &AnswerPanel::abortRequested, this,
+            [this] { confirmAbort(m_answerPanel->taskId(), this); });
+    auto *inboxSplitter = new QSplitter(Qt::Horizontal, this);
+    inboxSplitter->setObjectName(QStringLiteral("inboxSplitter"));
+    inboxSplitter->setChildrenCollapsible(false);
+    inboxSplitter->addWidget(inboxPanel);
+    inboxSplitter->addWidget(m_answerPanel);
+    inboxSplitter->setStretchFactor(0, 4);
+    inboxSplitter->setStretchFactor(1, 5);
+    connect(m_inbox, &QAbstractItemModel::rowsRemoved, this, &MainWindow::syncAnswerPanel);
+    connect(m_inbox, &QAbstractItemModel::modelReset, this, &MainWindow::syncAnswerPanel);
+    connect(m_inbox, &QAbstractItemModel::dataChanged, this, &MainWindow::syncAnswerPanel);
     m_inboxDock = new QDockWidget(tr("Input Inbox"), this);
     m_inboxDock->setObjectName(QStringLiteral("inboxDock"));
-    m_inboxDock->setWidget(inboxPanel);
+    m_inboxDock->setWidget(inboxSplitter);
     addDockWidget(Qt::BottomDockWidgetArea, m_inboxDock);
 
     // Bottom, behind the inbox: the selected task's sweep as a table and a plot.
@@ -405,7 +426,8 @@ void MainWindow::applyDefaultDockSizes()
     const int h = height();
     resizeDocks({m_sidebarDock}, {std::clamp(w / 7, 180, 260)}, Qt::Horizontal);
     resizeDocks({m_chartDock}, {std::clamp(w / 3, 420, 640)}, Qt::Horizontal);
-    resizeDocks({m_inboxDock}, {std::clamp(h / 5, 150, 260)}, Qt::Vertical);
+    // Tall enough for a question and its form beside the list.
+    resizeDocks({m_inboxDock}, {std::clamp(h * 3 / 10, 200, 320)}, Qt::Vertical);
     resizeDocks({m_chartDock, m_resultDock}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
 }
 
@@ -440,15 +462,16 @@ void MainWindow::buildMenus()
     refresh->setShortcut(QKeySequence::Refresh);
 
     QMenu *tasks = menuBar()->addMenu(tr("&Tasks"));
-    QAction *answerAction = tasks->addAction(tr("Answer Next Question..."), this, &MainWindow::answerNext);
+    QAction *answerAction = tasks->addAction(tr("Answer Next Question"), this, &MainWindow::answerNext);
     answerAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     QAction *cancel = tasks->addAction(tr("Cancel Selected"), m_monitor, &TaskMonitor::cancelSelected);
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
-    m_inboxOnly = tasks->addAction(tr("Questions Wait in the Inbox"));
-    m_inboxOnly->setObjectName(QStringLiteral("inboxOnly"));
-    m_inboxOnly->setCheckable(true);
-    m_inboxOnly->setToolTip(tr("Queue input requests in the inbox instead of opening a dialog at once"));
-    connect(m_inboxOnly, &QAction::toggled, this, [this](bool on) { setOpenDialogsAutomatically(!on); });
+    m_popupAction = tasks->addAction(tr("Pop Up Each Question"));
+    m_popupAction->setObjectName(QStringLiteral("popupQuestions"));
+    m_popupAction->setCheckable(true);
+    m_popupAction->setToolTip(tr("Open each question in a dialog of its own instead of the answer panel "
+                                 "beside the inbox"));
+    connect(m_popupAction, &QAction::toggled, this, &MainWindow::setOpenDialogsAutomatically);
     tasks->addSeparator();
     const QList<QPair<QString, TaskMonitor::StatusFilter>> filters{
         {tr("Show All"), TaskMonitor::StatusFilter::All},
@@ -508,10 +531,10 @@ void MainWindow::restoreSettings()
         resize(1500, 900);
     m_defaultDockSizesPending = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_monitor->restoreState(settings.value(QStringLiteral("monitor/header")).toByteArray());
-    m_autoDialogs = settings.value(QStringLiteral("input/openDialogs"), true).toBool();
+    m_autoDialogs = settings.value(QStringLiteral("input/popup"), false).toBool();
     {
-        const QSignalBlocker block(m_inboxOnly);
-        m_inboxOnly->setChecked(!m_autoDialogs);
+        const QSignalBlocker block(m_popupAction);
+        m_popupAction->setChecked(m_autoDialogs);
     }
     applyTheme(static_cast<Theme>(settings.value(QStringLiteral("view/theme"), int(Theme::System)).toInt()));
 }
@@ -529,13 +552,23 @@ void MainWindow::saveSettings() const
 void MainWindow::setOpenDialogsAutomatically(bool on)
 {
     m_autoDialogs = on;
-    if (m_inboxOnly && m_inboxOnly->isChecked() == on) {
-        const QSignalBlocker block(m_inboxOnly);
-        m_inboxOnly->setChecked(!on);
+    if (m_popupAction && m_popupAction->isChecked() != on) {
+        const QSignalBlocker block(m_popupAction);
+        m_popupAction->setChecked(on);
     }
-    QSettings().setValue(QStringLiteral("input/openDialogs"), on);
-    if (on && m_inbox->rowCount() > 0 && !m_dialog)
-        QTimer::singleShot(0, this, &MainWindow::answerNext);
+    QSettings().setValue(QStringLiteral("input/popup"), on);
+    if (on)
+        schedulePopup();
+}
+
+QString MainWindow::localUserName()
+{
+    for (const char *name : {"USER", "USERNAME", "LOGNAME"}) {
+        const QString user = qEnvironmentVariable(name).trimmed();
+        if (!user.isEmpty())
+            return user;
+    }
+    return QStringLiteral("eddy");
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -638,7 +671,7 @@ void MainWindow::updateStatusBar()
     set(tr("Failed"), Outcome::Failed,
         c.value(Outcome::Failed) + c.value(Outcome::Expired) + c.value(Outcome::Lost));
     if (m_inboxDock) {
-        const int pending = m_inbox->rowCount();
+        const int pending = m_inbox->pendingCount();
         m_inboxDock->setWindowTitle(pending ? tr("Input Inbox (%1)").arg(pending) : tr("Input Inbox"));
     }
 }
@@ -691,13 +724,19 @@ void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
         m_tasks->setSweepInfo(sw.id, sweepLabel(sw.id), EngineBridge::variedNames(sw.spec));
     m_tasks->setTasks(s.tasks);
     m_sessionList->setCurrentIndex(m_sessions->index(std::max(0, m_sessions->rowOf(m_session.value_or(SessionListModel::AllSessions)))));
-    m_inbox->setRequests(s.pendingInputs);
+    // Open questions, and the answered ones of the shown tasks as their record.
+    QList<Store::InputRequestRecord> questions = s.pendingInputs;
+    for (const auto &r : s.answeredInputs) {
+        if (m_tasks->task(r.taskId))
+            questions << r;
+    }
+    m_inbox->setRequests(questions);
     updateTitle();
     updateStatusBar();
     onSelection(m_monitor->selectedTaskIds());
     Q_EMIT snapshotLoaded();
-    if (m_autoDialogs && m_inbox->rowCount() > 0 && !m_dialog)
-        QTimer::singleShot(0, this, &MainWindow::answerNext);
+    if (m_autoDialogs)
+        schedulePopup();
 }
 
 QString MainWindow::sweepLabel(std::optional<qint64> sweepId) const
@@ -755,8 +794,10 @@ void MainWindow::onInputRequested(const Store::InputRequestRecord &request)
     if (m_inbox->addRequests({request}) == 0 && m_inbox->rowOf(request.taskId, request.key) < 0)
         return;
     notify(tr("Input needed"), tr("%1 asks: %2").arg(m_tasks->caseLabel(request.taskId), InboxModel::messageOf(request)));
-    if (m_autoDialogs && !m_dialog)
-        answer(request.taskId, request.key);
+    if (m_autoDialogs)
+        schedulePopup();
+    else if (!m_answerPanel->hasQuestion())
+        syncAnswerPanel(); // the hint counts the open questions
 }
 
 void MainWindow::onTaskFinished(const Store::TaskRecord &task)
@@ -773,6 +814,21 @@ void MainWindow::onTaskFinished(const Store::TaskRecord &task)
         notify(tr("Task failed"), tr("%1 failed.").arg(label));
     if (task.id == m_detailTask)
         m_bridge->requestTaskDetail(task.id);
+}
+
+void MainWindow::onInputAnswered(qint64 taskId, const QString &key, bool ok, const QString &message)
+{
+    m_inbox->setAnswerSent(taskId, key, ok);
+    const QString label = m_tasks->caseLabel(taskId).isEmpty() ? tr("Task %1").arg(taskId) : m_tasks->caseLabel(taskId);
+    if (!ok)
+        showError(tr("Answer Not Sent"), tr("The answer for %1 did not arrive: %2").arg(label, message));
+    else
+        statusBar()->showMessage(tr("Answer sent for %1.").arg(label), 5000);
+    if (taskId == m_detailTask)
+        m_bridge->requestTaskDetail(taskId);
+    // The sweep's export carries the answers.
+    if (const Store::TaskRecord *t = m_tasks->task(taskId); ok && t && t->sweepId && *t->sweepId == m_sweepResults->sweepId())
+        m_bridge->requestSweepResults(*t->sweepId);
 }
 
 void MainWindow::onSelection(const QList<qint64> &taskIds)
@@ -829,6 +885,14 @@ void MainWindow::onDetail(const EngineBridge::TaskDetail &detail)
         return;
     m_result->setTask(detail.task);
     m_result->setLineage(detail.parentTaskId, detail.childTaskIds);
+    QStringList answers;
+    for (const auto &r : detail.inputs) {
+        QString asked = InboxModel::messageOf(r);
+        if (asked.size() > 160)
+            asked = asked.left(159) + QChar(0x2026);
+        answers << tr("Asked: %1\nAnswer: %2").arg(asked, InboxModel::answerText(r));
+    }
+    m_result->setAnswers(answers);
     const qint64 end = detail.task.finishedAtMs.value_or(QDateTime::currentMSecsSinceEpoch());
     m_timeline->setEvents(detail.events, end);
     m_timeline->setOutcome(detail.task.isLive() ? std::nullopt
@@ -842,30 +906,47 @@ void MainWindow::answerNext()
         m_dialog->activateWindow();
         return;
     }
-    const Store::InputRequestRecord *r = m_inbox->request(0);
-    if (r)
+    if (const Store::InputRequestRecord *r = m_inbox->request(m_inbox->firstPendingRow()))
         answer(r->taskId, r->key);
 }
 
 void MainWindow::answer(qint64 taskId, const QString &key)
 {
-    if (m_dialog)
-        return;
-    const int row = m_inbox->rowOf(taskId, key);
-    const Store::InputRequestRecord *r = m_inbox->request(row);
-    if (!r)
-        return;
-    const json request = json::parse(r->request.toStdString(), nullptr, false);
-    if (!request.is_object()) {
-        showError(tr("Unreadable Question"),
-                  tr("The server sent a question Eddy cannot read. It was declined; check the server's logs."));
-        m_bridge->answerInput(taskId, key, QByteArrayLiteral(R"({"action":"decline"})"));
-        m_inbox->removeRequest(taskId, key);
+    if (m_autoDialogs) {
+        openDialog(taskId, key); // asked for: also a question closed earlier with "Later"
         return;
     }
+    showQuestion(taskId, key);
+    if (m_answerPanel->hasQuestion()) {
+        m_inboxDock->show();
+        m_inboxDock->raise();
+        m_answerPanel->setFocus();
+    }
+}
+
+std::optional<ElicitationContext> MainWindow::questionContext(qint64 taskId, const QString &key, json *request)
+{
+    const Store::InputRequestRecord *r = m_inbox->request(m_inbox->rowOf(taskId, key));
+    if (!r || r->state != Store::InputState::Pending)
+        return std::nullopt;
+    *request = json::parse(r->request.toStdString(), nullptr, false);
+    if (!request->is_object()) {
+        showError(tr("Unreadable Question"),
+                  tr("The server sent a question Eddy cannot read. It was declined; check the server's logs."));
+        sendAnswer(taskId, key, json{{"action", "decline"}});
+        return std::nullopt;
+    }
+    const QString method = request->value("method", json()).is_string()
+                               ? QString::fromStdString((*request)["method"].get<std::string>())
+                               : QStringLiteral("elicitation/create");
+    if (method != QLatin1String("elicitation/create")) {
+        // Sampling and roots are deprecated and Eddy does not offer them: say no, visibly.
+        sendAnswer(taskId, key, json{{"action", "decline"}});
+        statusBar()->showMessage(tr("Declined a %1 request: Eddy only answers forms and links.").arg(method), 8000);
+        return std::nullopt;
+    }
     ElicitationContext ctx;
-    const Store::TaskRecord *t = m_tasks->task(taskId);
-    if (t) {
+    if (const Store::TaskRecord *t = m_tasks->task(taskId)) {
         const Store::ServerRecord *server = m_servers->server(t->serverId);
         ctx.serverName = m_servers->displayName(t->serverId);
         ctx.serverUrl = server ? server->url : QString();
@@ -881,32 +962,181 @@ void MainWindow::answer(qint64 taskId, const QString &key)
     }
     ctx.taskNumber = taskId;
     ctx.key = key;
-    const QString method = request.value("method", json()).is_string()
-                               ? QString::fromStdString(request["method"].get<std::string>())
-                               : QStringLiteral("elicitation/create");
-    if (method != QLatin1String("elicitation/create")) {
-        // Sampling and roots are deprecated and Eddy does not offer them: say no, visibly.
-        m_bridge->answerInput(taskId, key, QByteArrayLiteral(R"({"action":"decline"})"));
-        m_inbox->removeRequest(taskId, key);
-        statusBar()->showMessage(tr("Declined a %1 request: Eddy only answers forms and links.").arg(method), 8000);
+    return ctx;
+}
+
+void MainWindow::showQuestion(qint64 taskId, const QString &key)
+{
+    const int row = m_inbox->rowOf(taskId, key);
+    const Store::InputRequestRecord *r = m_inbox->request(row);
+    if (!r)
+        return;
+    // The list and the monitor follow.
+    const QModelIndex idx = m_inbox->index(row, InboxModel::MessageColumn);
+    if (m_inboxView->currentIndex().row() != row)
+        m_inboxView->setCurrentIndex(idx);
+    if (!m_monitor->selectedTaskIds().contains(taskId) || m_monitor->selectedTaskIds().size() != 1)
+        m_monitor->selectTask(taskId);
+    if (m_chartDock->isVisible())
+        m_chartDock->raise();
+    if (m_answerPanel->hasQuestion() && m_answerPanel->taskId() == taskId && m_answerPanel->key() == key)
+        return; // already there, perhaps half filled in
+    if (r->state != Store::InputState::Pending) {
+        const QString label = m_tasks->caseLabel(taskId);
+        m_answerPanel->setProperty("defaultNote", false);
+        m_answerPanel->clearQuestion(tr("%1 asked:\n%2\n\nAnswer: %3")
+                                         .arg(label.isEmpty() ? tr("Task %1").arg(taskId) : label,
+                                              InboxModel::messageOf(*r), InboxModel::answerText(*r)));
         return;
     }
-    auto *dialog = new ElicitationDialog(request, ctx, this);
+    json request;
+    if (const auto ctx = questionContext(taskId, key, &request))
+        m_answerPanel->setQuestion(request, *ctx);
+}
+
+void MainWindow::syncAnswerPanel()
+{
+    if (m_answerPanel->hasQuestion()) {
+        const Store::InputRequestRecord *r =
+            m_inbox->request(m_inbox->rowOf(m_answerPanel->taskId(), m_answerPanel->key()));
+        if (r && r->state == Store::InputState::Pending)
+            return;
+        const QString label = m_tasks->caseLabel(m_answerPanel->taskId());
+        m_answerPanel->setProperty("defaultNote", false);
+        m_answerPanel->clearQuestion(r ? tr("This question of %1 was answered: %2").arg(label, InboxModel::answerText(*r))
+                                       : tr("This question of %1 is closed: its task ended.").arg(label));
+        return;
+    }
+    if (m_answerPanel->noteText().isEmpty() || m_answerPanel->property("defaultNote").toBool()) {
+        const int open = m_inbox->pendingCount();
+        m_answerPanel->clearQuestion(open ? tr("%n open question(s). Select one in the list to answer it here while its "
+                                               "case stays in view.", nullptr, open)
+                                          : QString());
+        m_answerPanel->setProperty("defaultNote", true);
+    }
+}
+
+void MainWindow::sendAnswer(qint64 taskId, const QString &key, const json &result)
+{
+    const Store::InputRequestRecord *r = m_inbox->request(m_inbox->rowOf(taskId, key));
+    if (taskId <= 0 || !r || r->state != Store::InputState::Pending)
+        return; // answered once, never twice
+    const QByteArray text = QByteArray::fromStdString(result.dump());
+    const QString by = localUserName();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    Store::InputRequestRecord sent = *r;
+    sent.state = Store::InputState::Answering;
+    sent.answer = QString::fromUtf8(text);
+    const QString label = m_tasks->caseLabel(taskId).isEmpty() ? tr("Task %1").arg(taskId) : m_tasks->caseLabel(taskId);
+    if (m_answerPanel->taskId() == taskId && m_answerPanel->key() == key) {
+        // The next question is not put here by itself: a second click must find nothing to answer.
+        const int open = m_inbox->pendingCount() - 1;
+        m_answerPanel->setProperty("defaultNote", false);
+        m_answerPanel->clearQuestion(open > 0 ? tr("Answer sent for %1: %2.\n\n%n more open question(s): select the next one "
+                                                   "in the list.", nullptr, open).arg(label, InboxModel::answerSummary(sent))
+                                              : tr("Answer sent for %1: %2.").arg(label, InboxModel::answerSummary(sent)));
+    }
+    m_bridge->answerInput(taskId, key, text, by);
+    m_inbox->setAnswering(taskId, key, sent.answer, by, now);
+    statusBar()->showMessage(tr("Answer sent for %1.").arg(label), 5000);
+}
+
+void MainWindow::openDialog(qint64 taskId, const QString &key)
+{
+    if (m_dialog)
+        return;
+    json request;
+    const auto ctx = questionContext(taskId, key, &request);
+    if (!ctx)
+        return;
+    showQuestion(taskId, key); // the case selected behind the dialog
+    auto *dialog = new ElicitationDialog(request, *ctx, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog = dialog;
-    connect(dialog, &ElicitationDialog::answered, this, [this, taskId, key](const json &result) {
-        m_bridge->answerInput(taskId, key, QByteArray::fromStdString(result.dump()));
-        m_inbox->removeRequest(taskId, key);
-    });
-    connect(dialog, &QDialog::finished, this, [this] {
-        // Closed now, deleted later: forget it at once so the next question can open.
-        m_dialog.clear();
-        // The next question, if any, once this one is gone.
-        if (m_autoDialogs && m_inbox->rowCount() > 0)
-            QTimer::singleShot(0, this, &MainWindow::answerNext);
+    connect(dialog, &ElicitationDialog::answered, this,
+            [this, taskId, key](const json &result) { sendAnswer(taskId, key, result); });
+    connect(dialog, &ElicitationDialog::abortRequested, this,
+            [this, taskId, dialog] { confirmAbort(taskId, dialog); });
+    connect(dialog, &QDialog::finished, this, [this, taskId, key, dialog] {
+        // Closed now, deleted later: forget it at once.
+        if (m_dialog == dialog)
+            m_dialog.clear();
+        m_lastDialogClosedMs = QDateTime::currentMSecsSinceEpoch();
+        const Store::InputRequestRecord *r = m_inbox->request(m_inbox->rowOf(taskId, key));
+        if (r && r->state == Store::InputState::Pending)
+            m_dismissed.insert({taskId, key}); // "Later": it waits in the inbox, no new pop-up
+        schedulePopup();
     });
     dialog->open();
     Q_EMIT dialogOpened(dialog);
+}
+
+void MainWindow::schedulePopup()
+{
+    if (!m_autoDialogs || m_dialog || m_popupTimer->isActive())
+        return;
+    // Never the next pop-up under the pointer that closed the last one.
+    const qint64 since = QDateTime::currentMSecsSinceEpoch() - m_lastDialogClosedMs;
+    m_popupTimer->start(int(std::clamp<qint64>(AnswerPanel::GuardMs - since, 0, AnswerPanel::GuardMs)));
+}
+
+void MainWindow::popupNext()
+{
+    if (!m_autoDialogs || m_dialog)
+        return;
+    for (int row = 0; row < m_inbox->rowCount(); ++row) {
+        const Store::InputRequestRecord *r = m_inbox->request(row);
+        if (r->state == Store::InputState::Pending && !m_dismissed.contains({r->taskId, r->key})) {
+            openDialog(r->taskId, r->key);
+            if (m_dialog)
+                return;
+            row = -1; // declined at once (not a form): the list changed, look again
+        }
+    }
+}
+
+void MainWindow::confirmAbort(qint64 taskId, QWidget *parent)
+{
+    const Store::TaskRecord *t = m_tasks->task(taskId);
+    if (!t || !t->isLive())
+        return;
+    const QString label = m_tasks->caseLabel(taskId).isEmpty() ? tr("Task %1").arg(taskId) : m_tasks->caseLabel(taskId);
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Abort This Case?"),
+                                tr("Abort %1?\n\nEddy asks the server to cancel the case. Its question is not "
+                                   "answered and the case produces no result. You can run it again later "
+                                   "with Re-run.").arg(label),
+                                QMessageBox::NoButton, parent ? parent : this);
+    box->setObjectName(QStringLiteral("abortConfirm"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *abort = box->addButton(tr("Abort Case"), QMessageBox::DestructiveRole);
+    abort->setObjectName(QStringLiteral("confirmAbort"));
+    QPushButton *keep = box->addButton(tr("Keep Asking"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("keepAsking"));
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
+    // The same guard as the questions: the click that opened this box cannot confirm it.
+    abort->setEnabled(false);
+    QTimer::singleShot(AnswerPanel::GuardMs, abort, [abort] { abort->setEnabled(true); });
+    connect(box, &QMessageBox::buttonClicked, this, [this, abort, taskId](QAbstractButton *button) {
+        if (button == abort)
+            abortCase(taskId);
+    });
+    box->open();
+}
+
+void MainWindow::abortCase(qint64 taskId)
+{
+    m_bridge->cancelTasks({taskId});
+    const QString label = m_tasks->caseLabel(taskId).isEmpty() ? tr("Task %1").arg(taskId) : m_tasks->caseLabel(taskId);
+    for (const Store::InputRequestRecord *r : m_inbox->pendingOf(taskId))
+        m_dismissed.insert({r->taskId, r->key});
+    if (m_dialog && m_dialog->context().taskNumber == taskId)
+        m_dialog->reject();
+    if (m_answerPanel->taskId() == taskId) {
+        m_answerPanel->setProperty("defaultNote", false);
+        m_answerPanel->clearQuestion(tr("Abort requested for %1; waiting for the server to cancel it.").arg(label));
+    }
+    statusBar()->showMessage(tr("Abort requested for %1.").arg(label), 8000);
 }
 
 SweepEditor *MainWindow::sweepEditor()
@@ -954,13 +1184,14 @@ void MainWindow::rerun(const QList<qint64> &taskIds)
     int n = 0;
     for (qint64 id : taskIds) {
         const Store::TaskRecord *t = m_tasks->task(id);
-        if (!t || t->isLive() || t->status == TaskStatus::Completed)
+        if (!t || !TaskMonitor::isRerunnable(*t))
             continue;
         json args = json::parse(t->arguments.toStdString(), nullptr, false);
         if (!args.is_object())
             continue;
         args.erase("idempotency_key"); // a new attempt needs a new key, or the server returns the old task
-        m_bridge->callOnce(t->serverId, t->tool, QByteArray::fromStdString(args.dump()), m_session);
+        // A new attempt of the same case: lineage names the one it re-runs.
+        m_bridge->callOnce(t->serverId, t->tool, QByteArray::fromStdString(args.dump()), m_session, t->caseId);
         ++n;
     }
     statusBar()->showMessage(tr("Re-running %n case(s).", nullptr, n), 5000);

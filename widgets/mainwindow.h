@@ -3,11 +3,14 @@
 #include "app/monitor/changeset.h"
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
+#include "widgets/answerpanel.h"
 
 #include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSet>
+
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <optional>
@@ -72,23 +75,34 @@ public:
     // Ends the agent (on the engine thread) before the engine is deleted; the dock stays empty.
     void shutdownAgent();
     SweepEditor *sweepEditor();
-    // The elicitation dialog on screen, if any.
+    // The opt-in pop-up on screen, if any.
     ElicitationDialog *currentDialog() const { return m_dialog; }
+    // The non-modal answer panel beside the inbox list.
+    AnswerPanel *answerPanel() const { return m_answerPanel; }
+    QTableView *inboxView() const { return m_inboxView; }
     QString statusCountsText() const;
 
-    // Questions open a dialog at once (default) or wait in the inbox ("Inbox Only" in the Tasks
-    // menu); the choice is saved in QSettings (input/openDialogs).
+    // Questions wait in the inbox and are answered in the answer panel (default), or each pops
+    // up in a modal dialog ("Pop Up Each Question" in the Tasks menu; saved in QSettings as
+    // input/popup). A pop-up never follows the previous one within AnswerPanel::GuardMs, and one
+    // closed without an answer is not popped up again (it waits in the inbox).
     void setOpenDialogsAutomatically(bool on);
     bool opensDialogsAutomatically() const { return m_autoDialogs; }
-    QAction *inboxOnlyAction() const { return m_inboxOnly; }
+    QAction *popupAction() const { return m_popupAction; }
+    // Who answers from this window, stored with each answer: the login name.
+    static QString localUserName();
     // Asked before the window closes; returning false keeps it open (e.g. the user cancelled).
     void setQuitGuard(std::function<bool()> guard) { m_quitGuard = std::move(guard); }
     void applyTheme(Theme theme);
     Theme theme() const { return m_theme; }
 
     void showSweepEditor();
-    void answerNext();           // opens the dialog for the oldest question in the inbox
+    // Shows the oldest open question (in the answer panel, or the pop-up when that is on).
+    void answerNext();
     void answer(qint64 taskId, const QString &key);
+    // Selects the question in the inbox, its case in the monitor (so its chart and detail show)
+    // and, when it is open, puts it in the answer panel.
+    void showQuestion(qint64 taskId, const QString &key);
     void addServer();
     void showServer(qint64 serverId);
     void newSession();
@@ -122,6 +136,17 @@ private:
     void showError(const QString &title, const QString &message);
     void notify(const QString &title, const QString &message);
     void rerun(const QList<qint64> &taskIds);
+    std::optional<ElicitationContext> questionContext(qint64 taskId, const QString &key, nlohmann::json *request);
+    void openDialog(qint64 taskId, const QString &key);
+    void schedulePopup();
+    void popupNext();
+    void sendAnswer(qint64 taskId, const QString &key, const nlohmann::json &result);
+    // Asks once ("Abort Case" / "Keep Asking"), then asks the server to cancel the task.
+    void confirmAbort(qint64 taskId, QWidget *parent);
+    void abortCase(qint64 taskId);
+    void onInputAnswered(qint64 taskId, const QString &key, bool ok, const QString &message);
+    // The panel's question left the inbox or was answered elsewhere: say so.
+    void syncAnswerPanel();
     void relaunch(qint64 taskId);
     QString sweepLabel(std::optional<qint64> sweepId) const;
 
@@ -146,7 +171,11 @@ private:
     AgentPanel *m_agentPanel = nullptr;
     SweepResultsModel *m_sweepResults;
     SweepResultsView *m_sweepResultsView;
-    QAction *m_inboxOnly = nullptr;
+    QAction *m_popupAction = nullptr;
+    AnswerPanel *m_answerPanel = nullptr;
+    QTimer *m_popupTimer = nullptr;
+    qint64 m_lastDialogClosedMs = 0;
+    QSet<QPair<qint64, QString>> m_dismissed; // closed without an answer: not popped up again
     std::optional<qint64> m_relaunchParent; // case id the sweep editor is relaunching
     SweepEditor *m_sweepEditor = nullptr;
     QWidget *m_sweepWindow = nullptr;
@@ -161,7 +190,7 @@ private:
     QHash<QString, SampleSeriesModel *> m_series; // "task/series" -> model shown in the chart
     qint64 m_detailTask = 0;
     QHash<qint64, Store::SweepRecord> m_sweeps;
-    bool m_autoDialogs = true;
+    bool m_autoDialogs = false;
     bool m_defaultDockSizesPending = false;
     Theme m_theme = Theme::System;
     std::function<bool()> m_quitGuard;

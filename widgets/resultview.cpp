@@ -50,6 +50,7 @@ ResultView::ResultView(QWidget *parent)
     : QWidget(parent)
     , m_banner(new QLabel(this))
     , m_lineage(new QLabel(this))
+    , m_answers(new QLabel(this))
     , m_curveList(new QListWidget(this))
     , m_curveView(new QChartView(this))
     , m_curveChart(new QChart)
@@ -70,6 +71,12 @@ ResultView::ResultView(QWidget *parent)
     m_lineage->setContentsMargins(6, 0, 6, 2);
     m_lineage->setTextFormat(Qt::PlainText);
     m_lineage->hide();
+    m_answers->setObjectName(QStringLiteral("answers"));
+    m_answers->setWordWrap(true);
+    m_answers->setContentsMargins(6, 0, 6, 2);
+    m_answers->setTextFormat(Qt::PlainText); // the question is the server's text: never HTML
+    m_answers->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_answers->hide();
     m_curveList->setObjectName(QStringLiteral("curves"));
     m_curveList->setToolTip(tr("Numeric arrays in the result; pick one to plot it"));
     m_curveChart->legend()->hide();
@@ -107,6 +114,7 @@ ResultView::ResultView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_banner);
     layout->addWidget(m_lineage);
+    layout->addWidget(m_answers);
     layout->addWidget(m_tabs, 1);
     clear();
 }
@@ -121,9 +129,22 @@ void ResultView::clear()
     m_raw->clear();
     m_lineage->clear();
     m_lineage->hide();
+    m_answers->clear();
+    m_answers->hide();
     m_curves.clear();
     m_curveList->clear();
     showCurve(-1);
+}
+
+void ResultView::setAnswers(const QStringList &lines)
+{
+    m_answers->setText(lines.join(QLatin1Char('\n')));
+    m_answers->setVisible(!lines.isEmpty());
+}
+
+QString ResultView::answersText() const
+{
+    return m_answers->text();
 }
 
 void ResultView::setLineage(std::optional<qint64> parentTaskId, const QList<qint64> &childTaskIds)

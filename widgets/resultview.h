@@ -37,6 +37,9 @@ public:
     // Lineage: "relaunched from #N" and the tasks relaunched from this one.
     void setLineage(std::optional<qint64> parentTaskId, const QList<qint64> &childTaskIds);
     QString lineageText() const;
+    // The questions the task asked and what was answered, by whom and when (one line each).
+    void setAnswers(const QStringList &lines);
+    QString answersText() const;
     // Numeric arrays of the structured content, plotted one at a time (Plots tab).
     QStringList curveNames() const;
     void showCurve(int row);
@@ -51,6 +54,7 @@ private:
 
     QLabel *m_banner;
     QLabel *m_lineage;
+    QLabel *m_answers;
     QListWidget *m_curveList;
     QChartView *m_curveView;
     QChart *m_curveChart;

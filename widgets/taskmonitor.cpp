@@ -75,7 +75,7 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
 
     m_rerun->setObjectName(QStringLiteral("rerunTasks"));
     m_rerun->setText(tr("Re-run"));
-    m_rerun->setToolTip(tr("Submit the selected failed or cancelled cases again"));
+    m_rerun->setToolTip(tr("Submit the selected failed, cancelled or aborted cases again"));
     m_rerun->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
     m_rerun->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_rerun->setAutoRaise(true);
@@ -214,6 +214,20 @@ void TaskMonitor::cancelSelected()
     Q_EMIT cancelRequested(live);
 }
 
+bool TaskMonitor::isRerunnable(const Store::TaskRecord &task)
+{
+    // Everything that did not produce a result: failed, cancelled, expired, lost, and a case that
+    // completed with a tool error (e.g. aborted at its mesh check).
+    switch (task.status) {
+    case TaskStatus::Failed:
+    case TaskStatus::Cancelled:
+    case TaskStatus::Expired:
+    case TaskStatus::Lost: return true;
+    case TaskStatus::Completed: return task.isToolError;
+    default: return false;
+    }
+}
+
 void TaskMonitor::updateActions()
 {
     bool anyLive = false;
@@ -223,8 +237,7 @@ void TaskMonitor::updateActions()
         if (!t)
             continue;
         anyLive = anyLive || (t->isLive() && !t->cancelRequested);
-        anyRerun = anyRerun || t->status == TaskStatus::Failed || t->status == TaskStatus::Cancelled
-                   || t->status == TaskStatus::Expired || t->status == TaskStatus::Lost;
+        anyRerun = anyRerun || isRerunnable(*t);
     }
     m_cancel->setEnabled(anyLive);
     m_rerun->setEnabled(anyRerun);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/store/records.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -37,6 +39,8 @@ public:
     void setSearchText(const QString &text);
 
     QList<qint64> selectedTaskIds() const;
+    // Failed, cancelled, expired, lost or ended with a tool error (aborted): Re-run applies.
+    static bool isRerunnable(const Store::TaskRecord &task);
     void selectTask(qint64 taskId);
     // Cancels the selected live tasks (after asking when more than one is selected).
     void cancelSelected();

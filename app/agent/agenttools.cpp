@@ -893,7 +893,7 @@ void AgentTools::runAnswerInput(const json &arguments)
                           .arg(s_answerWaitMs / 1000)));
     });
     m_op->timeout->start(s_answerWaitMs);
-    m_engine->answerInput(*id, key, QByteArray::fromStdString(answer.dump()));
+    m_engine->answerInput(*id, key, QByteArray::fromStdString(answer.dump()), QStringLiteral("agent"));
 }
 
 } // namespace Eddy::Agent

@@ -288,7 +288,9 @@ void Ctl::hookInput()
 void Ctl::askInteractively(const Store::InputRequestRecord &r)
 {
     askOnTerminal(QStringLiteral("Task %1").arg(r.taskId), parseJsonText(r.request),
-                  [this, r](const QByteArray &answer) { m_engine.answerInput(r.taskId, r.key, answer); });
+                  [this, r](const QByteArray &answer) {
+                      m_engine.answerInput(r.taskId, r.key, answer, QStringLiteral("eddyctl"));
+                  });
 }
 
 void Ctl::askOnTerminal(const QString &who, const json &req, const std::function<void(const QByteArray &)> &send)
@@ -723,7 +725,7 @@ void Ctl::cmdAnswer()
                 m_out << QStringLiteral("task %1: answered \"%2\"").arg(taskId).arg(key) << Qt::endl;
                 finish(Ok);
             });
-    m_engine.answerInput(task, m_args[2], QByteArray::fromStdString(answer.dump()));
+    m_engine.answerInput(task, m_args[2], QByteArray::fromStdString(answer.dump()), QStringLiteral("eddyctl"));
 }
 
 void Ctl::cmdCancel()
@@ -797,13 +799,16 @@ void Ctl::cmdExport()
         std::optional<Store::TaskRecord> t;
         json args;
         json result;
+        QString answer; // InputInbox::answerSummary() of the task's questions
     };
     std::vector<Row> rows;
     for (const Store::CaseRecord &c : cases) {
-        Row r{c, c.taskId ? m_engine.store().task(*c.taskId) : std::nullopt, parseJsonText(c.arguments), json()};
+        Row r{c, c.taskId ? m_engine.store().task(*c.taskId) : std::nullopt, parseJsonText(c.arguments), json(), QString()};
         r.args.erase("idempotency_key");
         if (r.t && !r.t->result.isEmpty())
             r.result = parseJsonText(r.t->result);
+        if (r.t)
+            r.answer = Monitor::InputInbox::answerSummary(m_engine.store().inputRequests(r.t->id));
         rows.push_back(std::move(r));
     }
     if (format == QLatin1String("json")) {
@@ -816,6 +821,8 @@ void Ctl::cmdExport()
                    {"arguments", r.args},
                    {"isError", r.t ? r.t->isToolError : false},
                    {"result", r.result}};
+            if (!r.answer.isEmpty())
+                j["answer"] = r.answer.toStdString();
             if (r.t && !r.t->error.isEmpty())
                 j["error"] = parseJsonText(r.t->error);
             else if (!r.c.error.isEmpty())

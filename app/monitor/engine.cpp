@@ -1374,7 +1374,8 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
     }
 }
 
-void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson)
+void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson,
+                         const QString &answeredBy)
 {
     const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
     QString error;
@@ -1389,7 +1390,7 @@ void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &el
                                                  : QStringLiteral("There is no task %1.").arg(taskId));
         return;
     }
-    if (!m_inbox->beginAnswer(taskId, key, answer, &error)) {
+    if (!m_inbox->beginAnswer(taskId, key, answer, &error, answeredBy)) {
         emit inputAnswered(taskId, key, false, error);
         return;
     }
@@ -1540,7 +1541,7 @@ void Engine::autoAnswer(const Store::InputRequestRecord &request)
         emit operationFailed(QStringLiteral("Task %1, question \"%2\": %3").arg(request.taskId).arg(request.key, error));
         return;
     }
-    answerInput(request.taskId, request.key, QByteArray::fromStdString(answer.dump()));
+    answerInput(request.taskId, request.key, QByteArray::fromStdString(answer.dump()), QStringLiteral("eddyctl"));
 }
 
 // ---------------------------------------------------------------- sessions

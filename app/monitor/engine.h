@@ -131,7 +131,9 @@ public slots:
     void cancelTasks(const QList<qint64> &taskIds);
     // Sends one answer (an ElicitResult JSON object) with tasks/update; each key once.
     // Emits inputAnswered().
-    void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson);
+    // answeredBy: who answers, kept with the answer (the user's login name, "eddyctl", "agent").
+    void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson,
+                     const QString &answeredBy = {});
     // Answers a question asked before any task exists (caseInputRequested()); once every key of
     // the round is answered, the call is sent again with the server's requestState and the
     // answers. Emits caseInputAnswered().

@@ -2,6 +2,8 @@
 #include "app/monitor/schemavalidator.h"
 #include "app/store/taskstore.h"
 
+#include <QDateTime>
+
 #include <functional>
 #include <string_view>
 
@@ -50,7 +52,8 @@ QList<Store::InputRequestRecord> InputInbox::record(qint64 taskId, const json &i
     return fresh;
 }
 
-bool InputInbox::beginAnswer(qint64 taskId, const QString &key, const json &answer, QString *error)
+bool InputInbox::beginAnswer(qint64 taskId, const QString &key, const json &answer, QString *error,
+                             const QString &answeredBy)
 {
     const auto rec = m_store.inputRequest(taskId, key);
     if (!rec) {
@@ -71,7 +74,7 @@ bool InputInbox::beginAnswer(qint64 taskId, const QString &key, const json &answ
                                     "\"content\": {...}} (or action decline/cancel).");
         return false;
     }
-    if (!m_store.beginAnswer(taskId, key, QString::fromStdString(answer.dump()))) {
+    if (!m_store.beginAnswer(taskId, key, QString::fromStdString(answer.dump()), answeredBy)) {
         if (error)
             *error = m_store.lastError();
         return false;
@@ -87,6 +90,28 @@ void InputInbox::answerSent(qint64 taskId, const QString &key, bool ok)
 QList<Store::InputRequestRecord> InputInbox::pending() const
 {
     return m_store.pendingInputRequests();
+}
+
+QString InputInbox::answerSummary(const QList<Store::InputRequestRecord> &requests)
+{
+    QStringList parts;
+    for (const Store::InputRequestRecord &r : requests) {
+        if (r.state == Store::InputState::Pending)
+            continue;
+        const json answer = json::parse(r.answer.toStdString(), nullptr, false);
+        QString part = answer.is_object() && answer.value("action", json()).is_string()
+                           ? QString::fromStdString(answer["action"].get<std::string>())
+                           : QStringLiteral("answered");
+        if (answer.is_object() && answer.contains("content"))
+            part += QLatin1Char(' ') + QString::fromStdString(answer["content"].dump());
+        if (!r.answeredBy.isEmpty())
+            part += QStringLiteral(" by ") + r.answeredBy;
+        if (r.answeredAtMs)
+            part += QStringLiteral(" at ")
+                    + QDateTime::fromMSecsSinceEpoch(*r.answeredAtMs, Qt::UTC).toString(Qt::ISODate);
+        parts << part;
+    }
+    return parts.join(QStringLiteral("; "));
 }
 
 json InputInbox::answerFromValues(const json &request, const json &values, QString *error)

@@ -33,7 +33,8 @@ public:
     void forget(qint64 taskId) { m_lastSeen.remove(taskId); }
     // Stores the answer and marks it being sent; false (+ *error) when the key is unknown or was
     // answered already.
-    bool beginAnswer(qint64 taskId, const QString &key, const nlohmann::json &answer, QString *error);
+    bool beginAnswer(qint64 taskId, const QString &key, const nlohmann::json &answer, QString *error,
+                     const QString &answeredBy = {});
     // The tasks/update ack arrived (answered for good) or failed (the question is open again).
     void answerSent(qint64 taskId, const QString &key, bool ok);
     QList<Store::InputRequestRecord> pending() const;
@@ -42,6 +43,11 @@ public:
     // requestedSchema's fields taken from `values` by name, defaults for the rest, action accept.
     // Fails (empty + *error) when a required field has neither a value nor a default, or a value
     // breaks the field's schema. A URL-mode or unknown request is declined.
+    // The answers given to a task's questions for exports, one per answered question, joined by
+    // "; ": the action, the content as compact JSON, who and when (UTC), e.g.
+    // accept {"action":"repair","smoothing_passes":5} by alice at 2026-12-01T14:40:12Z
+    static QString answerSummary(const QList<Store::InputRequestRecord> &requests);
+
     static nlohmann::json answerFromValues(const nlohmann::json &request, const nlohmann::json &values,
                                            QString *error);
 

@@ -1,5 +1,6 @@
 #include "app/monitor/sweepexport.h"
 
+#include "app/monitor/inputinbox.h"
 #include "app/monitor/outcome.h"
 #include "app/store/taskstore.h"
 
@@ -69,9 +70,11 @@ QList<SweepExport::Row> SweepExport::rows(Store::TaskStore &store, qint64 sweepI
 {
     QList<Row> out;
     for (const Store::CaseRecord &c : store.cases(sweepId)) {
-        Row r{c, std::nullopt};
-        if (c.taskId)
+        Row r{c, std::nullopt, {}};
+        if (c.taskId) {
             r.task = store.task(*c.taskId);
+            r.answer = InputInbox::answerSummary(store.inputRequests(*c.taskId));
+        }
         out << r;
     }
     std::stable_sort(
@@ -140,6 +143,7 @@ QString SweepExport::csv(const QList<Row> &rows, const QStringList &variedNames)
         header << csvField(QString::fromStdString(c));
     for (const auto &c : resCols)
         header << csvField(QString::fromStdString(c));
+    header << QStringLiteral("answer");
     out += header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (qsizetype i = 0; i < rows.size(); ++i) {
         const Row &r = rows[i];
@@ -167,6 +171,7 @@ QString SweepExport::csv(const QList<Row> &rows, const QStringList &variedNames)
             }
             line << csvField(v);
         }
+        line << csvField(r.answer);
         out += line.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;

@@ -17,7 +17,8 @@ namespace Eddy::Monitor {
 // A sweep as CSV: the one code path behind the GUI's Export CSV and `eddyctl export`. Rows in
 // case order; columns case, task, outcome, is_error, status, every argument (varied first, in
 // the spec's order, then the fixed ones by name; idempotency_key left out), then every scalar
-// of structuredContent seen in any case (nested objects flattened with dots, arrays left out).
+// of structuredContent seen in any case (nested objects flattened with dots, arrays left out),
+// then answer (the answers given to the case's questions).
 // Pure apart from rows(), which reads the store; any thread that owns the store.
 class SweepExport final
 {
@@ -26,6 +27,7 @@ public:
     {
         Store::CaseRecord c;
         std::optional<Store::TaskRecord> task; // the case's latest attempt, when there is one
+        QString answer; // InputInbox::answerSummary() of the attempt's questions
     };
 
     // The sweep's cases in order, each with its latest task (results included).

@@ -150,7 +150,8 @@ struct InputRequestRecord
     InputState state = InputState::Pending;
     QString answer;       // the ElicitResult JSON text once answered
     qint64 firstSeenAtMs = 0;
-    std::optional<qint64> answeredAtMs;
+    std::optional<qint64> answeredAtMs; // when the answer was given
+    QString answeredBy;   // who gave it: the user's login name, eddyctl or the agent
 };
 
 struct ProgressTemplate

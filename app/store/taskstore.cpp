@@ -153,6 +153,10 @@ CREATE INDEX agent_messages_session ON agent_messages(session_id, id);
     R"sql(
 ALTER TABLE cases ADD COLUMN pending_input TEXT NOT NULL DEFAULT '';
 )sql",
+    // 3 -> 4: who answered a question (answered_at now says when it was given).
+    R"sql(
+ALTER TABLE input_requests ADD COLUMN answered_by TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 constexpr int s_migrationCount = int(sizeof(s_migrations) / sizeof(s_migrations[0]));
@@ -182,11 +186,12 @@ InputRequestRecord readInput(Statement &st)
     r.answer = st.text(5);
     r.firstSeenAtMs = st.int64(6);
     r.answeredAtMs = st.optInt64(7);
+    r.answeredBy = st.text(8);
     return r;
 }
 
 const char *const s_inputColumns =
-    "id, task_id, key, request, state, answer, first_seen_at, answered_at";
+    "id, task_id, key, request, state, answer, first_seen_at, answered_at, answered_by";
 
 // Every row of a statement, each read by read(st).
 template<typename Read>
@@ -1090,11 +1095,13 @@ QList<InputRequestRecord> TaskStore::pendingInputRequests()
     return readAll(st, readInput);
 }
 
-bool TaskStore::beginAnswer(qint64 taskId, const QString &key, const QString &answerJson)
+bool TaskStore::beginAnswer(qint64 taskId, const QString &key, const QString &answerJson,
+                            const QString &answeredBy)
 {
     Statement st = m_db.prepare(QStringLiteral(
-        "UPDATE input_requests SET state='answering', answer=? WHERE task_id=? AND key=? AND state='pending'"));
-    st.bind(1, answerJson).bind(2, taskId).bind(3, key);
+        "UPDATE input_requests SET state='answering', answer=?, answered_by=?, answered_at=? "
+        "WHERE task_id=? AND key=? AND state='pending'"));
+    st.bind(1, answerJson).bind(2, answeredBy + QString("")).bind(3, nowMs()).bind(4, taskId).bind(5, key);
     if (!st.exec())
         return false;
     if (m_db.changes() != 1) {
@@ -1107,11 +1114,28 @@ bool TaskStore::beginAnswer(qint64 taskId, const QString &key, const QString &an
 
 bool TaskStore::finishAnswer(qint64 taskId, const QString &key, bool accepted)
 {
-    Statement st = m_db.prepare(accepted
-        ? QStringLiteral("UPDATE input_requests SET state='answered', answered_at=? WHERE task_id=? AND key=?")
-        : QStringLiteral("UPDATE input_requests SET state='pending', answer='', answered_at=? WHERE task_id=? AND key=? AND state='answering'"));
+    if (!accepted) {
+        // Open again: nobody's answer is on record.
+        Statement st = m_db.prepare(QStringLiteral(
+            "UPDATE input_requests SET state='pending', answer='', answered_by='', answered_at=NULL "
+            "WHERE task_id=? AND key=? AND state='answering'"));
+        st.bind(1, taskId).bind(2, key);
+        return st.exec();
+    }
+    // answered_at keeps when the answer was given (set by beginAnswer).
+    Statement st = m_db.prepare(QStringLiteral(
+        "UPDATE input_requests SET state='answered', answered_at=COALESCE(answered_at, ?) WHERE task_id=? AND key=?"));
     st.bind(1, nowMs()).bind(2, taskId).bind(3, key);
     return st.exec();
+}
+
+QList<InputRequestRecord> TaskStore::answeredInputRequests(int limit)
+{
+    Statement st = m_db.prepare(QStringLiteral(
+        "SELECT * FROM (SELECT %1 FROM input_requests WHERE state IN ('answering','answered') "
+        "ORDER BY id DESC LIMIT ?) ORDER BY id").arg(QLatin1String(s_inputColumns)));
+    st.bind(1, limit);
+    return readAll(st, readInput);
 }
 
 QList<InputRequestRecord> TaskStore::answeringInputRequests()

@@ -19,7 +19,7 @@ class TaskStore final
     Q_DISABLE_COPY_MOVE(TaskStore)
 
 public:
-    static constexpr int SchemaVersion = 3;
+    static constexpr int SchemaVersion = 4;
 
     TaskStore();
     ~TaskStore();
@@ -110,11 +110,14 @@ public:
     std::optional<InputRequestRecord> inputRequest(qint64 taskId, const QString &key);
     QList<InputRequestRecord> inputRequests(qint64 taskId);
     QList<InputRequestRecord> pendingInputRequests(); // Pending, for live tasks
-    // Pending -> Answering with the answer stored; false when the key is not Pending any more
-    // (answered once, never twice).
-    bool beginAnswer(qint64 taskId, const QString &key, const QString &answerJson);
+    // Pending -> Answering with the answer, who gave it and when stored; false when the key is not
+    // Pending any more (answered once, never twice).
+    bool beginAnswer(qint64 taskId, const QString &key, const QString &answerJson,
+                     const QString &answeredBy = {});
     bool finishAnswer(qint64 taskId, const QString &key, bool accepted);
     QList<InputRequestRecord> answeringInputRequests(); // answers to (re)send after a restart
+    // The most recently answered questions (Answering or Answered), oldest first.
+    QList<InputRequestRecord> answeredInputRequests(int limit = 500);
 
     // --- user progress templates
     std::optional<qint64> addProgressTemplate(const ProgressTemplate &t);

@@ -54,7 +54,20 @@ void tst_ListModels::inbox()
     QVERIFY(!model.removeRequest(1, QStringLiteral("mesh")));
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(model.index(0, 0).data(InboxModel::TaskIdRole).toLongLong(), 2);
-    model.removeTask(2);
+    // Answering keeps the row where it is, as the record: what, who, when.
+    model.setAnswering(2, QStringLiteral("mesh"), QStringLiteral(R"({"action":"decline"})"), QStringLiteral("alice"), 5000);
+    QCOMPARE(model.pendingCount(), 0);
+    QCOMPARE(count.last().first().toInt(), 0);
+    QCOMPARE(model.index(0, InboxModel::AnswerColumn).data().toString(), QStringLiteral("Declined"));
+    model.setAnswerSent(2, QStringLiteral("mesh"), false); // did not arrive: open again
+    QCOMPARE(model.pendingCount(), 1);
+    QVERIFY(model.index(0, InboxModel::AnswerColumn).data().toString().isEmpty());
+    model.setAnswering(2, QStringLiteral("mesh"), QStringLiteral(R"({"action":"decline"})"), QStringLiteral("alice"), 5000);
+    model.setAnswerSent(2, QStringLiteral("mesh"), true);
+    QVERIFY(model.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Declined — by alice")));
+    model.removeTask(2); // the task ended: the answered question stays as the record
+    QCOMPARE(model.rowCount(), 1);
+    QVERIFY(model.removeRequest(2, QStringLiteral("mesh")));
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(count.last().first().toInt(), 0);
     InputRequestRecord broken = request(4, "k", "x");

@@ -196,6 +196,7 @@ void tst_SweepResults::csvExport()
     model.setSweep(7, {QStringLiteral("reynolds"), QStringLiteral("case_name")},
                    {task(1, 11, 100, 32, TaskStatus::Completed, cavity(100, 5503, 9.99546e-08, 0.617, true)), odd},
                    {{11, 0}, {12, 1}});
+    model.setAnswers({{1, QStringLiteral("accept {\"action\":\"repair\"} by alice at 2026-12-01T14:40:12Z")}});
     const QStringList lines = model.toCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 3);
     // Varied arguments first, then the fixed ones by name; never the idempotency key.
@@ -203,10 +204,14 @@ void tst_SweepResults::csvExport()
              qPrintable(lines[0]));
     QVERIFY(!lines[0].contains(QStringLiteral("idempotency_key")));
     QVERIFY(lines[0].contains(QStringLiteral("final_residual")));
+    QVERIFY(lines[0].endsWith(QStringLiteral(",answer"))); // the answers given to the case's questions
+    QVERIFY2(lines[1].endsWith(QStringLiteral(",\"accept {\"\"action\"\":\"\"repair\"\"} by alice at 2026-12-01T14:40:12Z\"")),
+             qPrintable(lines[1]));
     QVERIFY2(lines[1].startsWith(QStringLiteral("1,1,converged,false,completed,100,,32,")), qPrintable(lines[1]));
     QVERIFY2(lines[1].contains(QStringLiteral("9.99546e-08")), qPrintable(lines[1])); // full precision, not "1e-07"
     QVERIFY(lines[1].contains(QStringLiteral(",true,")));
     QVERIFY2(lines[2].startsWith(QStringLiteral("2,2,failed,false,failed,400,\"a, \"\"b\"\"\",,")), qPrintable(lines[2]));
+    QVERIFY2(lines[2].endsWith(QStringLiteral(",")), qPrintable(lines[2])); // no answer for case 2
 }
 
 void tst_SweepResults::svgOfDownsampledSeries()

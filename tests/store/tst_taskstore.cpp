@@ -407,6 +407,24 @@ void tst_TaskStore::inputRequestsDedupByKey()
     QCOMPARE(store.inputRequest(task, QStringLiteral("k1"))->state, InputState::Answered);
     QCOMPARE(store.inputRequest(task, QStringLiteral("k1"))->answer, QStringLiteral("{\"action\":\"accept\"}"));
     QVERIFY(store.pendingInputRequests().isEmpty());
+
+    // Who answered and when: kept from beginAnswer through the ack; a failed send forgets both.
+    QVERIFY(store.recordInputRequest(task, QStringLiteral("k2"), QStringLiteral("{}")));
+    QVERIFY(store.beginAnswer(task, QStringLiteral("k2"), QStringLiteral("{\"action\":\"decline\"}"), QStringLiteral("alice")));
+    const auto answering = store.inputRequest(task, QStringLiteral("k2"));
+    QCOMPARE(answering->answeredBy, QStringLiteral("alice"));
+    QVERIFY(answering->answeredAtMs);
+    QVERIFY(store.finishAnswer(task, QStringLiteral("k2"), false));
+    QCOMPARE(store.inputRequest(task, QStringLiteral("k2"))->answeredBy, QString());
+    QCOMPARE(store.inputRequest(task, QStringLiteral("k2"))->answeredAtMs, std::nullopt);
+    QVERIFY(store.beginAnswer(task, QStringLiteral("k2"), QStringLiteral("{\"action\":\"decline\"}"), QStringLiteral("eddyctl")));
+    const qint64 given = *store.inputRequest(task, QStringLiteral("k2"))->answeredAtMs;
+    QVERIFY(store.finishAnswer(task, QStringLiteral("k2"), true));
+    QCOMPARE(store.inputRequest(task, QStringLiteral("k2"))->answeredBy, QStringLiteral("eddyctl"));
+    QCOMPARE(*store.inputRequest(task, QStringLiteral("k2"))->answeredAtMs, given);
+    const auto answered = store.answeredInputRequests();
+    QCOMPARE(answered.size(), 2);
+    QCOMPARE(answered.last().key, QStringLiteral("k2"));
 }
 
 void tst_TaskStore::dataSurvivesReopen()

@@ -15,7 +15,9 @@ using Eddy::ElicitationDialog;
 
 #define QCOMPARE_JSON(a, b) QCOMPARE(QString::fromStdString(json(a).dump()), QString::fromStdString(json(b).dump()))
 
-// The elicitation dialog: who is asking, and accept/decline/cancel give the right ElicitResult.
+// The elicitation dialog (the opt-in pop-up around an AnswerPanel): who is asking, accept and
+// decline give the right ElicitResult, "Later", Escape and closing answer nothing, "Abort This
+// Case..." only asks its owner, and no button works in the first AnswerPanel::GuardMs.
 class tst_ElicitationDialog : public QObject
 {
     Q_OBJECT
@@ -24,8 +26,10 @@ private Q_SLOTS:
     void showsWhoIsAsking();
     void acceptSendsContent();
     void acceptBlockedByValidation();
-    void declineAndCancel();
-    void escapeIsCancel();
+    void declineAndLater();
+    void escapeAndCloseAnswerNothing();
+    void abortOnlyAsks();
+    void guardIgnoresEarlyInput();
     void urlModeNeedsConsent();
 
 private:
@@ -34,6 +38,12 @@ private:
     static QPushButton *button(ElicitationDialog &d, const char *name)
     {
         return d.findChild<QPushButton *>(QLatin1String(name));
+    }
+    // Shows the dialog and waits out its input guard.
+    static void showAndWait(ElicitationDialog &d)
+    {
+        d.show();
+        QTest::qWait(Eddy::AnswerPanel::GuardMs + 100);
     }
 };
 
@@ -83,7 +93,7 @@ void tst_ElicitationDialog::acceptSendsContent()
 {
     ElicitationDialog d(meshRequest(), context());
     QSignalSpy answered(&d, &ElicitationDialog::answered);
-    d.show();
+    showAndWait(d);
     auto *action = qobject_cast<QComboBox *>(d.form()->editor("action"));
     action->setCurrentIndex(action->findText(QStringLiteral("Abort the case")));
     qobject_cast<QSpinBox *>(d.form()->editor("smoothing_passes"))->setValue(5);
@@ -102,26 +112,26 @@ void tst_ElicitationDialog::acceptBlockedByValidation()
     req["params"]["requestedSchema"]["required"].push_back("note");
     ElicitationDialog d(req, context());
     QSignalSpy answered(&d, &ElicitationDialog::answered);
-    d.show();
+    showAndWait(d);
     qobject_cast<QLineEdit *>(d.form()->editor("note"))->setText(QStringLiteral("x"));
     button(d, "accept")->click();
     QCOMPARE(answered.count(), 0); // nothing sent while a field is wrong
     QVERIFY(d.isVisible());
     auto *problems = d.findChild<QLabel *>(QStringLiteral("problems"));
     QVERIFY(problems && problems->isVisible());
-    QCOMPARE_JSON(d.elicitResult(), json::parse(R"({"action":"cancel"})"));
+    QVERIFY(d.elicitResult().is_null());
     qobject_cast<QLineEdit *>(d.form()->editor("note"))->setText(QStringLiteral("fine"));
     button(d, "accept")->click();
     QCOMPARE(answered.count(), 1);
     QCOMPARE_JSON(d.elicitResult()["content"]["note"], json("fine"));
 }
 
-void tst_ElicitationDialog::declineAndCancel()
+void tst_ElicitationDialog::declineAndLater()
 {
     {
         ElicitationDialog d(meshRequest(), context());
         QSignalSpy answered(&d, &ElicitationDialog::answered);
-        d.show();
+        showAndWait(d);
         button(d, "decline")->click();
         QCOMPARE(answered.count(), 1);
         QCOMPARE_JSON(d.elicitResult(), json::parse(R"({"action":"decline"})"));
@@ -130,22 +140,72 @@ void tst_ElicitationDialog::declineAndCancel()
     {
         ElicitationDialog d(meshRequest(), context());
         QSignalSpy answered(&d, &ElicitationDialog::answered);
-        d.show();
-        button(d, "cancel")->click();
-        QCOMPARE(answered.count(), 1);
-        QCOMPARE_JSON(d.elicitResult(), json::parse(R"({"action":"cancel"})"));
+        showAndWait(d);
+        QVERIFY(!button(d, "cancel")); // no button that sounds like "cancel the case"
+        button(d, "later")->click();
+        QVERIFY(!d.isVisible());
+        QCOMPARE(answered.count(), 0); // the question stays open
+        QVERIFY(d.elicitResult().is_null());
     }
 }
 
-void tst_ElicitationDialog::escapeIsCancel()
+void tst_ElicitationDialog::escapeAndCloseAnswerNothing()
+{
+    {
+        ElicitationDialog d(meshRequest(), context());
+        QSignalSpy answered(&d, &ElicitationDialog::answered);
+        QSignalSpy aborted(&d, &ElicitationDialog::abortRequested);
+        showAndWait(d);
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QTest::keyClick(&d, Qt::Key_Escape);
+        QTRY_VERIFY_WITH_TIMEOUT(!d.isVisible(), 10000);
+        QCOMPARE(answered.count(), 0);
+        QCOMPARE(aborted.count(), 0);
+    }
+    {
+        ElicitationDialog d(meshRequest(), context());
+        QSignalSpy answered(&d, &ElicitationDialog::answered);
+        showAndWait(d);
+        QVERIFY(d.close()); // the window manager's close button
+        QCOMPARE(answered.count(), 0);
+    }
+}
+
+void tst_ElicitationDialog::abortOnlyAsks()
+{
+    ElicitationDialog d(meshRequest(), context());
+    QSignalSpy answered(&d, &ElicitationDialog::answered);
+    QSignalSpy aborted(&d, &ElicitationDialog::abortRequested);
+    showAndWait(d);
+    QPushButton *abort = button(d, "abort");
+    QVERIFY(abort);
+    QVERIFY(abort->text().contains(QLatin1String("Abort")));
+    abort->click();
+    QCOMPARE(aborted.count(), 1); // the window confirms and cancels the task
+    QCOMPARE(answered.count(), 0);
+    QVERIFY(d.isVisible());
+}
+
+void tst_ElicitationDialog::guardIgnoresEarlyInput()
 {
     ElicitationDialog d(meshRequest(), context());
     QSignalSpy answered(&d, &ElicitationDialog::answered);
     d.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&d));
-    QTest::keyClick(&d, Qt::Key_Escape);
-    QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 1, 10000);
-    QCOMPARE_JSON(answered.first().first().value<json>(), json::parse(R"({"action":"cancel"})"));
+    QVERIFY(d.panel()->isGuarded());
+    QVERIFY(!button(d, "accept")->isEnabled());
+    QVERIFY(!button(d, "decline")->isEnabled());
+    QVERIFY(!button(d, "abort")->isEnabled());
+    auto *guard = d.findChild<QLabel *>(QStringLiteral("guard"));
+    QVERIFY(guard && guard->text().contains(QLatin1String("unlock")));
+    QTest::mouseClick(button(d, "accept"), Qt::LeftButton);
+    QTest::keyClick(&d, Qt::Key_Return);
+    d.acceptInput();
+    QCOMPARE(answered.count(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(button(d, "accept")->isEnabled(), 5000);
+    QVERIFY(!d.panel()->isGuarded());
+    QVERIFY(guard->text().isEmpty());
+    QTest::mouseClick(button(d, "accept"), Qt::LeftButton);
+    QCOMPARE(answered.count(), 1);
 }
 
 void tst_ElicitationDialog::urlModeNeedsConsent()
@@ -166,7 +226,7 @@ void tst_ElicitationDialog::urlModeNeedsConsent()
         return consent;
     });
     QSignalSpy answered(&d, &ElicitationDialog::answered);
-    d.show();
+    showAndWait(d);
     QCOMPARE(asked, 0); // never opened before the user clicks
     button(d, "accept")->click();
     QCOMPARE(asked, 1);

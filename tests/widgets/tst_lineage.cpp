@@ -1,14 +1,15 @@
 // Relaunch with edits keeps lineage (the real engine and eddy-cfd-server): the relaunched case is
 // journalled with parentCaseId = the original case, the task detail names the parent task and the
-// parent lists its children, and the result view says "Relaunched from #N". Also the "inbox only"
-// preference: saved in QSettings, restored by the next window, and questions then wait in the
-// inbox instead of opening a dialog. And durations under a second read in ms, not "0 s".
+// parent lists its children, and the result view says "Relaunched from #N". Also the opt-in
+// "pop up each question" preference: off by default, saved in QSettings, restored by the next
+// window. And durations under a second read in ms, not "0 s".
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
 #include "models/enginebridge.h"
 #include "models/inboxmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/testserver.h"
+#include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultview.h"
@@ -31,7 +32,7 @@ class tst_Lineage : public QObject
 private Q_SLOTS:
     void initTestCase();
     void relaunchKeepsLineage();
-    void inboxOnlyPreference();
+    void popupPreference();
     void subSecondDurations();
 
 private:
@@ -114,7 +115,7 @@ void tst_Lineage::relaunchKeepsLineage()
     engine.close();
 }
 
-void tst_Lineage::inboxOnlyPreference()
+void tst_Lineage::popupPreference()
 {
     const auto request = [](qint64 taskId) {
         Store::InputRequestRecord r;
@@ -130,34 +131,39 @@ void tst_Lineage::inboxOnlyPreference()
     EngineBridge bridge(&engine);
     {
         MainWindow w(&bridge);
-        QAction *inboxOnly = w.inboxOnlyAction();
-        QVERIFY(inboxOnly);
-        QVERIFY(inboxOnly->isCheckable());
-        QVERIFY(!inboxOnly->isChecked()); // default: dialogs open at once
-        QVERIFY(w.opensDialogsAutomatically());
-        Q_EMIT engine.inputRequested(request(1));
-        QTRY_VERIFY_WITH_TIMEOUT(w.currentDialog(), 10000);
-        w.currentDialog()->reject();
-        QTRY_VERIFY_WITH_TIMEOUT(!w.currentDialog(), 10000);
-
-        inboxOnly->trigger(); // the menu item
-        QVERIFY(inboxOnly->isChecked());
+        QAction *popup = w.popupAction();
+        QVERIFY(popup);
+        QVERIFY(popup->isCheckable());
+        QVERIFY(!popup->isChecked()); // default: questions wait in the inbox, nothing pops up
         QVERIFY(!w.opensDialogsAutomatically());
-        QCOMPARE(QSettings().value(QStringLiteral("input/openDialogs")).toBool(), false);
+        Q_EMIT engine.inputRequested(request(1));
+        QCOMPARE(w.inboxModel()->pendingCount(), 1);
+        QTest::qWait(200);
+        QVERIFY(!w.currentDialog());
+
+        popup->trigger(); // the menu item: the waiting question pops up
+        QVERIFY(popup->isChecked());
+        QVERIFY(w.opensDialogsAutomatically());
+        QCOMPARE(QSettings().value(QStringLiteral("input/popup")).toBool(), true);
+        QTRY_VERIFY_WITH_TIMEOUT(w.currentDialog(), 10000);
+        w.currentDialog()->reject(); // "Later": it stays in the inbox and does not pop up again
+        QTRY_VERIFY_WITH_TIMEOUT(!w.currentDialog(), 10000);
+        QCOMPARE(w.inboxModel()->pendingCount(), 1);
+        QTest::qWait(AnswerPanel::GuardMs + 300);
+        QVERIFY(!w.currentDialog());
     }
     {
         MainWindow w(&bridge); // a restart: the preference is back
-        QVERIFY(w.inboxOnlyAction()->isChecked());
-        QVERIFY(!w.opensDialogsAutomatically());
-        Q_EMIT engine.inputRequested(request(2));
-        QCOMPARE(w.inboxModel()->rowCount(), 1); // queued ...
-        QTest::qWait(200);
-        QVERIFY(!w.currentDialog());             // ... and no dialog
-        w.inboxOnlyAction()->trigger();          // back to dialogs: the waiting question opens
+        QVERIFY(w.popupAction()->isChecked());
         QVERIFY(w.opensDialogsAutomatically());
-        QCOMPARE(QSettings().value(QStringLiteral("input/openDialogs")).toBool(), true);
+        Q_EMIT engine.inputRequested(request(2));
         QTRY_VERIFY_WITH_TIMEOUT(w.currentDialog(), 10000);
+        QCOMPARE(w.currentDialog()->context().taskNumber, 2);
         w.currentDialog()->reject();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.currentDialog(), 10000);
+        w.popupAction()->trigger(); // back to the inbox
+        QVERIFY(!w.opensDialogsAutomatically());
+        QCOMPARE(QSettings().value(QStringLiteral("input/popup")).toBool(), false);
     }
 }
 
