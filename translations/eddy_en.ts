@@ -70,22 +70,22 @@
     </message>
 </context>
 <context>
+    <name>Eddy::AnswerPanel</name>
+    <message numerus="yes">
+        <source>Please fix %n field(s) before accepting.</source>
+        <translation>
+            <numerusform>Please fix %n field before accepting.</numerusform>
+            <numerusform>Please fix %n fields before accepting.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Eddy::AttachDialog</name>
     <message numerus="yes">
         <source>%n task(s) found.</source>
         <translation>
             <numerusform>%n task found.</numerusform>
             <numerusform>%n tasks found.</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>Eddy::ElicitationDialog</name>
-    <message numerus="yes">
-        <source>Please fix %n field(s) before accepting.</source>
-        <translation>
-            <numerusform>Please fix %n field before accepting.</numerusform>
-            <numerusform>Please fix %n fields before accepting.</numerusform>
         </translation>
     </message>
 </context>
@@ -134,6 +134,26 @@
         <translation>
             <numerusform>Re-running %n case.</numerusform>
             <numerusform>Re-running %n cases.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n open question(s). Select one in the list to answer it here while its case stays in view.</source>
+        <translation>
+            <numerusform>%n open question. Select it in the list to answer it here while its case stays in view.</numerusform>
+            <numerusform>%n open questions. Select one in the list to answer it here while its case stays in view.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Answer sent for %1: %2.
+
+%n more open question(s): select the next one in the list.</source>
+        <translation>
+            <numerusform>Answer sent for %1: %2.
+
+%n more open question: select it in the list.</numerusform>
+            <numerusform>Answer sent for %1: %2.
+
+%n more open questions: select the next one in the list.</numerusform>
         </translation>
     </message>
 </context>

@@ -1,5 +1,7 @@
+#include "app/monitor/outcome.h"
 #include "models/sessionlistmodel.h"
 #include "models/tasktablemodel.h"
+#include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 
 #include <QFile>
@@ -48,7 +50,20 @@ void tst_Translations::translatesUi()
     QCOMPARE(sessions.index(0).data().toString(), QStringLiteral("Alle Sitzungen"));
     const auto request = nlohmann::json::parse(R"({"params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}})");
     ElicitationDialog dialog(request, ElicitationContext{});
-    QCOMPARE(dialog.findChild<QPushButton *>(QStringLiteral("decline"))->text(), QStringLiteral("Ablehnen"));
+    // The question's buttons live in the answer panel the dialog hosts (context Eddy::AnswerPanel);
+    // "Later" is the dialog's own (Eddy::ElicitationDialog).
+    auto *panel = dialog.findChild<AnswerPanel *>();
+    QVERIFY(panel);
+    auto *decline = panel->findChild<QPushButton *>(QStringLiteral("decline"));
+    auto *abort = panel->findChild<QPushButton *>(QStringLiteral("abort"));
+    auto *later = dialog.findChild<QPushButton *>(QStringLiteral("later"));
+    QVERIFY(decline && abort && later);
+    QCOMPARE(decline->text(), QStringLiteral("Ablehnen"));
+    QCOMPARE(abort->text(), QStringLiteral("Fall abbrechen..."));
+    QCOMPARE(later->text(), QStringLiteral("Später"));
+    // Nested namespace context of a Q_DECLARE_TR_FUNCTIONS class.
+    QCOMPARE(Monitor::OutcomeText::label(Monitor::Outcome::NotConverged),
+             QStringLiteral("Abgeschlossen – nicht konvergiert"));
 }
 
 void tst_Translations::nothingUnfinished()
@@ -59,6 +74,11 @@ void tst_Translations::nothingUnfinished()
     QVERIFY(text.count("<message") > 300);
     QCOMPARE(text.count("type=\"unfinished\""), 0);
     QCOMPARE(text.count("<name>Eddy::MainWindow</name>"), 1);
+    QCOMPARE(text.count("<name>Eddy::AnswerPanel</name>"), 1);
+    QCOMPARE(text.count("<name>Eddy::Monitor::OutcomeText</name>"), 1);
+    // lupdate without "-I ." writes unqualified contexts that tr() never looks up.
+    QCOMPARE(text.count("<name>MainWindow</name>"), 0);
+    QCOMPARE(text.count("<name>OutcomeText</name>"), 0);
 }
 
 void tst_Translations::cleanupTestCase()
