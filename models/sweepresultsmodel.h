@@ -51,8 +51,11 @@ public:
     void setCases(const QList<Store::CaseRecord> &cases) { m_cases = cases; }
     void clear();
     // Updates or adds the sweep's tasks among these (others are ignored). A record without a
-    // result keeps the result already shown (change sets carry no results).
+    // result keeps the result already shown (change sets carry no results). A row is a design
+    // point: a later attempt of a case (a re-run) replaces the earlier one's row; a task of a
+    // case not given to setSweep() is left out (the caller reloads the sweep, see knowsCase()).
     void updateTasks(const QList<Store::TaskRecord> &tasks);
+    bool knowsCase(qint64 caseId) const { return m_caseIndex.contains(caseId); }
 
     qint64 sweepId() const { return m_sweepId; }
     QStringList parameterNames() const { return m_params; }
@@ -103,6 +106,7 @@ private:
     QStringList m_scalars;
     QList<Row> m_rows;
     QHash<qint64, int> m_byTask;
+    QHash<int, int> m_byCase; // case index -> row (the latest attempt's)
     QHash<qint64, int> m_caseIndex;
     QList<Store::CaseRecord> m_cases;
 };
