@@ -4,6 +4,7 @@
 #include "models/serverlistmodel.h"
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -12,6 +13,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QFile>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
@@ -262,9 +264,26 @@ void tst_Rerun::rerunStaysInSweep()
          results->outcomePoints(QStringLiteral("max_iterations"), QStringLiteral("iterations")))
         plotted = plotted || p.taskId == attempt;
     QVERIFY(plotted);
-    // The export lists each design point once, with its latest attempt.
-    const QStringList lines = results->toCsv().trimmed().split(QLatin1Char('\n'));
+    // The export lists each design point once, with its latest attempt, like eddyctl's.
+    const QString path = m_dir.filePath(QStringLiteral("gui.csv"));
+    QVERIFY(view->exportCsv(path));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray gui = file.readAll();
+    const QList<QByteArray> lines = gui.trimmed().split('\n');
     QCOMPARE(lines.size(), 3);
+    const int taskColumn = int(lines.first().split(',').indexOf("task"));
+    QVERIFY(taskColumn >= 0);
+    QCOMPARE(lines.at(2).split(',').value(taskColumn), QByteArray::number(attempt));
+    const Test::CtlRun ctl = Test::runCtl({QStringLiteral("--db"),
+                                           m_dir.filePath(QStringLiteral("eddy.sqlite")),
+                                           QStringLiteral("export"),
+                                           QString::number(m_sweepId),
+                                           QStringLiteral("--format"),
+                                           QStringLiteral("csv")},
+                                          {30000, 120000, 10000});
+    QVERIFY2(ctl.code == 0, ctl.err.constData());
+    QCOMPARE(QString::fromUtf8(gui), QString::fromUtf8(ctl.out));
 }
 
 void tst_Rerun::cleanupTestCase()
