@@ -202,7 +202,7 @@ void TaskMonitor::cancelSelected()
     }
     if (live.isEmpty())
         return;
-    // Always asked, one task or many: Del sits next to the arrow keys and a cancel cannot be undone.
+    // Always asked, one task or many: Del sits beside the arrow keys and a cancel is final.
     if (m_confirmCancel) {
         QMessageBox box(QMessageBox::Question, tr("Cancel Tasks"),
                         tr("Ask the server to cancel %n running task(s)? Results already computed "

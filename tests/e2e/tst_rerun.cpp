@@ -257,7 +257,8 @@ void tst_Rerun::rerunStaysInSweep()
     QCOMPARE(results->index(caseTwo, 0).data(SweepResultsModel::TaskIdRole).toLongLong(), attempt);
     const int iterations = results->scalarColumn(QStringLiteral("iterations"));
     QVERIFY(iterations >= 0);
-    QCOMPARE(results->index(caseTwo, iterations).data(SweepResultsModel::ValueRole).toDouble(), 30.0);
+    QCOMPARE(results->index(caseTwo, iterations).data(SweepResultsModel::ValueRole).toDouble(),
+             30.0);
     // The plot draws the new attempt's point.
     bool plotted = false;
     for (const SweepResultsModel::Point &p :

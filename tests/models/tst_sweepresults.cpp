@@ -174,9 +174,11 @@ void tst_SweepResults::latestAttemptPerCase()
     // Case 2 (index 1) was re-run: case 14 is its second attempt, task 4.
     SweepResultsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    const auto first = task(1, 11, 100, 32, TaskStatus::Completed, cavity(100, 5000, 1e-7, 0.6, true));
+    const auto first
+        = task(1, 11, 100, 32, TaskStatus::Completed, cavity(100, 5000, 1e-7, 0.6, true));
     const auto cancelled = task(2, 12, 400, 32, TaskStatus::Cancelled);
-    const auto attempt = task(4, 14, 400, 32, TaskStatus::Completed, cavity(400, 9000, 1e-7, 0.55, true));
+    const auto attempt
+        = task(4, 14, 400, 32, TaskStatus::Completed, cavity(400, 9000, 1e-7, 0.55, true));
     model.setSweep(7, {QStringLiteral("reynolds")}, {first, attempt, cancelled},
                    {{11, 0}, {12, 1}, {14, 1}});
     QCOMPARE(model.rowCount(), 2);
