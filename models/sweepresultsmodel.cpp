@@ -395,7 +395,7 @@ QString SweepResultsModel::toCsv() const
     }
     QList<Monitor::SweepExport::Row> rows;
     if (!m_cases.isEmpty()) {
-        for (const Store::CaseRecord &c : Monitor::SweepExport::latestAttempts(m_cases)) {
+        for (const Store::CaseRecord &c : m_cases) {
             Monitor::SweepExport::Row r{c, std::nullopt, {}};
             if (const Row *row = latest.value(c.id)) {
                 r.task = row->task;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/monitor/outcome.h"
+#include "app/monitor/sweepexport.h"
 #include "app/store/records.h"
 
 #include <QAbstractTableModel>
@@ -47,8 +48,12 @@ public:
     // Shows a sweep: its id, varied parameter names, tasks (with results) and case positions.
     void setSweep(qint64 sweepId, const QStringList &variedNames, const QList<Store::TaskRecord> &tasks,
                   const QHash<qint64, int> &caseIndex);
-    // The sweep's case records (every case, submitted or not): the CSV export lists them all.
-    void setCases(const QList<Store::CaseRecord> &cases) { m_cases = cases; }
+    // The sweep's case records (every case, submitted or not): the CSV export lists them all,
+    // each design point once with its latest attempt.
+    void setCases(const QList<Store::CaseRecord> &cases)
+    {
+        m_cases = Monitor::SweepExport::latestAttempts(cases);
+    }
     void clear();
     // Updates or adds the sweep's tasks among these (others are ignored). A record without a
     // result keeps the result already shown (change sets carry no results). A row is a design
