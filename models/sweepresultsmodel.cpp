@@ -209,15 +209,29 @@ void SweepResultsModel::setSweep(qint64 sweepId, const QStringList &variedNames,
     m_caseIndex = caseIndex;
     m_rows.clear();
     m_byTask.clear();
+    m_byCase.clear();
     for (const auto &t : tasks) {
         if (t.sweepId != sweepId)
             continue;
         Row row;
         fill(row, t, false);
-        m_scalars << newScalarNames(row);
+        if (row.caseIndex >= 0) {
+            // One row per design point: the latest attempt (highest task number) of the case.
+            if (const int r = m_byCase.value(row.caseIndex, -1); r >= 0) {
+                if (m_rows.at(r).task.id < t.id) {
+                    m_byTask.remove(m_rows.at(r).task.id);
+                    m_byTask.insert(t.id, r);
+                    m_rows[r] = row;
+                }
+                continue;
+            }
+            m_byCase.insert(row.caseIndex, int(m_rows.size()));
+        }
         m_byTask.insert(t.id, int(m_rows.size()));
         m_rows << row;
     }
+    for (const Row &row : std::as_const(m_rows))
+        m_scalars << newScalarNames(row);
     endResetModel();
     Q_EMIT resultsChanged();
 }
@@ -230,6 +244,7 @@ void SweepResultsModel::clear()
     m_scalars.clear();
     m_rows.clear();
     m_byTask.clear();
+    m_byCase.clear();
     m_caseIndex.clear();
     m_cases.clear();
     endResetModel();
@@ -244,10 +259,25 @@ void SweepResultsModel::updateTasks(const QList<Store::TaskRecord> &tasks)
     for (const auto &t : tasks) {
         if (t.sweepId != m_sweepId)
             continue;
+        if (t.caseId && !m_caseIndex.contains(*t.caseId))
+            continue; // a case journalled after setSweep() (a re-run): the sweep is reloaded
+        int r = m_byTask.value(t.id, -1);
+        bool sameTask = r >= 0;
+        const int caseIndex = t.caseId ? m_caseIndex.value(*t.caseId) : -1;
+        if (r < 0 && caseIndex >= 0) {
+            r = m_byCase.value(caseIndex, -1);
+            if (r >= 0 && m_rows.at(r).task.id > t.id)
+                continue; // an earlier attempt of a case shown by a later one
+        }
         changed = true;
-        const int r = m_byTask.value(t.id, -1);
-        Row row = r < 0 ? Row{} : m_rows.at(r);
-        fill(row, t, r >= 0);
+        Row row = sameTask ? m_rows.at(r) : Row{};
+        fill(row, t, sameTask);
+        if (r >= 0 && !sameTask) { // a new attempt takes over its case's row
+            m_byTask.remove(m_rows.at(r).task.id);
+            m_byTask.insert(t.id, r);
+        }
+        if (r < 0 && caseIndex >= 0)
+            m_byCase.insert(caseIndex, int(m_rows.size()));
         const QStringList added = newScalarNames(row);
         if (!added.isEmpty()) {
             // A new scalar column: a reset is simplest and happens once per field.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/monitor/outcome.h"
+#include "app/monitor/sweepexport.h"
 #include "app/store/records.h"
 
 #include <QAbstractTableModel>
@@ -47,12 +48,19 @@ public:
     // Shows a sweep: its id, varied parameter names, tasks (with results) and case positions.
     void setSweep(qint64 sweepId, const QStringList &variedNames, const QList<Store::TaskRecord> &tasks,
                   const QHash<qint64, int> &caseIndex);
-    // The sweep's case records (every case, submitted or not): the CSV export lists them all.
-    void setCases(const QList<Store::CaseRecord> &cases) { m_cases = cases; }
+    // The sweep's case records (every case, submitted or not): the CSV export lists them all,
+    // each design point once with its latest attempt.
+    void setCases(const QList<Store::CaseRecord> &cases)
+    {
+        m_cases = Monitor::SweepExport::latestAttempts(cases);
+    }
     void clear();
     // Updates or adds the sweep's tasks among these (others are ignored). A record without a
-    // result keeps the result already shown (change sets carry no results).
+    // result keeps the result already shown (change sets carry no results). A row is a design
+    // point: a later attempt of a case (a re-run) replaces the earlier one's row; a task of a
+    // case not given to setSweep() is left out (the caller reloads the sweep, see knowsCase()).
     void updateTasks(const QList<Store::TaskRecord> &tasks);
+    bool knowsCase(qint64 caseId) const { return m_caseIndex.contains(caseId); }
 
     qint64 sweepId() const { return m_sweepId; }
     QStringList parameterNames() const { return m_params; }
@@ -103,6 +111,7 @@ private:
     QStringList m_scalars;
     QList<Row> m_rows;
     QHash<qint64, int> m_byTask;
+    QHash<int, int> m_byCase; // case index -> row (the latest attempt's)
     QHash<qint64, int> m_caseIndex;
     QList<Store::CaseRecord> m_cases;
 };

@@ -117,6 +117,7 @@ public:
     // Sweep label ("Sweep 3") and the names of its varied parameters (shown in Parameters).
     void setSweepInfo(qint64 sweepId, const QString &label, const QStringList &variedNames);
     void setCaseIndex(qint64 caseId, int index);
+    bool hasCaseIndex(qint64 caseId) const { return m_caseIndex.contains(caseId); }
     // Many at once (a snapshot's): taken as is when none are known yet.
     void setCaseIndexes(const QHash<qint64, int> &caseIndex);
     bool hasSweepInfo(qint64 sweepId) const { return m_sweeps.contains(sweepId); }

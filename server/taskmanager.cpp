@@ -512,14 +512,14 @@ TaskManager::CancelOutcome TaskManager::cancel(const std::string &id,
         }
         // Marked terminal at once; a running solver notices the flag between iterations.
         e->stop = true;
+        if (e->queued) { // before the message: unqueue() writes the queue position into it
+            unqueue(*e);
+            m_queue.erase(std::remove(m_queue.begin(), m_queue.end(), id), m_queue.end());
+        }
         e->record.status = TaskStatus::Cancelled;
         e->record.statusMessage = "cancelled by request";
         e->record.inputRequests = nullptr;
         e->record.updatedMs = nowMs();
-        if (e->queued) {
-            unqueue(*e);
-            m_queue.erase(std::remove(m_queue.begin(), m_queue.end(), id), m_queue.end());
-        }
         render(*e);
         after = {e->record, e->pollIntervalMs};
     }

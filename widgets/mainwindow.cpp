@@ -750,6 +750,23 @@ void MainWindow::onChanges(const Monitor::ChangeSet &changes)
 {
     m_tasks->applyChanges(changes.tasks, changes.samples);
     m_sweepResults->updateTasks(changes.tasks);
+    // A case new to a known sweep (a re-run is another attempt of its design point): its case
+    // index, and the sweep view's row when that sweep is shown, come from the store.
+    QSet<qint64> indexesAsked;
+    bool resultsAsked = false;
+    for (const auto &t : changes.tasks) {
+        if (!t.sweepId || !t.caseId)
+            continue;
+        if (!m_tasks->hasCaseIndex(*t.caseId) && !indexesAsked.contains(*t.sweepId)) {
+            indexesAsked.insert(*t.sweepId);
+            m_bridge->requestSweep(*t.sweepId);
+        }
+        if (!resultsAsked && *t.sweepId == m_sweepResults->sweepId()
+            && !m_sweepResults->knowsCase(*t.caseId)) {
+            resultsAsked = true;
+            m_bridge->requestSweepResults(*t.sweepId);
+        }
+    }
     // Live chart: append to the shown series; a new series means rebuilding the chart's list.
     QHash<QString, std::vector<QPointF>> appends;
     bool newSeries = false;

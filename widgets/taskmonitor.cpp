@@ -202,13 +202,16 @@ void TaskMonitor::cancelSelected()
     }
     if (live.isEmpty())
         return;
-    if (m_confirmCancel && live.size() > 1) {
-        const auto answer = QMessageBox::question(
-            this, tr("Cancel Tasks"),
-            tr("Ask the server to cancel %n running task(s)? Results already computed are lost.", nullptr,
-               static_cast<int>(live.size())),
-            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
-        if (answer != QMessageBox::Yes)
+    // Always asked, one task or many: Del sits beside the arrow keys and a cancel is final.
+    if (m_confirmCancel) {
+        QMessageBox box(QMessageBox::Question, tr("Cancel Tasks"),
+                        tr("Ask the server to cancel %n running task(s)? Results already computed "
+                           "are lost.",
+                           nullptr, static_cast<int>(live.size())),
+                        QMessageBox::Yes | QMessageBox::No, this);
+        box.setObjectName(QStringLiteral("cancelConfirm"));
+        box.setDefaultButton(QMessageBox::No);
+        if (box.exec() != QMessageBox::Yes)
             return;
     }
     Q_EMIT cancelRequested(live);

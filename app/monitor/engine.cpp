@@ -602,6 +602,23 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
     if (single) {
         Store::CaseRecord &c = cases.first();
         c.parentCaseId = parentCaseId;
+        // A re-run (the parent's arguments unchanged) is a new attempt of the same design point:
+        // it joins the parent's sweep at the parent's case index. Edited arguments are a new
+        // point of their own and stay a single call.
+        if (parentCaseId) {
+            if (const auto parent = m_store.caseRecord(*parentCaseId); parent && parent->sweepId) {
+                json mine = json::parse(c.arguments.toStdString(), nullptr, false);
+                json theirs = json::parse(parent->arguments.toStdString(), nullptr, false);
+                if (mine.is_object() && theirs.is_object()) {
+                    mine.erase("idempotency_key");
+                    theirs.erase("idempotency_key");
+                    if (mine == theirs) {
+                        c.sweepId = parent->sweepId;
+                        c.index = parent->index;
+                    }
+                }
+            }
+        }
         if (!m_store.journalCase(c)) {
             emit submissionRejected(m_store.lastError());
             checkIdle();
@@ -1186,6 +1203,12 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
                                  + std::to_string(s_noResultTries + 1)
                                  + " times); run the case again or ask the server's operator"}}
                 .dump());
+    }
+    if (!Store::isTerminal(oldStatus) && t.status == Store::TaskStatus::Cancelled
+        && t.statusMessage == oldMessage) {
+        // Cancelled without a message of its own: the last live one (e.g. "queued, position 1")
+        // no longer describes the task. It stays in the task's event history.
+        t.statusMessage.clear();
     }
     const qint64 now = nowMs();
     const bool statusChanged = t.status != oldStatus;

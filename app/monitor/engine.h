@@ -123,7 +123,9 @@ public slots:
     void submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId);
     // One tools/call, journalled like a one-case sweep. Emits callJournalled(caseId) or
     // submissionRejected(); then caseSubmitted()/caseRejected(). parentCaseId: the case this
-    // call relaunches (with edits), kept as the new case's lineage.
+    // call relaunches (with edits), kept as the new case's lineage; with the parent's arguments
+    // unchanged (a re-run) the new case is another attempt of the parent's sweep case (same
+    // sweep, same index).
     void callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
                   std::optional<qint64> sessionId, std::optional<qint64> parentCaseId = std::nullopt);
 

@@ -4,6 +4,8 @@
 #include "app/monitor/outcome.h"
 #include "app/store/taskstore.h"
 
+#include <QHash>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -69,7 +71,7 @@ void addName(std::vector<std::string> &names, const std::string &name)
 QList<SweepExport::Row> SweepExport::rows(Store::TaskStore &store, qint64 sweepId)
 {
     QList<Row> out;
-    for (const Store::CaseRecord &c : store.cases(sweepId)) {
+    for (const Store::CaseRecord &c : latestAttempts(store.cases(sweepId))) {
         Row r{c, std::nullopt, {}};
         if (c.taskId) {
             r.task = store.task(*c.taskId);
@@ -79,6 +81,22 @@ QList<SweepExport::Row> SweepExport::rows(Store::TaskStore &store, qint64 sweepI
     }
     std::stable_sort(
         out.begin(), out.end(), [](const Row &a, const Row &b) { return a.c.index < b.c.index; });
+    return out;
+}
+
+QList<Store::CaseRecord> SweepExport::latestAttempts(const QList<Store::CaseRecord> &cases)
+{
+    QList<Store::CaseRecord> out;
+    QHash<int, qsizetype> at; // case index -> position in out
+    for (const Store::CaseRecord &c : cases) {
+        const auto it = at.constFind(c.index);
+        if (it == at.constEnd()) {
+            at.insert(c.index, out.size());
+            out << c;
+        } else if (out[*it].id < c.id) {
+            out[*it] = c;
+        }
+    }
     return out;
 }
 

@@ -32,6 +32,9 @@ public:
 
     // The sweep's cases in order, each with its latest task (results included).
     static QList<Row> rows(Store::TaskStore &store, qint64 sweepId);
+    // One case per design point (case index): its latest attempt, the re-run journalled last
+    // (highest case id). Earlier attempts stay in the store as the new one's lineage.
+    static QList<Store::CaseRecord> latestAttempts(const QList<Store::CaseRecord> &cases);
     // The varied parameter names of a sweep spec ({"vary": {...}}), in the spec's order.
     static QStringList variedNames(const QString &specJson);
 

@@ -712,7 +712,7 @@ bool TaskStore::journalCase(CaseRecord &c)
 namespace {
 const char *const s_sweepSelect =
     "SELECT s.id, s.server_id, s.session_id, s.tool, s.spec, s.concurrency, s.created_at, "
-    "(SELECT COUNT(*) FROM cases c WHERE c.sweep_id = s.id) FROM sweeps s";
+    "(SELECT COUNT(DISTINCT c.idx) FROM cases c WHERE c.sweep_id = s.id) FROM sweeps s";
 
 SweepRecord readSweep(Statement &st)
 {

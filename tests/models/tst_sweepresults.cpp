@@ -91,6 +91,7 @@ class tst_SweepResults : public QObject
 private Q_SLOTS:
     void tableOfParametersAndScalars();
     void updatesAsCasesFinish();
+    void latestAttemptPerCase();
     void sortsNumbersAsNumbers();
     void csvExport();
     void svgOfDownsampledSeries();
@@ -141,7 +142,7 @@ void tst_SweepResults::updatesAsCasesFinish()
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setSweep(7, {QStringLiteral("reynolds")},
                    {task(1, 11, 100, 32, TaskStatus::Working), task(2, 12, 400, 32, TaskStatus::Working)},
-                   {{11, 0}, {12, 1}});
+                   {{11, 0}, {12, 1}, {13, 2}});
     QVERIFY(model.scalarNames().isEmpty());
     QVERIFY(model.points(QStringLiteral("reynolds"), QStringLiteral("iterations")).isEmpty());
     QSignalSpy changed(&model, &SweepResultsModel::resultsChanged);
@@ -166,6 +167,39 @@ void tst_SweepResults::updatesAsCasesFinish()
     model.updateTasks({toolError});
     QCOMPARE(model.points(QStringLiteral("reynolds"), QStringLiteral("iterations")).size(), 2);
     QCOMPARE(model.index(0, 2).data().toString(), QStringLiteral("Tool error"));
+}
+
+void tst_SweepResults::latestAttemptPerCase()
+{
+    // Case 2 (index 1) was re-run: case 14 is its second attempt, task 4.
+    SweepResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto first
+        = task(1, 11, 100, 32, TaskStatus::Completed, cavity(100, 5000, 1e-7, 0.6, true));
+    const auto cancelled = task(2, 12, 400, 32, TaskStatus::Cancelled);
+    const auto attempt
+        = task(4, 14, 400, 32, TaskStatus::Completed, cavity(400, 9000, 1e-7, 0.55, true));
+    model.setSweep(7, {QStringLiteral("reynolds")}, {first, attempt, cancelled},
+                   {{11, 0}, {12, 1}, {14, 1}});
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("Case 2"));
+    QCOMPARE(model.index(1, 0).data(SweepResultsModel::TaskIdRole).toLongLong(), 4);
+    QCOMPARE(model.points(QStringLiteral("reynolds"), QStringLiteral("iterations")),
+             (QList<QPointF>{{100, 5000}, {400, 9000}}));
+    // A late change of the earlier attempt does not take the row back.
+    model.updateTasks({cancelled});
+    QCOMPARE(model.index(1, 0).data(SweepResultsModel::TaskIdRole).toLongLong(), 4);
+    // A third attempt, once its case is known, takes over the row in place.
+    model.setSweep(7, {QStringLiteral("reynolds")}, {first, cancelled},
+                   {{11, 0}, {12, 1}, {15, 1}});
+    model.updateTasks({task(5, 15, 400, 32, TaskStatus::Working)});
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(1, 0).data(SweepResultsModel::TaskIdRole).toLongLong(), 5);
+    QCOMPARE(model.index(1, 2).data().toString(), QStringLiteral("Working"));
+    // A task of a case the model was not given is left for the caller to reload.
+    model.updateTasks({task(6, 16, 400, 32, TaskStatus::Working)});
+    QCOMPARE(model.rowCount(), 2);
+    QVERIFY(!model.knowsCase(16));
 }
 
 void tst_SweepResults::sortsNumbersAsNumbers()
