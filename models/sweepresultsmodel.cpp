@@ -366,7 +366,7 @@ QString SweepResultsModel::toCsv() const
     QList<Monitor::SweepExport::Row> rows;
     if (!m_cases.isEmpty()) {
         for (const Store::CaseRecord &c : m_cases) {
-            Monitor::SweepExport::Row r{c, std::nullopt};
+            Monitor::SweepExport::Row r{c, std::nullopt, {}};
             if (const Row *row = latest.value(c.id)) {
                 r.task = row->task;
                 r.answer = m_answers.value(row->task.id);
