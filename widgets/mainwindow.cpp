@@ -801,6 +801,9 @@ void MainWindow::onCaseQuestion(const EngineBridge::CaseQuestion &q)
     }
     if (c.sweepId && !m_sweeps.contains(*c.sweepId))
         m_bridge->requestSweep(*c.sweepId);
+    // The task it gets once answered is shown with this session's (after a restart the engine
+    // no longer knows which session a single call was made in).
+    m_tasks->acceptCase(c.id);
     const qint64 key = InboxModel::caseKey(c.id);
     if (!m_inbox->addCaseQuestion(c, q.question.key, q.question.request))
         return; // listed already

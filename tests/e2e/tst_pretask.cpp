@@ -300,6 +300,7 @@ void tst_PreTask::openQuestionSurvivesARestart()
     QVERIFY(cells);
     QTest::keyClicks(cells, QStringLiteral("12"));
     panel->findChild<QPushButton *>(QStringLiteral("accept"))->click();
+    QTRY_COMPARE_WITH_TIMEOUT(server.count("tools/call"), 2, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 1, 30000);
     QVERIFY2(m_problems.isEmpty(), qPrintable(m_problems.join(QLatin1Char('\n'))));
     QCOMPARE(m_retries.size(), 1);
