@@ -33,14 +33,16 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
         return;
     // Pre-task signals: the question is completed with its case on the engine's thread (the
     // store lives there), then queued to this object's thread like every answer.
-    m_engineLinks << connect(engine, &Monitor::Engine::caseInputRequested, engine,
-            [this, engine](const Monitor::Engine::CaseQuestion &q) {
-                CaseQuestion out{q, {}};
-                if (engine->store().isOpen())
-                    if (auto c = engine->store().caseRecord(q.caseId))
-                        out.caseRecord = *c;
-                Q_EMIT caseQuestionAsked(out);
-            });
+    m_engineLinks << connect(engine,
+                             &Monitor::Engine::caseInputRequested,
+                             engine,
+                             [this, engine](const Monitor::Engine::CaseQuestion &q) {
+                                 CaseQuestion out{q, {}};
+                                 if (engine->store().isOpen())
+                                     if (auto c = engine->store().caseRecord(q.caseId))
+                                         out.caseRecord = *c;
+                                 Q_EMIT caseQuestionAsked(out);
+                             });
     connect(engine, &Monitor::Engine::caseInputAnswered, this, &EngineBridge::caseInputAnswered);
     const auto withCase = [engine](CaseDelivery d) {
         if (engine->store().isOpen())
@@ -48,15 +50,21 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
                 d.caseRecord = *c;
         return d;
     };
-    m_engineLinks << connect(engine, &Monitor::Engine::caseRetrying, engine,
-                             [this, withCase](qint64 caseId, int attempt, int limit, qint64 delayMs,
-                                              const QString &message) {
-                                 Q_EMIT caseDelivery(withCase({{}, caseId, attempt, limit, delayMs, false, message}));
-                             });
-    m_engineLinks << connect(engine, &Monitor::Engine::caseDeferred, engine,
-                             [this, withCase](qint64 caseId, const QString &message) {
-                                 Q_EMIT caseDelivery(withCase({{}, caseId, 0, 0, 0, true, message}));
-                             });
+    m_engineLinks << connect(
+        engine,
+        &Monitor::Engine::caseRetrying,
+        engine,
+        [this,
+         withCase](qint64 caseId, int attempt, int limit, qint64 delayMs, const QString &message) {
+            Q_EMIT caseDelivery(withCase({{}, caseId, attempt, limit, delayMs, false, message}));
+        });
+    m_engineLinks << connect(
+        engine,
+        &Monitor::Engine::caseDeferred,
+        engine,
+        [this, withCase](qint64 caseId, const QString &message) {
+            Q_EMIT caseDelivery(withCase({{}, caseId, 0, 0, 0, true, message}));
+        });
     connect(engine, &Monitor::Engine::caseSubmitted, this, &EngineBridge::caseSubmitted);
     connect(engine, &Monitor::Engine::caseRejected, this, &EngineBridge::caseRejected);
 }
@@ -307,7 +315,9 @@ void EngineBridge::answerInput(qint64 taskId, const QString &key, const QByteArr
         });
 }
 
-void EngineBridge::answerCaseInput(qint64 caseId, const QString &key, const QByteArray &elicitResultJson)
+void EngineBridge::answerCaseInput(qint64 caseId,
+                                   const QString &key,
+                                   const QByteArray &elicitResultJson)
 {
     if (m_engine)
         QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), caseId, key, elicitResultJson] {

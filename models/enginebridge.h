@@ -129,7 +129,8 @@ Q_SIGNALS:
     void caseQuestionAsked(const Eddy::EngineBridge::CaseQuestion &question);
     void caseQuestionsReady(const QList<Eddy::EngineBridge::CaseQuestion> &questions);
     void caseInputAnswered(qint64 caseId, const QString &key, bool ok, const QString &message);
-    void caseDelivery(const Eddy::EngineBridge::CaseDelivery &delivery); // caseRetrying/caseDeferred
+    void
+    caseDelivery(const Eddy::EngineBridge::CaseDelivery &delivery); // caseRetrying/caseDeferred
     void caseSubmitted(qint64 caseId, qint64 taskId);
     void caseRejected(qint64 caseId, const QString &message);
 

@@ -174,7 +174,8 @@ QVariant InboxModel::data(const QModelIndex &index, int role) const
     case RequestRole: return r.request;
     case StateRole: return int(r.state);
     case AnswerTextRole: return answerText(r);
-    case BeforeTaskRole: return isCaseKey(r.taskId);
+    case BeforeTaskRole:
+        return isCaseKey(r.taskId);
     default: return {};
     }
 }
@@ -250,7 +251,9 @@ int InboxModel::addRequests(const QList<Store::InputRequestRecord> &requests)
     return added;
 }
 
-bool InboxModel::addCaseQuestion(const Store::CaseRecord &caseRecord, const QString &key, const QString &request)
+bool InboxModel::addCaseQuestion(const Store::CaseRecord &caseRecord,
+                                 const QString &key,
+                                 const QString &request)
 {
     if (caseRecord.id <= 0)
         return false;

@@ -27,7 +27,14 @@ class InboxModel final : public QAbstractTableModel
 public:
     enum Column { MessageColumn, CaseColumn, ServerColumn, WaitingColumn, AnswerColumn, ColumnCount };
     Q_ENUM(Column)
-    enum Role { TaskIdRole = Qt::UserRole + 1, KeyRole, RequestRole, StateRole, AnswerTextRole, BeforeTaskRole };
+    enum Role {
+        TaskIdRole = Qt::UserRole + 1,
+        KeyRole,
+        RequestRole,
+        StateRole,
+        AnswerTextRole,
+        BeforeTaskRole
+    };
     Q_ENUM(Role)
 
     // Looks up a task's case label and server name (the task model knows them).
@@ -51,7 +58,9 @@ public:
     // (the same key twice is one row); returns whether a row was added.
     static qint64 caseKey(qint64 caseId) { return -caseId; }
     static bool isCaseKey(qint64 taskId) { return taskId < 0; }
-    bool addCaseQuestion(const Store::CaseRecord &caseRecord, const QString &key, const QString &request);
+    bool addCaseQuestion(const Store::CaseRecord &caseRecord,
+                         const QString &key,
+                         const QString &request);
     // The case of a pre-task question's row key (nullptr when unknown).
     const Store::CaseRecord *caseOf(qint64 taskId) const;
     // Drops the open questions of a task that ended: nobody can answer them any more. Answered

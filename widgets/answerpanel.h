@@ -33,7 +33,7 @@ struct ElicitationContext
     // Asked before the server created a task (tools/call answered input_required): the panel
     // says so, shows the call's arguments and offers no "Abort" (there is no task to abort).
     bool beforeTask = false;
-    QString arguments;  // the call's arguments (JSON text), shown when beforeTask
+    QString arguments; // the call's arguments (JSON text), shown when beforeTask
 };
 
 // One `elicitation/create` request (form or URL mode) to answer: the message, who asks, a

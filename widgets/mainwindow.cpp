@@ -213,27 +213,38 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     });
     // Before any task exists: questions, retries, deferrals.
     connect(m_bridge, &EngineBridge::caseQuestionAsked, this, &MainWindow::onCaseQuestion);
-    connect(m_bridge, &EngineBridge::caseQuestionsReady, this, [this](const QList<EngineBridge::CaseQuestion> &qs) {
-        for (const auto &q : qs)
-            onCaseQuestion(q);
-    });
-    connect(m_bridge, &EngineBridge::caseInputAnswered, this,
+    connect(m_bridge,
+            &EngineBridge::caseQuestionsReady,
+            this,
+            [this](const QList<EngineBridge::CaseQuestion> &qs) {
+                for (const auto &q : qs)
+                    onCaseQuestion(q);
+            });
+    connect(m_bridge,
+            &EngineBridge::caseInputAnswered,
+            this,
             [this](qint64 caseId, const QString &key, bool ok, const QString &message) {
                 onInputAnswered(InboxModel::caseKey(caseId), key, ok, message);
             });
-    connect(m_bridge, &EngineBridge::caseDelivery, this, [this](const EngineBridge::CaseDelivery &d) {
-        m_deliveries.insert(d.caseId, {d, QDateTime::currentMSecsSinceEpoch() + d.delayMs});
-        updateDeliveries();
-        if (d.deferred)
-            notify(tr("Call not sent"), deliveryText(m_deliveries.value(d.caseId)));
-    });
+    connect(
+        m_bridge, &EngineBridge::caseDelivery, this, [this](const EngineBridge::CaseDelivery &d) {
+            m_deliveries.insert(d.caseId, {d, QDateTime::currentMSecsSinceEpoch() + d.delayMs});
+            updateDeliveries();
+            if (d.deferred)
+                notify(tr("Call not sent"), deliveryText(m_deliveries.value(d.caseId)));
+        });
     const auto caseDone = [this](qint64 caseId) {
         if (m_deliveries.remove(caseId))
             updateDeliveries();
         m_inbox->removeTask(InboxModel::caseKey(caseId)); // its open questions ended with the round
     };
-    connect(m_bridge, &EngineBridge::caseSubmitted, this, [caseDone](qint64 caseId, qint64) { caseDone(caseId); });
-    connect(m_bridge, &EngineBridge::caseRejected, this, [caseDone](qint64 caseId, const QString &) { caseDone(caseId); });
+    connect(m_bridge, &EngineBridge::caseSubmitted, this, [caseDone](qint64 caseId, qint64) {
+        caseDone(caseId);
+    });
+    connect(m_bridge,
+            &EngineBridge::caseRejected,
+            this,
+            [caseDone](qint64 caseId, const QString &) { caseDone(caseId); });
     if (engine) {
         connect(engine, &Monitor::Engine::changesReady, this, &MainWindow::onChanges);
         connect(engine, &Monitor::Engine::inputRequested, this, &MainWindow::onInputRequested);
@@ -806,11 +817,13 @@ void MainWindow::onCaseQuestion(const EngineBridge::CaseQuestion &q)
     m_tasks->acceptCase(c.id);
     const qint64 key = InboxModel::caseKey(c.id);
     if (!m_inbox->addCaseQuestion(c, q.question.key, q.question.request))
-        return; // listed already
+        return;                    // listed already
     if (m_deliveries.remove(c.id)) // it got through: the server is asking
         updateDeliveries();
     const Store::InputRequestRecord *r = m_inbox->request(m_inbox->rowOf(key, q.question.key));
-    notify(tr("Input needed"), tr("%1 asks before starting: %2").arg(questionLabel(key), r ? InboxModel::messageOf(*r) : QString()));
+    notify(tr("Input needed"),
+           tr("%1 asks before starting: %2")
+               .arg(questionLabel(key), r ? InboxModel::messageOf(*r) : QString()));
     if (m_autoDialogs)
         schedulePopup();
     else if (!m_answerPanel->hasQuestion())
@@ -829,10 +842,12 @@ QString MainWindow::deliveryText(const Delivery &d) const
     // The engine's account starts with why ("the server reset the connection; retry 2 of 6 ...").
     QString why = x.message.section(QStringLiteral("; retry "), 0, 0).trimmed();
     if (x.deferred) {
-        QString last = x.message.section(QStringLiteral("the last error: "), 1).section(QStringLiteral(" It is kept"), 0, 0);
+        QString last = x.message.section(QStringLiteral("the last error: "), 1)
+                           .section(QStringLiteral(" It is kept"), 0, 0);
         if (last.isEmpty())
             last = x.message;
-        return tr("%1: not sent: %2 — it will be sent again (same idempotency key) when Eddy reopens or "
+        return tr("%1: not sent: %2 — it will be sent again (same idempotency key) when Eddy "
+                  "reopens or "
                   "eddyctl watch runs")
             .arg(label, last.trimmed());
     }
@@ -858,8 +873,10 @@ void MainWindow::updateDeliveries()
         m_delivery->setToolTip({});
         return;
     }
-    m_delivery->setText(lines.size() == 1 ? lines.first()
-                                          : tr("%n call(s) not sent yet — %1", nullptr, int(lines.size())).arg(lines.first()));
+    m_delivery->setText(
+        lines.size() == 1
+            ? lines.first()
+            : tr("%n call(s) not sent yet — %1", nullptr, int(lines.size())).arg(lines.first()));
     m_delivery->setToolTip(lines.join(QLatin1Char('\n')));
 }
 
@@ -1080,8 +1097,10 @@ std::optional<ElicitationContext> MainWindow::questionContext(qint64 taskId, con
             ctx.arguments = c->arguments;
             if (c->sweepId) {
                 const auto sw = m_sweeps.value(*c->sweepId);
-                ctx.sweep = sw.caseCount > 0 ? tr("%1 (%n case(s))", nullptr, sw.caseCount).arg(sweepLabel(c->sweepId))
-                                             : sweepLabel(c->sweepId);
+                ctx.sweep
+                    = sw.caseCount > 0
+                          ? tr("%1 (%n case(s))", nullptr, sw.caseCount).arg(sweepLabel(c->sweepId))
+                          : sweepLabel(c->sweepId);
             }
         }
         ctx.caseLabel = questionLabel(taskId);
@@ -1115,7 +1134,8 @@ void MainWindow::showQuestion(qint64 taskId, const QString &key)
     if (m_inboxView->currentIndex().row() != row)
         m_inboxView->setCurrentIndex(idx);
     if (!InboxModel::isCaseKey(taskId)
-        && (!m_monitor->selectedTaskIds().contains(taskId) || m_monitor->selectedTaskIds().size() != 1))
+        && (!m_monitor->selectedTaskIds().contains(taskId)
+            || m_monitor->selectedTaskIds().size() != 1))
         m_monitor->selectTask(taskId);
     if (m_chartDock->isVisible())
         m_chartDock->raise();
@@ -1124,9 +1144,9 @@ void MainWindow::showQuestion(qint64 taskId, const QString &key)
     if (r->state != Store::InputState::Pending) {
         const QString label = questionLabel(taskId);
         m_answerPanel->setProperty("defaultNote", false);
-        m_answerPanel->clearQuestion(tr("%1 asked:\n%2\n\nAnswer: %3")
-                                         .arg(label,
-                                              InboxModel::messageOf(*r), InboxModel::answerText(*r)));
+        m_answerPanel->clearQuestion(
+            tr("%1 asked:\n%2\n\nAnswer: %3")
+                .arg(label, InboxModel::messageOf(*r), InboxModel::answerText(*r)));
         return;
     }
     json request;
@@ -1143,10 +1163,11 @@ void MainWindow::syncAnswerPanel()
             return;
         const QString label = questionLabel(m_answerPanel->taskId());
         m_answerPanel->setProperty("defaultNote", false);
-        m_answerPanel->clearQuestion(r ? tr("This question of %1 was answered: %2").arg(label, InboxModel::answerText(*r))
-                                       : InboxModel::isCaseKey(m_answerPanel->taskId())
-                                             ? tr("This question of %1 is closed: the server no longer waits for it.").arg(label)
-                                             : tr("This question of %1 is closed: its task ended.").arg(label));
+        m_answerPanel->clearQuestion(
+            r ? tr("This question of %1 was answered: %2").arg(label, InboxModel::answerText(*r))
+            : InboxModel::isCaseKey(m_answerPanel->taskId())
+                ? tr("This question of %1 is closed: the server no longer waits for it.").arg(label)
+                : tr("This question of %1 is closed: its task ended.").arg(label));
         return;
     }
     if (m_answerPanel->noteText().isEmpty() || m_answerPanel->property("defaultNote").toBool()) {
@@ -1179,7 +1200,8 @@ void MainWindow::sendAnswer(qint64 taskId, const QString &key, const json &resul
                                               : tr("Answer sent for %1: %2.").arg(label, InboxModel::answerSummary(sent)));
     }
     if (InboxModel::isCaseKey(taskId))
-        m_bridge->answerCaseInput(-taskId, key, text); // no task yet: the call is sent again with it
+        m_bridge->answerCaseInput(
+            -taskId, key, text); // no task yet: the call is sent again with it
     else
         m_bridge->answerInput(taskId, key, text, by);
     m_inbox->setAnswering(taskId, key, sent.answer, by, now);

@@ -21,10 +21,10 @@
 
 #include <QApplication>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QLineEdit>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -47,8 +47,12 @@ const json kMeshSchema = {{"type", "object"},
 
 json meshQuestion()
 {
-    return {{"mesh", {{"method", "elicitation/create"},
-                      {"params", {{"mode", "form"}, {"message", "Which mesh size?"}, {"requestedSchema", kMeshSchema}}}}}};
+    return {{"mesh",
+             {{"method", "elicitation/create"},
+              {"params",
+               {{"mode", "form"},
+                {"message", "Which mesh size?"},
+                {"requestedSchema", kMeshSchema}}}}}};
 }
 
 // What a rich-text label shows, as plain text.
@@ -109,13 +113,17 @@ std::unique_ptr<tst_PreTask::App> tst_PreTask::startApp(const QString &db)
     QSignalSpy loaded(app->window.get(), &MainWindow::snapshotLoaded);
     Monitor::Engine *engine = app->engine;
     QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    [&] { QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000); }();
+    [&] {
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
+    }();
     if (opened.isEmpty() || !opened.first().first().toBool())
         return nullptr;
     app->window->resize(1280, 800);
     app->window->start();
     app->window->show();
-    [&] { QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000); }();
+    [&] {
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
+    }();
     return app;
 }
 
@@ -127,10 +135,13 @@ void tst_PreTask::stopApp(std::unique_ptr<App> &app)
     app->window.reset();
     app->bridge.reset();
     Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(engine, [engine] {
-        engine->close();
-        delete engine;
-    }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        engine,
+        [engine] {
+            engine->close();
+            delete engine;
+        },
+        Qt::BlockingQueuedConnection);
     app->thread.quit();
     app->thread.wait();
     app.reset();
@@ -142,8 +153,11 @@ void tst_PreTask::addServer(App &app, const QUrl &url)
     QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
     app.bridge->addServer(url.toString(), QStringLiteral("Hostile CFD"), QString());
     QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()->index(0).data(ServerListModel::ToolsRole).toString().contains(
-                                 QLatin1String("sim")),
+    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()
+                                 ->index(0)
+                                 .data(ServerListModel::ToolsRole)
+                                 .toString()
+                                 .contains(QLatin1String("sim")),
                              30000);
 }
 
@@ -159,13 +173,17 @@ void tst_PreTask::askFirst(HostileServer &server)
             return false;
         const json params = c.body.value("params", json::object());
         if (!params.contains("inputResponses")) {
-            c.socket->write(HostileServer::http(HostileServer::rpcResult(
-                c.id, {{"resultType", "input_required"}, {"inputRequests", meshQuestion()}, {"requestState", "state-42"}})));
+            c.socket->write(
+                HostileServer::http(HostileServer::rpcResult(c.id,
+                                                             {{"resultType", "input_required"},
+                                                              {"inputRequests", meshQuestion()},
+                                                              {"requestState", "state-42"}})));
             return true;
         }
         m_retries << params;
         if (params.value("requestState", json()) != json("state-42"))
-            m_problems << QStringLiteral("requestState not echoed: %1").arg(QString::fromStdString(params.dump()));
+            m_problems << QStringLiteral("requestState not echoed: %1")
+                              .arg(QString::fromStdString(params.dump()));
         return false; // the task is created
     });
 }
@@ -218,7 +236,8 @@ void tst_PreTask::questionBeforeTheTaskIsAnsweredInThePanel()
     QVERIFY(m_app);
     addServer(*m_app, server.url());
     MainWindow &w = *m_app->window;
-    m_app->bridge->callOnce(serverId(*m_app), QStringLiteral("sim"), R"({"n": 7})", w.currentSession());
+    m_app->bridge->callOnce(
+        serverId(*m_app), QStringLiteral("sim"), R"({"n": 7})", w.currentSession());
 
     // The question is in the inbox though no task exists, saying so and naming the tool.
     QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 1, 30000);
@@ -237,7 +256,8 @@ void tst_PreTask::questionBeforeTheTaskIsAnsweredInThePanel()
     auto *who = panel->findChild<QLabel *>(QStringLiteral("whoIsAsking"));
     QVERIFY(who);
     for (const char *part : {"Hostile CFD", "sim", "\"n\":7", "before the task starts"})
-        QVERIFY2(shownText(who).contains(QLatin1String(part)), qPrintable(part + QStringLiteral(" not in: ") + shownText(who)));
+        QVERIFY2(shownText(who).contains(QLatin1String(part)),
+                 qPrintable(part + QStringLiteral(" not in: ") + shownText(who)));
     QVERIFY(!panel->findChild<QPushButton *>(QStringLiteral("abort"))->isVisible());
     auto *cells = qobject_cast<QLineEdit *>(panel->form()->editor("cells"));
     QVERIFY(cells);
@@ -264,9 +284,11 @@ void tst_PreTask::questionBeforeTheTaskIsAnsweredInThePanel()
     QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 1, 30000);
     QCOMPARE(w.inboxModel()->pendingCount(), 0);
     QVERIFY(!panel->hasQuestion());
-    QVERIFY2(panel->noteText().contains(QLatin1String("Answer sent")), qPrintable(panel->noteText()));
+    QVERIFY2(panel->noteText().contains(QLatin1String("Answer sent")),
+             qPrintable(panel->noteText()));
     QTRY_COMPARE_WITH_TIMEOUT(int(w.taskModel()->task(w.taskModel()->taskIdAt(0))->status),
-                              int(Store::TaskStatus::Completed), 30000);
+                              int(Store::TaskStatus::Completed),
+                              30000);
 }
 
 void tst_PreTask::openQuestionSurvivesARestart()
@@ -278,7 +300,8 @@ void tst_PreTask::openQuestionSurvivesARestart()
     m_app = startApp(db);
     QVERIFY(m_app);
     addServer(*m_app, server.url());
-    m_app->bridge->callOnce(serverId(*m_app), QStringLiteral("sim"), R"({"n": 8})", m_app->window->currentSession());
+    m_app->bridge->callOnce(
+        serverId(*m_app), QStringLiteral("sim"), R"({"n": 8})", m_app->window->currentSession());
     QTRY_COMPARE_WITH_TIMEOUT(m_app->window->inboxModel()->pendingCount(), 1, 30000);
     stopApp(m_app);
 
@@ -293,7 +316,8 @@ void tst_PreTask::openQuestionSurvivesARestart()
     AnswerPanel *panel = w.answerPanel();
     pickRow(0);
     QVERIFY(panel->hasQuestion());
-    QVERIFY2(shownText(panel->findChild<QLabel *>(QStringLiteral("whoIsAsking"))).contains(QLatin1String("\"n\":8")),
+    QVERIFY2(shownText(panel->findChild<QLabel *>(QStringLiteral("whoIsAsking")))
+                 .contains(QLatin1String("\"n\":8")),
              qPrintable(shownText(panel->findChild<QLabel *>(QStringLiteral("whoIsAsking")))));
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isGuarded(), 5000);
     auto *cells = qobject_cast<QLineEdit *>(panel->form()->editor("cells"));
@@ -323,7 +347,8 @@ void tst_PreTask::resetForEverShowsRetriesThenNotSent()
     QVERIFY(m_app);
     addServer(*m_app, server.url());
     MainWindow &w = *m_app->window;
-    m_app->bridge->callOnce(serverId(*m_app), QStringLiteral("sim"), R"({"n": 9})", w.currentSession());
+    m_app->bridge->callOnce(
+        serverId(*m_app), QStringLiteral("sim"), R"({"n": 9})", w.currentSession());
 
     // Each attempt is visible in the window while no task row exists...
     QStringList seen;
@@ -334,14 +359,21 @@ void tst_PreTask::resetForEverShowsRetriesThenNotSent()
             seen << text;
         return text;
     };
-    QTRY_VERIFY2_WITH_TIMEOUT(shown().contains(QLatin1String("retry 1 of 3")), qPrintable(seen.join(QLatin1Char('\n'))), 30000);
+    QTRY_VERIFY2_WITH_TIMEOUT(shown().contains(QLatin1String("retry 1 of 3")),
+                              qPrintable(seen.join(QLatin1Char('\n'))),
+                              30000);
     QVERIFY2(shown().contains(QLatin1String("sim")), qPrintable(shown()));
-    QTRY_VERIFY2_WITH_TIMEOUT(shown().contains(QLatin1String("retry 2 of 3")), qPrintable(seen.join(QLatin1Char('\n'))), 30000);
+    QTRY_VERIFY2_WITH_TIMEOUT(shown().contains(QLatin1String("retry 2 of 3")),
+                              qPrintable(seen.join(QLatin1Char('\n'))),
+                              30000);
     QCOMPARE(w.taskModel()->rowCount(), 0);
     // ... then the clear end: not sent, and what happens to it.
-    QTRY_VERIFY2_WITH_TIMEOUT(shown().contains(QLatin1String("not sent")), qPrintable(seen.join(QLatin1Char('\n'))), 60000);
+    QTRY_VERIFY2_WITH_TIMEOUT(shown().contains(QLatin1String("not sent")),
+                              qPrintable(seen.join(QLatin1Char('\n'))),
+                              60000);
     QVERIFY2(shown().contains(QLatin1String("sent again")), qPrintable(shown()));
-    QVERIFY2(deliveryLabel()->toolTip().contains(QLatin1String("not sent")), qPrintable(deliveryLabel()->toolTip()));
+    QVERIFY2(deliveryLabel()->toolTip().contains(QLatin1String("not sent")),
+             qPrintable(deliveryLabel()->toolTip()));
     const int sent = server.count("tools/call");
     QVERIFY2(sent >= 4 && sent <= 8, qPrintable(QString::number(sent)));
     QCOMPARE(w.taskModel()->rowCount(), 0);
