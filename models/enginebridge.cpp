@@ -26,9 +26,54 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
     qRegisterMetaType<Store::TaskQuery>();
     qRegisterMetaType<std::optional<qint64>>();
     qRegisterMetaType<QList<qint64>>();
+    qRegisterMetaType<CaseQuestion>();
+    qRegisterMetaType<QList<CaseQuestion>>();
+    qRegisterMetaType<CaseDelivery>();
+    if (!engine)
+        return;
+    // Pre-task signals: the question is completed with its case on the engine's thread (the
+    // store lives there), then queued to this object's thread like every answer.
+    m_engineLinks << connect(engine,
+                             &Monitor::Engine::caseInputRequested,
+                             engine,
+                             [this, engine](const Monitor::Engine::CaseQuestion &q) {
+                                 CaseQuestion out{q, {}};
+                                 if (engine->store().isOpen())
+                                     if (auto c = engine->store().caseRecord(q.caseId))
+                                         out.caseRecord = *c;
+                                 Q_EMIT caseQuestionAsked(out);
+                             });
+    connect(engine, &Monitor::Engine::caseInputAnswered, this, &EngineBridge::caseInputAnswered);
+    const auto withCase = [engine](CaseDelivery d) {
+        if (engine->store().isOpen())
+            if (auto c = engine->store().caseRecord(d.caseId))
+                d.caseRecord = *c;
+        return d;
+    };
+    m_engineLinks << connect(
+        engine,
+        &Monitor::Engine::caseRetrying,
+        engine,
+        [this,
+         withCase](qint64 caseId, int attempt, int limit, qint64 delayMs, const QString &message) {
+            Q_EMIT caseDelivery(withCase({{}, caseId, attempt, limit, delayMs, false, message}));
+        });
+    m_engineLinks << connect(
+        engine,
+        &Monitor::Engine::caseDeferred,
+        engine,
+        [this, withCase](qint64 caseId, const QString &message) {
+            Q_EMIT caseDelivery(withCase({{}, caseId, 0, 0, 0, true, message}));
+        });
+    connect(engine, &Monitor::Engine::caseSubmitted, this, &EngineBridge::caseSubmitted);
+    connect(engine, &Monitor::Engine::caseRejected, this, &EngineBridge::caseRejected);
 }
 
-EngineBridge::~EngineBridge() = default;
+EngineBridge::~EngineBridge()
+{
+    for (const auto &link : std::as_const(m_engineLinks))
+        disconnect(link);
+}
 
 QStringList EngineBridge::variedNames(const QString &specJson)
 {
@@ -268,6 +313,34 @@ void EngineBridge::answerInput(qint64 taskId, const QString &key, const QByteArr
         QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), taskId, key, elicitResultJson, answeredBy] {
             e->answerInput(taskId, key, elicitResultJson, answeredBy);
         });
+}
+
+void EngineBridge::answerCaseInput(qint64 caseId,
+                                   const QString &key,
+                                   const QByteArray &elicitResultJson)
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), caseId, key, elicitResultJson] {
+            e->answerCaseInput(caseId, key, elicitResultJson);
+        });
+}
+
+void EngineBridge::requestCaseQuestions()
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine] {
+        QList<CaseQuestion> out;
+        for (const auto &q : engine->pendingCaseQuestions()) {
+            CaseQuestion c{q, {}};
+            if (engine->store().isOpen())
+                if (auto r = engine->store().caseRecord(q.caseId))
+                    c.caseRecord = *r;
+            out << c;
+        }
+        Q_EMIT caseQuestionsReady(out);
+    });
 }
 
 void EngineBridge::createSession(const QString &name)

@@ -56,6 +56,27 @@ public:
         QHash<qint64, QString> answers; // task id -> InputInbox::answerSummary() of its questions
     };
 
+    // A question asked before any task exists (tools/call answered input_required), with the
+    // case it belongs to (server, sweep, position) read from the store.
+    struct CaseQuestion
+    {
+        Monitor::Engine::CaseQuestion question;
+        Store::CaseRecord caseRecord; // id 0 when the store no longer has it
+    };
+
+    // A case's tools/call failed before any task exists: it is retried (attempt of limit, in
+    // delayMs), or, when deferred, left journalled unsent for a later run.
+    struct CaseDelivery
+    {
+        Store::CaseRecord caseRecord; // id 0 when the store no longer has it
+        qint64 caseId = 0;
+        int attempt = 0;
+        int limit = 0;
+        qint64 delayMs = 0;
+        bool deferred = false;
+        QString message; // the engine's (English) account, for the tooltip and the log
+    };
+
     explicit EngineBridge(Monitor::Engine *engine, QObject *parent = nullptr);
     ~EngineBridge() override;
 
@@ -82,6 +103,10 @@ public:
     void cancelTasks(const QList<qint64> &taskIds);
     void answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson,
                      const QString &answeredBy = {});
+    // Answers a question asked before the case's task exists (caseQuestionAsked()).
+    void answerCaseInput(qint64 caseId, const QString &key, const QByteArray &elicitResultJson);
+    // The open pre-task questions (after a restart: the journalled ones); caseQuestionsReady().
+    void requestCaseQuestions();
     void createSession(const QString &name);
     void renameSession(qint64 sessionId, const QString &name);
     void attachTasks(qint64 sessionId, const QList<qint64> &taskIds);
@@ -100,9 +125,18 @@ Q_SIGNALS:
     void sessionCreated(qint64 sessionId, const QString &name);
     void sessionsChanged(const QList<Eddy::Store::SessionRecord> &sessions);
     void tasksAttached(qint64 sessionId, int count);
+    // Before any task exists (forwarded from the engine, the case looked up in the store).
+    void caseQuestionAsked(const Eddy::EngineBridge::CaseQuestion &question);
+    void caseQuestionsReady(const QList<Eddy::EngineBridge::CaseQuestion> &questions);
+    void caseInputAnswered(qint64 caseId, const QString &key, bool ok, const QString &message);
+    void
+    caseDelivery(const Eddy::EngineBridge::CaseDelivery &delivery); // caseRetrying/caseDeferred
+    void caseSubmitted(qint64 caseId, qint64 taskId);
+    void caseRejected(qint64 caseId, const QString &message);
 
 private:
     QPointer<Monitor::Engine> m_engine;
+    QList<QMetaObject::Connection> m_engineLinks; // run on the engine's thread
 };
 
 } // namespace Eddy
@@ -110,3 +144,5 @@ private:
 Q_DECLARE_METATYPE(Eddy::EngineBridge::Snapshot)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::TaskDetail)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::SweepResults)
+Q_DECLARE_METATYPE(Eddy::EngineBridge::CaseQuestion)
+Q_DECLARE_METATYPE(Eddy::EngineBridge::CaseDelivery)

@@ -174,6 +174,8 @@ QVariant InboxModel::data(const QModelIndex &index, int role) const
     case RequestRole: return r.request;
     case StateRole: return int(r.state);
     case AnswerTextRole: return answerText(r);
+    case BeforeTaskRole:
+        return isCaseKey(r.taskId);
     default: return {};
     }
 }
@@ -215,7 +217,14 @@ QList<const Store::InputRequestRecord *> InboxModel::pendingOf(qint64 taskId) co
 void InboxModel::setRequests(const QList<Store::InputRequestRecord> &requests)
 {
     beginResetModel();
-    m_rows.clear();
+    // The store's list has tasks' questions only: the pre-task ones stay (they come from the
+    // engine and go when their case gets a task or is answered).
+    QList<Store::InputRequestRecord> before;
+    for (const auto &r : std::as_const(m_rows)) {
+        if (isCaseKey(r.taskId))
+            before << r;
+    }
+    m_rows = before;
     for (const auto &r : requests) {
         if (rowOf(r.taskId, r.key) < 0)
             m_rows.push_back(r);
@@ -240,6 +249,51 @@ int InboxModel::addRequests(const QList<Store::InputRequestRecord> &requests)
     if (added)
         Q_EMIT countChanged(pendingCount());
     return added;
+}
+
+bool InboxModel::addCaseQuestion(const Store::CaseRecord &caseRecord,
+                                 const QString &key,
+                                 const QString &request)
+{
+    if (caseRecord.id <= 0)
+        return false;
+    const qint64 rowKey = caseKey(caseRecord.id);
+    m_cases.insert(caseRecord.id, caseRecord);
+    if (const int row = rowOf(rowKey, key); row >= 0) {
+        Store::InputRequestRecord &r = m_rows[row];
+        if (r.state == Store::InputState::Pending || r.request == request)
+            return false; // listed already (or its answer is on its way)
+        // A later round of the same call asks under the same key: open again, in place.
+        r.request = request;
+        r.state = Store::InputState::Pending;
+        r.answer.clear();
+        r.answeredBy.clear();
+        r.answeredAtMs.reset();
+        r.firstSeenAtMs = m_fixedNow ? m_fixedNow : QDateTime::currentMSecsSinceEpoch();
+        emitRow(row);
+        Q_EMIT countChanged(pendingCount());
+        return true;
+    }
+    Store::InputRequestRecord r;
+    r.taskId = rowKey;
+    r.key = key;
+    r.request = request;
+    r.state = Store::InputState::Pending;
+    r.firstSeenAtMs = m_fixedNow ? m_fixedNow : QDateTime::currentMSecsSinceEpoch();
+    const int row = rowCount();
+    beginInsertRows({}, row, row);
+    m_rows.push_back(r);
+    endInsertRows();
+    Q_EMIT countChanged(pendingCount());
+    return true;
+}
+
+const Store::CaseRecord *InboxModel::caseOf(qint64 taskId) const
+{
+    if (!isCaseKey(taskId))
+        return nullptr;
+    const auto it = m_cases.constFind(-taskId);
+    return it == m_cases.constEnd() ? nullptr : &it.value();
 }
 
 bool InboxModel::removeRequest(qint64 taskId, const QString &key)

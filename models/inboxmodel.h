@@ -3,6 +3,7 @@
 #include "app/store/records.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QList>
 
 #include <functional>
@@ -14,6 +15,10 @@ namespace Eddy {
 // the record of what was answered, by whom and when (greyed, its answer in the tooltip). Rows
 // never move: answering one leaves every other row where it was. A thin adapter over
 // InputRequestRecord; GUI thread.
+//
+// A question asked before the task exists (tools/call answered input_required) is listed the
+// same way, keyed by the negative case id (taskKey(), "task id" -caseId): no task number exists
+// to name it, so its case (server, tool, arguments, sweep position) is kept with it.
 class InboxModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -22,7 +27,14 @@ class InboxModel final : public QAbstractTableModel
 public:
     enum Column { MessageColumn, CaseColumn, ServerColumn, WaitingColumn, AnswerColumn, ColumnCount };
     Q_ENUM(Column)
-    enum Role { TaskIdRole = Qt::UserRole + 1, KeyRole, RequestRole, StateRole, AnswerTextRole };
+    enum Role {
+        TaskIdRole = Qt::UserRole + 1,
+        KeyRole,
+        RequestRole,
+        StateRole,
+        AnswerTextRole,
+        BeforeTaskRole
+    };
     Q_ENUM(Role)
 
     // Looks up a task's case label and server name (the task model knows them).
@@ -42,6 +54,15 @@ public:
     // Adds open requests not yet listed (the same key twice is one row); returns how many.
     int addRequests(const QList<Store::InputRequestRecord> &requests);
     bool removeRequest(qint64 taskId, const QString &key);
+    // Pre-task questions: the row's task id is caseKey(caseId). Adds an open question of a case
+    // (the same key twice is one row); returns whether a row was added.
+    static qint64 caseKey(qint64 caseId) { return -caseId; }
+    static bool isCaseKey(qint64 taskId) { return taskId < 0; }
+    bool addCaseQuestion(const Store::CaseRecord &caseRecord,
+                         const QString &key,
+                         const QString &request);
+    // The case of a pre-task question's row key (nullptr when unknown).
+    const Store::CaseRecord *caseOf(qint64 taskId) const;
     // Drops the open questions of a task that ended: nobody can answer them any more. Answered
     // ones stay as the record.
     void removeTask(qint64 taskId);
@@ -73,6 +94,7 @@ private:
     void emitRow(int row);
 
     QList<Store::InputRequestRecord> m_rows;
+    QHash<qint64, Store::CaseRecord> m_cases; // case id -> its record, for pre-task questions
     Describe m_describe;
     qint64 m_fixedNow = 0;
 };

@@ -154,6 +154,13 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
     addRow(tr("Case:"), context.caseLabel);
     if (context.taskNumber > 0)
         addRow(tr("Task:"), tr("#%1").arg(context.taskNumber));
+    if (context.beforeTask) {
+        QString args = context.arguments;
+        if (args.size() > 400)
+            args = args.left(399) + QChar(0x2026);
+        addRow(tr("Arguments:"), args);
+        addRow(tr("Task:"), tr("none yet — the server asks before the task starts"));
+    }
     auto *whoLabel = new QLabel(who.join(QStringLiteral("<br>")), content);
     whoLabel->setObjectName(QStringLiteral("whoIsAsking"));
     whoLabel->setTextFormat(Qt::RichText); // every value escaped above
@@ -191,6 +198,7 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
     m_accept->setToolTip(m_urlMode ? tr("Open the address in your browser (after you confirm) and tell the "
                                         "server you did")
                                    : tr("Send the values of the form to the server"));
+    m_abort->setVisible(!context.beforeTask); // no task yet: Decline is the way to say no
     m_problems->clear();
     m_problems->setVisible(false);
     m_pages->setCurrentWidget(m_questionPage);
@@ -300,7 +308,7 @@ void AnswerPanel::declineInput()
 
 void AnswerPanel::requestAbort()
 {
-    if (!m_hasQuestion || isGuarded())
+    if (!m_hasQuestion || isGuarded() || m_context.beforeTask)
         return;
     Q_EMIT abortRequested();
 }

@@ -28,8 +28,12 @@ struct ElicitationContext
     QString tool;
     QString sweep;      // e.g. "Sweep 3 (6 cases)"; empty for a single call
     QString caseLabel;  // e.g. "Case 2: reynolds = 400, grid = 16"
-    qint64 taskNumber = 0;
+    qint64 taskNumber = 0; // InboxModel::caseKey(caseId) (< 0) for a question before the task
     QString key;        // the input request key (not a secret)
+    // Asked before the server created a task (tools/call answered input_required): the panel
+    // says so, shows the call's arguments and offers no "Abort" (there is no task to abort).
+    bool beforeTask = false;
+    QString arguments; // the call's arguments (JSON text), shown when beforeTask
 };
 
 // One `elicitation/create` request (form or URL mode) to answer: the message, who asks, a
@@ -56,6 +60,7 @@ public:
     void clearQuestion(const QString &note = {});
     bool hasQuestion() const { return m_hasQuestion; }
     const ElicitationContext &context() const { return m_context; }
+    // The inbox's row key: a task id, or InboxModel::caseKey() (< 0) before the task exists.
     qint64 taskId() const { return m_hasQuestion ? m_context.taskNumber : 0; }
     QString key() const { return m_hasQuestion ? m_context.key : QString(); }
     QString noteText() const;

@@ -108,6 +108,11 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     setDockNestingEnabled(true);
     setCentralWidget(m_monitor);
     m_inbox->setDescribe([this](qint64 taskId) {
+        if (InboxModel::isCaseKey(taskId)) {
+            const Store::CaseRecord *c = m_inbox->caseOf(taskId);
+            return qMakePair(tr("%1 (before the task starts)").arg(questionLabel(taskId)),
+                             c ? m_servers->displayName(c->serverId) : QString());
+        }
         const Store::TaskRecord *t = m_tasks->task(taskId);
         return qMakePair(t ? m_tasks->caseLabel(taskId) : tr("Task %1").arg(taskId),
                          t ? m_servers->displayName(t->serverId) : QString());
@@ -131,6 +136,13 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
         m_counts.insert(label, l);
     }
     statusBar()->addWidget(m_activity, 1);
+    // Cases whose tools/call fails before any task exists: retried, then deferred. They have no
+    // row in the task table yet, so their state is shown here until they get a task.
+    m_delivery = new QLabel(this);
+    m_delivery->setObjectName(QStringLiteral("caseDelivery"));
+    m_delivery->setTextFormat(Qt::PlainText);
+    m_delivery->setVisible(false);
+    statusBar()->addWidget(m_delivery, 2);
     connect(m_tasks, &TaskTableModel::countsChanged, this, &MainWindow::updateStatusBar);
     connect(m_tasks, &TaskTableModel::sweepInfoNeeded, m_bridge, &EngineBridge::requestSweep);
     connect(m_inbox, &InboxModel::countChanged, this, &MainWindow::updateStatusBar);
@@ -141,6 +153,8 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     connect(m_clock, &QTimer::timeout, this, [this] {
         m_tasks->tick();
         m_inbox->refreshDescriptions();
+        if (!m_deliveries.isEmpty())
+            updateDeliveries();
         if (m_detailTask)
             if (const Store::TaskRecord *t = m_tasks->task(m_detailTask); t && t->isLive())
                 m_timeline->update();
@@ -197,6 +211,40 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
         if (m_session == sessionId)
             m_bridge->requestSnapshot(m_session);
     });
+    // Before any task exists: questions, retries, deferrals.
+    connect(m_bridge, &EngineBridge::caseQuestionAsked, this, &MainWindow::onCaseQuestion);
+    connect(m_bridge,
+            &EngineBridge::caseQuestionsReady,
+            this,
+            [this](const QList<EngineBridge::CaseQuestion> &qs) {
+                for (const auto &q : qs)
+                    onCaseQuestion(q);
+            });
+    connect(m_bridge,
+            &EngineBridge::caseInputAnswered,
+            this,
+            [this](qint64 caseId, const QString &key, bool ok, const QString &message) {
+                onInputAnswered(InboxModel::caseKey(caseId), key, ok, message);
+            });
+    connect(
+        m_bridge, &EngineBridge::caseDelivery, this, [this](const EngineBridge::CaseDelivery &d) {
+            m_deliveries.insert(d.caseId, {d, QDateTime::currentMSecsSinceEpoch() + d.delayMs});
+            updateDeliveries();
+            if (d.deferred)
+                notify(tr("Call not sent"), deliveryText(m_deliveries.value(d.caseId)));
+        });
+    const auto caseDone = [this](qint64 caseId) {
+        if (m_deliveries.remove(caseId))
+            updateDeliveries();
+        m_inbox->removeTask(InboxModel::caseKey(caseId)); // its open questions ended with the round
+    };
+    connect(m_bridge, &EngineBridge::caseSubmitted, this, [caseDone](qint64 caseId, qint64) {
+        caseDone(caseId);
+    });
+    connect(m_bridge,
+            &EngineBridge::caseRejected,
+            this,
+            [caseDone](qint64 caseId, const QString &) { caseDone(caseId); });
     if (engine) {
         connect(engine, &Monitor::Engine::changesReady, this, &MainWindow::onChanges);
         connect(engine, &Monitor::Engine::inputRequested, this, &MainWindow::onInputRequested);
@@ -683,6 +731,7 @@ void MainWindow::start()
     m_session = last == SessionListModel::AllSessions ? std::nullopt : std::optional<qint64>(last);
     m_tasks->setShowAllSessions(!m_session);
     m_bridge->requestSnapshot(m_session);
+    m_bridge->requestCaseQuestions(); // journalled before a restart: asked again
 }
 
 void MainWindow::switchSession(std::optional<qint64> sessionId)
@@ -737,6 +786,98 @@ void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
     Q_EMIT snapshotLoaded();
     if (m_autoDialogs)
         schedulePopup();
+}
+
+QString MainWindow::questionLabel(qint64 taskId) const
+{
+    if (!InboxModel::isCaseKey(taskId)) {
+        const QString label = m_tasks->caseLabel(taskId);
+        return label.isEmpty() ? tr("Task %1").arg(taskId) : label;
+    }
+    const Store::CaseRecord *c = m_inbox->caseOf(taskId);
+    if (!c)
+        return tr("Call %1").arg(-taskId);
+    if (c->sweepId)
+        return tr("%1 · case %2 (%3)").arg(sweepLabel(c->sweepId)).arg(c->index + 1).arg(c->tool);
+    return tr("Call of %1").arg(c->tool);
+}
+
+void MainWindow::onCaseQuestion(const EngineBridge::CaseQuestion &q)
+{
+    Store::CaseRecord c = q.caseRecord;
+    if (c.id == 0) { // the store had no record: what the engine said is enough to answer it
+        c.id = q.question.caseId;
+        c.tool = q.question.tool;
+        c.arguments = q.question.arguments;
+    }
+    if (c.sweepId && !m_sweeps.contains(*c.sweepId))
+        m_bridge->requestSweep(*c.sweepId);
+    // The task it gets once answered is shown with this session's (after a restart the engine
+    // no longer knows which session a single call was made in).
+    m_tasks->acceptCase(c.id);
+    const qint64 key = InboxModel::caseKey(c.id);
+    if (!m_inbox->addCaseQuestion(c, q.question.key, q.question.request))
+        return;                    // listed already
+    if (m_deliveries.remove(c.id)) // it got through: the server is asking
+        updateDeliveries();
+    const Store::InputRequestRecord *r = m_inbox->request(m_inbox->rowOf(key, q.question.key));
+    notify(tr("Input needed"),
+           tr("%1 asks before starting: %2")
+               .arg(questionLabel(key), r ? InboxModel::messageOf(*r) : QString()));
+    if (m_autoDialogs)
+        schedulePopup();
+    else if (!m_answerPanel->hasQuestion())
+        syncAnswerPanel(); // the hint counts the open questions
+}
+
+QString MainWindow::deliveryText(const Delivery &d) const
+{
+    const EngineBridge::CaseDelivery &x = d.delivery;
+    const qint64 key = InboxModel::caseKey(x.caseId);
+    const QString label = x.caseRecord.id ? [&] {
+        if (x.caseRecord.sweepId)
+            return tr("%1 · case %2 (%3)").arg(sweepLabel(x.caseRecord.sweepId)).arg(x.caseRecord.index + 1).arg(x.caseRecord.tool);
+        return tr("Call of %1").arg(x.caseRecord.tool);
+    }() : questionLabel(key);
+    // The engine's account starts with why ("the server reset the connection; retry 2 of 6 ...").
+    QString why = x.message.section(QStringLiteral("; retry "), 0, 0).trimmed();
+    if (x.deferred) {
+        QString last = x.message.section(QStringLiteral("the last error: "), 1)
+                           .section(QStringLiteral(" It is kept"), 0, 0);
+        if (last.isEmpty())
+            last = x.message;
+        return tr("%1: not sent: %2 — it will be sent again (same idempotency key) when Eddy "
+                  "reopens or "
+                  "eddyctl watch runs")
+            .arg(label, last.trimmed());
+    }
+    const qint64 left = std::max<qint64>(0, d.dueAtMs - QDateTime::currentMSecsSinceEpoch());
+    if (left == 0)
+        return tr("%1: retry %2 of %3 now: %4").arg(label).arg(x.attempt).arg(x.limit).arg(why);
+    return tr("%1: retry %2 of %3 in %4 s: %5")
+        .arg(label)
+        .arg(x.attempt)
+        .arg(x.limit)
+        .arg((left + 999) / 1000)
+        .arg(why);
+}
+
+void MainWindow::updateDeliveries()
+{
+    QStringList lines;
+    for (auto it = m_deliveries.cbegin(); it != m_deliveries.cend(); ++it)
+        lines << deliveryText(it.value());
+    m_delivery->setVisible(!lines.isEmpty());
+    if (lines.isEmpty()) {
+        m_delivery->clear();
+        m_delivery->setToolTip({});
+        return;
+    }
+    m_delivery->setText(
+        lines.size() == 1
+            ? lines.first()
+            : tr("%n call(s) not sent yet — %1", nullptr, int(lines.size())).arg(lines.first()));
+    m_delivery->setToolTip(lines.join(QLatin1Char('\n')));
 }
 
 QString MainWindow::sweepLabel(std::optional<qint64> sweepId) const
@@ -836,7 +977,7 @@ void MainWindow::onTaskFinished(const Store::TaskRecord &task)
 void MainWindow::onInputAnswered(qint64 taskId, const QString &key, bool ok, const QString &message)
 {
     m_inbox->setAnswerSent(taskId, key, ok);
-    const QString label = m_tasks->caseLabel(taskId).isEmpty() ? tr("Task %1").arg(taskId) : m_tasks->caseLabel(taskId);
+    const QString label = questionLabel(taskId);
     if (!ok)
         showError(tr("Answer Not Sent"), tr("The answer for %1 did not arrive: %2").arg(label, message));
     else
@@ -963,7 +1104,24 @@ std::optional<ElicitationContext> MainWindow::questionContext(qint64 taskId, con
         return std::nullopt;
     }
     ElicitationContext ctx;
-    if (const Store::TaskRecord *t = m_tasks->task(taskId)) {
+    if (InboxModel::isCaseKey(taskId)) {
+        ctx.beforeTask = true;
+        if (const Store::CaseRecord *c = m_inbox->caseOf(taskId)) {
+            const Store::ServerRecord *server = m_servers->server(c->serverId);
+            ctx.serverName = m_servers->displayName(c->serverId);
+            ctx.serverUrl = server ? server->url : QString();
+            ctx.tool = c->tool;
+            ctx.arguments = c->arguments;
+            if (c->sweepId) {
+                const auto sw = m_sweeps.value(*c->sweepId);
+                ctx.sweep
+                    = sw.caseCount > 0
+                          ? tr("%1 (%n case(s))", nullptr, sw.caseCount).arg(sweepLabel(c->sweepId))
+                          : sweepLabel(c->sweepId);
+            }
+        }
+        ctx.caseLabel = questionLabel(taskId);
+    } else if (const Store::TaskRecord *t = m_tasks->task(taskId)) {
         const Store::ServerRecord *server = m_servers->server(t->serverId);
         ctx.serverName = m_servers->displayName(t->serverId);
         ctx.serverUrl = server ? server->url : QString();
@@ -992,18 +1150,20 @@ void MainWindow::showQuestion(qint64 taskId, const QString &key)
     const QModelIndex idx = m_inbox->index(row, InboxModel::MessageColumn);
     if (m_inboxView->currentIndex().row() != row)
         m_inboxView->setCurrentIndex(idx);
-    if (!m_monitor->selectedTaskIds().contains(taskId) || m_monitor->selectedTaskIds().size() != 1)
+    if (!InboxModel::isCaseKey(taskId)
+        && (!m_monitor->selectedTaskIds().contains(taskId)
+            || m_monitor->selectedTaskIds().size() != 1))
         m_monitor->selectTask(taskId);
     if (m_chartDock->isVisible())
         m_chartDock->raise();
     if (m_answerPanel->hasQuestion() && m_answerPanel->taskId() == taskId && m_answerPanel->key() == key)
         return; // already there, perhaps half filled in
     if (r->state != Store::InputState::Pending) {
-        const QString label = m_tasks->caseLabel(taskId);
+        const QString label = questionLabel(taskId);
         m_answerPanel->setProperty("defaultNote", false);
-        m_answerPanel->clearQuestion(tr("%1 asked:\n%2\n\nAnswer: %3")
-                                         .arg(label.isEmpty() ? tr("Task %1").arg(taskId) : label,
-                                              InboxModel::messageOf(*r), InboxModel::answerText(*r)));
+        m_answerPanel->clearQuestion(
+            tr("%1 asked:\n%2\n\nAnswer: %3")
+                .arg(label, InboxModel::messageOf(*r), InboxModel::answerText(*r)));
         return;
     }
     json request;
@@ -1018,10 +1178,13 @@ void MainWindow::syncAnswerPanel()
             m_inbox->request(m_inbox->rowOf(m_answerPanel->taskId(), m_answerPanel->key()));
         if (r && r->state == Store::InputState::Pending)
             return;
-        const QString label = m_tasks->caseLabel(m_answerPanel->taskId());
+        const QString label = questionLabel(m_answerPanel->taskId());
         m_answerPanel->setProperty("defaultNote", false);
-        m_answerPanel->clearQuestion(r ? tr("This question of %1 was answered: %2").arg(label, InboxModel::answerText(*r))
-                                       : tr("This question of %1 is closed: its task ended.").arg(label));
+        m_answerPanel->clearQuestion(
+            r ? tr("This question of %1 was answered: %2").arg(label, InboxModel::answerText(*r))
+            : InboxModel::isCaseKey(m_answerPanel->taskId())
+                ? tr("This question of %1 is closed: the server no longer waits for it.").arg(label)
+                : tr("This question of %1 is closed: its task ended.").arg(label));
         return;
     }
     if (m_answerPanel->noteText().isEmpty() || m_answerPanel->property("defaultNote").toBool()) {
@@ -1036,7 +1199,7 @@ void MainWindow::syncAnswerPanel()
 void MainWindow::sendAnswer(qint64 taskId, const QString &key, const json &result)
 {
     const Store::InputRequestRecord *r = m_inbox->request(m_inbox->rowOf(taskId, key));
-    if (taskId <= 0 || !r || r->state != Store::InputState::Pending)
+    if (taskId == 0 || !r || r->state != Store::InputState::Pending)
         return; // answered once, never twice
     const QByteArray text = QByteArray::fromStdString(result.dump());
     const QString by = localUserName();
@@ -1044,7 +1207,7 @@ void MainWindow::sendAnswer(qint64 taskId, const QString &key, const json &resul
     Store::InputRequestRecord sent = *r;
     sent.state = Store::InputState::Answering;
     sent.answer = QString::fromUtf8(text);
-    const QString label = m_tasks->caseLabel(taskId).isEmpty() ? tr("Task %1").arg(taskId) : m_tasks->caseLabel(taskId);
+    const QString label = questionLabel(taskId);
     if (m_answerPanel->taskId() == taskId && m_answerPanel->key() == key) {
         // The next question is not put here by itself: a second click must find nothing to answer.
         const int open = m_inbox->pendingCount() - 1;
@@ -1053,7 +1216,11 @@ void MainWindow::sendAnswer(qint64 taskId, const QString &key, const json &resul
                                                    "in the list.", nullptr, open).arg(label, InboxModel::answerSummary(sent))
                                               : tr("Answer sent for %1: %2.").arg(label, InboxModel::answerSummary(sent)));
     }
-    m_bridge->answerInput(taskId, key, text, by);
+    if (InboxModel::isCaseKey(taskId))
+        m_bridge->answerCaseInput(
+            -taskId, key, text); // no task yet: the call is sent again with it
+    else
+        m_bridge->answerInput(taskId, key, text, by);
     m_inbox->setAnswering(taskId, key, sent.answer, by, now);
     statusBar()->showMessage(tr("Answer sent for %1.").arg(label), 5000);
 }

@@ -7,6 +7,7 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <QMap>
 #include <QPointer>
 #include <QSet>
 
@@ -145,6 +146,17 @@ private:
     void confirmAbort(qint64 taskId, QWidget *parent);
     void abortCase(qint64 taskId);
     void onInputAnswered(qint64 taskId, const QString &key, bool ok, const QString &message);
+    // Before any task exists: a question of a case, and a call that fails and is retried.
+    void onCaseQuestion(const EngineBridge::CaseQuestion &question);
+    struct Delivery
+    {
+        EngineBridge::CaseDelivery delivery;
+        qint64 dueAtMs = 0; // when the retry goes out
+    };
+    QString deliveryText(const Delivery &delivery) const;
+    void updateDeliveries();
+    // "Sweep 1 · case 3" / "Task 7" for a task, or the case of a question before its task.
+    QString questionLabel(qint64 taskId) const;
     // The panel's question left the inbox or was answered elsewhere: say so.
     void syncAnswerPanel();
     void relaunch(qint64 taskId);
@@ -184,6 +196,8 @@ private:
     QTimer *m_clock;
     QHash<QString, QLabel *> m_counts;
     QLabel *m_activity;
+    QLabel *m_delivery = nullptr;
+    QMap<qint64, Delivery> m_deliveries; // case id -> its latest retry or deferral
     std::optional<qint64> m_session;
     bool m_sessionKnown = false;
     QList<qint64> m_chartTasks;
