@@ -88,8 +88,9 @@ bool readScalar(JsonScanner &s, Scalar *out)
     return true;
 }
 
-// Same rules as TaskState::parse: the modern spelling wins, null or absent means none, an
-// integer or a float in range is taken, anything else is an error (declined here).
+// The modern spelling wins, null or absent means none, an integer or a float in [0, 9e15] is
+// taken; anything else is declined here, so that TaskState::parse reads it (it clamps or
+// ignores such a field with a warning).
 bool millis(const std::optional<Millis> &modern, const std::optional<Millis> &legacy,
             std::optional<qint64> *out)
 {
@@ -98,7 +99,7 @@ bool millis(const std::optional<Millis> &modern, const std::optional<Millis> &le
         *out = std::nullopt;
         return true;
     }
-    if (m->kind == Kind::Integer) {
+    if (m->kind == Kind::Integer && m->integer >= 0 && m->integer <= qint64(9.0e15)) {
         *out = m->integer;
         return true;
     }

@@ -236,8 +236,9 @@ private:
         return Field::Ignored;
     }
 
-    // Same rules as TaskState::parse: the modern spelling wins, null or absent means none, an
-    // integer or a float in range is taken, anything else is an error (declined here).
+    // The modern spelling wins, null or absent means none, an integer or a float in [0, 9e15] is
+    // taken; anything else is declined here, so that TaskState::parse reads it (it clamps or
+    // ignores such a field with a warning).
     static bool millis(const std::optional<Millis> &modern, const std::optional<Millis> &legacy,
                        std::optional<qint64> *out)
     {
@@ -246,7 +247,7 @@ private:
             *out = std::nullopt;
             return true;
         }
-        if (m->kind == Kind::Integer) {
+        if (m->kind == Kind::Integer && m->integer >= 0 && m->integer <= qint64(9.0e15)) {
             *out = m->integer;
             return true;
         }

@@ -204,6 +204,9 @@ void tst_TaskReplyParser::declines_data()
     QTest::newRow("wrong resultType") << with("resultType", "input_required");
     QTest::newRow("ttl not a number") << with("ttlMs", "soon");
     QTest::newRow("negative float interval") << with("pollIntervalMs", -1.5);
+    // The full parser clamps these with a warning; the one-pass reader leaves them to it.
+    QTest::newRow("negative integer interval") << with("pollIntervalMs", -5);
+    QTest::newRow("ttl beyond 9e15") << with("ttlMs", 9000000000000001LL);
     QTest::newRow("other task") << envelope(json{{"taskId", "zzz"}, {"status", "working"}});
     QTest::newRow("empty taskId") << envelope(json{{"taskId", ""}, {"status", "working"}});
     QTest::newRow("no status") << envelope(json{{"taskId", kId}});
