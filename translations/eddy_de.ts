@@ -629,6 +629,14 @@ It was sent by %2.</source>
 
 Sie wurde von %2 gesendet.</translation>
     </message>
+    <message>
+        <source>Arguments:</source>
+        <translation>Argumente:</translation>
+    </message>
+    <message>
+        <source>none yet — the server asks before the task starts</source>
+        <translation>noch keine – der Server fragt, bevor die Aufgabe beginnt</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::AttachDialog</name>
@@ -1385,6 +1393,53 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>Abort requested for %1.</source>
         <translation>Abbruch für %1 angefordert.</translation>
+    </message>
+    <message>
+        <source>%1 (before the task starts)</source>
+        <translation>%1 (bevor die Aufgabe beginnt)</translation>
+    </message>
+    <message>
+        <source>Call not sent</source>
+        <translation>Aufruf nicht gesendet</translation>
+    </message>
+    <message>
+        <source>Call %1</source>
+        <translation>Aufruf %1</translation>
+    </message>
+    <message>
+        <source>%1 · case %2 (%3)</source>
+        <translation>%1 · Fall %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Call of %1</source>
+        <translation>Aufruf von %1</translation>
+    </message>
+    <message>
+        <source>%1 asks before starting: %2</source>
+        <translation>%1 fragt vor dem Start: %2</translation>
+    </message>
+    <message>
+        <source>%1: not sent: %2 — it will be sent again (same idempotency key) when Eddy reopens or eddyctl watch runs</source>
+        <translation>%1: nicht gesendet: %2 – er wird erneut gesendet (gleicher Idempotenzschlüssel), sobald Eddy wieder öffnet oder eddyctl watch läuft</translation>
+    </message>
+    <message>
+        <source>%1: retry %2 of %3 now: %4</source>
+        <translation>%1: Wiederholung %2 von %3 jetzt: %4</translation>
+    </message>
+    <message>
+        <source>%1: retry %2 of %3 in %4 s: %5</source>
+        <translation>%1: Wiederholung %2 von %3 in %4 s: %5</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n call(s) not sent yet — %1</source>
+        <translation>
+            <numerusform>%n Aufruf noch nicht gesendet – %1</numerusform>
+            <numerusform>%n Aufrufe noch nicht gesendet – %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This question of %1 is closed: the server no longer waits for it.</source>
+        <translation>Diese Frage von %1 ist geschlossen: Der Server wartet nicht mehr darauf.</translation>
     </message>
 </context>
 <context>

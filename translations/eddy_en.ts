@@ -156,6 +156,13 @@
 %n more open questions: select the next one in the list.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n call(s) not sent yet — %1</source>
+        <translation>
+            <numerusform>%n call not sent yet — %1</numerusform>
+            <numerusform>%n calls not sent yet — %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Eddy::ResultView</name>
