@@ -541,6 +541,8 @@ void tst_PollLane::chunkedOriginPolledOnce()
     QVERIFY(poll->readAll().contains("\"result\""));
     QCOMPARE(peer.requests().size(), 2); // the poll reached the server once
     QCOMPARE(http.laneFallbacks(), 0);
+    first->release();
+    poll->release();
 }
 
 // Each fault ends as Fallback with no data; framing the lane does not read turns it off, so the
