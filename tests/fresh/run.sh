@@ -295,7 +295,7 @@ prepare_root() { # prepare_root DIR: apt sources, resolv.conf, CA bundle, mounts
     mount_in "$r/dev/shm" -t tmpfs -o mode=1777 tmpfs
 }
 
-in_root() { # in_root DIR COMMAND: run a shell command in the root, as root, from /root/eddy
+in_root() { # in_root DIR COMMAND: run a shell command in the root, as root, from /usr/src/eddy
     local r=$1 cmd=$2
     local -a env=(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
                   USER=root LANG=C.UTF-8 TERM=dumb)
@@ -306,7 +306,7 @@ in_root() { # in_root DIR COMMAND: run a shell command in the root, as root, fro
     for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
         [ -z "${!v:-}" ] || env+=("$v=${!v}")
     done
-    chroot "$r" /usr/bin/env -i "${env[@]}" /bin/bash -c "cd /root/eddy 2>/dev/null || cd /root; $cmd"
+    chroot "$r" /usr/bin/env -i "${env[@]}" /bin/bash -c "cd /usr/src/eddy 2>/dev/null || cd /root; $cmd"
 }
 
 # --- naming the missing package ------------------------------------------------------------------
@@ -409,8 +409,8 @@ say "source: $source_dir at $head; cache: $cache_dir; scratch: $scratch"
 root1="$scratch/root1"
 make_root "$root1"
 prepare_root "$root1"
-mkdir -p "$root1/root/eddy"
-git -C "$source_dir" archive --format=tar HEAD | tar -C "$root1/root/eddy" -xf -
+mkdir -p "$root1/usr/src/eddy"
+git -C "$source_dir" archive --format=tar HEAD | tar -C "$root1/usr/src/eddy" -xf -
 for s in "${steps[@]}"; do
     run_step "$root1" "$(step_label "$s")" "$s"
 done
@@ -433,7 +433,7 @@ run_step "$root1" "cpack" "$cpack_command"
 debs="$scratch/debs"
 mkdir -p "$debs"
 for p in eddy eddy-cfd-server; do
-    f=$(find "$root1/root/eddy/build" -maxdepth 1 -name "${p}_*.deb" -print -quit)
+    f=$(find "$root1/usr/src/eddy/build" -maxdepth 1 -name "${p}_*.deb" -print -quit)
     [ -n "$f" ] || die "'$cpack_command' made no ${p}_*.deb in build/"
     cp "$f" "$debs/"
     say "package: ${f##*/} ($(du -k "$f" | cut -f1) KiB)"
@@ -446,10 +446,10 @@ rm -rf --one-file-system "$root1"
 root2="$scratch/root2"
 make_root "$root2"
 prepare_root "$root2"
-mkdir -p "$root2/root/debs"
-cp "$debs"/*.deb "$root2/root/debs/"
+mkdir -p "$root2/usr/src/debs"
+cp "$debs"/*.deb "$root2/usr/src/debs/"
 run_step "$root2" "install .debs" \
-    "cd /root/debs && apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./eddy_*.deb ./eddy-cfd-server_*.deb"
+    "cd /usr/src/debs && apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./eddy_*.deb ./eddy-cfd-server_*.deb"
 
 begin "checks"
 checks=$(cat <<'CHECKS'
