@@ -360,6 +360,7 @@ json Ctl::taskJson(const Store::TaskRecord &t)
     json j{{"id", t.id},
            {"status", Store::toText(t.status).toStdString()},
            {"statusMessage", t.statusMessage.toStdString()},
+           {"pattern", t.pattern.toStdString()},
            {"tool", t.tool.toStdString()},
            {"arguments", parseJsonText(t.arguments)},
            {"sweep", t.sweepId ? json(*t.sweepId) : json()},
@@ -514,7 +515,14 @@ void Ctl::cmdCall()
             return;
         m_waitTask = taskId;
         const auto t = m_engine.store().task(taskId);
-        if (!m_wait) {
+        if (!m_wait && t && t->isLive() && t->pattern == QLatin1String("streamed")) {
+            // Its result comes only on this connection: leaving now would lose it.
+            m_wait = true;
+            m_err << QStringLiteral("task %1 is a streamed call (the server offers no task for "
+                                    "it): waiting for its result on this connection")
+                         .arg(taskId)
+                  << Qt::endl;
+        } else if (!m_wait) {
             if (m_json)
                 m_out << QString::fromStdString(taskJson(*t).dump()) << Qt::endl;
             else

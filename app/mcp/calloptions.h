@@ -27,6 +27,12 @@ struct CallOptions
     nlohmann::json resumeInputResponses;
     // notifications/progress and notifications/message from an SSE response of this call.
     std::function<void(const nlohmann::json &notification)> onNotification;
+    // A call that cannot become a task (the server or the tool has no Tasks support) whose answer
+    // is an SSE stream: called once when the stream opens, before its first notification. Such
+    // a call has no total timeout: its stream ends it when it goes silent for streamIdleMs (SSE
+    // comments count as activity); the answer's first byte must still come within the timeout.
+    std::function<void()> onStreamOpened;
+    int streamIdleMs = 300000;
     QByteArray traceparent; // put in _meta.traceparent when set
     int timeoutMs = 0;      // 0 = the server config's timeout
 };

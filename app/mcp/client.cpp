@@ -1,6 +1,7 @@
 #include "app/mcp/client.h"
 
 #include "app/mcp/headers.h"
+#include "app/mcp/streamedcall.h"
 #include "app/mcp/taskreplyparser.h"
 #include "app/net/httpclient.h"
 #include "app/net/sseparser.h"
@@ -201,6 +202,10 @@ struct Client::Exchange final : Net::HttpReply::Handler, Abortable
     QByteArray expectedTaskId;
     qint64 requestNumber = 0;
     bool isPoll = false;
+    // A call that may be answered as a long stream (streamedcall.h): told when the stream opens,
+    // and timed by the watchdog instead of a total HTTP timeout.
+    std::function<void()> onStreamOpened;
+    std::unique_ptr<StreamWatchdog> watchdog;
 
     // Ends the exchange: no more callbacks; the reply is released (a running one ends quietly).
     void drop()
@@ -209,6 +214,8 @@ struct Client::Exchange final : Net::HttpReply::Handler, Abortable
         onMessage = nullptr;
         onDone = nullptr;
         isPoll = false;
+        onStreamOpened = nullptr;
+        watchdog.reset();
         if (Net::HttpReply *r = std::exchange(reply, nullptr))
             r->release();
     }
@@ -225,6 +232,26 @@ struct Client::Exchange final : Net::HttpReply::Handler, Abortable
                 && QByteArrayView(type).first(sse.size()).compare(sse, Qt::CaseInsensitive) == 0;
         if (isInitialize)
             client->m_sessionId = r->header("Mcp-Session-Id");
+        if (watchdog)
+            watchdog->headersReceived(isSse);
+        if (isSse && onStreamOpened)
+            std::exchange(onStreamOpened, nullptr)();
+    }
+    // The watchdog's limit passed: no answer in time, or a stream that went silent.
+    void wentSilent(bool streaming, int ms)
+    {
+        const int status = reply ? reply->statusCode() : 0;
+        if (!streaming) {
+            complete({}, Error::timeout(QObject::tr("%1: no answer within %2 s.")
+                                            .arg(method).arg(ms / 1000.0)), status);
+            return;
+        }
+        Error e = Error::transport(QObject::tr("The event stream of %1 sent nothing (not even a "
+                                               "keep-alive) for %2 s; Eddy closed it.")
+                                       .arg(method).arg(ms / 1000.0));
+        e.setHttpStatus(status);
+        e.setStreamDropped(true);
+        complete({}, e, status);
     }
     void replyReadyRead(Net::HttpReply *) override { onReadyRead(); }
     void replyFinished(Net::HttpReply *) override { onFinished(); }
@@ -265,6 +292,8 @@ struct Client::Exchange final : Net::HttpReply::Handler, Abortable
         if (!reply || done)
             return;
         const QByteArray chunk = reply->readAll();
+        if (watchdog)
+            watchdog->activity();
         if (!isSse) {
             body += chunk;
             return;
@@ -555,6 +584,16 @@ std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArra
     exchange->requestId = requestId;
     exchange->onDone = std::move(done);
     exchange->reply = m_http->post(http);
+    if (request.onStreamOpened) {
+        exchange->onStreamOpened = request.onStreamOpened;
+        std::weak_ptr<Exchange> weak = exchange;
+        exchange->watchdog = std::make_unique<StreamWatchdog>(
+            request.firstByteMs > 0 ? request.firstByteMs : m_config.timeoutMs, request.streamIdleMs,
+            [weak](bool streaming, int ms) {
+                if (auto e = weak.lock())
+                    e->wentSilent(streaming, ms);
+            });
+    }
     if (m_exchanges.size() >= m_exchangeSweepAt) {
         std::erase_if(m_exchanges, [](const std::weak_ptr<Exchange> &w) { return w.expired(); });
         m_exchangeSweepAt = std::max<size_t>(64, 2 * m_exchanges.size());
@@ -1064,6 +1103,23 @@ void Client::addTools(const json &list, ToolsJob *job)
     job->m_tools = std::move(tools);
 }
 
+bool Client::mayMakeTask(const QString &name) const
+{
+    if (m_discovery && !m_discovery->offersTasks())
+        return false;
+    const Tool *tool = findTool(name);
+    // Unknown tool on a server that may offer tasks: the call is sent as before (task-capable).
+    return !tool || tool->taskSupport() != QLatin1String("forbidden");
+}
+
+void Client::streamable(Request &request, const CallOptions &options) const
+{
+    request.onStreamOpened = options.onStreamOpened;
+    request.firstByteMs = request.timeoutMs > 0 ? request.timeoutMs : m_config.timeoutMs;
+    request.streamIdleMs = options.streamIdleMs;
+    request.timeoutMs = -1; // no total timeout, no slow-transfer floor: the watchdog times it
+}
+
 const Tool *Client::findTool(const QString &name) const
 {
     for (const Tool &tool : m_tools)
@@ -1105,6 +1161,9 @@ void Client::runCall(CallJob *job, QString name, json arguments, std::shared_ptr
     request.timeoutMs = opts->timeoutMs;
     request.onNotification = opts->onNotification;
     request.params = {{"name", name.toStdString()}, {"arguments", arguments}};
+    request.params["_meta"] = {{"progressToken", newProgressToken()}};
+    if (opts->onStreamOpened && !mayMakeTask(name))
+        streamable(request, *opts);
     if (!inputResponses.is_null())
         request.params["inputResponses"] = inputResponses;
     if (!requestState.is_null())
@@ -1220,8 +1279,11 @@ void Client::legacyCall(CallJob *job, QString name, json arguments, std::shared_
         request.timeoutMs = opts->timeoutMs;
         request.onNotification = opts->onNotification;
         request.params = {{"name", name.toStdString()}, {"arguments", arguments}};
+        request.params["_meta"] = {{"progressToken", newProgressToken()}};
         if (augment)
             request.params["task"] = json::object();
+        else if (opts->onStreamOpened)
+            streamable(request, *opts);
         sendNow(request, [guard, name, augment](RpcResult r) {
             if (!guard)
                 return;

@@ -103,6 +103,10 @@ private:
         // as usual).
         bool isPoll = false;
         QPointer<TaskJob> pollJob;
+        // tools/call that may stream for long (CallOptions::onStreamOpened).
+        std::function<void()> onStreamOpened;
+        int firstByteMs = 0;
+        int streamIdleMs = 0;
     };
 
     void send(Request request, RpcDone done, QObject *context);
@@ -137,6 +141,10 @@ private:
     void openLegacyResultStream(const std::string &taskId);
     void legacyRespond(AckJob *job, const std::string &taskId, const nlohmann::json &inputResponses);
     const Tool *findTool(const QString &name) const;
+    // False when a call of the tool cannot become a task (no Tasks support on the server or the
+    // tool): such a call may be a streamed call.
+    bool mayMakeTask(const QString &name) const;
+    void streamable(Request &request, const CallOptions &options) const;
     void addTools(const nlohmann::json &list, ToolsJob *job);
 
     ServerConfig m_config;

@@ -2,6 +2,7 @@
 #include "app/monitor/outcome.h"
 #include "app/monitor/log.h"
 #include "app/monitor/schemavalidator.h"
+#include "app/monitor/streamedtasks.h"
 #include "app/monitor/sweepexpander.h"
 
 #include "app/mcp/client.h"
@@ -264,8 +265,12 @@ bool Engine::open(const QString &dbPath)
     // Reattach: every live task resumes polling (now, or when its stored next poll is due),
     // every journalled case that never got an answer is sent again with its key.
     const qint64 now = nowMs();
-    for (const Store::TaskRecord &t : m_store.liveTasks())
-        trackLive(t, std::max(now, std::min(t.nextPollAtMs, now + 1000)));
+    for (const Store::TaskRecord &t : m_store.liveTasks()) {
+        if (t.pattern == StreamedCalls::Pattern)
+            reconcileStreamed(t);
+        else
+            trackLive(t, std::max(now, std::min(t.nextPollAtMs, now + 1000)));
+    }
     for (const Store::CaseRecord &c : m_store.unsubmittedCases())
         enqueueCase(c);
     for (const Store::SweepRecord &s : m_store.sweeps())
@@ -292,6 +297,8 @@ void Engine::close()
 {
     m_pollTimer.stop();
     m_ttlTimer.stop();
+    if (m_store.isOpen())
+        closeStreamed();
     m_snapshot = SnapshotDelivery();
     if (m_batchTimer.isActive()) {
         m_batchTimer.stop();
@@ -749,6 +756,8 @@ void Engine::startCall(const Store::CaseRecord &c, bool resumed)
         round.reply = nullptr;
         journalCaseQuestion(c.id);
     };
+    options.onStreamOpened = [this, c] { streamOpened(c); };
+    options.onNotification = [this, caseId](const json &n) { streamNotification(caseId, n); };
     options.inputHandler = [this, caseId](const json &, Mcp::CallOptions::Reply reply) {
         auto it = m_caseRounds.find(caseId);
         if (it == m_caseRounds.end())
@@ -765,6 +774,12 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
     const qint64 sweepKey = c.sweepId.value_or(0);
     m_sendingCases.remove(c.id);
     --m_sweepSending[sweepKey];
+    if (streamFinished(c, job)) {
+        m_caseAttempts.remove(c.id);
+        pumpSubmissions();
+        checkIdle();
+        return;
+    }
     const qint64 now = nowMs();
     if (job->hasError() || job->kind() == Mcp::CallJob::Kind::Error) {
         const Mcp::Error e = job->error();

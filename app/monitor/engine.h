@@ -234,6 +234,13 @@ private:
     void autoAnswerCase(const CaseQuestion &question);
     void retryCase(const Store::CaseRecord &c, const Mcp::Error &e);
     void wrongTaskAnswer(qint64 taskId, const Mcp::Error &e);
+    // Streamed calls (streamedtasks.cpp): a tools/call answered as an SSE stream is a row of
+    // pattern "streamed" from the moment the stream opens.
+    void streamOpened(const Store::CaseRecord &c);
+    void streamNotification(qint64 caseId, const nlohmann::json &notification);
+    bool streamFinished(const Store::CaseRecord &c, Mcp::CallJob *job); // false: not streamed
+    void reconcileStreamed(Store::TaskRecord t); // on open: a stream nobody holds is lost
+    void closeStreamed();
 
     Store::TaskStore m_store;
     Net::HttpClient *m_http = nullptr; // child: moves with the engine to its thread
@@ -296,6 +303,12 @@ private:
     QHash<qint64, int> m_wrongTask;      // task id -> tasks/get answers about another task in a row
     int m_wrongTaskLimit = 5;
     QHash<qint64, QString> m_fieldWarned; // task id -> the last field warning logged
+    struct StreamedRow
+    {
+        Store::TaskRecord task;
+        std::optional<double> percent; // of the last progress notification with a total
+    };
+    QHash<qint64, StreamedRow> m_streamed; // case id -> its row while the stream is open
 };
 
 } // namespace Eddy::Monitor

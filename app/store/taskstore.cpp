@@ -157,6 +157,13 @@ ALTER TABLE cases ADD COLUMN pending_input TEXT NOT NULL DEFAULT '';
     R"sql(
 ALTER TABLE input_requests ADD COLUMN answered_by TEXT NOT NULL DEFAULT '';
 )sql",
+    // 4 -> 5: streamed calls (a tools/call answered as an SSE stream) are rows too: pattern
+    // 'task' or 'streamed', and for a streamed row the process holding its stream
+    // ("host/pid/start"), so a later run can tell a stream that is gone from one still open.
+    R"sql(
+ALTER TABLE tasks ADD COLUMN pattern TEXT NOT NULL DEFAULT 'task';
+ALTER TABLE tasks ADD COLUMN stream_owner TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 constexpr int s_migrationCount = int(sizeof(s_migrations) / sizeof(s_migrations[0]));
@@ -166,7 +173,7 @@ const char *const s_taskColumns =
     "t.id, t.server_id, t.case_id, t.sweep_id, t.tool, t.arguments, t.server_task_id, t.status, "
     "t.status_message, t.created_at, t.last_updated_at, t.ttl_ms, t.poll_interval_ms, "
     "t.next_poll_at, t.traceparent, t.result, t.error, t.is_tool_error, t.cancel_requested, "
-    "t.first_seen_at, t.updated_at, t.finished_at";
+    "t.first_seen_at, t.updated_at, t.finished_at, t.pattern, t.stream_owner";
 
 const char *const s_caseColumns =
     "id, sweep_id, server_id, idx, tool, arguments, idempotency_key, state, attempts, task_id, "
@@ -846,7 +853,7 @@ std::optional<qint64> TaskStore::recordTaskForCase(qint64 caseId, TaskRecord &ta
         "INSERT INTO tasks(server_id, case_id, sweep_id, tool, arguments, server_task_id, status, "
         "status_message, created_at, last_updated_at, ttl_ms, poll_interval_ms, next_poll_at, "
         "traceparent, result, error, is_tool_error, cancel_requested, first_seen_at, updated_at, "
-        "finished_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+        "finished_at, pattern, stream_owner) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     ins.bind(1, task.serverId).bind(2, caseId).bind(3, task.sweepId).bind(4, task.tool)
         .bind(5, task.arguments + QString("")).bind(6, task.serverTaskId.isEmpty() ? QString() : task.serverTaskId)
         .bind(7, toText(task.status)).bind(8, task.statusMessage + QString(""))
@@ -855,7 +862,8 @@ std::optional<qint64> TaskStore::recordTaskForCase(qint64 caseId, TaskRecord &ta
         .bind(14, task.traceparent + QString("")).bind(15, task.result + QString(""))
         .bind(16, task.error + QString("")).bind(17, task.isToolError)
         .bind(18, task.cancelRequested).bind(19, task.firstSeenAtMs).bind(20, task.updatedAtMs)
-        .bind(21, task.finishedAtMs);
+        .bind(21, task.finishedAtMs).bind(22, task.pattern + QString(""))
+        .bind(23, task.streamOwner + QString(""));
     if (!ins.exec()) {
         m_db.setError(QStringLiteral("Cannot store the task handle: %1").arg(ins.errorString()));
         return std::nullopt;
@@ -913,6 +921,8 @@ TaskRecord readTask(Statement &st)
     t.firstSeenAtMs = st.int64(19);
     t.updatedAtMs = st.int64(20);
     t.finishedAtMs = st.optInt64(21);
+    t.pattern = st.text(22);
+    t.streamOwner = st.text(23);
     return t;
 }
 } // namespace

@@ -19,7 +19,7 @@ class TaskStore final
     Q_DISABLE_COPY_MOVE(TaskStore)
 
 public:
-    static constexpr int SchemaVersion = 4;
+    static constexpr int SchemaVersion = 5;
 
     TaskStore();
     ~TaskStore();
@@ -96,6 +96,9 @@ public:
     bool storeTaskUpdate(const TaskRecord &task, bool addEvent, const QList<ProgressSample> &samples);
     bool setNextPoll(qint64 taskId, qint64 nextPollAtMs);
     bool setCancelRequested(qint64 taskId);
+    // A streamed row whose server made a task after all (streamedrows.cpp): the row becomes that
+    // task (pattern 'task', its server id), to be polled like one.
+    bool promoteStreamedToTask(qint64 taskId, const QString &serverTaskId);
     QList<TaskEventRecord> taskEvents(qint64 taskId);
     QList<ProgressSample> progressSamples(qint64 taskId);
     // Drops a task's samples of one series and its fields ("residual" and "residual.*"): a

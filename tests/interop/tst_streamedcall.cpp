@@ -1,0 +1,242 @@
+// Streamed calls end to end: the real eddyctl against the official
+// @modelcontextprotocol/server-everything (its trigger-long-running-operation tool answers a
+// tools/call as an SSE stream of notifications/progress; no task is offered for it), served on
+// loopback by tests/interop/everything-server.mjs. A streamed call is a row of pattern
+// "streamed" with progress samples and its stored result; kill -9 of eddyctl mid-stream leaves a
+// row that the next eddyctl reports as lost, never as running; a server that dies mid-stream
+// gives a lost row that says how far the run got.
+#include "tests/common/ctlprocess.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+namespace {
+
+using Run = Eddy::Test::CtlRun;
+
+Run runCtl(const QStringList &args)
+{
+    return Eddy::Test::runCtl(args, {10000, 120000, 5000});
+}
+
+QList<QStringList> query(const QString &path, const QString &sql)
+{
+    return Eddy::Test::query(path, sql, 10000);
+}
+
+// The server-everything child: node everything-server.mjs on 127.0.0.1 port 0.
+class EverythingServer
+{
+public:
+    ~EverythingServer() { stop(); }
+
+    QString start()
+    {
+        const QString node = qEnvironmentVariable("EDDY_NODE");
+        const QString dir = qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/interop");
+        if (node.isEmpty()) {
+            m_error = QStringLiteral("Node.js was not found when CMake configured: run "
+                                     ".ci/install-deps, then re-run cmake");
+            return {};
+        }
+        if (!QDir(dir + QStringLiteral("/node_modules/@modelcontextprotocol/server-everything")).exists()) {
+            m_error = QStringLiteral("tests/interop/node_modules has no server-everything: run "
+                                     ".ci/install-deps (npm ci in tests/interop)");
+            return {};
+        }
+        m_process = std::make_unique<QProcess>();
+        m_process->setWorkingDirectory(dir);
+        m_process->start(node, {dir + QStringLiteral("/everything-server.mjs"), QStringLiteral("--host"),
+                                QStringLiteral("127.0.0.1"), QStringLiteral("--port"),
+                                QStringLiteral("0"), QStringLiteral("--exit-on-stdin-close")});
+        if (!m_process->waitForStarted(10000)) {
+            m_error = QStringLiteral("cannot start node: ") + m_process->errorString();
+            return {};
+        }
+        QByteArray out;
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 60000 && m_process->state() == QProcess::Running) {
+            m_process->waitForReadyRead(500);
+            out += m_process->readAllStandardOutput();
+            const qsizetype at = out.indexOf("listening on ");
+            const qsizetype end = out.indexOf('\n', at);
+            if (at >= 0 && end > at)
+                return QString::fromUtf8(out.mid(at + 13, end - at - 13)).trimmed();
+        }
+        m_error = QStringLiteral("server-everything did not start: ")
+                  + QString::fromUtf8(m_process->readAllStandardError().right(2000));
+        return {};
+    }
+    void kill()
+    {
+        if (m_process && m_process->state() != QProcess::NotRunning) {
+            m_process->kill();
+            m_process->waitForFinished(5000);
+        }
+    }
+    void stop()
+    {
+        if (m_process && m_process->state() != QProcess::NotRunning) {
+            m_process->closeWriteChannel(); // --exit-on-stdin-close
+            if (!m_process->waitForFinished(5000))
+                kill();
+        }
+    }
+    QString error() const { return m_error; }
+
+private:
+    std::unique_ptr<QProcess> m_process;
+    QString m_error;
+};
+
+QJsonArray tasksJson(const QString &db)
+{
+    const Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("tasks"), QStringLiteral("--json")});
+    if (r.code != 0)
+        qWarning() << "eddyctl tasks failed:" << r.code << r.err;
+    return QJsonDocument::fromJson(r.out).array();
+}
+
+// Waits (polling the file another process writes) until the task's status message matches.
+bool waitForMessage(const QString &db, const QString &like, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < timeoutMs) {
+        const auto rows = query(db, QStringLiteral("SELECT count(*) FROM tasks WHERE pattern = 'streamed' "
+                                                   "AND status_message LIKE '%1'").arg(like));
+        if (!rows.isEmpty() && rows.first().value(0).toInt() > 0)
+            return true;
+        QTest::qWait(100);
+    }
+    return false;
+}
+
+const QString Tool = QStringLiteral("trigger-long-running-operation");
+
+} // namespace
+
+class tst_StreamedCall : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void streamedCallIsARowWithProgressAndResult();
+    void killNineMidStreamIsLostNotRunning();
+    void serverGoneMidStreamIsLostWithHowFar();
+
+private:
+    EverythingServer m_server;
+    QString m_url;
+    QTemporaryDir m_dir;
+    QString db() const { return m_dir.filePath(QStringLiteral("eddy.db")); }
+};
+
+void tst_StreamedCall::init()
+{
+    QVERIFY(m_dir.isValid());
+    QFile::remove(db());
+    m_url = m_server.start();
+    QVERIFY2(!m_url.isEmpty(), qPrintable(m_server.error()));
+}
+
+void tst_StreamedCall::cleanup()
+{
+    m_server.stop();
+}
+
+void tst_StreamedCall::streamedCallIsARowWithProgressAndResult()
+{
+    const Run r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("call"), m_url, Tool,
+                          QStringLiteral("{\"duration\":2,\"steps\":4}"), QStringLiteral("--wait")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("Long running operation completed. Duration: 2 seconds, Steps: 4."),
+             r.out.constData());
+
+    const QJsonArray tasks = tasksJson(db());
+    QCOMPARE(tasks.size(), 1);
+    const QJsonObject t = tasks.first().toObject();
+    QCOMPARE(t.value(QStringLiteral("pattern")).toString(), QStringLiteral("streamed"));
+    QCOMPARE(t.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QCOMPARE(t.value(QStringLiteral("statusMessage")).toString(), QStringLiteral("step 4 of 4 (100 %)"));
+
+    // Every notification was stored as it came: one event per step, and chart samples
+    // (step and percent) at x = 1..4.
+    const QString id = QString::number(t.value(QStringLiteral("id")).toInteger());
+    const auto events = query(db(), QStringLiteral("SELECT status_message FROM task_events WHERE "
+                                                   "task_id = %1 AND status = 'working' AND status_message <> '' "
+                                                   "ORDER BY id").arg(id));
+    QCOMPARE(events.size(), 4);
+    QCOMPARE(events.first().value(0), QStringLiteral("step 1 of 4 (25 %)"));
+    const auto percent = query(db(), QStringLiteral("SELECT x, y FROM progress_samples WHERE task_id = %1 "
+                                                    "AND series = 'percent' ORDER BY x").arg(id));
+    QCOMPARE(percent.size(), 4);
+    QCOMPARE(percent.at(1), (QStringList{QStringLiteral("2.0"), QStringLiteral("50.0")}));
+    QCOMPARE(percent.at(3), (QStringList{QStringLiteral("4.0"), QStringLiteral("100.0")}));
+    const auto result = query(db(), QStringLiteral("SELECT result FROM tasks WHERE id = %1").arg(id));
+    QVERIFY(result.value(0).value(0).contains(QStringLiteral("Long running operation completed")));
+}
+
+void tst_StreamedCall::killNineMidStreamIsLostNotRunning()
+{
+    QProcess ctl;
+    ctl.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db(), QStringLiteral("call"), m_url, Tool,
+                                     QStringLiteral("{\"duration\":60,\"steps\":60}"), QStringLiteral("--wait")});
+    QVERIFY(ctl.waitForStarted(10000));
+    // The row exists and shows progress while the call streams.
+    QVERIFY2(waitForMessage(db(), QStringLiteral("step 2 of 60%"), 60000), ctl.readAllStandardError().constData());
+    const QJsonArray live = tasksJson(db());
+    QCOMPARE(live.size(), 1);
+    QCOMPARE(live.first().toObject().value(QStringLiteral("status")).toString(), QStringLiteral("working"));
+    ctl.kill(); // SIGKILL
+    QVERIFY(ctl.waitForFinished(10000));
+
+    const QJsonArray after = tasksJson(db());
+    QCOMPARE(after.size(), 1);
+    const QJsonObject t = after.first().toObject();
+    QCOMPARE(t.value(QStringLiteral("pattern")).toString(), QStringLiteral("streamed"));
+    QCOMPARE(t.value(QStringLiteral("status")).toString(), QStringLiteral("lost"));
+    const QString message = t.value(QStringLiteral("statusMessage")).toString();
+    QVERIFY2(message.startsWith(QStringLiteral("connection lost at ")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("may have cancelled the run")), qPrintable(message));
+}
+
+void tst_StreamedCall::serverGoneMidStreamIsLostWithHowFar()
+{
+    QProcess ctl;
+    ctl.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db(), QStringLiteral("call"), m_url, Tool,
+                                     QStringLiteral("{\"duration\":40,\"steps\":20}"), QStringLiteral("--wait")});
+    QVERIFY(ctl.waitForStarted(10000));
+    QVERIFY2(waitForMessage(db(), QStringLiteral("step 3 of 20%"), 60000), ctl.readAllStandardError().constData());
+    m_server.kill();
+    // eddyctl sees the stream end without a result: it stores the loss and fails the call.
+    QVERIFY(ctl.waitForFinished(60000));
+    QCOMPARE(ctl.exitStatus(), QProcess::NormalExit);
+    QVERIFY(ctl.exitCode() != 0);
+    const QByteArray err = ctl.readAllStandardError();
+    QVERIFY2(err.contains("ended lost"), err.constData());
+
+    const QJsonArray after = tasksJson(db());
+    QCOMPARE(after.size(), 1);
+    const QJsonObject t = after.first().toObject();
+    QCOMPARE(t.value(QStringLiteral("status")).toString(), QStringLiteral("lost"));
+    const QString message = t.value(QStringLiteral("statusMessage")).toString();
+    // 3 or 4 of 20 steps had come: 15 % or 20 %.
+    QVERIFY2(message.startsWith(QStringLiteral("connection lost at 15 %"))
+                 || message.startsWith(QStringLiteral("connection lost at 20 %")),
+             qPrintable(message));
+}
+
+QTEST_GUILESS_MAIN(tst_StreamedCall)
+#include "tst_streamedcall.moc"
