@@ -43,8 +43,10 @@ public:
         const QString node = qEnvironmentVariable("EDDY_NODE");
         const QString dir = qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/interop");
         if (node.isEmpty()) {
-            m_error = QStringLiteral("Node.js was not found when CMake configured: run "
-                                     ".ci/install-deps, then re-run cmake");
+            m_error = qEnvironmentVariable("EDDY_NODE_PROBLEM",
+                                           QStringLiteral("Node.js was not found when CMake "
+                                                          "configured: run .ci/install-deps, then "
+                                                          "re-run cmake"));
             return {};
         }
         if (!QDir(dir + QStringLiteral("/node_modules/@modelcontextprotocol/server-everything")).exists()) {
