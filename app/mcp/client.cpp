@@ -182,7 +182,9 @@ json errorObjectOf(const Error &e)
 // the stream other than our response go to onMessage; done() runs once with the response.
 // The reply's handler (called directly, no signal connections per request); the reply keeps it
 // alive while it lives.
-struct Client::Exchange final : Net::HttpReply::Handler, Abortable
+struct Client::Exchange final : Net::HttpReply::Handler,
+                                 Abortable,
+                                 std::enable_shared_from_this<Client::Exchange>
 {
     Client *client = nullptr; // ends every exchange before it goes (~Client)
     Net::HttpReply *reply = nullptr;
@@ -206,6 +208,12 @@ struct Client::Exchange final : Net::HttpReply::Handler, Abortable
     // and timed by the watchdog instead of a total HTTP timeout.
     std::function<void()> onStreamOpened;
     std::unique_ptr<StreamWatchdog> watchdog;
+    // Its stream may be resumed with GET + Last-Event-ID (streamresume.cpp) when it drops.
+    bool resumable = false;
+    bool resuming = false; // a resumption GET is under way
+    int resumes = 0;
+    QByteArray lastEventId;
+    Error dropError; // why the stream was being resumed
 
     // Ends the exchange: no more callbacks; the reply is released (a running one ends quietly).
     void drop()
@@ -232,6 +240,10 @@ struct Client::Exchange final : Net::HttpReply::Handler, Abortable
                 && QByteArrayView(type).first(sse.size()).compare(sse, Qt::CaseInsensitive) == 0;
         if (isInitialize)
             client->m_sessionId = r->header("Mcp-Session-Id");
+        if (std::exchange(resuming, false) && (!isSse || r->statusCode() != 200)) {
+            client->resumeRefused(*this, r->statusCode());
+            return;
+        }
         if (watchdog)
             watchdog->headersReceived(isSse);
         if (isSse && onStreamOpened)
@@ -302,6 +314,8 @@ struct Client::Exchange final : Net::HttpReply::Handler, Abortable
         for (const Net::SseEvent &event : sse.feed(chunk)) {
             if (done)
                 return;
+            if (!event.id.isEmpty())
+                lastEventId = event.id;
             if (event.event != "message" || event.data.isEmpty())
                 continue;
             const json message = parseJson(event.data);
@@ -340,6 +354,8 @@ struct Client::Exchange final : Net::HttpReply::Handler, Abortable
                     Error e = Error::transport(QObject::tr("%1: %2").arg(method, net.message()));
                     e.setHttpStatus(status);
                     e.setStreamDropped(isSse);
+                    if (isSse && client->resumeStream(*this, e))
+                        return;
                     complete({}, e, status);
                     return;
                 }
@@ -351,6 +367,8 @@ struct Client::Exchange final : Net::HttpReply::Handler, Abortable
                                                    "sent again.").arg(method));
             e.setHttpStatus(status);
             e.setStreamDropped(true);
+            if (client->resumeStream(*this, e))
+                return;
             complete({}, e, status);
             return;
         }
@@ -585,6 +603,7 @@ std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArra
     exchange->onDone = std::move(done);
     exchange->reply = m_http->post(http);
     if (request.onStreamOpened) {
+        exchange->resumable = m_era == Era::Legacy; // GET + Last-Event-ID is 2025-11-25 wire
         exchange->onStreamOpened = request.onStreamOpened;
         std::weak_ptr<Exchange> weak = exchange;
         exchange->watchdog = std::make_unique<StreamWatchdog>(
@@ -1625,6 +1644,59 @@ Listen *Client::listen(std::vector<std::string> taskIds)
         }, guard.data());
     });
     return listen;
+}
+
+// --- resuming a streamed call's SSE stream (2025-11-25: GET with Last-Event-ID)
+
+bool Client::resumeStream(Exchange &exchange, const Error &why)
+{
+    static constexpr int kMaxResumes = 5;
+    if (!exchange.resumable || exchange.lastEventId.isEmpty() || exchange.resumes >= kMaxResumes
+        || !m_http || exchange.done)
+        return false;
+    ++exchange.resumes;
+    exchange.dropError = why;
+    // The server's retry: field, else a second; never more than half a minute.
+    const int delayMs = std::clamp(exchange.sse.retryMs().value_or(1000), 0, 30000);
+    exchange.sse.reset(); // a half event of the broken stream is not continued
+    exchange.isSse = false;
+    if (Net::HttpReply *r = std::exchange(exchange.reply, nullptr))
+        r->release();
+    qCInfo(lcMcp) << "the event stream of" << exchange.method << "dropped; resuming it in"
+                  << delayMs << "ms (attempt" << exchange.resumes << "of" << kMaxResumes << ")";
+    std::shared_ptr<Exchange> keep = exchange.shared_from_this();
+    QTimer::singleShot(delayMs, this, [this, keep] {
+        if (keep->done || !m_http)
+            return;
+        Net::HttpRequest http;
+        http.method = Net::HttpRequest::Method::Get;
+        http.url = m_config.url;
+        http.headers = {{"Accept", "text/event-stream"},
+                        {"Last-Event-ID", keep->lastEventId},
+                        {"MCP-Protocol-Version", protocolVersion().toLatin1()}};
+        if (!m_sessionId.isEmpty())
+            http.headers.append({"Mcp-Session-Id", m_sessionId});
+        http.timeoutMs = 0; // the watchdog times it, as it timed the POST
+        http.verifyTls = m_config.verifyTls;
+        http.maxResponseBytes = m_config.maxResponseBytes;
+        http.bearerToken = m_tokenUtf8;
+        keep->resuming = true;
+        keep->reply = m_http->post(http);
+        keep->reply->setHandler(keep);
+        if (keep->watchdog)
+            keep->watchdog->restart();
+    });
+    return true;
+}
+
+void Client::resumeRefused(Exchange &exchange, int httpStatus)
+{
+    Error e = exchange.dropError;
+    e = Error::transport(tr("%1 The server could not resume the stream (HTTP %2 to a GET with "
+                            "Last-Event-ID).").arg(e.message()).arg(httpStatus));
+    e.setHttpStatus(httpStatus);
+    e.setStreamDropped(true);
+    exchange.complete({}, e, httpStatus);
 }
 
 } // namespace Eddy::Mcp

@@ -145,6 +145,10 @@ private:
     // tool): such a call may be a streamed call.
     bool mayMakeTask(const QString &name) const;
     void streamable(Request &request, const CallOptions &options) const;
+    // A streamed call's stream dropped (streamresume.cpp): true when a GET with Last-Event-ID
+    // will resume it (the server sent event ids), after the server's retry: delay.
+    bool resumeStream(Exchange &exchange, const Error &why);
+    void resumeRefused(Exchange &exchange, int httpStatus);
     void addTools(const nlohmann::json &list, ToolsJob *job);
 
     ServerConfig m_config;

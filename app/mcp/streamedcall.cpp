@@ -48,6 +48,14 @@ void StreamWatchdog::headersReceived(bool isSse)
     m_timer->start(m_idleMs);
 }
 
+void StreamWatchdog::restart()
+{
+    if (!m_fired)
+        return;
+    m_streaming = false;
+    m_timer->start(m_firstByteMs);
+}
+
 void StreamWatchdog::activity()
 {
     if (m_streaming && m_fired)

@@ -27,6 +27,7 @@ public:
 
     void headersReceived(bool isSse);
     void activity(); // bytes arrived
+    void restart();  // a new request for the same answer (a resumed stream): first byte again
 
 private:
     std::unique_ptr<QTimer> m_timer;

@@ -122,6 +122,7 @@ struct HttpClient::Handle
     int verifyTls = -1;
     curl_off_t maxBytes = -1;
     bool isDelete = false;
+    bool isGet = false;
 
     ~Handle()
     {
@@ -234,6 +235,14 @@ void HttpClient::configure(Handle &h, const HttpRequest &request)
     if (h.isDelete != isDelete) {
         h.isDelete = isDelete;
         curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, isDelete ? "DELETE" : nullptr);
+    }
+    const bool isGet = request.method == HttpRequest::Method::Get;
+    if (h.isGet != isGet) {
+        h.isGet = isGet;
+        if (isGet)
+            curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+        else
+            curl_easy_setopt(easy, CURLOPT_POST, 1L);
     }
     const long timeoutMs = request.timeoutMs > 0 ? request.timeoutMs : 0;
     if (h.timeoutMs != timeoutMs) {
@@ -354,8 +363,10 @@ void HttpClient::startTransfer(HttpReply *reply, const HttpRequest &request)
     reply->m_requestBody = request.body;
 
     configure(*handle, request);
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, reply->m_requestBody.constData());
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(reply->m_requestBody.size()));
+    if (request.method != HttpRequest::Method::Get) { // a body would make it a POST again
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDS, reply->m_requestBody.constData());
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(reply->m_requestBody.size()));
+    }
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, reply);
     curl_easy_setopt(easy, CURLOPT_HEADERDATA, reply);
     curl_easy_setopt(easy, CURLOPT_PRIVATE, reply);

@@ -8,10 +8,12 @@
 
 namespace Eddy::Net {
 
-// One POST (or DELETE): everything HttpClient needs, copied into the transfer when it starts.
+// One POST (or DELETE, or GET): everything HttpClient needs, copied into the transfer when it starts.
 struct HttpRequest
 {
-    enum class Method { Post, Delete }; // DELETE: ends a 2025-11-25 session; sends no body
+    // DELETE: ends a 2025-11-25 session; GET: resumes an SSE stream (Last-Event-ID). Neither
+    // sends a body.
+    enum class Method { Post, Delete, Get };
     QUrl url;
     Method method = Method::Post;
     QList<std::pair<QByteArray, QByteArray>> headers;

@@ -12,7 +12,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPointer>
 #include <QProcess>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -125,6 +128,65 @@ bool waitForMessage(const QString &db, const QString &like, int timeoutMs)
 
 const QString Tool = QStringLiteral("trigger-long-running-operation");
 
+// A loopback TCP relay in front of the real server that cuts one connection: the first response
+// bytes that contain `cutAt` are passed on, then that client connection is closed (a dropped
+// stream the real server cannot produce on demand). Everything else is relayed unchanged, and
+// the request heads are kept so the test can see what the client sent.
+class CuttingRelay : public QObject
+{
+public:
+    bool listen(quint16 upstreamPort, QByteArray cutAt)
+    {
+        m_upstreamPort = upstreamPort;
+        m_cutAt = std::move(cutAt);
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *client = m_server.nextPendingConnection())
+                relay(client);
+        });
+        return m_server.listen(QHostAddress::LocalHost, 0);
+    }
+    quint16 port() const { return m_server.serverPort(); }
+    bool cut() const { return m_cut; }
+    QByteArray requests() const { return m_requests; }
+
+private:
+    void relay(QTcpSocket *client)
+    {
+        auto *upstream = new QTcpSocket(client);
+        upstream->connectToHost(QHostAddress::LocalHost, m_upstreamPort);
+        connect(client, &QTcpSocket::readyRead, upstream, [this, client, upstream] {
+            const QByteArray data = client->readAll();
+            m_requests += data;
+            if (upstream->state() == QAbstractSocket::ConnectedState)
+                upstream->write(data);
+            else
+                m_pending[upstream] += data;
+        });
+        connect(upstream, &QTcpSocket::connected, upstream, [this, upstream] {
+            upstream->write(m_pending.take(upstream));
+        });
+        connect(upstream, &QTcpSocket::readyRead, client, [this, client, upstream] {
+            const QByteArray data = upstream->readAll();
+            client->write(data);
+            if (!m_cut && data.contains(m_cutAt)) {
+                m_cut = true;
+                client->flush();
+                client->abort();
+                upstream->abort();
+            }
+        });
+        connect(upstream, &QTcpSocket::disconnected, client, &QTcpSocket::disconnectFromHost);
+        connect(client, &QTcpSocket::disconnected, client, &QObject::deleteLater);
+    }
+
+    QTcpServer m_server;
+    quint16 m_upstreamPort = 0;
+    QByteArray m_cutAt;
+    bool m_cut = false;
+    QByteArray m_requests;
+    QHash<QTcpSocket *, QByteArray> m_pending;
+};
+
 } // namespace
 
 class tst_StreamedCall : public QObject
@@ -137,6 +199,7 @@ private slots:
     void streamedCallIsARowWithProgressAndResult();
     void killNineMidStreamIsLostNotRunning();
     void serverGoneMidStreamIsLostWithHowFar();
+    void droppedStreamIsResumedWithLastEventId();
 
 private:
     EverythingServer m_server;
@@ -238,6 +301,37 @@ void tst_StreamedCall::serverGoneMidStreamIsLostWithHowFar()
     QVERIFY2(message.startsWith(QStringLiteral("connection lost at 15 %"))
                  || message.startsWith(QStringLiteral("connection lost at 20 %")),
              qPrintable(message));
+}
+
+void tst_StreamedCall::droppedStreamIsResumedWithLastEventId()
+{
+    // server-everything keeps every event (an in-memory event store) and replays them after a
+    // GET with Last-Event-ID: Eddy reconnects and the call completes, nothing missed.
+    CuttingRelay relay;
+    QVERIFY(relay.listen(QUrl(m_url).port(), "\"progress\":3"));
+    QString url = m_url;
+    url.replace(QStringLiteral(":%1/").arg(QUrl(m_url).port()), QStringLiteral(":%1/").arg(relay.port()));
+    QProcess ctl;
+    ctl.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db(), QStringLiteral("call"), url, Tool,
+                                     QStringLiteral("{\"duration\":3,\"steps\":6}"), QStringLiteral("--wait")});
+    QVERIFY(ctl.waitForStarted(10000));
+    // The relay lives on this thread: wait with the event loop running.
+    QVERIFY(QTest::qWaitFor([&ctl] { return ctl.state() == QProcess::NotRunning; }, 120000));
+    const QByteArray out = ctl.readAllStandardOutput();
+    const QByteArray err = ctl.readAllStandardError();
+    QVERIFY2(relay.cut(), "the relay never saw the third progress notification");
+    QVERIFY2(ctl.exitCode() == 0, err.constData());
+    QVERIFY2(out.contains("Long running operation completed. Duration: 3 seconds, Steps: 6."), out.constData());
+    QVERIFY2(relay.requests().contains("GET /mcp"), relay.requests().constData());
+    QVERIFY(relay.requests().toLower().contains("last-event-id: "));
+
+    const QJsonObject t = tasksJson(db()).first().toObject();
+    QCOMPARE(t.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    QCOMPARE(t.value(QStringLiteral("pattern")).toString(), QStringLiteral("streamed"));
+    const QString id = QString::number(t.value(QStringLiteral("id")).toInteger());
+    const auto steps = query(db(), QStringLiteral("SELECT y FROM progress_samples WHERE task_id = %1 "
+                                                  "AND series = 'step' ORDER BY x").arg(id));
+    QCOMPARE(steps.size(), 6); // steps 1-3 before the cut, 4-6 after the resumption
 }
 
 QTEST_GUILESS_MAIN(tst_StreamedCall)
