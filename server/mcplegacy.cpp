@@ -5,6 +5,7 @@
 #include "server/mcphandler.h"
 
 #include "server/cfdtool.h"
+#include "server/jobtools.h"
 #include "server/conformancefixtures.h"
 #include "server/legacysession.h"
 #include "server/log.h"
@@ -78,6 +79,9 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
         return;
     }
     if (!call.hasId) {
+        if (call.method == "notifications/cancelled")
+            cancelStreamedCall(call.sessionId, call.tokenHash,
+                               call.params.value("requestId", json()));
         res.status = 202; // notifications/initialized, notifications/cancelled, ...
         return;
     }
@@ -85,7 +89,19 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
     if (m == "ping") {
         sendResult(res, call.id, json::object());
     } else if (m == "tools/list") {
-        sendResult(res, call.id, {{"tools", {CfdTool::definition(true)}}});
+        json tools = JobTools::definitions();
+        tools.insert(tools.begin(), runToolDefinition(true));
+        sendResult(res, call.id, {{"tools", std::move(tools)}});
+    } else if (m == "logging/setLevel" && !m_options.tasksExtension) {
+        const json level = call.params.value("level", json());
+        if (!level.is_string() || !isLogLevel(level.get<std::string>())) {
+            sendError(res, 200, call.id, -32602,
+                      "Invalid params: 'level' must be debug, info, notice, warning, error, "
+                      "critical, alert or emergency");
+            return;
+        }
+        m_sessions.setLogLevel(call.sessionId, level.get<std::string>());
+        sendResult(res, call.id, json::object());
     } else if (m == "tools/call") {
         legacyToolsCall(res, call);
     } else if (m == "tasks/get") {
@@ -118,23 +134,56 @@ void McpHandler::legacyInitialize(HttpResponse &res, const Call &call)
         return;
     }
     res.set_header("Mcp-Session-Id", session);
+    json capabilities = {{"tools", json::object()}};
+    if (m_options.tasksExtension)
+        capabilities["tasks"] = {{"list", json::object()}, {"cancel", json::object()},
+                                 {"requests", {{"tools", {{"call", json::object()}}}}}};
+    else
+        capabilities["logging"] = json::object();
+    const std::string jobs = " Without waiting on one call, submit_cfd_case returns a job_id for "
+                             "get_cfd_case_status, answer_cfd_case, cancel_cfd_case and "
+                             "get_cfd_result.";
     sendResult(res, call.id,
                {{"protocolVersion", kLegacyVersion},
-                {"capabilities",
-                 {{"tools", json::object()},
-                  {"tasks", {{"list", json::object()}, {"cancel", json::object()},
-                             {"requests", {{"tools", {{"call", json::object()}}}}}}}}},
+                {"capabilities", std::move(capabilities)},
                 {"serverInfo", {{"name", kServerName}, {"version", kServerVersion}}},
-                {"instructions", "Call run_cfd_case with a task parameter; it may ask about "
-                                 "the mesh through elicitation during tasks/result."}});
+                {"instructions",
+                 (m_options.tasksExtension
+                      ? "Call run_cfd_case with a task parameter; it may ask about the mesh "
+                        "through elicitation during tasks/result."
+                      : "Call run_cfd_case: the response streams notifications/progress (send a "
+                        "progressToken) and asks about the mesh through elicitation on the "
+                        "stream; a lost stream cancels the run.")
+                     + jobs}});
     Log::debug("legacy session " + Log::redact(session) + " opened");
 }
 
 void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
 {
     const json name = call.params.value("name", json());
-    if (!name.is_string() || name.get<std::string>() != CfdTool::name) {
-        sendError(res, 200, call.id, -32602, "Unknown tool: this server has only run_cfd_case");
+    const bool jobTool = name.is_string() && JobTools::isTool(name.get<std::string>());
+    if (!jobTool && (!name.is_string() || name.get<std::string>() != CfdTool::name)) {
+        sendError(res, 200, call.id, -32602,
+                  "Unknown tool: this server has run_cfd_case and the job tools "
+                  "submit_cfd_case, get_cfd_case_status, answer_cfd_case, cancel_cfd_case and "
+                  "get_cfd_result");
+        return;
+    }
+    if ((jobTool || !m_options.tasksExtension) && call.params.contains("task")) {
+        sendError(res, 200, call.id, -32602,
+                  "Invalid params: " + name.get<std::string>()
+                      + " does not run as a task here (no 'task' parameter); "
+                      + (jobTool ? "it answers at once" : "call it without one to stream it"));
+        return;
+    }
+    if (jobTool) {
+        sendResult(res, call.id,
+                   JobTools::call(m_tasks, m_options, name.get<std::string>(),
+                                  call.params.value("arguments", json()), call.tokenHash));
+        return;
+    }
+    if (!m_options.tasksExtension) {
+        streamedRun(res, call, true);
         return;
     }
     json arguments;

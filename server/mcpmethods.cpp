@@ -5,6 +5,7 @@
 
 #include "server/cfdtool.h"
 #include "server/conformancefixtures.h"
+#include "server/jobtools.h"
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcpwire.h"
@@ -39,17 +40,29 @@ json tasksCapability()
 
 void McpHandler::discover(HttpResponse &res, const Call &call)
 {
+    json capabilities = {{"tools", json::object()},
+                         {"prompts", json::object()},
+                         {"resources", json::object()}};
+    if (m_options.tasksExtension)
+        capabilities["extensions"] = {{kTasksExtension, json::object()}};
+    else
+        capabilities["logging"] = json::object(); // log lines on streamed calls
+    const std::string jobs = " Without waiting on one call, submit_cfd_case returns a job_id for "
+                             "get_cfd_case_status, answer_cfd_case, cancel_cfd_case and "
+                             "get_cfd_result.";
     sendResult(res, call.id,
                {{"resultType", "complete"},
                 {"supportedVersions", {kModernVersion, kLegacyVersion}},
-                {"capabilities", {{"tools", json::object()},
-                                  {"prompts", json::object()},
-                                  {"resources", json::object()},
-                                  {"extensions", {{kTasksExtension, json::object()}}}}},
+                {"capabilities", std::move(capabilities)},
                 {"instructions",
-                 "Call run_cfd_case to simulate a lid-driven cavity; it answers with a task. "
-                 "Poll tasks/get (or listen) for progress in statusMessage; a mesh defect "
-                 "asks via input_required whether to repair or abort."},
+                 (m_options.tasksExtension
+                      ? "Call run_cfd_case to simulate a lid-driven cavity; it answers with a task. "
+                        "Poll tasks/get (or listen) for progress in statusMessage; a mesh defect "
+                        "asks via input_required whether to repair or abort."
+                      : "Call run_cfd_case to simulate a lid-driven cavity; the call streams "
+                        "notifications/progress (send a progressToken) until the result, and "
+                        "closing the stream cancels the run.")
+                     + jobs},
                 {"_meta", {{"io.modelcontextprotocol/serverInfo",
                             {{"name", kServerName}, {"version", kServerVersion},
                              {"title", "Eddy reference CFD server"}}}}},
@@ -57,10 +70,26 @@ void McpHandler::discover(HttpResponse &res, const Call &call)
                 {"cacheScope", m_options.token.empty() ? "public" : "private"}});
 }
 
+json McpHandler::runToolDefinition(bool legacy) const
+{
+    json tool = CfdTool::definition(legacy && m_options.tasksExtension);
+    if (!m_options.tasksExtension)
+        tool["description"] =
+            "Runs a 2D incompressible Navier-Stokes simulation of the lid-driven cavity and "
+            "returns the centreline velocity profiles at the Ghia, Ghia & Shin (1982) sample "
+            "points, the primary vortex centre and convergence data. Long-running: the call "
+            "streams notifications/progress (iteration of max_iterations) until the result; "
+            "closing the stream cancels the run. If the mesh fails its quality check the call "
+            "asks whether to repair it or abort (elicitation).";
+    return tool;
+}
+
 void McpHandler::toolsList(HttpResponse &res, const Call &call)
 {
     json tools = m_options.conformanceFixtures ? ConformanceFixtures::tools() : json::array();
-    tools.push_back(CfdTool::definition(false));
+    tools.push_back(runToolDefinition(false));
+    for (json &tool : JobTools::definitions())
+        tools.push_back(std::move(tool));
     sendResult(res, call.id,
                {{"resultType", "complete"},
                 {"tools", std::move(tools)},
@@ -112,9 +141,22 @@ void McpHandler::toolsCall(HttpResponse &res, const Call &call, const HttpReques
         fixtureCall(res, call, req);
         return;
     }
+    if (name.is_string() && JobTools::isTool(name.get<std::string>())) {
+        json result = JobTools::call(m_tasks, m_options, name.get<std::string>(),
+                                     call.params.value("arguments", json()), call.tokenHash);
+        result["resultType"] = "complete";
+        sendResult(res, call.id, result);
+        return;
+    }
     if (!name.is_string() || name.get<std::string>() != CfdTool::name) {
         sendError(res, 200, call.id, -32602,
-                  "Unknown tool: this server has only run_cfd_case (see tools/list)");
+                  "Unknown tool: this server has run_cfd_case and the job tools "
+                  "submit_cfd_case, get_cfd_case_status, answer_cfd_case, cancel_cfd_case and "
+                  "get_cfd_result (see tools/list)");
+        return;
+    }
+    if (!m_options.tasksExtension) {
+        streamedRun(res, call, false);
         return;
     }
     if (!requireTasks(res, call))
