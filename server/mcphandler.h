@@ -138,9 +138,9 @@ private:
     std::mutex m_channelMutex;
     std::set<std::shared_ptr<SseChannel>> m_channels;
 
-    // 2025-11-25 streamed calls: session id + '\n' + request id JSON -> task id.
+    // 2025-11-25 streamed calls: session id + '\n' + request id JSON -> the call.
     std::mutex m_streamedMutex;
-    std::map<std::string, std::string> m_streamedCalls;
+    std::map<std::string, std::weak_ptr<StreamedRun>> m_streamedCalls;
 };
 
 } // namespace Eddy::Server

@@ -20,6 +20,7 @@
 #include "server/taskmanager.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 
 namespace Eddy::Server {
@@ -47,6 +48,8 @@ struct McpHandler::StreamedRun
     Clock::time_point lastWrite = Clock::now();
     std::set<std::string> asked; // elicitation keys already sent (2025-11-25)
     bool finished = false;       // the response is complete: nothing to cancel on release
+    // 2025-11-25 notifications/cancelled: the stream then ends without a response.
+    std::atomic<bool> cancelledByClient{false};
 };
 
 namespace {
@@ -162,7 +165,7 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
     if (legacy) {
         run->callKey = call.sessionId + "\n" + McpWire::idText(call.id);
         const std::lock_guard lock(m_streamedMutex);
-        m_streamedCalls[run->callKey] = run->taskId;
+        m_streamedCalls[run->callKey] = run;
     }
 
     auto channel = std::make_shared<SseChannel>(std::set<std::string>{run->taskId}, call.tokenHash);
@@ -218,6 +221,12 @@ bool McpHandler::streamStep(StreamedRun &run, SseChannel &channel, StreamSink &s
                                {"logger", "eddy-cfd-server"},
                                {"data", "case '" + run.caseName + "' " + state + ": "
                                             + r.statusMessage}}));
+    }
+    if (r.status == TaskStatus::Cancelled && run.cancelledByClient) {
+        // The client cancelled this request: it expects no response (2025-11-25).
+        run.finished = true;
+        sink.done();
+        return ok;
     }
     if (isTerminal(r.status))
         return finish(finalMessage(run.id, run.legacy, run.caseName, r));
@@ -298,18 +307,20 @@ bool McpHandler::streamStep(StreamedRun &run, SseChannel &channel, StreamSink &s
 bool McpHandler::cancelStreamedCall(const std::string &sessionId, const std::string &tokenHash,
                                     const json &requestId)
 {
-    std::string taskId;
+    std::shared_ptr<StreamedRun> run;
     {
         const std::lock_guard lock(m_streamedMutex);
         const auto it = m_streamedCalls.find(sessionId + "\n" + McpWire::idText(requestId));
-        if (it == m_streamedCalls.end())
-            return false;
-        taskId = it->second;
+        if (it != m_streamedCalls.end())
+            run = it->second.lock();
     }
-    TaskManager::Snapshot after;
-    if (m_tasks.cancel(taskId, tokenHash, after) != TaskManager::CancelOutcome::Cancelled)
+    if (!run || run->tokenHash != tokenHash)
         return false;
-    Log::info("case " + Log::redact(taskId) + " cancelled by notifications/cancelled");
+    run->cancelledByClient = true;
+    TaskManager::Snapshot after;
+    if (m_tasks.cancel(run->taskId, tokenHash, after) != TaskManager::CancelOutcome::Cancelled)
+        return false;
+    Log::info("case " + Log::redact(run->taskId) + " cancelled by notifications/cancelled");
     return true;
 }
 
