@@ -20,8 +20,9 @@ json jobIdProperty()
     return {{"type", "string"},
             {"minLength", 1},
             {"maxLength", 200},
-            {"description", "The job_id submit_cfd_case returned. A secret: whoever holds it "
-                            "(with the same bearer token) can read and cancel the job."}};
+            {"description",
+             "The job_id submit_cfd_case returned. A secret: whoever holds it "
+             "(with the same bearer token) can read and cancel the job."}};
 }
 
 json statusSchema()
@@ -32,19 +33,24 @@ json statusSchema()
               {"state",
                {{"type", "string"},
                 {"enum", kStates},
-                {"description", "Batched answers use 'unknown' for an id the server does not "
-                                "know (expired or never submitted with this token)."}}},
+                {"description",
+                 "Batched answers use 'unknown' for an id the server does not "
+                 "know (expired or never submitted with this token)."}}},
               {"progress",
-               {{"type", "number"}, {"minimum", 0}, {"maximum", 1},
+               {{"type", "number"},
+                {"minimum", 0},
+                {"maximum", 1},
                 {"description", "Iterations run over max_iterations; 1 when completed."}}},
               {"message",
                {{"type", "string"},
-                {"description", "The case's status text, e.g. 'iteration 4200 of 12000, "
-                                "residual 3.1e-4 (u ..., v ..., \u03c9 ...)'."}}},
+                {"description",
+                 "The case's status text, e.g. 'iteration 4200 of 12000, "
+                 "residual 3.1e-4 (u ..., v ..., \u03c9 ...)'."}}},
               {"question",
                {{"type", "object"},
-                {"description", "Only in state input_required: what answer_cfd_case should "
-                                "answer. requestedSchema describes 'content'."},
+                {"description",
+                 "Only in state input_required: what answer_cfd_case should "
+                 "answer. requestedSchema describes 'content'."},
                 {"properties",
                  {{"key", {{"type", "string"}}},
                   {"message", {{"type", "string"}}},
@@ -55,8 +61,13 @@ json statusSchema()
             {"required", {"job_id", "state", "message"}}};
 }
 
-json tool(const char *name, const char *title, const std::string &description, json input,
-          json output, bool readOnly, bool idempotent)
+json tool(const char *name,
+          const char *title,
+          const std::string &description,
+          json input,
+          json output,
+          bool readOnly,
+          bool idempotent)
 {
     return {{"name", name},
             {"title", title},
@@ -64,8 +75,10 @@ json tool(const char *name, const char *title, const std::string &description, j
             {"inputSchema", std::move(input)},
             {"outputSchema", std::move(output)},
             {"annotations",
-             {{"readOnlyHint", readOnly}, {"destructiveHint", false},
-              {"idempotentHint", idempotent}, {"openWorldHint", false}}}};
+             {{"readOnlyHint", readOnly},
+              {"destructiveHint", false},
+              {"idempotentHint", idempotent},
+              {"openWorldHint", false}}}};
 }
 
 json textResult(const std::string &text, json structured)
@@ -83,8 +96,7 @@ const char *unknownJob()
 }
 
 // The job_id argument, or an error text.
-bool jobIdArgument(const json &arguments, std::string &id, std::string &error,
-                   const char *toolName)
+bool jobIdArgument(const json &arguments, std::string &id, std::string &error, const char *toolName)
 {
     const json value = arguments.is_object() ? arguments.value("job_id", json()) : json();
     if (!value.is_string() || value.get<std::string>().empty()
@@ -127,7 +139,9 @@ std::string statusLine(const json &status)
     return line;
 }
 
-json submit(TaskManager &tasks, const ServerOptions &options, const json &arguments,
+json submit(TaskManager &tasks,
+            const ServerOptions &options,
+            const json &arguments,
             const std::string &tokenHash)
 {
     json normalized;
@@ -139,13 +153,13 @@ json submit(TaskManager &tasks, const ServerOptions &options, const json &argume
     if (!tasks.create(normalized, tokenHash, false, options.ttlMs, snap, existing, error))
         return CfdTool::errorResult("The case was not submitted: " + error);
     const std::string &id = snap.record.id;
-    Log::info("job " + Log::redact(id) + (existing ? " re-used" : " submitted")
-              + " through " + JobTools::submitTool);
-    std::string text = std::string(existing ? "This idempotency_key already has a job: "
-                                            : "Submitted case '")
-                       + normalized.value("case_name", "cavity") + "' as job_id " + id
-                       + ". Poll get_cfd_case_status with this job_id; when its state is "
-                         "completed, get_cfd_result returns the result.";
+    Log::info("job " + Log::redact(id) + (existing ? " re-used" : " submitted") + " through "
+              + JobTools::submitTool);
+    std::string text
+        = std::string(existing ? "This idempotency_key already has a job: " : "Submitted case '")
+          + normalized.value("case_name", "cavity") + "' as job_id " + id
+          + ". Poll get_cfd_case_status with this job_id; when its state is "
+            "completed, get_cfd_result returns the result.";
     return textResult(text, {{"job_id", id}});
 }
 
@@ -194,8 +208,7 @@ json answer(TaskManager &tasks, const json &arguments, const std::string &tokenH
     if (!jobIdArgument(arguments, id, error, JobTools::answerTool))
         return CfdTool::errorResult(error);
     const json action = arguments.value("action", json());
-    if (!action.is_string()
-        || (action != "accept" && action != "decline" && action != "cancel"))
+    if (!action.is_string() || (action != "accept" && action != "decline" && action != "cancel"))
         return CfdTool::errorResult("Invalid arguments: 'action' must be accept (with 'content'), "
                                     "decline or cancel.");
     const json content = arguments.value("content", json::object());
@@ -254,7 +267,8 @@ json result(const TaskManager &tasks, const json &arguments, const std::string &
     if (!tasks.snapshot(id, tokenHash, snap))
         return CfdTool::errorResult(unknownJob());
     const TaskRecord &r = snap.record;
-    if (r.result.is_object() && (r.status == TaskStatus::Completed || r.status == TaskStatus::Failed))
+    if (r.result.is_object()
+        && (r.status == TaskStatus::Completed || r.status == TaskStatus::Failed))
         return r.result;
     switch (r.status) {
     case TaskStatus::Completed:
@@ -285,11 +299,16 @@ bool JobTools::isTool(const std::string &name)
 const char *JobTools::state(const TaskManager::Snapshot &snap)
 {
     switch (snap.record.status) {
-    case TaskStatus::Working: return snap.queued ? "queued" : "running";
-    case TaskStatus::InputRequired: return "input_required";
-    case TaskStatus::Completed: return "completed";
-    case TaskStatus::Failed: return "failed";
-    case TaskStatus::Cancelled: return "cancelled";
+    case TaskStatus::Working:
+        return snap.queued ? "queued" : "running";
+    case TaskStatus::InputRequired:
+        return "input_required";
+    case TaskStatus::Completed:
+        return "completed";
+    case TaskStatus::Failed:
+        return "failed";
+    case TaskStatus::Cancelled:
+        return "cancelled";
     }
     return "failed";
 }
@@ -315,7 +334,8 @@ json JobTools::definitions()
     json cancelOutput = statusSchema();
     cancelOutput["properties"]["cancelled"] = {{"type", "boolean"}};
     return json::array(
-        {tool(submitTool, "Submit a lid-driven cavity CFD case",
+        {tool(submitTool,
+              "Submit a lid-driven cavity CFD case",
               "Queues the same simulation as run_cfd_case and answers at once with a job_id "
               "(also named in the text). Follow it with get_cfd_case_status, then "
               "get_cfd_result; cancel_cfd_case stops it. A mesh defect puts the job in state "
@@ -325,8 +345,10 @@ json JobTools::definitions()
               {{"type", "object"},
                {"properties", {{"job_id", {{"type", "string"}}}}},
                {"required", {"job_id"}}},
-              false, true),
-         tool(statusTool, "Status of CFD jobs",
+              false,
+              true),
+         tool(statusTool,
+              "Status of CFD jobs",
               "The state (queued, running, input_required, completed, failed, cancelled), "
               "progress (0 to 1) and status message of one job ('job_id') or of up to 100 "
               "('job_ids', answered as 'jobs' in the same order). In input_required, 'question' "
@@ -335,12 +357,17 @@ json JobTools::definitions()
                {"properties",
                 {{"job_id", jobIdProperty()},
                  {"job_ids",
-                  {{"type", "array"}, {"items", jobIdProperty()}, {"minItems", 1},
+                  {{"type", "array"},
+                   {"items", jobIdProperty()},
+                   {"minItems", 1},
                    {"maxItems", maxBatch},
                    {"description", "Several job ids at once; give this or job_id."}}}}},
                {"additionalProperties", false}},
-              std::move(batchStatus), true, true),
-         tool(answerTool, "Answer a CFD job's mesh question",
+              std::move(batchStatus),
+              true,
+              true),
+         tool(answerTool,
+              "Answer a CFD job's mesh question",
               "Answers the question of a job in state input_required: action 'accept' with "
               "content {\"action\": \"repair\", \"smoothing_passes\": 1-50} repairs the mesh "
               "and continues, content {\"action\": \"abort\"} ends the case; 'decline' or "
@@ -361,21 +388,34 @@ json JobTools::definitions()
                    {"description", "question.key; by default the job's open question."}}}}},
                {"required", {"job_id", "action"}},
                {"additionalProperties", false}},
-              statusSchema(), false, false),
-         tool(cancelTool, "Cancel a CFD job",
+              statusSchema(),
+              false,
+              false),
+         tool(cancelTool,
+              "Cancel a CFD job",
               "Stops a queued, running or waiting job; it ends in state cancelled without a "
               "result. 'cancelled' is false when the job had already ended.",
-              jobOnly, std::move(cancelOutput), false, true),
-         tool(resultTool, "Result of a finished CFD job",
+              jobOnly,
+              std::move(cancelOutput),
+              false,
+              true),
+         tool(resultTool,
+              "Result of a finished CFD job",
               "The result of a completed job: the same content and structuredContent "
               "run_cfd_case gives (centreline profiles, vortex centre, convergence, residual "
               "history). A tool error while the job has not finished, or when it failed or was "
               "cancelled.",
-              jobOnly, CfdTool::definition(false)["outputSchema"], true, true)});
+              jobOnly,
+              CfdTool::definition(false)["outputSchema"],
+              true,
+              true)});
 }
 
-json JobTools::call(TaskManager &tasks, const ServerOptions &options, const std::string &name,
-                    const json &arguments, const std::string &tokenHash)
+json JobTools::call(TaskManager &tasks,
+                    const ServerOptions &options,
+                    const std::string &name,
+                    const json &arguments,
+                    const std::string &tokenHash)
 {
     if (!arguments.is_null() && !arguments.is_object())
         return CfdTool::errorResult("Invalid arguments: " + name + " takes an object.");

@@ -36,8 +36,10 @@ public:
 
     // Runs one job tool; returns its CallToolResult (without resultType). Bad arguments and
     // unknown ids give a result with isError and a text that says what to send instead.
-    static nlohmann::json call(TaskManager &tasks, const ServerOptions &options,
-                               const std::string &name, const nlohmann::json &arguments,
+    static nlohmann::json call(TaskManager &tasks,
+                               const ServerOptions &options,
+                               const std::string &name,
+                               const nlohmann::json &arguments,
                                const std::string &tokenHash);
 };
 

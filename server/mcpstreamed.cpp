@@ -33,13 +33,13 @@ struct McpHandler::StreamedRun
 {
     std::string taskId;
     std::string tokenHash;
-    std::string sessionId;  // 2025-11-25 only
-    std::string callKey;    // key in McpHandler::m_streamedCalls, 2025-11-25 only
+    std::string sessionId; // 2025-11-25 only
+    std::string callKey;   // key in McpHandler::m_streamedCalls, 2025-11-25 only
     std::string caseName;
     json id;
-    json progressToken;     // null: the client asked for no progress notifications
+    json progressToken; // null: the client asked for no progress notifications
     bool legacy = false;
-    bool logs = false;      // send notifications/message lines
+    bool logs = false; // send notifications/message lines
     bool elicitation = false;
     int maxIterations = 0;
     std::string lastState;
@@ -63,7 +63,8 @@ json notification(const std::string &method, json params)
 json finalMessage(const json &id, bool legacy, const std::string &caseName, const TaskRecord &r)
 {
     json result;
-    if (r.result.is_object() && (r.status == TaskStatus::Completed || r.status == TaskStatus::Failed)) {
+    if (r.result.is_object()
+        && (r.status == TaskStatus::Completed || r.status == TaskStatus::Failed)) {
         result = r.result;
     } else if (r.status == TaskStatus::Cancelled) {
         result = CfdTool::errorResult("Case '" + caseName
@@ -71,8 +72,8 @@ json finalMessage(const json &id, bool legacy, const std::string &caseName, cons
     } else {
         json error = r.error.is_object()
                          ? r.error
-                         : json{{"code", -32603}, {"message", "The case ended without a result: "
-                                                                  + r.statusMessage}};
+                         : json{{"code", -32603},
+                                {"message", "The case ended without a result: " + r.statusMessage}};
         return {{"jsonrpc", "2.0"}, {"id", id}, {"error", error}};
     }
     if (!legacy)
@@ -89,10 +90,10 @@ bool McpHandler::logLevelAllowsInfo(const std::string &level)
 
 bool McpHandler::isLogLevel(const std::string &level)
 {
-    static const char *const levels[] = {"debug",    "info",  "notice", "warning",
-                                         "error", "critical", "alert",  "emergency"};
-    return std::any_of(std::begin(levels), std::end(levels),
-                       [&](const char *l) { return level == l; });
+    static const char *const levels[]
+        = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+    return std::any_of(
+        std::begin(levels), std::end(levels), [&](const char *l) { return level == l; });
 }
 
 void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
@@ -110,7 +111,10 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
         return;
     }
     if (m_shuttingDown) {
-        sendError(res, 503, call.id, -32603,
+        sendError(res,
+                  503,
+                  call.id,
+                  -32603,
                   "The server is shutting down; call run_cfd_case again after it restarts");
         return;
     }
@@ -148,14 +152,17 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
                       "expired); call run_cfd_case again without requestState.");
             return;
         }
+        // The case's own arguments name it, whatever the retry sent.
+        run->caseName = snap.record.arguments.value("case_name", "cavity");
+        run->maxIterations = snap.record.arguments.value("max_iterations", 20000);
         const json responses = call.params.value("inputResponses", json::object());
-        m_tasks.update(run->taskId, call.tokenHash,
-                       responses.is_object() ? responses : json::object());
+        m_tasks.update(
+            run->taskId, call.tokenHash, responses.is_object() ? responses : json::object());
     } else {
         TaskManager::Snapshot snap;
         bool existing = false;
-        if (!m_tasks.create(arguments, call.tokenHash, false, m_options.ttlMs, snap, existing,
-                            error)) {
+        if (!m_tasks.create(
+                arguments, call.tokenHash, false, m_options.ttlMs, snap, existing, error)) {
             sendError(res, 500, call.id, -32603, "Internal error: " + error);
             return;
         }
@@ -175,7 +182,9 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
     res.set_header("X-Accel-Buffering", "no");
     res.set_chunked_content_provider(
         "text/event-stream",
-        [this, run, channel](std::size_t, StreamSink &sink) { return streamStep(*run, *channel, sink); },
+        [this, run, channel](std::size_t, StreamSink &sink) {
+            return streamStep(*run, *channel, sink);
+        },
         [this, run, channel](bool) {
             unregisterChannel(channel);
             if (!run->callKey.empty()) {
@@ -216,11 +225,11 @@ bool McpHandler::streamStep(StreamedRun &run, SseChannel &channel, StreamSink &s
     if (state != run.lastState) {
         run.lastState = state;
         if (run.logs)
-            send(notification("notifications/message",
-                              {{"level", "info"},
-                               {"logger", "eddy-cfd-server"},
-                               {"data", "case '" + run.caseName + "' " + state + ": "
-                                            + r.statusMessage}}));
+            send(notification(
+                "notifications/message",
+                {{"level", "info"},
+                 {"logger", "eddy-cfd-server"},
+                 {"data", "case '" + run.caseName + "' " + state + ": " + r.statusMessage}}));
     }
     if (r.status == TaskStatus::Cancelled && run.cancelledByClient) {
         // The client cancelled this request: it expects no response (2025-11-25).
@@ -281,18 +290,24 @@ bool McpHandler::streamStep(StreamedRun &run, SseChannel &channel, StreamSink &s
     if (channel.isClosed()) {
         TaskManager::Snapshot after;
         m_tasks.cancel(run.taskId, run.tokenHash, after);
-        return finish(errorObject(run.id, -32603,
+        return finish(errorObject(run.id,
+                                  -32603,
                                   "The server is shutting down and cancelled the case; call "
                                   "run_cfd_case again after it restarts"));
     }
     // Sleep until the next progress notification is due, a change of the case, or the next
     // keep-alive, whichever comes first.
     const auto keepAlive = std::chrono::milliseconds(m_options.sseKeepAliveMs);
-    auto wait = keepAlive - (now - run.lastWrite);
-    if (!run.progressToken.is_null())
-        wait = std::min<Clock::duration>(wait, everyIterations > 0
-                                                   ? std::chrono::milliseconds(50)
-                                                   : run.lastProgress + every - now);
+    // While it runs, the case is sampled at least every 50 ms (a notification is due, or the
+    // iteration count is watched); otherwise only changes and keep-alives wake the stream.
+    const auto sample = std::chrono::milliseconds(50);
+    Clock::duration wait = keepAlive - (now - run.lastWrite);
+    if (!run.progressToken.is_null() && r.status == TaskStatus::Working && !snap.queued)
+        wait = std::min<Clock::duration>(
+            wait,
+            everyIterations > 0
+                ? Clock::duration(sample)
+                : std::max<Clock::duration>(run.lastProgress + every - now, sample));
     wait = std::max<Clock::duration>(wait, std::chrono::milliseconds(10));
     bool changed = false;
     channel.wait(std::chrono::duration_cast<std::chrono::milliseconds>(wait), changed);
@@ -304,7 +319,8 @@ bool McpHandler::streamStep(StreamedRun &run, SseChannel &channel, StreamSink &s
     return ok;
 }
 
-bool McpHandler::cancelStreamedCall(const std::string &sessionId, const std::string &tokenHash,
+bool McpHandler::cancelStreamedCall(const std::string &sessionId,
+                                    const std::string &tokenHash,
                                     const json &requestId)
 {
     std::shared_ptr<StreamedRun> run;
