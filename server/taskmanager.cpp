@@ -395,6 +395,8 @@ bool TaskManager::snapshot(const std::string &id, const std::string &tokenHash,
         return false;
     out.record = recordOf(*e);
     out.pollIntervalMs = e->pollIntervalMs;
+    out.iteration = e->iteration;
+    out.queued = e->queued;
     return true;
 }
 
@@ -632,6 +634,7 @@ void TaskManager::runCase(const std::string &id)
                         return false;
                     e->record.statusMessage = message;
                     e->record.updatedMs = now;
+                    e->iteration = p.iteration;
                     e->nearEnd = p.residual <= tolerance * kNearEndResidualFactor
                                  || p.iteration >= kNearEndIterationShare * p.maxIterations;
                     render(*e);

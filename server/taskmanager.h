@@ -49,6 +49,8 @@ public:
     {
         TaskRecord record;
         int pollIntervalMs = 0;
+        int iteration = 0;   // the solver's last reported iteration (in memory only)
+        bool queued = false; // waiting for a solver thread
     };
 
     // Creates the task durably, or returns the live task created earlier with the same
@@ -87,6 +89,7 @@ private:
         bool nearEnd = false;       // the solver is close to its tolerance or iteration limit
         std::atomic<bool> stop{false};
         std::int64_t lastNotifyMs = 0;
+        int iteration = 0;
     };
     using EntryPtr = std::shared_ptr<Entry>;
     // Finds a std::string key by std::string_view, so that a lookup allocates nothing.
