@@ -6,6 +6,7 @@
 // row that the next eddyctl reports as lost, never as running; a server that dies mid-stream
 // gives a lost row that says how far the run got.
 #include "tests/common/ctlprocess.h"
+#include "tests/common/testserver.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -200,6 +201,7 @@ private slots:
     void killNineMidStreamIsLostNotRunning();
     void serverGoneMidStreamIsLostWithHowFar();
     void droppedStreamIsResumedWithLastEventId();
+    void referenceServerStreamedModeOnTheRealSolver();
 
 private:
     EverythingServer m_server;
@@ -332,6 +334,35 @@ void tst_StreamedCall::droppedStreamIsResumedWithLastEventId()
     const auto steps = query(db(), QStringLiteral("SELECT y FROM progress_samples WHERE task_id = %1 "
                                                   "AND series = 'step' ORDER BY x").arg(id));
     QCOMPARE(steps.size(), 6); // steps 1-3 before the cut, 4-6 after the resumption
+}
+
+void tst_StreamedCall::referenceServerStreamedModeOnTheRealSolver()
+{
+    // eddy-cfd-server without the Tasks extension: run_cfd_case answers as a streamed tools/call
+    // whose progress messages are the solver's ("iteration N of M, residual ...").
+    Eddy::Test::TestServer server;
+    QVERIFY2(server.start({QStringLiteral("--no-tasks-extension"), QStringLiteral("--stream-progress-ms"),
+                           QStringLiteral("50")}),
+             qPrintable(server.errorString()));
+    const Run r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("call"), server.url(),
+                          QStringLiteral("run_cfd_case"),
+                          QStringLiteral("{\"reynolds\": 100, \"grid\": 32, \"max_iterations\": 4000, "
+                                         "\"tolerance\": 1e-12}"),
+                          QStringLiteral("--wait")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("\"structuredContent\""), r.out.constData());
+    const QJsonObject t = tasksJson(db()).first().toObject();
+    QCOMPARE(t.value(QStringLiteral("pattern")).toString(), QStringLiteral("streamed"));
+    QCOMPARE(t.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+    const QString id = QString::number(t.value(QStringLiteral("id")).toInteger());
+    // The progress notifications were charted as they came: iterations at x = the iteration.
+    const auto iterations = query(db(), QStringLiteral("SELECT x FROM progress_samples WHERE task_id = %1 "
+                                                       "AND series = 'iteration' ORDER BY x").arg(id));
+    QVERIFY2(iterations.size() >= 2, qPrintable(QString::number(iterations.size())));
+    QVERIFY(iterations.first().value(0).toDouble() < iterations.last().value(0).toDouble());
+    const auto percent = query(db(), QStringLiteral("SELECT count(*) FROM progress_samples WHERE task_id = %1 "
+                                                    "AND series = 'percent'").arg(id));
+    QVERIFY(percent.value(0).value(0).toInt() >= 2);
 }
 
 QTEST_GUILESS_MAIN(tst_StreamedCall)
