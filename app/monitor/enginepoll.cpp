@@ -385,8 +385,11 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             continue;
         }
         if (!t->isLive() || t->serverTaskId.isEmpty()) {
-            const QString msg = QStringLiteral("Task %1 has already ended (%2); nothing to cancel.")
-                                    .arg(id).arg(Store::toText(t->status));
+            const QString msg =
+                t->isLive() ? QStringLiteral("Task %1 is a streamed call: the server gives no handle "
+                                             "to cancel it with; it ends when its stream ends.").arg(id)
+                            : QStringLiteral("Task %1 has already ended (%2); nothing to cancel.")
+                                  .arg(id).arg(Store::toText(t->status));
             emit operationFailed(msg);
             emit cancelSent(id, false, msg);
             continue;
