@@ -70,7 +70,9 @@ void Client::resumeRefused(Exchange &exchange, int httpStatus)
 {
     Error e = exchange.dropError;
     e = Error::transport(tr("%1 The server could not resume the stream (HTTP %2 to a GET with "
-                            "Last-Event-ID).").arg(e.message()).arg(httpStatus));
+                            "Last-Event-ID).")
+                             .arg(e.message())
+                             .arg(httpStatus));
     e.setHttpStatus(httpStatus);
     e.setStreamDropped(true);
     exchange.complete({}, e, httpStatus);

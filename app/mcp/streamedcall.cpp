@@ -14,7 +14,8 @@ std::string newProgressToken()
         .toStdString();
 }
 
-StreamWatchdog::StreamWatchdog(int firstByteMs, int idleMs,
+StreamWatchdog::StreamWatchdog(int firstByteMs,
+                               int idleMs,
                                std::function<void(bool streaming, int ms)> fired)
     : m_timer(std::make_unique<QTimer>())
     , m_fired(std::move(fired))

@@ -128,7 +128,8 @@ QString StreamedCalls::lostMessage(std::optional<double> percent)
 {
     if (percent)
         return tr("connection lost at %1 %; the server may have cancelled the run. Re-run the "
-                  "call to start it again.").arg(std::floor(*percent), 0, 'f', 0);
+                  "call to start it again.")
+            .arg(std::floor(*percent), 0, 'f', 0);
     return tr("connection lost before any progress; the server may have cancelled the run. "
               "Re-run the call to start it again.");
 }
@@ -274,7 +275,8 @@ bool Engine::streamFinished(const Store::CaseRecord &c, Mcp::CallJob *job)
     t.finishedAtMs = now;
     t.updatedAtMs = now;
     if (replaceResiduals && !m_store.deleteSamples(t.id, ProgressParser::Residual))
-        qCWarning(lcMonitor) << "cannot replace the residuals of task" << t.id << ":" << m_store.lastError();
+        qCWarning(lcMonitor) << "cannot replace the residuals of task" << t.id << ":"
+                             << m_store.lastError();
     if (!m_store.storeTaskUpdate(t, true, samples))
         qCWarning(lcMonitor) << "cannot store task" << t.id << ":" << m_store.lastError();
     if (auto stored = m_store.task(t.id))

@@ -5,9 +5,9 @@ namespace Eddy::Store {
 
 bool TaskStore::promoteStreamedToTask(qint64 taskId, const QString &serverTaskId)
 {
-    Statement st = m_db.prepare(QStringLiteral(
-        "UPDATE tasks SET pattern = 'task', stream_owner = '', server_task_id = ? "
-        "WHERE id = ? AND pattern = 'streamed'"));
+    Statement st = m_db.prepare(
+        QStringLiteral("UPDATE tasks SET pattern = 'task', stream_owner = '', server_task_id = ? "
+                       "WHERE id = ? AND pattern = 'streamed'"));
     st.bind(1, serverTaskId).bind(2, taskId);
     if (!st.exec()) {
         m_db.setError(QStringLiteral("Cannot store the task handle of task %1: %2")
