@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QPointer>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -299,10 +300,12 @@ void tst_StreamedCall::serverGoneMidStreamIsLostWithHowFar()
     const QJsonObject t = after.first().toObject();
     QCOMPARE(t.value(QStringLiteral("status")).toString(), QStringLiteral("lost"));
     const QString message = t.value(QStringLiteral("statusMessage")).toString();
-    // 3 or 4 of 20 steps had come: 15 % or 20 %.
-    QVERIFY2(message.startsWith(QStringLiteral("connection lost at 15 %"))
-                 || message.startsWith(QStringLiteral("connection lost at 20 %")),
-             qPrintable(message));
+    // At least 3 of 20 steps had come (15 %), and the run was far from done.
+    const QRegularExpressionMatch m =
+        QRegularExpression(QStringLiteral("^connection lost at (\\d+) %; the server may have cancelled the run"))
+            .match(message);
+    QVERIFY2(m.hasMatch(), qPrintable(message));
+    QVERIFY2(m.captured(1).toInt() >= 15 && m.captured(1).toInt() < 100, qPrintable(message));
 }
 
 void tst_StreamedCall::droppedStreamIsResumedWithLastEventId()
@@ -346,7 +349,7 @@ void tst_StreamedCall::referenceServerStreamedModeOnTheRealSolver()
              qPrintable(server.errorString()));
     const Run r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("call"), server.url(),
                           QStringLiteral("run_cfd_case"),
-                          QStringLiteral("{\"reynolds\": 100, \"grid\": 32, \"max_iterations\": 4000, "
+                          QStringLiteral("{\"reynolds\": 100, \"grid\": 64, \"max_iterations\": 20000, "
                                          "\"tolerance\": 1e-12}"),
                           QStringLiteral("--wait")});
     QVERIFY2(r.code == 0, r.err.constData());
@@ -355,7 +358,8 @@ void tst_StreamedCall::referenceServerStreamedModeOnTheRealSolver()
     QCOMPARE(t.value(QStringLiteral("pattern")).toString(), QStringLiteral("streamed"));
     QCOMPARE(t.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
     const QString id = QString::number(t.value(QStringLiteral("id")).toInteger());
-    // The progress notifications were charted as they came: iterations at x = the iteration.
+    // The progress notifications were charted as they came: iterations at x = the iteration
+    // (a run of about a second here, reported every 50 ms).
     const auto iterations = query(db(), QStringLiteral("SELECT x FROM progress_samples WHERE task_id = %1 "
                                                        "AND series = 'iteration' ORDER BY x").arg(id));
     QVERIFY2(iterations.size() >= 2, qPrintable(QString::number(iterations.size())));
