@@ -54,7 +54,7 @@ inline void printResult(const Result &r)
         std::snprintf(buf, sizeof buf, "%.*f", r.decimals, *r.value);
         value = buf;
     }
-    const std::string why = r.value ? r.why : (r.why.empty() ? std::string("no reason given") : r.why);
+    const std::string why = r.value ? std::string() : (r.why.empty() ? std::string("no reason given") : r.why);
     std::printf("RESULT {\"bench\":\"%s\",\"what\":\"%s\",\"value\":%s,\"unit\":\"%s\",\"target\":\"%s\","
                 "\"shown\":\"%s\",\"why\":\"%s\",\"how\":\"%s\"}\n",
                 resultText(r.bench).c_str(), resultText(r.what).c_str(), value.c_str(),

@@ -820,7 +820,7 @@ int benchLatency(bool pushes)
         if (gateTask < 0)
             gateTask = taskId;
     });
-    const QByteArray gate = R"({"tool":"run_cfd_case","fixed":{"grid":64,"max_iterations":100000000,
+    const QByteArray gate = R"({"tool":"run_cfd_case","fixed":{"grid":64,"max_iterations":10000000,
         "tolerance":1e-14},"vary":{"reynolds":{"list":[100]}},"concurrency":1})";
     if (!submitAndWait(engine, sid, gate, 120000) || gateTask < 0) {
         result(latencyWhat(pushes), std::nullopt, QStringLiteral("ms"), latencyTarget(pushes), {},

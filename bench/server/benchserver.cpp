@@ -887,7 +887,10 @@ int main(int argc, char **argv)
                     "at most %d requests in flight%s\n",
                     o.serverIsScript ? "sdk-fixture-server" : "eddy-cfd-server", server.pid(),
                     server.url().c_str(), o.intervalMs, o.durationS, o.maxInFlight,
-                    floor ? "; each run again against the floor (bench_server_floor) right after" : "");
+                    floor ? "; the same polls against the floor (bench_server_floor) in alternating turns" : "");
+        if (floor)
+            std::printf("bench_server_floor pid %d at %s\n", floor->pid(), floor->url().c_str());
+        std::fflush(stdout);
         std::vector<std::string> ids;
         std::vector<int> counts = o.taskCounts;
         std::sort(counts.begin(), counts.end());
