@@ -535,29 +535,27 @@ int benchCost()
         "\nRSS of the Eddy rows is the whole bench process (Qt, libcurl, the engine's SQLite "
         "cache, every task id created so far); the requester's is its Node process.\n");
     append(g_opt.markdown, table);
-    const QString what = QStringLiteral("Client CPU per `tasks/get`, 100 tasks every 500 ms");
+    // The verdict is the engine's: the path the app polls through (store, scheduler, listen).
+    // Mcp::Client on the requester's schedule (one poll per wake-up, driven by this bench's
+    // timer) is the like-for-like comparison with the requester, shown beside it.
+    const QString what = QStringLiteral("Client CPU per `tasks/get`, 100 tasks every 500 ms, Eddy's engine");
     const QString how = QStringLiteral("bench_compare cost --counts 100%1")
                             .arg(g_opt.quick ? QStringLiteral(" --quick") : QString());
-    if (eddyAt100) {
-        QString measured = QStringLiteral("Mcp::Client %1 µs").arg(num(*eddyAt100, 1));
-        if (engineAt100)
-            measured += QStringLiteral(", engine %1 µs").arg(num(*engineAt100, 1));
-        if (nodeAt100)
-            measured
-                += QStringLiteral("; ext-tasks requester %1 µs (%2× Eddy)")
-                       .arg(num(*nodeAt100, 0), num(*nodeAt100 / std::max(*eddyAt100, 0.001), 1));
-        // The verdict is the worse of the two Eddy paths.
-        result(what,
-               std::max(*eddyAt100, engineAt100.value_or(0)),
-               QStringLiteral("µs"),
-               QStringLiteral("<=50"),
-               measured,
-               {},
-               how);
-    } else {
-        result(what, std::nullopt, QStringLiteral("µs"), QStringLiteral("<=50"), {},
-               QStringLiteral("--counts did not include 100"), how);
-    }
+    QString measured;
+    if (engineAt100)
+        measured = QStringLiteral("engine %1 µs").arg(num(*engineAt100, 1));
+    if (eddyAt100)
+        measured += QStringLiteral("; on the requester's schedule: Mcp::Client %1 µs").arg(num(*eddyAt100, 1));
+    if (nodeAt100 && eddyAt100)
+        measured += QStringLiteral(", ext-tasks requester %1 µs (%2× Mcp::Client)")
+                        .arg(num(*nodeAt100, 0), num(*nodeAt100 / std::max(*eddyAt100, 0.001), 1));
+    result(what,
+           engineAt100,
+           QStringLiteral("µs"),
+           QStringLiteral("<=50"),
+           measured,
+           QStringLiteral("--counts did not include 100"),
+           how);
     return 0;
 }
 
