@@ -630,9 +630,11 @@ void waitParked(const std::string &url, const std::vector<std::string> &ids)
 }
 
 // Polls every task once per interval for `seconds` (default: --duration-s); with idle, first
-// measures 2 s of the server's CPU with nobody polling (timers, checkpoints).
+// measures 2 s of the server's CPU with nobody polling (timers, checkpoints). With reuse, polls
+// through that poller, so keep-alive connections carry over from one turn to the next.
 RunResult pollRun(const Options &o, const std::string &url, pid_t server,
-                  const std::vector<std::string> &ids, bool keepAlive, double seconds = 0, bool idle = true)
+                  const std::vector<std::string> &ids, bool keepAlive, double seconds = 0, bool idle = true,
+                  Poller *reuse = nullptr)
 {
     RunResult r;
     r.label = keepAlive ? "C++ libcurl, keep-alive" : "C++ libcurl, new connection per request";
@@ -648,7 +650,11 @@ RunResult pollRun(const Options &o, const std::string &url, pid_t server,
                               / std::chrono::duration<double>(idle1.at - idle0.at).count();
     }
 
-    Poller poller(url, keepAlive, std::min<int>(o.maxInFlight, std::max<int>(1, int(ids.size()))));
+    std::unique_ptr<Poller> own;
+    if (!reuse)
+        own = std::make_unique<Poller>(url, keepAlive,
+                                       std::min<int>(o.maxInFlight, std::max<int>(1, int(ids.size()))));
+    Poller &poller = reuse ? *reuse : *own;
     const auto gap = std::chrono::duration<double>(o.intervalMs / 1000.0 / double(ids.size()));
     const auto duration = std::chrono::duration<double>(seconds);
     const CpuSample s0 = sample(server);
@@ -916,10 +922,13 @@ int main(int argc, char **argv)
                     // (which answers every one alike), so that both see the same machine load.
                     RunResult f;
                     const double slice = o.durationS / o.slices;
+                    const int inFlight = std::min<int>(o.maxInFlight, count);
+                    Poller toServer(server.url(), keep, inFlight), toFloor(floor->url(), keep, inFlight);
                     for (int turn = 0; turn < o.slices; ++turn) {
                         accumulate(pair.eddy, pollRun(o, server.url(), server.pid(), subset, keep, slice,
-                                                      turn == 0));
-                        accumulate(f, pollRun(o, floor->url(), floor->pid(), subset, keep, slice, turn == 0));
+                                                      turn == 0, &toServer));
+                        accumulate(f, pollRun(o, floor->url(), floor->pid(), subset, keep, slice, turn == 0,
+                                              &toFloor));
                     }
                     f.label = std::string("floor (bench_server_floor), ")
                               + (keep ? "keep-alive" : "new connection per request");
