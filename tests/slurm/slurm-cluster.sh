@@ -34,14 +34,15 @@ wait_idle() {
         case "$state" in idle|mixed|allocated) return 0 ;; esac
         sleep 0.1
     done
-    echo "slurm-cluster: the node did not become idle in 30 s; see $dir/slurmctld.log and $dir/slurmd.log" >&2
+    echo "slurm-cluster: the node did not become idle in 30 s:" >&2
+    tail -n 5 "$dir/slurmctld.log" "$dir/slurmd.log" >&2 2>/dev/null || true
     return 1
 }
 
 free_port() {
     local p
     for _ in $(seq 1 50); do
-        p=$((20000 + RANDOM % 30000))
+        p=$((10000 + RANDOM % 20000)) # below the kernel's ephemeral range (32768-60999)
         if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
     done
     return 1
@@ -102,7 +103,7 @@ CONF
     ;;
 stop)
     [ -f "$SLURM_CONF" ] || exit 0
-    scancel --user="$(id -un)" 2>/dev/null || true
+    timeout 5 scancel --user="$(id -un)" 2>/dev/null || true
     sleep 0.5
     stop_pid "$dir/slurmd.pid"
     stop_pid "$dir/slurmctld.pid"

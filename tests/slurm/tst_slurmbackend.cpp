@@ -64,6 +64,7 @@ private slots:
     void sweepWithMeshQuestionsAcrossJobs();
     void cancelScancelsTheJob();
     void killNineBetweenSbatchAndStoreSubmitsOnce();
+    void requeueResumesFromTheCheckpoint();
     void jobsSlurmForgotAreSettledFromEvidence();
 
 private:
@@ -260,19 +261,73 @@ void tst_SlurmBackend::killNineBetweenSbatchAndStoreSubmitsOnce()
     QVERIFY2(r.code == 0, (r.out + r.err).constData());
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks"), QStringLiteral("--status"), QStringLiteral("completed")});
     QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 1);
-    QVERIFY2(m_server.standardError().contains("by its comment after a restart"), m_server.standardError().constData());
     // Exactly one job ran for the case.
     clock.restart();
     while (eddyJobsInJobcomp() == jobsBefore && clock.elapsed() < 20000)
         QTest::qWait(100);
     QTest::qWait(1000);
     QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 1);
+    QVERIFY2(m_server.standardError().contains("by its comment after a restart"), m_server.standardError().constData());
+}
+
+void tst_SlurmBackend::requeueResumesFromTheCheckpoint()
+{
+    const QString db = m_dir.filePath(QStringLiteral("requeue.sqlite"));
+    const QStringList before = serverTaskIds();
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral(R"({"reynolds": 100, "grid": 128, "max_iterations": 12000, "tolerance": 1e-30})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QString id = onlyNewTaskId(before);
+    QVERIFY(!id.isEmpty());
+    const QString folder = caseFolder(id);
+    const QString key = QFileInfo(folder).fileName();
+    QProcess watch;
+    watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY(watch.waitForStarted(10000));
+    QVERIFY2(waitForJobState(key, "RUNNING"), "the job never ran");
+    QElapsedTimer clock;
+    clock.start();
+    while (!QFile::exists(folder + QStringLiteral("/checkpoint.bin")) && clock.elapsed() < 30000)
+        QTest::qWait(50);
+    QVERIFY2(QFile::exists(folder + QStringLiteral("/checkpoint.bin")), "no checkpoint");
+    QByteArray jobId;
+    for (const QByteArray &line : tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%i %j")}).split('\n'))
+        if (line.endsWith(" eddy-" + key.left(12).toLatin1()))
+            jobId = line.split(' ').first();
+    QVERIFY(!jobId.isEmpty());
+    // What a node failure does to a --requeue job: SIGTERM, back to the queue, run again.
+    int code = -1;
+    tool(QStringLiteral("scontrol"), {QStringLiteral("requeue"), QString::fromLatin1(jobId)}, &code);
+    QCOMPARE(code, 0);
+    QVERIFY(waitForJobState(key, "PENDING"));
+    QTest::qWait(1500); // a few refreshes and polls see it waiting
+    // Slurm holds a requeued job back for a while (BeginTime); let it start now.
+    tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("JobId=") + QString::fromLatin1(jobId),
+                                      QStringLiteral("StartTime=now")}, &code);
+    QCOMPARE(code, 0);
+    QVERIFY(watch.waitForFinished(120000));
+    QCOMPARE(watch.exitCode(), 0);
+    QVERIFY(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM task_events WHERE status_message LIKE 'requeued by Slurm%'"), 10000) > 0);
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("result"), QStringLiteral("1")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(r.out).object().value("structuredContent").toObject().value("iterations").toInt(), 12000);
+    QFile progress(folder + QStringLiteral("/progress.log"));
+    QVERIFY(progress.open(QIODevice::ReadOnly));
+    QVERIFY(progress.readAll().contains("resumed from its checkpoint at iteration"));
 }
 
 void tst_SlurmBackend::jobsSlurmForgotAreSettledFromEvidence()
 {
     // Two cases run while the server is down; then slurmctld loses its job records (restarted
-    // clean), so squeue lists neither job when the server comes back.
+    // clean), so squeue lists neither job when the server comes back. The partition is down while
+    // they are submitted: they wait in the queue until the server has stopped.
+    int code = -1;
+    const auto partition = [&](const char *state) {
+        tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("PartitionName=eddy"),
+                                          QStringLiteral("State=") + QLatin1String(state)}, &code);
+        return code == 0;
+    };
+    QVERIFY(partition("DOWN"));
     const QString db = m_dir.filePath(QStringLiteral("forgot.sqlite"));
     const QStringList before = serverTaskIds();
     Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
@@ -286,14 +341,14 @@ void tst_SlurmBackend::jobsSlurmForgotAreSettledFromEvidence()
     both << withResult;
     const QString withoutResult = onlyNewTaskId(both);
     QVERIFY(!withResult.isEmpty() && !withoutResult.isEmpty());
-    // Both submitted (the folder has the job script), then the server stops.
     QElapsedTimer clock;
     clock.start();
-    while (!(QFile::exists(caseFolder(withResult) + QStringLiteral("/job.sh")) && QFile::exists(caseFolder(withoutResult) + QStringLiteral("/job.sh")))
-           && clock.elapsed() < 20000)
+    const QString stored = QStringLiteral("SELECT COUNT(*) FROM slurm_jobs WHERE job_id<>'' AND task_id IN ('%1','%2')").arg(withResult, withoutResult);
+    while (Eddy::Test::scalar(serverDb(), stored, 10000) < 2 && clock.elapsed() < 20000)
         QTest::qWait(50);
-    QTest::qWait(500);
+    QCOMPARE(Eddy::Test::scalar(serverDb(), stored, 10000), qint64(2));
     QVERIFY(m_server.terminate());
+    QVERIFY(partition("UP"));
     const QString a = QFileInfo(caseFolder(withResult)).fileName();
     const QString b = QFileInfo(caseFolder(withoutResult)).fileName();
     clock.restart();
@@ -303,7 +358,6 @@ void tst_SlurmBackend::jobsSlurmForgotAreSettledFromEvidence()
     QVERIFY2(QFile::exists(caseFolder(withoutResult) + QStringLiteral("/result.json")), "the job left no result");
     // The second case's result is lost (a shared folder that did not sync, a user who cleaned up).
     QVERIFY(QFile::remove(caseFolder(withoutResult) + QStringLiteral("/result.json")));
-    int code = -1;
     tool(script(), {QStringLiteral("restart-controller-clean"), m_cluster.path()}, &code);
     QCOMPARE(code, 0);
     const QByteArray listed = tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"), QStringLiteral("-o"), QStringLiteral("%j")});
