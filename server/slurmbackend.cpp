@@ -127,7 +127,7 @@ bool SlurmBackend::start(std::string &error)
     if (!m_store.open((fs::path(m_options.dataDir) / "tasks.sqlite").string(), error))
         return false;
     // One look at the cluster's configuration: is Slurm there, and where is its completion log.
-    const SlurmCli::Result config = m_cli.run({"scontrol", "show", "config"});
+    const SlurmCli::Result config = m_cli.run({"scontrol", "show", "config"}, 10000);
     if (!config.ok()) {
         error = "cannot reach Slurm: " + config.why("scontrol show config")
                 + "; check that slurmctld runs and SLURM_CONF points at its slurm.conf";
@@ -389,6 +389,7 @@ void SlurmBackend::refresh()
                 seen[line.substr(0, a)] = {line.substr(a + 1, b - a - 1), line.substr(b + 1)};
             }
             std::vector<std::string> done;
+            std::vector<std::string> orphans; // live jobs of tasks no longer working (purged)
             for (auto &[id, job] : live) {
                 const auto it = job.jobId.empty() ? seen.end() : seen.find(job.jobId);
                 bool finished = false;
@@ -419,6 +420,12 @@ void SlurmBackend::refresh()
                 }
                 if (finished)
                     done.push_back(id);
+                if (finished && it != seen.end() && !isEnded(it->second.first))
+                    orphans.push_back(job.jobId);
+            }
+            for (const std::string &jobId : orphans) {
+                Log::info("scancel " + jobId + ": its task is no longer waiting for it");
+                m_cli.run({"scancel", jobId});
             }
             const std::lock_guard lock(m_mutex);
             for (const auto &[id, job] : live) {

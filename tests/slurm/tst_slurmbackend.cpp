@@ -61,6 +61,7 @@ class tst_SlurmBackend : public QObject
 private slots:
     void initTestCase();
     void cleanupTestCase();
+    void refusesToStartWithoutSlurm();
     void sweepWithMeshQuestionsAcrossJobs();
     void cancelScancelsTheJob();
     void killNineBetweenSbatchAndStoreSubmitsOnce();
@@ -109,6 +110,23 @@ void tst_SlurmBackend::cleanupTestCase()
     m_server.terminate();
     if (m_started)
         tool(script(), {QStringLiteral("stop"), m_cluster.path()});
+}
+
+void tst_SlurmBackend::refusesToStartWithoutSlurm()
+{
+    const QByteArray conf = qgetenv("SLURM_CONF");
+    // A slurm.conf Slurm cannot use (a missing file makes scontrol retry for its time-out).
+    const QString broken = m_dir.filePath(QStringLiteral("broken-slurm.conf"));
+    QVERIFY(writeFile(broken, "# not a Slurm configuration\n"));
+    qputenv("SLURM_CONF", broken.toUtf8());
+    TestServer server;
+    const bool started = server.start(serverArgs());
+    qputenv("SLURM_CONF", conf);
+    QVERIFY(!started);
+    QVERIFY2(server.errorString().contains(QLatin1String("cannot reach Slurm"))
+                 && server.errorString().contains(QLatin1String("Unable to process configuration file"))
+                 && server.errorString().contains(QLatin1String("SLURM_CONF")),
+             qPrintable(server.errorString()));
 }
 
 QByteArray tst_SlurmBackend::jobcomp() const
