@@ -492,7 +492,6 @@ bool SlurmBackend::settle(const std::string &id, Job &job, const std::string &st
     }
     const json question = CaseFolder::readJson(file(CaseFolder::kQuestionFile));
     if (mine(question)) {
-        fs::remove(file(CaseFolder::kQuestionFile));
         m_tasks.askAboutMesh(id, CaseFolder::qualityFromJson(question.value("quality", json())),
                              job.retry);
         return true;

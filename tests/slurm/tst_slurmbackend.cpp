@@ -66,6 +66,7 @@ private slots:
     void cancelScancelsTheJob();
     void killNineBetweenSbatchAndStoreSubmitsOnce();
     void requeueResumesFromTheCheckpoint();
+    void unknownPartitionFailsTheTaskWithSlurmsReason();
     void jobsSlurmForgotAreSettledFromEvidence();
 
 private:
@@ -332,6 +333,27 @@ void tst_SlurmBackend::requeueResumesFromTheCheckpoint()
     QFile progress(folder + QStringLiteral("/progress.log"));
     QVERIFY(progress.open(QIODevice::ReadOnly));
     QVERIFY(progress.readAll().contains("resumed from its checkpoint at iteration"));
+}
+
+void tst_SlurmBackend::unknownPartitionFailsTheTaskWithSlurmsReason()
+{
+    TestServer server;
+    QVERIFY2(server.start(serverArgs() << QStringLiteral("--slurm-partition") << QStringLiteral("nosuchpartition")),
+             qPrintable(server.errorString()));
+    const QString db = m_dir.filePath(QStringLiteral("partition.sqlite"));
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral(R"({"reynolds": 100, "grid": 16, "max_iterations": 100})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks")});
+    const QJsonArray tasks = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(tasks.size(), 1);
+    const QJsonObject task = tasks[0].toObject();
+    QCOMPARE(task.value("status").toString(), QStringLiteral("failed"));
+    const QString message = task.value("statusMessage").toString();
+    QVERIFY2(message.contains(QLatin1String("not submitted to Slurm")) && message.contains(QLatin1String("invalid partition"), Qt::CaseInsensitive)
+                 && message.contains(QLatin1String("--slurm-partition")),
+             qPrintable(message));
 }
 
 void tst_SlurmBackend::jobsSlurmForgotAreSettledFromEvidence()
