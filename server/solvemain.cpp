@@ -41,10 +41,21 @@ int fail(int code, const std::string &message)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 || std::string(argv[1]) == "--help")
+    if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+        std::printf("Usage: eddy-cfd-solve CASE_DIR\n"
+                    "Runs one run_cfd_case as a batch job: the Slurm backend of eddy-cfd-server\n"
+                    "(--backend slurm) submits it with a case folder it wrote. Reads case.json,\n"
+                    "checks the mesh first, appends progress lines to progress.log, keeps\n"
+                    "checkpoint.bin, and writes result.json.\n\n"
+                    "Exit codes: 0 done, 1 solver error (error.json), 2 unreadable case folder,\n"
+                    "3 the mesh failed its check (question.json), 4 stopped by SIGTERM with a\n"
+                    "checkpoint saved (scancel, requeue, time limit).\n");
+        return 0;
+    }
+    if (argc != 2)
         return fail(CaseFolder::kExitBadCase,
                     "usage: eddy-cfd-solve CASE_DIR (a case folder written by eddy-cfd-server "
-                    "--backend slurm)");
+                    "--backend slurm); see --help");
     const fs::path dir = argv[1];
     const auto file = [&](const char *name) { return (dir / name).string(); };
     const nlohmann::json spec = CaseFolder::readJson(file(CaseFolder::kCaseFile));
