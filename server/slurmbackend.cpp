@@ -92,7 +92,8 @@ std::int64_t nowMs()
 } // namespace
 
 SlurmBackend::SlurmBackend(TaskManager &tasks, const ServerOptions &options)
-    : m_tasks(tasks), m_options(options)
+    : m_tasks(tasks)
+    , m_options(options)
 {}
 
 SlurmBackend::~SlurmBackend()
@@ -103,9 +104,8 @@ SlurmBackend::~SlurmBackend()
 bool SlurmBackend::start(std::string &error)
 {
     std::error_code ec;
-    m_caseDir = fs::absolute(m_options.caseDir.empty()
-                                 ? fs::path(m_options.dataDir) / "cases"
-                                 : fs::path(m_options.caseDir),
+    m_caseDir = fs::absolute(m_options.caseDir.empty() ? fs::path(m_options.dataDir) / "cases"
+                                                       : fs::path(m_options.caseDir),
                              ec)
                     .lexically_normal()
                     .string();
@@ -117,11 +117,13 @@ bool SlurmBackend::start(std::string &error)
     }
     m_solver = m_options.slurmSolver;
     if (m_solver.empty()) {
-        m_solver = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "eddy-cfd-solve").string();
+        m_solver
+            = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "eddy-cfd-solve").string();
     }
     if (::access(m_solver.c_str(), X_OK) != 0) {
-        error = "the solver '" + m_solver + "' is missing or not executable; install "
-                "eddy-cfd-solve next to eddy-cfd-server or pass --slurm-solver PATH";
+        error = "the solver '" + m_solver
+                + "' is missing or not executable; install "
+                  "eddy-cfd-solve next to eddy-cfd-server or pass --slurm-solver PATH";
         return false;
     }
     if (!m_store.open((fs::path(m_options.dataDir) / "tasks.sqlite").string(), error))
@@ -151,8 +153,10 @@ bool SlurmBackend::start(std::string &error)
     }
     if (compType != "jobcomp/filetxt") {
         m_jobcompPath.clear();
-        Log::warn("Slurm's JobCompType is '" + compType + "', not jobcomp/filetxt: a job Slurm "
-                  "forgets (MinJobAge " + minJobAge + ") is resolved from its case folder only");
+        Log::warn("Slurm's JobCompType is '" + compType
+                  + "', not jobcomp/filetxt: a job Slurm "
+                    "forgets (MinJobAge "
+                  + minJobAge + ") is resolved from its case folder only");
     }
     Log::info("slurm backend: cases in " + m_caseDir + ", solver " + m_solver + ", squeue every "
               + std::to_string(m_options.slurmRefreshMs) + " ms, MinJobAge " + minJobAge
@@ -217,9 +221,12 @@ void SlurmBackend::dispatch(const std::string &id)
     };
     const auto fail = [&](const std::string &why) {
         Log::error("task " + shortId + ": " + why);
-        m_tasks.finish(id, TaskStatus::Failed, nullptr,
-                       {{"code", -32603}, {"message", "The case could not be run on Slurm: " + why}},
-                       "not submitted to Slurm: " + why);
+        m_tasks.finish(
+            id,
+            TaskStatus::Failed,
+            nullptr,
+            {{"code", -32603}, {"message", "The case could not be run on Slurm: " + why}},
+            "not submitted to Slurm: " + why);
     };
 
     std::string stored, error;
@@ -247,9 +254,10 @@ void SlurmBackend::dispatch(const std::string &id)
             track("following Slurm job " + job.jobId + " found after a server restart");
             return;
         }
-        const json earlier = CaseFolder::readJson((fs::path(job.dir) / CaseFolder::kCaseFile).string());
-        if (fs::exists(fs::path(job.dir) / CaseFolder::kProgressFile)
-            && !earlier.is_discarded() && earlier.value("attempt", -1) == job.attempt) {
+        const json earlier
+            = CaseFolder::readJson((fs::path(job.dir) / CaseFolder::kCaseFile).string());
+        if (fs::exists(fs::path(job.dir) / CaseFolder::kProgressFile) && !earlier.is_discarded()
+            && earlier.value("attempt", -1) == job.attempt) {
             // The job ran and Slurm has forgotten it: settle it from the folder, no resubmission.
             track("resolving a job Slurm no longer lists");
             return;
@@ -260,8 +268,8 @@ void SlurmBackend::dispatch(const std::string &id)
     fs::create_directories(job.dir, ec);
     if (job.attempt > 0) {
         // A new attempt after a mesh answer starts clean; the earlier attempt left no checkpoint.
-        for (const char *name : {CaseFolder::kCheckpointFile, CaseFolder::kResultFile,
-                                 CaseFolder::kErrorFile})
+        for (const char *name :
+             {CaseFolder::kCheckpointFile, CaseFolder::kResultFile, CaseFolder::kErrorFile})
             fs::remove(fs::path(job.dir) / name, ec);
     }
     const json spec = {{"attempt", job.attempt},
@@ -272,8 +280,8 @@ void SlurmBackend::dispatch(const std::string &id)
                                + std::to_string(job.attempt) + "\nexec " + shellQuote(m_solver)
                                + " " + shellQuote(job.dir) + "\n";
     const std::string scriptPath = (fs::path(job.dir) / "job.sh").string();
-    if (!CaseFolder::writeAtomically((fs::path(job.dir) / CaseFolder::kCaseFile).string(),
-                                     spec.dump(), error)
+    if (!CaseFolder::writeAtomically(
+            (fs::path(job.dir) / CaseFolder::kCaseFile).string(), spec.dump(), error)
         || !CaseFolder::writeAtomically(scriptPath, script, error)) {
         fail("cannot write the case folder (" + error + "); check --case-dir");
         return;
@@ -283,11 +291,16 @@ void SlurmBackend::dispatch(const std::string &id)
         fail("cannot store the submission (" + error + "); check the disk under --data-dir");
         return;
     }
-    std::vector<std::string> args = {"sbatch", "--parsable", "--job-name=" + jobName(key),
-                                      "--comment=" + comment,
-                                      "--output=" + job.dir + "/slurm-%j.out",
-                                      "--open-mode=append", "--chdir=" + job.dir, "--requeue",
-                                      "--ntasks=1", "--cpus-per-task=1"};
+    std::vector<std::string> args = {"sbatch",
+                                     "--parsable",
+                                     "--job-name=" + jobName(key),
+                                     "--comment=" + comment,
+                                     "--output=" + job.dir + "/slurm-%j.out",
+                                     "--open-mode=append",
+                                     "--chdir=" + job.dir,
+                                     "--requeue",
+                                     "--ntasks=1",
+                                     "--cpus-per-task=1"};
     if (!m_options.slurmPartition.empty())
         args.push_back("--partition=" + m_options.slurmPartition);
     args.push_back(scriptPath);
@@ -299,8 +312,9 @@ void SlurmBackend::dispatch(const std::string &id)
             track("waiting: sbatch did not answer in time");
             return;
         }
-        fail(r.why("sbatch") + ". Check --slurm-partition and that slurmctld runs, then rerun "
-                               "the case");
+        fail(r.why("sbatch")
+             + ". Check --slurm-partition and that slurmctld runs, then rerun "
+               "the case");
         return;
     }
     if (!m_store.setJob(id, job.attempt, jobId, error))
@@ -350,8 +364,9 @@ void SlurmBackend::refreshLoop()
 {
     std::unique_lock wait(m_wakeMutex);
     while (!m_stopping) {
-        m_wake.wait_for(wait, std::chrono::milliseconds(m_options.slurmRefreshMs),
-                        [this] { return m_stopping.load(); });
+        m_wake.wait_for(wait, std::chrono::milliseconds(m_options.slurmRefreshMs), [this] {
+            return m_stopping.load();
+        });
         if (m_stopping)
             break;
         wait.unlock();
@@ -370,14 +385,16 @@ void SlurmBackend::refresh()
     if (!live.empty()) {
         ++m_refreshes;
         // ONE call for every live job, whatever their number: state, reason, id.
-        const SlurmCli::Result r = m_cli.run({"squeue", "--me", "-h", "-t", "all", "-o", "%i|%T|%r"});
+        const SlurmCli::Result r
+            = m_cli.run({"squeue", "--me", "-h", "-t", "all", "-o", "%i|%T|%r"});
         if (!r.ok()) {
             if (++m_failedRefreshes == 3)
                 Log::warn("Slurm does not answer: " + r.why("squeue"));
             if (m_failedRefreshes >= 3)
                 for (const auto &[id, job] : live)
-                    m_tasks.report(id, "Slurm is not answering (" + r.why("squeue")
-                                           + "); the case's state shows again when it does");
+                    m_tasks.report(id,
+                                   "Slurm is not answering (" + r.why("squeue")
+                                       + "); the case's state shows again when it does");
         } else {
             m_failedRefreshes = 0;
             std::map<std::string, std::pair<std::string, std::string>> seen;
@@ -401,19 +418,20 @@ void SlurmBackend::refresh()
                     job.missing = 0;
                     if (isEnded(state)) {
                         finished = settle(id, job, state, reason);
-                    } else if (state == "PENDING" || state == "REQUEUED"
-                               || state == "REQUEUE_HOLD" || state == "REQUEUE_FED") {
+                    } else if (state == "PENDING" || state == "REQUEUED" || state == "REQUEUE_HOLD"
+                               || state == "REQUEUE_FED") {
                         const bool requeued = job.sawRunning || state != "PENDING";
                         finished = !m_tasks.report(
-                            id, requeued ? "requeued by Slurm (" + reason
-                                               + "); it resumes from its checkpoint"
-                                         : "queued (Slurm job pending: " + reason + ")");
+                            id,
+                            requeued ? "requeued by Slurm (" + reason
+                                           + "); it resumes from its checkpoint"
+                                     : "queued (Slurm job pending: " + reason + ")");
                     } else if (state == "RUNNING" || state == "COMPLETING") {
                         job.sawRunning = true;
                         std::string line = CaseFolder::lastLine(
                             (fs::path(folder) / CaseFolder::kProgressFile).string());
-                        finished = !m_tasks.report(id, line.empty() ? "starting (Slurm job running)"
-                                                                    : line);
+                        finished = !m_tasks.report(
+                            id, line.empty() ? "starting (Slurm job running)" : line);
                     } else {
                         finished = !m_tasks.report(id, "Slurm job " + state + " (" + reason + ")");
                     }
@@ -464,8 +482,8 @@ bool SlurmBackend::lookUpCompletion(const Job &job, Completion &out)
             const std::string name = field(line, "Name");
             if (name.rfind("eddy-", 0) != 0)
                 continue;
-            m_completions[field(line, "JobId")] = {field(line, "JobState"),
-                                                   field(line, "ExitCode"), name};
+            m_completions[field(line, "JobId")]
+                = {field(line, "JobState"), field(line, "ExitCode"), name};
         }
     }
     const auto it = m_completions.find(job.jobId);
@@ -477,29 +495,39 @@ bool SlurmBackend::lookUpCompletion(const Job &job, Completion &out)
     return true;
 }
 
-bool SlurmBackend::settle(const std::string &id, Job &job, const std::string &state,
+bool SlurmBackend::settle(const std::string &id,
+                          Job &job,
+                          const std::string &state,
                           const std::string &reason)
 {
-    const auto file = [&](const char *name) { return (fs::path(job.dir) / name).string(); };
+    const auto file = [&](const char *name) {
+        return (fs::path(job.dir) / name).string();
+    };
     const auto mine = [&](const json &j) {
         return !j.is_discarded() && j.value("attempt", -1) == job.attempt;
     };
     const json result = CaseFolder::readJson(file(CaseFolder::kResultFile));
     if (mine(result) && result.contains("result")) {
-        m_tasks.finish(id, TaskStatus::Completed, result["result"], nullptr,
+        m_tasks.finish(id,
+                       TaskStatus::Completed,
+                       result["result"],
+                       nullptr,
                        result.value("message", std::string("completed")));
         return true;
     }
     const json question = CaseFolder::readJson(file(CaseFolder::kQuestionFile));
     if (mine(question)) {
-        m_tasks.askAboutMesh(id, CaseFolder::qualityFromJson(question.value("quality", json())),
-                             job.retry);
+        m_tasks.askAboutMesh(
+            id, CaseFolder::qualityFromJson(question.value("quality", json())), job.retry);
         return true;
     }
     const json failure = CaseFolder::readJson(file(CaseFolder::kErrorFile));
     if (mine(failure)) {
         const std::string message = failure.value("message", std::string("The solver failed"));
-        m_tasks.finish(id, TaskStatus::Failed, nullptr, {{"code", -32603}, {"message", message}},
+        m_tasks.finish(id,
+                       TaskStatus::Failed,
+                       nullptr,
+                       {{"code", -32603}, {"message", message}},
                        "solver failed: " + message);
         return true;
     }
@@ -513,7 +541,7 @@ bool SlurmBackend::settle(const std::string &id, Job &job, const std::string &st
         Completion c;
         if (lookUpCompletion(job, c)) {
             why = "Slurm job " + job.jobId + " ended without a result: " + endedBecause(c.state)
-                      + ", exit code " + c.exitCode + " (from the job completion log); see " + log;
+                  + ", exit code " + c.exitCode + " (from the job completion log); see " + log;
         } else {
             // squeue may miss a job for a moment (controller restart): give it two more cycles.
             if (++job.missing < 3)
@@ -521,8 +549,9 @@ bool SlurmBackend::settle(const std::string &id, Job &job, const std::string &st
             why = (job.jobId.empty() ? std::string("the Slurm job of this case was lost before its "
                                                    "id was stored")
                                      : "Slurm no longer lists job " + job.jobId)
-                  + ", " + (m_jobcompPath.empty() ? "no job completion log is configured"
-                                                  : "the job completion log has no record of it")
+                  + ", "
+                  + (m_jobcompPath.empty() ? "no job completion log is configured"
+                                           : "the job completion log has no record of it")
                   + " and the case folder has no result, so the outcome is unknown. Rerun the "
                     "case (and set JobCompType=jobcomp/filetxt so that Slurm keeps a record)";
         }
@@ -530,7 +559,10 @@ bool SlurmBackend::settle(const std::string &id, Job &job, const std::string &st
     if (why.empty())
         why = "Slurm job " + job.jobId + " ended without a result; see " + log;
     Log::warn("task " + Log::redact(id) + ": " + why);
-    m_tasks.finish(id, TaskStatus::Failed, nullptr, {{"code", -32603}, {"message", why}},
+    m_tasks.finish(id,
+                   TaskStatus::Failed,
+                   nullptr,
+                   {{"code", -32603}, {"message", why}},
                    "failed on Slurm: " + why);
     return true;
 }

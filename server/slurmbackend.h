@@ -36,12 +36,12 @@ public:
 private:
     struct Job
     {
-        std::string jobId;  // empty: lost between sbatch and the store; resolved from the folder
+        std::string jobId; // empty: lost between sbatch and the store; resolved from the folder
         int attempt = 0;
         std::string dir;
         bool retry = false; // the mesh question, if asked again, follows a repair
         bool sawRunning = false;
-        int missing = 0;    // refreshes in a row that squeue did not list the job
+        int missing = 0; // refreshes in a row that squeue did not list the job
     };
     struct Completion
     {
@@ -55,8 +55,8 @@ private:
     void refresh();
     // Settles a job that Slurm reports ended (state) or no longer lists (state empty) from its
     // case folder and the job completion log. True when the job needs no more watching.
-    bool settle(const std::string &id, Job &job, const std::string &state,
-                const std::string &reason);
+    bool
+    settle(const std::string &id, Job &job, const std::string &state, const std::string &reason);
     bool lookUpCompletion(const Job &job, Completion &out);
     void writeStats(std::size_t liveJobs);
 
@@ -67,10 +67,10 @@ private:
     SlurmCli m_cli;
     SlurmJobs m_store;
 
-    std::mutex m_mutex; // guards m_live
+    std::mutex m_mutex;                // guards m_live
     std::map<std::string, Job> m_live; // task id -> its current job
 
-    std::string m_jobcompPath;   // JobCompLoc of jobcomp/filetxt, empty without one
+    std::string m_jobcompPath; // JobCompLoc of jobcomp/filetxt, empty without one
     std::uintmax_t m_jobcompOffset = 0;
     std::map<std::string, Completion> m_completions; // our jobs in the jobcomp file, by job id
     int m_failedRefreshes = 0;

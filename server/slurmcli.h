@@ -16,7 +16,7 @@ class SlurmCli final
 public:
     struct Result
     {
-        int exitCode = -1;    // -1: could not start, killed by a signal, or timed out
+        int exitCode = -1; // -1: could not start, killed by a signal, or timed out
         bool timedOut = false;
         std::string out;
         std::string err;

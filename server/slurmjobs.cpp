@@ -6,8 +6,12 @@ namespace Eddy::Server {
 
 namespace {
 
-bool step(sqlite3 *db, const char *sql, const std::string &task, int attempt,
-          const std::string *jobId, std::string &error)
+bool step(sqlite3 *db,
+          const char *sql,
+          const std::string &task,
+          int attempt,
+          const std::string *jobId,
+          std::string &error)
 {
     sqlite3_stmt *st = nullptr;
     if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) {
@@ -35,8 +39,7 @@ SlurmJobs::~SlurmJobs()
 
 bool SlurmJobs::open(const std::string &path, std::string &error)
 {
-    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX,
-                        nullptr)
+    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nullptr)
         != SQLITE_OK) {
         error = "cannot open the database " + path + ": " + sqlite3_errmsg(m_db);
         return false;
@@ -47,7 +50,9 @@ bool SlurmJobs::open(const std::string &path, std::string &error)
                      "CREATE TABLE IF NOT EXISTS slurm_jobs (task_id TEXT NOT NULL,"
                      " attempt INTEGER NOT NULL, job_id TEXT NOT NULL,"
                      " PRIMARY KEY (task_id, attempt));",
-                     nullptr, nullptr, &message)
+                     nullptr,
+                     nullptr,
+                     &message)
         != SQLITE_OK) {
         error = "cannot prepare the slurm_jobs table in " + path + ": "
                 + (message ? message : "unknown SQLite error");
@@ -59,22 +64,32 @@ bool SlurmJobs::open(const std::string &path, std::string &error)
 
 bool SlurmJobs::intend(const std::string &taskId, int attempt, std::string &error)
 {
-    return step(m_db, "INSERT OR IGNORE INTO slurm_jobs VALUES (?1, ?2, '')", taskId, attempt,
-                nullptr, error);
+    return step(m_db,
+                "INSERT OR IGNORE INTO slurm_jobs VALUES (?1, ?2, '')",
+                taskId,
+                attempt,
+                nullptr,
+                error);
 }
 
-bool SlurmJobs::setJob(const std::string &taskId, int attempt, const std::string &jobId,
+bool SlurmJobs::setJob(const std::string &taskId,
+                       int attempt,
+                       const std::string &jobId,
                        std::string &error)
 {
-    return step(m_db, "INSERT OR REPLACE INTO slurm_jobs VALUES (?1, ?2, ?3)", taskId, attempt,
-                &jobId, error);
+    return step(m_db,
+                "INSERT OR REPLACE INTO slurm_jobs VALUES (?1, ?2, ?3)",
+                taskId,
+                attempt,
+                &jobId,
+                error);
 }
 
 bool SlurmJobs::find(const std::string &taskId, int attempt, std::string &jobId)
 {
     sqlite3_stmt *st = nullptr;
-    if (sqlite3_prepare_v2(m_db, "SELECT job_id FROM slurm_jobs WHERE task_id=?1 AND attempt=?2",
-                           -1, &st, nullptr)
+    if (sqlite3_prepare_v2(
+            m_db, "SELECT job_id FROM slurm_jobs WHERE task_id=?1 AND attempt=?2", -1, &st, nullptr)
         != SQLITE_OK)
         return false;
     sqlite3_bind_text(st, 1, taskId.data(), int(taskId.size()), SQLITE_TRANSIENT);

@@ -22,8 +22,8 @@ public:
     bool open(const std::string &path, std::string &error);
     // attempt: how many mesh repairs the submission carries (one job per attempt).
     bool intend(const std::string &taskId, int attempt, std::string &error);
-    bool setJob(const std::string &taskId, int attempt, const std::string &jobId,
-                std::string &error);
+    bool
+    setJob(const std::string &taskId, int attempt, const std::string &jobId, std::string &error);
     // False when there is no row; jobId is empty for an intent without a job id.
     bool find(const std::string &taskId, int attempt, std::string &jobId);
 

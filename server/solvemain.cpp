@@ -57,11 +57,14 @@ int main(int argc, char **argv)
                     "usage: eddy-cfd-solve CASE_DIR (a case folder written by eddy-cfd-server "
                     "--backend slurm); see --help");
     const fs::path dir = argv[1];
-    const auto file = [&](const char *name) { return (dir / name).string(); };
+    const auto file = [&](const char *name) {
+        return (dir / name).string();
+    };
     const nlohmann::json spec = CaseFolder::readJson(file(CaseFolder::kCaseFile));
     if (spec.is_discarded() || !spec.contains("arguments") || !spec["arguments"].is_object())
-        return fail(CaseFolder::kExitBadCase, "cannot read " + file(CaseFolder::kCaseFile)
-                                                  + ": is the case folder shared with this node?");
+        return fail(CaseFolder::kExitBadCase,
+                    "cannot read " + file(CaseFolder::kCaseFile)
+                        + ": is the case folder shared with this node?");
     const nlohmann::json &arguments = spec["arguments"];
     const int attempt = spec.value("attempt", 0);
     std::vector<int> repairs;
@@ -99,8 +102,8 @@ int main(int argc, char **argv)
             const bool force = arguments.value("force_mesh_defect", false) && repairs.empty();
             const Solver::MeshQuality quality = solver.checkMesh(force);
             if (!quality.ok) {
-                nlohmann::json q = {{"attempt", attempt},
-                                    {"quality", CaseFolder::qualityToJson(quality)}};
+                nlohmann::json q
+                    = {{"attempt", attempt}, {"quality", CaseFolder::qualityToJson(quality)}};
                 if (!CaseFolder::writeAtomically(file(CaseFolder::kQuestionFile), q.dump(), error))
                     return fail(CaseFolder::kExitSolverError, error);
                 say("waiting for input: the mesh failed its " + quality.metric + " check");
@@ -130,17 +133,17 @@ int main(int argc, char **argv)
             return CaseFolder::kExitStopped;
         }
         const Solver::CaseResult r = solver.result();
-        const std::string message = CfdTool::finalMessage(r, arguments.value("max_iterations", 20000));
-        const nlohmann::json out = {{"attempt", attempt},
-                                    {"message", message},
-                                    {"result", CfdTool::result(arguments, r)}};
+        const std::string message
+            = CfdTool::finalMessage(r, arguments.value("max_iterations", 20000));
+        const nlohmann::json out = {
+            {"attempt", attempt}, {"message", message}, {"result", CfdTool::result(arguments, r)}};
         if (!CaseFolder::writeAtomically(file(CaseFolder::kResultFile), out.dump(), error))
             return fail(CaseFolder::kExitSolverError, error);
         say(message);
         return CaseFolder::kExitDone;
     } catch (const std::exception &ex) {
-        const nlohmann::json out = {{"attempt", attempt},
-                                    {"message", std::string("The solver failed: ") + ex.what()}};
+        const nlohmann::json out
+            = {{"attempt", attempt}, {"message", std::string("The solver failed: ") + ex.what()}};
         CaseFolder::writeAtomically(file(CaseFolder::kErrorFile), out.dump(), error);
         return fail(CaseFolder::kExitSolverError, ex.what());
     }

@@ -38,7 +38,8 @@ bool TaskManager::report(const std::string &id, const std::string &message)
     return true;
 }
 
-void TaskManager::askAboutMesh(const std::string &id, const Solver::MeshQuality &quality,
+void TaskManager::askAboutMesh(const std::string &id,
+                               const Solver::MeshQuality &quality,
                                bool retry)
 {
     EntryPtr e;
@@ -52,8 +53,8 @@ void TaskManager::askAboutMesh(const std::string &id, const Solver::MeshQuality 
     askAboutMesh(e, quality, retry);
 }
 
-void TaskManager::finish(const std::string &id, TaskStatus status, json result, json error,
-                         const std::string &message)
+void TaskManager::finish(
+    const std::string &id, TaskStatus status, json result, json error, const std::string &message)
 {
     EntryPtr e;
     {
