@@ -64,6 +64,7 @@ private slots:
     void refusesToStartWithoutSlurm();
     void sweepWithMeshQuestionsAcrossJobs();
     void cancelScancelsTheJob();
+    void cancelAfterTheJobFinishedKeepsTheResult();
     void killNineBetweenSbatchAndStoreSubmitsOnce();
     void requeueResumesFromTheCheckpoint();
     void unknownPartitionFailsTheTaskWithSlurmsReason();
@@ -239,6 +240,38 @@ void tst_SlurmBackend::cancelScancelsTheJob()
     // scancel reached Slurm: the job ends CANCELLED, it does not run on.
     QVERIFY2(waitForJobState(key, "CANCELLED") || jobcomp().contains("Name=eddy-" + key.left(12).toLatin1() + " JobState=CANCELLED"),
              jobcomp().constData());
+}
+
+void tst_SlurmBackend::cancelAfterTheJobFinishedKeepsTheResult()
+{
+    // A server that looks at Slurm only every 10 minutes: the job ends long before it notices.
+    QTemporaryDir data;
+    TestServer server;
+    QStringList args = serverArgs();
+    args[args.indexOf(QStringLiteral("--slurm-refresh-ms")) + 1] = QStringLiteral("600000");
+    QVERIFY2(server.start(args, data.path()), qPrintable(server.errorString()));
+    const QString db = m_dir.filePath(QStringLiteral("late-cancel.sqlite"));
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral(R"({"reynolds": 100, "grid": 16, "max_iterations": 200})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QList<QStringList> ids = Eddy::Test::query(data.path() + QStringLiteral("/tasks.sqlite"), QStringLiteral("SELECT id FROM tasks"), 10000);
+    QCOMPARE(ids.size(), 1);
+    const QString result = caseFolder(ids[0][0]) + QStringLiteral("/result.json");
+    QElapsedTimer clock;
+    clock.start();
+    while (!QFile::exists(result) && clock.elapsed() < 60000)
+        QTest::qWait(100);
+    QVERIFY2(QFile::exists(result), "the job did not finish");
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("cancel"), QStringLiteral("1")});
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks")});
+    const QJsonArray tasks = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(tasks.size(), 1);
+    QCOMPARE(tasks[0].toObject().value("status").toString(), QStringLiteral("completed"));
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("result"), QStringLiteral("1")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(r.out).object().value("structuredContent").toObject().value("iterations").toInt(), 200);
 }
 
 void tst_SlurmBackend::killNineBetweenSbatchAndStoreSubmitsOnce()
