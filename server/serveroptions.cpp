@@ -58,6 +58,17 @@ std::string ServerOptions::usage()
            "                          streamed run (default 1000)\n"
            "  --stream-progress-iterations N  instead, a progress notification every N solver\n"
            "                          iterations (sampled every 50 ms; default 0 = by time)\n"
+           "  --backend local|slurm   where cases run: solver threads here (local, the default)\n"
+           "                          or one Slurm batch job per case (slurm)\n"
+           "  --case-dir DIR          slurm: case folders, shared with the compute nodes\n"
+           "                          (default DATA_DIR/cases)\n"
+           "  --slurm-partition P     slurm: submit to partition P (default: the cluster's)\n"
+           "  --slurm-refresh-ms MS   slurm: one squeue for all live jobs this often\n"
+           "                          (default 2000)\n"
+           "  --slurm-solver PATH     slurm: the eddy-cfd-solve binary the jobs run (default:\n"
+           "                          next to eddy-cfd-server)\n"
+           "  --slurm-stats FILE      slurm: rewrite FILE every refresh with the count of Slurm\n"
+           "                          command-line calls (for measuring)\n"
            "  --conformance-fixtures  add the fixture tools, prompts and resources of the MCP\n"
            "                          conformance suite (testing only)\n"
            "  --help                  show this text\n";
@@ -93,7 +104,10 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                                              "--http-engine", "--request-timeout-ms",
                                              "--sse-keep-alive-ms", "--allowed-host",
                                              "--allowed-origin", "--stream-progress-ms",
-                                             "--stream-progress-iterations"};
+                                             "--stream-progress-iterations", "--backend",
+                                             "--case-dir", "--slurm-partition",
+                                             "--slurm-refresh-ms", "--slurm-solver",
+                                             "--slurm-stats"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -183,6 +197,24 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             if (!parseInt(value, 0, 10000000, number))
                 return bad("expected a whole number of iterations from 0 (by time) to 10000000");
             out.streamProgressIterations = number;
+        } else if (flag == "--backend") {
+            if (value != "local" && value != "slurm")
+                return bad("expected local (the default) or slurm");
+            out.backend = value;
+        } else if (flag == "--case-dir" || flag == "--slurm-solver" || flag == "--slurm-stats") {
+            if (value.empty())
+                return bad("give a path");
+            (flag == "--case-dir" ? out.caseDir
+                                  : flag == "--slurm-solver" ? out.slurmSolver
+                                                             : out.slurmStatsFile) = value;
+        } else if (flag == "--slurm-partition") {
+            if (value.empty() || value.find_first_of(" \t,") != std::string::npos)
+                return bad("give one partition name as sinfo lists it");
+            out.slurmPartition = value;
+        } else if (flag == "--slurm-refresh-ms") {
+            if (!parseInt(value, 100, 600000, number))
+                return bad("expected milliseconds from 100 to 600000");
+            out.slurmRefreshMs = int(number);
         }
     }
     return ParseResult::Run;

@@ -45,6 +45,14 @@ struct ServerOptions
     // streamProgressIterations > 0, whenever that many more iterations have run (sampled).
     std::int64_t streamProgressMs = 1000;
     std::int64_t streamProgressIterations = 0;
+    // Where cases run: "local" (solver threads in this process, the default) or "slurm" (each
+    // case a batch job running eddy-cfd-solve in a case folder under caseDir; docs/server.md).
+    std::string backend = "local";
+    std::string caseDir;        // empty: <dataDir>/cases; must be shared with the compute nodes
+    std::string slurmPartition; // empty: the cluster's default partition
+    int slurmRefreshMs = 2000;  // one squeue for all live jobs at most this often
+    std::string slurmSolver;    // empty: eddy-cfd-solve next to the server binary
+    std::string slurmStatsFile; // empty: none; else rewritten every refresh with call counts
 
     enum class ParseResult { Run, Help, Error };
     // Parses argv; on Error, error says what was wrong and how to fix it.

@@ -29,6 +29,7 @@ struct MeshQuality;
 
 namespace Eddy::Server {
 
+class Backend;
 class SseChannel;
 class TaskStore;
 
@@ -75,6 +76,17 @@ public:
     void removeChannel(const std::shared_ptr<SseChannel> &channel);
 
     static std::int64_t nowMs();
+
+    // For a Backend that runs cases elsewhere (server/backend.h); unused by --backend local.
+    void setBackend(Backend *backend) { m_backend = backend; } // before start()
+    bool nextQueued(std::string &id); // blocks; false once shutting down
+    // Marks a queued working task as running and copies it; false when gone or not working.
+    bool claim(const std::string &id, TaskRecord &out);
+    // A new statusMessage for a working task; false when the task is gone or not working.
+    bool report(const std::string &id, const std::string &message);
+    void askAboutMesh(const std::string &id, const Solver::MeshQuality &quality, bool retry);
+    void finish(const std::string &id, TaskStatus status, nlohmann::json result,
+                nlohmann::json error, const std::string &message);
 
 private:
     struct Entry
@@ -125,6 +137,7 @@ private:
 
     TaskStore &m_store;
     const ServerOptions m_options;
+    Backend *m_backend = nullptr;
 
     mutable std::shared_mutex m_mutex; // guards everything below up to m_queueCv
     std::unordered_map<std::string, EntryPtr, IdHash, std::equal_to<>> m_tasks;
