@@ -35,7 +35,7 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     , m_cancel(new QToolButton(this))
     , m_rerun(new QToolButton(this))
     , m_shown(new QLabel(this))
-    , m_emptyHint(new QLabel(m_view->viewport()))
+    , m_emptyHint(new QLabel(m_view)) // over the viewport, not in it: rows paint without widgets
 {
     setObjectName(QStringLiteral("TaskMonitor"));
     m_proxy->setSourceModel(model);
@@ -399,7 +399,8 @@ void TaskMonitor::checkPendingSweep()
 void TaskMonitor::updateEmptyHint()
 {
     m_emptyHint->setVisible(m_model->rowCount() == 0);
-    m_emptyHint->setGeometry(m_view->viewport()->rect().adjusted(16, 16, -16, -16));
+    m_emptyHint->setGeometry(m_view->viewport()->geometry().adjusted(16, 16, -16, -16));
+    m_emptyHint->raise();
 }
 
 bool TaskMonitor::eventFilter(QObject *watched, QEvent *event)

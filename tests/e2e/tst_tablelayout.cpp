@@ -204,8 +204,10 @@ bool tst_TableLayout::fullyVisible(int column, QString *why) const
 
 void tst_TableLayout::keyColumnsVisibleWithoutScrolling()
 {
+    // The sweep's description (its varied names) follows its first rows.
+    QTRY_VERIFY2_WITH_TIMEOUT(variedColumnOf(QStringLiteral("reynolds")) >= 0,
+                              "no column for the varied parameter reynolds", 10000);
     const int reynolds = variedColumnOf(QStringLiteral("reynolds"));
-    QVERIFY2(reynolds >= 0, "no column for the varied parameter reynolds");
     const QTableView *view = m_window->monitor()->view();
     QCOMPARE(view->horizontalScrollBar()->value(), 0);
     for (int c : {int(TaskTableModel::CaseColumn), reynolds, int(TaskTableModel::StatusColumn),
