@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -327,10 +328,14 @@ void TaskMonitor::applyDefaultColumns()
     for (int c = TaskTableModel::VariedColumn; c <= TaskTableModel::VariedLastColumn; ++c)
         width(c, 5);
     width(TaskTableModel::ParametersColumn, 14);
-    // The longest outcome a row shows, in the language shown, beside its dot.
+    // The longest outcome a row shows, in the language shown, in bold (as the delegate paints
+    // it) beside its dot.
+    QFont bold = m_view->font();
+    bold.setBold(true);
+    const QFontMetrics boldMetrics(bold);
     int status = header->sectionSizeHint(TaskTableModel::StatusColumn);
     for (int o = 0; o <= int(Monitor::Outcome::Lost); ++o)
-        status = std::max(status, m_view->fontMetrics().horizontalAdvance(
+        status = std::max(status, boldMetrics.horizontalAdvance(
                                       OutcomePalette::label(static_cast<Monitor::Outcome>(o)))
                                       + 3 * em);
     m_view->setColumnWidth(TaskTableModel::StatusColumn, status);

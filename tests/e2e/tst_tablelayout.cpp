@@ -314,6 +314,15 @@ void tst_TableLayout::residualAndLayoutSurviveARestart()
     }
     QVERIFY(!m_window->monitor()->view()->isColumnHidden(TaskTableModel::ServerColumn));
     QVERIFY(variedColumnOf(QStringLiteral("reynolds")) >= 0);
+    // Every outcome reads in full: the delegate paints it bold beside a dot.
+    QFont bold = m_window->monitor()->view()->font();
+    bold.setBold(true);
+    const int statusWidth = m_window->monitor()->view()->columnWidth(TaskTableModel::StatusColumn);
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const QString text = m->index(r, TaskTableModel::StatusColumn).data().toString();
+        QVERIFY2(QFontMetrics(bold).horizontalAdvance(text) + QFontMetrics(bold).height() < statusWidth,
+                 qPrintable(text));
+    }
 
     // The sweep plot comes back with the pair chosen before the restart.
     m_window->monitor()->selectTask(m->taskIdAt(0));
