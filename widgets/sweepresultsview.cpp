@@ -107,7 +107,7 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_view->setChart(m_chart);
     applyMarkerStyle();
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(160);
+    m_view->setMinimumHeight(100); // the dock may be small at 1280x800; Enlarge Plot gives room
 
     auto *tools = new QHBoxLayout;
     tools->setContentsMargins(4, 0, 4, 0);
