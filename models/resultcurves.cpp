@@ -31,14 +31,14 @@ void collect(const json &value, const QString &path, QList<ResultCurve> &out, in
     if (depth > 4)
         return;
     if (isXyArray(value)) {
-        ResultCurve c{path, QStringLiteral("x"), QStringLiteral("y"), {}};
+        ResultCurve c{path, QStringLiteral("x"), QStringLiteral("y"), {}, {}, {}};
         for (const json &e : value)
             c.points.emplace_back(e["x"].get<double>(), e["y"].get<double>());
         out << c;
         return;
     }
     if (isNumberArray(value)) {
-        ResultCurve c{path, QCoreApplication::translate("Eddy::ResultCurve", "index"), path.section(QLatin1Char('.'), -1), {}};
+        ResultCurve c{path, QCoreApplication::translate("Eddy::ResultCurve", "index"), path.section(QLatin1Char('.'), -1), {}, {}, {}};
         for (size_t i = 0; i < value.size(); ++i)
             c.points.emplace_back(double(i), value[i].get<double>());
         out << c;
@@ -61,7 +61,7 @@ void collect(const json &value, const QString &path, QList<ResultCurve> &out, in
             }
         }
         const std::string yKey = xKey == arrays[0] ? arrays[1] : arrays[0];
-        ResultCurve c{path, QString::fromStdString(xKey), QString::fromStdString(yKey), {}};
+        ResultCurve c{path, QString::fromStdString(xKey), QString::fromStdString(yKey), {}, {}, {}};
         const json &xs = value[xKey];
         const json &ys = value[yKey];
         for (size_t i = 0; i < xs.size(); ++i)
@@ -87,7 +87,33 @@ QList<ResultCurve> resultCurves(const QString &resultJson)
     const json result = json::parse(resultJson.toStdString(), nullptr, false);
     if (!result.is_object() || !result.contains("structuredContent"))
         return out;
-    collect(result["structuredContent"], QString(), out, 0);
+    const json &content = result["structuredContent"];
+    collect(content, QString(), out, 0);
+    // Reference curves join the curve of the same name.
+    QString source;
+    if (content.is_object() && content.contains("reference") && content["reference"].is_object()
+        && content["reference"].contains("source") && content["reference"]["source"].is_string())
+        source = QString::fromStdString(content["reference"]["source"].get<std::string>());
+    static const QLatin1String prefix("reference.");
+    for (qsizetype i = 0; i < out.size();) {
+        if (!out[i].name.startsWith(prefix)) {
+            ++i;
+            continue;
+        }
+        const QString target = out[i].name.mid(prefix.size());
+        auto it = std::find_if(out.begin(), out.end(), [&](const ResultCurve &c) { return c.name == target; });
+        if (it == out.end()) {
+            ++i;
+            continue;
+        }
+        ResultCurve ref = out.takeAt(i);
+        it = std::find_if(out.begin(), out.end(), [&](const ResultCurve &c) { return c.name == target; });
+        const bool swapped = ref.xLabel == it->yLabel && ref.yLabel == it->xLabel;
+        for (const QPointF &p : ref.points)
+            it->reference.push_back(swapped ? QPointF(p.y(), p.x()) : p);
+        it->referenceSource = source.isEmpty() ? QCoreApplication::translate("Eddy::ResultCurve", "Reference")
+                                               : source;
+    }
     return out;
 }
 

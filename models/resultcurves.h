@@ -12,7 +12,9 @@ namespace Eddy {
 //  - an object holding two numeric arrays of equal length ({"y": [...], "u": [...]}) is one curve,
 //    its position-like array ("x", "y", "t", "time", "iteration", "s", else the first) on x;
 //  - an array of {"x": n, "y": n} objects is one curve;
-//  - any other array of numbers is one curve over its index.
+//  - any other array of numbers is one curve over its index;
+//  - structuredContent.reference.<name> is not a curve of its own but the reference points of
+//    the curve <name> (when the result has one).
 // Arrays shorter than two points are left out. Pure data; any thread.
 struct ResultCurve
 {
@@ -20,6 +22,10 @@ struct ResultCurve
     QString xLabel; // "y", "index", ...
     QString yLabel;
     std::vector<QPointF> points;
+    // Reference data for this curve (docs/sweeps.md): structuredContent.reference.<name> in the
+    // same shape, drawn as markers over the curve; the source names where it comes from.
+    std::vector<QPointF> reference;
+    QString referenceSource;
 };
 
 QList<ResultCurve> resultCurves(const QString &resultJson);

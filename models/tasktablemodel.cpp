@@ -1,6 +1,7 @@
 #include "models/tasktablemodel.h"
 
 #include "models/outcomepalette.h"
+#include "app/monitor/progressparser.h"
 
 #include <QColor>
 #include <QDateTime>
@@ -72,6 +73,13 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal)
         return {};
+    if (section >= VariedColumn && section <= VariedLastColumn) {
+        if (role == Qt::DisplayRole)
+            return variedName(section);
+        if (role == Qt::ToolTipRole && !variedName(section).isEmpty())
+            return tr("Varied parameter %1 of the shown sweeps").arg(variedName(section));
+        return {};
+    }
     if (role == Qt::DisplayRole) {
         switch (section) {
         case CaseColumn: return tr("Case");
@@ -89,7 +97,8 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case ResidualColumn: return tr("Latest overall residual parsed from the status message");
+        case ResidualColumn: return tr("Latest overall residual parsed from the status messages");
+        case ParametersColumn: return tr("The varied parameters' values; every argument is in the row's tooltip");
         case EtaColumn: return tr("Estimated time left at the recent iteration rate");
         case ExpiresColumn: return tr("When the server may forget the task (its TTL); results are stored as soon as they arrive");
         default: return {};
@@ -250,6 +259,29 @@ void TaskTableModel::fillDerived(const Row &row) const
             if (it != args.end())
                 parts << tr("%1 = %2").arg(n, valueText(*it));
         }
+        QStringList lines;
+        row.args.clear();
+        for (auto it = args.begin(); it != args.end(); ++it) {
+            if (it.key() == "idempotency_key")
+                continue;
+            const QString name = QString::fromStdString(it.key());
+            lines << tr("%1 = %2").arg(name, valueText(*it));
+            if (it->is_number())
+                row.args.insert(name, it->get<double>());
+            else if (it->is_boolean())
+                row.args.insert(name, it->get<bool>());
+            else if (it->is_string())
+                row.args.insert(name, QString::fromStdString(it->get<std::string>()));
+        }
+        row.allArguments = lines.join(QLatin1Char('\n'));
+    }
+    row.messageResidual.reset();
+    if (!row.progress.residual && !row.task.statusMessage.isEmpty()) {
+        static const Monitor::ProgressParser parser;
+        for (const Store::ProgressSample &sample : parser.parse(row.task.statusMessage, row.task.tool, 0)) {
+            if (sample.series == Monitor::ProgressParser::Residual)
+                row.messageResidual = sample.y;
+        }
     }
     row.parameters = parts.join(QStringLiteral(", "));
     row.search = QStringList{row.parameters, row.task.tool, row.task.statusMessage,
@@ -260,10 +292,37 @@ void TaskTableModel::fillDerived(const Row &row) const
     row.derived = true;
 }
 
+std::optional<double> TaskTableModel::residualOf(const Row &row) const
+{
+    return row.progress.residual ? row.progress.residual : row.messageResidual;
+}
+
+QVariant TaskTableModel::variedValue(const Row &row, int column, bool forSort) const
+{
+    const QVariant v = row.args.value(variedName(column));
+    if (forSort || !v.isValid())
+        return v;
+    if (v.typeId() == QMetaType::Double)
+        return QString::number(v.toDouble(), 'g', 6);
+    if (v.typeId() == QMetaType::Bool)
+        return v.toBool() ? tr("yes") : tr("no");
+    return v;
+}
+
+QString TaskTableModel::argumentsText(qint64 taskId) const
+{
+    const int r = rowOf(taskId);
+    return r < 0 ? QString() : derived(r).allArguments;
+}
+
 QVariant TaskTableModel::display(const Row &row, int column) const
 {
     const Store::TaskRecord &t = row.task;
     switch (column) {
+    case VariedColumn + 0:
+    case VariedColumn + 1:
+    case VariedColumn + 2:
+    case VariedColumn + 3: return variedValue(row, column, false);
     case CaseColumn: return caseLabel(t.id);
     case ParametersColumn: return row.parameters;
     case StatusColumn: {
@@ -281,8 +340,10 @@ QVariant TaskTableModel::display(const Row &row, int column) const
         auto f = row.progress.fraction();
         return f ? tr("%1 %").arg(qRound(*f * 100)) : QString();
     }
-    case ResidualColumn:
-        return row.progress.residual ? QString::number(*row.progress.residual, 'e', 2) : QString();
+    case ResidualColumn: {
+        const auto residual = residualOf(row);
+        return residual ? QString::number(*residual, 'e', 2) : QString();
+    }
     case EtaColumn: {
         if (!t.isLive())
             return QString();
@@ -318,10 +379,14 @@ QVariant TaskTableModel::sortValue(const Row &row, int column) const
         return sweep * 100000000 + index;
     }
     case ParametersColumn: return row.parameters;
+    case VariedColumn + 0:
+    case VariedColumn + 1:
+    case VariedColumn + 2:
+    case VariedColumn + 3: return variedValue(row, column, true);
     case StatusColumn: return int(row.outcome);
     case MessageColumn: return t.statusMessage;
     case ProgressColumn: return t.status == TaskStatus::Completed ? 1.0 : row.progress.fraction().value_or(-1.0);
-    case ResidualColumn: return row.progress.residual.value_or(1e300);
+    case ResidualColumn: return residualOf(row).value_or(1e300);
     case EtaColumn: return double(row.progress.etaMs().value_or(std::numeric_limits<qint64>::max()));
     case AgeColumn: return t.firstSeenAtMs; // older first = larger age
     case ServerColumn: return m_serverNames.value(t.serverId);
@@ -334,16 +399,24 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const bool needsTexts = role == SearchTextRole
-                            || (index.column() == ParametersColumn
+    const int column = index.column();
+    const bool derivedColumn = column == ParametersColumn || column == ResidualColumn
+                               || (column >= VariedColumn && column <= VariedLastColumn);
+    const bool needsTexts = role == SearchTextRole || role == ResidualRole
+                            || (role == Qt::ToolTipRole && column == CaseColumn)
+                            || (role == Qt::TextAlignmentRole && derivedColumn)
+                            || (derivedColumn
                                 && (role == Qt::DisplayRole || role == Qt::ToolTipRole || role == SortRole));
     const Row &row = needsTexts ? derived(index.row()) : m_rows[index.row()];
     const Store::TaskRecord &t = row.task;
     switch (role) {
     case Qt::DisplayRole: return display(row, index.column());
     case Qt::ToolTipRole:
-        if (index.column() == MessageColumn || index.column() == ParametersColumn)
+        if (index.column() == MessageColumn)
             return display(row, index.column());
+        if (index.column() == CaseColumn || index.column() == ParametersColumn
+            || (index.column() >= VariedColumn && index.column() <= VariedLastColumn))
+            return row.allArguments; // fixed and varied: the columns show only what varies
         if (index.column() == StatusColumn && t.status == TaskStatus::Failed && !t.error.isEmpty())
             return tr("Failed: %1").arg(t.error);
         return {};
@@ -357,14 +430,19 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == ResidualColumn || index.column() == EtaColumn || index.column() == AgeColumn
-            || index.column() == ExpiresColumn)
+            || index.column() == ExpiresColumn
+            || (index.column() >= VariedColumn && index.column() <= VariedLastColumn
+                && row.args.value(variedName(index.column())).typeId() == QMetaType::Double))
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case TaskIdRole: return t.id;
     case StatusRole: return int(t.status);
     case ProgressRole:
         return t.status == TaskStatus::Completed && !t.isToolError ? 1.0 : row.progress.fraction().value_or(-1.0);
-    case ResidualRole: return row.progress.residual ? QVariant(*row.progress.residual) : QVariant();
+    case ResidualRole: {
+        const auto residual = residualOf(row);
+        return residual ? QVariant(*residual) : QVariant();
+    }
     case EtaMsRole: {
         auto eta = row.progress.etaMs();
         return eta && t.isLive() ? QVariant(*eta) : QVariant();

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QSet>
 #include <QStringList>
+#include <QVariant>
 
 #include <algorithm>
 #include <optional>
@@ -23,8 +24,12 @@ class TaskTableModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(TaskTableModel)
 
 public:
+    // Up to this many varied parameters of the shown sweeps get a column each.
+    static constexpr int MaxVariedColumns = 4;
     enum Column {
         CaseColumn,
+        VariedColumn, // the first varied parameter; empty slots have no header and stay hidden
+        VariedLastColumn = VariedColumn + MaxVariedColumns - 1,
         ParametersColumn,
         StatusColumn,
         MessageColumn,
@@ -116,6 +121,11 @@ public:
     void setServerNames(const QHash<qint64, QString> &names);
     // Sweep label ("Sweep 3") and the names of its varied parameters (shown in Parameters).
     void setSweepInfo(qint64 sweepId, const QString &label, const QStringList &variedNames);
+    // The parameter shown in a varied column (empty for an unused slot); the names in order.
+    QString variedName(int column) const;
+    QStringList variedNames() const { return m_varied; }
+    // Every argument of a task, one "name = value" per line (the row's tooltip).
+    QString argumentsText(qint64 taskId) const;
     void setCaseIndex(qint64 caseId, int index);
     bool hasCaseIndex(qint64 caseId) const { return m_caseIndex.contains(caseId); }
     // Many at once (a snapshot's): taken as is when none are known yet.
@@ -160,6 +170,11 @@ private:
         // deriving 100,000 rows up front blocked the GUI for seconds) and dropped on every change.
         mutable QString parameters;
         mutable QString search;
+        mutable QString allArguments;         // "name = value" lines: the tooltip
+        mutable QHash<QString, QVariant> args; // scalar arguments by name: the varied columns
+        // The residual of the final status message ("converged at iteration 812 of 20000,
+        // residual 9.9e-07"): the column's value for a task listed without its samples.
+        mutable std::optional<double> messageResidual;
         mutable bool derived = false;
     };
 
@@ -179,6 +194,9 @@ private:
     void emitRowsChanged(QList<int> rows, int firstColumn, int lastColumn);
     QVariant display(const Row &row, int column) const;
     QVariant sortValue(const Row &row, int column) const;
+    std::optional<double> residualOf(const Row &row) const;
+    QVariant variedValue(const Row &row, int column, bool forSort) const;
+    void noteVaried(const QStringList &names); // adds new names (up to MaxVariedColumns)
 
     QList<Row> m_rows;
     QHash<qint64, int> m_index;
@@ -189,6 +207,7 @@ private:
         QStringList varied;
     };
     QHash<qint64, SweepInfo> m_sweeps;
+    QStringList m_varied; // the varied columns' parameters, in the sweeps' order
     QHash<qint64, int> m_caseIndex;
     QHash<qint64, int> m_caseRow; // case id -> row
     // Not listed yet: the list given to setTasks (shared, not copied) and the order to list it

@@ -55,6 +55,7 @@ void TaskTableModel::appendRow(const Store::TaskRecord &task)
 void TaskTableModel::setTasks(const QList<Store::TaskRecord> &tasks)
 {
     ++m_generation;
+    noteVaried({}); // the listed tasks' sweeps name the varied columns anew
     m_pendingSource.clear();
     m_pendingOrder.clear();
     m_pendingNext = 0;
@@ -127,6 +128,11 @@ void TaskTableModel::noteListed(const Store::TaskRecord &t)
 {
     if (t.sweepId) {
         m_sessionSweeps.insert(*t.sweepId);
+        if (m_varied.size() < MaxVariedColumns) {
+            auto sw = m_sweeps.constFind(*t.sweepId);
+            if (sw != m_sweeps.constEnd())
+                noteVaried(sw->varied);
+        }
         if (!m_sweeps.contains(*t.sweepId) && !m_askedSweeps.contains(*t.sweepId)) {
             m_askedSweeps.insert(*t.sweepId);
             Q_EMIT sweepInfoNeeded(*t.sweepId);
@@ -170,6 +176,7 @@ void TaskTableModel::appendListed(const QList<const Store::TaskRecord *> &tasks)
 void TaskTableModel::beginListing()
 {
     ++m_generation; // drops the pages of an earlier setTasks
+    noteVaried({});
     m_pendingSource.clear();
     m_pendingOrder.clear();
     m_pendingNext = 0;
@@ -391,6 +398,8 @@ void TaskTableModel::setServerNames(const QHash<qint64, QString> &names)
 void TaskTableModel::setSweepInfo(qint64 sweepId, const QString &label, const QStringList &variedNames)
 {
     m_sweeps.insert(sweepId, {label, variedNames});
+    if (m_rows.isEmpty() || m_sessionSweeps.contains(sweepId))
+        noteVaried(variedNames);
     QList<int> changed;
     for (int r = 0; r < m_rows.size(); ++r) {
         if (m_rows[r].task.sweepId == sweepId) {
@@ -399,6 +408,32 @@ void TaskTableModel::setSweepInfo(qint64 sweepId, const QString &label, const QS
         }
     }
     emitRowsChanged(changed, CaseColumn, ParametersColumn);
+}
+
+void TaskTableModel::noteVaried(const QStringList &names)
+{
+    if (names.isEmpty()) {
+        if (m_varied.isEmpty())
+            return;
+        m_varied.clear();
+    } else {
+        const qsizetype before = m_varied.size();
+        for (const QString &n : names) {
+            if (m_varied.size() < MaxVariedColumns && !m_varied.contains(n))
+                m_varied << n;
+        }
+        if (m_varied.size() == before)
+            return;
+    }
+    Q_EMIT headerDataChanged(Qt::Horizontal, VariedColumn, VariedLastColumn);
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, VariedColumn), index(rowCount() - 1, VariedLastColumn));
+}
+
+QString TaskTableModel::variedName(int column) const
+{
+    const int i = column - VariedColumn;
+    return i >= 0 && i < m_varied.size() ? m_varied.at(i) : QString();
 }
 
 void TaskTableModel::setCaseIndex(qint64 caseId, int index)

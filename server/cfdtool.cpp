@@ -81,6 +81,23 @@ json outputSchema()
               {"final_residual", {{"type", "number"}}},
               {"converged", {{"type", "boolean"}}},
               {"wall_seconds", {{"type", "number"}}},
+              {"reference",
+               {{"type", "object"},
+                {"description",
+                 "Published values to compare with, present when the case matches a tabulated "
+                 "Reynolds number (100, 400, 1000): Ghia, Ghia & Shin (1982). Each member has "
+                 "the name and shape of the result's curve it belongs to."},
+                {"properties",
+                 {{"source", {{"type", "string"}}},
+                  {"u_centreline",
+                   {{"type", "object"},
+                    {"properties", {{"y", numbers}, {"u", numbers}}},
+                    {"required", {"y", "u"}}}},
+                  {"v_centreline",
+                   {{"type", "object"},
+                    {"properties", {{"x", numbers}, {"v", numbers}}},
+                    {"required", {"x", "v"}}}}}},
+                {"required", {"source"}}}},
               {"residual_history",
                {{"type", "object"},
                 {"description",
@@ -395,6 +412,13 @@ json CfdTool::result(const json &arguments, const Solver::CaseResult &r)
         {"residual_history", history(r.history)}};
     if (!std::isfinite(r.finalResidual))
         structured["final_residual"] = std::numeric_limits<double>::max();
+    // Ghia et al.'s table for a tabulated Reynolds number: clients overlay it on the centrelines.
+    const double reynolds = arguments.value("reynolds", 0.0);
+    Solver::GhiaTable ghia;
+    if (reynolds > 0 && reynolds < 1e6 && reynolds == std::round(reynolds) && Solver::ghiaReference(int(reynolds), ghia))
+        structured["reference"] = {{"source", "Ghia, Ghia & Shin (1982)"},
+                                   {"u_centreline", {{"y", ghia.y}, {"u", ghia.u}}},
+                                   {"v_centreline", {{"x", ghia.x}, {"v", ghia.v}}}};
 
     const std::string caseName = arguments.value("case_name", "cavity");
     const int grid = arguments.value("grid", 0);

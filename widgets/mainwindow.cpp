@@ -38,6 +38,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSet>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -158,6 +159,8 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     connect(m_bridge, &EngineBridge::samplesReady, this, &MainWindow::onSamples);
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
     connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {
+        // The plot's x/y choice is remembered per server and tool.
+        m_sweepResultsView->setPlotKey(m_servers->displayName(r.sweep.serverId) + QLatin1Char('/') + r.sweep.tool);
         m_sweepResults->setAnswers(r.answers);
         m_sweepResults->setSweep(r.sweep.id, EngineBridge::variedNames(r.sweep.spec), r.tasks, r.caseIndex);
         m_sweepResults->setCases(r.cases);
@@ -240,6 +243,7 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
         connect(engine, &Monitor::Engine::toolsChanged, m_bridge, [this](qint64) { m_bridge->requestServers(); });
         connect(engine, &Monitor::Engine::sweepSubmitted, this, [this](qint64 sweepId, int count) {
             m_tasks->acceptSweep(sweepId);
+            m_monitor->selectSweepWhenListed(sweepId);
             m_bridge->requestSweep(sweepId);
             statusBar()->showMessage(tr("Sweep %1 journalled: %n case(s) are being submitted.", nullptr, count).arg(sweepId), 8000);
         });
@@ -408,6 +412,11 @@ void MainWindow::buildDocks()
     inboxSplitter->addWidget(m_answerPanel);
     inboxSplitter->setStretchFactor(0, 4);
     inboxSplitter->setStretchFactor(1, 5);
+    connect(m_inbox, &QAbstractItemModel::rowsInserted, this, [this] {
+        // The inbox opens small while empty; a question needs room for its form.
+        if (!m_inboxDock->isFloating() && m_inboxDock->height() < 200)
+            resizeDocks({m_inboxDock}, {std::clamp(height() * 3 / 10, 200, 320)}, Qt::Vertical);
+    });
     connect(m_inbox, &QAbstractItemModel::rowsRemoved, this, &MainWindow::syncAnswerPanel);
     connect(m_inbox, &QAbstractItemModel::modelReset, this, &MainWindow::syncAnswerPanel);
     connect(m_inbox, &QAbstractItemModel::dataChanged, this, &MainWindow::syncAnswerPanel);
@@ -449,11 +458,34 @@ void MainWindow::applyDefaultDockSizes()
     // proportions: the chart came out at a third of the right column, too short to read its axis.
     const int w = width();
     const int h = height();
-    resizeDocks({m_sidebarDock}, {std::clamp(w / 7, 180, 260)}, Qt::Horizontal);
-    resizeDocks({m_chartDock}, {std::clamp(w / 3, 420, 640)}, Qt::Horizontal);
-    // Tall enough for a question and its form beside the list.
-    resizeDocks({m_inboxDock}, {std::clamp(h * 3 / 10, 200, 320)}, Qt::Vertical);
+    resizeDocks({m_sidebarDock}, {std::clamp(w / 8, 170, 260)}, Qt::Horizontal);
+    resizeDocks({m_chartDock}, {std::clamp(w / 3, 400, 640)}, Qt::Horizontal);
+    // Small while no question waits (it grows when one arrives, see the inbox's rowsInserted);
+    // tall enough for a question and its form beside the list when one does.
+    const int inbox = m_inbox->rowCount() == 0 ? std::clamp(h / 6, 130, 200) : std::clamp(h * 3 / 10, 200, 320);
+    resizeDocks({m_inboxDock}, {inbox}, Qt::Vertical);
     resizeDocks({m_chartDock, m_resultDock}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
+}
+
+void MainWindow::fitToScreen()
+{
+    const QScreen *screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    if (!screen)
+        return;
+    const QRect available = screen->availableGeometry();
+    // Room for a window manager's frame and title bar, which are not known before the first show.
+    const QSize frame(16, 48);
+    const QSize size = this->size().boundedTo(available.size() - frame);
+    if (size != this->size())
+        resize(size);
+    QRect g(pos(), size + frame);
+    if (!available.contains(g)) {
+        g.moveRight(std::min(g.right(), available.right()));
+        g.moveBottom(std::min(g.bottom(), available.bottom()));
+        g.moveLeft(std::max(g.left(), available.left()));
+        g.moveTop(std::max(g.top(), available.top()));
+        move(g.topLeft());
+    }
 }
 
 void MainWindow::showEvent(QShowEvent *event)
@@ -471,8 +503,9 @@ void MainWindow::restoreSettings()
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1500, 900);
+    fitToScreen();
     m_defaultDockSizesPending = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    m_monitor->restoreState(settings.value(QStringLiteral("monitor/header")).toByteArray());
+    m_monitor->restoreState(settings.value(QStringLiteral("monitor/columns")).toByteArray());
     m_autoDialogs = settings.value(QStringLiteral("input/popup"), false).toBool();
     {
         const QSignalBlocker block(m_popupAction);
@@ -486,7 +519,7 @@ void MainWindow::saveSettings() const
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("monitor/header"), m_monitor->saveState());
+    settings.setValue(QStringLiteral("monitor/columns"), m_monitor->saveState());
     settings.setValue(QStringLiteral("view/theme"), int(m_theme));
     settings.setValue(QStringLiteral("session/last"), m_session.value_or(SessionListModel::AllSessions));
 }

@@ -124,6 +124,8 @@ private:
     void restoreSettings();
     // Dock sizes for a first start (no saved layout), from the window's real size once shown.
     void applyDefaultDockSizes();
+    // Keeps the window (saved or default size) inside the screen's available geometry.
+    void fitToScreen();
     void saveSettings() const;
     void updateTitle();
     void updateStatusBar();

@@ -406,6 +406,10 @@ void ResidualChart::setDark(bool dark)
     m_chart->setBackgroundBrush(dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white));
     m_chart->setPlotAreaBackgroundVisible(false);
     m_chart->setBackgroundRoundness(0);
+    // The theme's minor grid is nearly as bright as its major grid; keep it a faint hint.
+    const QColor minor = dark ? QColor(0x33, 0x36, 0x3b) : QColor(0xec, 0xee, 0xf0);
+    m_x->setMinorGridLineColor(minor);
+    m_y->setMinorGridLineColor(minor);
 }
 
 } // namespace Eddy

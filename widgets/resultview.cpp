@@ -7,6 +7,7 @@
 #include <QChartView>
 #include <QFontDatabase>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QListWidget>
 #include <QSplitter>
 #include <QValueAxis>
@@ -184,6 +185,23 @@ int ResultView::shownCurvePoints() const
     return n;
 }
 
+int ResultView::shownReferencePoints() const
+{
+    int n = 0;
+    for (QAbstractSeries *s : m_curveChart->series())
+        if (auto *markers = qobject_cast<QScatterSeries *>(s))
+            n += int(markers->count());
+    return n;
+}
+
+QString ResultView::shownReferenceName() const
+{
+    for (QAbstractSeries *s : m_curveChart->series())
+        if (qobject_cast<QScatterSeries *>(s))
+            return s->name();
+    return {};
+}
+
 void ResultView::showCurve(int row)
 {
     m_curveChart->removeAllSeries();
@@ -213,8 +231,23 @@ void ResultView::showCurve(int row)
     m_curveChart->addAxis(y, Qt::AlignLeft);
     line->attachAxis(x);
     line->attachAxis(y);
+    line->setName(c.yLabel);
+    QList<QPointF> extent = pts;
+    if (!c.reference.empty()) {
+        // Published reference values over the computed curve: markers, named by their source.
+        auto *markers = new QScatterSeries;
+        markers->setName(c.referenceSource);
+        markers->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        markers->setMarkerSize(7);
+        markers->replace(QList<QPointF>(c.reference.begin(), c.reference.end()));
+        m_curveChart->addSeries(markers);
+        markers->attachAxis(x);
+        markers->attachAxis(y);
+        extent += markers->points();
+    }
+    m_curveChart->legend()->setVisible(!c.reference.empty());
     double x0 = pts.first().x(), x1 = x0, y0 = pts.first().y(), y1 = y0;
-    for (const QPointF &p : pts) {
+    for (const QPointF &p : std::as_const(extent)) {
         x0 = std::min(x0, p.x());
         x1 = std::max(x1, p.x());
         y0 = std::min(y0, p.y());

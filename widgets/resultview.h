@@ -44,6 +44,9 @@ public:
     QStringList curveNames() const;
     void showCurve(int row);
     int shownCurvePoints() const; // points of the plotted curve (0 = none)
+    // Reference markers drawn over the plotted curve (0 = none), and their legend name.
+    int shownReferencePoints() const;
+    QString shownReferenceName() const;
     Outcome outcome() const { return m_outcome; }
     QString bannerText() const;
     QString text() const;

@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDialog>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -17,6 +18,9 @@
 #include <QLogValueAxis>
 #include <QMessageBox>
 #include <QSaveFile>
+#include <QScreen>
+#include <QSettings>
+#include <QUrl>
 #include <QScatterSeries>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -73,7 +77,11 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_y->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(m_x, &QComboBox::currentIndexChanged, this, &SweepResultsView::replot);
     connect(m_y, &QComboBox::currentIndexChanged, this, &SweepResultsView::replot);
-    connect(m_y, &QComboBox::activated, this, [this] { m_userPickedY = true; });
+    connect(m_y, &QComboBox::activated, this, [this] {
+        m_userPickedY = true;
+        rememberChoice();
+    });
+    connect(m_x, &QComboBox::activated, this, &SweepResultsView::rememberChoice);
 
     m_points->setName(tr("Converged"));
     m_unconverged->setName(tr("Not converged"));
@@ -99,7 +107,7 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_view->setChart(m_chart);
     applyMarkerStyle();
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(160);
+    m_view->setMinimumHeight(100); // the dock may be small at 1280x800; Enlarge Plot gives room
 
     auto *tools = new QHBoxLayout;
     tools->setContentsMargins(4, 0, 4, 0);
@@ -116,11 +124,19 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
         connect(b, &QToolButton::clicked, this, [this, kind] { exportInteractive(kind); });
         tools->addWidget(b);
     };
+    auto *enlarge = new QToolButton(this);
+    enlarge->setObjectName(QStringLiteral("enlargePlot"));
+    enlarge->setText(tr("Enlarge Plot"));
+    enlarge->setToolTip(tr("Show the plot in a large window of its own"));
+    enlarge->setAutoRaise(true);
+    connect(enlarge, &QToolButton::clicked, this, &SweepResultsView::enlargePlot);
+    tools->addWidget(enlarge);
     addTool(tr("Export CSV..."), tr("Save the table: parameters, status and result scalars"), QStringLiteral("csv"));
     addTool(tr("Export SVG..."), tr("Save the plot as a vector drawing"), QStringLiteral("svg"));
     addTool(tr("Export PNG..."), tr("Save the plot as an image"), QStringLiteral("png"));
 
     auto *split = new QSplitter(Qt::Horizontal, this);
+    m_split = split;
     split->addWidget(m_table);
     split->addWidget(m_view);
     split->setStretchFactor(0, 3);
@@ -142,6 +158,10 @@ void SweepResultsView::refreshChoices()
     const QString keepY = m_y->currentText();
     const QStringList params = m_model->parameterNames();
     const QStringList scalars = m_model->scalarNames();
+    // What the user chose last time for this server and tool, when this sweep has it.
+    const QStringList remembered = rememberedChoice();
+    const bool useRemembered = remembered.size() == 2 && params.contains(remembered[0])
+                               && scalars.contains(remembered[1]);
     QStringList oldX, oldY;
     for (int i = 0; i < m_x->count(); ++i)
         oldX << m_x->itemText(i);
@@ -154,14 +174,19 @@ void SweepResultsView::refreshChoices()
             m_x->clear();
             m_x->addItems(params);
             // A useful first choice: the first numeric varied parameter (not a yes/no switch).
-            int pick = int(params.indexOf(keepX));
+            int pick = int(params.indexOf(useRemembered ? remembered[0] : keepX));
             for (int i = 0; pick < 0 && i < params.size(); ++i) {
                 if (m_model->isNumericParameter(params[i]))
                     pick = i;
             }
             m_x->setCurrentIndex(std::max(0, pick));
         }
-        if (oldY != scalars || !m_model->scalarVaries(m_y->currentText())) {
+        if (useRemembered && m_y->currentText() != remembered[1]) {
+            m_y->clear();
+            m_y->addItems(scalars);
+            m_y->setCurrentIndex(int(scalars.indexOf(remembered[1])));
+            m_userPickedY = true;
+        } else if (oldY != scalars || !m_model->scalarVaries(m_y->currentText())) {
             m_y->clear();
             m_y->addItems(scalars);
             // A useful first choice: the final residual if it varies, else the first scalar that
@@ -352,12 +377,56 @@ void SweepResultsView::exportInteractive(const QString &kind)
         QMessageBox::warning(this, tr("Export Sweep Results"), tr("Could not write %1. Choose a folder you can write to.").arg(path));
 }
 
+QStringList SweepResultsView::rememberedChoice() const
+{
+    if (m_plotKey.isEmpty())
+        return {};
+    return QSettings()
+        .value(QStringLiteral("sweepPlot/") + QString::fromLatin1(QUrl::toPercentEncoding(m_plotKey)))
+        .toStringList();
+}
+
+void SweepResultsView::rememberChoice() const
+{
+    if (m_plotKey.isEmpty() || m_x->currentText().isEmpty() || m_y->currentText().isEmpty())
+        return;
+    QSettings().setValue(QStringLiteral("sweepPlot/") + QString::fromLatin1(QUrl::toPercentEncoding(m_plotKey)),
+                         QStringList{m_x->currentText(), m_y->currentText()});
+}
+
+void SweepResultsView::enlargePlot()
+{
+    if (m_view->parentWidget() != m_split) {
+        m_view->window()->raise();
+        return;
+    }
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("enlargedPlot"));
+    dialog->setWindowTitle(tr("Sweep Results Plot"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_view);
+    // Large, but inside the screen.
+    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 800);
+    dialog->resize(QSize(1100, 750).boundedTo(available.size() * 9 / 10));
+    connect(dialog, &QDialog::finished, this, [this] {
+        m_split->insertWidget(1, m_view); // back beside the table
+        m_view->show();
+    });
+    dialog->show();
+}
+
 void SweepResultsView::setDark(bool dark)
 {
     m_dark = dark;
     m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     m_chart->setBackgroundBrush(dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white));
     m_chart->setBackgroundRoundness(0);
+    // Minor lines are a hint of scale, not content: barely above the background when dark.
+    const QColor minor = dark ? QColor(0x33, 0x36, 0x3b) : QColor(0xec, 0xee, 0xf0);
+    for (QAbstractAxis *axis : std::initializer_list<QAbstractAxis *>{m_axisX, m_axisY, m_axisLogY})
+        axis->setMinorGridLineColor(minor);
     applyMarkerStyle();
 }
 

@@ -11,6 +11,7 @@ class QLogValueAxis;
 class QValueAxis;
 class QScatterSeries;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 
 namespace Eddy {
@@ -42,6 +43,12 @@ public:
     QString plotTitle() const;
     // Chooses the plotted pair; false when the model has no such column.
     bool setPlot(const QString &parameter, const QString &scalar);
+    // The plot's choice is remembered per key (server and tool) in QSettings: set it before the
+    // model shows the sweep.
+    void setPlotKey(const QString &key) { m_plotKey = key; }
+    // Shows the plot in a large resizable window of its own (and back when that closes).
+    void enlargePlot();
+    QChartView *chartView() const { return m_view; }
 
     bool exportCsv(const QString &path) const;
     SvgPlot plot() const;
@@ -57,6 +64,8 @@ private:
     void replot();
     void applyMarkerStyle();
     void exportInteractive(const QString &kind);
+    void rememberChoice() const;
+    QStringList rememberedChoice() const; // {x, y}, or empty
 
     SweepResultsModel *m_model;
     QSortFilterProxyModel *m_proxy;
@@ -75,6 +84,8 @@ private:
     bool m_logY = false;
     bool m_userPickedY = false;
     bool m_dark = false;
+    QString m_plotKey;
+    QSplitter *m_split = nullptr;
 };
 
 } // namespace Eddy

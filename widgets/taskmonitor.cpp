@@ -1,11 +1,14 @@
 #include "widgets/taskmonitor.h"
 
+#include "models/outcomepalette.h"
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
 #include "widgets/progressdelegate.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -16,6 +19,8 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace Eddy {
 
@@ -31,6 +36,7 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     , m_cancel(new QToolButton(this))
     , m_rerun(new QToolButton(this))
     , m_shown(new QLabel(this))
+    , m_emptyHint(new QLabel(m_view)) // over the viewport, not in it: rows paint without widgets
 {
     setObjectName(QStringLiteral("TaskMonitor"));
     m_proxy->setSourceModel(model);
@@ -104,18 +110,27 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 10);
-    m_view->horizontalHeader()->setHighlightSections(false);
-    m_view->horizontalHeader()->setStretchLastSection(false);
-    m_view->horizontalHeader()->setSectionResizeMode(TaskTableModel::MessageColumn, QHeaderView::Stretch);
-    m_view->setColumnWidth(TaskTableModel::CaseColumn, 130);
-    m_view->setColumnWidth(TaskTableModel::ParametersColumn, 200);
-    m_view->setColumnWidth(TaskTableModel::StatusColumn, 130);
-    m_view->setColumnWidth(TaskTableModel::ProgressColumn, 120);
-    m_view->setColumnWidth(TaskTableModel::ResidualColumn, 80);
-    m_view->setColumnWidth(TaskTableModel::EtaColumn, 80);
-    m_view->setColumnWidth(TaskTableModel::AgeColumn, 80);
-    m_view->setColumnWidth(TaskTableModel::ServerColumn, 110);
-    m_view->setColumnWidth(TaskTableModel::ExpiresColumn, 90);
+    QHeaderView *header = m_view->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setStretchLastSection(true);
+    header->setSectionsMovable(true);
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QHeaderView::customContextMenuRequested, this, &TaskMonitor::showHeaderMenu);
+    connect(m_model, &QAbstractItemModel::headerDataChanged, this, &TaskMonitor::syncVariedColumns);
+    applyDefaultColumns();
+
+    m_emptyHint->setObjectName(QStringLiteral("emptyHint"));
+    m_emptyHint->setText(tr("No tasks in this session yet \u2014 File \u25B8 New Sweep\u2026 (Ctrl+N) or "
+                            "Open Sweep\u2026"));
+    m_emptyHint->setAlignment(Qt::AlignCenter);
+    m_emptyHint->setWordWrap(true);
+    m_emptyHint->setForegroundRole(QPalette::PlaceholderText);
+    m_emptyHint->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_view->viewport()->installEventFilter(this);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &TaskMonitor::updateEmptyHint);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &TaskMonitor::updateEmptyHint);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &TaskMonitor::updateEmptyHint);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &TaskMonitor::checkPendingSweep);
     connect(m_view, &QTableView::customContextMenuRequested, this, &TaskMonitor::showContextMenu);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateActions();
@@ -136,6 +151,7 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
     updateActions();
+    updateEmptyHint();
 }
 
 TaskMonitor::~TaskMonitor() = default;
@@ -272,8 +288,131 @@ QByteArray TaskMonitor::saveState() const
 
 void TaskMonitor::restoreState(const QByteArray &state)
 {
-    if (!state.isEmpty())
-        m_view->horizontalHeader()->restoreState(state);
+    // A layout saved with another set of columns is not applied: the defaults fit the window.
+    QHeaderView *header = m_view->horizontalHeader();
+    if (!state.isEmpty() && (!header->restoreState(state) || header->count() != TaskTableModel::ColumnCount))
+        applyDefaultColumns();
+    syncVariedColumns();
+}
+
+static bool TaskTableModelColumnIsVaried(int column)
+{
+    return column >= TaskTableModel::VariedColumn && column <= TaskTableModel::VariedLastColumn;
+}
+
+bool TaskMonitor::shownByDefault(int column)
+{
+    switch (column) {
+    case TaskTableModel::ParametersColumn: // the varied columns and the tooltip say it all
+    case TaskTableModel::MessageColumn:
+    case TaskTableModel::AgeColumn:
+    case TaskTableModel::ServerColumn:
+    case TaskTableModel::ExpiresColumn: return false;
+    default: return true;
+    }
+}
+
+void TaskMonitor::applyDefaultColumns()
+{
+    QHeaderView *header = m_view->horizontalHeader();
+    const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    const auto width = [&](int column, int ems) {
+        // Never narrower than the header's own text (German headers are longer).
+        m_view->setColumnWidth(column, std::max(ems * em, header->sectionSizeHint(column)));
+    };
+    for (int c = 0; c < TaskTableModel::ColumnCount; ++c) {
+        header->moveSection(header->visualIndex(c), c);
+        m_view->setColumnHidden(c, !shownByDefault(c));
+    }
+    width(TaskTableModel::CaseColumn, 11);
+    for (int c = TaskTableModel::VariedColumn; c <= TaskTableModel::VariedLastColumn; ++c)
+        width(c, 5);
+    width(TaskTableModel::ParametersColumn, 14);
+    // The longest outcome a row shows, in the language shown, in bold (as the delegate paints
+    // it) beside its dot.
+    QFont bold = m_view->font();
+    bold.setBold(true);
+    const QFontMetrics boldMetrics(bold);
+    int status = header->sectionSizeHint(TaskTableModel::StatusColumn);
+    for (int o = 0; o <= int(Monitor::Outcome::Lost); ++o)
+        status = std::max(status, boldMetrics.horizontalAdvance(
+                                      OutcomePalette::label(static_cast<Monitor::Outcome>(o)))
+                                      + 3 * em);
+    m_view->setColumnWidth(TaskTableModel::StatusColumn, status);
+    width(TaskTableModel::MessageColumn, 16);
+    width(TaskTableModel::ProgressColumn, 7);
+    width(TaskTableModel::ResidualColumn, 7);
+    width(TaskTableModel::EtaColumn, 6);
+    width(TaskTableModel::AgeColumn, 5);
+    width(TaskTableModel::ServerColumn, 7);
+    width(TaskTableModel::ExpiresColumn, 6);
+    syncVariedColumns();
+}
+
+void TaskMonitor::syncVariedColumns()
+{
+    QHeaderView *header = m_view->horizontalHeader();
+    for (int c = TaskTableModel::VariedColumn; c <= TaskTableModel::VariedLastColumn; ++c) {
+        const bool named = !m_model->variedName(c).isEmpty();
+        m_view->setColumnHidden(c, !named);
+        if (named && header->sectionSize(c) < header->sectionSizeHint(c))
+            header->resizeSection(c, header->sectionSizeHint(c)); // the name is never cut off
+    }
+}
+
+void TaskMonitor::showHeaderMenu(const QPoint &pos)
+{
+    QHeaderView *header = m_view->horizontalHeader();
+    QMenu menu(this);
+    for (int c = 0; c < TaskTableModel::ColumnCount; ++c) {
+        if (TaskTableModelColumnIsVaried(c) || c == TaskTableModel::CaseColumn)
+            continue; // the case always shows; varied columns follow the shown sweeps
+        QAction *a = menu.addAction(m_model->headerData(c, Qt::Horizontal).toString());
+        a->setCheckable(true);
+        a->setChecked(!header->isSectionHidden(c));
+        connect(a, &QAction::toggled, this, [this, c](bool on) { m_view->setColumnHidden(c, !on); });
+    }
+    menu.addSeparator();
+    QAction *reset = menu.addAction(tr("Default Columns"));
+    connect(reset, &QAction::triggered, this, &TaskMonitor::applyDefaultColumns);
+    menu.exec(header->mapToGlobal(pos));
+}
+
+void TaskMonitor::selectSweepWhenListed(qint64 sweepId)
+{
+    m_pendingSweep = sweepId;
+    checkPendingSweep();
+}
+
+void TaskMonitor::checkPendingSweep()
+{
+    if (!m_pendingSweep)
+        return;
+    // The first of its rows in the shown order (case 1 when sorted by case).
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const QModelIndex idx = m_proxy->index(r, 0);
+        if (idx.data(TaskTableModel::SweepIdRole).toLongLong() != *m_pendingSweep)
+            continue;
+        m_pendingSweep.reset();
+        // After the insertion has settled in the view.
+        const qint64 taskId = idx.data(TaskTableModel::TaskIdRole).toLongLong();
+        QMetaObject::invokeMethod(this, [this, taskId] { selectTask(taskId); }, Qt::QueuedConnection);
+        return;
+    }
+}
+
+void TaskMonitor::updateEmptyHint()
+{
+    m_emptyHint->setVisible(m_model->rowCount() == 0);
+    m_emptyHint->setGeometry(m_view->viewport()->geometry().adjusted(16, 16, -16, -16));
+    m_emptyHint->raise();
+}
+
+bool TaskMonitor::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        updateEmptyHint();
+    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace Eddy

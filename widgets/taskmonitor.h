@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QComboBox;
 class QLineEdit;
 class QTableView;
@@ -42,6 +44,12 @@ public:
     // Failed, cancelled, expired, lost or ended with a tool error (aborted): Re-run applies.
     static bool isRerunnable(const Store::TaskRecord &task);
     void selectTask(qint64 taskId);
+    // Selects and shows the first row of this sweep as soon as one is listed (a new sweep).
+    void selectSweepWhenListed(qint64 sweepId);
+    // The columns shown on a first start; the rest are in the header's context menu.
+    static bool shownByDefault(int column);
+    // The hint shown over an empty table.
+    QLabel *emptyHint() const { return m_emptyHint; }
     // Cancels the selected live tasks (after asking when more than one is selected).
     void cancelSelected();
 
@@ -55,9 +63,17 @@ Q_SIGNALS:
     void relaunchRequested(qint64 taskId);
     void activated(qint64 taskId);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void updateActions();
     void showContextMenu(const QPoint &pos);
+    void showHeaderMenu(const QPoint &pos);
+    void applyDefaultColumns();
+    void syncVariedColumns(); // a varied slot is shown while it names a parameter
+    void checkPendingSweep();
+    void updateEmptyHint();
 
     TaskTableModel *m_model;
     TaskFilterProxyModel *m_proxy;
@@ -67,6 +83,8 @@ private:
     QToolButton *m_cancel;
     QToolButton *m_rerun;
     QLabel *m_shown;
+    QLabel *m_emptyHint;
+    std::optional<qint64> m_pendingSweep;
     bool m_confirmCancel = true;
 
 public:
