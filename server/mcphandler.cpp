@@ -50,6 +50,10 @@ bool isAcceptable(std::string_view accept)
 bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_view taskId,
                const std::string &tokenHash, HttpResponse &res)
 {
+    // At debug level every poll is one line (the id redacted): who polls how often, e.g. to
+    // check that two clients sharing a database do not both poll one task.
+    if (Log::enabled(Log::Level::Debug))
+        Log::debug("tasks/get " + Log::redact(taskId));
     std::string &body = res.body;
     body.clear();
     body.reserve(1024);
@@ -785,6 +789,12 @@ void McpHandler::tasksUpdate(HttpResponse &res, const Call &call)
                   "Invalid params: 'inputResponses' must be an object keyed by the "
                   "inputRequests keys");
         return;
+    }
+    if (Log::enabled(Log::Level::Debug)) {
+        std::string keys;
+        for (auto it = responses.begin(); it != responses.end(); ++it)
+            keys += (keys.empty() ? "" : ",") + it.key();
+        Log::debug("tasks/update " + Log::redact(taskId) + " keys " + keys);
     }
     const bool fixture = m_fixtureTasks && m_fixtureTasks->update(taskId, call.tokenHash, responses);
     if (!fixture && !m_tasks.update(taskId, call.tokenHash, responses)) {

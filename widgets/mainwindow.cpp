@@ -4,6 +4,7 @@
 #include "models/sampleseriesmodel.h"
 #include "models/serverlistmodel.h"
 #include "models/sessionlistmodel.h"
+#include "models/sharedwork.h"
 #include "models/sweepresultsmodel.h"
 #include "models/outcomepalette.h"
 #include "models/tasktablemodel.h"
@@ -178,6 +179,7 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     // Engine -> GUI (queued: the engine lives on its own thread).
     Monitor::Engine *engine = m_bridge->engine();
     connect(m_bridge, &EngineBridge::snapshotReady, this, &MainWindow::onSnapshot);
+    new SharedWorkFollower(m_bridge, m_tasks, [this] { return m_session; }, this);
     connect(m_bridge, &EngineBridge::samplesReady, this, &MainWindow::onSamples);
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
     connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {
@@ -504,6 +506,7 @@ void MainWindow::buildMenus()
     QMenu *server = menuBar()->addMenu(tr("&Server"));
     server->addAction(tr("Add Server..."), this, &MainWindow::addServer);
     QAction *refresh = server->addAction(tr("Refresh Servers"), this, [this] {
+        m_bridge->checkSharedChanges(); // and what other processes wrote to the database
         for (const auto &s : m_servers->servers())
             m_bridge->refreshServer(s.id);
     });

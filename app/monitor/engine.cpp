@@ -2,6 +2,7 @@
 #include "app/monitor/outcome.h"
 #include "app/monitor/log.h"
 #include "app/monitor/schemavalidator.h"
+#include "app/monitor/sharing.h"
 #include "app/monitor/sweepexpander.h"
 
 #include "app/mcp/client.h"
@@ -226,7 +227,8 @@ bool Engine::isSubmitting() const
 bool Engine::isIdle() const
 {
     if (!m_live.isEmpty() || !m_sendingCases.isEmpty() || m_answersInFlight > 0 || m_submissionsPending > 0
-        || !m_caseAttempts.isEmpty()) // a case waiting to be sent again after a failure
+        || !m_caseAttempts.isEmpty() // a case waiting to be sent again after a failure
+        || (m_sharing && m_sharing->followedCount() > 0)) // live tasks another process polls
         return false;
     for (const auto &q : m_caseQueue)
         if (!q.isEmpty())
@@ -257,6 +259,7 @@ bool Engine::open(const QString &dbPath)
     Net::initGlobal();
     m_http = new Net::HttpClient(this);
     m_inbox = std::make_unique<InputInbox>(m_store);
+    m_sharing = std::make_unique<Sharing>(*this);
     const QStringList bad = m_parser.setTemplates(m_store.progressTemplates());
     for (const QString &b : bad)
         qCWarning(lcMonitor) << "progress template skipped:" << b;
@@ -282,6 +285,7 @@ bool Engine::open(const QString &dbPath)
         pumpSubmissions();
         armPollTimer();
         m_ttlTimer.start();
+        m_sharing->start();
     }
     m_wasIdle = false;
     QTimer::singleShot(0, this, &Engine::checkIdle);
@@ -320,6 +324,7 @@ void Engine::close()
     m_fieldWarned.clear();
     m_ttlWarned.clear();
     m_scheduler = std::make_unique<PollScheduler>();
+    m_sharing.reset(); // gives the leases back: another process takes over at once
     m_store.close();
 }
 
@@ -988,6 +993,8 @@ void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueA
 {
     if (task.serverTaskId.isEmpty())
         return;
+    if (m_monitoring && m_sharing && !m_sharing->claimTask(task))
+        return; // another process polls it; its changes come through the database
     m_live.insert(task.id, task);
     m_byServerTaskId.insert(task.serverTaskId, task.id);
     m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs);
@@ -1413,7 +1420,8 @@ void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &el
                                                  : QStringLiteral("There is no task %1.").arg(taskId));
         return;
     }
-    if (!m_inbox->beginAnswer(taskId, key, answer, &error, answeredBy)) {
+    if (m_sharing ? !m_sharing->beginAnswer(taskId, key, answer, answeredBy, &error)
+                  : !m_inbox->beginAnswer(taskId, key, answer, &error, answeredBy)) {
         emit inputAnswered(taskId, key, false, error);
         return;
     }
@@ -1547,6 +1555,8 @@ void Engine::resumeAnswers()
     // Answers stored but maybe never acknowledged before a crash: the server ignores a key it
     // already has, so sending again is safe.
     for (const Store::InputRequestRecord &r : m_store.answeringInputRequests()) {
+        if (m_sharing && !m_sharing->takeAnswer(r.taskId, r.key))
+            continue; // another process is sending it
         const json answer = json::parse(r.answer.toStdString(), nullptr, false);
         if (!answer.is_discarded())
             sendAnswer(r.taskId, r.key, answer);
@@ -1557,6 +1567,9 @@ void Engine::autoAnswer(const Store::InputRequestRecord &request)
 {
     if (!m_autoAnswers)
         return;
+    if (const auto now = m_store.inputRequest(request.taskId, request.key);
+        now && now->state != Store::InputState::Pending)
+        return; // answered meanwhile (by another process on the database)
     const json req = json::parse(request.request.toStdString(), nullptr, false);
     QString error;
     const json answer = InputInbox::answerFromValues(req, *m_autoAnswers, &error);
