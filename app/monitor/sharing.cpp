@@ -4,7 +4,11 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QSysInfo>
 #include <QUuid>
+
+#include <cerrno>
+#include <signal.h>
 
 namespace Eddy::Monitor {
 
@@ -15,13 +19,31 @@ qint64 nowMs()
     return QDateTime::currentMSecsSinceEpoch();
 }
 
-// A process's name in the lease table: its pid (for a person reading the table) and a random
-// part (pids are reused).
+// A process's name in the lease table: its pid and host (for a person reading the table, and
+// to tell a holder that is gone) and a random part (pids are reused).
 QString ownerId()
 {
-    return QStringLiteral("%1-%2")
+    return QStringLiteral("%1@%2:%3")
         .arg(QCoreApplication::applicationPid())
+        .arg(QSysInfo::machineHostName())
         .arg(QUuid::createUuid().toString(QUuid::WithoutBraces).left(8));
+}
+
+// True when `owner` names a process of this host that no longer exists (killed, crashed): its
+// leases need not run out first. Unknown forms and other hosts are never called gone.
+bool isGone(const QString &owner)
+{
+    const qsizetype at = owner.indexOf(QLatin1Char('@'));
+    const qsizetype colon = owner.lastIndexOf(QLatin1Char(':'));
+    if (at <= 0 || colon <= at)
+        return false;
+    if (owner.mid(at + 1, colon - at - 1) != QSysInfo::machineHostName())
+        return false;
+    bool ok = false;
+    const qint64 pid = owner.left(at).toLongLong(&ok);
+    if (!ok || pid <= 0 || pid == QCoreApplication::applicationPid())
+        return false;
+    return ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
 }
 
 constexpr int s_feedIntervalMs = 250;
@@ -153,6 +175,16 @@ void Sharing::leaseTick()
         m_engine.m_legacyKeys.remove(id);
         qCInfo(lcMonitor, "task %lld: another process took over polling it", id);
         follow(t);
+    }
+    // A holder that is gone (kill -9, a crash) is taken over now rather than when its leases
+    // run out.
+    for (const QString &owner : m_leases.otherOwners(now)) {
+        if (isGone(owner)) {
+            qCInfo(lcMonitor,
+                   "process %s holds leases but is gone; taking its work over",
+                   qPrintable(owner.section(QLatin1Char('@'), 0, 0)));
+            m_leases.dropOwner(owner);
+        }
     }
     if (++m_ticks % 20 == 1) {
         m_leases.pruneFinished();

@@ -106,6 +106,24 @@ std::optional<QString> Leases::holder(const QString &item, qint64 nowMs)
     return std::nullopt;
 }
 
+QList<QString> Leases::otherOwners(qint64 nowMs)
+{
+    QList<QString> out;
+    Statement st = m_db.prepare(
+        QStringLiteral("SELECT DISTINCT owner FROM leases WHERE expires_at >= ? AND owner <> ?"));
+    st.bind(1, nowMs).bind(2, m_owner);
+    while (st.step() == Statement::StepResult::Row)
+        out << st.text(0);
+    return out;
+}
+
+bool Leases::dropOwner(const QString &owner)
+{
+    Statement st = m_db.prepare(QStringLiteral("DELETE FROM leases WHERE owner = ?"));
+    st.bind(1, owner);
+    return st.exec();
+}
+
 QList<qint64> Leases::unheldLiveTasks(qint64 nowMs)
 {
     QList<qint64> out;

@@ -48,6 +48,11 @@ public:
     // The owner of a live lease, when there is one.
     std::optional<QString> holder(const QString &item, qint64 nowMs);
 
+    // Owners other than this one with a live lease.
+    QList<QString> otherOwners(qint64 nowMs);
+    // Drops every lease of `owner` (a process known to be gone).
+    bool dropOwner(const QString &owner);
+
     // Live tasks (with a server task id) that nobody holds, by id.
     QList<qint64> unheldLiveTasks(qint64 nowMs);
     // Answers stored as being sent ("answering") that nobody holds: the sender went away.

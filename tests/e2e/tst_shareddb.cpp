@@ -30,6 +30,8 @@
 
 #include <memory>
 
+#include <signal.h>
+
 using namespace Eddy;
 using nlohmann::json;
 using Store::TaskStatus;
@@ -82,6 +84,7 @@ private Q_SLOTS:
     void eddyctlSweepJoinsTheWindow();
     void oneProcessPollsEachTaskAndAnswersGoOnce();
     void killedPollerIsTakenOver();
+    void hungPollerIsTakenOverWhenItsLeaseRunsOut();
 
 private:
     struct App
@@ -96,6 +99,13 @@ private:
     QString writeSpec(int cases);
     std::unique_ptr<QProcess> startCtl(const QStringList &args);
     static qint64 requestsSent(App &app);
+    // An eddyctl "call --wait" of an asking case, then the window on its database, checked to
+    // show the task and its question without polling it. Null (test failed) otherwise.
+    QProcess *startHolder(const QString &db);
+    // The window answers the task's question; it completes, and the server got one answer.
+    void answerAndFinish(const QString &db, qsizetype logBefore);
+    // Polls per task in a stretch of the server's log fit one poller, not two.
+    void checkOnePoller(const QList<LogLine> &polls, int tasks);
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
@@ -305,28 +315,10 @@ void tst_SharedDb::oneProcessPollsEachTaskAndAnswersGoOnce()
     }
     // A while of waiting questions: polls every s_serverPollMs from whoever polls.
     QTest::qWait(5000);
-    const QList<LogLine> polls
-        = serverLines(m_server.standardError().mid(logBefore), QStringLiteral("tasks/get"));
-    QHash<QString, QList<qint64>> byTask;
-    for (const LogLine &l : polls)
-        byTask[l.task] << l.atMs;
-    QCOMPARE(byTask.size(), 2);
-    for (auto it = byTask.cbegin(); it != byTask.cend(); ++it) {
-        const QList<qint64> &at = it.value();
-        QVERIFY2(
-            at.size() >= 4,
-            qPrintable(QStringLiteral("task %1 polled %2 times").arg(it.key()).arg(at.size())));
-        const double span = double(at.last() - at.first());
-        // One poller: about span / interval + 1 polls; each more poller adds as many again.
-        const double bound = 1.25 * span / s_serverPollMs + 3;
-        QVERIFY2(at.size() <= bound,
-                 qPrintable(QStringLiteral("task %1 polled %2 times in %3 ms "
-                                           "(one poller: at most %4)")
-                                .arg(it.key())
-                                .arg(at.size())
-                                .arg(span)
-                                .arg(bound)));
-    }
+    checkOnePoller(
+        serverLines(m_server.standardError().mid(logBefore), QStringLiteral("tasks/get")), 2);
+    if (QTest::currentTestFailed())
+        return;
 
     // Each question is answered by three processes at once: two eddyctl answer commands and the
     // window; each answer reaches the server once.
@@ -371,9 +363,8 @@ void tst_SharedDb::oneProcessPollsEachTaskAndAnswersGoOnce()
     QCOMPARE(w.inboxModel()->pendingCount(), 0);
 }
 
-void tst_SharedDb::killedPollerIsTakenOver()
+QProcess *tst_SharedDb::startHolder(const QString &db)
 {
-    const QString db = m_dir.filePath(QStringLiteral("takeover.sqlite"));
     // eddyctl calls an asking case and waits for it: it polls the task.
     const json args{{"reynolds", m_reynolds++},
                     {"grid", 16},
@@ -386,32 +377,45 @@ void tst_SharedDb::killedPollerIsTakenOver()
                                                   QStringLiteral("run_cfd_case"),
                                                   QString::fromStdString(args.dump()),
                                                   QStringLiteral("--wait")}));
-    QProcess &holder = *m_ctls.last();
-    QVERIFY(holder.waitForStarted(30000));
+    QProcess *holder = m_ctls.last().get();
+    if (!holder->waitForStarted(30000))
+        return nullptr;
     QByteArray said;
-    QTRY_VERIFY_WITH_TIMEOUT((said += holder.readAllStandardError()).contains("asks"), 60000);
+    [&] {
+        QTRY_VERIFY_WITH_TIMEOUT((said += holder->readAllStandardError()).contains("asks"), 60000);
+    }();
+    if (!said.contains("asks"))
+        return nullptr;
 
     // The window opens on the same database: it shows the task and its question, and leaves the
     // polling to eddyctl.
     m_app = startApp(db);
-    QVERIFY(m_app);
+    if (!m_app)
+        return nullptr;
     MainWindow &w = *m_app->window;
     w.switchSession(std::nullopt); // the call has no session: All sessions
-    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 1, 30000);
-    const qint64 id = w.taskModel()->taskIdAt(0);
-    QTRY_COMPARE_WITH_TIMEOUT(
-        int(w.taskModel()->task(id)->status), int(TaskStatus::InputRequired), 30000);
-    QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 1, 30000);
-    const qsizetype logBefore = m_server.standardError().size();
-    QTest::qWait(2000);
-    QCOMPARE(requestsSent(*m_app), 0);
-    QVERIFY(serverLines(m_server.standardError().mid(logBefore), QStringLiteral("tasks/get")).size()
-            >= 2);
+    [&] {
+        QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 1, 30000);
+        const qint64 id = w.taskModel()->taskIdAt(0);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            int(w.taskModel()->task(id)->status), int(TaskStatus::InputRequired), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 1, 30000);
+        // eddyctl goes on polling (a poll every 500 ms while the question waits); the window
+        // sends nothing.
+        const qsizetype logBefore = m_server.standardError().size();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            serverLines(m_server.standardError().mid(logBefore), QStringLiteral("tasks/get")).size()
+                >= 4,
+            30000);
+        QCOMPARE(requestsSent(*m_app), 0);
+    }();
+    return QTest::currentTestFailed() ? nullptr : holder;
+}
 
-    // kill -9: its lease runs out and the window polls the task itself.
-    holder.kill();
-    QVERIFY(holder.waitForFinished(10000));
-    QTRY_VERIFY_WITH_TIMEOUT(requestsSent(*m_app) > 0, 30000);
+void tst_SharedDb::answerAndFinish(const QString &db, qsizetype logBefore)
+{
+    MainWindow &w = *m_app->window;
+    const qint64 id = w.taskModel()->taskIdAt(0);
     const QString key
         = Test::query(
               db, QStringLiteral("SELECT key FROM input_requests WHERE task_id = %1").arg(id), 5000)
@@ -429,6 +433,62 @@ void tst_SharedDb::killedPollerIsTakenOver()
     const QList<LogLine> updates
         = serverLines(m_server.standardError().mid(logBefore), QStringLiteral("tasks/update"));
     QCOMPARE(updates.size(), 1);
+}
+
+void tst_SharedDb::killedPollerIsTakenOver()
+{
+    const QString db = m_dir.filePath(QStringLiteral("killed.sqlite"));
+    QProcess *holder = startHolder(db);
+    QVERIFY(holder);
+    // kill -9: the window polls the task itself.
+    const qsizetype logBefore = m_server.standardError().size();
+    holder->kill();
+    QVERIFY(holder->waitForFinished(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(requestsSent(*m_app) > 0, 30000);
+    answerAndFinish(db, logBefore);
+}
+
+void tst_SharedDb::hungPollerIsTakenOverWhenItsLeaseRunsOut()
+{
+    const QString db = m_dir.filePath(QStringLiteral("hung.sqlite"));
+    QProcess *holder = startHolder(db);
+    QVERIFY(holder);
+    // SIGSTOP: the holder still exists but renews nothing; once its lease has run out the
+    // window polls the task.
+    QCOMPARE(::kill(pid_t(holder->processId()), SIGSTOP), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(requestsSent(*m_app) > 0, 30000);
+    // Woken up, it finds its lease gone and leaves the task to the window: one poller again.
+    QCOMPARE(::kill(pid_t(holder->processId()), SIGCONT), 0);
+    QTest::qWait(1000);
+    const qsizetype logBefore = m_server.standardError().size();
+    QTest::qWait(4000);
+    checkOnePoller(
+        serverLines(m_server.standardError().mid(logBefore), QStringLiteral("tasks/get")), 1);
+    answerAndFinish(db, logBefore);
+}
+
+void tst_SharedDb::checkOnePoller(const QList<LogLine> &polls, int tasks)
+{
+    QHash<QString, QList<qint64>> byTask;
+    for (const LogLine &l : polls)
+        byTask[l.task] << l.atMs;
+    QCOMPARE(byTask.size(), tasks);
+    for (auto it = byTask.cbegin(); it != byTask.cend(); ++it) {
+        const QList<qint64> &at = it.value();
+        QVERIFY2(
+            at.size() >= 4,
+            qPrintable(QStringLiteral("task %1 polled %2 times").arg(it.key()).arg(at.size())));
+        const double span = double(at.last() - at.first());
+        // One poller: about span / interval + 1 polls; each more poller adds as many again.
+        const double bound = 1.25 * span / s_serverPollMs + 3;
+        QVERIFY2(at.size() <= bound,
+                 qPrintable(QStringLiteral("task %1 polled %2 times in %3 ms "
+                                           "(one poller: at most %4)")
+                                .arg(it.key())
+                                .arg(at.size())
+                                .arg(span)
+                                .arg(bound)));
+    }
 }
 
 QTEST_MAIN(tst_SharedDb)
