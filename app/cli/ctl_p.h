@@ -1,0 +1,57 @@
+#pragma once
+
+// Private to the Ctl sources: the JSON and time helpers its command families share.
+
+#include "app/cli/ctl.h"
+
+#include "app/agent/agent.h"
+
+#include "app/monitor/outcome.h"
+#include "app/monitor/sweepexport.h"
+#include "app/store/taskstore.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QRegularExpression>
+#include <QUrl>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace Eddy::Cli {
+
+using json = nlohmann::json;
+
+namespace {
+
+inline json parseJson(const QString &text)
+{
+    return json::parse(text.toStdString(), nullptr, false);
+}
+
+inline json parseJsonText(const QString &text)
+{
+    const json j = parseJson(text);
+    return j.is_discarded() ? json() : j;
+}
+
+inline QString isoMs(std::optional<qint64> ms)
+{
+    if (!ms || *ms <= 0)
+        return {};
+    return QDateTime::fromMSecsSinceEpoch(*ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+inline QString scalarText(const json &v)
+{
+    if (v.is_string())
+        return QString::fromStdString(v.get<std::string>());
+    if (v.is_null())
+        return {};
+    return QString::fromStdString(v.dump());
+}
+
+} // namespace
+
+} // namespace Eddy::Cli

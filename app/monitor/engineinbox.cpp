@@ -1,0 +1,183 @@
+#include "app/monitor/engine.h"
+#include "app/monitor/engine_p.h"
+#include "app/monitor/sharing.h"
+
+namespace Eddy::Monitor {
+
+void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson,
+                         const QString &answeredBy)
+{
+    const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
+    QString error;
+    if (answer.is_discarded()) {
+        emit inputAnswered(taskId, key, false, QStringLiteral("The answer is not valid JSON; give an object like "
+                                                              "{\"action\": \"accept\", \"content\": {...}}."));
+        return;
+    }
+    const auto t = m_store.task(taskId);
+    if (!t || !t->isLive()) {
+        emit inputAnswered(taskId, key, false, t ? QStringLiteral("Task %1 has already ended.").arg(taskId)
+                                                 : QStringLiteral("There is no task %1.").arg(taskId));
+        return;
+    }
+    if (m_sharing ? !m_sharing->beginAnswer(taskId, key, answer, answeredBy, &error)
+                  : !m_inbox->beginAnswer(taskId, key, answer, &error, answeredBy)) {
+        emit inputAnswered(taskId, key, false, error);
+        return;
+    }
+    sendAnswer(taskId, key, answer);
+}
+
+void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, int attempt)
+{
+    const auto t = m_store.task(taskId);
+    if (t && !t->isLive()) {
+        // The task ended while its answer was on the way: after a crash between the server
+        // taking the answer and its ack being stored (a poll may well have stored the end
+        // first), or during a retry. Either way the question closed with the task and can never
+        // be asked again, so it is not reopened; the engineer's answer stays on record.
+        m_inbox->answerSent(taskId, key, true);
+        emit inputAnswered(taskId, key, true, {});
+        return;
+    }
+    ServerLink *l = t ? link(t->serverId) : nullptr;
+    if (!l) {
+        m_inbox->answerSent(taskId, key, false);
+        emit inputAnswered(taskId, key, false, QStringLiteral("The task's server is not configured."));
+        return;
+    }
+    // Sent again shortly, still "answering": after a transient failure, or (2025 era) until a
+    // poll has seen the question in the server's current session.
+    const auto retry = [this, taskId, key, answer, attempt](qint64 delayMs) {
+        QTimer::singleShot(int(std::clamp<qint64>(delayMs, 1000, 30000)), this, [this, taskId, key, answer, attempt] {
+            if (isOpen())
+                sendAnswer(taskId, key, answer, attempt + 1);
+        });
+    };
+    std::string sendKey = key.toStdString();
+    const bool legacy = isLegacyServer(t->serverId);
+    if (legacy) {
+        // The 2025 era asks through request ids of the server's session: a restarted server asks
+        // the same question again under a new id, which only a poll of the task brings.
+        const QString current = m_legacyKeys.value(taskId).value(key);
+        if (current.isEmpty()) {
+            if (attempt >= s_legacyAnswerTries) {
+                m_inbox->answerSent(taskId, key, false);
+                emit inputAnswered(taskId, key, false,
+                                   QStringLiteral("The server no longer asks this question of task %1; "
+                                                  "answer the question it asks now.").arg(taskId));
+                return;
+            }
+            m_scheduler->pollSoon(taskId);
+            armPollTimer();
+            retry(1000);
+            return;
+        }
+        sendKey = current.toStdString();
+    }
+    ++m_answersInFlight;
+    const auto trace = Mcp::TraceContext::fromTraceparent(t->traceparent.toLatin1());
+    Mcp::AckJob *job = l->client->updateTask(t->serverTaskId.toStdString(), json{{sendKey, answer}},
+                                             trace.isValid() ? trace.newTraceparent() : QByteArray());
+    connect(job, &Mcp::Job::finished, this, [this, job, taskId, key, legacy, attempt, retry] {
+        --m_answersInFlight;
+        if (job->hasError()) {
+            const Mcp::Error e = job->error();
+            if (e.isTransient()) {
+                retry(e.retryAfterMs()); // the same answer again shortly
+            } else if (legacy && e.kind() == Mcp::Error::Kind::Protocol && attempt < s_legacyAnswerTries) {
+                // The session ended between the poll and the answer: wait for the question's
+                // new id.
+                m_legacyKeys.remove(taskId);
+                m_scheduler->pollSoon(taskId);
+                armPollTimer();
+                retry(1000);
+            } else {
+                m_inbox->answerSent(taskId, key, false);
+                emit inputAnswered(taskId, key, false, e.message());
+            }
+        } else {
+            m_inbox->answerSent(taskId, key, true);
+            emit inputAnswered(taskId, key, true, {});
+            m_scheduler->pollSoon(taskId);
+            armPollTimer();
+        }
+        checkIdle();
+    });
+}
+
+bool Engine::isLegacyServer(qint64 serverId)
+{
+    ServerLink *l = link(serverId);
+    return l && l->client->era() == Mcp::Era::Legacy;
+}
+
+json Engine::legacyQuestionKeys(qint64 taskId, const json &inputRequests)
+{
+    // A 2025-era client keys a question by the server's request id, which a restarted server
+    // hands out again from 1: the inbox keys it instead by what is asked (method and params) and
+    // how many times the task was already asked exactly that, so the question the user sees keeps
+    // its key across restarts and a new question never takes an answered one's.
+    json out = json::object();
+    QHash<QString, QString> &current = m_legacyKeys[taskId];
+    current.clear();
+    if (!inputRequests.is_object())
+        return out;
+    const QList<Store::InputRequestRecord> known = m_store.inputRequests(taskId);
+    QSet<QString> taken;
+    for (auto it = inputRequests.begin(); it != inputRequests.end(); ++it) {
+        const QByteArray what = QByteArray::fromStdString(it.value().dump());
+        const QString prefix = QStringLiteral("q-%1-").arg(QString::fromLatin1(
+            QCryptographicHash::hash(what, QCryptographicHash::Sha1).toHex().left(16)));
+        QString key;
+        QSet<QString> askedBefore;
+        for (const Store::InputRequestRecord &r : known) {
+            if (!r.key.startsWith(prefix))
+                continue;
+            askedBefore.insert(r.key);
+            if (key.isEmpty() && r.state != Store::InputState::Answered && !taken.contains(r.key))
+                key = r.key;
+        }
+        for (int n = int(askedBefore.size()); key.isEmpty(); ++n) {
+            const QString candidate = prefix + QString::number(n);
+            if (!taken.contains(candidate) && !askedBefore.contains(candidate))
+                key = candidate;
+        }
+        taken.insert(key);
+        current.insert(key, QString::fromStdString(it.key()));
+        out[key.toStdString()] = it.value();
+    }
+    return out;
+}
+
+void Engine::resumeAnswers()
+{
+    // Answers stored but maybe never acknowledged before a crash: the server ignores a key it
+    // already has, so sending again is safe.
+    for (const Store::InputRequestRecord &r : m_store.answeringInputRequests()) {
+        if (m_sharing && !m_sharing->takeAnswer(r.taskId, r.key))
+            continue; // another process is sending it
+        const json answer = json::parse(r.answer.toStdString(), nullptr, false);
+        if (!answer.is_discarded())
+            sendAnswer(r.taskId, r.key, answer);
+    }
+}
+
+void Engine::autoAnswer(const Store::InputRequestRecord &request)
+{
+    if (!m_autoAnswers)
+        return;
+    if (const auto now = m_store.inputRequest(request.taskId, request.key);
+        now && now->state != Store::InputState::Pending)
+        return; // answered meanwhile (by another process on the database)
+    const json req = json::parse(request.request.toStdString(), nullptr, false);
+    QString error;
+    const json answer = InputInbox::answerFromValues(req, *m_autoAnswers, &error);
+    if (answer.is_null()) {
+        emit operationFailed(QStringLiteral("Task %1, question \"%2\": %3").arg(request.taskId).arg(request.key, error));
+        return;
+    }
+    answerInput(request.taskId, request.key, QByteArray::fromStdString(answer.dump()), QStringLiteral("eddyctl"));
+}
+
+} // namespace Eddy::Monitor

@@ -1,0 +1,500 @@
+#include "app/monitor/engine.h"
+#include "app/monitor/engine_p.h"
+
+namespace Eddy::Monitor {
+
+// ---------------------------------------------------------------- submission
+
+void Engine::submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId)
+{
+    QString error;
+    const auto spec = SweepSpec::fromText(specJson, &error);
+    if (!spec) {
+        emit submissionRejected(error);
+        return;
+    }
+    ++m_submissionsPending;
+    withTools(serverId, [this, serverId, spec = *spec, sessionId](const json &tools, const QString &error) {
+        --m_submissionsPending;
+        if (!error.isEmpty()) {
+            emit submissionRejected(error);
+            checkIdle();
+            return;
+        }
+        QStringList names;
+        const json schema = toolSchema(tools, spec.tool, &names);
+        if (schema.is_null()) {
+            emit submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
+                                        .arg(spec.tool, names.join(QStringLiteral(", "))));
+            checkIdle();
+            return;
+        }
+        QStringList problems;
+        auto cases = SweepExpander::expand(spec, schema, &problems);
+        if (!cases) {
+            emit submissionRejected(QStringLiteral("The sweep was not submitted: %1")
+                                        .arg(problems.join(QStringLiteral("; "))));
+            checkIdle();
+            return;
+        }
+        startSubmission(serverId, spec.tool, std::move(*cases), schema, spec.raw, spec.concurrency,
+                        sessionId, false);
+    });
+}
+
+void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
+                      std::optional<qint64> sessionId, std::optional<qint64> parentCaseId)
+{
+    const json args = json::parse(argumentsJson.constBegin(), argumentsJson.constEnd(), nullptr, false);
+    if (args.is_discarded() || !args.is_object()) {
+        emit submissionRejected(QStringLiteral("The arguments must be a JSON object, e.g. {\"reynolds\": 100}."));
+        return;
+    }
+    ++m_submissionsPending;
+    withTools(serverId, [this, serverId, tool, args, sessionId, parentCaseId](const json &tools, const QString &error) {
+        --m_submissionsPending;
+        if (!error.isEmpty()) {
+            emit submissionRejected(error);
+            checkIdle();
+            return;
+        }
+        QStringList names;
+        const json schema = toolSchema(tools, tool, &names);
+        if (schema.is_null()) {
+            emit submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
+                                        .arg(tool, names.join(QStringLiteral(", "))));
+            checkIdle();
+            return;
+        }
+        json probe = args;
+        const bool takesKey = schema.value("properties", json::object()).contains("idempotency_key");
+        if (takesKey && !probe.contains("idempotency_key"))
+            probe["idempotency_key"] = "eddy-key-check";
+        // MCP reads a null argument as one not given (its x-mcp-header is omitted): the server
+        // decides what it means, so only a required one is refused here. It is sent as typed.
+        const json required = schema.value("required", json::array());
+        if (args.is_object() && required.is_array())
+            for (const auto &[name, value] : args.items())
+                if (value.is_null()
+                    && std::find(required.begin(), required.end(), json(name)) == required.end())
+                    probe.erase(name);
+        const QStringList problems = SchemaValidator::validate(probe, schema);
+        if (!problems.isEmpty()) {
+            emit submissionRejected(QStringLiteral("The call was not sent: %1").arg(problems.join(QStringLiteral("; "))));
+            checkIdle();
+            return;
+        }
+        startSubmission(serverId, tool, {args}, schema, json(), s_singleCallConcurrency, sessionId, true,
+                        parentCaseId);
+    });
+}
+
+void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<json> caseArgs,
+                             const json &inputSchema, const json &specRaw, int concurrency,
+                             std::optional<qint64> sessionId, bool single,
+                             std::optional<qint64> parentCaseId)
+{
+    const bool takesKey = inputSchema.value("properties", json::object()).contains("idempotency_key");
+    QList<Store::CaseRecord> cases;
+    cases.reserve(qsizetype(caseArgs.size()));
+    int index = 0;
+    for (json &args : caseArgs) {
+        Store::CaseRecord c;
+        c.serverId = serverId;
+        c.index = index++;
+        c.tool = tool;
+        // Journalled before anything is sent: the same key goes out on every retry, so the
+        // server can hand back the task it already made.
+        c.idempotencyKey = args.contains("idempotency_key") && args["idempotency_key"].is_string()
+                               ? QString::fromStdString(args["idempotency_key"].get<std::string>())
+                               : QStringLiteral("eddy-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
+        if (takesKey)
+            args["idempotency_key"] = c.idempotencyKey.toStdString();
+        c.arguments = QString::fromStdString(args.dump());
+        c.traceparent = QString::fromLatin1(Mcp::TraceContext::create().newTraceparent());
+        cases << c;
+    }
+    if (single) {
+        Store::CaseRecord &c = cases.first();
+        c.parentCaseId = parentCaseId;
+        // A re-run (the parent's arguments unchanged) is a new attempt of the same design point:
+        // it joins the parent's sweep at the parent's case index. Edited arguments are a new
+        // point of their own and stay a single call.
+        if (parentCaseId) {
+            if (const auto parent = m_store.caseRecord(*parentCaseId); parent && parent->sweepId) {
+                json mine = json::parse(c.arguments.toStdString(), nullptr, false);
+                json theirs = json::parse(parent->arguments.toStdString(), nullptr, false);
+                if (mine.is_object() && theirs.is_object()) {
+                    mine.erase("idempotency_key");
+                    theirs.erase("idempotency_key");
+                    if (mine == theirs) {
+                        c.sweepId = parent->sweepId;
+                        c.index = parent->index;
+                    }
+                }
+            }
+        }
+        if (!m_store.journalCase(c)) {
+            emit submissionRejected(m_store.lastError());
+            checkIdle();
+            return;
+        }
+        if (sessionId)
+            m_pendingSessionForCase.insert(c.id, *sessionId);
+        enqueueCase(c);
+        emit callJournalled(c.id);
+    } else {
+        Store::SweepRecord sweep;
+        sweep.serverId = serverId;
+        sweep.sessionId = sessionId;
+        sweep.tool = tool;
+        sweep.spec = QString::fromStdString(specRaw.dump());
+        sweep.concurrency = concurrency;
+        if (!m_store.journalSweep(sweep, cases)) {
+            emit submissionRejected(m_store.lastError());
+            checkIdle();
+            return;
+        }
+        m_sweepConcurrency[sweep.id] = std::max(1, concurrency);
+        for (const Store::CaseRecord &c : std::as_const(cases))
+            enqueueCase(c);
+        emit sweepSubmitted(sweep.id, int(cases.size()));
+    }
+    pumpSubmissions();
+}
+
+void Engine::enqueueCase(const Store::CaseRecord &c)
+{
+    m_caseQueue[c.sweepId.value_or(0)].append(c);
+}
+
+void Engine::pumpSubmissions()
+{
+    if (!m_monitoring || !isOpen())
+        return;
+    for (auto it = m_caseQueue.begin(); it != m_caseQueue.end(); ++it) {
+        const qint64 sweepKey = it.key();
+        const int limit = sweepKey == 0 ? s_singleCallConcurrency : m_sweepConcurrency.value(sweepKey, 4);
+        QList<Store::CaseRecord> &queue = it.value();
+        while (!queue.isEmpty() && m_sweepSending.value(sweepKey) < limit) {
+            const Store::CaseRecord c = queue.takeFirst();
+            sendCase(c);
+        }
+    }
+}
+
+void Engine::sendCase(const Store::CaseRecord &c)
+{
+    const qint64 sweepKey = c.sweepId.value_or(0);
+    ServerLink *l = link(c.serverId);
+    if (!l) {
+        m_store.markCaseRejected(c.id, QStringLiteral("{\"message\":\"unknown server\"}"));
+        emit caseRejected(c.id, QStringLiteral("The case's server is no longer configured."));
+        return;
+    }
+    m_store.markCaseSent(c.id);
+    m_sendingCases.insert(c.id);
+    ++m_sweepSending[sweepKey];
+    // A round trip journalled before a restart: resumed with the server's requestState once
+    // every question of the round has an answer (asked again first when some has none).
+    const json journal = c.pendingInput.isEmpty()
+                             ? json()
+                             : json::parse(c.pendingInput.toStdString(), nullptr, false);
+    if (journal.is_object() && journal.value("inputRequests", json()).is_object()
+        && !journal["inputRequests"].empty()) {
+        CaseRound &round = m_caseRounds[c.id];
+        round.c = c;
+        round.inputRequests = journal["inputRequests"];
+        round.requestState = journal.value("requestState", json());
+        round.answers = journal.value("answers", json::object());
+        if (!round.answers.is_object())
+            round.answers = json::object();
+        bool complete = true;
+        for (auto it = round.inputRequests.begin(); it != round.inputRequests.end(); ++it)
+            complete = complete && round.answers.contains(it.key());
+        if (complete) {
+            startCall(c, true);
+            return;
+        }
+        qCInfo(lcMonitor, "case %lld: the server's question before starting is still open; "
+                          "asking it again", c.id);
+        round.reply = [this, id = c.id](json) {
+            const auto it = m_caseRounds.constFind(id);
+            if (it != m_caseRounds.constEnd() && isOpen())
+                startCall(it->c, true);
+        };
+        askCase(c.id);
+        return;
+    }
+    startCall(c, false);
+}
+
+void Engine::startCall(const Store::CaseRecord &c, bool resumed)
+{
+    ServerLink *l = link(c.serverId);
+    if (!l) {
+        m_sendingCases.remove(c.id);
+        --m_sweepSending[c.sweepId.value_or(0)];
+        m_store.markCaseRejected(c.id, QStringLiteral("{\"message\":\"unknown server\"}"));
+        emit caseRejected(c.id, QStringLiteral("The case's server is no longer configured."));
+        return;
+    }
+    const json args = json::parse(c.arguments.toStdString(), nullptr, false);
+    Mcp::CallOptions options;
+    const auto trace = Mcp::TraceContext::fromTraceparent(c.traceparent.toLatin1());
+    options.traceparent = trace.isValid() ? trace.newTraceparent() : QByteArray();
+    if (resumed) {
+        const CaseRound &round = m_caseRounds[c.id];
+        options.resumeRequestState = round.requestState;
+        json responses = json::object();
+        for (auto it = round.inputRequests.begin(); it != round.inputRequests.end(); ++it)
+            if (round.answers.contains(it.key()))
+                responses[it.key()] = round.answers[it.key()];
+        options.resumeInputResponses = std::move(responses);
+    }
+    const qint64 caseId = c.id;
+    // Multi round trip before any task exists: each round is journalled with the case, then its
+    // questions go to whoever answers them (the inbox, eddyctl, the agent, --answers).
+    options.onInputRequired = [this, c](const json &requestState, const json &inputRequests) {
+        CaseRound &round = m_caseRounds[c.id];
+        round.c = c;
+        round.requestState = requestState;
+        round.inputRequests = inputRequests.is_object() ? inputRequests : json::object();
+        round.answers = json::object();
+        round.reply = nullptr;
+        journalCaseQuestion(c.id);
+    };
+    options.inputHandler = [this, caseId](const json &, Mcp::CallOptions::Reply reply) {
+        auto it = m_caseRounds.find(caseId);
+        if (it == m_caseRounds.end())
+            return;
+        it->reply = std::move(reply);
+        askCase(caseId);
+    };
+    Mcp::CallJob *job = l->client->callTool(c.tool, args.is_discarded() ? json::object() : args, options);
+    connect(job, &Mcp::Job::finished, this, [this, job, c, resumed] { callFinished(c, job, resumed); });
+}
+
+void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool resumed)
+{
+    const qint64 sweepKey = c.sweepId.value_or(0);
+    m_sendingCases.remove(c.id);
+    --m_sweepSending[sweepKey];
+    const qint64 now = nowMs();
+    if (job->hasError() || job->kind() == Mcp::CallJob::Kind::Error) {
+        const Mcp::Error e = job->error();
+        if (e.isTransient() || e.kind() == Mcp::Error::Kind::Aborted) {
+            retryCase(c, e);
+        } else if (resumed && m_caseRounds.contains(c.id)) {
+            // The server would not take a round trip resumed from the journal (its requestState
+            // may have expired): start the call afresh, once, with the same idempotency key.
+            qCWarning(lcMonitor, "case %lld: the resumed round trip was refused (%s); sending the "
+                                 "call afresh", c.id, qPrintable(e.message()));
+            m_caseRounds.remove(c.id);
+            m_store.setCasePendingInput(c.id, {});
+            Store::CaseRecord fresh = c;
+            fresh.pendingInput.clear();
+            enqueueCase(fresh);
+        } else {
+            m_caseRounds.remove(c.id);
+            m_caseAttempts.remove(c.id);
+            m_store.setCasePendingInput(c.id, {});
+            m_store.markCaseRejected(c.id, errorJson(e));
+            emit caseRejected(c.id, e.message());
+        }
+        pumpSubmissions();
+        checkIdle();
+        return;
+    }
+    m_caseAttempts.remove(c.id);
+    if (m_caseRounds.remove(c.id) > 0 || !c.pendingInput.isEmpty())
+        m_store.setCasePendingInput(c.id, {});
+    Store::TaskRecord t;
+    t.serverId = c.serverId;
+    t.sweepId = c.sweepId;
+    t.tool = c.tool;
+    t.arguments = c.arguments;
+    t.traceparent = c.traceparent;
+    t.firstSeenAtMs = now;
+    if (job->kind() == Mcp::CallJob::Kind::Task) {
+        const Mcp::TaskState &st = job->task();
+        t.serverTaskId = QString::fromStdString(st.taskId);
+        fillFromState(t, st);
+        for (const QString &w : st.warnings)
+            qCWarning(lcMonitor, "case %lld: %s", c.id, qPrintable(w));
+        t.nextPollAtMs = now + m_scheduler->clampedInterval(t.pollIntervalMs);
+    } else {
+        t.status = Store::TaskStatus::Completed;
+        t.result = QString::fromStdString(job->callResult().dump());
+        t.isToolError = job->isToolError();
+        t.finishedAtMs = now;
+    }
+    const auto id = m_store.recordTaskForCase(c.id, t);
+    if (!id) {
+        qCWarning(lcMonitor) << "cannot store a task handle:" << m_store.lastError();
+        emit operationFailed(m_store.lastError());
+        pumpSubmissions();
+        checkIdle();
+        return;
+    }
+    if (auto sess = m_pendingSessionForCase.take(c.id))
+        m_store.attachTask(sess, *id);
+    if (auto stored = m_store.task(*id))
+        t = *stored;
+    emit caseSubmitted(c.id, t.id);
+    queueChange(t);
+    if (t.isLive()) {
+        trackLive(t, t.nextPollAtMs);
+    } else if (!t.serverTaskId.isEmpty() && t.result.isEmpty() && t.error.isEmpty()) {
+        // A terminal seed carries no payload: fetch it once.
+        trackLive(t, now);
+    } else {
+        emit taskFinished(t);
+    }
+    pumpSubmissions();
+    armPollTimer();
+    checkIdle();
+}
+
+void Engine::retryCase(const Store::CaseRecord &c, const Mcp::Error &e)
+{
+    // Not answered: try again later with the same key (the server dedups), with backoff and a
+    // message per attempt; after the last one the case stays journalled for a later run.
+    const int attempt = ++m_caseAttempts[c.id];
+    if (attempt > m_caseRetryLimit) {
+        m_caseAttempts.remove(c.id);
+        const QString message =
+            QStringLiteral("The call of %1 (case %2) got no answer after %3 attempts; the last "
+                           "error: %4 It is kept unsent: run eddyctl watch (or reopen Eddy) to "
+                           "send it again with the same idempotency key.")
+                .arg(c.tool).arg(c.id).arg(attempt).arg(e.message());
+        qCWarning(lcMonitor).noquote() << message;
+        emit caseDeferred(c.id, message);
+        return;
+    }
+    QString why = e.message();
+    while (why.endsWith(QLatin1Char('.')))
+        why.chop(1);
+    const qint64 backoff = m_caseRetryBaseMs << std::min(attempt - 1, 16);
+    const qint64 delay = std::min<qint64>(std::max<qint64>(e.retryAfterMs(), backoff), 60000);
+    const QString message = QStringLiteral("%1; retry %2 of %3 in %4 s (re-sent with the same "
+                                           "idempotency key)")
+                                .arg(why)
+                                .arg(attempt)
+                                .arg(m_caseRetryLimit)
+                                .arg(double(delay) / 1000.0, 0, 'g', 3);
+    qCWarning(lcMonitor, "case %lld: %s", c.id, qPrintable(message));
+    emit caseRetrying(c.id, attempt, m_caseRetryLimit, delay, message);
+    QTimer::singleShot(int(delay), this, [this, c] {
+        if (!isOpen())
+            return;
+        Store::CaseRecord again = c;
+        if (auto stored = m_store.caseRecord(c.id))
+            again.pendingInput = stored->pendingInput;
+        enqueueCase(again);
+        pumpSubmissions();
+    });
+}
+
+void Engine::journalCaseQuestion(qint64 caseId)
+{
+    const auto it = m_caseRounds.constFind(caseId);
+    if (it == m_caseRounds.constEnd())
+        return;
+    const json journal{{"requestState", it->requestState},
+                       {"inputRequests", it->inputRequests},
+                       {"answers", it->answers}};
+    if (!m_store.setCasePendingInput(caseId, QString::fromStdString(journal.dump())))
+        qCWarning(lcMonitor) << "cannot journal the question of case" << caseId << ":" << m_store.lastError();
+}
+
+QList<Engine::CaseQuestion> Engine::pendingCaseQuestions() const
+{
+    QList<CaseQuestion> out;
+    for (auto it = m_caseRounds.cbegin(); it != m_caseRounds.cend(); ++it) {
+        if (!it->reply)
+            continue;
+        for (auto q = it->inputRequests.begin(); q != it->inputRequests.end(); ++q) {
+            if (it->answers.contains(q.key()))
+                continue;
+            out << CaseQuestion{it.key(), it->c.tool, it->c.arguments, QString::fromStdString(q.key()),
+                                QString::fromStdString(q.value().dump())};
+        }
+    }
+    return out;
+}
+
+void Engine::askCase(qint64 caseId)
+{
+    const auto it = m_caseRounds.constFind(caseId);
+    if (it == m_caseRounds.constEnd())
+        return;
+    const CaseRound round = *it; // signals may answer (and change the round) at once
+    for (auto q = round.inputRequests.begin(); q != round.inputRequests.end(); ++q) {
+        if (round.answers.contains(q.key()))
+            continue;
+        const CaseQuestion question{caseId, round.c.tool, round.c.arguments,
+                                    QString::fromStdString(q.key()),
+                                    QString::fromStdString(q.value().dump())};
+        qCInfo(lcMonitor, "case %lld (%s) asks \"%s\" before starting", caseId,
+               qPrintable(round.c.tool), qPrintable(question.key));
+        emit caseInputRequested(question);
+        autoAnswerCase(question);
+    }
+}
+
+void Engine::autoAnswerCase(const CaseQuestion &question)
+{
+    if (!m_autoAnswers)
+        return;
+    const json req = json::parse(question.request.toStdString(), nullptr, false);
+    QString error;
+    const json answer = InputInbox::answerFromValues(req, *m_autoAnswers, &error);
+    if (answer.is_null()) {
+        emit operationFailed(QStringLiteral("The call of %1 (case %2), question \"%3\": %4")
+                                 .arg(question.tool).arg(question.caseId).arg(question.key, error));
+        return;
+    }
+    answerCaseInput(question.caseId, question.key, QByteArray::fromStdString(answer.dump()));
+}
+
+void Engine::answerCaseInput(qint64 caseId, const QString &key, const QByteArray &elicitResultJson)
+{
+    const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
+    if (answer.is_discarded() || !answer.is_object()) {
+        emit caseInputAnswered(caseId, key, false,
+                               QStringLiteral("The answer is not a JSON object; give one like "
+                                              "{\"action\": \"accept\", \"content\": {...}}."));
+        return;
+    }
+    auto it = m_caseRounds.find(caseId);
+    const std::string k = key.toStdString();
+    if (it == m_caseRounds.end() || !it->reply || !it->inputRequests.contains(k)) {
+        emit caseInputAnswered(caseId, key, false,
+                               QStringLiteral("Case %1 has no open question \"%2\".").arg(caseId).arg(key));
+        return;
+    }
+    if (it->answers.contains(k)) {
+        emit caseInputAnswered(caseId, key, false,
+                               QStringLiteral("The question \"%1\" of case %2 is answered already.")
+                                   .arg(key).arg(caseId));
+        return;
+    }
+    it->answers[k] = answer;
+    journalCaseQuestion(caseId); // before anything is sent: a crash resumes from here
+    emit caseInputAnswered(caseId, key, true, {});
+    it = m_caseRounds.find(caseId);
+    if (it == m_caseRounds.end() || !it->reply)
+        return;
+    for (auto q = it->inputRequests.begin(); q != it->inputRequests.end(); ++q)
+        if (!it->answers.contains(q.key()))
+            return;
+    json responses = json::object();
+    for (auto q = it->inputRequests.begin(); q != it->inputRequests.end(); ++q)
+        responses[q.key()] = it->answers[q.key()];
+    const auto reply = std::move(it->reply);
+    it->reply = nullptr;
+    reply(std::move(responses));
+}
+
+} // namespace Eddy::Monitor

@@ -1,0 +1,114 @@
+#pragma once
+
+// Private to the TaskStore sources: the row readers and helpers its parts share.
+
+#include "app/store/taskstore.h"
+#include "app/store/log.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QStandardPaths>
+
+#include <nlohmann/json.hpp>
+
+namespace Eddy::Store {
+
+namespace {
+
+inline qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+} // namespace
+
+namespace {
+
+const char *const s_taskColumns =
+    "t.id, t.server_id, t.case_id, t.sweep_id, t.tool, t.arguments, t.server_task_id, t.status, "
+    "t.status_message, t.created_at, t.last_updated_at, t.ttl_ms, t.poll_interval_ms, "
+    "t.next_poll_at, t.traceparent, t.result, t.error, t.is_tool_error, t.cancel_requested, "
+    "t.first_seen_at, t.updated_at, t.finished_at";
+
+const char *const s_caseColumns =
+    "id, sweep_id, server_id, idx, tool, arguments, idempotency_key, state, attempts, task_id, "
+    "error, traceparent, created_at, parent_case_id, pending_input";
+
+inline InputRequestRecord readInput(Statement &st)
+{
+    InputRequestRecord r;
+    r.id = st.int64(0);
+    r.taskId = st.int64(1);
+    r.key = st.text(2);
+    r.request = st.text(3);
+    const QString state = st.text(4);
+    r.state = state == QLatin1String("answered")    ? InputState::Answered
+              : state == QLatin1String("answering") ? InputState::Answering
+                                                    : InputState::Pending;
+    r.answer = st.text(5);
+    r.firstSeenAtMs = st.int64(6);
+    r.answeredAtMs = st.optInt64(7);
+    r.answeredBy = st.text(8);
+    return r;
+}
+
+const char *const s_inputColumns =
+    "id, task_id, key, request, state, answer, first_seen_at, answered_at, answered_by";
+
+// Every row of a statement, each read by read(st).
+template<typename Read>
+auto readAll(Statement &st, Read read)
+{
+    QList<decltype(read(st))> out;
+    while (st.step() == Statement::StepResult::Row)
+        out << read(st);
+    return out;
+}
+
+// The first row, when there is one.
+template<typename Read>
+auto readOne(Statement &st, Read read) -> std::optional<decltype(read(st))>
+{
+    if (st.step() == Statement::StepResult::Row)
+        return read(st);
+    return std::nullopt;
+}
+
+} // namespace
+
+namespace {
+// Numbers bound as text would not compare equal to integer columns; bind them as numbers.
+inline void bindMixed(Statement &st, int index, const QString &value)
+{
+    bool isInt = false;
+    const qint64 i = value.toLongLong(&isInt);
+    if (isInt) {
+        st.bind(index, i);
+        return;
+    }
+    bool isReal = false;
+    const double d = value.toDouble(&isReal);
+    if (isReal) {
+        st.bind(index, d);
+        return;
+    }
+    if (value == QLatin1String("true") || value == QLatin1String("false")) {
+        st.bind(index, qint64(value == QLatin1String("true")));
+        return;
+    }
+    st.bind(index, value);
+}
+} // namespace
+
+namespace {
+// The row of task_events for the task's current status and message, ready to exec().
+inline Statement prepareTaskEvent(Database &db, const TaskRecord &task, qint64 atMs)
+{
+    Statement ev = db.prepare(QStringLiteral(
+        "INSERT INTO task_events(task_id, at, status, status_message) VALUES(?,?,?,?)"));
+    ev.bind(1, task.id).bind(2, atMs).bind(3, toText(task.status)).bind(4, task.statusMessage + QString(""));
+    return ev;
+}
+} // namespace
+
+} // namespace Eddy::Store

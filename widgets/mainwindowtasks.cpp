@@ -1,0 +1,349 @@
+#include "widgets/mainwindow.h"
+#include "models/inboxmodel.h"
+#include "models/sampleseriesmodel.h"
+#include "models/serverlistmodel.h"
+#include "models/sessionlistmodel.h"
+#include "models/sweepresultsmodel.h"
+#include "models/outcomepalette.h"
+#include "models/tasktablemodel.h"
+#include "widgets/agentpanel.h"
+#include "widgets/answerpanel.h"
+#include "widgets/attachdialog.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/residualchart.h"
+#include "widgets/resultview.h"
+#include "widgets/schemaform.h"
+#include "widgets/serverdialog.h"
+#include "widgets/statustimeline.h"
+#include "widgets/sweepeditor.h"
+#include "widgets/sweepresultsview.h"
+#include "widgets/taskmonitor.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSet>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QSystemTrayIcon>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace Eddy {
+
+using json = nlohmann::json;
+using Store::TaskStatus;
+
+namespace {
+
+constexpr int MaxChartTasks = 8;
+
+QString seriesKey(qint64 taskId, const QString &series)
+{
+    return QStringLiteral("%1/%2").arg(taskId).arg(series);
+}
+
+bool isChartSeries(const QString &series)
+{
+    return series == QLatin1String("residual") || series.startsWith(QLatin1String("residual."));
+}
+
+// Iteration on x, never a time: samples stored before x was always the iteration put a final
+// "converged after ..." message at the Unix time in seconds. Those are left out.
+bool hasClockX(const Store::ProgressSample &s)
+{
+    return s.x > 1e8 && std::abs(s.x - double(s.atMs) / 1000.0) < 1.0;
+}
+
+} // namespace
+
+void MainWindow::updateTitle()
+{
+    // Never a task id here: titles end up in screenshots, screen shares and window lists.
+    const QString session = m_session ? m_sessions->name(*m_session) : tr("All sessions");
+    setWindowTitle(session.isEmpty() ? tr("Eddy") : tr("%1 — Eddy").arg(session));
+}
+
+QString MainWindow::statusCountsText() const
+{
+    using Monitor::Outcome;
+    const auto c = m_tasks->outcomeCounts();
+    return tr("Working %1 · Waiting for input %2 · Done %3 · Not converged %4 · Tool error %5 · Failed %6")
+        .arg(c.value(Outcome::Working))
+        .arg(c.value(Outcome::NeedsInput))
+        .arg(c.value(Outcome::Converged) + c.value(Outcome::Completed))
+        .arg(c.value(Outcome::NotConverged))
+        .arg(c.value(Outcome::ToolError))
+        .arg(c.value(Outcome::Failed) + c.value(Outcome::Expired) + c.value(Outcome::Lost));
+}
+
+void MainWindow::updateStatusBar()
+{
+    using Monitor::Outcome;
+    const auto c = m_tasks->outcomeCounts();
+    const auto set = [&](const QString &label, Outcome outcome, int n) {
+        QLabel *l = m_counts.value(label);
+        if (!l)
+            return;
+        // Counts of nothing stay out of the way, except the first three.
+        l->setVisible(n > 0 || outcome == Outcome::Working || outcome == Outcome::NeedsInput
+                      || outcome == Outcome::Converged);
+        l->setText(QStringLiteral("<span style='color:%1'>&#9679;</span> %2 <b>%3</b>&nbsp;&nbsp;")
+                       .arg(OutcomePalette::color(outcome).name(), label.toHtmlEscaped())
+                       .arg(n));
+    };
+    set(tr("Working"), Outcome::Working, c.value(Outcome::Working));
+    set(tr("Waiting for input"), Outcome::NeedsInput, c.value(Outcome::NeedsInput));
+    set(tr("Done"), Outcome::Converged, c.value(Outcome::Converged) + c.value(Outcome::Completed));
+    set(tr("Not converged"), Outcome::NotConverged, c.value(Outcome::NotConverged));
+    set(tr("Tool error"), Outcome::ToolError, c.value(Outcome::ToolError));
+    set(tr("Failed"), Outcome::Failed,
+        c.value(Outcome::Failed) + c.value(Outcome::Expired) + c.value(Outcome::Lost));
+    if (m_inboxDock) {
+        const int pending = m_inbox->pendingCount();
+        m_inboxDock->setWindowTitle(pending ? tr("Input Inbox (%1)").arg(pending) : tr("Input Inbox"));
+    }
+}
+
+void MainWindow::start()
+{
+    QSettings settings;
+    const qint64 last = settings.value(QStringLiteral("session/last"), SessionListModel::AllSessions).toLongLong();
+    m_session = last == SessionListModel::AllSessions ? std::nullopt : std::optional<qint64>(last);
+    m_tasks->setShowAllSessions(!m_session);
+    m_bridge->requestSnapshot(m_session);
+    m_bridge->requestCaseQuestions(); // journalled before a restart: asked again
+}
+
+void MainWindow::switchSession(std::optional<qint64> sessionId)
+{
+    m_session = sessionId;
+    m_tasks->clearAccepted();
+    m_tasks->setShowAllSessions(!sessionId);
+    m_bridge->requestSnapshot(sessionId);
+    QSettings().setValue(QStringLiteral("session/last"), sessionId.value_or(SessionListModel::AllSessions));
+}
+
+void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
+{
+    if (s.sessionId != m_session)
+        return; // an older request answered after a switch
+    m_servers->setServers(s.servers);
+    QHash<qint64, QString> names;
+    for (const auto &srv : s.servers)
+        names.insert(srv.id, srv.name.isEmpty() ? srv.url : srv.name);
+    m_tasks->setServerNames(names);
+    m_sessions->setSessions(s.sessions);
+    // A remembered session that no longer exists: show everything instead of nothing.
+    if (m_session && m_sessions->rowOf(*m_session) < 0) {
+        switchSession(std::nullopt);
+        return;
+    }
+    if (s.sessions.isEmpty() && !m_sessionKnown) {
+        m_sessionKnown = true;
+        m_bridge->createSession(tr("Study %1").arg(QDate::currentDate().toString(Qt::ISODate)));
+    }
+    m_sessionKnown = true;
+    for (const auto &sw : s.sweeps) {
+        m_sweeps.insert(sw.id, sw);
+        m_tasks->acceptSweep(sw.id);
+    }
+    for (auto it = s.caseIndex.begin(); it != s.caseIndex.end(); ++it)
+        m_tasks->setCaseIndex(it.key(), it.value());
+    for (const auto &sw : s.sweeps)
+        m_tasks->setSweepInfo(sw.id, sweepLabel(sw.id), EngineBridge::variedNames(sw.spec));
+    m_tasks->setTasks(s.tasks);
+    m_sessionList->setCurrentIndex(m_sessions->index(std::max(0, m_sessions->rowOf(m_session.value_or(SessionListModel::AllSessions)))));
+    // Open questions, and the answered ones of the shown tasks as their record.
+    QList<Store::InputRequestRecord> questions = s.pendingInputs;
+    for (const auto &r : s.answeredInputs) {
+        if (m_tasks->task(r.taskId))
+            questions << r;
+    }
+    m_inbox->setRequests(questions);
+    updateTitle();
+    updateStatusBar();
+    onSelection(m_monitor->selectedTaskIds());
+    Q_EMIT snapshotLoaded();
+    if (m_autoDialogs)
+        schedulePopup();
+}
+
+QString MainWindow::sweepLabel(std::optional<qint64> sweepId) const
+{
+    if (!sweepId)
+        return {};
+    return tr("Sweep %1").arg(*sweepId);
+}
+
+void MainWindow::onChanges(const Monitor::ChangeSet &changes)
+{
+    m_tasks->applyChanges(changes.tasks, changes.samples);
+    m_sweepResults->updateTasks(changes.tasks);
+    // A case new to a known sweep (a re-run is another attempt of its design point): its case
+    // index, and the sweep view's row when that sweep is shown, come from the store.
+    QSet<qint64> indexesAsked;
+    bool resultsAsked = false;
+    for (const auto &t : changes.tasks) {
+        if (!t.sweepId || !t.caseId)
+            continue;
+        if (!m_tasks->hasCaseIndex(*t.caseId) && !indexesAsked.contains(*t.sweepId)) {
+            indexesAsked.insert(*t.sweepId);
+            m_bridge->requestSweep(*t.sweepId);
+        }
+        if (!resultsAsked && *t.sweepId == m_sweepResults->sweepId()
+            && !m_sweepResults->knowsCase(*t.caseId)) {
+            resultsAsked = true;
+            m_bridge->requestSweepResults(*t.sweepId);
+        }
+    }
+    // Live chart: append to the shown series; a new series means rebuilding the chart's list.
+    QHash<QString, std::vector<QPointF>> appends;
+    bool newSeries = false;
+    // A charted task that just ended may bring its whole residual history with its result: the
+    // store has replaced what polling saw, so the chart reloads from there.
+    bool reload = false;
+    for (const auto &t : changes.tasks)
+        reload = reload || (!t.isLive() && m_chartTasks.contains(t.id));
+    for (const auto &s : changes.samples) {
+        if (reload || !m_chartTasks.contains(s.taskId) || !isChartSeries(s.series) || hasClockX(s))
+            continue;
+        const QString key = seriesKey(s.taskId, s.series);
+        if (!m_series.contains(key)) {
+            auto *m = new SampleSeriesModel(s.taskId, s.series, this);
+            m_series.insert(key, m);
+            newSeries = true;
+        }
+        appends[key].emplace_back(s.x, s.y);
+    }
+    for (auto it = appends.begin(); it != appends.end(); ++it)
+        m_series.value(it.key())->appendPoints(it.value());
+    if (newSeries) {
+        QList<SampleSeriesModel *> list = m_series.values();
+        std::sort(list.begin(), list.end(), [](auto *a, auto *b) {
+            return std::pair(a->taskId(), a->series()) < std::pair(b->taskId(), b->series());
+        });
+        m_chart->setSeries(list);
+    }
+    if (reload)
+        m_bridge->requestSamples(m_chartTasks);
+    for (const auto &t : changes.tasks) {
+        if (!t.isLive())
+            m_inbox->removeTask(t.id);
+        if (t.id == m_detailTask)
+            m_bridge->requestTaskDetail(t.id);
+    }
+    m_inbox->addRequests(changes.inputs);
+}
+
+void MainWindow::onTaskFinished(const Store::TaskRecord &task)
+{
+    m_tasks->applyTasks({task});
+    m_sweepResults->updateTasks({task});
+    m_inbox->removeTask(task.id);
+    const QString label = m_tasks->caseLabel(task.id).isEmpty() ? tr("Task %1").arg(task.id) : m_tasks->caseLabel(task.id);
+    if (task.status == TaskStatus::Completed && !task.isToolError)
+        notify(tr("Task finished"), tr("%1 completed.").arg(label));
+    else if (task.status == TaskStatus::Completed)
+        notify(tr("Tool error"), tr("%1 completed with a tool error.").arg(label));
+    else if (task.status == TaskStatus::Failed)
+        notify(tr("Task failed"), tr("%1 failed.").arg(label));
+    if (task.id == m_detailTask)
+        m_bridge->requestTaskDetail(task.id);
+}
+
+void MainWindow::onSelection(const QList<qint64> &taskIds)
+{
+    m_chartTasks = taskIds.mid(0, MaxChartTasks);
+    m_chart->setSeries({});
+    qDeleteAll(m_series);
+    m_series.clear();
+    if (m_chartTasks.isEmpty()) {
+        m_detailTask = 0;
+        m_result->clear();
+        m_timeline->clear();
+        m_chart->setPlaceholder(tr("Select a task to see its residuals.\nSelect several to compare them."));
+        return;
+    }
+    m_chart->setPlaceholder(tr("Waiting for the first residuals..."));
+    m_bridge->requestSamples(m_chartTasks);
+    m_detailTask = m_chartTasks.first();
+    m_bridge->requestTaskDetail(m_detailTask);
+    if (const Store::TaskRecord *t = m_tasks->task(m_detailTask); t && t->sweepId && *t->sweepId != m_sweepResults->sweepId())
+        m_bridge->requestSweepResults(*t->sweepId);
+}
+
+void MainWindow::onSamples(const QList<qint64> &taskIds, const QList<Store::ProgressSample> &samples)
+{
+    if (taskIds != m_chartTasks)
+        return;
+    QHash<QString, std::vector<QPointF>> points;
+    for (const auto &s : samples) {
+        if (isChartSeries(s.series) && !hasClockX(s))
+            points[seriesKey(s.taskId, s.series)].emplace_back(s.x, s.y);
+    }
+    m_chart->setSeries({});
+    qDeleteAll(m_series);
+    m_series.clear();
+    for (auto it = points.begin(); it != points.end(); ++it) {
+        const qint64 task = it.key().section(QLatin1Char('/'), 0, 0).toLongLong();
+        auto *m = new SampleSeriesModel(task, it.key().section(QLatin1Char('/'), 1), this);
+        m->setPoints(std::move(it.value()));
+        m_series.insert(it.key(), m);
+    }
+    QList<SampleSeriesModel *> list = m_series.values();
+    std::sort(list.begin(), list.end(), [](auto *a, auto *b) {
+        return std::pair(a->taskId(), a->series()) < std::pair(b->taskId(), b->series());
+    });
+    if (list.isEmpty())
+        m_chart->setPlaceholder(tr("No residuals reported yet for the selected task(s)."));
+    m_chart->setSeries(list);
+}
+
+void MainWindow::onDetail(const EngineBridge::TaskDetail &detail)
+{
+    if (detail.task.id != m_detailTask)
+        return;
+    m_result->setTask(detail.task);
+    m_result->setLineage(detail.parentTaskId, detail.childTaskIds);
+    QStringList answers;
+    for (const auto &r : detail.inputs) {
+        QString asked = InboxModel::messageOf(r);
+        if (asked.size() > 160)
+            asked = asked.left(159) + QChar(0x2026);
+        answers << tr("Asked: %1\nAnswer: %2").arg(asked, InboxModel::answerText(r));
+    }
+    m_result->setAnswers(answers);
+    const qint64 end = detail.task.finishedAtMs.value_or(QDateTime::currentMSecsSinceEpoch());
+    m_timeline->setEvents(detail.events, end);
+    m_timeline->setOutcome(detail.task.isLive() ? std::nullopt
+                                                : std::optional<Monitor::Outcome>(Monitor::outcomeOf(detail.task)));
+}
+
+} // namespace Eddy
