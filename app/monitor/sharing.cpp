@@ -113,9 +113,19 @@ bool Sharing::claimTask(const Store::TaskRecord &task)
     return false;
 }
 
+// Live, or completed without its result (still to be fetched): someone polls it.
+bool Sharing::needsPolling(const Store::TaskRecord &task)
+{
+    if (task.serverTaskId.isEmpty())
+        return false;
+    return task.isLive()
+           || (task.status == Store::TaskStatus::Completed && task.result.isEmpty()
+               && task.error.isEmpty());
+}
+
 void Sharing::follow(const Store::TaskRecord &task)
 {
-    if (task.isLive() && !task.serverTaskId.isEmpty())
+    if (needsPolling(task))
         m_followed.insert(task.id, task);
 }
 
@@ -289,7 +299,7 @@ void Sharing::check(bool force)
             if (const auto session = m_adoptedCases.take(*t->caseId))
                 store.attachTask(session, id);
         m_engine.queueChange(*t);
-        if (t->isLive()) {
+        if (needsPolling(*t)) {
             follow(*t);
         } else if (m_followed.remove(id) > 0) {
             ended = true;

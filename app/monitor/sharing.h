@@ -69,6 +69,7 @@ public:
 private:
     void leaseTick();
     void takeUnheld();
+    static bool needsPolling(const Store::TaskRecord &task);
     void follow(const Store::TaskRecord &task);
 
     Engine &m_engine;

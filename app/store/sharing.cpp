@@ -129,7 +129,10 @@ QList<qint64> Leases::unheldLiveTasks(qint64 nowMs)
     QList<qint64> out;
     Statement st = m_db.prepare(QStringLiteral(
         "SELECT t.id FROM tasks t LEFT JOIN leases l ON l.item = 'task:' || t.id "
-        "WHERE t.status IN ('working','input_required') AND COALESCE(t.server_task_id, '') <> '' "
+        "WHERE (t.status IN ('working','input_required') "
+        // completed without its result (its poller was killed before fetching it)
+        "OR (t.status = 'completed' AND t.result = '' AND t.error = '')) "
+        "AND COALESCE(t.server_task_id, '') <> '' "
         "AND (l.item IS NULL OR l.expires_at < ?) ORDER BY t.id"));
     st.bind(1, nowMs);
     while (st.step() == Statement::StepResult::Row)

@@ -53,7 +53,8 @@ public:
     // Drops every lease of `owner` (a process known to be gone).
     bool dropOwner(const QString &owner);
 
-    // Live tasks (with a server task id) that nobody holds, by id.
+    // Tasks still to be polled (live, or completed with the result not fetched yet; with a server
+    // task id) that nobody holds, by id.
     QList<qint64> unheldLiveTasks(qint64 nowMs);
     // Answers stored as being sent ("answering") that nobody holds: the sender went away.
     QList<QPair<qint64, QString>> unheldAnswers(qint64 nowMs);
