@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Runs every benchmark in bench/ with modest sizes (about 10-15 minutes on 2 cores) and writes ONE
-# markdown table: what was measured, the number, the target, and whether it was met.
+# Runs every benchmark in bench/ with modest sizes (about 15 minutes on 2 cores) and prints ONE
+# markdown table: what was measured, the number, the target, the verdict, how to reproduce it.
 #   bench/run-all.sh [BUILD_DIR] [--out FILE] [--logs DIR] [--node PATH]
 # BUILD_DIR (default: build) must already hold the benchmarks; this script builds nothing:
-#   cmake --build BUILD_DIR --target eddy-cfd-server bench_solver bench_server bench_client \
-#         bench_store bench_compare
-# A benchmark whose binary is missing gets a row saying so. Logs of every run go to --logs DIR
-# (default: a temporary folder, removed at the end unless a run failed).
+#   cmake --build BUILD_DIR --target eddy-cfd-server bench_solver bench_server bench_server_floor \
+#         bench_client bench_store bench_compare bench_gui
+# It reads only the RESULT lines the benchmarks print (format: bench/README.md) and judges each
+# row from its number and target alone. A row that could not be measured (binary not built, bench
+# stopped early, too few samples) says "not measured: why" and is not counted as a miss.
+# Exit status: 0 when every benchmark ran to the end (missed targets included), 1 otherwise
+# (then the logs in --logs DIR, default a temporary folder, are kept).
 set -u
 
 usage() {
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -40,29 +43,41 @@ if [ -z "$logs" ]; then
     keep_logs=0
 fi
 mkdir -p "$logs" || { echo "run-all: cannot create $logs" >&2; exit 2; }
-rows="$logs/rows.md"
-: > "$rows"
+results="$logs/results.txt" # one RESULT line per row, in run order
+: > "$results"
 failed=0
 
-row() { printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" >> "$rows"; }
 note() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
-# run NAME BINARY ARGS...: runs one benchmark with its output in $logs/NAME.log.
+# A row for a benchmark that did not give (all) its rows; same format as the benchmarks' own.
+missing() { # BENCH WHY
+    printf 'RESULT {"bench":"%s","what":"%s","value":null,"unit":"","target":"","shown":"","why":"%s","how":""}\n' \
+        "$1" "$1: rows not printed" "$2" >> "$results"
+}
+
+# run NAME ROWS TARGET BINARY ARGS...: runs one benchmark (output in $logs/NAME.log) and keeps its
+# RESULT lines; ROWS is how many it prints when it runs to the end.
 run() {
-    local name="$1" bin="$2"
-    shift 2
+    local name="$1" rows="$2" target="$3" bin="$4"
+    shift 4
     if [ ! -x "$bin" ]; then
-        note "$name: $bin is missing; skipped (build its target first)"
-        row "$name" "not run: ${bin#"$build"/} is not built" "" "—"
-        return 1
+        note "$name: $bin is missing; skipped"
+        missing "$name" "${bin#"$build"/} is not built (cmake --build BUILD_DIR --target $target)"
+        failed=1
+        return
     fi
     note "$name: running (log: $logs/$name.log)"
-    if ! "$bin" "$@" > "$logs/$name.log" 2>&1; then
-        note "$name: FAILED, see $logs/$name.log"
+    local status=0
+    "$bin" "$@" > "$logs/$name.log" 2>&1 || status=$?
+    local got
+    got="$(grep -c '^RESULT {' "$logs/$name.log")"
+    grep '^RESULT {' "$logs/$name.log" >> "$results"
+    if [ "$status" != 0 ] || [ "$got" -lt "$rows" ]; then
         failed=1
-        return 1
+        note "$name: exit status $status, $got of $rows rows; see $logs/$name.log"
+        [ "$got" -lt "$rows" ] && missing "$name" \
+            "$name stopped (exit status $status) after $got of its $rows rows; see its log: $(grep -v '^RESULT' "$logs/$name.log" | tail -n 1 | tr -d '"\\' | cut -c1-120)"
     fi
-    return 0
 }
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -70,77 +85,70 @@ started="$(date -u '+%Y-%m-%d %H:%M UTC')"
 commit="$(git -C "$here" rev-parse --short HEAD 2> /dev/null || echo unknown)"
 export EDDY_SERVER_BIN="$build/server/eddy-cfd-server"
 
-# --- solver: cell updates/s against the STREAM triad bound
-run solver "$build/bench/solver/bench_solver" --speed-only --quick --summary "$rows"
-
-# --- server: CPU per tasks/get, with the official requester on the same schedule
-if run server "$build/bench/server/bench_server" --server "$EDDY_SERVER_BIN" --tasks 100,1000 --duration-s 5 \
-        --only-keepalive ${node:+--node "$node" --scripts "$here/server" --node-tasks 100} \
-        --markdown "$logs/server.md"; then
-    # | client | tasks | per s | served / asked | errors | server µs | minus idle | client µs | ...
-    awk -F'|' '
-        /C\+\+/ && $3+0 == 100 { a = $7 }
-        /C\+\+/ && $3+0 == 1000 { b = $7; s = $5 }
-        END {
-            gsub(/^ +| +$/, "", a); gsub(/^ +| +$/, "", b); gsub(/^ +| +$/, "", s)
-            met = (a + 0 > 0 && a + 0 <= 30 && b + 0 <= 30) ? "yes" : "**no**"
-            printf "| Server CPU per `tasks/get`, keep-alive (bench/server) | 100 tasks: %s µs; 1,000 tasks: %s µs (%s served) | ≤ 30 µs | %s |\n", a, b, s, met
-        }' "$logs/server.md" >> "$rows"
-fi
-
-# --- client: Eddy's own client, round trips and CPU (bench/client prints one line per run)
-if run client "$build/bench/client/bench_client" --quick; then
-    # The paced line in the "== 100 live tasks" block: the target's load.
-    line="$(awk '/^== /{ block = ($2 == "100") } block && /^paced/ { print; exit }' "$logs/client.log")"
-    us="$(printf '%s\n' "$line" | sed -n 's/.*CPU *\([0-9.]*\) *us.*/\1/p')"
-    if [ -n "$us" ]; then
-        met="$(awk -v u="$us" 'BEGIN { print (u <= 50) ? "yes" : "**no**" }')"
-        row "Client CPU per poll, 100 tasks every 500 ms (bench/client, paced like the engine)" "$us µs" "≤ 50 µs" "$met"
-    else
-        row "Client CPU per round trip (bench/client)" "ran; no 'paced' line to read, see its log" "≤ 50 µs" "—"
-    fi
-fi
-
-# --- side by side with the official requester; poll discipline; latency
-run compare "$build/bench/compare/bench_compare" all --quick ${node:+--node "$node"} --scripts "$here/server" \
-    --markdown "$logs/compare.md" --summary "$rows"
-
-# --- store and monitor: 1,000-case submit, startup with 100k tasks (+10M samples), 10k live tasks
-run store "$build/bench/store/bench_store" all 10000 --summary "$rows"
-
-# --- GUI: main-thread stall, 1M-sample redraw, startup (bench/gui prints one line per run)
-if run gui "$build/bench/gui/bench_gui" all --seconds 5; then
-    awk '
-        # The number right after the text `before` (portable awk: no capture groups).
-        function field(before,   s) {
-            if (!match($0, before "[0-9.]+")) return ""
-            s = substr($0, RSTART, RLENGTH); sub(before, "", s); return s
-        }
-        /^stall:/ {
-            batch = field("/s\\) in "); p50 = field("stall p50 ")
-            p99 = field("p99 "); mx = field("max "); kb = field("memory ")
-            printf "| GUI main-thread stall, 10,000 live tasks, %s ms change sets (bench/gui) | p50 %s ms, p99 %s ms, max %s ms; %s KB per task | p99 < 16 ms | %s |\n", \
-                batch, p50, p99, mx, kb, (p99 != "" && p99 + 0 < 16) ? "yes" : "**no**"
-        }
-        /^redraw:/ {
-            med = field("full redraw median "); mx = field("full redraw median [0-9.]+ ms, max ")
-            printf "| Chart redraw, 1M samples (bench/gui) | median %s ms, max %s ms | ≤ 50 ms | %s |\n", \
-                med, mx, (med != "" && med + 0 <= 50) ? "yes" : "**no**"
-        }
-        /^startup:/ {
-            shown = field("window shown "); listed = field("all tasks listed ")
-            printf "| GUI startup, 100,000 stored tasks (bench/gui) | window shown %s ms, all listed %s ms | shown ≤ 1,000 ms | %s |\n", \
-                shown, listed, (shown != "" && shown + 0 <= 1000) ? "yes" : "**no**"
-        }' "$logs/gui.log" >> "$rows"
-fi
+run solver 1 bench_solver "$build/bench/solver/bench_solver" --speed-only --quick
+run server 4 "bench_server bench_server_floor" "$build/bench/server/bench_server" --server "$EDDY_SERVER_BIN" \
+    --floor "$build/bench/server/bench_server_floor" --tasks 100,1000 --duration-s 10 --slices 10
+run client 2 bench_client "$build/bench/client/bench_client" --quick --paced-seconds 10
+run compare 7 bench_compare "$build/bench/compare/bench_compare" all --quick --counts 100,1000 \
+    ${node:+--node "$node"} --scripts "$here/server"
+run store 5 bench_store "$build/bench/store/bench_store" all 10000
+run gui 4 bench_gui "$build/bench/gui/bench_gui" all --seconds 5
 
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 {
-    echo "Run $started at commit $commit on $(nproc) cores; load average $load_before at the start, $load_after at the end."
+    echo "Run $started at commit $commit on $(nproc) cores; load average $load_before at the start," \
+         "$load_after at the end. Commands run in the build folder's bench/<area>/ (eddy-cfd-server:" \
+         "server/); \`bench/run-all.sh BUILD_DIR\` runs them all."
     echo
-    echo "| what | measured | target | met? |"
-    echo "|---|---|---|---|"
-    cat "$rows"
+    echo "| what | number | target | verdict | how to reproduce |"
+    echo "|---|---|---|---|---|"
+    # Flat JSON, strings without quotes or backslashes (bench/common/benchresult.h): plain awk.
+    awk '
+        function str(key,   s) {
+            if (!match($0, "\"" key "\":\"[^\"]*\"")) return ""
+            s = substr($0, RSTART + length(key) + 4, RLENGTH - length(key) - 5); return s
+        }
+        function num(key,   s) {
+            if (!match($0, "\"" key "\":[-0-9.eE+]+")) return ""
+            return substr($0, RSTART + length(key) + 3, RLENGTH - length(key) - 3)
+        }
+        function pretty(t, unit,   op, lim) {
+            if (t == "") return "—"
+            op = t; sub(/[-0-9.].*$/, "", op); lim = substr(t, length(op) + 1)
+            sub(/<=/, "≤", op); sub(/>=/, "≥", op)
+            return op " " lim (unit == "" ? "" : " " unit)
+        }
+        function judge(v, t,   op, lim) {
+            op = t; sub(/[-0-9.].*$/, "", op); lim = substr(t, length(op) + 1) + 0; v = v + 0
+            if (op == "<=") return v <= lim
+            if (op == "<") return v < lim
+            if (op == ">=") return v >= lim
+            if (op == ">") return v > lim
+            return -1
+        }
+        /^RESULT \{/ {
+            what = str("what"); unit = str("unit"); target = str("target"); how = str("how")
+            value = num("value"); shown = str("shown")
+            if (value == "") {
+                why = str("why"); if (why == "") why = "no reason given"
+                number = "not measured: " why; verdict = "not measured"; ++unmeasured
+            } else {
+                number = (shown != "") ? shown : value (unit == "" ? "" : " " unit)
+                if (target == "") { verdict = "— (no target)"; ++info }
+                else {
+                    ok = judge(value, target)
+                    if (ok == -1) { verdict = "not judged: target " target " not understood"; ++unmeasured }
+                    else if (ok) { verdict = "met"; ++met }
+                    else { verdict = "**missed**"; ++missed }
+                }
+            }
+            gsub(/\|/, "\\|", what); gsub(/\|/, "\\|", number); gsub(/\|/, "\\|", how)
+            printf "| %s | %s | %s | %s | %s |\n", what, number, pretty(target, unit), verdict, \
+                (how == "" ? "—" : "`" how "`")
+        }
+        END {
+            printf "\n%d met, %d missed, %d not measured, %d without a target.\n", met, missed, unmeasured, info
+        }' "$results"
 } > "$logs/table.md"
 if [ -n "$out" ]; then
     cp "$logs/table.md" "$out" && note "table written to $out"
@@ -148,7 +156,7 @@ else
     cat "$logs/table.md"
 fi
 if [ "$failed" = 1 ]; then
-    note "some benchmarks failed; their logs stay in $logs"
+    note "some benchmarks did not run to the end; their logs stay in $logs"
 elif [ "$keep_logs" = 0 ]; then
     rm -rf "$logs"
 fi

@@ -42,6 +42,7 @@ endfunction()
 eddy_man_page(eddy "workbench for long-running MCP tasks" gui)
 eddy_man_page(eddyctl "script Eddy's MCP servers, tasks and sweeps from the shell" gui)
 eddy_man_page(eddy-cfd-server "reference MCP Tasks server with a lid-driven cavity CFD solver" server)
+eddy_man_page(eddy-cfd-solve "one CFD case as a batch job for eddy-cfd-server --backend slurm" server)
 add_custom_target(eddy_man_pages ALL DEPENDS ${eddy_man_pages})
 
 # --- eddy: desktop integration ---------------------------------------------------------------

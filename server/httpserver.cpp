@@ -645,7 +645,12 @@ void HttpServer::close(Connection *c)
 {
     if (c->tracked)
         untrack(c);
-    ::close(c->fd); // also drops the epoll registration: the descriptor is never duplicated
+    // Removed explicitly: a child spawned by another thread (the Slurm backend's sbatch and
+    // squeue) holds a copy of every descriptor until its exec, and while it does close() alone
+    // leaves the registration, with its pointer to the freed connection, in the set.
+    if (c->registered)
+        epoll_ctl(c->epollFd, EPOLL_CTL_DEL, c->fd, nullptr);
+    ::close(c->fd);
     delete c;
 }
 

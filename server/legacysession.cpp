@@ -47,6 +47,20 @@ void LegacySession::close(const std::string &sessionId)
     m_sessions.erase(sessionId);
 }
 
+void LegacySession::setLogLevel(const std::string &sessionId, const std::string &level)
+{
+    const std::lock_guard lock(m_mutex);
+    if (const auto it = m_sessions.find(sessionId); it != m_sessions.end())
+        it->second.logLevel = level;
+}
+
+std::string LegacySession::logLevel(const std::string &sessionId) const
+{
+    const std::lock_guard lock(m_mutex);
+    const auto it = m_sessions.find(sessionId);
+    return it != m_sessions.end() ? it->second.logLevel : std::string("info");
+}
+
 std::string LegacySession::registerElicitation(const std::string &sessionId,
                                                const std::string &taskId, const std::string &key)
 {

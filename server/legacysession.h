@@ -20,6 +20,10 @@ public:
     // True when the session exists and belongs to the token.
     bool isValid(const std::string &sessionId, const std::string &tokenHash) const;
     void close(const std::string &sessionId);
+    // logging/setLevel: the least level of notifications/message the client wants ("info"
+    // until it sets one).
+    void setLogLevel(const std::string &sessionId, const std::string &level);
+    std::string logLevel(const std::string &sessionId) const;
 
     // Remembers an elicitation/create request sent for (taskId, key); returns its JSON-RPC id.
     std::string registerElicitation(const std::string &sessionId, const std::string &taskId,
@@ -38,6 +42,7 @@ private:
     {
         std::string tokenHash;
         std::int64_t openedMs = 0;
+        std::string logLevel = "info";
         std::map<std::string, Pending> pending;
     };
 

@@ -8,6 +8,7 @@
 #include "server/log.h"
 #include "server/mcphandler.h"
 #include "server/serveroptions.h"
+#include "server/slurmbackend.h"
 #include "server/taskmanager.h"
 #include "server/taskstore.h"
 
@@ -73,7 +74,12 @@ int main(int argc, char **argv)
         std::cerr << "eddy-cfd-server: " << error << "\n";
         return 1;
     }
+    std::unique_ptr<SlurmBackend> slurm; // outlives tasks: its shutdown stops the backend
     TaskManager tasks(store, options);
+    if (options.backend == "slurm") {
+        slurm = std::make_unique<SlurmBackend>(tasks, options);
+        tasks.setBackend(slurm.get());
+    }
     if (!tasks.start(error)) {
         std::cerr << "eddy-cfd-server: " << error << "\n";
         return 1;
@@ -120,7 +126,7 @@ int main(int argc, char **argv)
                                  : options.host;
     std::printf("eddy-cfd-server listening on http://%s:%d/mcp\n", host.c_str(), port);
     std::fflush(stdout);
-    Log::info("serving with " + std::to_string(options.workers) + " solver workers, data in "
+    Log::info("serving with " + (slurm ? std::string("the Slurm backend") : std::to_string(options.workers) + " solver workers") + ", data in "
               + options.dataDir + (options.token.empty() ? "" : ", bearer token required"));
 
     if (epollServer)

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -23,6 +24,7 @@ namespace ConformanceFixtures {
 class TaskTable;
 }
 class SseChannel;
+class StreamSink;
 class TaskManager;
 
 class McpHandler final
@@ -72,6 +74,8 @@ private:
     // 2026 methods
     void discover(HttpResponse &res, const Call &call);
     void toolsList(HttpResponse &res, const Call &call);
+    // run_cfd_case's Tool object for this mode (Tasks extension or streamed).
+    nlohmann::json runToolDefinition(bool legacy) const;
     void toolsCall(HttpResponse &res, const Call &call, const HttpRequest &req);
     void fixtureCall(HttpResponse &res, const Call &call, const HttpRequest &req);
     void emptyList(HttpResponse &res, const Call &call);
@@ -85,6 +89,16 @@ private:
     void tasksUpdate(HttpResponse &res, const Call &call);
     void tasksCancel(HttpResponse &res, const Call &call);
     void listen(HttpResponse &res, const Call &call);
+
+    // --no-tasks-extension: run_cfd_case answered as an SSE stream (mcpstreamed.cpp).
+    struct StreamedRun;
+    void streamedRun(HttpResponse &res, const Call &call, bool legacy);
+    bool streamStep(StreamedRun &run, SseChannel &channel, StreamSink &sink);
+    // A 2025-11-25 notifications/cancelled for a streamed call: cancels its case.
+    bool cancelStreamedCall(const std::string &sessionId, const std::string &tokenHash,
+                            const nlohmann::json &requestId);
+    static bool isLogLevel(const std::string &level);
+    static bool logLevelAllowsInfo(const std::string &level);
 
     // 2025-11-25 methods
     void legacyInitialize(HttpResponse &res, const Call &call);
@@ -123,6 +137,10 @@ private:
     std::atomic<bool> m_shuttingDown{false};
     std::mutex m_channelMutex;
     std::set<std::shared_ptr<SseChannel>> m_channels;
+
+    // 2025-11-25 streamed calls: session id + '\n' + request id JSON -> the call.
+    std::mutex m_streamedMutex;
+    std::map<std::string, std::weak_ptr<StreamedRun>> m_streamedCalls;
 };
 
 } // namespace Eddy::Server

@@ -51,6 +51,24 @@ std::string ServerOptions::usage()
            "                          reverse proxy). Loopback names are always allowed\n"
            "  --allowed-origin ORIGIN also serve requests from this web Origin, e.g.\n"
            "                          https://ui.example.org (repeatable)\n"
+           "  --no-tasks-extension    do not offer the Tasks extension (nor 2025-11-25 tasks):\n"
+           "                          run_cfd_case then answers as a streamed tools/call with\n"
+           "                          progress notifications; a lost stream cancels the run\n"
+           "  --stream-progress-ms MS least time between two progress notifications of a\n"
+           "                          streamed run (default 1000)\n"
+           "  --stream-progress-iterations N  instead, a progress notification every N solver\n"
+           "                          iterations (sampled every 50 ms; default 0 = by time)\n"
+           "  --backend local|slurm   where cases run: solver threads here (local, the default)\n"
+           "                          or one Slurm batch job per case (slurm)\n"
+           "  --case-dir DIR          slurm: case folders, shared with the compute nodes\n"
+           "                          (default DATA_DIR/cases)\n"
+           "  --slurm-partition P     slurm: submit to partition P (default: the cluster's)\n"
+           "  --slurm-refresh-ms MS   slurm: one squeue for all live jobs this often\n"
+           "                          (default 2000)\n"
+           "  --slurm-solver PATH     slurm: the eddy-cfd-solve binary the jobs run (default:\n"
+           "                          next to eddy-cfd-server)\n"
+           "  --slurm-stats FILE      slurm: rewrite FILE every refresh with the count of Slurm\n"
+           "                          command-line calls (for measuring)\n"
            "  --conformance-fixtures  add the fixture tools, prompts and resources of the MCP\n"
            "                          conformance suite (testing only)\n"
            "  --help                  show this text\n";
@@ -76,12 +94,20 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             out.conformanceFixtures = true;
             continue;
         }
+        if (flag == "--no-tasks-extension" && !hasValue) {
+            out.tasksExtension = false;
+            continue;
+        }
         static const char *const valued[] = {"--host", "--port", "--data-dir", "--workers",
                                              "--token", "--poll-interval-ms", "--ttl-ms",
                                              "--checkpoint-interval-ms", "--log-level",
                                              "--http-engine", "--request-timeout-ms",
                                              "--sse-keep-alive-ms", "--allowed-host",
-                                             "--allowed-origin"};
+                                             "--allowed-origin", "--stream-progress-ms",
+                                             "--stream-progress-iterations", "--backend",
+                                             "--case-dir", "--slurm-partition",
+                                             "--slurm-refresh-ms", "--slurm-solver",
+                                             "--slurm-stats"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -163,6 +189,32 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                 || origin.find('/', scheme + 3) != std::string::npos)
                 return bad("give an origin as scheme://host[:port], e.g. https://ui.example.org");
             out.allowedOrigins.push_back(origin);
+        } else if (flag == "--stream-progress-ms") {
+            if (!parseInt(value, 10, 3600000, number))
+                return bad("expected milliseconds from 10 to 3600000");
+            out.streamProgressMs = number;
+        } else if (flag == "--stream-progress-iterations") {
+            if (!parseInt(value, 0, 10000000, number))
+                return bad("expected a whole number of iterations from 0 (by time) to 10000000");
+            out.streamProgressIterations = number;
+        } else if (flag == "--backend") {
+            if (value != "local" && value != "slurm")
+                return bad("expected local (the default) or slurm");
+            out.backend = value;
+        } else if (flag == "--case-dir" || flag == "--slurm-solver" || flag == "--slurm-stats") {
+            if (value.empty())
+                return bad("give a path");
+            (flag == "--case-dir" ? out.caseDir
+                                  : flag == "--slurm-solver" ? out.slurmSolver
+                                                             : out.slurmStatsFile) = value;
+        } else if (flag == "--slurm-partition") {
+            if (value.empty() || value.find_first_of(" \t,") != std::string::npos)
+                return bad("give one partition name as sinfo lists it");
+            out.slurmPartition = value;
+        } else if (flag == "--slurm-refresh-ms") {
+            if (!parseInt(value, 100, 600000, number))
+                return bad("expected milliseconds from 100 to 600000");
+            out.slurmRefreshMs = int(number);
         }
     }
     return ParseResult::Run;

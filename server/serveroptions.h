@@ -37,6 +37,22 @@ struct ServerOptions
     // Adds the fixture tools, prompts and resources the official conformance suite calls
     // (server/conformancefixtures.cpp); off in production.
     bool conformanceFixtures = false;
+    // --no-tasks-extension: neither era is offered the Tasks extension, and run_cfd_case is
+    // answered as a streamed tools/call (SSE progress, log lines, then the result). The job
+    // tools (submit_cfd_case, ...) are offered in both modes.
+    bool tasksExtension = true;
+    // Streamed run_cfd_case: a notifications/progress at most every streamProgressMs, or, when
+    // streamProgressIterations > 0, whenever that many more iterations have run (sampled).
+    std::int64_t streamProgressMs = 1000;
+    std::int64_t streamProgressIterations = 0;
+    // Where cases run: "local" (solver threads in this process, the default) or "slurm" (each
+    // case a batch job running eddy-cfd-solve in a case folder under caseDir; docs/server.md).
+    std::string backend = "local";
+    std::string caseDir;        // empty: <dataDir>/cases; must be shared with the compute nodes
+    std::string slurmPartition; // empty: the cluster's default partition
+    int slurmRefreshMs = 2000;  // one squeue for all live jobs at most this often
+    std::string slurmSolver;    // empty: eddy-cfd-solve next to the server binary
+    std::string slurmStatsFile; // empty: none; else rewritten every refresh with call counts
 
     enum class ParseResult { Run, Help, Error };
     // Parses argv; on Error, error says what was wrong and how to fix it.

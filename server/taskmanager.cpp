@@ -1,5 +1,6 @@
 #include "server/taskmanager.h"
 
+#include "server/backend.h"
 #include "server/cfdtool.h"
 #include "server/log.h"
 #include "server/secrets.h"
@@ -79,8 +80,10 @@ bool TaskManager::start(std::string &error)
     }
     Log::info("loaded " + std::to_string(m_tasks.size()) + " tasks (" + std::to_string(resumed)
               + " to resume, " + std::to_string(purged) + " expired and purged)");
+    if (m_backend && !m_backend->start(error))
+        return false;
     try {
-        for (int i = 0; i < m_options.workers; ++i)
+        for (int i = 0; !m_backend && i < m_options.workers; ++i)
             m_workers.emplace_back([this] { workerLoop(); });
         m_janitor = std::thread([this] { janitorLoop(); });
     } catch (const std::system_error &e) {
@@ -107,6 +110,8 @@ void TaskManager::shutdown()
             t.join();
     if (m_janitor.joinable())
         m_janitor.join();
+    if (m_backend)
+        m_backend->stop();
 }
 
 bool TaskManager::isExpired(const Entry &e, std::int64_t now) const
@@ -395,6 +400,8 @@ bool TaskManager::snapshot(const std::string &id, const std::string &tokenHash,
         return false;
     out.record = recordOf(*e);
     out.pollIntervalMs = e->pollIntervalMs;
+    out.iteration = e->iteration;
+    out.queued = e->queued;
     return true;
 }
 
@@ -501,6 +508,15 @@ bool TaskManager::update(const std::string &id, const std::string &tokenHash,
 TaskManager::CancelOutcome TaskManager::cancel(const std::string &id,
                                                const std::string &tokenHash, Snapshot &after)
 {
+    if (m_backend) {
+        bool visible = false;
+        {
+            const std::shared_lock lock(m_mutex);
+            visible = findVisible(id, tokenHash) != nullptr;
+        }
+        if (visible)
+            m_backend->beforeCancel(id);
+    }
     {
         const std::unique_lock lock(m_mutex);
         const EntryPtr e = findVisible(id, tokenHash);
@@ -526,26 +542,30 @@ TaskManager::CancelOutcome TaskManager::cancel(const std::string &id,
     Log::info("task " + Log::redact(id) + " cancelled");
     persist(id);
     notify(id);
+    if (m_backend)
+        m_backend->cancelled(id);
     return CancelOutcome::Cancelled;
+}
+
+bool TaskManager::nextQueued(std::string &id)
+{
+    std::unique_lock lock(m_mutex);
+    m_queueCv.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
+    if (m_stopping)
+        return false;
+    id = m_queue.front();
+    m_queue.pop_front();
+    const auto it = m_tasks.find(id);
+    if (it != m_tasks.end())
+        unqueue(*it->second);
+    return true;
 }
 
 void TaskManager::workerLoop()
 {
-    while (true) {
-        std::string id;
-        {
-            std::unique_lock lock(m_mutex);
-            m_queueCv.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
-            if (m_stopping)
-                return;
-            id = m_queue.front();
-            m_queue.pop_front();
-            const auto it = m_tasks.find(id);
-            if (it != m_tasks.end())
-                unqueue(*it->second);
-        }
+    std::string id;
+    while (nextQueued(id))
         runCase(id);
-    }
 }
 
 void TaskManager::janitorLoop()
@@ -632,6 +652,7 @@ void TaskManager::runCase(const std::string &id)
                         return false;
                     e->record.statusMessage = message;
                     e->record.updatedMs = now;
+                    e->iteration = p.iteration;
                     e->nearEnd = p.residual <= tolerance * kNearEndResidualFactor
                                  || p.iteration >= kNearEndIterationShare * p.maxIterations;
                     render(*e);

@@ -29,6 +29,7 @@ struct MeshQuality;
 
 namespace Eddy::Server {
 
+class Backend;
 class SseChannel;
 class TaskStore;
 
@@ -49,6 +50,8 @@ public:
     {
         TaskRecord record;
         int pollIntervalMs = 0;
+        int iteration = 0;   // the solver's last reported iteration (in memory only)
+        bool queued = false; // waiting for a solver thread
     };
 
     // Creates the task durably, or returns the live task created earlier with the same
@@ -74,6 +77,17 @@ public:
 
     static std::int64_t nowMs();
 
+    // For a Backend that runs cases elsewhere (server/backend.h); unused by --backend local.
+    void setBackend(Backend *backend) { m_backend = backend; } // before start()
+    bool nextQueued(std::string &id); // blocks; false once shutting down
+    // Marks a queued working task as running and copies it; false when gone or not working.
+    bool claim(const std::string &id, TaskRecord &out);
+    // A new statusMessage for a working task; false when the task is gone or not working.
+    bool report(const std::string &id, const std::string &message);
+    void askAboutMesh(const std::string &id, const Solver::MeshQuality &quality, bool retry);
+    void finish(const std::string &id, TaskStatus status, nlohmann::json result,
+                nlohmann::json error, const std::string &message);
+
 private:
     struct Entry
     {
@@ -87,6 +101,7 @@ private:
         bool nearEnd = false;       // the solver is close to its tolerance or iteration limit
         std::atomic<bool> stop{false};
         std::int64_t lastNotifyMs = 0;
+        int iteration = 0;
     };
     using EntryPtr = std::shared_ptr<Entry>;
     // Finds a std::string key by std::string_view, so that a lookup allocates nothing.
@@ -122,6 +137,7 @@ private:
 
     TaskStore &m_store;
     const ServerOptions m_options;
+    Backend *m_backend = nullptr;
 
     mutable std::shared_mutex m_mutex; // guards everything below up to m_queueCv
     std::unordered_map<std::string, EntryPtr, IdHash, std::equal_to<>> m_tasks;

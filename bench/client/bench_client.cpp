@@ -4,6 +4,10 @@
 // build/bench/client/bench_client [--quick] [--tasks 100,1000] (only those rows) [--paced-seconds S]
 // (a longer paced window, less noise) [--no-flat] (paced rows only, e.g. under perf or strace).
 // Numbers go to docs/performance.md (Client section). Not a test: nothing here asserts speed.
+// Verdict rows are RESULT lines (bench/common/benchresult.h): client CPU per paced poll at 100
+// tasks (target <= 50 us) and heap per tracked task state (target <= 2 KB).
+
+#include "benchresult.h"
 
 #include "app/mcp/client.h"
 #include "app/mcp/taskreplyparser.h"
@@ -356,6 +360,25 @@ int main(int argc, char **argv)
                     double(p.rssKiB) / 1024.0, p.heapPerTask, static_cast<long long>(p.poll.errors),
                     loadBefore, loadAverage());
         std::fflush(stdout);
+        if (count == 100) {
+            Bench::Result r;
+            r.bench = "client";
+            r.what = "Client CPU per poll, 100 tasks every 500 ms (Mcp::Client, paced like the engine)";
+            r.unit = "µs";
+            r.target = "<=50";
+            r.how = "bench_client --tasks 100 --no-flat --paced-seconds " + std::to_string(int(pacedSeconds));
+            if (p.poll.roundTrips >= 100) {
+                r.value = p.poll.cpuUs / double(p.poll.roundTrips);
+                char shown[160];
+                std::snprintf(shown, sizeof shown, "%.1f µs (%lld / %lld polls served in %.0f s)", *r.value,
+                              static_cast<long long>(p.poll.roundTrips), static_cast<long long>(p.asked),
+                              pacedSeconds);
+                r.shown = shown;
+            } else {
+                r.why = "only " + std::to_string(p.poll.roundTrips) + " polls served";
+            }
+            Bench::printResult(r);
+        }
         if (flat && count <= 1000)
             report("flat out, 16 requests in flight", pollFlat(client, ids, 16, seconds));
     }
@@ -407,6 +430,20 @@ int main(int argc, char **argv)
         std::printf("\nheap per tracked task state: %.0f bytes (%zu states as returned by tasks/get, with "
                     "statusMessage and any inputRequests form)\n",
                     double(after - before) / double(copy->size()), copy->size());
+        {
+            Bench::Result r;
+            r.bench = "client";
+            r.what = "Heap per tracked task state, elicitation form pending (bench_client)";
+            r.unit = "B";
+            r.decimals = 0;
+            r.target = "<=2048";
+            r.how = quick ? "bench_client --quick" : "bench_client";
+            if (copy->empty())
+                r.why = "no task state was read back";
+            else
+                r.value = double(after - before) / double(copy->size());
+            Bench::printResult(r);
+        }
         size_t withForms = 0;
         for (Mcp::TaskState &st : *copy) {
             withForms += st.inputRequests.is_null() ? 0 : 1;

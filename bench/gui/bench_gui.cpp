@@ -10,6 +10,9 @@
 //   startup  a database of 100,000 tasks written with the store API; time from opening it to
 //            the window shown and to the tasks listed.
 // Usage: bench_gui [stall|redraw|startup|all] [--seconds N]
+// Verdict rows are RESULT lines (bench/common/benchresult.h, read by bench/run-all.sh).
+#include "benchresult.h"
+
 #include "app/monitor/engine.h"
 #include "app/store/taskstore.h"
 #include "models/enginebridge.h"
@@ -273,6 +276,22 @@ int benchStall(int tasks, int seconds, int batchMs)
            "(RSS %.0f -> %.0f MB); load average %.1f\n",
            tasks, qint64(producer.sent), seconds, double(producer.sent) / seconds, batchMs, p50, p99, mx, loadMs, listedAllMs,
            (rssAfter - rssBefore) * 1024.0 / tasks, rssBefore, rssAfter, loadAverage());
+    Bench::Result r;
+    r.bench = "gui";
+    r.what = "GUI main-thread stall p99, " + std::to_string(tasks) + " live tasks updated at 1 kHz in "
+             + std::to_string(batchMs) + " ms change sets";
+    r.unit = "ms";
+    r.target = "<16";
+    r.how = "bench_gui stall --seconds " + std::to_string(seconds);
+    char shown[200];
+    std::snprintf(shown, sizeof shown, "p50 %.1f ms, p99 %.1f ms, max %.1f ms; %.2f KB per task", p50, p99, mx,
+                  (rssAfter - rssBefore) * 1024.0 / tasks);
+    r.shown = shown;
+    if (gaps.empty())
+        r.why = "the main thread's probe timer never fired";
+    else
+        r.value = p99;
+    Bench::printResult(r);
     return 0;
 }
 
@@ -361,6 +380,17 @@ int benchRedraw(int samples)
            "dropped) %s (target <= 50 ms); live tick + redraw %s; zoom+redraw %s; load average %.1f\n",
            samples, model.shownPoints().size(), setMs, repaints.text().constData(), full.text().constData(),
            ticks.text().constData(), zooms.text().constData(), loadAverage());
+    Bench::Result r;
+    r.bench = "gui";
+    r.what = "Chart full redraw median, " + std::to_string(samples) + " samples (item caches dropped)";
+    r.unit = "ms";
+    r.target = "<=50";
+    r.how = "bench_gui redraw";
+    r.value = percentile(full.wall, 0.5);
+    char shown[200];
+    std::snprintf(shown, sizeof shown, "median %.1f ms, max %.1f ms", *r.value, percentile(full.wall, 1.0));
+    r.shown = shown;
+    Bench::printResult(r);
     return 0;
 }
 
@@ -471,6 +501,18 @@ int benchStartup(int total)
            "RSS %.0f MB; load average %.1f\n",
            total, double(genMs) / 1000.0, shownMs, openedMs, listedMs, longestBlockMs,
            app.window->taskModel()->rowCount(), rssMb(), loadAverage());
+    {
+        Bench::Result r;
+        r.bench = "gui";
+        r.what = "GUI startup, " + std::to_string(total) + " stored tasks: window shown";
+        r.unit = "ms";
+        r.decimals = 0;
+        r.target = "<=1000";
+        r.how = "bench_gui startup";
+        r.value = double(shownMs);
+        r.shown = std::to_string(shownMs) + " ms shown, all listed " + std::to_string(listedMs) + " ms";
+        Bench::printResult(r);
+    }
     // Where the engine's open goes (its thread; the window no longer waits for it): the same
     // steps again on a second connection, file in the page cache.
     {

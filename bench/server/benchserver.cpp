@@ -2,8 +2,14 @@
 // the PID), parks N tasks in input_required (run_cfd_case with force_mesh_defect), then polls every
 // task with tasks/get at a fixed interval for a fixed time through libcurl multi, once over
 // keep-alive connections and once with a new connection per request. It reads the server's CPU
-// time (utime+stime from /proc/PID/stat) and RSS around each run. Optional Node comparisons run
-// bench/server/*.mjs against the same tasks. Single-threaded; not a test: it asserts nothing.
+// time (utime+stime, read through the process's CPU clock: the same sum as /proc/PID/stat, to the
+// nanosecond instead of the 10 ms tick) and RSS around each run. With --floor it runs the same
+// polls, in the same minutes, against bench_server_floor (a bare epoll responder with a fixed
+// answer) and reports eddy-cfd-server's CPU per poll as a multiple of the floor's. Optional Node
+// comparisons run bench/server/*.mjs against the same tasks. Prints its verdict rows as RESULT
+// lines (bench/common/benchresult.h). Single-threaded; not a test: it asserts nothing.
+#include "benchresult.h"
+
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
@@ -14,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -50,6 +57,8 @@ struct Options
     std::string scriptDir;   // bench/server, for the .mjs comparisons
     int nodeTasks = 100;     // task count of the Node comparison runs
     std::string markdownOut; // optional file for the table rows
+    std::string floorBin;    // bench_server_floor: the same polls against it, for the ratio
+    int slices = 5;          // with a floor: the window cut into this many turns each, alternating
     // A Node server script (e.g. tests/interop/sdk-fixture-server.mjs) instead of eddy-cfd-server,
     // to measure the official server SDK on the same machine at the same time.
     bool serverIsScript = false;
@@ -83,15 +92,15 @@ struct RunResult
 };
 
 // The server child, so that a fatal error (std::exit skips destructors) still stops it.
-pid_t g_serverPid = -1;
+std::vector<pid_t> g_children;
 std::string g_tmpDir; // removed on a fatal error too
 
 void die(const std::string &message)
 {
     std::fprintf(stderr, "bench_server: %s\n", message.c_str());
-    if (g_serverPid > 0) {
-        kill(g_serverPid, SIGKILL);
-        waitpid(g_serverPid, nullptr, 0);
+    for (const pid_t pid : g_children) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
     }
     if (!g_tmpDir.empty()) {
         std::error_code ec;
@@ -151,6 +160,10 @@ Options parseOptions(int argc, char **argv)
             o.nodeTasks = std::atoi(value().c_str());
         else if (a == "--markdown")
             o.markdownOut = value();
+        else if (a == "--floor")
+            o.floorBin = value();
+        else if (a == "--slices")
+            o.slices = std::atoi(value().c_str());
         else if (a == "--server-arg")
             o.serverArgs.push_back(value());
         else if (a == "--help" || a == "-h") {
@@ -158,6 +171,12 @@ Options parseOptions(int argc, char **argv)
                         "  [--duration-s 10] [--interval-ms 500] [--max-in-flight 32] [--workers 1]\n"
                         "  [--only-keepalive|--only-fresh] [--node PATH/node --scripts bench/server\n"
                         "  --node-tasks 100] [--markdown FILE] [--server-arg ARG]...\n"
+                        "  [--floor PATH/bench_server_floor [--slices 5]]\n"
+                        "  --floor runs the same polls against the bare epoll responder in the same\n"
+                        "  minutes (the window cut into --slices turns each, alternating, so both see\n"
+                        "  the same machine load) and prints server CPU per poll for both and their\n"
+                        "  ratio (target: eddy-cfd-server within 1.5x of the floor).\n"
+                        "  The verdict rows are the RESULT lines (bench/README.md).\n"
                         "  --server-arg passes one more argument to eddy-cfd-server, e.g.\n"
                         "  --server-arg --http-engine --server-arg httplib\n");
             std::exit(0);
@@ -170,6 +189,8 @@ Options parseOptions(int argc, char **argv)
     if (o.serverIsScript) {
         o.tool = "fixture_case";
     }
+    if (o.slices <= 0)
+        die("--slices must be positive");
     if (o.durationS <= 0 || o.intervalMs <= 0 || o.maxInFlight <= 0 || o.workers <= 0 || o.nodeTasks <= 0)
         die("--duration-s, --interval-ms, --max-in-flight, --workers and --node-tasks must be positive");
     if (!o.nodeBin.empty() && o.scriptDir.empty())
@@ -179,8 +200,14 @@ Options parseOptions(int argc, char **argv)
 
 // ---- /proc readings -------------------------------------------------------------------------
 
+// utime+stime of every thread of pid, to the nanosecond: the process's CPU-time clock is the sum
+// /proc/PID/stat reports in 10 ms ticks. Falls back to /proc/PID/stat if the clock is refused.
 double processCpuSeconds(pid_t pid)
 {
+    clockid_t clock;
+    timespec ts{};
+    if (clock_getcpuclockid(pid, &clock) == 0 && clock_gettime(clock, &ts) == 0)
+        return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
     std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
     std::string line;
     if (!std::getline(in, line))
@@ -236,10 +263,26 @@ CpuSample sample(pid_t server)
 
 // ---- the server child ---------------------------------------------------------------------------
 
+// The command line of the server under test.
+std::vector<std::string> serverCommand(const Options &o, const fs::path &dataDir)
+{
+    if (o.serverIsScript) {
+        // The fixture keeps tasks in memory and parks each one in input_required itself.
+        return {o.nodeBin.empty() ? "node" : o.nodeBin, o.serverBin, "--host", "127.0.0.1", "--port", "0"};
+    }
+    std::vector<std::string> argv{o.serverBin, "--host", "127.0.0.1", "--port", "0",
+                                  "--data-dir", dataDir.string(), "--workers",
+                                  std::to_string(o.workers), "--poll-interval-ms",
+                                  std::to_string(o.intervalMs), "--log-level", "warning"};
+    argv.insert(argv.end(), o.serverArgs.begin(), o.serverArgs.end());
+    return argv;
+}
+
+// A child that prints "listening on URL" on stdout (eddy-cfd-server, the SDK fixture, the floor).
 class ServerProcess
 {
 public:
-    ServerProcess(const Options &o, const fs::path &dataDir, const fs::path &logFile)
+    ServerProcess(const std::vector<std::string> &command, const fs::path &logFile)
     {
         int out[2];
         if (pipe(out) != 0)
@@ -254,30 +297,17 @@ public:
                 dup2(logFd, STDERR_FILENO);
             close(out[0]);
             close(out[1]);
-            const std::string workers = std::to_string(o.workers);
-            const std::string poll = std::to_string(o.intervalMs);
-            if (o.serverIsScript) {
-                // The fixture keeps tasks in memory and parks each one in input_required itself.
-                const char *node = o.nodeBin.empty() ? "node" : o.nodeBin.c_str();
-                execlp(node, node, o.serverBin.c_str(), "--host", "127.0.0.1",
-                       "--port", "0", static_cast<char *>(nullptr));
-                _exit(127);
-            }
-            std::vector<const char *> argv{o.serverBin.c_str(), "--host", "127.0.0.1",
-                                           "--port", "0", "--data-dir", dataDir.c_str(),
-                                           "--workers", workers.c_str(), "--poll-interval-ms",
-                                           poll.c_str(), "--log-level", "warning"};
-            for (const std::string &arg : o.serverArgs)
+            std::vector<const char *> argv;
+            for (const std::string &arg : command)
                 argv.push_back(arg.c_str());
             argv.push_back(nullptr);
-            execv(o.serverBin.c_str(), const_cast<char *const *>(argv.data()));
-            std::fprintf(stderr, "bench_server: cannot execute %s: %s\n", o.serverBin.c_str(),
-                         std::strerror(errno));
+            execvp(argv[0], const_cast<char *const *>(argv.data()));
+            std::fprintf(stderr, "bench_server: cannot execute %s: %s\n", argv[0], std::strerror(errno));
             _exit(127);
         }
         close(out[1]);
         m_stdout = out[0];
-        g_serverPid = m_pid;
+        g_children.push_back(m_pid);
         std::string seen;
         const auto deadline = Clock::now() + std::chrono::seconds(60);
         while (Clock::now() < deadline) {
@@ -296,7 +326,7 @@ public:
             }
         }
         stop();
-        die("eddy-cfd-server did not print its \"listening on\" line within 60 s; see " + logFile.string());
+        die(command.front() + " did not print its \"listening on\" line within 60 s; see " + logFile.string());
     }
     ~ServerProcess() { stop(); }
 
@@ -307,6 +337,7 @@ public:
     {
         if (m_pid <= 0)
             return;
+        const pid_t pid = m_pid;
         kill(m_pid, SIGTERM);
         for (int i = 0; i < 100; ++i) {
             if (waitpid(m_pid, nullptr, WNOHANG) == m_pid) {
@@ -320,7 +351,7 @@ public:
             waitpid(m_pid, nullptr, 0);
             m_pid = -1;
         }
-        g_serverPid = -1;
+        g_children.erase(std::remove(g_children.begin(), g_children.end(), pid), g_children.end());
         if (m_stdout >= 0)
             close(m_stdout);
         m_stdout = -1;
@@ -598,28 +629,39 @@ void waitParked(const std::string &url, const std::vector<std::string> &ids)
     std::printf("  warning: not every task parked within 2 minutes; server CPU may include solver work\n");
 }
 
+// Polls every task once per interval for `seconds` (default: --duration-s); with idle, first
+// measures 2 s of the server's CPU with nobody polling (timers, checkpoints). With reuse, polls
+// through that poller, so keep-alive connections carry over from one turn to the next.
 RunResult pollRun(const Options &o, const std::string &url, pid_t server,
-                  const std::vector<std::string> &ids, bool keepAlive)
+                  const std::vector<std::string> &ids, bool keepAlive, double seconds = 0, bool idle = true,
+                  Poller *reuse = nullptr)
 {
     RunResult r;
     r.label = keepAlive ? "C++ libcurl, keep-alive" : "C++ libcurl, new connection per request";
     r.tasks = int(ids.size());
+    if (seconds <= 0)
+        seconds = o.durationS;
 
-    // Idle baseline: what the server burns with nobody polling (timers, checkpoints).
-    const CpuSample idle0 = sample(server);
-    usleep(2000 * 1000);
-    const CpuSample idle1 = sample(server);
-    r.idleServerCpuPerS = (idle1.serverCpuS - idle0.serverCpuS)
-                          / std::chrono::duration<double>(idle1.at - idle0.at).count();
+    if (idle) {
+        const CpuSample idle0 = sample(server);
+        usleep(2000 * 1000);
+        const CpuSample idle1 = sample(server);
+        r.idleServerCpuPerS = (idle1.serverCpuS - idle0.serverCpuS)
+                              / std::chrono::duration<double>(idle1.at - idle0.at).count();
+    }
 
-    Poller poller(url, keepAlive, std::min<int>(o.maxInFlight, std::max<int>(1, int(ids.size()))));
+    std::unique_ptr<Poller> own;
+    if (!reuse)
+        own = std::make_unique<Poller>(url, keepAlive,
+                                       std::min<int>(o.maxInFlight, std::max<int>(1, int(ids.size()))));
+    Poller &poller = reuse ? *reuse : *own;
     const auto gap = std::chrono::duration<double>(o.intervalMs / 1000.0 / double(ids.size()));
-    const auto duration = std::chrono::duration<double>(o.durationS);
+    const auto duration = std::chrono::duration<double>(seconds);
     const CpuSample s0 = sample(server);
     const auto start = s0.at;
     const auto end = start + std::chrono::duration_cast<Clock::duration>(duration);
     long issued = 0;
-    r.asked = long(o.durationS * 1000.0 / o.intervalMs * double(ids.size()));
+    r.asked = long(seconds * 1000.0 / o.intervalMs * double(ids.size()));
     while (true) {
         const auto now = Clock::now();
         if (now >= end)
@@ -724,19 +766,47 @@ std::optional<RunResult> nodeRun(const Options &o, const std::string &script, co
     return r;
 }
 
+// Adds one slice of a run to the run's totals (the idle rate is the first slice's).
+void accumulate(RunResult &into, const RunResult &part)
+{
+    if (into.seconds == 0) {
+        into = part;
+        return;
+    }
+    into.seconds += part.seconds;
+    into.asked += part.asked;
+    into.served += part.served;
+    into.errors += part.errors;
+    into.serverCpuS += part.serverCpuS;
+    into.clientCpuS += part.clientCpuS;
+    into.rssKb = part.rssKb;
+    into.hwmKb = part.hwmKb;
+    into.clientRssMiB = part.clientRssMiB;
+}
+
+// Polls a per-poll figure needs: below this, the server's own background work does not average out.
+constexpr long kMinPolls = 500;
+
+bool measurable(const RunResult &r)
+{
+    return r.served >= kMinPolls && r.serverCpuS > 0;
+}
+
+double serverUsPerPoll(const RunResult &r)
+{
+    return 1e6 * r.serverCpuS / double(r.served);
+}
+
 std::string row(const RunResult &r)
 {
-    // /proc CPU times tick every 10 ms: below ~5 ticks, or with too few polls for the server's
-    // own background work to average out, a per-poll figure is noise, not a number.
-    const bool measurable = r.serverCpuS >= 0.05 && r.served >= 500;
     const double net = std::max(0.0, r.serverCpuS - r.idleServerCpuPerS * r.seconds);
     char server[64], serverNet[64];
-    if (measurable) {
-        std::snprintf(server, sizeof server, "%.1f", 1e6 * r.serverCpuS / double(r.served));
+    if (measurable(r)) {
+        std::snprintf(server, sizeof server, "%.1f", serverUsPerPoll(r));
         std::snprintf(serverNet, sizeof serverNet, "%.1f", 1e6 * net / double(r.served));
     } else {
-        std::snprintf(server, sizeof server, "n/a (%.0f ms total)", 1e3 * r.serverCpuS);
-        std::snprintf(serverNet, sizeof serverNet, "n/a");
+        std::snprintf(server, sizeof server, "not measured (%ld polls served)", r.served);
+        std::snprintf(serverNet, sizeof serverNet, "—");
     }
     char buf[512];
     std::snprintf(buf, sizeof buf,
@@ -746,6 +816,45 @@ std::string row(const RunResult &r)
                   serverNet, r.served ? 1e6 * r.clientCpuS / double(r.served) : 0.0, r.rssKb / 1024.0,
                   r.clientRssMiB);
     return buf;
+}
+
+// One RESULT line: eddy-cfd-server's CPU per poll as a multiple of the floor's, same polls.
+void printRatio(const Options &o, int tasks, bool keepAlive, const RunResult &eddy,
+                const std::optional<RunResult> &floor)
+{
+    char what[160], how[300];
+    std::snprintf(what, sizeof what, "Server CPU per `tasks/get` against the floor, %s, %d tasks every %d ms",
+                  keepAlive ? "keep-alive" : "new connection per poll", tasks, o.intervalMs);
+    std::snprintf(how, sizeof how,
+                  "bench_server --server eddy-cfd-server --floor bench_server_floor --tasks %d %s "
+                  "--duration-s %g",
+                  tasks, keepAlive ? "--only-keepalive" : "--only-fresh", o.durationS);
+    Bench::Result res;
+    res.bench = "server";
+    res.what = what;
+    res.unit = "×";
+    res.decimals = 2;
+    res.target = "<=1.5";
+    res.how = how;
+    char why[200];
+    if (!floor) {
+        res.why = "no --floor given";
+    } else if (!measurable(eddy) || !measurable(*floor)) {
+        std::snprintf(why, sizeof why,
+                      "too few polls served (eddy-cfd-server %ld, floor %ld; %ld needed); "
+                      "give a longer --duration-s",
+                      eddy.served, floor->served, kMinPolls);
+        res.why = why;
+    } else {
+        const double e = serverUsPerPoll(eddy), f = serverUsPerPoll(*floor);
+        res.value = e / f;
+        char shown[200];
+        std::snprintf(shown, sizeof shown, "%.1f µs vs floor %.1f µs = %.2f× (served %.0f%% / %.0f%%)", e, f,
+                      e / f, 100.0 * double(eddy.served) / double(std::max(1L, eddy.asked)),
+                      100.0 * double(floor->served) / double(std::max(1L, floor->asked)));
+        res.shown = shown;
+    }
+    Bench::printResult(res);
 }
 
 } // namespace
@@ -767,12 +876,27 @@ int main(int argc, char **argv)
         "| client | tasks | tasks/get per s | polls served / asked | errors | server CPU µs per poll "
         "| same, minus idle | client CPU µs per poll | server RSS MiB | client RSS MiB |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+    struct Pair
     {
-        ServerProcess server(o, tmp / "data", tmp / "server.log");
+        int tasks;
+        bool keepAlive;
+        RunResult eddy;
+        std::optional<RunResult> floor;
+    };
+    std::vector<Pair> pairs;
+    {
+        ServerProcess server(serverCommand(o, tmp / "data"), tmp / "server.log");
+        std::unique_ptr<ServerProcess> floor;
+        if (!o.floorBin.empty())
+            floor = std::make_unique<ServerProcess>(std::vector<std::string>{o.floorBin}, tmp / "floor.log");
         std::printf("%s pid %d at %s; polling every %d ms for %.0f s per run, "
-                    "at most %d requests in flight\n",
+                    "at most %d requests in flight%s\n",
                     o.serverIsScript ? "sdk-fixture-server" : "eddy-cfd-server", server.pid(),
-                    server.url().c_str(), o.intervalMs, o.durationS, o.maxInFlight);
+                    server.url().c_str(), o.intervalMs, o.durationS, o.maxInFlight,
+                    floor ? "; the same polls against the floor (bench_server_floor) in alternating turns" : "");
+        if (floor)
+            std::printf("bench_server_floor pid %d at %s\n", floor->pid(), floor->url().c_str());
+        std::fflush(stdout);
         std::vector<std::string> ids;
         std::vector<int> counts = o.taskCounts;
         std::sort(counts.begin(), counts.end());
@@ -790,10 +914,34 @@ int main(int argc, char **argv)
             for (const bool keep : {true, false}) {
                 if ((keep && !o.keepAlive) || (!keep && !o.fresh))
                     continue;
-                const RunResult r = pollRun(o, server.url(), server.pid(), subset, keep);
-                rows.push_back(row(r));
+                Pair pair{count, keep, {}, std::nullopt};
+                if (!floor) {
+                    pair.eddy = pollRun(o, server.url(), server.pid(), subset, keep);
+                } else {
+                    // Turns of the same ids and request bytes, eddy-cfd-server then the floor
+                    // (which answers every one alike), so that both see the same machine load.
+                    RunResult f;
+                    const double slice = o.durationS / o.slices;
+                    const int inFlight = std::min<int>(o.maxInFlight, count);
+                    Poller toServer(server.url(), keep, inFlight), toFloor(floor->url(), keep, inFlight);
+                    for (int turn = 0; turn < o.slices; ++turn) {
+                        accumulate(pair.eddy, pollRun(o, server.url(), server.pid(), subset, keep, slice,
+                                                      turn == 0, &toServer));
+                        accumulate(f, pollRun(o, floor->url(), floor->pid(), subset, keep, slice, turn == 0,
+                                              &toFloor));
+                    }
+                    f.label = std::string("floor (bench_server_floor), ")
+                              + (keep ? "keep-alive" : "new connection per request");
+                    pair.floor = f;
+                }
+                rows.push_back(row(pair.eddy));
                 std::printf("  %s\n", rows.back().c_str());
+                if (pair.floor) {
+                    rows.push_back(row(*pair.floor));
+                    std::printf("  %s\n", rows.back().c_str());
+                }
                 std::fflush(stdout);
+                pairs.push_back(std::move(pair));
             }
             if (!o.nodeBin.empty() && count == o.nodeTasks) {
                 const std::pair<const char *, const char *> scripts[] = {
@@ -814,6 +962,9 @@ int main(int argc, char **argv)
     std::printf("\n%s\n", header.c_str());
     for (const auto &r : rows)
         std::printf("%s\n", r.c_str());
+    std::printf("\n");
+    for (const Pair &p : pairs)
+        printRatio(o, p.tasks, p.keepAlive, p.eddy, p.floor);
     if (!o.markdownOut.empty()) {
         std::ofstream out(o.markdownOut);
         out << header << "\n";

@@ -2,6 +2,7 @@
 // STREAM-like triad bound measured in this binary, then accuracy and wall time against Ghia,
 // Ghia & Shin (1982) at Re = 100 and Re = 1000. Numbers go to docs/solver.md.
 
+#include "benchresult.h"
 #include "server/solver/cavitysolver.h"
 
 #include <algorithm>
@@ -166,7 +167,7 @@ void printComparison(int reynolds, int grid, int threads, double tolerance)
     std::fflush(stdout);
 }
 
-// --summary FILE: one row of bench/run-all.sh's table (1 thread against the DRAM triad bound).
+// The RESULT row's figures (1 thread against the DRAM triad bound).
 struct SpeedSummary
 {
     double lowFrac = 1e300, highFrac = 0, lowRate = 1e300, highRate = 0, dram1 = 0;
@@ -221,7 +222,6 @@ void measureSpeed(double minSeconds, int maxThreads, SpeedSummary &summary)
 int main(int argc, char **argv)
 {
     bool quick = false, speed = true, accuracy = true;
-    std::string summaryPath;
     int maxThreads = int(std::max(1u, std::thread::hardware_concurrency()));
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -233,11 +233,9 @@ int main(int argc, char **argv)
             speed = false;
         } else if (arg == "--threads" && i + 1 < argc) {
             maxThreads = std::max(1, std::atoi(argv[++i]));
-        } else if (arg == "--summary" && i + 1 < argc) {
-            summaryPath = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: %s [--quick] [--speed-only | --accuracy-only] [--threads N] "
-                                 "[--summary FILE]\n",
+            std::fprintf(stderr, "usage: %s [--quick] [--speed-only | --accuracy-only] [--threads N]\n"
+                                 "The speed run's verdict is its RESULT line (bench/README.md).\n",
                          argv[0]);
             return 2;
         }
@@ -247,18 +245,24 @@ int main(int argc, char **argv)
     if (speed) {
         SpeedSummary summary;
         measureSpeed(minSeconds, maxThreads, summary);
-        if (!summaryPath.empty()) {
-            std::FILE *f = std::fopen(summaryPath.c_str(), "a");
-            if (!f) {
-                std::fprintf(stderr, "cannot write %s: %s\n", summaryPath.c_str(), std::strerror(errno));
-                return 1;
-            }
-            std::fprintf(f, "| Solver, 1 thread, grids 64-1024 (bench/solver) | %.2g-%.2g cell updates/s = %.0f-%.0f%% "
-                            "of the STREAM triad bound (%.1f GB/s / 72 B) | ≥ 50%% of the bound | %s |\n",
-                         summary.lowRate, summary.highRate, summary.lowFrac, summary.highFrac, summary.dram1 / 1e9,
-                         summary.lowFrac >= 50 ? "yes" : "**no**");
-            std::fclose(f);
+        // The verdict row (bench/README.md): the slowest grid's share of the triad bound.
+        Bench::Result r;
+        r.bench = "solver";
+        r.what = "Solver, 1 thread, grids 64-1024: slowest grid's share of the STREAM triad bound";
+        r.unit = "%";
+        r.decimals = 0;
+        r.target = ">=50";
+        r.how = quick ? "bench_solver --speed-only --quick" : "bench_solver --speed-only";
+        if (summary.highRate > 0) {
+            r.value = summary.lowFrac;
+            char shown[200];
+            std::snprintf(shown, sizeof shown, "%.2g-%.2g cell updates/s = %.0f-%.0f %% of the bound (%.1f GB/s / 72 B)",
+                          summary.lowRate, summary.highRate, summary.lowFrac, summary.highFrac, summary.dram1 / 1e9);
+            r.shown = shown;
+        } else {
+            r.why = "no grid was timed";
         }
+        Bench::printResult(r);
     }
     if (accuracy) {
         std::printf("\n== accuracy against Ghia, Ghia & Shin (1982) ==\n");

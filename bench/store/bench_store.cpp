@@ -5,9 +5,11 @@
 //   startup  - open a database with 100,000 stored tasks (10,000 live), and again with 10M
 //              progress samples on top: time until polling resumes (target <= 1 s), after a
 //              clean close and without the clean-shutdown mark (a crash: full check at open)
-// Options: --summary FILE appends rows of bench/run-all.sh's summary table; --samples N sets the
-// sample count of the second startup run (0 skips it); a second positional argument sets the
-// monitor's task count.
+// Options: --samples N sets the sample count of the second startup run (0 skips it); a second
+// positional argument sets the monitor's task count. Verdict rows are RESULT lines
+// (bench/common/benchresult.h, read by bench/run-all.sh).
+#include "benchresult.h"
+
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
 #include "app/store/taskstore.h"
@@ -31,20 +33,39 @@ using namespace Eddy;
 
 namespace {
 
-QString g_summary; // --summary FILE: rows of the run-all table, appended
-
-void summaryRow(const QString &what, const QString &measured, const QString &target, bool met)
+// One RESULT line of this bench.
+void result(const QString &what, double value, int decimals, const QString &unit, const QString &target,
+            const QString &shown, const QString &how)
 {
-    if (g_summary.isEmpty())
-        return;
-    QFile f(g_summary);
-    if (!f.open(QIODevice::Append | QIODevice::Text)) {
-        fprintf(stderr, "cannot write %s: %s\n", qPrintable(g_summary), qPrintable(f.errorString()));
-        return;
-    }
-    f.write(QStringLiteral("| %1 | %2 | %3 | %4 |\n")
-                .arg(what, measured, target, met ? QStringLiteral("yes") : QStringLiteral("**no**"))
-                .toUtf8());
+    Bench::Result r;
+    r.bench = "store";
+    r.what = what.toStdString();
+    r.value = value;
+    r.decimals = decimals;
+    r.unit = unit.toStdString();
+    r.target = target.toStdString();
+    r.shown = shown.toStdString();
+    r.how = how.toStdString();
+    Bench::printResult(r);
+}
+
+// VmRSS or VmHWM (the kernel's own peak of the resident set) of this process, in MB.
+double statusMb(const char *key)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (line.startsWith(key))
+            return line.mid(int(qstrlen(key))).trimmed().split(' ').first().toDouble() / 1024.0;
+    return -1;
+}
+
+// Starts a new peak: VmHWM drops to the current RSS (Linux 4.0+). False if the kernel refused.
+bool resetPeakRss()
+{
+    QFile f(QStringLiteral("/proc/self/clear_refs"));
+    return f.open(QIODevice::WriteOnly) && f.write("5") == 1;
 }
 
 double rssMb()
@@ -144,9 +165,10 @@ int benchJournal()
     const qint64 all = t.elapsed();
     printf("journal: 1000-case sweep validated+journalled in %lld ms, all submitted (task handles stored) in %lld ms%s (target <= 3000 ms)\n",
            journalled, all, ok ? "" : " [TIMEOUT]");
-    summaryRow(QStringLiteral("1,000-case sweep journalled and submitted (bench/store)"),
-               QStringLiteral("journalled %1 ms, all submitted %2 ms%3").arg(journalled).arg(all).arg(ok ? "" : " (timed out)"),
-               QStringLiteral("≤ 3,000 ms"), ok && all <= 3000);
+    result(QStringLiteral("1,000-case sweep journalled and submitted (task handles stored)"), double(all), 0,
+           QStringLiteral("ms"), QStringLiteral("<=3000"),
+           QStringLiteral("journalled %1 ms, all submitted %2 ms%3").arg(journalled).arg(all).arg(ok ? "" : " (timed out)"),
+           QStringLiteral("bench_store journal"));
     return ok ? 0 : 1;
 }
 
@@ -160,6 +182,8 @@ int benchMonitor(int tasks, int seconds)
         fprintf(stderr, "cannot start the server: %s\n", qPrintable(server.errorString()));
         return 1;
     }
+    // The peak covers this run only (submission and polling), not the benches before it.
+    const bool peakReset = resetPeakRss();
     Monitor::Engine engine;
     engine.open(dir.filePath(QStringLiteral("m.sqlite")));
     const qint64 sid = engine.addServer(server.url());
@@ -187,11 +211,9 @@ int benchMonitor(int tasks, int seconds)
     const double cpu0 = cpuSeconds();
     batches = batchedTasks = 0;
     t.restart();
-    double peak = 0;
-    QTimer sampler;
-    QObject::connect(&sampler, &QTimer::timeout, [&] { peak = std::max(peak, rssMb()); });
-    sampler.start(500);
     waitFor([] { return false; }, seconds * 1000);
+    const double peak = statusMb("VmHWM:");
+    const double rssNow = statusMb("VmRSS:");
     const double wall = double(t.elapsed()) / 1000.0;
     const qint64 polls = engine.requestsSent() - r0;
     double asked = 0;
@@ -200,14 +222,21 @@ int benchMonitor(int tasks, int seconds)
     const double cpu = cpuSeconds() - cpu0;
     printf("monitor: %d live tasks for %.1f s: %lld polls sent, %.0f asked by the server (%.1f%%), "
            "RSS %.1f MB (peak %.1f MB, target < 60), CPU %.1f%% of one core, %d change batches (%d task updates)\n",
-           engine.liveTaskCount(), wall, polls, asked, 100.0 * double(polls) / asked, rssMb(), peak,
+           engine.liveTaskCount(), wall, polls, asked, 100.0 * double(polls) / asked, rssNow, peak,
            100.0 * cpu / wall, batches, batchedTasks);
-    summaryRow(QStringLiteral("Memory at %1 live tasks (bench/store)").arg(engine.liveTaskCount()),
-               QStringLiteral("RSS %1 MB (peak %2)").arg(rssMb(), 0, 'f', 1).arg(peak, 0, 'f', 1),
-               QStringLiteral("≤ 60 MB"), peak <= 60);
-    summaryRow(QStringLiteral("Polls sent / asked at %1 live tasks (bench/store)").arg(engine.liveTaskCount()),
-               QStringLiteral("%1 / %2 (%3%)").arg(polls).arg(asked, 0, 'f', 0).arg(100.0 * double(polls) / asked, 0, 'f', 1),
-               QStringLiteral("within 5%"), std::abs(double(polls) / asked - 1.0) <= 0.05);
+    const QString how = QStringLiteral("bench_store monitor %1").arg(tasks);
+    result(QStringLiteral("Peak memory (VmHWM) of the monitor process at %1 live tasks").arg(engine.liveTaskCount()),
+           peak, 1, QStringLiteral("MB"), QStringLiteral("<=60"),
+           QStringLiteral("peak %1 MB %2, RSS at the end %3 MB")
+               .arg(peak, 0, 'f', 1)
+               .arg(peakReset ? QStringLiteral("(submission and polling)") : QStringLiteral("(whole process: the peak could not be reset)"))
+               .arg(rssNow, 0, 'f', 1),
+           how);
+    const double off = asked > 0 ? 100.0 * std::abs(double(polls) / asked - 1.0) : 100.0;
+    result(QStringLiteral("Polls sent vs asked by the server at %1 live tasks: distance from 100 %").arg(engine.liveTaskCount()),
+           off, 1, QStringLiteral("%"), QStringLiteral("<=5"),
+           QStringLiteral("%1 / %2 (%3 %)").arg(polls).arg(asked, 0, 'f', 0).arg(100.0 * double(polls) / asked, 0, 'f', 1),
+           how);
     return 0;
 }
 
@@ -324,12 +353,15 @@ int benchStartup(int total, int live, qint64 samples)
     const StartupTimes full = measureStartup(path, StartupCheck::Full);
     const StartupTimes clean = measureStartup(path, StartupCheck::AfterCleanClose);
     const QString what = samples > 0
-        ? QStringLiteral("Startup, %1 stored tasks + %2M progress samples (bench/store)").arg(total).arg(double(samples) / 1e6)
-        : QStringLiteral("Startup, %1 stored tasks, %2 live (bench/store)").arg(total).arg(live);
-    summaryRow(what,
-               QStringLiteral("open %1 ms, first poll sent %2 ms, answered %3 ms; after a crash (full check) %4 ms to the first poll")
-                   .arg(clean.opened).arg(clean.firstSent).arg(clean.firstAnswered).arg(full.firstSent),
-               QStringLiteral("≤ 1,000 ms to polling"), clean.firstSent >= 0 && clean.firstSent <= 1000);
+        ? QStringLiteral("Startup, %1 stored tasks + %2M progress samples").arg(total).arg(double(samples) / 1e6)
+        : QStringLiteral("Startup, %1 stored tasks, %2 live").arg(total).arg(live);
+    // No poll within the 10 s wait counts as 10 s: a miss, not a row without a number.
+    result(what + QStringLiteral(": to the first poll after a clean close"),
+           double(clean.firstSent >= 0 ? clean.firstSent : 10000), 0, QStringLiteral("ms"), QStringLiteral("<=1000"),
+           QStringLiteral("open %1 ms, first poll sent %2 ms, answered %3 ms; after a crash (full check) %4 ms to the first poll")
+               .arg(clean.opened).arg(clean.firstSent).arg(clean.firstAnswered).arg(full.firstSent),
+           samples > 0 ? QStringLiteral("bench_store startup --samples %1").arg(samples)
+                       : QStringLiteral("bench_store startup --samples 0"));
     return clean.firstSent >= 0 && full.firstSent >= 0 ? 0 : 1;
 }
 
@@ -344,9 +376,7 @@ int main(int argc, char *argv[])
     qint64 samples = 10000000;
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
-        if (args[i] == QLatin1String("--summary") && i + 1 < args.size()) {
-            g_summary = args[++i];
-        } else if (args[i] == QLatin1String("--samples") && i + 1 < args.size()) {
+        if (args[i] == QLatin1String("--samples") && i + 1 < args.size()) {
             bool ok = false;
             samples = args[++i].toLongLong(&ok);
             if (!ok || samples < 0) {
@@ -355,7 +385,7 @@ int main(int argc, char *argv[])
             }
         } else if (args[i].startsWith(QLatin1String("--"))) {
             fprintf(stderr, "unknown option \"%s\"; usage: bench_store [journal|monitor|startup|all] [TASKS] "
-                            "[--samples N] [--summary FILE]\n", qPrintable(args[i]));
+                            "[--samples N]\n", qPrintable(args[i]));
             return 2;
         } else {
             positional << args[i];

@@ -100,6 +100,8 @@ void tst_Debs::contents_data()
     const QStringList server{
         QStringLiteral("./usr/bin/eddy-cfd-server"),
         QStringLiteral("./usr/share/man/man1/eddy-cfd-server.1.gz"),
+        QStringLiteral("./usr/bin/eddy-cfd-solve"),
+        QStringLiteral("./usr/share/man/man1/eddy-cfd-solve.1.gz"),
         QStringLiteral("./usr/lib/systemd/system/eddy-cfd-server.service"),
         QStringLiteral("./usr/lib/systemd/user/eddy-cfd-server.service"),
         QStringLiteral("./usr/share/doc/eddy-cfd-server/copyright"),

@@ -34,6 +34,10 @@ void tst_ServerFlags::badFlags_data()
     QTest::newRow("poll interval") << QStringList{"--poll-interval-ms", "1.5"} << "--poll-interval-ms";
     QTest::newRow("empty token") << QStringList{"--token", ""} << "--token";
     QTest::newRow("http engine") << QStringList{"--http-engine", "bogus"} << "--http-engine";
+    QTest::newRow("backend") << QStringList{"--backend", "pbs"} << "--backend";
+    QTest::newRow("slurm refresh") << QStringList{"--slurm-refresh-ms", "5"} << "--slurm-refresh-ms";
+    QTest::newRow("slurm partition") << QStringList{"--slurm-partition", "a,b"} << "--slurm-partition";
+    QTest::newRow("case dir") << QStringList{"--case-dir="} << "--case-dir";
 }
 
 void tst_ServerFlags::badFlags()
@@ -58,7 +62,8 @@ void tst_ServerFlags::help()
     QCOMPARE(p.exitCode(), 0);
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     for (const char *flag : {"--host", "--port", "--data-dir", "--workers", "--token",
-                             "--poll-interval-ms", "--ttl-ms", "--log-level", "--http-engine"})
+                             "--poll-interval-ms", "--ttl-ms", "--log-level", "--http-engine",
+                             "--backend", "--case-dir", "--slurm-partition", "--slurm-refresh-ms"})
         QVERIFY2(out.contains(QLatin1String(flag)), flag);
 }
 

@@ -1,0 +1,361 @@
+// The 2026-07-28 methods of the MCP endpoint: server/discover, tools/list, tools/call,
+// tasks/get|update|cancel and subscriptions/listen (McpHandler members; see mcphandler.h).
+
+#include "server/mcphandler.h"
+
+#include "server/cfdtool.h"
+#include "server/conformancefixtures.h"
+#include "server/jobtools.h"
+#include "server/legacysession.h"
+#include "server/log.h"
+#include "server/mcpwire.h"
+#include "server/pollscanner.h"
+#include "server/secrets.h"
+#include "server/sse.h"
+#include "server/taskjson.h"
+#include "server/taskmanager.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <map>
+
+namespace Eddy::Server {
+
+using nlohmann::json;
+
+using namespace McpWire;
+
+namespace {
+
+constexpr const char *kServerName = "eddy-cfd-server";
+constexpr const char *kServerVersion = "0.1.0";
+
+json tasksCapability()
+{
+    return {{"extensions", {{McpHandler::kTasksExtension, json::object()}}}};
+}
+
+} // namespace
+
+void McpHandler::discover(HttpResponse &res, const Call &call)
+{
+    json capabilities = {{"tools", json::object()},
+                         {"prompts", json::object()},
+                         {"resources", json::object()}};
+    if (m_options.tasksExtension)
+        capabilities["extensions"] = {{kTasksExtension, json::object()}};
+    else
+        capabilities["logging"] = json::object(); // log lines on streamed calls
+    const std::string jobs = " Without waiting on one call, submit_cfd_case returns a job_id for "
+                             "get_cfd_case_status, answer_cfd_case, cancel_cfd_case and "
+                             "get_cfd_result.";
+    sendResult(res, call.id,
+               {{"resultType", "complete"},
+                {"supportedVersions", {kModernVersion, kLegacyVersion}},
+                {"capabilities", std::move(capabilities)},
+                {"instructions",
+                 (m_options.tasksExtension
+                      ? "Call run_cfd_case to simulate a lid-driven cavity; it answers with a task. "
+                        "Poll tasks/get (or listen) for progress in statusMessage; a mesh defect "
+                        "asks via input_required whether to repair or abort."
+                      : "Call run_cfd_case to simulate a lid-driven cavity; the call streams "
+                        "notifications/progress (send a progressToken) until the result, and "
+                        "closing the stream cancels the run.")
+                     + jobs},
+                {"_meta", {{"io.modelcontextprotocol/serverInfo",
+                            {{"name", kServerName}, {"version", kServerVersion},
+                             {"title", "Eddy reference CFD server"}}}}},
+                {"ttlMs", 3600000},
+                {"cacheScope", m_options.token.empty() ? "public" : "private"}});
+}
+
+json McpHandler::runToolDefinition(bool legacy) const
+{
+    json tool = CfdTool::definition(legacy && m_options.tasksExtension);
+    if (!m_options.tasksExtension)
+        tool["description"] =
+            "Runs a 2D incompressible Navier-Stokes simulation of the lid-driven cavity and "
+            "returns the centreline velocity profiles at the Ghia, Ghia & Shin (1982) sample "
+            "points, the primary vortex centre and convergence data. Long-running: the call "
+            "streams notifications/progress (iteration of max_iterations) until the result; "
+            "closing the stream cancels the run. If the mesh fails its quality check the call "
+            "asks whether to repair it or abort (elicitation).";
+    return tool;
+}
+
+void McpHandler::toolsList(HttpResponse &res, const Call &call)
+{
+    json tools = m_options.conformanceFixtures ? ConformanceFixtures::tools() : json::array();
+    tools.push_back(runToolDefinition(false));
+    for (json &tool : JobTools::definitions())
+        tools.push_back(std::move(tool));
+    sendResult(res, call.id,
+               {{"resultType", "complete"},
+                {"tools", std::move(tools)},
+                {"ttlMs", 300000},
+                {"cacheScope", m_options.token.empty() ? "public" : "private"}});
+}
+
+void McpHandler::emptyList(HttpResponse &res, const Call &call)
+{
+    // No prompts, resources or templates: answered (cacheable, empty) rather than -32601, so a
+    // client can list every kind of primitive the same way.
+    const std::string key = call.method == "prompts/list"             ? "prompts"
+                            : call.method == "resources/list"         ? "resources"
+                                                                      : "resourceTemplates";
+    sendResult(res, call.id,
+               {{"resultType", "complete"},
+                {key, json::array()},
+                {"ttlMs", 300000},
+                {"cacheScope", m_options.token.empty() ? "public" : "private"}});
+}
+
+bool McpHandler::requireTasks(HttpResponse &res, const Call &call)
+{
+    if (call.declaresTasks)
+        return true;
+    sendError(res, 400, call.id, -32021,
+              "Missing required client capability: declare the io.modelcontextprotocol/tasks "
+              "extension in _meta io.modelcontextprotocol/clientCapabilities.extensions",
+              {{"requiredCapabilities", tasksCapability()}});
+    return false;
+}
+
+bool McpHandler::taskIdParam(HttpResponse &res, const Call &call, std::string &taskId)
+{
+    const json id = call.params.value("taskId", json());
+    if (!id.is_string() || id.get<std::string>().empty()) {
+        sendError(res, 400, call.id, -32602, "Invalid params: 'taskId' must be a non-empty string");
+        return false;
+    }
+    taskId = id.get<std::string>();
+    return true;
+}
+
+void McpHandler::toolsCall(HttpResponse &res, const Call &call, const HttpRequest &req)
+{
+    const json name = call.params.value("name", json());
+    if (m_options.conformanceFixtures && name.is_string()
+        && ConformanceFixtures::isTool(name.get<std::string>())) {
+        fixtureCall(res, call, req);
+        return;
+    }
+    if (name.is_string() && JobTools::isTool(name.get<std::string>())) {
+        json result = JobTools::call(m_tasks, m_options, name.get<std::string>(),
+                                     call.params.value("arguments", json()), call.tokenHash);
+        result["resultType"] = "complete";
+        sendResult(res, call.id, result);
+        return;
+    }
+    if (!name.is_string() || name.get<std::string>() != CfdTool::name) {
+        sendError(res, 200, call.id, -32602,
+                  "Unknown tool: this server has run_cfd_case and the job tools "
+                  "submit_cfd_case, get_cfd_case_status, answer_cfd_case, cancel_cfd_case and "
+                  "get_cfd_result (see tools/list)");
+        return;
+    }
+    if (!m_options.tasksExtension) {
+        streamedRun(res, call, false);
+        return;
+    }
+    if (!requireTasks(res, call))
+        return;
+    json arguments;
+    std::string error;
+    if (!CfdTool::validate(call.params.value("arguments", json()), arguments, error)) {
+        json result = CfdTool::errorResult(error);
+        result["resultType"] = "complete";
+        sendResult(res, call.id, result);
+        return;
+    }
+    TaskManager::Snapshot snap;
+    bool existing = false;
+    if (!m_tasks.create(arguments, call.tokenHash, false, m_options.ttlMs, snap, existing, error)) {
+        sendError(res, 500, call.id, -32603, "Internal error: " + error);
+        return;
+    }
+    json result = TaskJson::detailed(snap.record, snap.pollIntervalMs);
+    // CreateTaskResult is Result & Task: never result, error or inputRequests.
+    result.erase("result");
+    result.erase("error");
+    result.erase("inputRequests");
+    result["resultType"] = "task";
+    sendResult(res, call.id, result);
+}
+
+void McpHandler::fixtureCall(HttpResponse &res, const Call &call, const HttpRequest &req)
+{
+    ConformanceFixtures::Request fixture;
+    fixture.name = call.params["name"].get<std::string>();
+    const json arguments = call.params.value("arguments", json::object());
+    fixture.arguments = arguments.is_object() ? arguments : json::object();
+    const json meta = call.params.value("_meta", json::object());
+    const json caps = meta.is_object()
+                          ? meta.value("io.modelcontextprotocol/clientCapabilities", json::object())
+                          : json::object();
+    fixture.clientCapabilities = caps.is_object() ? caps : json::object();
+    fixture.declaresTasks = call.declaresTasks;
+    fixture.inputResponses = call.params.value("inputResponses", json());
+    fixture.requestState = call.params.value("requestState", json());
+    fixture.tokenHash = call.tokenHash;
+    fixture.pollIntervalMs = m_options.pollIntervalMs;
+    fixture.ttlMs = m_options.ttlMs;
+    const ConformanceFixtures::Outcome out = m_fixtureTasks->call(fixture, req);
+    if (!out.error.is_null()) {
+        res.status = out.httpStatus;
+        res.set_content(TaskJson::dump({{"jsonrpc", "2.0"}, {"id", call.id}, {"error", out.error}}),
+                        "application/json");
+        return;
+    }
+    sendResult(res, call.id, out.result);
+}
+
+void McpHandler::tasksGet(HttpResponse &res, const Call &call)
+{
+    if (!requireTasks(res, call))
+        return;
+    std::string taskId;
+    if (!taskIdParam(res, call, taskId))
+        return;
+    if (json detail; m_fixtureTasks && m_fixtureTasks->get(taskId, call.tokenHash, detail)) {
+        sendResult(res, call.id, detail);
+        return;
+    }
+    if (!pollReply(m_tasks, idText(call.id), taskId, call.tokenHash, res))
+        sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
+}
+
+void McpHandler::tasksUpdate(HttpResponse &res, const Call &call)
+{
+    if (!requireTasks(res, call))
+        return;
+    std::string taskId;
+    if (!taskIdParam(res, call, taskId))
+        return;
+    const json responses = call.params.value("inputResponses", json());
+    if (!responses.is_object()) {
+        sendError(res, 400, call.id, -32602,
+                  "Invalid params: 'inputResponses' must be an object keyed by the "
+                  "inputRequests keys");
+        return;
+    }
+    if (Log::enabled(Log::Level::Debug)) {
+        std::string keys;
+        for (auto it = responses.begin(); it != responses.end(); ++it)
+            keys += (keys.empty() ? "" : ",") + it.key();
+        Log::debug("tasks/update " + Log::redact(taskId) + " keys " + keys);
+    }
+    const bool fixture = m_fixtureTasks && m_fixtureTasks->update(taskId, call.tokenHash, responses);
+    if (!fixture && !m_tasks.update(taskId, call.tokenHash, responses)) {
+        sendError(res, 200, call.id, -32602, "Failed to update task: Task not found or expired");
+        return;
+    }
+    sendResult(res, call.id, {{"resultType", "complete"}});
+}
+
+void McpHandler::tasksCancel(HttpResponse &res, const Call &call)
+{
+    if (!requireTasks(res, call))
+        return;
+    std::string taskId;
+    if (!taskIdParam(res, call, taskId))
+        return;
+    TaskManager::Snapshot after;
+    if (m_fixtureTasks && m_fixtureTasks->cancel(taskId, call.tokenHash)) {
+        sendResult(res, call.id, {{"resultType", "complete"}});
+        return;
+    }
+    if (m_tasks.cancel(taskId, call.tokenHash, after) == TaskManager::CancelOutcome::Unknown) {
+        sendError(res, 200, call.id, -32602, "Failed to cancel task: Task not found or expired");
+        return;
+    }
+    sendResult(res, call.id, {{"resultType", "complete"}});
+}
+
+void McpHandler::listen(HttpResponse &res, const Call &call)
+{
+    const json filter = call.params.value("notifications", json::object());
+    if (!filter.is_object()) {
+        sendError(res, 400, call.id, -32602, "Invalid params: 'notifications' must be an object");
+        return;
+    }
+    std::set<std::string> accepted;
+    const bool wantsTasks = filter.contains("taskIds");
+    if (wantsTasks) {
+        const json &ids = filter["taskIds"];
+        if (!ids.is_array() || std::any_of(ids.begin(), ids.end(), [](const json &v) { return !v.is_string(); })) {
+            sendError(res, 400, call.id, -32602, "Invalid params: 'taskIds' must be an array of strings");
+            return;
+        }
+        if (!requireTasks(res, call))
+            return;
+        for (const json &v : ids) {
+            TaskManager::Snapshot snap;
+            if (m_tasks.snapshot(v.get<std::string>(), call.tokenHash, snap))
+                accepted.insert(v.get<std::string>());
+        }
+    }
+    if (m_shuttingDown) {
+        sendError(res, 503, call.id, -32603, "The server is shutting down; listen again later");
+        return;
+    }
+    const std::string subscriptionId = idText(call.id);
+    auto channel = std::make_shared<SseChannel>(accepted, call.tokenHash, subscriptionId);
+    registerChannel(channel);
+
+    json ackFilter = json::object();
+    if (wantsTasks)
+        ackFilter["taskIds"] = json(std::vector<std::string>(accepted.begin(), accepted.end()));
+    std::string opening = SseChannel::frame(TaskJson::dump(
+        {{"jsonrpc", "2.0"},
+         {"method", "notifications/subscriptions/acknowledged"},
+         {"params", {{"_meta", {{"io.modelcontextprotocol/subscriptionId", call.id}}},
+                     {"notifications", ackFilter}}}}));
+    // The current state of each task follows the ack, so a listener needs no extra poll.
+    for (const std::string &id : accepted) {
+        std::string fragment;
+        if (m_tasks.appendDetail(id, call.tokenHash, fragment))
+            opening += SseChannel::frame(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{\"_meta\":{"
+                "\"io.modelcontextprotocol/subscriptionId\":" + subscriptionId + "}," + fragment + "}}");
+    }
+    const json closing = {{"jsonrpc", "2.0"}, {"id", call.id},
+                          {"result", {{"resultType", "complete"},
+                                      {"_meta", {{"io.modelcontextprotocol/subscriptionId", call.id}}}}}};
+    res.status = 200;
+    res.set_header("Cache-Control", "no-cache");
+    res.set_header("X-Accel-Buffering", "no");
+    auto opened = std::make_shared<bool>(false);
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [channel, opening, closing, opened,
+         keepAlive = std::chrono::milliseconds(m_options.sseKeepAliveMs)](std::size_t,
+                                                                          StreamSink &sink) {
+            if (!*opened) {
+                *opened = true;
+                return sink.write(opening.data(), opening.size());
+            }
+            bool changed = false;
+            auto events = channel->wait(keepAlive, changed);
+            for (const std::string &event : events) {
+                const std::string frame = SseChannel::frame(event);
+                if (!sink.write(frame.data(), frame.size()))
+                    return false;
+            }
+            if (channel->isClosed()) {
+                const std::string frame = SseChannel::frame(TaskJson::dump(closing));
+                sink.write(frame.data(), frame.size());
+                sink.done();
+                return true;
+            }
+            if (!changed) {
+                const std::string ping = SseChannel::keepAlive();
+                return sink.write(ping.data(), ping.size());
+            }
+            return true;
+        },
+        [this, channel](bool) { unregisterChannel(channel); });
+}
+
+} // namespace Eddy::Server

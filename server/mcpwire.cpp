@@ -1,0 +1,113 @@
+#include "server/mcpwire.h"
+#include "server/log.h"
+
+#include "server/taskjson.h"
+#include "server/taskmanager.h"
+
+namespace Eddy::Server::McpWire {
+
+using nlohmann::json;
+
+bool startsWithIgnoreCase(std::string_view s, std::string_view prefix)
+{
+    return s.size() >= prefix.size() && equalsIgnoreCase(s.substr(0, prefix.size()), prefix);
+}
+
+bool containsIgnoreCase(std::string_view s, std::string_view needle)
+{
+    for (std::size_t i = 0; i + needle.size() <= s.size(); ++i)
+        if (equalsIgnoreCase(s.substr(i, needle.size()), needle))
+            return true;
+    return false;
+}
+
+bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_view taskId,
+               const std::string &tokenHash, HttpResponse &res)
+{
+    // At debug level every poll is one line (the id redacted): who polls how often, e.g. to
+    // check that two clients sharing a database do not both poll one task.
+    if (Log::enabled(Log::Level::Debug))
+        Log::debug("tasks/get " + Log::redact(taskId));
+    std::string &body = res.body;
+    body.clear();
+    body.reserve(1024);
+    body += "{\"jsonrpc\":\"2.0\",\"id\":";
+    body += idText;
+    body += ",\"result\":{\"resultType\":\"complete\",";
+    if (!tasks.appendDetail(taskId, tokenHash, body)) {
+        body.clear();
+        return false;
+    }
+    body += "}}";
+    res.status = 200;
+    res.contentType = "application/json";
+    return true;
+}
+
+bool decodeBase64(std::string_view in, std::string &out)
+{
+    auto value = [](char c) -> int {
+        if (c >= 'A' && c <= 'Z') return c - 'A';
+        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+        if (c >= '0' && c <= '9') return c - '0' + 52;
+        if (c == '+') return 62;
+        if (c == '/') return 63;
+        return -1;
+    };
+    out.clear();
+    if (in.size() % 4 != 0)
+        return false;
+    std::size_t padding = 0;
+    while (padding < 2 && padding < in.size() && in[in.size() - 1 - padding] == '=')
+        ++padding;
+    std::uint32_t buffer = 0;
+    int bits = 0;
+    for (std::size_t i = 0; i < in.size() - padding; ++i) {
+        const int v = value(in[i]);
+        if (v < 0)
+            return false;
+        buffer = (buffer << 6) | std::uint32_t(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push_back(char((buffer >> bits) & 0xff));
+        }
+    }
+    return true;
+}
+
+std::string_view trimOws(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::string idText(const json &id)
+{
+    return TaskJson::dump(id);
+}
+
+json relatedTask(const std::string &taskId)
+{
+    return {{"io.modelcontextprotocol/related-task", {{"taskId", taskId}}}};
+}
+
+// The final message of a legacy tasks/result: what the tools/call would have returned.
+json legacyFinalMessage(const json &id, const TaskRecord &r)
+{
+    if (r.status == TaskStatus::Completed || (r.status == TaskStatus::Failed && r.result.is_object())) {
+        json result = r.result.is_object() ? r.result : json{{"content", json::array()}};
+        result["_meta"] = relatedTask(r.id);
+        return {{"jsonrpc", "2.0"}, {"id", id}, {"result", result}};
+    }
+    json error = r.status == TaskStatus::Failed && r.error.is_object()
+                     ? r.error
+                     : json{{"code", -32603}, {"message", "The task was cancelled before it finished."}};
+    error["data"] = {{"_meta", relatedTask(r.id)}};
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"error", error}};
+}
+
+} // namespace Eddy::Server::McpWire

@@ -1,0 +1,40 @@
+#pragma once
+
+// Small wire helpers shared by the MCP endpoint's files (mcphandler, mcpmethods, mcplegacy,
+// jobtools): header-value parsing, Base64, JSON-RPC id text, and the tasks/get reply written
+// without a JSON tree. Pure functions, any thread.
+
+#include "server/httpmessage.h"
+#include "server/taskrecord.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace Eddy::Server {
+
+class TaskManager;
+
+namespace McpWire {
+
+bool startsWithIgnoreCase(std::string_view s, std::string_view prefix);
+bool containsIgnoreCase(std::string_view s, std::string_view needle);
+// Optional whitespace around a field value is not part of it (RFC 9110 section 5.5).
+std::string_view trimOws(std::string_view s);
+// Standard Base64 (RFC 4648 section 4) with its padding, as SEP-2243 requires: a length that is
+// a multiple of 4, '=' only at the end, and nothing outside the alphabet.
+bool decodeBase64(std::string_view in, std::string &out);
+// A JSON-RPC id as JSON text ("7", "\"a\"").
+std::string idText(const nlohmann::json &id);
+// _meta naming the task a 2025-11-25 message belongs to.
+nlohmann::json relatedTask(const std::string &taskId);
+// The final message of a legacy tasks/result: what the tools/call would have returned.
+nlohmann::json legacyFinalMessage(const nlohmann::json &id, const TaskRecord &r);
+// The reply to tasks/get around the task's cached rendering, without a JSON tree, written
+// straight into the response body; false when the token sees no such task.
+bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_view taskId,
+               const std::string &tokenHash, HttpResponse &res);
+
+} // namespace McpWire
+} // namespace Eddy::Server

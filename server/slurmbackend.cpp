@@ -1,0 +1,590 @@
+#include "server/slurmbackend.h"
+
+#include "server/casefolder.h"
+#include "server/log.h"
+#include "server/taskmanager.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+#include <vector>
+
+namespace Eddy::Server {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string shellQuote(const std::string &s)
+{
+    std::string out = "'";
+    for (char c : s)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string jobName(const std::string &caseKey)
+{
+    return "eddy-" + caseKey.substr(0, 12);
+}
+
+std::string commentFor(const std::string &caseKey, int attempt)
+{
+    return "eddy:" + caseKey + ":" + std::to_string(attempt);
+}
+
+std::vector<std::string> splitLines(const std::string &text)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty())
+            lines.push_back(line);
+    return lines;
+}
+
+// "KEY=VALUE KEY=VALUE ..." (a jobcomp/filetxt line) -> the value of key, or empty.
+std::string field(const std::string &line, const std::string &key)
+{
+    const std::string needle = key + "=";
+    std::size_t at = 0;
+    while ((at = line.find(needle, at)) != std::string::npos) {
+        if (at == 0 || line[at - 1] == ' ') {
+            const std::size_t from = at + needle.size();
+            const std::size_t end = line.find(' ', from);
+            return line.substr(from, end == std::string::npos ? std::string::npos : end - from);
+        }
+        at += needle.size();
+    }
+    return {};
+}
+
+bool isEnded(const std::string &state)
+{
+    return state == "COMPLETED" || state == "FAILED" || state == "CANCELLED" || state == "TIMEOUT"
+           || state == "NODE_FAIL" || state == "OUT_OF_MEMORY" || state == "BOOT_FAIL"
+           || state == "DEADLINE" || state == "PREEMPTED" || state == "SPECIAL_EXIT";
+}
+
+// Why a job that ended without a result did so, in words an engineer can act on.
+std::string endedBecause(const std::string &state)
+{
+    if (state == "TIMEOUT")
+        return "it ran past its time limit";
+    if (state == "CANCELLED")
+        return "it was cancelled outside Eddy (scancel or an administrator)";
+    if (state == "NODE_FAIL" || state == "BOOT_FAIL")
+        return "its compute node failed";
+    if (state == "OUT_OF_MEMORY")
+        return "it ran out of memory";
+    if (state == "PREEMPTED")
+        return "a higher-priority job preempted it";
+    return "it ended " + state;
+}
+
+std::int64_t nowMs()
+{
+    return TaskManager::nowMs();
+}
+
+} // namespace
+
+SlurmBackend::SlurmBackend(TaskManager &tasks, const ServerOptions &options)
+    : m_tasks(tasks)
+    , m_options(options)
+{}
+
+SlurmBackend::~SlurmBackend()
+{
+    stop();
+}
+
+bool SlurmBackend::start(std::string &error)
+{
+    std::error_code ec;
+    m_caseDir = fs::absolute(m_options.caseDir.empty() ? fs::path(m_options.dataDir) / "cases"
+                                                       : fs::path(m_options.caseDir),
+                             ec)
+                    .lexically_normal()
+                    .string();
+    fs::create_directories(m_caseDir, ec);
+    if (ec || !fs::is_directory(m_caseDir)) {
+        error = "cannot create the case folder '" + m_caseDir + "': " + ec.message()
+                + "; pass a writable folder shared with the compute nodes as --case-dir";
+        return false;
+    }
+    m_solver = m_options.slurmSolver;
+    if (m_solver.empty()) {
+        m_solver
+            = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "eddy-cfd-solve").string();
+    }
+    if (::access(m_solver.c_str(), X_OK) != 0) {
+        error = "the solver '" + m_solver
+                + "' is missing or not executable; install "
+                  "eddy-cfd-solve next to eddy-cfd-server or pass --slurm-solver PATH";
+        return false;
+    }
+    if (!m_store.open((fs::path(m_options.dataDir) / "tasks.sqlite").string(), error))
+        return false;
+    // One look at the cluster's configuration: is Slurm there, and where is its completion log.
+    const SlurmCli::Result config = m_cli.run({"scontrol", "show", "config"}, 10000);
+    if (!config.ok()) {
+        error = "cannot reach Slurm: " + config.why("scontrol show config")
+                + "; check that slurmctld runs and SLURM_CONF points at its slurm.conf";
+        return false;
+    }
+    std::string compType, minJobAge;
+    for (const std::string &line : splitLines(config.out)) {
+        const auto eq = line.find(" = ");
+        if (eq == std::string::npos)
+            continue;
+        std::string key = line.substr(0, eq);
+        while (!key.empty() && key.back() == ' ')
+            key.pop_back();
+        const std::string value = line.substr(eq + 3);
+        if (key == "JobCompType")
+            compType = value;
+        else if (key == "JobCompLoc")
+            m_jobcompPath = value;
+        else if (key == "MinJobAge")
+            minJobAge = value;
+    }
+    if (compType != "jobcomp/filetxt") {
+        m_jobcompPath.clear();
+        Log::warn("Slurm's JobCompType is '" + compType
+                  + "', not jobcomp/filetxt: a job Slurm "
+                    "forgets (MinJobAge "
+                  + minJobAge + ") is resolved from its case folder only");
+    }
+    Log::info("slurm backend: cases in " + m_caseDir + ", solver " + m_solver + ", squeue every "
+              + std::to_string(m_options.slurmRefreshMs) + " ms, MinJobAge " + minJobAge
+              + (m_jobcompPath.empty() ? "" : ", job completion log " + m_jobcompPath));
+    m_minuteStartMs = nowMs();
+    m_callsAtMinute = m_cli.calls();
+    m_dispatcher = std::thread([this] { dispatchLoop(); });
+    m_refresher = std::thread([this] { refreshLoop(); });
+    return true;
+}
+
+void SlurmBackend::stop()
+{
+    {
+        const std::lock_guard lock(m_wakeMutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    if (m_dispatcher.joinable())
+        m_dispatcher.join();
+    if (m_refresher.joinable())
+        m_refresher.join();
+}
+
+void SlurmBackend::dispatchLoop()
+{
+    std::string id;
+    while (m_tasks.nextQueued(id))
+        dispatch(id);
+}
+
+std::string SlurmBackend::findByComment(const std::string &comment, bool &ok)
+{
+    const SlurmCli::Result r = m_cli.run({"squeue", "--me", "-h", "-t", "all", "-o", "%i|%k"});
+    ok = r.ok();
+    for (const std::string &line : splitLines(r.out)) {
+        const auto bar = line.find('|');
+        if (bar != std::string::npos && line.substr(bar + 1) == comment)
+            return line.substr(0, bar);
+    }
+    return {};
+}
+
+void SlurmBackend::dispatch(const std::string &id)
+{
+    TaskRecord record;
+    if (!m_tasks.claim(id, record))
+        return;
+    const std::string key = CaseFolder::caseKey(id);
+    Job job;
+    job.attempt = int(record.repairs.size());
+    job.retry = !record.repairs.empty();
+    job.dir = (fs::path(m_caseDir) / key).string();
+    const std::string comment = commentFor(key, job.attempt);
+    const std::string shortId = Log::redact(id);
+    const auto track = [&](const std::string &message) {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_live[id] = job;
+        }
+        m_tasks.report(id, message);
+    };
+    const auto fail = [&](const std::string &why) {
+        Log::error("task " + shortId + ": " + why);
+        m_tasks.finish(
+            id,
+            TaskStatus::Failed,
+            nullptr,
+            {{"code", -32603}, {"message", "The case could not be run on Slurm: " + why}},
+            "not submitted to Slurm: " + why);
+    };
+
+    std::string stored, error;
+    const bool known = m_store.find(id, job.attempt, stored);
+    if (known && !stored.empty()) {
+        job.jobId = stored;
+        Log::info("task " + shortId + " follows its Slurm job " + stored + " again");
+        track("following Slurm job " + stored + " again after a server restart");
+        return;
+    }
+    if (known) {
+        // Submitted before a crash that came before the job id was stored: find it by comment.
+        bool ok = false;
+        job.jobId = findByComment(comment, ok);
+        if (!ok) {
+            // Slurm does not answer: better wait than risk a second job for the same attempt.
+            track("waiting for Slurm to answer before resubmitting");
+            Log::warn("task " + shortId + ": squeue failed; the job is looked for next cycle");
+            return;
+        }
+        if (!job.jobId.empty()) {
+            m_store.setJob(id, job.attempt, job.jobId, error);
+            Log::info("task " + shortId + ": found Slurm job " + job.jobId
+                      + " by its comment after a restart; not submitting again");
+            track("following Slurm job " + job.jobId + " found after a server restart");
+            return;
+        }
+        const json earlier
+            = CaseFolder::readJson((fs::path(job.dir) / CaseFolder::kCaseFile).string());
+        if (fs::exists(fs::path(job.dir) / CaseFolder::kProgressFile) && !earlier.is_discarded()
+            && earlier.value("attempt", -1) == job.attempt) {
+            // The job ran and Slurm has forgotten it: settle it from the folder, no resubmission.
+            track("resolving a job Slurm no longer lists");
+            return;
+        }
+    }
+
+    std::error_code ec;
+    fs::create_directories(job.dir, ec);
+    if (job.attempt > 0) {
+        // A new attempt after a mesh answer starts clean; the earlier attempt left no checkpoint.
+        for (const char *name :
+             {CaseFolder::kCheckpointFile, CaseFolder::kResultFile, CaseFolder::kErrorFile})
+            fs::remove(fs::path(job.dir) / name, ec);
+    }
+    const json spec = {{"attempt", job.attempt},
+                       {"arguments", record.arguments},
+                       {"repairs", record.repairs},
+                       {"checkpoint_interval_ms", m_options.checkpointIntervalMs}};
+    const std::string script = "#!/bin/sh\n# eddy-cfd-server case " + key + ", attempt "
+                               + std::to_string(job.attempt) + "\nexec " + shellQuote(m_solver)
+                               + " " + shellQuote(job.dir) + "\n";
+    const std::string scriptPath = (fs::path(job.dir) / "job.sh").string();
+    if (!CaseFolder::writeAtomically(
+            (fs::path(job.dir) / CaseFolder::kCaseFile).string(), spec.dump(), error)
+        || !CaseFolder::writeAtomically(scriptPath, script, error)) {
+        fail("cannot write the case folder (" + error + "); check --case-dir");
+        return;
+    }
+    fs::permissions(scriptPath, fs::perms::owner_all, ec);
+    if (!m_store.intend(id, job.attempt, error)) {
+        fail("cannot store the submission (" + error + "); check the disk under --data-dir");
+        return;
+    }
+    std::vector<std::string> args = {"sbatch",
+                                     "--parsable",
+                                     "--job-name=" + jobName(key),
+                                     "--comment=" + comment,
+                                     "--output=" + job.dir + "/slurm-%j.out",
+                                     "--open-mode=append",
+                                     "--chdir=" + job.dir,
+                                     "--requeue",
+                                     "--ntasks=1",
+                                     "--cpus-per-task=1"};
+    if (!m_options.slurmPartition.empty())
+        args.push_back("--partition=" + m_options.slurmPartition);
+    args.push_back(scriptPath);
+    const SlurmCli::Result r = m_cli.run(args);
+    std::string jobId = r.out.substr(0, r.out.find_first_of(";\n"));
+    if (!r.ok() || jobId.empty() || jobId.find_first_not_of("0123456789") != std::string::npos) {
+        if (r.timedOut) {
+            // The job may exist: the intent row makes the next start look for it by comment.
+            track("waiting: sbatch did not answer in time");
+            return;
+        }
+        fail(r.why("sbatch")
+             + ". Check --slurm-partition and that slurmctld runs, then rerun "
+               "the case");
+        return;
+    }
+    if (!m_store.setJob(id, job.attempt, jobId, error))
+        Log::error("task " + shortId + ": cannot store Slurm job id " + jobId + ": " + error);
+    job.jobId = jobId;
+    Log::info("task " + shortId + " submitted as Slurm job " + jobId + " (attempt "
+              + std::to_string(job.attempt) + ")");
+    track("queued (Slurm job submitted)");
+}
+
+void SlurmBackend::beforeCancel(const std::string &id)
+{
+    Job job;
+    {
+        const std::lock_guard lock(m_mutex);
+        const auto it = m_live.find(id);
+        if (it == m_live.end())
+            return;
+        job = it->second;
+    }
+    const json done = CaseFolder::readJson((fs::path(job.dir) / CaseFolder::kResultFile).string());
+    if (!done.is_discarded() && done.value("attempt", -1) == job.attempt)
+        settle(id, job, "COMPLETED", {});
+}
+
+void SlurmBackend::cancelled(const std::string &id)
+{
+    Job job;
+    {
+        const std::lock_guard lock(m_mutex);
+        const auto it = m_live.find(id);
+        if (it == m_live.end())
+            return;
+        job = it->second;
+        m_live.erase(it);
+    }
+    if (job.jobId.empty())
+        return;
+    const SlurmCli::Result r = m_cli.run({"scancel", job.jobId});
+    if (r.ok())
+        Log::info("task " + Log::redact(id) + ": scancel " + job.jobId);
+    else
+        Log::warn("task " + Log::redact(id) + ": " + r.why("scancel " + job.jobId));
+}
+
+void SlurmBackend::refreshLoop()
+{
+    std::unique_lock wait(m_wakeMutex);
+    while (!m_stopping) {
+        m_wake.wait_for(wait, std::chrono::milliseconds(m_options.slurmRefreshMs), [this] {
+            return m_stopping.load();
+        });
+        if (m_stopping)
+            break;
+        wait.unlock();
+        refresh();
+        wait.lock();
+    }
+}
+
+void SlurmBackend::refresh()
+{
+    std::map<std::string, Job> live;
+    {
+        const std::lock_guard lock(m_mutex);
+        live = m_live;
+    }
+    if (!live.empty()) {
+        ++m_refreshes;
+        // ONE call for every live job, whatever their number: state, reason, id.
+        const SlurmCli::Result r
+            = m_cli.run({"squeue", "--me", "-h", "-t", "all", "-o", "%i|%T|%r"});
+        if (!r.ok()) {
+            if (++m_failedRefreshes == 3)
+                Log::warn("Slurm does not answer: " + r.why("squeue"));
+            if (m_failedRefreshes >= 3)
+                for (const auto &[id, job] : live)
+                    m_tasks.report(id,
+                                   "Slurm is not answering (" + r.why("squeue")
+                                       + "); the case's state shows again when it does");
+        } else {
+            m_failedRefreshes = 0;
+            std::map<std::string, std::pair<std::string, std::string>> seen;
+            for (const std::string &line : splitLines(r.out)) {
+                const auto a = line.find('|');
+                const auto b = line.find('|', a == std::string::npos ? 0 : a + 1);
+                if (a == std::string::npos || b == std::string::npos)
+                    continue;
+                seen[line.substr(0, a)] = {line.substr(a + 1, b - a - 1), line.substr(b + 1)};
+            }
+            std::vector<std::string> done;
+            std::vector<std::string> orphans; // live jobs of tasks no longer working (purged)
+            for (auto &[id, job] : live) {
+                const auto it = job.jobId.empty() ? seen.end() : seen.find(job.jobId);
+                bool finished = false;
+                if (it == seen.end()) {
+                    finished = settle(id, job, {}, {});
+                } else {
+                    const auto &[state, reason] = it->second;
+                    const std::string folder = job.dir;
+                    job.missing = 0;
+                    if (isEnded(state)) {
+                        finished = settle(id, job, state, reason);
+                    } else if (state == "PENDING" || state == "REQUEUED" || state == "REQUEUE_HOLD"
+                               || state == "REQUEUE_FED") {
+                        const bool requeued = job.sawRunning || state != "PENDING";
+                        finished = !m_tasks.report(
+                            id,
+                            requeued ? "requeued by Slurm (" + reason
+                                           + "); it resumes from its checkpoint"
+                                     : "queued (Slurm job pending: " + reason + ")");
+                    } else if (state == "RUNNING" || state == "COMPLETING") {
+                        job.sawRunning = true;
+                        std::string line = CaseFolder::lastLine(
+                            (fs::path(folder) / CaseFolder::kProgressFile).string());
+                        finished = !m_tasks.report(
+                            id, line.empty() ? "starting (Slurm job running)" : line);
+                    } else {
+                        finished = !m_tasks.report(id, "Slurm job " + state + " (" + reason + ")");
+                    }
+                }
+                if (finished)
+                    done.push_back(id);
+                if (finished && it != seen.end() && !isEnded(it->second.first))
+                    orphans.push_back(job.jobId);
+            }
+            for (const std::string &jobId : orphans) {
+                Log::info("scancel " + jobId + ": its task is no longer waiting for it");
+                m_cli.run({"scancel", jobId});
+            }
+            const std::lock_guard lock(m_mutex);
+            for (const auto &[id, job] : live) {
+                const auto it = m_live.find(id);
+                if (it == m_live.end() || it->second.jobId != job.jobId
+                    || it->second.attempt != job.attempt)
+                    continue; // cancelled or resubmitted meanwhile
+                if (std::find(done.begin(), done.end(), id) != done.end())
+                    m_live.erase(it);
+                else {
+                    it->second.sawRunning = job.sawRunning;
+                    it->second.missing = job.missing;
+                }
+            }
+        }
+    }
+    writeStats(live.size());
+}
+
+bool SlurmBackend::lookUpCompletion(const Job &job, Completion &out)
+{
+    if (m_jobcompPath.empty() || job.jobId.empty())
+        return false;
+    std::ifstream in(m_jobcompPath, std::ios::binary);
+    if (in) {
+        in.seekg(0, std::ios::end);
+        const auto size = std::uintmax_t(in.tellg());
+        if (size < m_jobcompOffset)
+            m_jobcompOffset = 0; // rotated
+        in.seekg(std::streamoff(m_jobcompOffset));
+        std::string line;
+        while (std::getline(in, line)) {
+            if (in.eof())
+                break; // a line still being written: read it next time
+            m_jobcompOffset += line.size() + 1;
+            const std::string name = field(line, "Name");
+            if (name.rfind("eddy-", 0) != 0)
+                continue;
+            m_completions[field(line, "JobId")]
+                = {field(line, "JobState"), field(line, "ExitCode"), name};
+        }
+    }
+    const auto it = m_completions.find(job.jobId);
+    // Job ids can be reused after slurmctld loses its state: the name must match too.
+    if (it == m_completions.end()
+        || it->second.name != jobName(fs::path(job.dir).filename().string()))
+        return false;
+    out = it->second;
+    return true;
+}
+
+bool SlurmBackend::settle(const std::string &id,
+                          Job &job,
+                          const std::string &state,
+                          const std::string &reason)
+{
+    const auto file = [&](const char *name) {
+        return (fs::path(job.dir) / name).string();
+    };
+    const auto mine = [&](const json &j) {
+        return !j.is_discarded() && j.value("attempt", -1) == job.attempt;
+    };
+    const json result = CaseFolder::readJson(file(CaseFolder::kResultFile));
+    if (mine(result) && result.contains("result")) {
+        m_tasks.finish(id,
+                       TaskStatus::Completed,
+                       result["result"],
+                       nullptr,
+                       result.value("message", std::string("completed")));
+        return true;
+    }
+    const json question = CaseFolder::readJson(file(CaseFolder::kQuestionFile));
+    if (mine(question)) {
+        m_tasks.askAboutMesh(
+            id, CaseFolder::qualityFromJson(question.value("quality", json())), job.retry);
+        return true;
+    }
+    const json failure = CaseFolder::readJson(file(CaseFolder::kErrorFile));
+    if (mine(failure)) {
+        const std::string message = failure.value("message", std::string("The solver failed"));
+        m_tasks.finish(id,
+                       TaskStatus::Failed,
+                       nullptr,
+                       {{"code", -32603}, {"message", message}},
+                       "solver failed: " + message);
+        return true;
+    }
+    const std::string log = job.jobId.empty() ? std::string("the case folder")
+                                              : "slurm-" + job.jobId + ".out in the case folder";
+    std::string why;
+    if (!state.empty()) {
+        why = "Slurm job " + job.jobId + " ended without a result: " + endedBecause(state)
+              + (reason.empty() || reason == "None" ? "" : " (" + reason + ")") + "; see " + log;
+    } else {
+        Completion c;
+        if (lookUpCompletion(job, c)) {
+            why = "Slurm job " + job.jobId + " ended without a result: " + endedBecause(c.state)
+                  + ", exit code " + c.exitCode + " (from the job completion log); see " + log;
+        } else {
+            // squeue may miss a job for a moment (controller restart): give it two more cycles.
+            if (++job.missing < 3)
+                return false;
+            why = (job.jobId.empty() ? std::string("the Slurm job of this case was lost before its "
+                                                   "id was stored")
+                                     : "Slurm no longer lists job " + job.jobId)
+                  + ", "
+                  + (m_jobcompPath.empty() ? "no job completion log is configured"
+                                           : "the job completion log has no record of it")
+                  + " and the case folder has no result, so the outcome is unknown. Rerun the "
+                    "case (and set JobCompType=jobcomp/filetxt so that Slurm keeps a record)";
+        }
+    }
+    if (why.empty())
+        why = "Slurm job " + job.jobId + " ended without a result; see " + log;
+    Log::warn("task " + Log::redact(id) + ": " + why);
+    m_tasks.finish(id,
+                   TaskStatus::Failed,
+                   nullptr,
+                   {{"code", -32603}, {"message", why}},
+                   "failed on Slurm: " + why);
+    return true;
+}
+
+void SlurmBackend::writeStats(std::size_t liveJobs)
+{
+    const std::int64_t now = nowMs();
+    if (now - m_minuteStartMs >= 60000) {
+        Log::info("slurm: " + std::to_string(m_cli.calls() - m_callsAtMinute)
+                  + " command-line calls in the last minute, " + std::to_string(liveJobs)
+                  + " live jobs");
+        m_minuteStartMs = now;
+        m_callsAtMinute = m_cli.calls();
+    }
+    if (m_options.slurmStatsFile.empty())
+        return;
+    const json stats = {{"calls", m_cli.calls()},
+                        {"refreshes", m_refreshes},
+                        {"live_jobs", liveJobs},
+                        {"time_ms", now}};
+    std::string error;
+    CaseFolder::writeAtomically(m_options.slurmStatsFile, stats.dump() + "\n", error);
+}
+
+} // namespace Eddy::Server

@@ -1,0 +1,88 @@
+#pragma once
+
+// --backend slurm: every case is a Slurm batch job running eddy-cfd-solve in its case folder
+// (server/casefolder.h). One dispatcher thread submits queued tasks with sbatch; one refresher
+// thread asks Slurm about ALL live jobs with a single squeue per cycle (--slurm-refresh-ms) and
+// turns what it sees, plus the case folders, into task states. tasks/get never calls Slurm.
+
+#include "server/backend.h"
+#include "server/serveroptions.h"
+#include "server/slurmcli.h"
+#include "server/slurmjobs.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace Eddy::Server {
+
+class TaskManager;
+
+class SlurmBackend final : public Backend
+{
+public:
+    SlurmBackend(TaskManager &tasks, const ServerOptions &options);
+    ~SlurmBackend() override;
+
+    bool start(std::string &error) override;
+    void stop() override;
+    void beforeCancel(const std::string &id) override;
+    void cancelled(const std::string &id) override;
+
+private:
+    struct Job
+    {
+        std::string jobId; // empty: lost between sbatch and the store; resolved from the folder
+        int attempt = 0;
+        std::string dir;
+        bool retry = false; // the mesh question, if asked again, follows a repair
+        bool sawRunning = false;
+        int missing = 0; // refreshes in a row that squeue did not list the job
+    };
+    struct Completion
+    {
+        std::string state, exitCode, name;
+    };
+
+    void dispatchLoop();
+    void dispatch(const std::string &id);
+    std::string findByComment(const std::string &comment, bool &ok);
+    void refreshLoop();
+    void refresh();
+    // Settles a job that Slurm reports ended (state) or no longer lists (state empty) from its
+    // case folder and the job completion log. True when the job needs no more watching.
+    bool
+    settle(const std::string &id, Job &job, const std::string &state, const std::string &reason);
+    bool lookUpCompletion(const Job &job, Completion &out);
+    void writeStats(std::size_t liveJobs);
+
+    TaskManager &m_tasks;
+    const ServerOptions m_options;
+    std::string m_caseDir;
+    std::string m_solver;
+    SlurmCli m_cli;
+    SlurmJobs m_store;
+
+    std::mutex m_mutex;                // guards m_live
+    std::map<std::string, Job> m_live; // task id -> its current job
+
+    std::string m_jobcompPath; // JobCompLoc of jobcomp/filetxt, empty without one
+    std::uintmax_t m_jobcompOffset = 0;
+    std::map<std::string, Completion> m_completions; // our jobs in the jobcomp file, by job id
+    int m_failedRefreshes = 0;
+    std::uint64_t m_refreshes = 0;
+    std::uint64_t m_callsAtMinute = 0;
+    std::int64_t m_minuteStartMs = 0;
+
+    std::atomic<bool> m_stopping{false};
+    std::mutex m_wakeMutex;
+    std::condition_variable m_wake;
+    std::thread m_dispatcher;
+    std::thread m_refresher;
+};
+
+} // namespace Eddy::Server

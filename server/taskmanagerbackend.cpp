@@ -1,0 +1,70 @@
+// TaskManager's door for a Backend (server/backend.h): the calls a backend that runs cases
+// elsewhere (Slurm) uses to claim queued tasks and report their progress and outcome.
+
+#include "server/taskmanager.h"
+
+#include "server/solver/cavitysolver.h"
+
+namespace Eddy::Server {
+
+using nlohmann::json;
+
+bool TaskManager::claim(const std::string &id, TaskRecord &out)
+{
+    const std::unique_lock lock(m_mutex);
+    const auto it = m_tasks.find(id);
+    if (it == m_tasks.end() || it->second->record.status != TaskStatus::Working)
+        return false;
+    it->second->running = true;
+    out = it->second->record;
+    return true;
+}
+
+bool TaskManager::report(const std::string &id, const std::string &message)
+{
+    {
+        const std::unique_lock lock(m_mutex);
+        const auto it = m_tasks.find(id);
+        if (it == m_tasks.end() || it->second->record.status != TaskStatus::Working)
+            return false;
+        Entry &e = *it->second;
+        if (e.record.statusMessage == message || e.queued)
+            return true;
+        e.record.statusMessage = message;
+        e.record.updatedMs = nowMs();
+        render(e);
+    }
+    notify(id);
+    return true;
+}
+
+void TaskManager::askAboutMesh(const std::string &id,
+                               const Solver::MeshQuality &quality,
+                               bool retry)
+{
+    EntryPtr e;
+    {
+        const std::shared_lock lock(m_mutex);
+        const auto it = m_tasks.find(id);
+        if (it == m_tasks.end())
+            return;
+        e = it->second;
+    }
+    askAboutMesh(e, quality, retry);
+}
+
+void TaskManager::finish(
+    const std::string &id, TaskStatus status, json result, json error, const std::string &message)
+{
+    EntryPtr e;
+    {
+        const std::shared_lock lock(m_mutex);
+        const auto it = m_tasks.find(id);
+        if (it == m_tasks.end())
+            return;
+        e = it->second;
+    }
+    finish(e, status, std::move(result), std::move(error), message);
+}
+
+} // namespace Eddy::Server

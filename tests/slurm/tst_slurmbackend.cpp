@@ -1,0 +1,458 @@
+// eddy-cfd-server --backend slurm end to end: a private single-node Slurm (slurm-cluster.sh, from
+// Debian's packages, nothing in /etc), the real server submitting eddy-cfd-solve batch jobs, and
+// the real eddyctl as the user. A 12-case sweep with mesh questions answered across job
+// boundaries; cancel → scancel; a server killed with -9 between sbatch and storing the job id
+// (no second job); and jobs Slurm forgets, settled from the case folder and the job completion log.
+#include "tests/common/ctlprocess.h"
+#include "tests/common/testserver.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using Eddy::Test::TestServer;
+
+namespace {
+
+using Run = Eddy::Test::CtlRun;
+using Eddy::Test::writeFile;
+
+Run runCtl(const QStringList &args)
+{
+    return Eddy::Test::runCtl(args, {10000, 120000, 5000});
+}
+
+QString script()
+{
+    return qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/slurm/slurm-cluster.sh");
+}
+
+// Runs a command to its end (Slurm tools, the cluster script); stdout, or empty on failure.
+QByteArray tool(const QString &program, const QStringList &args, int *code = nullptr)
+{
+    QProcess p;
+    p.start(program, args);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    if (code)
+        *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    const QByteArray err = p.readAllStandardError();
+    if (!err.isEmpty())
+        qInfo("%s: %s", qPrintable(program), err.constData());
+    return p.readAllStandardOutput();
+}
+
+} // namespace
+
+class tst_SlurmBackend : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void refusesToStartWithoutSlurm();
+    void sweepWithMeshQuestionsAcrossJobs();
+    void cancelScancelsTheJob();
+    void cancelAfterTheJobFinishedKeepsTheResult();
+    void killNineBetweenSbatchAndStoreSubmitsOnce();
+    void requeueResumesFromTheCheckpoint();
+    void unknownPartitionFailsTheTaskWithSlurmsReason();
+    void jobsSlurmForgotAreSettledFromEvidence();
+
+private:
+    QString serverDb() const { return m_server.dataDir() + QStringLiteral("/tasks.sqlite"); }
+    QStringList serverArgs() const;
+    QByteArray jobcomp() const;
+    int eddyJobsInJobcomp() const { return int(jobcomp().count("Name=eddy-")); }
+    QString caseFolder(const QString &taskId) const;
+    QString onlyNewTaskId(const QStringList &before) const;
+    QStringList serverTaskIds() const;
+    bool waitForJobState(const QString &caseKey, const QByteArray &state);
+
+    QTemporaryDir m_cluster;
+    QTemporaryDir m_dir;
+    TestServer m_server;
+    bool m_started = false;
+};
+
+QStringList tst_SlurmBackend::serverArgs() const
+{
+    return {QStringLiteral("--backend"), QStringLiteral("slurm"), QStringLiteral("--case-dir"),
+            m_dir.filePath(QStringLiteral("cases")), QStringLiteral("--slurm-refresh-ms"),
+            QStringLiteral("300"), QStringLiteral("--poll-interval-ms"), QStringLiteral("250"),
+            QStringLiteral("--checkpoint-interval-ms"), QStringLiteral("200")};
+}
+
+void tst_SlurmBackend::initTestCase()
+{
+    QVERIFY(m_cluster.isValid() && m_dir.isValid());
+    int code = -1;
+    const QByteArray out = tool(script(), {QStringLiteral("start"), m_cluster.path()}, &code);
+    QVERIFY2(code == 0, out.constData());
+    m_started = true;
+    qputenv("SLURM_CONF", (m_cluster.path() + QStringLiteral("/slurm.conf")).toUtf8());
+    QVERIFY2(m_server.start(serverArgs()), qPrintable(m_server.errorString()));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("answers.json")),
+                      R"({"action": "repair", "smoothing_passes": 5})"));
+}
+
+void tst_SlurmBackend::cleanupTestCase()
+{
+    m_server.terminate();
+    if (m_started)
+        tool(script(), {QStringLiteral("stop"), m_cluster.path()});
+}
+
+void tst_SlurmBackend::refusesToStartWithoutSlurm()
+{
+    const QByteArray conf = qgetenv("SLURM_CONF");
+    // A slurm.conf Slurm cannot use (a missing file makes scontrol retry for its time-out).
+    const QString broken = m_dir.filePath(QStringLiteral("broken-slurm.conf"));
+    QVERIFY(writeFile(broken, "# not a Slurm configuration\n"));
+    qputenv("SLURM_CONF", broken.toUtf8());
+    TestServer server;
+    const bool started = server.start(serverArgs());
+    qputenv("SLURM_CONF", conf);
+    QVERIFY(!started);
+    QVERIFY2(server.errorString().contains(QLatin1String("cannot reach Slurm"))
+                 && server.errorString().contains(QLatin1String("Unable to process configuration file"))
+                 && server.errorString().contains(QLatin1String("SLURM_CONF")),
+             qPrintable(server.errorString()));
+}
+
+QByteArray tst_SlurmBackend::jobcomp() const
+{
+    QFile f(m_cluster.path() + QStringLiteral("/jobcomp.log"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QString tst_SlurmBackend::caseFolder(const QString &taskId) const
+{
+    const QByteArray key = QCryptographicHash::hash("eddy case folder\n" + taskId.toUtf8(),
+                                                    QCryptographicHash::Sha256)
+                               .toHex()
+                               .left(24);
+    return m_dir.filePath(QStringLiteral("cases/") + QString::fromLatin1(key));
+}
+
+QStringList tst_SlurmBackend::serverTaskIds() const
+{
+    QStringList ids;
+    for (const QStringList &row : Eddy::Test::query(serverDb(), QStringLiteral("SELECT id FROM tasks"), 10000))
+        ids << row[0];
+    return ids;
+}
+
+QString tst_SlurmBackend::onlyNewTaskId(const QStringList &before) const
+{
+    QStringList fresh;
+    for (const QString &id : serverTaskIds())
+        if (!before.contains(id))
+            fresh << id;
+    return fresh.size() == 1 ? fresh[0] : QString();
+}
+
+bool tst_SlurmBackend::waitForJobState(const QString &caseKey, const QByteArray &state)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const QByteArray name = "eddy-" + caseKey.left(12).toLatin1();
+    while (clock.elapsed() < 60000) {
+        const QByteArray out = tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
+                                                              QStringLiteral("-o"), QStringLiteral("%j %T")});
+        for (const QByteArray &line : out.split('\n'))
+            if (line == name + ' ' + state)
+                return true;
+        QTest::qWait(100);
+    }
+    return false;
+}
+
+void tst_SlurmBackend::sweepWithMeshQuestionsAcrossJobs()
+{
+    const QString db = m_dir.filePath(QStringLiteral("sweep.sqlite"));
+    const QString spec = m_dir.filePath(QStringLiteral("sweep12.json"));
+    QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case",
+        "fixed": {"grid": 16, "max_iterations": 300},
+        "vary": {"reynolds": {"list": [100, 400, 1000]},
+                 "force_mesh_defect": {"list": [false, true]},
+                 "grading": {"range": {"from": 1, "to": 1.5, "step": 0.5}}},
+        "mode": "grid", "concurrency": 12})"));
+    const int jobsBefore = eddyJobsInJobcomp();
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"), QStringLiteral("submit"), m_server.url(), spec});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("12 case(s) submitted"), r.out.constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done"),
+                QStringLiteral("--answers"), m_dir.filePath(QStringLiteral("answers.json"))});
+    QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("json")});
+    QCOMPARE(r.code, 0);
+    const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(rows.size(), 12);
+    for (const QJsonValue &v : rows) {
+        const QJsonObject result = v.toObject().value("result").toObject();
+        QCOMPARE(result.value("isError").toBool(), false);
+        QCOMPARE(result.value("structuredContent").toObject().value("iterations").toInt(), 300);
+    }
+    // Six cases asked about their mesh (the question crossed a job boundary: the first job ended
+    // with it, the answer went into a second job), and every answer was a repair.
+    QCOMPARE(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM input_requests WHERE state='answered'"), 10000),
+             qint64(6));
+    // The client saw the Slurm job's own progress lines, relayed from the case folder.
+    QVERIFY(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM task_events WHERE status_message LIKE '%iteration%'"), 10000) > 0);
+    // 12 first jobs + 6 after the repair, each job exactly once.
+    QElapsedTimer clock;
+    clock.start();
+    while (eddyJobsInJobcomp() - jobsBefore < 18 && clock.elapsed() < 20000)
+        QTest::qWait(100);
+    QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 18);
+}
+
+void tst_SlurmBackend::cancelScancelsTheJob()
+{
+    const QString db = m_dir.filePath(QStringLiteral("cancel.sqlite"));
+    const QStringList before = serverTaskIds();
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral(R"({"reynolds": 100, "grid": 64, "max_iterations": 10000000, "tolerance": 1e-30})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const int task = QJsonDocument::fromJson(r.out).object().value("id").toInt();
+    const QString id = onlyNewTaskId(before);
+    QVERIFY(!id.isEmpty());
+    const QString key = QFileInfo(caseFolder(id)).fileName();
+    QVERIFY2(waitForJobState(key, "RUNNING"), "the job never ran");
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("cancel"), QString::number(task)});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks"), QStringLiteral("--status"), QStringLiteral("cancelled")});
+    QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 1);
+    // scancel reached Slurm: the job ends CANCELLED, it does not run on.
+    QVERIFY2(waitForJobState(key, "CANCELLED") || jobcomp().contains("Name=eddy-" + key.left(12).toLatin1() + " JobState=CANCELLED"),
+             jobcomp().constData());
+}
+
+void tst_SlurmBackend::cancelAfterTheJobFinishedKeepsTheResult()
+{
+    // A server that looks at Slurm only every 10 minutes: the job ends long before it notices.
+    QTemporaryDir data;
+    TestServer server;
+    QStringList args = serverArgs();
+    args[args.indexOf(QStringLiteral("--slurm-refresh-ms")) + 1] = QStringLiteral("600000");
+    QVERIFY2(server.start(args, data.path()), qPrintable(server.errorString()));
+    const QString db = m_dir.filePath(QStringLiteral("late-cancel.sqlite"));
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral(R"({"reynolds": 100, "grid": 16, "max_iterations": 200})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QList<QStringList> ids = Eddy::Test::query(data.path() + QStringLiteral("/tasks.sqlite"), QStringLiteral("SELECT id FROM tasks"), 10000);
+    QCOMPARE(ids.size(), 1);
+    const QString result = caseFolder(ids[0][0]) + QStringLiteral("/result.json");
+    QElapsedTimer clock;
+    clock.start();
+    while (!QFile::exists(result) && clock.elapsed() < 60000)
+        QTest::qWait(100);
+    QVERIFY2(QFile::exists(result), "the job did not finish");
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("cancel"), QStringLiteral("1")});
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks")});
+    const QJsonArray tasks = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(tasks.size(), 1);
+    QCOMPARE(tasks[0].toObject().value("status").toString(), QStringLiteral("completed"));
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("result"), QStringLiteral("1")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(r.out).object().value("structuredContent").toObject().value("iterations").toInt(), 200);
+}
+
+void tst_SlurmBackend::killNineBetweenSbatchAndStoreSubmitsOnce()
+{
+    // An sbatch in front of the real one that submits, answers, then kills its caller (the server)
+    // with SIGKILL before the server can store the job id. One-shot: it disarms itself.
+    const QString bin = m_dir.filePath(QStringLiteral("crashbin"));
+    QVERIFY(QDir().mkpath(bin));
+    const QString armed = m_dir.filePath(QStringLiteral("crash-armed"));
+    QVERIFY(writeFile(armed, "1"));
+    const QByteArray realSbatch = tool(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("command -v sbatch")}).trimmed();
+    QVERIFY(!realSbatch.isEmpty());
+    QVERIFY(writeFile(bin + QStringLiteral("/sbatch"),
+                      "#!/bin/sh\nout=$(" + realSbatch + " \"$@\") || exit $?\necho \"$out\"\n"
+                      "if [ -f '" + armed.toUtf8() + "' ]; then rm -f '" + armed.toUtf8() + "'; kill -9 $PPID; fi\n"));
+    QVERIFY(QFile::setPermissions(bin + QStringLiteral("/sbatch"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    const QByteArray path = qgetenv("PATH");
+    // The same port after every restart: eddyctl's database remembers the server's URL.
+    const QString port = QString::number(m_server.port());
+    QVERIFY(m_server.terminate());
+    qputenv("PATH", bin.toUtf8() + ':' + path);
+    QVERIFY2(m_server.start(serverArgs() << QStringLiteral("--port") << port, m_server.dataDir()),
+             qPrintable(m_server.errorString()));
+    qputenv("PATH", path);
+
+    const int jobsBefore = eddyJobsInJobcomp();
+    const QString db = m_dir.filePath(QStringLiteral("crash.sqlite"));
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral(R"({"reynolds": 100, "grid": 16, "max_iterations": 2000, "tolerance": 1e-30})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QElapsedTimer clock;
+    clock.start();
+    while (m_server.isRunning() && clock.elapsed() < 30000)
+        QTest::qWait(50);
+    QVERIFY2(!m_server.isRunning(), "the sbatch wrapper did not kill the server");
+    QVERIFY(!QFile::exists(armed));
+    QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks"), QStringLiteral("--status"), QStringLiteral("completed")});
+    QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 1);
+    // Exactly one job ran for the case.
+    clock.restart();
+    while (eddyJobsInJobcomp() == jobsBefore && clock.elapsed() < 20000)
+        QTest::qWait(100);
+    QTest::qWait(1000);
+    QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 1);
+    QVERIFY2(m_server.standardError().contains("by its comment after a restart"), m_server.standardError().constData());
+}
+
+void tst_SlurmBackend::requeueResumesFromTheCheckpoint()
+{
+    const QString db = m_dir.filePath(QStringLiteral("requeue.sqlite"));
+    const QStringList before = serverTaskIds();
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral(R"({"reynolds": 100, "grid": 128, "max_iterations": 12000, "tolerance": 1e-30})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QString id = onlyNewTaskId(before);
+    QVERIFY(!id.isEmpty());
+    const QString folder = caseFolder(id);
+    const QString key = QFileInfo(folder).fileName();
+    QProcess watch;
+    watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY(watch.waitForStarted(10000));
+    QVERIFY2(waitForJobState(key, "RUNNING"), "the job never ran");
+    QElapsedTimer clock;
+    clock.start();
+    while (!QFile::exists(folder + QStringLiteral("/checkpoint.bin")) && clock.elapsed() < 30000)
+        QTest::qWait(50);
+    QVERIFY2(QFile::exists(folder + QStringLiteral("/checkpoint.bin")), "no checkpoint");
+    QByteArray jobId;
+    for (const QByteArray &line : tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%i %j")}).split('\n'))
+        if (line.endsWith(" eddy-" + key.left(12).toLatin1()))
+            jobId = line.split(' ').first();
+    QVERIFY(!jobId.isEmpty());
+    // What a node failure does to a --requeue job: SIGTERM, back to the queue, run again.
+    int code = -1;
+    tool(QStringLiteral("scontrol"), {QStringLiteral("requeue"), QString::fromLatin1(jobId)}, &code);
+    QCOMPARE(code, 0);
+    QVERIFY(waitForJobState(key, "PENDING"));
+    QTest::qWait(1500); // a few refreshes and polls see it waiting
+    // Slurm holds a requeued job back for a while (BeginTime); let it start now.
+    tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("JobId=") + QString::fromLatin1(jobId),
+                                      QStringLiteral("StartTime=now")}, &code);
+    QCOMPARE(code, 0);
+    QVERIFY(watch.waitForFinished(120000));
+    QCOMPARE(watch.exitCode(), 0);
+    QVERIFY(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM task_events WHERE status_message LIKE 'requeued by Slurm%'"), 10000) > 0);
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("result"), QStringLiteral("1")});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(r.out).object().value("structuredContent").toObject().value("iterations").toInt(), 12000);
+    QFile progress(folder + QStringLiteral("/progress.log"));
+    QVERIFY(progress.open(QIODevice::ReadOnly));
+    QVERIFY(progress.readAll().contains("resumed from its checkpoint at iteration"));
+}
+
+void tst_SlurmBackend::unknownPartitionFailsTheTaskWithSlurmsReason()
+{
+    TestServer server;
+    QVERIFY2(server.start(serverArgs() << QStringLiteral("--slurm-partition") << QStringLiteral("nosuchpartition")),
+             qPrintable(server.errorString()));
+    const QString db = m_dir.filePath(QStringLiteral("partition.sqlite"));
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral(R"({"reynolds": 100, "grid": 16, "max_iterations": 100})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks")});
+    const QJsonArray tasks = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(tasks.size(), 1);
+    const QJsonObject task = tasks[0].toObject();
+    QCOMPARE(task.value("status").toString(), QStringLiteral("failed"));
+    const QString message = task.value("statusMessage").toString();
+    QVERIFY2(message.contains(QLatin1String("not submitted to Slurm")) && message.contains(QLatin1String("invalid partition"), Qt::CaseInsensitive)
+                 && message.contains(QLatin1String("--slurm-partition")),
+             qPrintable(message));
+}
+
+void tst_SlurmBackend::jobsSlurmForgotAreSettledFromEvidence()
+{
+    // Two cases run while the server is down; then slurmctld loses its job records (restarted
+    // clean), so squeue lists neither job when the server comes back. The partition is down while
+    // they are submitted: they wait in the queue until the server has stopped.
+    int code = -1;
+    const auto partition = [&](const char *state) {
+        tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("PartitionName=eddy"),
+                                          QStringLiteral("State=") + QLatin1String(state)}, &code);
+        return code == 0;
+    };
+    QVERIFY(partition("DOWN"));
+    const QString db = m_dir.filePath(QStringLiteral("forgot.sqlite"));
+    const QStringList before = serverTaskIds();
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral(R"({"reynolds": 100, "grid": 16, "max_iterations": 400})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QString withResult = onlyNewTaskId(before);
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                QStringLiteral(R"({"reynolds": 400, "grid": 16, "max_iterations": 400})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QStringList both = before;
+    both << withResult;
+    const QString withoutResult = onlyNewTaskId(both);
+    QVERIFY(!withResult.isEmpty() && !withoutResult.isEmpty());
+    QElapsedTimer clock;
+    clock.start();
+    const QString stored = QStringLiteral("SELECT COUNT(*) FROM slurm_jobs WHERE job_id<>'' AND task_id IN ('%1','%2')").arg(withResult, withoutResult);
+    while (Eddy::Test::scalar(serverDb(), stored, 10000) < 2 && clock.elapsed() < 20000)
+        QTest::qWait(50);
+    QCOMPARE(Eddy::Test::scalar(serverDb(), stored, 10000), qint64(2));
+    QVERIFY(m_server.terminate());
+    QVERIFY(partition("UP"));
+    const QString a = QFileInfo(caseFolder(withResult)).fileName();
+    const QString b = QFileInfo(caseFolder(withoutResult)).fileName();
+    clock.restart();
+    while (!(jobcomp().contains("Name=eddy-" + a.left(12).toLatin1()) && jobcomp().contains("Name=eddy-" + b.left(12).toLatin1()))
+           && clock.elapsed() < 60000)
+        QTest::qWait(100);
+    QVERIFY2(QFile::exists(caseFolder(withoutResult) + QStringLiteral("/result.json")), "the job left no result");
+    // The second case's result is lost (a shared folder that did not sync, a user who cleaned up).
+    QVERIFY(QFile::remove(caseFolder(withoutResult) + QStringLiteral("/result.json")));
+    tool(script(), {QStringLiteral("restart-controller-clean"), m_cluster.path()}, &code);
+    QCOMPARE(code, 0);
+    const QByteArray listed = tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"), QStringLiteral("-o"), QStringLiteral("%j")});
+    QVERIFY2(!listed.contains(a.left(12).toLatin1()) && !listed.contains(b.left(12).toLatin1()), listed.constData());
+
+    QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks")});
+    const QJsonArray tasks = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(tasks.size(), 2);
+    QJsonObject first, second;
+    for (const QJsonValue &v : tasks)
+        (v.toObject().value("arguments").toObject().value("reynolds").toInt() == 100 ? first : second) = v.toObject();
+    // The folder's result is evidence: completed with its numbers.
+    QCOMPARE(first.value("status").toString(), QStringLiteral("completed"));
+    // No result: the completion log tells how the job ended, and the task says why it failed.
+    QCOMPARE(second.value("status").toString(), QStringLiteral("failed"));
+    const QString message = second.value("statusMessage").toString();
+    QVERIFY2(message.contains(QLatin1String("without a result")) && message.contains(QLatin1String("job completion log")),
+             qPrintable(message));
+}
+
+QTEST_GUILESS_MAIN(tst_SlurmBackend)
+#include "tst_slurmbackend.moc"
