@@ -12,6 +12,7 @@
 #include "models/enginebridge.h"
 #include "models/inboxmodel.h"
 #include "models/serverlistmodel.h"
+#include "models/sessionlistmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
@@ -137,8 +138,12 @@ std::unique_ptr<tst_SharedDb::App> tst_SharedDb::startApp(const QString &db)
     [&] {
         QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
     }();
+    // Settled on a session that exists (a remembered one that does not is replaced first).
+    MainWindow *w = app->window.get();
     [&] {
-        QTRY_VERIFY_WITH_TIMEOUT(app->window->currentSession().has_value(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(w->currentSession().has_value()
+                                     && w->sessionModel()->rowOf(*w->currentSession()) >= 0,
+                                 30000);
     }();
     return app;
 }
@@ -206,6 +211,7 @@ void tst_SharedDb::initTestCase()
     QCoreApplication::setApplicationName(QStringLiteral("tst_shareddb"));
     // Short leases keep the takeover test short; eddyctl children inherit it.
     qputenv("EDDY_LEASE_MS", "1500");
+    QSettings().clear(); // no session remembered from an earlier run
     QVERIFY(m_dir.isValid());
     QVERIFY2(m_server.start({QStringLiteral("--poll-interval-ms"),
                              QString::number(s_serverPollMs),
