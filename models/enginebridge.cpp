@@ -29,8 +29,21 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
     qRegisterMetaType<CaseQuestion>();
     qRegisterMetaType<QList<CaseQuestion>>();
     qRegisterMetaType<CaseDelivery>();
+    qRegisterMetaType<SharedWork>();
     if (!engine)
         return;
+    // Another process's work: gathered into one value on the engine's thread, queued to the GUI.
+    m_engineLinks << connect(engine,
+                             &Monitor::Engine::sharedWork,
+                             engine,
+                             [this](const QList<Store::SweepRecord> &sweeps,
+                                    const QList<Store::CaseRecord> &calls,
+                                    const QList<Store::SessionRecord> &sessions,
+                                    bool reload) {
+                                 if (!sessions.isEmpty())
+                                     Q_EMIT sessionsChanged(sessions);
+                                 Q_EMIT sharedWork({sweeps, calls, sessions, reload});
+                             });
     // Pre-task signals: the question is completed with its case on the engine's thread (the
     // store lives there), then queued to this object's thread like every answer.
     m_engineLinks << connect(engine,
@@ -379,6 +392,21 @@ void EngineBridge::attachTasks(qint64 sessionId, const QList<qint64> &taskIds)
         Q_EMIT tasksAttached(sessionId, n);
         Q_EMIT sessionsChanged(engine->store().sessions());
     });
+}
+
+void EngineBridge::checkSharedChanges()
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [e = m_engine.data()] { e->checkSharedChanges(); });
+}
+
+void EngineBridge::adoptSharedWork(qint64 sessionId, const QList<qint64> &sweepIds,
+                                   const QList<qint64> &caseIds)
+{
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), sessionId, sweepIds, caseIds] {
+            e->adoptSharedWork(sessionId, sweepIds, caseIds);
+        });
 }
 
 } // namespace Eddy

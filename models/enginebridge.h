@@ -77,6 +77,15 @@ public:
         QString message; // the engine's (English) account, for the tooltip and the log
     };
 
+    // Work another process (eddyctl, a second Eddy) journalled into the same database.
+    struct SharedWork
+    {
+        QList<Store::SweepRecord> sweeps;
+        QList<Store::CaseRecord> calls;      // single calls (no sweep)
+        QList<Store::SessionRecord> sessions; // every session when they changed, else empty
+        bool reload = false;                  // changes were missed: read the session again
+    };
+
     explicit EngineBridge(Monitor::Engine *engine, QObject *parent = nullptr);
     ~EngineBridge() override;
 
@@ -110,6 +119,10 @@ public:
     void createSession(const QString &name);
     void renameSession(qint64 sessionId, const QString &name);
     void attachTasks(qint64 sessionId, const QList<qint64> &taskIds);
+    // Reads other processes' changes to the database now (F5) instead of at the next look.
+    void checkSharedChanges();
+    // Sweeps and single calls another process journalled without a session join `sessionId`.
+    void adoptSharedWork(qint64 sessionId, const QList<qint64> &sweepIds, const QList<qint64> &caseIds);
 
     // Names of the varied parameters in a stored sweep spec ("vary" keys, file order).
     static QStringList variedNames(const QString &specJson);
@@ -133,6 +146,7 @@ Q_SIGNALS:
     caseDelivery(const Eddy::EngineBridge::CaseDelivery &delivery); // caseRetrying/caseDeferred
     void caseSubmitted(qint64 caseId, qint64 taskId);
     void caseRejected(qint64 caseId, const QString &message);
+    void sharedWork(const Eddy::EngineBridge::SharedWork &work);
 
 private:
     QPointer<Monitor::Engine> m_engine;
@@ -146,3 +160,4 @@ Q_DECLARE_METATYPE(Eddy::EngineBridge::TaskDetail)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::SweepResults)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::CaseQuestion)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::CaseDelivery)
+Q_DECLARE_METATYPE(Eddy::EngineBridge::SharedWork)

@@ -237,8 +237,18 @@ void InboxModel::setRequests(const QList<Store::InputRequestRecord> &requests)
 int InboxModel::addRequests(const QList<Store::InputRequestRecord> &requests)
 {
     int added = 0;
+    bool answered = false;
     for (const auto &r : requests) {
-        if (r.state != Store::InputState::Pending || rowOf(r.taskId, r.key) >= 0)
+        if (const int row = rowOf(r.taskId, r.key); row >= 0) {
+            Store::InputRequestRecord &listed = m_rows[row];
+            if (r.state != Store::InputState::Pending && listed.state != Store::InputState::Answered) {
+                listed = r;
+                emitRow(row);
+                answered = true;
+            }
+            continue;
+        }
+        if (r.state != Store::InputState::Pending)
             continue;
         const int row = rowCount();
         beginInsertRows({}, row, row);
@@ -246,7 +256,7 @@ int InboxModel::addRequests(const QList<Store::InputRequestRecord> &requests)
         endInsertRows();
         ++added;
     }
-    if (added)
+    if (added || answered)
         Q_EMIT countChanged(pendingCount());
     return added;
 }

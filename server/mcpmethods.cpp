@@ -240,6 +240,12 @@ void McpHandler::tasksUpdate(HttpResponse &res, const Call &call)
                   "inputRequests keys");
         return;
     }
+    if (Log::enabled(Log::Level::Debug)) {
+        std::string keys;
+        for (auto it = responses.begin(); it != responses.end(); ++it)
+            keys += (keys.empty() ? "" : ",") + it.key();
+        Log::debug("tasks/update " + Log::redact(taskId) + " keys " + keys);
+    }
     const bool fixture = m_fixtureTasks && m_fixtureTasks->update(taskId, call.tokenHash, responses);
     if (!fixture && !m_tasks.update(taskId, call.tokenHash, responses)) {
         sendError(res, 200, call.id, -32602, "Failed to update task: Task not found or expired");

@@ -1,4 +1,5 @@
 #include "server/mcpwire.h"
+#include "server/log.h"
 
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
@@ -23,6 +24,10 @@ bool containsIgnoreCase(std::string_view s, std::string_view needle)
 bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_view taskId,
                const std::string &tokenHash, HttpResponse &res)
 {
+    // At debug level every poll is one line (the id redacted): who polls how often, e.g. to
+    // check that two clients sharing a database do not both poll one task.
+    if (Log::enabled(Log::Level::Debug))
+        Log::debug("tasks/get " + Log::redact(taskId));
     std::string &body = res.body;
     body.clear();
     body.reserve(1024);

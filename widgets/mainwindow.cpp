@@ -4,6 +4,7 @@
 #include "models/sampleseriesmodel.h"
 #include "models/serverlistmodel.h"
 #include "models/sessionlistmodel.h"
+#include "models/sharedwork.h"
 #include "models/sweepresultsmodel.h"
 #include "models/outcomepalette.h"
 #include "models/tasktablemodel.h"
@@ -156,6 +157,7 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     // Engine -> GUI (queued: the engine lives on its own thread).
     Monitor::Engine *engine = m_bridge->engine();
     connect(m_bridge, &EngineBridge::snapshotReady, this, &MainWindow::onSnapshot);
+    new SharedWorkFollower(m_bridge, m_tasks, [this] { return m_session; }, this);
     connect(m_bridge, &EngineBridge::samplesReady, this, &MainWindow::onSamples);
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
     connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {

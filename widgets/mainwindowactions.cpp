@@ -75,6 +75,7 @@ void MainWindow::buildMenus()
     QMenu *server = menuBar()->addMenu(tr("&Server"));
     server->addAction(tr("Add Server..."), this, &MainWindow::addServer);
     QAction *refresh = server->addAction(tr("Refresh Servers"), this, [this] {
+        m_bridge->checkSharedChanges(); // and what other processes wrote to the database
         for (const auto &s : m_servers->servers())
             m_bridge->refreshServer(s.id);
     });

@@ -1,5 +1,6 @@
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
+#include "app/monitor/sharing.h"
 #include "app/monitor/outcome.h"
 #include "app/monitor/log.h"
 #include "app/monitor/schemavalidator.h"
@@ -69,7 +70,8 @@ bool Engine::isSubmitting() const
 bool Engine::isIdle() const
 {
     if (!m_live.isEmpty() || !m_sendingCases.isEmpty() || m_answersInFlight > 0 || m_submissionsPending > 0
-        || !m_caseAttempts.isEmpty()) // a case waiting to be sent again after a failure
+        || !m_caseAttempts.isEmpty() // a case waiting to be sent again after a failure
+        || (m_sharing && m_sharing->followedCount() > 0)) // live tasks another process polls
         return false;
     for (const auto &q : m_caseQueue)
         if (!q.isEmpty())
@@ -100,6 +102,7 @@ bool Engine::open(const QString &dbPath)
     Net::initGlobal();
     m_http = new Net::HttpClient(this);
     m_inbox = std::make_unique<InputInbox>(m_store);
+    m_sharing = std::make_unique<Sharing>(*this);
     const QStringList bad = m_parser.setTemplates(m_store.progressTemplates());
     for (const QString &b : bad)
         qCWarning(lcMonitor) << "progress template skipped:" << b;
@@ -129,6 +132,7 @@ bool Engine::open(const QString &dbPath)
         pumpSubmissions();
         armPollTimer();
         m_ttlTimer.start();
+        m_sharing->start();
     }
     m_wasIdle = false;
     QTimer::singleShot(0, this, &Engine::checkIdle);
@@ -169,6 +173,7 @@ void Engine::close()
     m_fieldWarned.clear();
     m_ttlWarned.clear();
     m_scheduler = std::make_unique<PollScheduler>();
+    m_sharing.reset(); // gives the leases back: another process takes over at once
     m_store.close();
 }
 

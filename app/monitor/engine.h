@@ -35,6 +35,8 @@ struct TaskState;
 
 namespace Eddy::Monitor {
 
+class Sharing;
+
 // The engine: owns the HttpClient, one Mcp::Client per server, the TaskStore, the poll scheduler
 // and the input inbox; journals and submits sweeps, polls every live task, stores every change
 // and result, and reports batched ChangeSets. Lives on one thread with an event loop (the GUI
@@ -151,6 +153,13 @@ public slots:
     // rest of that one (its complete marker never comes).
     void requestSnapshot(qint64 snapshotId, const Eddy::Store::TaskQuery &query);
 
+    // Reads what other processes wrote to the database now, without waiting for the next
+    // look (every 250 ms, when SQLite's data_version says another connection committed).
+    void checkSharedChanges();
+    // Makes sweeps and single calls journalled without a session by another process part of
+    // `sessionId` (a sweep only while it has no session; a call's task once it exists).
+    void adoptSharedWork(qint64 sessionId, const QList<qint64> &sweepIds, const QList<qint64> &caseIds);
+
 signals:
     void opened(bool ok, const QString &error);
     void changesReady(const Eddy::Monitor::ChangeSet &changes);
@@ -191,8 +200,16 @@ signals:
     // tasks/cancel was acknowledged (ok) or refused; the task keeps polling either way.
     void cancelSent(qint64 taskId, bool ok, const QString &message);
     void idle(); // isIdle() became true
+    // Another process on the same database journalled sweeps or single calls (each announced
+    // once), changed sessions, or (reload) this engine missed some of its changes and whoever
+    // shows them should read the store again. The tasks themselves come by changesReady().
+    // sessions: every session when they changed, else empty.
+    void sharedWork(const QList<Eddy::Store::SweepRecord> &sweeps,
+                    const QList<Eddy::Store::CaseRecord> &calls,
+                    const QList<Eddy::Store::SessionRecord> &sessions, bool reload);
 
 private:
+    friend class Sharing; // follows other processes' changes into this engine's state
     struct PendingSubmission;
     struct ServerLink;
 
@@ -309,6 +326,7 @@ private:
         std::optional<double> percent; // of the last progress notification with a total
     };
     QHash<qint64, StreamedRow> m_streamed; // case id -> its row while the stream is open
+    std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)
 };
 
 } // namespace Eddy::Monitor

@@ -1,5 +1,6 @@
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
+#include "app/monitor/sharing.h"
 
 namespace Eddy::Monitor {
 
@@ -19,7 +20,8 @@ void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &el
                                                  : QStringLiteral("There is no task %1.").arg(taskId));
         return;
     }
-    if (!m_inbox->beginAnswer(taskId, key, answer, &error, answeredBy)) {
+    if (m_sharing ? !m_sharing->beginAnswer(taskId, key, answer, answeredBy, &error)
+                  : !m_inbox->beginAnswer(taskId, key, answer, &error, answeredBy)) {
         emit inputAnswered(taskId, key, false, error);
         return;
     }
@@ -153,6 +155,8 @@ void Engine::resumeAnswers()
     // Answers stored but maybe never acknowledged before a crash: the server ignores a key it
     // already has, so sending again is safe.
     for (const Store::InputRequestRecord &r : m_store.answeringInputRequests()) {
+        if (m_sharing && !m_sharing->takeAnswer(r.taskId, r.key))
+            continue; // another process is sending it
         const json answer = json::parse(r.answer.toStdString(), nullptr, false);
         if (!answer.is_discarded())
             sendAnswer(r.taskId, r.key, answer);
@@ -163,6 +167,9 @@ void Engine::autoAnswer(const Store::InputRequestRecord &request)
 {
     if (!m_autoAnswers)
         return;
+    if (const auto now = m_store.inputRequest(request.taskId, request.key);
+        now && now->state != Store::InputState::Pending)
+        return; // answered meanwhile (by another process on the database)
     const json req = json::parse(request.request.toStdString(), nullptr, false);
     QString error;
     const json answer = InputInbox::answerFromValues(req, *m_autoAnswers, &error);

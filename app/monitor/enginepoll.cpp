@@ -1,5 +1,6 @@
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
+#include "app/monitor/sharing.h"
 
 namespace Eddy::Monitor {
 
@@ -9,6 +10,8 @@ void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueA
 {
     if (task.serverTaskId.isEmpty())
         return;
+    if (m_monitoring && m_sharing && !m_sharing->claimTask(task))
+        return; // another process polls it; its changes come through the database
     m_live.insert(task.id, task);
     m_byServerTaskId.insert(task.serverTaskId, task.id);
     m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs);

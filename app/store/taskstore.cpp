@@ -160,6 +160,46 @@ ALTER TABLE input_requests ADD COLUMN answered_by TEXT NOT NULL DEFAULT '';
 ALTER TABLE tasks ADD COLUMN pattern TEXT NOT NULL DEFAULT 'task';
 ALTER TABLE tasks ADD COLUMN stream_owner TEXT NOT NULL DEFAULT '';
 )sql",
+    // 5 -> 6: several processes on one database (app/store/sharing.h). Leases: which process
+    // polls a task or sends an answer, until expires_at (epoch ms) unless renewed. The change
+    // log: every row written to the tables a window shows, in commit order (AUTOINCREMENT: a
+    // number is never reused), so another process reads exactly what changed; rows older than
+    // ten minutes are pruned.
+    R"sql(
+CREATE TABLE leases (
+    item TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE change_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    tbl TEXT NOT NULL,
+    row_id INTEGER NOT NULL,
+    at INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))
+);
+CREATE TRIGGER log_tasks_insert AFTER INSERT ON tasks
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('tasks', NEW.id); END;
+CREATE TRIGGER log_tasks_update AFTER UPDATE ON tasks
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('tasks', NEW.id); END;
+CREATE TRIGGER log_cases_insert AFTER INSERT ON cases
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('cases', NEW.id); END;
+CREATE TRIGGER log_cases_update AFTER UPDATE ON cases
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('cases', NEW.id); END;
+CREATE TRIGGER log_sweeps_insert AFTER INSERT ON sweeps
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('sweeps', NEW.id); END;
+CREATE TRIGGER log_sweeps_update AFTER UPDATE ON sweeps
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('sweeps', NEW.id); END;
+CREATE TRIGGER log_sessions_insert AFTER INSERT ON sessions
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('sessions', NEW.id); END;
+CREATE TRIGGER log_sessions_update AFTER UPDATE ON sessions
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('sessions', NEW.id); END;
+CREATE TRIGGER log_session_tasks_insert AFTER INSERT ON session_tasks
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('sessions', NEW.session_id); END;
+CREATE TRIGGER log_inputs_insert AFTER INSERT ON input_requests
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('input_requests', NEW.id); END;
+CREATE TRIGGER log_inputs_update AFTER UPDATE ON input_requests
+    BEGIN INSERT INTO change_log(tbl, row_id) VALUES('input_requests', NEW.id); END;
+)sql",
 };
 
 constexpr int s_migrationCount = int(sizeof(s_migrations) / sizeof(s_migrations[0]));

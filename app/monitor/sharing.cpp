@@ -1,0 +1,370 @@
+#include "app/monitor/sharing.h"
+#include "app/monitor/engine.h"
+#include "app/monitor/log.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QSysInfo>
+#include <QUuid>
+
+#include <cerrno>
+#include <signal.h>
+
+namespace Eddy::Monitor {
+
+namespace {
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+// A process's name in the lease table: its pid and host (for a person reading the table, and
+// to tell a holder that is gone) and a random part (pids are reused).
+QString ownerId()
+{
+    return QStringLiteral("%1@%2:%3")
+        .arg(QCoreApplication::applicationPid())
+        .arg(QSysInfo::machineHostName())
+        .arg(QUuid::createUuid().toString(QUuid::WithoutBraces).left(8));
+}
+
+// True when `owner` names a process of this host that no longer exists (killed, crashed): its
+// leases need not run out first. Unknown forms and other hosts are never called gone.
+bool isGone(const QString &owner)
+{
+    const qsizetype at = owner.indexOf(QLatin1Char('@'));
+    const qsizetype colon = owner.lastIndexOf(QLatin1Char(':'));
+    if (at <= 0 || colon <= at)
+        return false;
+    if (owner.mid(at + 1, colon - at - 1) != QSysInfo::machineHostName())
+        return false;
+    bool ok = false;
+    const qint64 pid = owner.left(at).toLongLong(&ok);
+    if (!ok || pid <= 0 || pid == QCoreApplication::applicationPid())
+        return false;
+    return ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+}
+
+constexpr int s_feedIntervalMs = 250;
+constexpr int s_logKeepSeconds = 600;
+
+} // namespace
+
+Sharing::Sharing(Engine &engine)
+    : m_engine(engine)
+    , m_leases(engine.m_store.database(), ownerId())
+    , m_feed(engine.m_store.database())
+{
+    bool ok = false;
+    const int ms = qEnvironmentVariableIntValue("EDDY_LEASE_MS", &ok);
+    if (ok && ms > 0)
+        setLeaseMs(ms);
+    m_feedTimer.setInterval(s_feedIntervalMs);
+    connect(&m_feedTimer, &QTimer::timeout, this, [this] { check(false); });
+    connect(&m_leaseTimer, &QTimer::timeout, this, &Sharing::leaseTick);
+    // What this process journals is announced by the engine itself.
+    connect(&engine, &Engine::sweepSubmitted, this, [this](qint64 id, int) {
+        m_knownSweeps.insert(id);
+    });
+    connect(&engine, &Engine::callJournalled, this, [this](qint64 id) { m_knownCases.insert(id); });
+    m_feed.start();
+}
+
+Sharing::~Sharing()
+{
+    stop();
+}
+
+void Sharing::setLeaseMs(qint64 ms)
+{
+    m_leaseMs = std::max<qint64>(300, ms);
+    m_leaseTimer.setInterval(int(m_leaseMs / 3));
+}
+
+void Sharing::start()
+{
+    if (m_started)
+        return;
+    m_started = true;
+    m_leaseTimer.setInterval(int(m_leaseMs / 3));
+    m_feedTimer.start();
+    m_leaseTimer.start();
+    leaseTick();
+}
+
+void Sharing::stop()
+{
+    m_feedTimer.stop();
+    m_leaseTimer.stop();
+    if (m_engine.m_store.isOpen())
+        m_leases.releaseAll();
+    m_started = false;
+}
+
+bool Sharing::claimTask(const Store::TaskRecord &task)
+{
+    if (m_leases.acquire(Store::Leases::taskItem(task.id), nowMs(), m_leaseMs)) {
+        m_followed.remove(task.id);
+        return true;
+    }
+    qCInfo(lcMonitor, "task %lld is polled by another process; following its changes", task.id);
+    follow(task);
+    return false;
+}
+
+// Live, or completed without its result (still to be fetched): someone polls it.
+bool Sharing::needsPolling(const Store::TaskRecord &task)
+{
+    if (task.serverTaskId.isEmpty())
+        return false;
+    return task.isLive()
+           || (task.status == Store::TaskStatus::Completed && task.result.isEmpty()
+               && task.error.isEmpty());
+}
+
+void Sharing::follow(const Store::TaskRecord &task)
+{
+    if (needsPolling(task))
+        m_followed.insert(task.id, task);
+}
+
+bool Sharing::beginAnswer(qint64 taskId,
+                          const QString &key,
+                          const nlohmann::json &answer,
+                          const QString &answeredBy,
+                          QString *error)
+{
+    Store::Transaction tx(m_engine.m_store.database());
+    if (!tx.isActive()) {
+        *error = m_engine.m_store.lastError();
+        return false;
+    }
+    if (!m_engine.m_inbox->beginAnswer(taskId, key, answer, error, answeredBy))
+        return false;
+    if (!m_leases.grant(Store::Leases::answerItem(taskId, key), nowMs(), m_leaseMs)
+        || !tx.commit()) {
+        *error = QStringLiteral("Cannot store the answer: %1").arg(m_engine.m_store.lastError());
+        return false;
+    }
+    return true;
+}
+
+bool Sharing::adoptSweep(qint64 sweepId, qint64 sessionId)
+{
+    return Store::adoptSweep(m_engine.m_store.database(), sweepId, sessionId);
+}
+
+bool Sharing::takeAnswer(qint64 taskId, const QString &key)
+{
+    return m_leases.takeOver(Store::Leases::answerItem(taskId, key), nowMs(), m_leaseMs);
+}
+
+void Sharing::leaseTick()
+{
+    if (!m_engine.isOpen())
+        return;
+    const qint64 now = nowMs();
+    QList<QString> held;
+    if (!m_leases.renewAll(now, m_leaseMs, &held)) {
+        qCWarning(lcMonitor) << "cannot renew the leases:" << m_engine.m_store.lastError();
+        return;
+    }
+    // A task this process polls whose lease another took (this one stalled past its expiry):
+    // the other polls it now; this one follows it.
+    const QSet<QString> heldSet(held.cbegin(), held.cend());
+    const QList<qint64> polled = m_engine.m_live.keys();
+    for (qint64 id : polled) {
+        if (heldSet.contains(Store::Leases::taskItem(id)))
+            continue;
+        if (m_leases.acquire(Store::Leases::taskItem(id), now, m_leaseMs))
+            continue; // lapsed (pruned or expired) but free: still ours
+        const Store::TaskRecord t = m_engine.m_live.take(id);
+        m_engine.m_byServerTaskId.remove(t.serverTaskId);
+        m_engine.m_scheduler->remove(id);
+        m_engine.m_legacyKeys.remove(id);
+        qCInfo(lcMonitor, "task %lld: another process took over polling it", id);
+        follow(t);
+    }
+    // A holder that is gone (kill -9, a crash) is taken over now rather than when its leases
+    // run out.
+    for (const QString &owner : m_leases.otherOwners(now)) {
+        if (isGone(owner)) {
+            qCInfo(lcMonitor,
+                   "process %s holds leases but is gone; taking its work over",
+                   qPrintable(owner.section(QLatin1Char('@'), 0, 0)));
+            m_leases.dropOwner(owner);
+        }
+    }
+    if (++m_ticks % 20 == 1) {
+        m_leases.pruneFinished();
+        m_feed.prune(s_logKeepSeconds);
+    }
+    takeUnheld();
+}
+
+void Sharing::takeUnheld()
+{
+    if (!m_engine.m_monitoring || !m_engine.isOpen())
+        return;
+    const qint64 now = nowMs();
+    bool took = false;
+    // Live tasks nobody polls: their process ended (eddyctl sweep submit exits once every case
+    // has its task) or was killed and its lease ran out.
+    for (qint64 id : m_leases.unheldLiveTasks(now)) {
+        if (m_engine.m_live.contains(id))
+            continue;
+        const auto t = m_engine.m_store.task(id);
+        if (!t || !m_leases.acquire(Store::Leases::taskItem(id), now, m_leaseMs))
+            continue;
+        qCInfo(lcMonitor, "task %lld: nobody polls it; polling it here", id);
+        m_followed.remove(id);
+        m_engine.trackLive(*t, now);
+        took = true;
+    }
+    // Answers left "answering" by a process that went away: sent again (the server ignores a
+    // key it already has).
+    for (const auto &[taskId, key] : m_leases.unheldAnswers(now)) {
+        if (!m_leases.takeOver(Store::Leases::answerItem(taskId, key), now, m_leaseMs))
+            continue;
+        const auto r = m_engine.m_store.inputRequest(taskId, key);
+        if (!r || r->state != Store::InputState::Answering)
+            continue;
+        const nlohmann::json answer
+            = nlohmann::json::parse(r->answer.toStdString(), nullptr, false);
+        if (answer.is_discarded())
+            continue;
+        qCInfo(lcMonitor,
+               "task %lld: the answer to \"%s\" was left unsent by another process; "
+               "sending it",
+               taskId,
+               qPrintable(key));
+        m_engine.sendAnswer(taskId, key, answer);
+    }
+    if (took) {
+        m_engine.armPollTimer();
+        m_engine.checkIdle();
+    }
+}
+
+void Sharing::check(bool force)
+{
+    if (!m_engine.isOpen())
+        return;
+    if (!m_feed.dataChanged() && !force)
+        return;
+    const auto changes = m_feed.read();
+    if (!changes) {
+        qCWarning(lcMonitor) << "cannot read other processes' changes:"
+                             << m_engine.m_store.lastError();
+        return;
+    }
+    Store::TaskStore &store = m_engine.m_store;
+
+    // Sweeps and single calls journalled by another process.
+    QList<Store::SweepRecord> sweeps;
+    for (qint64 id : changes->sweeps) {
+        if (id <= m_feed.startSweepId() || m_knownSweeps.contains(id))
+            continue;
+        m_knownSweeps.insert(id);
+        if (const auto s = store.sweep(id)) {
+            m_engine.m_sweepConcurrency[id] = std::max(1, s->concurrency);
+            sweeps << *s;
+        }
+    }
+    QList<Store::CaseRecord> calls;
+    for (qint64 id : changes->cases) {
+        if (id <= m_feed.startCaseId() || m_knownCases.contains(id))
+            continue;
+        m_knownCases.insert(id);
+        if (const auto c = store.caseRecord(id); c && !c->sweepId)
+            calls << *c;
+    }
+    if (!sweeps.isEmpty() || !calls.isEmpty() || !changes->sessions.isEmpty() || changes->gap)
+        emit m_engine.sharedWork(sweeps,
+                                 calls,
+                                 changes->sessions.isEmpty() ? QList<Store::SessionRecord>()
+                                                             : store.sessions(),
+                                 changes->gap);
+
+    // Tasks: shown as they are stored; those polled here were written here.
+    bool ended = false;
+    for (qint64 id : changes->tasks) {
+        if (m_engine.m_live.contains(id))
+            continue;
+        const auto t = store.task(id);
+        if (!t)
+            continue;
+        if (t->caseId)
+            if (const auto session = m_adoptedCases.take(*t->caseId))
+                store.attachTask(session, id);
+        m_engine.queueChange(*t);
+        if (needsPolling(*t)) {
+            follow(*t);
+        } else if (m_followed.remove(id) > 0) {
+            ended = true;
+            m_engine.m_inbox->forget(id);
+            emit m_engine.taskFinished(*t);
+        }
+    }
+    for (const Store::ProgressSample &s : changes->samples)
+        if (!m_engine.m_live.contains(s.taskId))
+            m_engine.m_pending.samples << s;
+
+    // Questions: a new one of a task polled elsewhere is asked here too (the inbox, eddyctl's
+    // --answers); an answered one updates the inbox wherever it was answered.
+    for (qint64 id : changes->inputs) {
+        const auto r = m_feed.inputRequest(id);
+        if (!r)
+            continue;
+        if (r->state != Store::InputState::Pending) {
+            m_asked.remove(id);
+            m_engine.m_pending.inputs << *r;
+            continue;
+        }
+        if (m_engine.m_live.contains(r->taskId) || m_asked.contains(id))
+            continue; // asked by this process's own poll
+        const auto t = store.task(r->taskId);
+        if (!t || !t->isLive())
+            continue;
+        m_asked.insert(id);
+        m_engine.m_pending.inputs << *r;
+        emit m_engine.inputRequested(*r);
+        m_engine.autoAnswer(*r);
+    }
+    if (!m_engine.m_pending.isEmpty())
+        m_engine.armFlush();
+    takeUnheld();
+    if (ended)
+        m_engine.checkIdle();
+}
+
+} // namespace Eddy::Monitor
+
+namespace Eddy::Monitor {
+
+void Engine::checkSharedChanges()
+{
+    if (m_sharing)
+        m_sharing->check(true);
+}
+
+void Engine::adoptSharedWork(qint64 sessionId,
+                             const QList<qint64> &sweepIds,
+                             const QList<qint64> &caseIds)
+{
+    if (!isOpen())
+        return;
+    for (qint64 id : sweepIds)
+        if (!m_sharing->adoptSweep(id, sessionId))
+            emit operationFailed(m_store.lastError());
+    for (qint64 id : caseIds) {
+        const auto c = m_store.caseRecord(id);
+        if (c && c->taskId)
+            m_store.attachTask(sessionId, *c->taskId);
+        else if (c)
+            m_sharing->adoptCase(id, sessionId); // attached when its task appears
+    }
+}
+
+} // namespace Eddy::Monitor
