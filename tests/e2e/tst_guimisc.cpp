@@ -17,10 +17,12 @@
 #include <QDialog>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListView>
 #include <QStatusBar>
 #include <QMessageBox>
@@ -368,6 +370,7 @@ void tst_GuiMisc::sweepEditorDefaultsLabelAndEscape()
     QVERIFY(f->kind == SchemaField::Kind::Number || f->kind == SchemaField::Kind::Integer);
 
     // The button says what it would submit, in correct English plurals, or why it cannot.
+    editor->clearVaried(); // the proposed row has no values yet
     auto *submit = editor->findChild<QPushButton *>(QStringLiteral("submit"));
     QVERIFY(submit);
     editor->setVaried(QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400, 1000"));
@@ -408,7 +411,13 @@ static void chooseFile(MainWindow &w, const QString &action, const QString &path
     QFileDialog *dialog = nullptr;
     QTRY_VERIFY_WITH_TIMEOUT((dialog = w.findChild<QFileDialog *>(QStringLiteral("sweepFileDialog")))
                                  && dialog->isVisible(), 10000);
-    dialog->selectFile(path);
+    // As a user does: go to the folder, type the file's name.
+    dialog->setDirectory(QFileInfo(path).absolutePath());
+    auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
+    QVERIFY(name);
+    name->clear();
+    QTest::keyClicks(name, QFileInfo(path).fileName());
+    QCOMPARE(dialog->selectedFiles(), QStringList{QFileInfo(path).absoluteFilePath()});
     static_cast<QDialog *>(dialog)->accept(); // QFileDialog's own accept() reads the chosen file
 }
 
@@ -435,7 +444,9 @@ void tst_GuiMisc::openAndSaveSweepFiles()
     chooseFile(w, QStringLiteral("saveSweep"), saved);
     if (QTest::currentTestFailed())
         return;
-    QTRY_VERIFY(QFile::exists(saved));
+    QTRY_VERIFY2(QFile::exists(saved), w.findChild<QMessageBox *>(QStringLiteral("sweepFileError"))
+                                           ? qPrintable(w.findChild<QMessageBox *>(QStringLiteral("sweepFileError"))->text())
+                                           : "no error box");
     QFile file(saved);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject spec = QJsonDocument::fromJson(file.readAll()).object();
@@ -508,8 +519,7 @@ void tst_GuiMisc::toolErrorBannerReadableInDark()
     w.applyTheme(MainWindow::Theme::Dark);
     auto *view = w.findChild<ResultView *>();
     QVERIFY(view);
-    const QColor window = view->palette().color(QPalette::Window);
-    QVERIFY(window.lightnessF() < 0.5);
+    QTRY_VERIFY(view->palette().color(QPalette::Window).lightnessF() < 0.5);
     Store::TaskRecord task;
     task.id = 4242;
     task.status = Store::TaskStatus::Completed;
