@@ -38,7 +38,8 @@ void HelpMenu::populate(QMenu *menu, QWidget *window)
     QAction *guide = menu->addAction(tr("User Guide"), window, [window] { openGuide(window); });
     guide->setObjectName(QStringLiteral("userGuide"));
     guide->setShortcut(QKeySequence::HelpContents);
-    QAction *keys = menu->addAction(tr("Keyboard Shortcuts"), window, [window] { showShortcuts(window); });
+    QAction *keys
+        = menu->addAction(tr("Keyboard Shortcuts"), window, [window] { showShortcuts(window); });
     keys->setObjectName(QStringLiteral("keyboardShortcuts"));
 }
 
@@ -114,7 +115,8 @@ void HelpMenu::openGuide(QWidget *parent)
         if (QFileInfo::exists(path) && QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
             return;
     }
-    QMessageBox::information(parent, tr("User Guide"),
+    QMessageBox::information(parent,
+                             tr("User Guide"),
                              tr("Eddy could not find or open its user guide. It looked in:\n%1\n\n"
                                 "The guide is docs/user-guide.md in Eddy's source code.")
                                  .arg(candidates.join(QLatin1Char('\n'))));

@@ -18,7 +18,8 @@ class ServerRemoval final
     Q_DECLARE_TR_FUNCTIONS(Eddy::ServerRemoval)
 
 public:
-    static void ask(QWidget *parent, EngineBridge *bridge, const ServerListModel *servers, qint64 serverId);
+    static void
+    ask(QWidget *parent, EngineBridge *bridge, const ServerListModel *servers, qint64 serverId);
 };
 
 } // namespace Eddy

@@ -88,21 +88,27 @@ bool SweepFile::load(SweepEditor *editor, const QByteArray &text, QString *error
             editor->setVaried(axis.name, SweepEditor::VaryKind::List, listText(axis.values));
             break;
         case Monitor::SweepAxis::Kind::Range:
-            editor->setVaried(axis.name, SweepEditor::VaryKind::Range,
-                              QStringList{number(axis.from), number(axis.to), number(axis.step)}
-                                  .join(QLatin1String(", ")));
+            editor->setVaried(
+                axis.name,
+                SweepEditor::VaryKind::Range,
+                QStringList{number(axis.from), number(axis.to), number(axis.step)}.join(
+                    QLatin1String(", ")));
             break;
         case Monitor::SweepAxis::Kind::Interval:
-            editor->setVaried(axis.name, SweepEditor::VaryKind::Interval,
-                              QStringList{number(axis.min), number(axis.max)}.join(QLatin1String(", ")));
+            editor->setVaried(
+                axis.name,
+                SweepEditor::VaryKind::Interval,
+                QStringList{number(axis.min), number(axis.max)}.join(QLatin1String(", ")));
             break;
         }
     }
     editor->setLatinHypercube(spec->mode == Monitor::SweepSpec::Mode::LatinHypercube,
-                              spec->samples > 0 ? spec->samples : 8, spec->seed);
+                              spec->samples > 0 ? spec->samples : 8,
+                              spec->seed);
     editor->setConcurrency(spec->concurrency);
     if (editor->updatePreview() <= 0) {
-        *error = tr("The sweep does not fit the tool \"%1\": %2").arg(spec->tool, editor->problemText());
+        *error = tr("The sweep does not fit the tool \"%1\": %2")
+                     .arg(spec->tool, editor->problemText());
         return false;
     }
     return true;
@@ -124,19 +130,24 @@ void SweepFile::askToOpen(SweepEditor *editor, QWidget *parent)
     QFileDialog *dialog = fileDialog(parent, tr("Open Sweep"));
     dialog->setAcceptMode(QFileDialog::AcceptOpen);
     dialog->setFileMode(QFileDialog::ExistingFile);
-    QObject::connect(dialog, &QFileDialog::fileSelected, editor, [editor, parent](const QString &path) {
-        QSettings().setValue(QStringLiteral("sweepFile/dir"), QFileInfo(path).absolutePath());
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly)) {
-            showError(parent, tr("Open Sweep"),
-                      tr("Eddy cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
-            return;
-        }
-        QString error;
-        if (!load(editor, file.readAll(), &error))
-            showError(parent, tr("Open Sweep"),
-                      tr("%1 was not opened completely.\n\n%2").arg(QFileInfo(path).fileName(), error));
-    });
+    QObject::connect(
+        dialog, &QFileDialog::fileSelected, editor, [editor, parent](const QString &path) {
+            QSettings().setValue(QStringLiteral("sweepFile/dir"), QFileInfo(path).absolutePath());
+            QFile file(path);
+            if (!file.open(QIODevice::ReadOnly)) {
+                showError(parent,
+                          tr("Open Sweep"),
+                          tr("Eddy cannot read %1: %2")
+                              .arg(QDir::toNativeSeparators(path), file.errorString()));
+                return;
+            }
+            QString error;
+            if (!load(editor, file.readAll(), &error))
+                showError(parent,
+                          tr("Open Sweep"),
+                          tr("%1 was not opened completely.\n\n%2")
+                              .arg(QFileInfo(path).fileName(), error));
+        });
     dialog->open();
 }
 
@@ -150,13 +161,17 @@ void SweepFile::askToSave(SweepEditor *editor, QWidget *parent)
     }
     QFileDialog *dialog = fileDialog(parent, tr("Save Sweep"));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
-    QObject::connect(dialog, &QFileDialog::fileSelected, parent, [text, parent](const QString &path) {
-        QSettings().setValue(QStringLiteral("sweepFile/dir"), QFileInfo(path).absolutePath());
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit())
-            showError(parent, tr("Save Sweep"),
-                      tr("Eddy cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
-    });
+    QObject::connect(
+        dialog, &QFileDialog::fileSelected, parent, [text, parent](const QString &path) {
+            QSettings().setValue(QStringLiteral("sweepFile/dir"), QFileInfo(path).absolutePath());
+            QSaveFile file(path);
+            if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size()
+                || !file.commit())
+                showError(parent,
+                          tr("Save Sweep"),
+                          tr("Eddy cannot write %1: %2")
+                              .arg(QDir::toNativeSeparators(path), file.errorString()));
+        });
     dialog->open();
 }
 

@@ -9,8 +9,7 @@ namespace Eddy {
 
 SweepWindow::SweepWindow(QWidget *parent)
     : QDialog(parent)
-{
-}
+{}
 
 SweepWindow::~SweepWindow() = default;
 
@@ -24,10 +23,12 @@ void SweepWindow::reject()
         m_asking->raise();
         return;
     }
-    m_asking = new QMessageBox(QMessageBox::Question, tr("Discard This Sweep?"),
+    m_asking = new QMessageBox(QMessageBox::Question,
+                               tr("Discard This Sweep?"),
                                tr("The sweep editor has arguments and varied parameters that were "
                                   "not submitted. Discard them?"),
-                               QMessageBox::NoButton, this);
+                               QMessageBox::NoButton,
+                               this);
     m_asking->setObjectName(QStringLiteral("discardSweep"));
     m_asking->setAttribute(Qt::WA_DeleteOnClose);
     QPushButton *discard = m_asking->addButton(tr("Discard"), QMessageBox::DestructiveRole);

@@ -18,13 +18,16 @@ void installUiTranslations(QCoreApplication *app, const QString &lang)
         delete english;
     if (locale.language() != QLocale::English) {
         auto *eddy = new QTranslator(app);
-        if (eddy->load(locale, QStringLiteral("eddy"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        if (eddy->load(
+                locale, QStringLiteral("eddy"), QStringLiteral("_"), QStringLiteral(":/i18n")))
             QCoreApplication::installTranslator(eddy);
         else
             delete eddy;
     }
     auto *qt = new QTranslator(app);
-    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+    if (qt->load(locale,
+                 QStringLiteral("qtbase"),
+                 QStringLiteral("_"),
                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QCoreApplication::installTranslator(qt);
     else

@@ -12,6 +12,7 @@
 #include "widgets/uitranslations.h"
 
 #include <QAction>
+#include <QColor>
 #include <QComboBox>
 #include <QDate>
 #include <QDialog>
@@ -24,24 +25,23 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
-#include <QStatusBar>
 #include <QMessageBox>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableWidget>
-#include <QTemporaryDir>
-#include <QTest>
-#include <QColor>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
 #include <QThread>
 #include <QTranslator>
-#include <QScrollArea>
-#include <QScrollBar>
 
 #include <cmath>
 #include <functional>
@@ -91,7 +91,8 @@ private:
     qint64 m_serverId = 0; // the reference server's id in the store
 };
 
-std::unique_ptr<tst_GuiMisc::App> tst_GuiMisc::startApp(const std::function<void(App &)> &beforeWindowStart)
+std::unique_ptr<tst_GuiMisc::App>
+tst_GuiMisc::startApp(const std::function<void(App &)> &beforeWindowStart)
 {
     auto app = std::make_unique<App>();
     app->engine = new Monitor::Engine;
@@ -104,7 +105,9 @@ std::unique_ptr<tst_GuiMisc::App> tst_GuiMisc::startApp(const std::function<void
     const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
     Monitor::Engine *engine = app->engine;
     QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    [&] { QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000); }();
+    [&] {
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
+    }();
     if (!opened.first().first().toBool())
         return nullptr;
     if (beforeWindowStart)
@@ -112,7 +115,9 @@ std::unique_ptr<tst_GuiMisc::App> tst_GuiMisc::startApp(const std::function<void
     app->window->start();
     app->window->resize(1280, 800);
     app->window->show();
-    [&] { QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000); }();
+    [&] {
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
+    }();
     return app;
 }
 
@@ -124,10 +129,13 @@ void tst_GuiMisc::stopApp(std::unique_ptr<App> &app)
     app->window.reset();
     app->bridge.reset();
     Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(engine, [engine] {
-        engine->close();
-        delete engine;
-    }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        engine,
+        [engine] {
+            engine->close();
+            delete engine;
+        },
+        Qt::BlockingQueuedConnection);
     app->thread.quit();
     app->thread.wait();
     app.reset();
@@ -158,7 +166,8 @@ void tst_GuiMisc::firstRunSessionIsNamedSession()
     QVERIFY(m_app);
     MainWindow &w = *m_app->window;
     QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
-    const QString expected = QStringLiteral("Session %1").arg(QDate::currentDate().toString(Qt::ISODate));
+    const QString expected
+        = QStringLiteral("Session %1").arg(QDate::currentDate().toString(Qt::ISODate));
     auto *sessions = w.findChild<SessionListModel *>();
     QVERIFY(sessions);
     QStringList names;
@@ -173,17 +182,25 @@ void tst_GuiMisc::relaunchShowsServerOnlineByName()
     MainWindow &w = *m_app->window;
     m_app->bridge->addServer(m_server.url(), QStringLiteral("Local CFD server"), QString());
     QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
-    const qint64 serverId = w.serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    const qint64 serverId
+        = w.serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
     m_serverId = serverId;
-    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()->index(0).data(ServerListModel::ToolsRole).toString().contains(
-                                 QLatin1String("run_cfd_case")),
+    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()
+                                 ->index(0)
+                                 .data(ServerListModel::ToolsRole)
+                                 .toString()
+                                 .contains(QLatin1String("run_cfd_case")),
                              60000);
     // A case that runs for minutes, so that the relaunched engine has a task to poll.
-    m_app->bridge->callOnce(serverId, QStringLiteral("run_cfd_case"),
-                            R"({"case_name":"long","reynolds":100,"grid":64,"tolerance":1e-14,"max_iterations":5000000})",
-                            w.currentSession());
-    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->statusCounts().value(Store::TaskStatus::Working), 1, 60000);
-    QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->state(serverId), ServerListModel::State::Online, 60000);
+    m_app->bridge->callOnce(
+        serverId,
+        QStringLiteral("run_cfd_case"),
+        R"({"case_name":"long","reynolds":100,"grid":64,"tolerance":1e-14,"max_iterations":5000000})",
+        w.currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(
+        w.taskModel()->statusCounts().value(Store::TaskStatus::Working), 1, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        w.serverModel()->state(serverId), ServerListModel::State::Online, 60000);
     QTRY_COMPARE_WITH_TIMEOUT(serverActivity(w), QStringLiteral("Local CFD server online"), 30000);
     stopApp(m_app);
 
@@ -191,19 +208,24 @@ void tst_GuiMisc::relaunchShowsServerOnlineByName()
     int online = 0;
     QMetaObject::Connection counting;
     m_app = startApp([&](App &app) {
-        counting = connect(app.engine, &Monitor::Engine::serverStateChanged, app.window.get(),
-                [&](qint64, Monitor::Engine::ServerState state, const QString &) {
-                    online += state == Monitor::Engine::ServerState::Online;
-                });
+        counting = connect(app.engine,
+                           &Monitor::Engine::serverStateChanged,
+                           app.window.get(),
+                           [&](qint64, Monitor::Engine::ServerState state, const QString &) {
+                               online += state == Monitor::Engine::ServerState::Online;
+                           });
         QTRY_VERIFY_WITH_TIMEOUT(online > 0, 60000);
     });
     disconnect(counting);
     QVERIFY(m_app);
     MainWindow &again = *m_app->window;
     QTRY_COMPARE_WITH_TIMEOUT(again.serverModel()->rowCount(), 1, 30000);
-    QTRY_COMPARE_WITH_TIMEOUT(again.serverModel()->state(serverId), ServerListModel::State::Online, 10000);
-    QCOMPARE(again.serverModel()->index(0).data(Qt::DecorationRole).value<QColor>(), QColor(0x3a, 0xa6, 0x55));
-    QTRY_COMPARE_WITH_TIMEOUT(serverActivity(again), QStringLiteral("Local CFD server online"), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        again.serverModel()->state(serverId), ServerListModel::State::Online, 10000);
+    QCOMPARE(again.serverModel()->index(0).data(Qt::DecorationRole).value<QColor>(),
+             QColor(0x3a, 0xa6, 0x55));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        serverActivity(again), QStringLiteral("Local CFD server online"), 10000);
 }
 
 // A real HTTP server on loopback that is a web site, not an MCP server: every request gets a
@@ -229,9 +251,11 @@ public:
                     if (in.size() < end + 4 + length)
                         return;
                     s->setProperty("answered", true);
-                    const QByteArray page = "<!doctype html><html><body><h1>Not Found</h1></body></html>";
+                    const QByteArray page
+                        = "<!doctype html><html><body><h1>Not Found</h1></body></html>";
                     s->write("HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: "
-                             + QByteArray::number(page.size()) + "\r\nConnection: close\r\n\r\n" + page);
+                             + QByteArray::number(page.size()) + "\r\nConnection: close\r\n\r\n"
+                             + page);
                     s->disconnectFromHost();
                 });
                 connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
@@ -249,18 +273,29 @@ void tst_GuiMisc::webPageIsNotAnMcpServer()
     const QString url = QStringLiteral("http://127.0.0.1:%1/").arg(site.serverPort());
     m_app->bridge->addServer(url, QStringLiteral("Web Site"), QString());
     QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 2, 30000);
-    const int row = w.serverModel()->index(0).data(Qt::DisplayRole).toString() == QLatin1String("Web Site") ? 0 : 1;
+    const int row
+        = w.serverModel()->index(0).data(Qt::DisplayRole).toString() == QLatin1String("Web Site")
+              ? 0
+              : 1;
     const QModelIndex index = w.serverModel()->index(row);
     QCOMPARE(index.data().toString(), QStringLiteral("Web Site"));
-    const QString expected = QStringLiteral("http://127.0.0.1:%1 answered, but not as an MCP server (HTTP 404 on POST / for ")
-                                 .arg(site.serverPort());
-    QTRY_VERIFY2_WITH_TIMEOUT(index.data(ServerListModel::MessageRole).toString().startsWith(expected),
-                              qPrintable(index.data(ServerListModel::MessageRole).toString()), 60000);
-    QVERIFY(index.data(ServerListModel::MessageRole).toString().contains(QLatin1String("check the URL's path, e.g. /mcp")));
+    const QString expected
+        = QStringLiteral(
+              "http://127.0.0.1:%1 answered, but not as an MCP server (HTTP 404 on POST / for ")
+              .arg(site.serverPort());
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        index.data(ServerListModel::MessageRole).toString().startsWith(expected),
+        qPrintable(index.data(ServerListModel::MessageRole).toString()),
+        60000);
+    QVERIFY(index.data(ServerListModel::MessageRole)
+                .toString()
+                .contains(QLatin1String("check the URL's path, e.g. /mcp")));
     QVERIFY2(index.data(Qt::ToolTipRole).toString().contains(QLatin1String("Not an MCP server")),
              qPrintable(index.data(Qt::ToolTipRole).toString()));
-    QTRY_VERIFY2_WITH_TIMEOUT(serverActivity(w).startsWith(QLatin1String("Web Site is not an MCP server: ")),
-                              qPrintable(serverActivity(w)), 10000);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        serverActivity(w).startsWith(QLatin1String("Web Site is not an MCP server: ")),
+        qPrintable(serverActivity(w)),
+        10000);
 }
 
 // Server > Remove Server... on the selected server, confirmed in its box.
@@ -274,10 +309,13 @@ static void removeViaMenu(MainWindow &w, const QString &name)
     }
     w.findChild<QAction *>(QStringLiteral("removeServer"))->trigger();
     QMessageBox *box = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((box = w.findChild<QMessageBox *>(QStringLiteral("removeServerConfirm"))) && box->isVisible(),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (box = w.findChild<QMessageBox *>(QStringLiteral("removeServerConfirm")))
+            && box->isVisible(),
+        10000);
     QVERIFY2(box->text().contains(name), qPrintable(box->text()));
-    QTest::mouseClick(box->findChild<QPushButton *>(QStringLiteral("confirmRemove")), Qt::LeftButton);
+    QTest::mouseClick(box->findChild<QPushButton *>(QStringLiteral("confirmRemove")),
+                      Qt::LeftButton);
 }
 
 void tst_GuiMisc::removeServers()
@@ -296,7 +334,8 @@ void tst_GuiMisc::removeServers()
     removeViaMenu(w, QStringLiteral("Local CFD server"));
     if (QTest::currentTestFailed())
         return;
-    QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(QLatin1String("running task")), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w.statusBar()->currentMessage().contains(QLatin1String("running task")), 10000);
     QCOMPARE(w.serverModel()->rowCount(), 1);
     QCOMPARE(w.taskModel()->statusCounts().value(Store::TaskStatus::Working), 1);
 }
@@ -314,7 +353,8 @@ void tst_GuiMisc::sweepFormFitsInGerman()
         editor.setServerModel(w.serverModel());
         editor.setCurrentServer(m_serverId);
         QVERIFY(editor.setCurrentTool(QStringLiteral("run_cfd_case")));
-        editor.setVaried(QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400"));
+        editor.setVaried(
+            QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400"));
         editor.resize(1100, 680);
         editor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&editor));
@@ -331,8 +371,10 @@ void tst_GuiMisc::sweepFormFitsInGerman()
         auto *varied = editor.findChild<QTableWidget *>(QStringLiteral("varied"));
         QWidget *remove = varied->cellWidget(0, 3);
         QVERIFY(remove);
-        QVERIFY2(remove->width() >= remove->sizeHint().width(),
-                 qPrintable(QStringLiteral("%1 < %2").arg(remove->width()).arg(remove->sizeHint().width())));
+        QVERIFY2(
+            remove->width() >= remove->sizeHint().width(),
+            qPrintable(
+                QStringLiteral("%1 < %2").arg(remove->width()).arg(remove->sizeHint().width())));
     }
     QCoreApplication::removeTranslator(&german);
 }
@@ -360,7 +402,8 @@ void tst_GuiMisc::sweepEditorDefaultsLabelAndEscape()
     auto *field = qobject_cast<QComboBox *>(varied->cellWidget(0, 0));
     QVERIFY(field);
     const QString first = field->currentData().toString();
-    QVERIFY2(first != QLatin1String("case_name") && first != QLatin1String("force_mesh_defect"), qPrintable(first));
+    QVERIFY2(first != QLatin1String("case_name") && first != QLatin1String("force_mesh_defect"),
+             qPrintable(first));
     const SchemaField *f = nullptr;
     for (const SchemaField &c : editor->form()->field().children) {
         if (QString::fromStdString(c.name) == first)
@@ -373,14 +416,17 @@ void tst_GuiMisc::sweepEditorDefaultsLabelAndEscape()
     editor->clearVaried(); // the proposed row has no values yet
     auto *submit = editor->findChild<QPushButton *>(QStringLiteral("submit"));
     QVERIFY(submit);
-    editor->setVaried(QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400, 1000"));
+    editor->setVaried(
+        QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400, 1000"));
     QTRY_COMPARE(submit->text(), QStringLiteral("Submit 3 Cases"));
     QVERIFY(submit->isEnabled());
-    editor->setVaried(QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, lots, -5"));
+    editor->setVaried(
+        QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, lots, -5"));
     QTRY_VERIFY(!submit->isEnabled());
     QVERIFY2(!submit->text().contains(QLatin1Char('3')), qPrintable(submit->text()));
     QVERIFY(!submit->toolTip().isEmpty());
-    editor->setVaried(QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("400"));
+    editor->setVaried(
+        QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("400"));
     QTRY_COMPARE(submit->text(), QStringLiteral("Submit 1 Case"));
     QVERIFY(submit->isEnabled());
 
@@ -388,7 +434,8 @@ void tst_GuiMisc::sweepEditorDefaultsLabelAndEscape()
     QVERIFY(editor->isFilled());
     QTest::keyClick(window, Qt::Key_Escape);
     QMessageBox *box = nullptr;
-    QTRY_VERIFY((box = window->findChild<QMessageBox *>(QStringLiteral("discardSweep"))) && box->isVisible());
+    QTRY_VERIFY((box = window->findChild<QMessageBox *>(QStringLiteral("discardSweep")))
+                && box->isVisible());
     QVERIFY(window->isVisible());
     QTest::mouseClick(box->findChild<QPushButton *>(QStringLiteral("keepEditing")), Qt::LeftButton);
     QTRY_VERIFY(!window->findChild<QMessageBox *>(QStringLiteral("discardSweep")));
@@ -396,7 +443,8 @@ void tst_GuiMisc::sweepEditorDefaultsLabelAndEscape()
     QCOMPARE(varied->rowCount(), 1);
     // Closing the window asks too; Discard closes it.
     window->close();
-    QTRY_VERIFY((box = window->findChild<QMessageBox *>(QStringLiteral("discardSweep"))) && box->isVisible());
+    QTRY_VERIFY((box = window->findChild<QMessageBox *>(QStringLiteral("discardSweep")))
+                && box->isVisible());
     QVERIFY(window->isVisible());
     QTest::mouseClick(box->findChild<QPushButton *>(QStringLiteral("discard")), Qt::LeftButton);
     QTRY_VERIFY(!window->isVisible());
@@ -409,8 +457,10 @@ static void chooseFile(MainWindow &w, const QString &action, const QString &path
     QVERIFY(a);
     a->trigger();
     QFileDialog *dialog = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((dialog = w.findChild<QFileDialog *>(QStringLiteral("sweepFileDialog")))
-                                 && dialog->isVisible(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (dialog = w.findChild<QFileDialog *>(QStringLiteral("sweepFileDialog")))
+            && dialog->isVisible(),
+        10000);
     // As a user does: go to the folder, type the file's name.
     dialog->setDirectory(QFileInfo(path).absolutePath());
     auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
@@ -444,9 +494,10 @@ void tst_GuiMisc::openAndSaveSweepFiles()
     chooseFile(w, QStringLiteral("saveSweep"), saved);
     if (QTest::currentTestFailed())
         return;
-    QTRY_VERIFY2(QFile::exists(saved), w.findChild<QMessageBox *>(QStringLiteral("sweepFileError"))
-                                           ? qPrintable(w.findChild<QMessageBox *>(QStringLiteral("sweepFileError"))->text())
-                                           : "no error box");
+    QTRY_VERIFY2(QFile::exists(saved),
+                 w.findChild<QMessageBox *>(QStringLiteral("sweepFileError")) ? qPrintable(
+                     w.findChild<QMessageBox *>(QStringLiteral("sweepFileError"))->text())
+                                                                              : "no error box");
     QFile file(saved);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject spec = QJsonDocument::fromJson(file.readAll()).object();
@@ -454,9 +505,11 @@ void tst_GuiMisc::openAndSaveSweepFiles()
     QCOMPARE(spec.value(QLatin1String("mode")).toString(), QStringLiteral("grid"));
     QCOMPARE(spec.value(QLatin1String("concurrency")).toInt(), 4);
     const QJsonObject vary = spec.value(QLatin1String("vary")).toObject();
-    QCOMPARE(vary.value(QLatin1String("reynolds")).toObject().value(QLatin1String("list")).toArray(),
-             QJsonArray({100, 400}));
-    const QJsonObject range = vary.value(QLatin1String("grading")).toObject().value(QLatin1String("range")).toObject();
+    QCOMPARE(
+        vary.value(QLatin1String("reynolds")).toObject().value(QLatin1String("list")).toArray(),
+        QJsonArray({100, 400}));
+    const QJsonObject range
+        = vary.value(QLatin1String("grading")).toObject().value(QLatin1String("range")).toObject();
     QCOMPARE(range.value(QLatin1String("from")).toDouble(), 1.0);
     QCOMPARE(range.value(QLatin1String("to")).toDouble(), 2.0);
     QCOMPARE(range.value(QLatin1String("step")).toDouble(), 0.5);
@@ -477,26 +530,31 @@ void tst_GuiMisc::openAndSaveSweepFiles()
     const QString broken = m_dir.filePath(QStringLiteral("broken-sweep.json"));
     QFile out(broken);
     QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(R"({"tool": "run_cfd_case", "fixed": {"grid": 16}, "vary": {"reynolds": {"lst": [100]}}})");
+    out.write(
+        R"({"tool": "run_cfd_case", "fixed": {"grid": 16}, "vary": {"reynolds": {"lst": [100]}}})");
     out.close();
     chooseFile(w, QStringLiteral("openSweep"), broken);
     if (QTest::currentTestFailed())
         return;
     QMessageBox *box = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((box = w.findChild<QMessageBox *>(QStringLiteral("sweepFileError"))) && box->isVisible(),
+    QTRY_VERIFY_WITH_TIMEOUT((box = w.findChild<QMessageBox *>(QStringLiteral("sweepFileError")))
+                                 && box->isVisible(),
                              10000);
-    QVERIFY2(box->text().contains(QLatin1String("broken-sweep.json")) && box->text().contains(QLatin1String("reynolds")),
+    QVERIFY2(box->text().contains(QLatin1String("broken-sweep.json"))
+                 && box->text().contains(QLatin1String("reynolds")),
              qPrintable(box->text()));
     box->accept();
     // A value the tool's schema refuses is explained too.
     QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    out.write(R"({"tool": "run_cfd_case", "fixed": {"grid": 16}, "vary": {"reynolds": {"list": [-5, 100]}}})");
+    out.write(
+        R"({"tool": "run_cfd_case", "fixed": {"grid": 16}, "vary": {"reynolds": {"list": [-5, 100]}}})");
     out.close();
     QTRY_VERIFY(!w.findChild<QMessageBox *>(QStringLiteral("sweepFileError")));
     chooseFile(w, QStringLiteral("openSweep"), broken);
     if (QTest::currentTestFailed())
         return;
-    QTRY_VERIFY_WITH_TIMEOUT((box = w.findChild<QMessageBox *>(QStringLiteral("sweepFileError"))) && box->isVisible(),
+    QTRY_VERIFY_WITH_TIMEOUT((box = w.findChild<QMessageBox *>(QStringLiteral("sweepFileError")))
+                                 && box->isVisible(),
                              10000);
     QVERIFY2(box->text().contains(QLatin1String("reynolds")), qPrintable(box->text()));
     box->accept();
@@ -524,16 +582,21 @@ void tst_GuiMisc::toolErrorBannerReadableInDark()
     task.id = 4242;
     task.status = Store::TaskStatus::Completed;
     task.isToolError = true;
-    task.result = QStringLiteral(R"({"content":[{"type":"text","text":"mesh rejected"}],"isError":true})");
+    task.result
+        = QStringLiteral(R"({"content":[{"type":"text","text":"mesh rejected"}],"isError":true})");
     for (const bool toolError : {true, false}) {
         task.isToolError = toolError;
-        task.result = toolError ? task.result
-                                : QStringLiteral(R"({"content":[],"structuredContent":{"converged":false}})");
+        task.result
+            = toolError
+                  ? task.result
+                  : QStringLiteral(R"({"content":[],"structuredContent":{"converged":false}})");
         view->setTask(task);
         auto *banner = view->findChild<QLabel *>(QStringLiteral("banner"));
         QVERIFY(banner);
-        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("background:(#[0-9a-fA-F]{6});color:(#[0-9a-fA-F]{6})"))
-                                              .match(banner->styleSheet());
+        const QRegularExpressionMatch m
+            = QRegularExpression(
+                  QStringLiteral("background:(#[0-9a-fA-F]{6});color:(#[0-9a-fA-F]{6})"))
+                  .match(banner->styleSheet());
         QVERIFY2(m.hasMatch(), qPrintable(banner->styleSheet()));
         const QColor bg(m.captured(1));
         const QColor fg(m.captured(2));
@@ -541,7 +604,8 @@ void tst_GuiMisc::toolErrorBannerReadableInDark()
         QVERIFY2(bg.lightnessF() < 0.5, qPrintable(banner->styleSheet()));
         const double l1 = luminance(fg), l2 = luminance(bg);
         const double contrast = (std::max(l1, l2) + 0.05) / (std::min(l1, l2) + 0.05);
-        QVERIFY2(contrast >= 4.5, qPrintable(QStringLiteral("%1 -> %2").arg(banner->styleSheet()).arg(contrast)));
+        QVERIFY2(contrast >= 4.5,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(banner->styleSheet()).arg(contrast)));
     }
     w.applyTheme(MainWindow::Theme::Light);
 }
@@ -554,14 +618,17 @@ void tst_GuiMisc::shortcutsListedFromActions()
     QVERIFY(keys);
     keys->trigger();
     QDialog *dialog = nullptr;
-    QTRY_VERIFY((dialog = w.findChild<QDialog *>(QStringLiteral("shortcutsDialog"))) && dialog->isVisible());
+    QTRY_VERIFY((dialog = w.findChild<QDialog *>(QStringLiteral("shortcutsDialog")))
+                && dialog->isVisible());
     auto *table = dialog->findChild<QTableWidget *>(QStringLiteral("shortcutTable"));
     QVERIFY(table);
     QStringList rows;
     for (int r = 0; r < table->rowCount(); ++r)
         rows << table->item(r, 0)->text() + QLatin1String(" = ") + table->item(r, 1)->text();
-    QVERIFY2(rows.contains(QStringLiteral("New Sweep = Ctrl+N")), qPrintable(rows.join(QLatin1String(" | "))));
-    QVERIFY2(rows.contains(QStringLiteral("Answer Next Question = Ctrl+I")), qPrintable(rows.join(QLatin1String(" | "))));
+    QVERIFY2(rows.contains(QStringLiteral("New Sweep = Ctrl+N")),
+             qPrintable(rows.join(QLatin1String(" | "))));
+    QVERIFY2(rows.contains(QStringLiteral("Answer Next Question = Ctrl+I")),
+             qPrintable(rows.join(QLatin1String(" | "))));
     dialog->close();
     QVERIFY(w.findChild<QAction *>(QStringLiteral("userGuide")));
 }
@@ -590,7 +657,8 @@ void tst_GuiMisc::helpWithoutDisplay()
     QVERIFY2(out.contains("--db") && out.contains("Database file"), out.constData());
     QCOMPARE(run({QStringLiteral("--version")}, &out), 0);
     QVERIFY2(out.contains(EDDY_VERSION), out.constData());
-    QCOMPARE(run({QStringLiteral("--lang"), QStringLiteral("de"), QStringLiteral("--help")}, &out), 0);
+    QCOMPARE(run({QStringLiteral("--lang"), QStringLiteral("de"), QStringLiteral("--help")}, &out),
+             0);
     QVERIFY2(out.contains("Datenbankdatei"), out.constData());
 }
 
