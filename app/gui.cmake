@@ -12,3 +12,4 @@ qt_add_resources(eddy eddy_icons PREFIX /eddy BASE ${PROJECT_SOURCE_DIR}/resourc
 qt_add_translations(eddy TS_FILES ${PROJECT_SOURCE_DIR}/translations/eddy_de.ts
                            ${PROJECT_SOURCE_DIR}/translations/eddy_en.ts)
 install(TARGETS eddy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT gui)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/user-guide.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/eddy COMPONENT gui)

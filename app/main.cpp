@@ -9,18 +9,17 @@
 #include "widgets/firstrun.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
+#include "widgets/uitranslations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
-#include <QLibraryInfo>
 #include <QLocale>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QThread>
-#include <QTranslator>
 
 #include <cstdio>
 
@@ -28,16 +27,63 @@ using namespace Eddy;
 
 namespace {
 
-// Loads the embedded translation for `lang` ("de", "en") or, when empty, the system locale.
-void installTranslations(QApplication &app, const QString &lang)
+// True when the command line only asks for --help or --version: answered without a display.
+bool wantsInfoOnly(int argc, char *argv[])
 {
-    const QLocale locale = lang.isEmpty() ? QLocale::system() : QLocale(lang);
-    auto *eddy = new QTranslator(&app);
-    if (eddy->load(locale, QStringLiteral("eddy"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QApplication::installTranslator(eddy);
-    auto *qt = new QTranslator(&app);
-    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(qt);
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "--help" || a == "-h" || a == "-?" || a == "--help-all" || a == "--version" || a == "-v")
+            return true;
+    }
+    return false;
+}
+
+// The value of --lang (also --lang=de) before any QCoreApplication exists.
+QString langArgument(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "--lang" && i + 1 < argc)
+            return QString::fromLocal8Bit(argv[i + 1]);
+        if (a.startsWith("--lang="))
+            return QString::fromLocal8Bit(a.mid(7));
+    }
+    return {};
+}
+
+struct Options
+{
+    QCommandLineOption db{QStringLiteral("db"),
+                          QCoreApplication::translate("main", "Database file (default: %1).")
+                              .arg(Store::TaskStore::defaultPath()),
+                          QStringLiteral("file")};
+    QCommandLineOption lang{QStringLiteral("lang"),
+                            QCoreApplication::translate("main", "User interface language: de or en."),
+                            QStringLiteral("lang")};
+    QCommandLineOption server{QStringLiteral("server"),
+                              QCoreApplication::translate("main", "Connect to this MCP server URL (added if new)."),
+                              QStringLiteral("url")};
+    QCommandLineOption noLocal{QStringLiteral("no-local-server"),
+                               QCoreApplication::translate("main", "Never start the bundled eddy-cfd-server.")};
+    QCommandLineOption serverData{QStringLiteral("server-data"),
+                                  QCoreApplication::translate("main", "Data folder of the bundled server."),
+                                  QStringLiteral("dir")};
+
+    void addTo(QCommandLineParser &parser) const
+    {
+        parser.setApplicationDescription(
+            QCoreApplication::translate("main", "Workbench for long-running MCP tasks."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions({db, lang, server, noLocal, serverData});
+    }
+};
+
+void setNames()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("Eddy"));
+    QCoreApplication::setApplicationName(QStringLiteral("Eddy"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(EDDY_VERSION));
 }
 
 QIcon appIcon()
@@ -52,38 +98,37 @@ QIcon appIcon()
 
 int main(int argc, char *argv[])
 {
+    // --help and --version need no display (and no xcb plugin): answer them from a core app.
+    if (wantsInfoOnly(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        setNames();
+        installUiTranslations(&core, langArgument(argc, argv));
+        QCommandLineParser parser;
+        const Options options;
+        options.addTo(parser);
+        parser.process(core); // prints and exits
+        return 0;
+    }
+
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Eddy"));
-    QApplication::setApplicationName(QStringLiteral("Eddy"));
-    QApplication::setApplicationVersion(QStringLiteral(EDDY_VERSION));
+    setNames();
     QApplication::setWindowIcon(appIcon());
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QCoreApplication::translate("main", "Workbench for long-running MCP tasks."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption dbOption(QStringLiteral("db"), QCoreApplication::translate("main", "Database file (default: %1).")
-                                                                .arg(Store::TaskStore::defaultPath()),
-                                      QStringLiteral("file"));
-    const QCommandLineOption langOption(QStringLiteral("lang"), QCoreApplication::translate("main", "User interface language: de or en."),
-                                        QStringLiteral("lang"));
-    const QCommandLineOption serverOption(QStringLiteral("server"),
-                                          QCoreApplication::translate("main", "Connect to this MCP server URL (added if new)."),
-                                          QStringLiteral("url"));
-    const QCommandLineOption noLocalOption(QStringLiteral("no-local-server"),
-                                           QCoreApplication::translate("main", "Never start the bundled eddy-cfd-server."));
-    const QCommandLineOption serverDataOption(QStringLiteral("server-data"),
-                                              QCoreApplication::translate("main", "Data folder of the bundled server."),
-                                              QStringLiteral("dir"));
-    parser.addOptions({dbOption, langOption, serverOption, noLocalOption, serverDataOption});
-    parser.process(app);
-
-    const QString lang = parser.value(langOption);
-    if (!lang.isEmpty() && lang != QLatin1String("de") && lang != QLatin1String("en")) {
-        std::fprintf(stderr, "eddy: --lang must be de or en (got %s)\n", qPrintable(lang));
+    const QString earlyLang = langArgument(argc, argv);
+    if (!earlyLang.isEmpty() && earlyLang != QLatin1String("de") && earlyLang != QLatin1String("en")) {
+        std::fprintf(stderr, "eddy: --lang must be de or en (got %s)\n", qPrintable(earlyLang));
         return 2;
     }
-    installTranslations(app, lang);
+    installUiTranslations(&app, earlyLang); // before the options, so that their texts translate
+
+    QCommandLineParser parser;
+    const Options options;
+    options.addTo(parser);
+    parser.process(app);
+    const QCommandLineOption &dbOption = options.db;
+    const QCommandLineOption &serverOption = options.server;
+    const QCommandLineOption &noLocalOption = options.noLocal;
+    const QCommandLineOption &serverDataOption = options.serverData;
 
     const QString dbPath = parser.isSet(dbOption) ? parser.value(dbOption) : Store::TaskStore::defaultPath();
     QDir().mkpath(QFileInfo(dbPath).absolutePath());

@@ -1,5 +1,7 @@
 #include "models/serverlistmodel.h"
 
+#include "app/mcp/notmcp.h"
+
 #include <QColor>
 
 namespace Eddy {
@@ -27,6 +29,21 @@ QString ServerListModel::stateText(State state)
     return {};
 }
 
+QString ServerListModel::stateSentence(const QString &name, State state, const QString &message)
+{
+    switch (state) {
+    case State::Unreachable:
+        if (Mcp::NotMcp::isMessage(message))
+            return tr("%1 is not an MCP server: %2").arg(name, message);
+        return message.isEmpty() ? tr("%1 is unreachable.").arg(name)
+                                 : tr("%1 is unreachable: %2").arg(name, message);
+    case State::BackingOff: return tr("%1 asks Eddy to slow down; polling less often.").arg(name);
+    case State::Online: return tr("%1 online").arg(name);
+    case State::Unknown: return tr("Connecting to %1...").arg(name);
+    }
+    return {};
+}
+
 QString ServerListModel::displayName(qint64 serverId) const
 {
     const Store::ServerRecord *s = server(serverId);
@@ -43,7 +60,10 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole: return r.server.name.isEmpty() ? r.server.url : r.server.name;
     case Qt::ToolTipRole: {
-        QString tip = tr("%1\n%2").arg(r.server.url, stateText(r.state));
+        const QString state = r.state == State::Unreachable && Mcp::NotMcp::isMessage(r.message)
+                                  ? tr("Not an MCP server")
+                                  : stateText(r.state);
+        QString tip = tr("%1\n%2").arg(r.server.url, state);
         if (!r.message.isEmpty())
             tip = tr("%1: %2").arg(tip, r.message);
         return tip;
@@ -85,16 +105,28 @@ void ServerListModel::setServers(const QList<Store::ServerRecord> &servers)
         m_rows.push_back(r);
     }
     endResetModel();
+    QList<qint64> applied;
+    for (auto it = m_early.cbegin(); it != m_early.cend(); ++it) {
+        if (rowOf(it.key()) >= 0)
+            applied << it.key();
+    }
+    for (qint64 id : std::as_const(applied)) {
+        const auto [state, message] = m_early.take(id);
+        setState(id, state, message);
+    }
 }
 
 void ServerListModel::setState(qint64 serverId, State state, const QString &message)
 {
     const int row = rowOf(serverId);
-    if (row < 0)
+    if (row < 0) {
+        m_early.insert(serverId, {state, message});
         return;
+    }
     m_rows[row].state = state;
     m_rows[row].message = message;
     Q_EMIT dataChanged(index(row), index(row));
+    Q_EMIT stateAnnounced(stateSentence(displayName(serverId), state, message));
 }
 
 const Store::ServerRecord *ServerListModel::server(qint64 serverId) const

@@ -3,7 +3,9 @@
 #include "app/store/records.h"
 
 #include <QAbstractListModel>
+#include <QHash>
 #include <QList>
+#include <QPair>
 
 namespace Eddy {
 
@@ -28,6 +30,8 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
 
     void setServers(const QList<Store::ServerRecord> &servers);
+    // A state reported before the server is listed (the engine polls before the GUI's first
+    // snapshot arrives) is kept and applied when setServers() lists it.
     void setState(qint64 serverId, State state, const QString &message);
     const Store::ServerRecord *server(qint64 serverId) const;
     QList<Store::ServerRecord> servers() const;
@@ -35,6 +39,12 @@ public:
     State state(qint64 serverId) const;
     QString displayName(qint64 serverId) const;
     static QString stateText(State state);
+    // The status-bar sentence for a state change, naming the server ("Local CFD server online").
+    static QString stateSentence(const QString &name, State state, const QString &message);
+
+Q_SIGNALS:
+    // A listed server's state changed: stateSentence() of it, for the status bar.
+    void stateAnnounced(const QString &sentence);
 
 private:
     struct Row
@@ -44,6 +54,7 @@ private:
         QString message;
     };
     QList<Row> m_rows;
+    QHash<qint64, QPair<State, QString>> m_early; // states of servers not listed yet
 };
 
 } // namespace Eddy

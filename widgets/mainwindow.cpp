@@ -115,12 +115,19 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
         m_counts.insert(label, l);
     }
     statusBar()->addWidget(m_activity, 1);
+    m_activity->setObjectName(QStringLiteral("serverActivity"));
+    m_activity->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never over the counts
+    connect(m_servers, &ServerListModel::stateAnnounced, this, [this](const QString &sentence) {
+        m_activity->setText(sentence);
+        m_activity->setToolTip(sentence);
+    });
     // Cases whose tools/call fails before any task exists: retried, then deferred. They have no
     // row in the task table yet, so their state is shown here until they get a task.
     m_delivery = new QLabel(this);
     m_delivery->setObjectName(QStringLiteral("caseDelivery"));
     m_delivery->setTextFormat(Qt::PlainText);
     m_delivery->setVisible(false);
+    m_delivery->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(m_delivery, 2);
     connect(m_tasks, &TaskTableModel::countsChanged, this, &MainWindow::updateStatusBar);
     connect(m_tasks, &TaskTableModel::sweepInfoNeeded, m_bridge, &EngineBridge::requestSweep);
@@ -234,13 +241,9 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
         connect(engine, &Monitor::Engine::taskFinished, this, &MainWindow::onTaskFinished);
         connect(engine, &Monitor::Engine::serverStateChanged, this,
                 [this](qint64 id, Monitor::Engine::ServerState state, const QString &message) {
+                    // The model names the server in stateAnnounced(), also for a state that
+                    // arrives before the server list does.
                     m_servers->setState(id, static_cast<ServerListModel::State>(int(state)), message);
-                    if (state == Monitor::Engine::ServerState::Unreachable)
-                        m_activity->setText(tr("%1 is unreachable: %2").arg(m_servers->displayName(id), message));
-                    else if (state == Monitor::Engine::ServerState::BackingOff)
-                        m_activity->setText(tr("%1 asks Eddy to slow down; polling less often.").arg(m_servers->displayName(id)));
-                    else
-                        m_activity->setText(tr("%1 online").arg(m_servers->displayName(id)));
                 });
         connect(engine, &Monitor::Engine::toolsChanged, m_bridge, [this](qint64) { m_bridge->requestServers(); });
         connect(engine, &Monitor::Engine::sweepSubmitted, this, [this](qint64 sweepId, int count) {

@@ -10,12 +10,16 @@
 #include "widgets/answerpanel.h"
 #include "widgets/attachdialog.h"
 #include "widgets/elicitationdialog.h"
+#include "widgets/helpmenu.h"
 #include "widgets/residualchart.h"
 #include "widgets/resultview.h"
 #include "widgets/schemaform.h"
 #include "widgets/serverdialog.h"
+#include "widgets/serverremoval.h"
 #include "widgets/statustimeline.h"
 #include "widgets/sweepeditor.h"
+#include "widgets/sweepfile.h"
+#include "widgets/sweepwindow.h"
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
 
@@ -65,6 +69,19 @@ void MainWindow::buildMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *newSweep = file->addAction(tr("New Sweep..."), this, &MainWindow::showSweepEditor);
     newSweep->setShortcut(QKeySequence::New);
+    QAction *openSweep = file->addAction(tr("Open Sweep..."), this, [this] {
+        showSweepEditor();
+        SweepFile::askToOpen(sweepEditor(), m_sweepWindow);
+    });
+    openSweep->setObjectName(QStringLiteral("openSweep"));
+    openSweep->setShortcut(QKeySequence::Open);
+    QAction *saveSweep = file->addAction(tr("Save Sweep..."), this, [this] {
+        showSweepEditor();
+        SweepFile::askToSave(sweepEditor(), m_sweepWindow);
+    });
+    saveSweep->setObjectName(QStringLiteral("saveSweep"));
+    saveSweep->setShortcut(QKeySequence::Save);
+    file->addSeparator();
     file->addAction(tr("New Session..."), this, &MainWindow::newSession);
     file->addAction(tr("Rename Session..."), this, &MainWindow::renameSession);
     file->addAction(tr("Attach Earlier Tasks..."), this, &MainWindow::attachEarlierTasks);
@@ -74,6 +91,14 @@ void MainWindow::buildMenus()
 
     QMenu *server = menuBar()->addMenu(tr("&Server"));
     server->addAction(tr("Add Server..."), this, &MainWindow::addServer);
+    QAction *removeServer = server->addAction(tr("Remove Server..."), this, [this] {
+        const QModelIndex current = m_serverList->currentIndex();
+        const qint64 id = current.isValid() ? current.data(ServerListModel::ServerIdRole).toLongLong()
+                          : m_servers->rowCount() == 1 ? m_servers->index(0).data(ServerListModel::ServerIdRole).toLongLong()
+                                                       : 0;
+        ServerRemoval::ask(this, m_bridge, m_servers, id);
+    });
+    removeServer->setObjectName(QStringLiteral("removeServer"));
     QAction *refresh = server->addAction(tr("Refresh Servers"), this, [this] {
         m_bridge->checkSharedChanges(); // and what other processes wrote to the database
         for (const auto &s : m_servers->servers())
@@ -125,6 +150,8 @@ void MainWindow::buildMenus()
     });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    HelpMenu::populate(help, this);
+    help->addSeparator();
     help->addAction(tr("About Eddy"), this, [this] {
         QMessageBox::about(this, tr("About Eddy"),
                            tr("<h3>Eddy %1</h3><p>A workbench for long-running MCP tasks: sweeps, live "
@@ -191,12 +218,14 @@ void MainWindow::abortCase(qint64 taskId)
 SweepEditor *MainWindow::sweepEditor()
 {
     if (!m_sweepEditor) {
-        m_sweepWindow = new QDialog(this);
+        auto *sweepWindow = new SweepWindow(this);
+        m_sweepWindow = sweepWindow;
         m_sweepWindow->setObjectName(QStringLiteral("SweepWindow"));
         m_sweepWindow->setWindowTitle(tr("New Sweep"));
         auto *layout = new QVBoxLayout(m_sweepWindow);
         layout->setContentsMargins(0, 0, 0, 0);
         m_sweepEditor = new SweepEditor(m_sweepWindow);
+        sweepWindow->setEditor(m_sweepEditor);
         layout->addWidget(m_sweepEditor);
         m_sweepEditor->setServerModel(m_servers);
         connect(m_sweepEditor, &SweepEditor::submitRequested, this, [this](qint64 serverId, const QByteArray &spec) {
@@ -297,8 +326,8 @@ void MainWindow::showServer(qint64 serverId)
 void MainWindow::newSession()
 {
     bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("New Session"), tr("Name of the study:"), QLineEdit::Normal,
-                                               tr("Study %1").arg(QDate::currentDate().toString(Qt::ISODate)), &ok);
+    const QString name = QInputDialog::getText(this, tr("New Session"), tr("Name of the session:"), QLineEdit::Normal,
+                                               tr("Session %1").arg(QDate::currentDate().toString(Qt::ISODate)), &ok);
     if (ok && !name.trimmed().isEmpty())
         m_bridge->createSession(name.trimmed());
 }

@@ -167,7 +167,7 @@ void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
     }
     if (s.sessions.isEmpty() && !m_sessionKnown) {
         m_sessionKnown = true;
-        m_bridge->createSession(tr("Study %1").arg(QDate::currentDate().toString(Qt::ISODate)));
+        m_bridge->createSession(tr("Session %1").arg(QDate::currentDate().toString(Qt::ISODate)));
     }
     m_sessionKnown = true;
     for (const auto &sw : s.sweeps) {

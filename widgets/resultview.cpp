@@ -1,6 +1,7 @@
 #include "widgets/resultview.h"
 
 #include "app/monitor/outcome.h"
+#include "models/outcomepalette.h"
 #include "widgets/niceaxis.h"
 
 #include <QChart>
@@ -304,6 +305,21 @@ void ResultView::fillTree(QTreeWidgetItem *parent, const json &value)
     }
 }
 
+// The banner in the theme's own colours: the window's text on the window colour tinted with the
+// outcome's (the one palette), and a bar of the outcome colour. Text contrast stays that of the
+// theme, light or dark.
+QString ResultView::bannerStyle(Monitor::Outcome outcome) const
+{
+    const QColor base = palette().color(QPalette::Window);
+    const QColor text = palette().color(QPalette::WindowText);
+    const QColor accent = OutcomePalette::color(outcome, base.lightnessF() < 0.5);
+    const auto mix = [](int a, int b) { return (a * 4 + b) / 5; };
+    const QColor tint(mix(base.red(), accent.red()), mix(base.green(), accent.green()),
+                      mix(base.blue(), accent.blue()));
+    return QStringLiteral("background:%1;color:%2;border-left:4px solid %3;border-radius:3px;")
+        .arg(tint.name(), text.name(), accent.name());
+}
+
 void ResultView::setTask(const Store::TaskRecord &task)
 {
     clear();
@@ -323,17 +339,17 @@ void ResultView::setTask(const Store::TaskRecord &task)
             m_outcome = Outcome::ToolError;
             banner = tr("Tool error: the tool ran and reported a problem. The task itself completed; "
                         "read the message below, fix the arguments and relaunch.");
-            css = QStringLiteral("background:#f8d7da;color:#7a1c23;border-radius:3px;");
+            css = bannerStyle(Monitor::Outcome::ToolError);
         } else if (Monitor::convergedOf(task.result) == false) {
             // Green is for success only: a run that stopped short of convergence says so.
             m_outcome = Outcome::Success;
             banner = tr("Completed – not converged: the run stopped before its residual reached the "
                         "tolerance. Treat the numbers as provisional; rerun with more iterations.");
-            css = QStringLiteral("background:#fff3cd;color:#6b4e00;border-radius:3px;");
+            css = bannerStyle(Monitor::Outcome::NotConverged);
         } else {
             m_outcome = Outcome::Success;
             banner = tr("Completed: the result is stored in Eddy's database.");
-            css = QStringLiteral("background:#dff3e4;color:#1d5e2f;border-radius:3px;");
+            css = bannerStyle(Monitor::Outcome::Converged);
         }
         break;
     case TaskStatus::Failed: {
@@ -341,7 +357,7 @@ void ResultView::setTask(const Store::TaskRecord &task)
         const QString msg = error.is_object() ? str(error, "message") : task.error;
         const QString code = error.is_object() && error.contains("code") ? scalarText(error["code"]) : QString();
         banner = code.isEmpty() ? tr("Failed: %1").arg(msg) : tr("Failed (error %1): %2").arg(code, msg);
-        css = QStringLiteral("background:#f8d7da;color:#7a1c23;border-radius:3px;");
+        css = bannerStyle(Monitor::Outcome::Failed);
         break;
     }
     case TaskStatus::Cancelled:
@@ -354,7 +370,7 @@ void ResultView::setTask(const Store::TaskRecord &task)
         banner = task.status == TaskStatus::Expired
                      ? tr("Expired: the server forgot this task before it finished; re-run the case.")
                      : tr("Lost: the server does not know this task any more; re-run the case.");
-        css = QStringLiteral("background:#f8d7da;color:#7a1c23;border-radius:3px;");
+        css = bannerStyle(Monitor::Outcome::Expired);
         break;
     }
     m_banner->setText(banner);

@@ -16,6 +16,10 @@ class QTabWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
 
+namespace Eddy::Monitor {
+enum class Outcome;
+}
+
 namespace Eddy {
 
 // A task's outcome: the tool result's text blocks, its structured content as a tree, images,
@@ -68,6 +72,7 @@ private:
     QTreeWidget *m_tree;
     QPlainTextEdit *m_raw;
     QWidget *m_images;
+    QString bannerStyle(Monitor::Outcome outcome) const;
     Outcome m_outcome = Outcome::None;
 };
 

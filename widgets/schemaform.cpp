@@ -242,7 +242,7 @@ void SchemaForm::buildEntry(Entry &e)
     }
     case Kind::Boolean: {
         auto *check = new QCheckBox(cell);
-        check->setText(f.description.isEmpty() ? QString() : f.description);
+        check->setAccessibleDescription(f.description); // shown wrapped below, as for every field
         connect(check, &QCheckBox::toggled, this, [this, &e] {
             e.touched = true;
             Q_EMIT valueChanged();
@@ -397,13 +397,13 @@ void SchemaForm::buildEntry(Entry &e)
     }
 
     box->addWidget(e.editor);
-    if (!f.description.isEmpty() && f.kind != Kind::Boolean) {
-        // One line, not wrapped: wrapped labels in nested form layouts get clipped rows. The
-        // full text is in the tooltip.
-        QString shown = f.description.simplified();
-        if (shown.size() > 52)
-            shown = shown.left(50) + QStringLiteral("…");
-        auto *hint = new QLabel(shown, cell);
+    if (!f.description.isEmpty()) {
+        // Wrapped to the form's width (the form never scrolls sideways, also in German); the
+        // full text is in the tooltip too.
+        auto *hint = new QLabel(f.description.simplified(), cell);
+        hint->setObjectName(QStringLiteral("hint"));
+        hint->setWordWrap(true);
+        hint->setTextFormat(Qt::PlainText);
         hint->setToolTip(f.description);
         hint->setForegroundRole(QPalette::PlaceholderText);
         QFont small = hint->font();

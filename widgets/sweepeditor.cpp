@@ -18,10 +18,12 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QSet>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace Eddy {
@@ -88,6 +90,7 @@ SweepEditor::SweepEditor(QWidget *parent)
     auto *formLayout = new QVBoxLayout(formBox);
     auto *scroll = new QScrollArea(formBox);
     scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // help texts wrap instead
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(m_form);
     formLayout->addWidget(scroll);
@@ -97,7 +100,7 @@ SweepEditor::SweepEditor(QWidget *parent)
     m_varied->setObjectName(QStringLiteral("varied"));
     m_varied->setHorizontalHeaderLabels({tr("Parameter"), tr("Varies as"), tr("Values"), QString()});
     m_varied->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-    m_varied->horizontalHeader()->setSectionResizeMode(3, QHeaderView::ResizeToContents);
+    m_varied->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Fixed); // sized to its button
     m_varied->verticalHeader()->hide();
     m_varied->setSelectionMode(QAbstractItemView::NoSelection);
     m_varied->setMinimumHeight(90);
@@ -183,6 +186,7 @@ SweepEditor::SweepEditor(QWidget *parent)
     connect(m_previewTimer, &QTimer::timeout, this, &SweepEditor::updatePreview);
     const auto later = [this] { m_previewTimer->start(); };
     connect(m_form, &SchemaForm::valueChanged, this, later);
+    connect(m_form, &SchemaForm::valueChanged, this, [this] { m_filled = true; });
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this, later] {
         const bool lhs = m_mode->currentData().toString() == QLatin1String("lhs");
         m_samples->setEnabled(lhs);
@@ -300,17 +304,42 @@ void SweepEditor::loadTool()
     m_submit->setEnabled(!name.isEmpty());
     m_once->setEnabled(!name.isEmpty());
     updatePreview();
+    m_filled = false; // a freshly loaded tool's defaults are nothing to lose
+}
+
+bool SweepEditor::isFilled() const
+{
+    return m_filled;
+}
+
+void SweepEditor::markClean()
+{
+    m_filled = false;
 }
 
 void SweepEditor::addVariedRow()
 {
+    m_filled = true;
     const int row = m_varied->rowCount();
     m_varied->insertRow(row);
     auto *field = new QComboBox(m_varied);
-    for (const SchemaField &f : m_form->field().children) {
-        if (f.isPrimitive())
-            field->addItem(f.title, QString::fromStdString(f.name));
+    QSet<QString> taken;
+    for (int r = 0; r < row; ++r) {
+        if (auto *c = qobject_cast<QComboBox *>(m_varied->cellWidget(r, 0)))
+            taken.insert(c->currentData().toString());
     }
+    int firstNumeric = -1; // the natural thing to vary: a number nobody varies yet
+    for (const SchemaField &f : m_form->field().children) {
+        if (!f.isPrimitive())
+            continue;
+        const QString name = QString::fromStdString(f.name);
+        if (firstNumeric < 0 && !taken.contains(name)
+            && (f.kind == SchemaField::Kind::Number || f.kind == SchemaField::Kind::Integer))
+            firstNumeric = field->count();
+        field->addItem(f.title, name);
+    }
+    if (firstNumeric >= 0)
+        field->setCurrentIndex(firstNumeric);
     auto *kind = new QComboBox(m_varied);
     kind->addItem(tr("List"), int(VaryKind::List));
     kind->addItem(tr("Range"), int(VaryKind::Range));
@@ -324,6 +353,10 @@ void SweepEditor::addVariedRow()
     m_varied->setCellWidget(row, 1, kind);
     m_varied->setCellWidget(row, 2, values);
     m_varied->setCellWidget(row, 3, remove);
+    // Room for the widgets, whatever the language: the Remove button is never clipped.
+    m_varied->setColumnWidth(3, std::max(m_varied->columnWidth(3), remove->sizeHint().width() + 6));
+    m_varied->setRowHeight(row, std::max({m_varied->rowHeight(row), field->sizeHint().height(),
+                                          values->sizeHint().height(), remove->sizeHint().height()}));
     const auto changed = [this] {
         syncVaried();
         m_previewTimer->start();
@@ -507,21 +540,26 @@ int SweepEditor::updatePreview()
     m_preview->clear();
     m_preview->setRowCount(0);
     m_preview->setColumnCount(0);
-    if (s.is_null()) {
-        m_problems->setText(errors.join(QLatin1Char('\n')));
+    // The button always says what it would submit, or why it cannot.
+    const auto blocked = [this](const QString &why) {
+        m_problems->setText(why);
+        m_submit->setText(tr("Submit Sweep"));
+        m_submit->setEnabled(false);
+        m_submit->setToolTip(tr("Fix this first: %1").arg(why));
+        m_preview->setProperty("caseCount", 0);
         return 0;
-    }
+    };
+    if (s.is_null())
+        return blocked(errors.join(QLatin1Char('\n')));
     QString error;
     auto parsed = Monitor::SweepSpec::fromJson(s, &error);
-    if (!parsed) {
-        m_problems->setText(error);
-        return 0;
-    }
+    if (!parsed)
+        return blocked(error);
     auto cases = Monitor::SweepExpander::expand(*parsed, m_schema, &errors);
-    if (!cases) {
-        m_problems->setText(errors.join(QLatin1Char('\n')));
-        return 0;
-    }
+    if (!cases)
+        return blocked(errors.join(QLatin1Char('\n')));
+    if (cases->empty())
+        return blocked(tr("The sweep has no cases."));
     m_problems->clear();
     QStringList columns;
     for (const auto &axis : parsed->axes)
@@ -544,6 +582,8 @@ int SweepEditor::updatePreview()
     }
     const int n = static_cast<int>(cases->size());
     m_submit->setText(tr("Submit %n Case(s)", nullptr, n));
+    m_submit->setEnabled(true);
+    m_submit->setToolTip(tr("Journal every case, then submit them (Ctrl+Return)"));
     if (n > MaxPreviewRows)
         m_problems->setText(tr("Showing the first %1 of %2 cases.").arg(MaxPreviewRows).arg(n));
     m_preview->setProperty("caseCount", n);
@@ -570,6 +610,7 @@ void SweepEditor::submit()
     const json s = spec(&errors);
     if (s.is_null())
         return;
+    m_filled = false;
     Q_EMIT submitRequested(currentServer(), QByteArray::fromStdString(s.dump()));
 }
 
@@ -585,6 +626,7 @@ void SweepEditor::runOnce()
         m_form->setFieldVaried(f.name, false);
     const json args = m_form->value();
     syncVaried();
+    m_filled = false;
     Q_EMIT runOnceRequested(currentServer(), currentTool(), QByteArray::fromStdString(args.dump()));
 }
 

@@ -54,6 +54,11 @@ public:
     int previewCount() const;
     QString problemText() const;
 
+    // True once the user typed an argument or varied a parameter since the tool was loaded or
+    // the sweep submitted: closing then asks before discarding (SweepWindow).
+    bool isFilled() const;
+    void markClean();
+
     void submit();  // validates, emits submitRequested
     void runOnce(); // validates the form alone, emits runOnceRequested
 
@@ -82,6 +87,7 @@ private:
     QPushButton *m_submit;
     QPushButton *m_once;
     QTimer *m_previewTimer;
+    bool m_filled = false;
     QAbstractItemModel *m_servers = nullptr;
     nlohmann::json m_tools = nlohmann::json::array();
     nlohmann::json m_schema;

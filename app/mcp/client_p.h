@@ -6,6 +6,7 @@
 
 #include "app/mcp/headers.h"
 #include "app/mcp/streamedcall.h"
+#include "app/mcp/notmcp.h"
 #include "app/mcp/taskreplyparser.h"
 #include "app/net/httpclient.h"
 #include "app/net/sseparser.h"
@@ -403,7 +404,10 @@ struct Client::Exchange final : Net::HttpReply::Handler,
             return;
         }
         if (status >= 200 && status < 300 && !isRpc) {
-            if (message.is_discarded())
+            if (message.is_discarded() && NotMcp::looksLikeIt(status, false))
+                complete({}, Error::protocol(NotMcp::message(client->config().url.toString(), status, method)),
+                         status);
+            else if (message.is_discarded())
                 complete({}, Error::protocol(notJsonMessage(method, text)), status);
             else
                 complete({}, Error::protocol(QObject::tr("The server's answer to %1 is not a "
@@ -430,6 +434,8 @@ struct Client::Exchange final : Net::HttpReply::Handler,
             e = Error::http(status, QObject::tr("The server refused %1 (HTTP %2): check the "
                                                 "server's access token in its settings.")
                                         .arg(method).arg(status));
+        else if (NotMcp::looksLikeIt(status, !message.is_discarded() && !message.is_null()))
+            e = Error::http(status, NotMcp::message(client->config().url.toString(), status, method));
         else
             e = Error::http(status, QObject::tr("The server answered %1 with HTTP %2 and no "
                                                 "JSON-RPC body; check the server URL.")
