@@ -1,4 +1,5 @@
 #include "widgets/mainwindow.h"
+#include "models/chartseriesset.h"
 #include "models/inboxmodel.h"
 #include "models/sampleseriesmodel.h"
 #include "models/serverlistmodel.h"
