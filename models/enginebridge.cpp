@@ -3,7 +3,6 @@
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/outcome.h"
 #include "app/monitor/sweepexport.h"
-#include "app/store/statement.h"
 
 #include <QMetaObject>
 
@@ -30,6 +29,7 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
     qRegisterMetaType<QList<CaseQuestion>>();
     qRegisterMetaType<CaseDelivery>();
     qRegisterMetaType<SharedWork>();
+    qRegisterMetaType<Monitor::Engine::ServerState>();
     if (!engine)
         return;
     // Another process's work: gathered into one value on the engine's thread, queued to the GUI.
@@ -51,16 +51,14 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
                              engine,
                              [this, engine](const Monitor::Engine::CaseQuestion &q) {
                                  CaseQuestion out{q, {}};
-                                 if (engine->store().isOpen())
-                                     if (auto c = engine->store().caseRecord(q.caseId))
-                                         out.caseRecord = *c;
+                                 if (auto c = engine->caseRecord(q.caseId))
+                                     out.caseRecord = *c;
                                  Q_EMIT caseQuestionAsked(out);
                              });
     connect(engine, &Monitor::Engine::caseInputAnswered, this, &EngineBridge::caseInputAnswered);
     const auto withCase = [engine](CaseDelivery d) {
-        if (engine->store().isOpen())
-            if (auto c = engine->store().caseRecord(d.caseId))
-                d.caseRecord = *c;
+        if (auto c = engine->caseRecord(d.caseId))
+            d.caseRecord = *c;
         return d;
     };
     m_engineLinks << connect(
@@ -80,6 +78,20 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
         });
     connect(engine, &Monitor::Engine::caseSubmitted, this, &EngineBridge::caseSubmitted);
     connect(engine, &Monitor::Engine::caseRejected, this, &EngineBridge::caseRejected);
+    connect(engine, &Monitor::Engine::changesReady, this, &EngineBridge::changesReady);
+    connect(engine, &Monitor::Engine::inputAnswered, this, &EngineBridge::inputAnswered);
+    connect(engine,
+            &Monitor::Engine::serverStateChanged,
+            this,
+            [this](qint64 id, Monitor::Engine::ServerState state, const QString &message) {
+                Q_EMIT serverStateChanged(id, ServerListModel::State(int(state)), message);
+            });
+    connect(engine, &Monitor::Engine::toolsChanged, this, &EngineBridge::toolsChanged);
+    connect(engine, &Monitor::Engine::sweepSubmitted, this, &EngineBridge::sweepSubmitted);
+    connect(engine, &Monitor::Engine::callJournalled, this, &EngineBridge::callJournalled);
+    connect(engine, &Monitor::Engine::submissionRejected, this, &EngineBridge::submissionRejected);
+    connect(engine, &Monitor::Engine::operationFailed, this, &EngineBridge::operationFailed);
+    connect(engine, &Monitor::Engine::ttlWarning, this, &EngineBridge::ttlWarning);
 }
 
 EngineBridge::~EngineBridge()
@@ -101,10 +113,10 @@ void EngineBridge::requestSnapshot(std::optional<qint64> sessionId)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, sessionId] {
-        Store::TaskStore &store = engine->store();
+        Monitor::Engine &store = *engine;
         Snapshot s;
         s.sessionId = sessionId;
-        if (!store.isOpen()) {
+        if (!engine->isOpen()) {
             Q_EMIT snapshotReady(s);
             return;
         }
@@ -139,7 +151,7 @@ void EngineBridge::requestServers()
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine] {
-        Q_EMIT serversReady(engine->store().isOpen() ? engine->store().servers() : QList<Store::ServerRecord>{});
+        Q_EMIT serversReady(engine->servers());
     });
 }
 
@@ -149,8 +161,8 @@ void EngineBridge::requestTaskDetail(qint64 taskId)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, taskId] {
-        Store::TaskStore &store = engine->store();
-        auto t = store.isOpen() ? store.task(taskId) : std::nullopt;
+        Monitor::Engine &store = *engine;
+        auto t = store.task(taskId);
         if (!t)
             return;
         TaskDetail d;
@@ -160,14 +172,9 @@ void EngineBridge::requestTaskDetail(qint64 taskId)
         d.inputs = store.inputRequests(taskId);
         if (t->caseId) {
             d.caseRecord = store.caseRecord(*t->caseId);
-            if (d.caseRecord && d.caseRecord->parentCaseId)
-                if (auto parent = store.caseRecord(*d.caseRecord->parentCaseId))
-                    d.parentTaskId = parent->taskId;
-            Store::Statement st = store.database().prepare(QStringLiteral(
-                "SELECT task_id FROM cases WHERE parent_case_id = ? AND task_id IS NOT NULL ORDER BY id"));
-            st.bind(1, *t->caseId);
-            while (st.step() == Store::Statement::StepResult::Row)
-                d.childTaskIds << st.int64(0);
+            if (d.caseRecord)
+                d.parentTaskId = store.parentTaskId(*d.caseRecord);
+            d.childTaskIds = store.childTaskIds(*t->caseId);
         }
         Q_EMIT taskDetailReady(d);
     });
@@ -180,10 +187,8 @@ void EngineBridge::requestSamples(const QList<qint64> &taskIds)
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, taskIds] {
         QList<Store::ProgressSample> all;
-        if (engine->store().isOpen()) {
-            for (qint64 id : taskIds)
-                all << engine->store().progressSamples(id);
-        }
+        for (qint64 id : taskIds)
+            all << engine->progressSamples(id);
         Q_EMIT samplesReady(taskIds, all);
     });
 }
@@ -194,13 +199,11 @@ void EngineBridge::requestSweep(qint64 sweepId)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, sweepId] {
-        if (!engine->store().isOpen())
-            return;
-        auto sw = engine->store().sweep(sweepId);
+        auto sw = engine->sweep(sweepId);
         if (!sw)
             return;
         QHash<qint64, int> index;
-        for (const auto &c : engine->store().cases(sweepId))
+        for (const auto &c : engine->cases(sweepId))
             index.insert(c.id, c.index);
         Q_EMIT sweepReady(*sw, index);
     });
@@ -212,9 +215,7 @@ void EngineBridge::requestSweepResults(qint64 sweepId)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, sweepId] {
-        Store::TaskStore &store = engine->store();
-        if (!store.isOpen())
-            return;
+        Monitor::Engine &store = *engine;
         auto sw = store.sweep(sweepId);
         if (!sw)
             return;
@@ -241,7 +242,7 @@ void EngineBridge::requestSearch(const Store::TaskQuery &query)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, query] {
-        QList<Store::TaskRecord> tasks = engine->store().isOpen() ? engine->store().tasks(query) : QList<Store::TaskRecord>{};
+        QList<Store::TaskRecord> tasks = engine->tasks(query);
         for (auto &t : tasks)
             t.result.clear();
         Q_EMIT searchReady(tasks);
@@ -257,7 +258,7 @@ void EngineBridge::addServer(const QString &url, const QString &name, const QStr
         const qint64 id = engine->addServer(url, name, token);
         if (id > 0)
             engine->refreshServer(id);
-        Q_EMIT serversReady(engine->store().servers());
+        Q_EMIT serversReady(engine->servers());
     });
 }
 
@@ -270,12 +271,12 @@ void EngineBridge::updateServer(const Store::ServerRecord &server)
         Store::ServerRecord s = server;
         if (s.token.isNull()) {
             // The GUI does not keep tokens: a null token means "unchanged".
-            if (auto old = engine->store().server(s.id))
+            if (auto old = engine->server(s.id))
                 s.token = old->token;
         }
         if (engine->updateServer(s))
             engine->refreshServer(s.id);
-        Q_EMIT serversReady(engine->store().servers());
+        Q_EMIT serversReady(engine->servers());
     });
 }
 
@@ -286,7 +287,7 @@ void EngineBridge::removeServer(qint64 serverId)
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, serverId] {
         engine->removeServer(serverId);
-        Q_EMIT serversReady(engine->store().servers());
+        Q_EMIT serversReady(engine->servers());
     });
 }
 
@@ -347,9 +348,8 @@ void EngineBridge::requestCaseQuestions()
         QList<CaseQuestion> out;
         for (const auto &q : engine->pendingCaseQuestions()) {
             CaseQuestion c{q, {}};
-            if (engine->store().isOpen())
-                if (auto r = engine->store().caseRecord(q.caseId))
-                    c.caseRecord = *r;
+            if (auto r = engine->caseRecord(q.caseId))
+                c.caseRecord = *r;
             out << c;
         }
         Q_EMIT caseQuestionsReady(out);
@@ -365,7 +365,7 @@ void EngineBridge::createSession(const QString &name)
         const qint64 id = engine->createSession(name);
         if (id > 0)
             Q_EMIT sessionCreated(id, name);
-        Q_EMIT sessionsChanged(engine->store().sessions());
+        Q_EMIT sessionsChanged(engine->sessions());
     });
 }
 
@@ -376,7 +376,7 @@ void EngineBridge::renameSession(qint64 sessionId, const QString &name)
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, sessionId, name] {
         engine->renameSession(sessionId, name);
-        Q_EMIT sessionsChanged(engine->store().sessions());
+        Q_EMIT sessionsChanged(engine->sessions());
     });
 }
 
@@ -388,9 +388,9 @@ void EngineBridge::attachTasks(qint64 sessionId, const QList<qint64> &taskIds)
     QMetaObject::invokeMethod(engine, [this, engine, sessionId, taskIds] {
         int n = 0;
         for (qint64 id : taskIds)
-            n += engine->store().attachTask(sessionId, id) ? 1 : 0;
+            n += engine->attachTask(sessionId, id) ? 1 : 0;
         Q_EMIT tasksAttached(sessionId, n);
-        Q_EMIT sessionsChanged(engine->store().sessions());
+        Q_EMIT sessionsChanged(engine->sessions());
     });
 }
 

@@ -3,6 +3,7 @@
 #include "app/monitor/changeset.h"
 #include "app/monitor/engine.h"
 #include "app/store/records.h"
+#include "models/serverlistmodel.h"
 
 #include <QHash>
 #include <QObject>
@@ -147,6 +148,18 @@ Q_SIGNALS:
     void caseSubmitted(qint64 caseId, qint64 taskId);
     void caseRejected(qint64 caseId, const QString &message);
     void sharedWork(const Eddy::EngineBridge::SharedWork &work);
+    // The engine's own reports, forwarded (queued) to this object's thread. changesReady is the
+    // one route of task changes, finishes (ChangeSet::finished) and new questions (inputs).
+    void changesReady(const Eddy::Monitor::ChangeSet &changes);
+    void inputAnswered(qint64 taskId, const QString &key, bool ok, const QString &message);
+    void serverStateChanged(qint64 serverId, Eddy::ServerListModel::State state,
+                            const QString &message);
+    void toolsChanged(qint64 serverId);
+    void sweepSubmitted(qint64 sweepId, int caseCount);
+    void callJournalled(qint64 caseId);
+    void submissionRejected(const QString &message);
+    void operationFailed(const QString &message);
+    void ttlWarning(qint64 taskId, qint64 msLeft);
 
 private:
     QPointer<Monitor::Engine> m_engine;

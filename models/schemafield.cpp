@@ -1,4 +1,5 @@
 #include "models/schemafield.h"
+#include "app/mcp/jsonfield.h"
 
 #include <QDate>
 #include <QDateTime>
@@ -14,29 +15,10 @@ namespace {
 
 using json = nlohmann::json;
 
-QString qs(const json &j, const char *key)
-{
-    if (j.is_object()) {
-        auto it = j.find(key);
-        if (it != j.end() && it->is_string())
-            return QString::fromStdString(it->get<std::string>());
-    }
-    return {};
-}
-
-std::optional<double> number(const json &j, const char *key)
-{
-    if (j.is_object()) {
-        auto it = j.find(key);
-        if (it != j.end() && it->is_number())
-            return it->get<double>();
-    }
-    return std::nullopt;
-}
 
 std::optional<int> integer(const json &j, const char *key)
 {
-    auto n = number(j, key);
+    auto n = Json::number(j, key);
     if (!n || *n < 0)
         return std::nullopt;
     return static_cast<int>(std::min(*n, 1e9));
@@ -79,7 +61,7 @@ std::vector<SchemaField::Option> enumOptions(const json &schema)
                 allConst = false;
                 break;
             }
-            consts.push_back({alt["const"], qs(alt, "title")});
+            consts.push_back({alt["const"], Json::string(alt, "title")});
         }
         if (allConst)
             return consts;
@@ -157,10 +139,10 @@ SchemaField SchemaField::fromSchema(const nlohmann::json &schema, const std::str
     f.name = name;
     f.required = required;
     f.schema = schema;
-    f.title = qs(schema, "title");
+    f.title = Json::string(schema, "title");
     if (f.title.isEmpty())
         f.title = QString::fromStdString(name);
-    f.description = qs(schema, "description");
+    f.description = Json::string(schema, "description");
     if (schema.is_object()) {
         if (auto it = schema.find("default"); it != schema.end())
             f.defaultValue = *it;
@@ -191,9 +173,9 @@ SchemaField SchemaField::fromSchema(const nlohmann::json &schema, const std::str
             // "x-order"/"propertyOrder" hint is honoured when present.
             std::stable_sort(f.children.begin(), f.children.end(), [](const auto &a, const auto &b) {
                 auto order = [](const SchemaField &c) {
-                    auto o = number(c.schema, "x-order");
+                    auto o = Json::number(c.schema, "x-order");
                     if (!o)
-                        o = number(c.schema, "propertyOrder");
+                        o = Json::number(c.schema, "propertyOrder");
                     return o.value_or(1e9);
                 };
                 return order(a) < order(b);
@@ -217,9 +199,9 @@ SchemaField SchemaField::fromSchema(const nlohmann::json &schema, const std::str
             f.itemKind = item;
             if (item == Kind::Enum)
                 f.options = enumOptions(items);
-            f.minimum = number(items, "minimum");
-            f.maximum = number(items, "maximum");
-            f.pattern = qs(items, "pattern");
+            f.minimum = Json::number(items, "minimum");
+            f.maximum = Json::number(items, "maximum");
+            f.pattern = Json::string(items, "pattern");
         }
         f.minItems = integer(schema, "minItems");
         f.maxItems = integer(schema, "maxItems");
@@ -228,16 +210,16 @@ SchemaField SchemaField::fromSchema(const nlohmann::json &schema, const std::str
     }
 
     if (f.kind == Kind::Number || f.kind == Kind::Integer) {
-        f.minimum = number(schema, "minimum");
-        f.maximum = number(schema, "maximum");
+        f.minimum = Json::number(schema, "minimum");
+        f.maximum = Json::number(schema, "maximum");
         // 2020-12 spells exclusive bounds as numbers; draft-04 as booleans next to min/max.
-        if (auto e = number(schema, "exclusiveMinimum")) {
+        if (auto e = Json::number(schema, "exclusiveMinimum")) {
             f.minimum = e;
             f.exclusiveMinimum = true;
         } else if (schema.value("exclusiveMinimum", json()).is_boolean()) {
             f.exclusiveMinimum = schema["exclusiveMinimum"].get<bool>();
         }
-        if (auto e = number(schema, "exclusiveMaximum")) {
+        if (auto e = Json::number(schema, "exclusiveMaximum")) {
             f.maximum = e;
             f.exclusiveMaximum = true;
         } else if (schema.value("exclusiveMaximum", json()).is_boolean()) {
@@ -247,8 +229,8 @@ SchemaField SchemaField::fromSchema(const nlohmann::json &schema, const std::str
     if (f.kind == Kind::String) {
         f.minLength = integer(schema, "minLength");
         f.maxLength = integer(schema, "maxLength");
-        f.pattern = qs(schema, "pattern");
-        f.format = qs(schema, "format");
+        f.pattern = Json::string(schema, "pattern");
+        f.format = Json::string(schema, "format");
     }
     return f;
 }

@@ -31,27 +31,6 @@ QString valueText(const nlohmann::json &v)
 
 } // namespace
 
-std::optional<double> TaskTableModel::Progress::fraction() const
-{
-    if (iteration && maxIterations && *maxIterations > 0)
-        return std::clamp(*iteration / *maxIterations, 0.0, 1.0);
-    if (percent)
-        return std::clamp(*percent / 100.0, 0.0, 1.0);
-    return std::nullopt;
-}
-
-std::optional<qint64> TaskTableModel::Progress::etaMs() const
-{
-    if (!iteration || !maxIterations || lastAtMs <= firstAtMs)
-        return std::nullopt;
-    const double done = *iteration - firstIteration;
-    if (done <= 0)
-        return std::nullopt;
-    const double rate = done / double(lastAtMs - firstAtMs); // iterations per ms
-    const double left = std::max(0.0, *maxIterations - *iteration);
-    return static_cast<qint64>(left / rate);
-}
-
 TaskTableModel::TaskTableModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
@@ -351,7 +330,7 @@ QVariant TaskTableModel::display(const Row &row, int column) const
         if (!eta)
             return QString();
         // The rate is from the last sample; time since then is already spent.
-        return durationText(std::max<qint64>(0, *eta - (now() - row.progress.lastAtMs)));
+        return durationText(std::max<qint64>(0, *eta - (now() - row.progress.rate.lastAtMs())));
     }
     case AgeColumn: return durationText(now() - t.firstSeenAtMs);
     case ServerColumn: return m_serverNames.value(t.serverId, tr("Server %1").arg(t.serverId));

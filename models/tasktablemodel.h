@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/monitor/outcome.h"
+#include "app/monitor/progressanalyzer.h"
 #include "app/store/records.h"
 
 #include <QAbstractTableModel>
@@ -70,12 +71,10 @@ public:
         std::optional<double> percent;
         std::optional<double> residual;
         std::optional<double> queuePosition;
-        // First and latest (time, iteration) pair: the rate behind the ETA.
-        qint64 firstAtMs = 0;
-        double firstIteration = 0;
-        qint64 lastAtMs = 0;
-        std::optional<double> fraction() const;
-        std::optional<qint64> etaMs() const;
+        // The monitor's one progress/ETA rule, fed the same samples.
+        Monitor::ProgressRate rate;
+        std::optional<double> fraction() const { return rate.fraction(); }
+        std::optional<qint64> etaMs() const { return rate.etaMs(); }
     };
 
     explicit TaskTableModel(QObject *parent = nullptr);

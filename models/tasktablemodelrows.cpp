@@ -306,13 +306,9 @@ void TaskTableModel::applySamples(const QList<Store::ProgressSample> &samples)
         if (r < 0)
             continue;
         Progress &p = m_rows[r].progress;
+        p.rate.add(s);
         if (s.series == QLatin1String("iteration")) {
-            if (!p.iteration || p.firstAtMs == 0) {
-                p.firstAtMs = s.atMs;
-                p.firstIteration = s.y;
-            }
             p.iteration = s.y;
-            p.lastAtMs = std::max(p.lastAtMs, s.atMs);
         } else if (s.series == QLatin1String("max_iterations")) {
             p.maxIterations = s.y;
         } else if (s.series == QLatin1String("percent")) {

@@ -1,6 +1,7 @@
 #include "widgets/answerpanel.h"
 
 #include "widgets/schemaform.h"
+#include "app/mcp/jsonfield.h"
 
 #include <QApplication>
 #include <QDesktopServices>
@@ -23,20 +24,6 @@
 namespace Eddy {
 
 using json = nlohmann::json;
-
-namespace {
-
-QString text(const json &j, const char *key)
-{
-    if (j.is_object()) {
-        auto it = j.find(key);
-        if (it != j.end() && it->is_string())
-            return QString::fromStdString(it->get<std::string>());
-    }
-    return {};
-}
-
-} // namespace
 
 AnswerPanel::AnswerPanel(QWidget *parent)
     : QWidget(parent)
@@ -117,9 +104,9 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
     m_hasQuestion = true;
     const json params = request.is_object() && request.contains("params") ? request["params"] : request;
     // A missing mode means form (MCP elicitation).
-    m_urlMode = text(params, "mode") == QLatin1String("url");
-    m_url = m_urlMode ? QUrl(text(params, "url"), QUrl::StrictMode) : QUrl();
-    const QString message = text(params, "message");
+    m_urlMode = Json::string(params, "mode") == QLatin1String("url");
+    m_url = m_urlMode ? QUrl(Json::string(params, "url"), QUrl::StrictMode) : QUrl();
+    const QString message = Json::string(params, "message");
 
     // The content is rebuilt for each question (the old form goes with its scroll widget).
     auto *content = new QWidget;
@@ -176,7 +163,7 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
                                       "Check that you trust it; Eddy opens it only when you agree."), content);
         explain->setWordWrap(true);
         layout->addWidget(explain);
-        auto *urlEdit = new QLineEdit(text(params, "url"), content);
+        auto *urlEdit = new QLineEdit(Json::string(params, "url"), content);
         urlEdit->setObjectName(QStringLiteral("url"));
         urlEdit->setReadOnly(true);
         urlEdit->setCursorPosition(0);

@@ -1,5 +1,6 @@
 #include "widgets/mainwindow.h"
 
+#include "models/chartseriesset.h"
 #include "models/inboxmodel.h"
 #include "models/sampleseriesmodel.h"
 #include "models/serverlistmodel.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     , m_sessions(new SessionListModel(this))
     , m_monitor(new TaskMonitor(m_tasks, this))
     , m_chart(new ResidualChart(this))
+    , m_chartSeries(new ChartSeriesSet(this))
     , m_timeline(new StatusTimeline(this))
     , m_result(new ResultView(this))
     , m_serverList(new QListView(this))
@@ -162,10 +164,18 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     connect(m_sweepResultsView, &SweepResultsView::taskActivated, m_monitor, &TaskMonitor::selectTask);
 
     // Engine -> GUI (queued: the engine lives on its own thread).
-    Monitor::Engine *engine = m_bridge->engine();
     connect(m_bridge, &EngineBridge::snapshotReady, this, &MainWindow::onSnapshot);
     new SharedWorkFollower(m_bridge, m_tasks, [this] { return m_session; }, this);
-    connect(m_bridge, &EngineBridge::samplesReady, this, &MainWindow::onSamples);
+    connect(m_bridge, &EngineBridge::samplesReady, m_chartSeries, &ChartSeriesSet::setSamples);
+    connect(m_chartSeries, &ChartSeriesSet::reloadNeeded, m_bridge, &EngineBridge::requestSamples);
+    connect(m_chartSeries,
+            &ChartSeriesSet::seriesChanged,
+            this,
+            [this](const QList<SampleSeriesModel *> &series) {
+                if (series.isEmpty() && !m_chartSeries->tasks().isEmpty())
+                    m_chart->setPlaceholder(tr("No residuals reported yet for the selected task(s)."));
+                m_chart->setSeries(series);
+            });
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
     connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {
         // The plot's x/y choice is remembered per server and tool.
@@ -234,42 +244,42 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
             &EngineBridge::caseRejected,
             this,
             [caseDone](qint64 caseId, const QString &) { caseDone(caseId); });
-    if (engine) {
-        connect(engine, &Monitor::Engine::changesReady, this, &MainWindow::onChanges);
-        connect(engine, &Monitor::Engine::inputRequested, this, &MainWindow::onInputRequested);
-        connect(engine, &Monitor::Engine::inputAnswered, this, &MainWindow::onInputAnswered);
-        connect(engine, &Monitor::Engine::taskFinished, this, &MainWindow::onTaskFinished);
-        connect(engine, &Monitor::Engine::serverStateChanged, this,
-                [this](qint64 id, Monitor::Engine::ServerState state, const QString &message) {
-                    // The model names the server in stateAnnounced(), also for a state that
-                    // arrives before the server list does.
-                    m_servers->setState(id, static_cast<ServerListModel::State>(int(state)), message);
-                });
-        connect(engine, &Monitor::Engine::toolsChanged, m_bridge, [this](qint64) { m_bridge->requestServers(); });
-        connect(engine, &Monitor::Engine::sweepSubmitted, this, [this](qint64 sweepId, int count) {
-            m_tasks->acceptSweep(sweepId);
-            m_monitor->selectSweepWhenListed(sweepId);
-            m_bridge->requestSweep(sweepId);
-            statusBar()->showMessage(tr("Sweep %1 journalled: %n case(s) are being submitted.", nullptr, count).arg(sweepId), 8000);
-        });
-        connect(engine, &Monitor::Engine::callJournalled, this, [this](qint64 caseId) {
-            m_tasks->acceptCase(caseId);
-            statusBar()->showMessage(tr("Call journalled; sending it to the server."), 5000);
-        });
-        connect(engine, &Monitor::Engine::submissionRejected, this, [this](const QString &message) {
-            showError(tr("Not Submitted"), message);
-        });
-        connect(engine, &Monitor::Engine::caseRejected, this, [this](qint64, const QString &message) {
-            statusBar()->showMessage(tr("A case was rejected by the server: %1").arg(message), 10000);
-        });
-        connect(engine, &Monitor::Engine::operationFailed, this, [this](const QString &message) {
-            statusBar()->showMessage(message, 10000);
-        });
-        connect(engine, &Monitor::Engine::ttlWarning, this, [this](qint64 taskId, qint64 msLeft) {
-            notify(tr("Task may be forgotten"),
-                   tr("%1: the server may drop it in %2.").arg(m_tasks->caseLabel(taskId), TaskTableModel::durationText(msLeft)));
-        });
-    }
+    // The live chart is fed by the bridge directly; the window only places it.
+    connect(m_bridge, &EngineBridge::changesReady, m_chartSeries, &ChartSeriesSet::applyChanges);
+    connect(m_bridge, &EngineBridge::changesReady, this, &MainWindow::onChanges);
+    connect(m_bridge, &EngineBridge::inputAnswered, this, &MainWindow::onInputAnswered);
+    connect(m_bridge,
+            &EngineBridge::serverStateChanged,
+            this,
+            [this](qint64 id, ServerListModel::State state, const QString &message) {
+                // The model names the server in stateAnnounced(), also for a state that
+                // arrives before the server list does.
+                m_servers->setState(id, state, message);
+            });
+    connect(m_bridge, &EngineBridge::toolsChanged, this, [this](qint64) { m_bridge->requestServers(); });
+    connect(m_bridge, &EngineBridge::sweepSubmitted, this, [this](qint64 sweepId, int count) {
+        m_tasks->acceptSweep(sweepId);
+        m_monitor->selectSweepWhenListed(sweepId);
+        m_bridge->requestSweep(sweepId);
+        statusBar()->showMessage(tr("Sweep %1 journalled: %n case(s) are being submitted.", nullptr, count).arg(sweepId), 8000);
+    });
+    connect(m_bridge, &EngineBridge::callJournalled, this, [this](qint64 caseId) {
+        m_tasks->acceptCase(caseId);
+        statusBar()->showMessage(tr("Call journalled; sending it to the server."), 5000);
+    });
+    connect(m_bridge, &EngineBridge::submissionRejected, this, [this](const QString &message) {
+        showError(tr("Not Submitted"), message);
+    });
+    connect(m_bridge, &EngineBridge::caseRejected, this, [this](qint64, const QString &message) {
+        statusBar()->showMessage(tr("A case was rejected by the server: %1").arg(message), 10000);
+    });
+    connect(m_bridge, &EngineBridge::operationFailed, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 10000);
+    });
+    connect(m_bridge, &EngineBridge::ttlWarning, this, [this](qint64 taskId, qint64 msLeft) {
+        notify(tr("Task may be forgotten"),
+               tr("%1: the server may drop it in %2.").arg(m_tasks->caseLabel(taskId), TaskTableModel::durationText(msLeft)));
+    });
 
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
         m_tray = new QSystemTrayIcon(windowIcon(), this);

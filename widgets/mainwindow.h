@@ -1,7 +1,5 @@
 #pragma once
 
-#include "app/monitor/changeset.h"
-#include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "widgets/answerpanel.h"
 
@@ -26,6 +24,7 @@ class QDockWidget;
 namespace Eddy {
 
 class AgentPanel;
+class ChartSeriesSet;
 class ElicitationDialog;
 class InboxModel;
 class ResidualChart;
@@ -132,9 +131,8 @@ private:
     void onSnapshot(const EngineBridge::Snapshot &snapshot);
     void onChanges(const Monitor::ChangeSet &changes);
     void onInputRequested(const Store::InputRequestRecord &request);
-    void onTaskFinished(const Store::TaskRecord &task);
+    void announceFinished(const Store::TaskRecord &task); // the notification of a finish
     void onSelection(const QList<qint64> &taskIds);
-    void onSamples(const QList<qint64> &taskIds, const QList<Store::ProgressSample> &samples);
     void onDetail(const EngineBridge::TaskDetail &detail);
     void showError(const QString &title, const QString &message);
     void notify(const QString &title, const QString &message);
@@ -171,6 +169,7 @@ private:
     SessionListModel *m_sessions;
     TaskMonitor *m_monitor;
     ResidualChart *m_chart;
+    ChartSeriesSet *m_chartSeries; // the charted tasks' residual series
     StatusTimeline *m_timeline;
     ResultView *m_result;
     QListView *m_serverList;
@@ -202,8 +201,6 @@ private:
     QMap<qint64, Delivery> m_deliveries; // case id -> its latest retry or deferral
     std::optional<qint64> m_session;
     bool m_sessionKnown = false;
-    QList<qint64> m_chartTasks;
-    QHash<QString, SampleSeriesModel *> m_series; // "task/series" -> model shown in the chart
     qint64 m_detailTask = 0;
     QHash<qint64, Store::SweepRecord> m_sweeps;
     bool m_autoDialogs = false;

@@ -1,4 +1,5 @@
 #include "widgets/mainwindow.h"
+#include "models/chartseriesset.h"
 #include "models/inboxmodel.h"
 #include "models/sampleseriesmodel.h"
 #include "models/serverlistmodel.h"
@@ -61,25 +62,6 @@ using json = nlohmann::json;
 using Store::TaskStatus;
 
 namespace {
-
-constexpr int MaxChartTasks = 8;
-
-QString seriesKey(qint64 taskId, const QString &series)
-{
-    return QStringLiteral("%1/%2").arg(taskId).arg(series);
-}
-
-bool isChartSeries(const QString &series)
-{
-    return series == QLatin1String("residual") || series.startsWith(QLatin1String("residual."));
-}
-
-// Iteration on x, never a time: samples stored before x was always the iteration put a final
-// "converged after ..." message at the Unix time in seconds. Those are left out.
-bool hasClockX(const Store::ProgressSample &s)
-{
-    return s.x > 1e8 && std::abs(s.x - double(s.atMs) / 1000.0) < 1.0;
-}
 
 } // namespace
 
@@ -223,50 +205,23 @@ void MainWindow::onChanges(const Monitor::ChangeSet &changes)
             m_bridge->requestSweepResults(*t.sweepId);
         }
     }
-    // Live chart: append to the shown series; a new series means rebuilding the chart's list.
-    QHash<QString, std::vector<QPointF>> appends;
-    bool newSeries = false;
-    // A charted task that just ended may bring its whole residual history with its result: the
-    // store has replaced what polling saw, so the chart reloads from there.
-    bool reload = false;
-    for (const auto &t : changes.tasks)
-        reload = reload || (!t.isLive() && m_chartTasks.contains(t.id));
-    for (const auto &s : changes.samples) {
-        if (reload || !m_chartTasks.contains(s.taskId) || !isChartSeries(s.series) || hasClockX(s))
-            continue;
-        const QString key = seriesKey(s.taskId, s.series);
-        if (!m_series.contains(key)) {
-            auto *m = new SampleSeriesModel(s.taskId, s.series, this);
-            m_series.insert(key, m);
-            newSeries = true;
-        }
-        appends[key].emplace_back(s.x, s.y);
-    }
-    for (auto it = appends.begin(); it != appends.end(); ++it)
-        m_series.value(it.key())->appendPoints(it.value());
-    if (newSeries) {
-        QList<SampleSeriesModel *> list = m_series.values();
-        std::sort(list.begin(), list.end(), [](auto *a, auto *b) {
-            return std::pair(a->taskId(), a->series()) < std::pair(b->taskId(), b->series());
-        });
-        m_chart->setSeries(list);
-    }
-    if (reload)
-        m_bridge->requestSamples(m_chartTasks);
     for (const auto &t : changes.tasks) {
         if (!t.isLive())
             m_inbox->removeTask(t.id);
         if (t.id == m_detailTask)
             m_bridge->requestTaskDetail(t.id);
     }
-    m_inbox->addRequests(changes.inputs);
+    // Finishes and new questions arrive here only (the engine's taskFinished/inputRequested are
+    // for its other consumers): each is announced once.
+    for (const auto &t : changes.tasks)
+        if (changes.finished.contains(t.id))
+            announceFinished(t);
+    for (const auto &r : changes.inputs)
+        onInputRequested(r);
 }
 
-void MainWindow::onTaskFinished(const Store::TaskRecord &task)
+void MainWindow::announceFinished(const Store::TaskRecord &task)
 {
-    m_tasks->applyTasks({task});
-    m_sweepResults->updateTasks({task});
-    m_inbox->removeTask(task.id);
     const QString label = m_tasks->caseLabel(task.id).isEmpty() ? tr("Task %1").arg(task.id) : m_tasks->caseLabel(task.id);
     if (task.status == TaskStatus::Completed && !task.isToolError)
         notify(tr("Task finished"), tr("%1 completed.").arg(label));
@@ -274,17 +229,12 @@ void MainWindow::onTaskFinished(const Store::TaskRecord &task)
         notify(tr("Tool error"), tr("%1 completed with a tool error.").arg(label));
     else if (task.status == TaskStatus::Failed)
         notify(tr("Task failed"), tr("%1 failed.").arg(label));
-    if (task.id == m_detailTask)
-        m_bridge->requestTaskDetail(task.id);
 }
 
 void MainWindow::onSelection(const QList<qint64> &taskIds)
 {
-    m_chartTasks = taskIds.mid(0, MaxChartTasks);
-    m_chart->setSeries({});
-    qDeleteAll(m_series);
-    m_series.clear();
-    if (m_chartTasks.isEmpty()) {
+    const QList<qint64> charted = m_chartSeries->setTasks(taskIds);
+    if (charted.isEmpty()) {
         m_detailTask = 0;
         m_result->clear();
         m_timeline->clear();
@@ -292,38 +242,11 @@ void MainWindow::onSelection(const QList<qint64> &taskIds)
         return;
     }
     m_chart->setPlaceholder(tr("Waiting for the first residuals..."));
-    m_bridge->requestSamples(m_chartTasks);
-    m_detailTask = m_chartTasks.first();
+    m_bridge->requestSamples(charted);
+    m_detailTask = charted.first();
     m_bridge->requestTaskDetail(m_detailTask);
     if (const Store::TaskRecord *t = m_tasks->task(m_detailTask); t && t->sweepId && *t->sweepId != m_sweepResults->sweepId())
         m_bridge->requestSweepResults(*t->sweepId);
-}
-
-void MainWindow::onSamples(const QList<qint64> &taskIds, const QList<Store::ProgressSample> &samples)
-{
-    if (taskIds != m_chartTasks)
-        return;
-    QHash<QString, std::vector<QPointF>> points;
-    for (const auto &s : samples) {
-        if (isChartSeries(s.series) && !hasClockX(s))
-            points[seriesKey(s.taskId, s.series)].emplace_back(s.x, s.y);
-    }
-    m_chart->setSeries({});
-    qDeleteAll(m_series);
-    m_series.clear();
-    for (auto it = points.begin(); it != points.end(); ++it) {
-        const qint64 task = it.key().section(QLatin1Char('/'), 0, 0).toLongLong();
-        auto *m = new SampleSeriesModel(task, it.key().section(QLatin1Char('/'), 1), this);
-        m->setPoints(std::move(it.value()));
-        m_series.insert(it.key(), m);
-    }
-    QList<SampleSeriesModel *> list = m_series.values();
-    std::sort(list.begin(), list.end(), [](auto *a, auto *b) {
-        return std::pair(a->taskId(), a->series()) < std::pair(b->taskId(), b->series());
-    });
-    if (list.isEmpty())
-        m_chart->setPlaceholder(tr("No residuals reported yet for the selected task(s)."));
-    m_chart->setSeries(list);
 }
 
 void MainWindow::onDetail(const EngineBridge::TaskDetail &detail)

@@ -3,6 +3,7 @@
 #include "app/monitor/outcome.h"
 #include "models/outcomepalette.h"
 #include "widgets/niceaxis.h"
+#include "app/mcp/jsonfield.h"
 
 #include <QChart>
 #include <QChartView>
@@ -27,15 +28,6 @@ using Store::TaskStatus;
 
 namespace {
 
-QString str(const json &j, const char *key)
-{
-    if (j.is_object()) {
-        auto it = j.find(key);
-        if (it != j.end() && it->is_string())
-            return QString::fromStdString(it->get<std::string>());
-    }
-    return {};
-}
 
 QString scalarText(const json &v)
 {
@@ -354,7 +346,7 @@ void ResultView::setTask(const Store::TaskRecord &task)
         break;
     case TaskStatus::Failed: {
         m_outcome = Outcome::Failed;
-        const QString msg = error.is_object() ? str(error, "message") : task.error;
+        const QString msg = error.is_object() ? Json::string(error, "message") : task.error;
         const QString code = error.is_object() && error.contains("code") ? scalarText(error["code"]) : QString();
         banner = code.isEmpty() ? tr("Failed: %1").arg(msg) : tr("Failed (error %1): %2").arg(code, msg);
         css = bannerStyle(Monitor::Outcome::Failed);
@@ -386,25 +378,25 @@ void ResultView::setTask(const Store::TaskRecord &task)
             delete item;
         }
         for (const json &block : result.value("content", json::array())) {
-            const QString type = str(block, "type");
+            const QString type = Json::string(block, "type");
             if (type == QLatin1String("text")) {
-                texts << str(block, "text");
+                texts << Json::string(block, "text");
             } else if (type == QLatin1String("image")) {
                 QImage img;
-                img.loadFromData(QByteArray::fromBase64(str(block, "data").toLatin1()));
+                img.loadFromData(QByteArray::fromBase64(Json::string(block, "data").toLatin1()));
                 auto *label = new QLabel(m_images);
                 if (img.isNull())
-                    label->setText(tr("(an image Eddy could not decode: %1)").arg(str(block, "mimeType")));
+                    label->setText(tr("(an image Eddy could not decode: %1)").arg(Json::string(block, "mimeType")));
                 else
                     label->setPixmap(QPixmap::fromImage(img));
                 imagesLayout->insertWidget(imagesLayout->count() - 1, label);
             } else if (type == QLatin1String("resource_link")) {
-                links << tr("Link: %1 (%2)").arg(str(block, "name"), str(block, "uri"));
+                links << tr("Link: %1 (%2)").arg(Json::string(block, "name"), Json::string(block, "uri"));
             } else if (type == QLatin1String("resource")) {
                 const json res = block.value("resource", json::object());
-                links << tr("Resource: %1").arg(str(res, "uri"));
+                links << tr("Resource: %1").arg(Json::string(res, "uri"));
                 if (res.contains("text"))
-                    texts << str(res, "text");
+                    texts << Json::string(res, "text");
             }
         }
         m_text->setPlainText((texts + links).join(QStringLiteral("\n\n")));
@@ -423,7 +415,7 @@ void ResultView::setTask(const Store::TaskRecord &task)
         showCurve(m_curves.isEmpty() ? -1 : 0);
     } else if (error.is_object()) {
         m_raw->setPlainText(QString::fromStdString(error.dump(2)));
-        m_text->setPlainText(str(error, "message"));
+        m_text->setPlainText(Json::string(error, "message"));
         m_tabs->setCurrentWidget(m_text);
     } else if (!task.statusMessage.isEmpty()) {
         m_text->setPlainText(task.statusMessage);

@@ -69,7 +69,7 @@ bool Agent::isOwnTask(qint64 taskId)
 {
     if (!m_sessionId || !m_engine || !m_engine->isOpen())
         return false;
-    return m_engine->store().sessionNamesOfTask(taskId).contains(m_sessionName);
+    return m_engine->sessionNamesOfTask(taskId).contains(m_sessionName);
 }
 
 bool Agent::openConversation(const QString &requested)
@@ -83,20 +83,19 @@ bool Agent::openConversation(const QString &requested)
         m_error = tr("Eddy's database is not open.");
         return false;
     }
-    Store::TaskStore &st = m_engine->store();
     QString name = requested.trimmed();
     if (name.isEmpty())
         name = tr("Conversation %1").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")));
-    if (const auto s = st.sessionByName(name)) {
+    if (const auto s = m_engine->sessionByName(name)) {
         if (s->kind != QLatin1String("agent")) {
             m_error = tr("\"%1\" is a workbench session, not an agent conversation; give another name.").arg(name);
             return false;
         }
         m_sessionId = s->id;
     } else {
-        const auto id = st.createSession(name, QStringLiteral("agent"));
+        const auto id = m_engine->createSessionOfKind(name, QStringLiteral("agent"));
         if (!id) {
-            m_error = st.lastError();
+            m_error = m_engine->storeError();
             return false;
         }
         m_sessionId = *id;
@@ -111,12 +110,12 @@ int Agent::attachTasks(const Store::TaskQuery &query)
 {
     if (!m_sessionId || !m_engine)
         return -1;
-    const int n = m_engine->store().attachTasks(m_sessionId, query);
+    const int n = m_engine->attachTasksQuietly(m_sessionId, query);
     if (n > 0) {
         QStringList lines;
         Store::TaskQuery q = query;
         q.sessionId = m_sessionId;
-        for (const auto &t : m_engine->store().tasks(q))
+        for (const auto &t : m_engine->tasks(q))
             lines << AgentTools::taskLine(t);
         addNote(tr("The user attached %n earlier task(s) to this conversation:\n", nullptr, n)
                 + lines.mid(0, s_summaryTaskLines).join(QLatin1Char('\n')));
@@ -141,7 +140,7 @@ QList<Store::AgentMessageRecord> Agent::messages()
 {
     if (!m_sessionId || !m_engine || !m_engine->isOpen())
         return {};
-    return m_engine->store().agentMessages(m_sessionId);
+    return m_engine->agentMessages(m_sessionId);
 }
 
 json Agent::wireMessages()
@@ -213,8 +212,8 @@ bool Agent::store(Store::AgentMessageRecord &m)
 {
     m.sessionId = m_sessionId;
     m.content = m_tools->scrub(m.content);
-    if (!m_engine->store().addAgentMessage(m)) {
-        qCWarning(lcAgent).noquote() << m_engine->store().lastError();
+    if (!m_engine->addAgentMessage(m)) {
+        qCWarning(lcAgent).noquote() << m_engine->storeError();
         return false;
     }
     emit messageStored(m);
@@ -249,7 +248,7 @@ void Agent::send(const QString &prompt)
     m.role = QStringLiteral("user");
     m.content = prompt;
     if (!store(m)) {
-        emit turnFinished(false, m_engine->store().lastError());
+        emit turnFinished(false, m_engine->storeError());
         return;
     }
     startTurn();
@@ -330,7 +329,7 @@ void Agent::onReply(const ChatReply &reply)
         m.toolCalls = QString::fromStdString(toolCalls.dump());
     }
     if (!store(m)) {
-        finishTurn(false, m_engine->store().lastError());
+        finishTurn(false, m_engine->storeError());
         return;
     }
     m_calls.clear();
@@ -547,8 +546,8 @@ void Agent::maybeCompact(int extraChars)
     Store::AgentMessageRecord summary;
     summary.role = QStringLiteral("system");
     summary.content = m_tools->scrub(summaryFromDatabase(old));
-    if (!m_engine->store().compactAgentMessages(m_sessionId, summary, keep)) {
-        qCWarning(lcAgent).noquote() << "compaction failed:" << m_engine->store().lastError();
+    if (!m_engine->compactAgentMessages(m_sessionId, summary, keep)) {
+        qCWarning(lcAgent).noquote() << "compaction failed:" << m_engine->storeError();
         return;
     }
     qCInfo(lcAgent) << "compacted" << old.size() << "messages";
@@ -577,7 +576,7 @@ QString Agent::summaryFromDatabase(const QList<Store::AgentMessageRecord> &old)
         out << tr("Your last answer began: %1").arg(clip(lastAnswer, 300));
     Store::TaskQuery q;
     q.sessionId = m_sessionId;
-    const QList<Store::TaskRecord> tasks = m_engine->store().tasks(q);
+    const QList<Store::TaskRecord> tasks = m_engine->tasks(q);
     QStringList live, done;
     for (const auto &t : tasks)
         (t.isLive() ? live : done) << AgentTools::taskLine(t);

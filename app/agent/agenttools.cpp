@@ -34,7 +34,7 @@ QList<qint64> AgentTools::serversWithoutTools()
     QList<qint64> out;
     if (!m_engine)
         return out;
-    for (const Store::ServerRecord &s : m_engine->store().servers())
+    for (const Store::ServerRecord &s : m_engine->servers())
         if (s.tools.trimmed().isEmpty())
             out << s.id;
     return out;
@@ -46,7 +46,7 @@ json AgentTools::definitions()
     m_mcpTools.clear();
     if (!m_engine)
         return out;
-    const QList<Store::ServerRecord> servers = m_engine->store().servers();
+    const QList<Store::ServerRecord> servers = m_engine->servers();
     QHash<QString, int> nameCount;
     QList<std::pair<Store::ServerRecord, json>> all;
     for (const Store::ServerRecord &s : servers) {
@@ -56,12 +56,12 @@ json AgentTools::definitions()
         for (const json &t : tools) {
             if (!t.is_object() || !t.contains("name") || !t["name"].is_string())
                 continue;
-            ++nameCount[str(t, "name")];
+            ++nameCount[Json::string(t, "name")];
             all.push_back({s, t});
         }
     }
     for (const auto &[server, t] : all) {
-        const QString tool = str(t, "name");
+        const QString tool = Json::string(t, "name");
         // Names clash across servers or with Eddy's own tools: prefix the server number.
         static const QStringList own = {QStringLiteral("submit_sweep"), QStringLiteral("list_tasks"),
                                         QStringLiteral("get_task"), QStringLiteral("get_result"),
@@ -80,7 +80,7 @@ json AgentTools::definitions()
                                                    "starts an Eddy task and returns its task number "
                                                    "at once. %4%5")
                                         .arg(tool).arg(server.id).arg(serverName, toolDescriptionPrefix(),
-                                                                      str(t, "description"));
+                                                                      Json::string(t, "description"));
         json schema = t.value("inputSchema", json::object());
         if (schema.is_object() && schema.contains("properties") && schema["properties"].is_object())
             schema["properties"].erase("idempotency_key"); // Eddy supplies it
@@ -129,7 +129,7 @@ QString AgentTools::scrub(const QString &text)
         out = QString::fromStdString(copy.dump());
     }
     if (m_engine && m_engine->isOpen())
-        for (const QString &id : m_engine->store().serverTaskIds())
+        for (const QString &id : m_engine->serverTaskIds())
             if (id.size() >= 4)
                 out.replace(id, QStringLiteral("[server task id withheld]"));
     return out;
@@ -189,7 +189,7 @@ json AgentTools::taskSummary(const Store::TaskRecord &t, bool detailed)
     if (!detailed)
         return j;
     if (m_engine && t.isLive()) {
-        const auto e = Monitor::ProgressAnalyzer::analyse(m_engine->store().progressSamples(t.id));
+        const auto e = Monitor::ProgressAnalyzer::analyse(m_engine->progressSamples(t.id));
         json p = json::object();
         if (e.fraction)
             p["fraction"] = *e.fraction;
@@ -207,7 +207,7 @@ json AgentTools::taskSummary(const Store::TaskRecord &t, bool detailed)
     if (!t.error.isEmpty())
         j["error"] = t.error.left(600).toStdString();
     if (m_engine) {
-        const QList<QString> sessions = m_engine->store().sessionNamesOfTask(t.id);
+        const QList<QString> sessions = m_engine->sessionNamesOfTask(t.id);
         json s = json::array();
         for (const QString &name : sessions)
             s.push_back(name.toStdString());

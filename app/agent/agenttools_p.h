@@ -7,6 +7,7 @@
 #include "app/agent/log.h"
 #include "app/monitor/engine.h"
 #include "app/monitor/progressanalyzer.h"
+#include "app/mcp/jsonfield.h"
 
 #include <QDateTime>
 
@@ -21,12 +22,6 @@ namespace {
 constexpr int s_submitWaitMs = 30000;  // for the server to hand out task handles, not results
 constexpr int s_answerWaitMs = 30000;
 constexpr int s_resultTextLimit = 6000;
-
-inline QString str(const json &j, const char *key)
-{
-    return j.is_object() && j.contains(key) && j[key].is_string()
-               ? QString::fromStdString(j[key].get<std::string>()) : QString();
-}
 
 inline std::optional<qint64> integer(const json &j, const char *key)
 {
@@ -102,7 +97,7 @@ inline QString resultText(const json &result)
     if (result.is_object() && result.contains("content") && result["content"].is_array())
         for (const json &c : result["content"])
             if (c.is_object() && c.value("type", std::string()) == "text")
-                parts << str(c, "text");
+                parts << Json::string(c, "text");
     return parts.join(QLatin1Char('\n'));
 }
 

@@ -155,7 +155,7 @@ bool Ctl::openEngine(bool monitoring)
         m_err << "eddyctl: " << message << Qt::endl;
     });
     if (!m_engine.open(m_db)) {
-        fail(m_engine.store().lastError());
+        fail(m_engine.storeError());
         return false;
     }
     return true;
@@ -320,11 +320,11 @@ void Ctl::askOnTerminal(const QString &who, const json &req, const std::function
 
 json Ctl::taskJson(const Store::TaskRecord &t)
 {
-    const auto sessions = m_engine.store().sessionNamesOfTask(t.id);
+    const auto sessions = m_engine.sessionNamesOfTask(t.id);
     json sessionList = json::array();
     for (const QString &s : sessions)
         sessionList.push_back(s.toStdString());
-    const auto server = m_engine.store().server(t.serverId);
+    const auto server = m_engine.server(t.serverId);
     json j{{"id", t.id},
            {"status", Store::toText(t.status).toStdString()},
            {"statusMessage", t.statusMessage.toStdString()},

@@ -21,7 +21,7 @@ void Ctl::cmdSweepSubmit()
         return;
     std::optional<qint64> session;
     if (!m_session.isEmpty()) {
-        if (auto s = m_engine.store().sessionByName(m_session))
+        if (auto s = m_engine.sessionByName(m_session))
             session = s->id;
         else if (qint64 sid = m_engine.createSession(m_session); sid > 0)
             session = sid;
@@ -45,7 +45,7 @@ void Ctl::cmdSweepSubmit()
     connect(&m_engine, &Monitor::Engine::sweepSubmitted, this, [this, total, sweepId, doneCount, maybeFinish](qint64 sid, int n) {
         *sweepId = sid;
         *total = n;
-        const auto cases = m_engine.store().cases(sid);
+        const auto cases = m_engine.cases(sid);
         for (const Store::CaseRecord &c : cases) {
             if (c.state == Store::CaseState::Pending || c.state == Store::CaseState::Sent)
                 m_expectCases.insert(c.id);
@@ -87,7 +87,7 @@ void Ctl::cmdTasks()
     }
     if (!openEngine(false))
         return;
-    const auto tasks = m_engine.store().tasks(q);
+    const auto tasks = m_engine.tasks(q);
     if (m_json) {
         json arr = json::array();
         for (const Store::TaskRecord &t : tasks)
@@ -123,7 +123,7 @@ void Ctl::cmdWatch()
     connect(&m_engine, &Monitor::Engine::idle, this, [this] {
         if (!m_untilDone)
             return;
-        const auto counts = m_engine.store().tasks();
+        const auto counts = m_engine.tasks();
         int bad = 0;
         for (const auto &t : counts)
             bad += t.status == Store::TaskStatus::Lost || t.status == Store::TaskStatus::Expired;
@@ -163,7 +163,7 @@ void Ctl::cmdAnswer()
                                    "or plain form values like {\"action\":\"repair\"}."), Usage);
     if (!openEngine(false))
         return;
-    const auto rec = m_engine.store().inputRequest(task, m_args[2]);
+    const auto rec = m_engine.inputRequest(task, m_args[2]);
     if (!rec)
         return fail(QStringLiteral("task %1 has no question \"%2\"; run eddyctl watch to collect questions, "
                                    "or eddyctl tasks --status input_required.").arg(task).arg(m_args[2]));
@@ -200,7 +200,7 @@ void Ctl::cmdCancel()
         return fail(QStringLiteral("TASK is Eddy's task number, as shown by eddyctl tasks."), Usage);
     if (!openEngine(false))
         return;
-    if (!m_engine.store().task(task))
+    if (!m_engine.task(task))
         return fail(QStringLiteral("there is no task %1; list tasks with eddyctl tasks.").arg(task));
     connect(&m_engine, &Monitor::Engine::cancelSent, this, [this, task](qint64 taskId, bool ok, const QString &message) {
         if (taskId != task)
@@ -223,7 +223,7 @@ void Ctl::cmdResult()
         return fail(QStringLiteral("TASK is Eddy's task number, as shown by eddyctl tasks."), Usage);
     if (!openEngine(false))
         return;
-    const auto t = m_engine.store().task(task);
+    const auto t = m_engine.task(task);
     if (!t)
         return fail(QStringLiteral("there is no task %1; list tasks with eddyctl tasks.").arg(task));
     if (t->isLive())
@@ -252,9 +252,9 @@ void Ctl::cmdExport()
         return fail(QStringLiteral("--format must be csv or json."), Usage);
     if (!openEngine(false))
         return;
-    if (!m_engine.store().sweep(sweep))
+    if (!m_engine.sweep(sweep))
         return fail(QStringLiteral("there is no sweep %1.").arg(sweep));
-    const auto cases = m_engine.store().cases(sweep);
+    const auto cases = m_engine.cases(sweep);
     struct Row
     {
         Store::CaseRecord c;
@@ -265,12 +265,12 @@ void Ctl::cmdExport()
     };
     std::vector<Row> rows;
     for (const Store::CaseRecord &c : cases) {
-        Row r{c, c.taskId ? m_engine.store().task(*c.taskId) : std::nullopt, parseJsonText(c.arguments), json(), QString()};
+        Row r{c, c.taskId ? m_engine.task(*c.taskId) : std::nullopt, parseJsonText(c.arguments), json(), QString()};
         r.args.erase("idempotency_key");
         if (r.t && !r.t->result.isEmpty())
             r.result = parseJsonText(r.t->result);
         if (r.t)
-            r.answer = Monitor::InputInbox::answerSummary(m_engine.store().inputRequests(r.t->id));
+            r.answer = Monitor::InputInbox::answerSummary(m_engine.inputRequests(r.t->id));
         rows.push_back(std::move(r));
     }
     if (format == QLatin1String("json")) {
@@ -296,8 +296,8 @@ void Ctl::cmdExport()
     }
     // CSV: the same code path as the GUI's Export CSV (case order, outcome, is_error, every
     // argument, every scalar of structuredContent).
-    const auto sw = m_engine.store().sweep(sweep);
-    m_out << Monitor::SweepExport::csv(Monitor::SweepExport::rows(m_engine.store(), sweep),
+    const auto sw = m_engine.sweep(sweep);
+    m_out << Monitor::SweepExport::csv(m_engine.exportRows(sweep),
                                        Monitor::SweepExport::variedNames(sw->spec));
     m_out.flush();
     finish(Ok);

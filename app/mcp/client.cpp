@@ -240,7 +240,7 @@ void Client::legacyInitialize(std::function<void(const Error &)> then)
             return;
         }
         const json result = response.value("result", json());
-        const QString version = jsonString(result, "protocolVersion");
+        const QString version = Json::string(result, "protocolVersion");
         static const QStringList known{QString::fromLatin1(kLegacyVersion),
                                        QStringLiteral("2025-06-18"), QStringLiteral("2025-03-26")};
         if (!known.contains(version)) {
@@ -256,9 +256,9 @@ void Client::legacyInitialize(std::function<void(const Error &)> then)
         const json caps = result.value("capabilities", json::object());
         info.capabilities = caps.is_object() ? caps : json::object();
         const json serverInfo = result.value("serverInfo", json::object());
-        info.serverName = jsonString(serverInfo, "name");
-        info.serverVersion = jsonString(serverInfo, "version");
-        info.instructions = jsonString(result, "instructions");
+        info.serverName = Json::string(serverInfo, "name");
+        info.serverVersion = Json::string(serverInfo, "version");
+        info.instructions = Json::string(result, "instructions");
         info.fetchedAt = QDateTime::currentDateTimeUtc();
         m_discovery = info;
         Request note;

@@ -11,6 +11,7 @@
 #include "app/net/httpclient.h"
 #include "app/net/sseparser.h"
 #include "app/secret.h"
+#include "app/mcp/jsonfield.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -38,15 +39,6 @@ inline QString originOf(const QUrl &url)
 {
     return url.adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment
                         | QUrl::RemoveUserInfo).toString();
-}
-
-inline QString jsonString(const json &object, const char *key)
-{
-    if (!object.is_object())
-        return {};
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
 }
 
 // Deeper nesting is refused before parsing: nlohmann::json's dump() and comparisons recurse, so
@@ -155,9 +147,9 @@ inline DiscoverInfo discoverInfoFromResult(const json &result)
     const json serverInfo = meta.is_object()
                                 ? meta.value("io.modelcontextprotocol/serverInfo", json::object())
                                 : json::object();
-    info.serverName = jsonString(serverInfo, "name");
-    info.serverVersion = jsonString(serverInfo, "version");
-    info.instructions = jsonString(result, "instructions");
+    info.serverName = Json::string(serverInfo, "name");
+    info.serverVersion = Json::string(serverInfo, "version");
+    info.instructions = Json::string(result, "instructions");
     const auto ttl = result.find("ttlMs");
     info.ttlMs = ttl != result.end() && ttl->is_number_integer() ? ttl->get<qint64>() : 0;
     info.fetchedAt = QDateTime::currentDateTimeUtc();

@@ -1,24 +1,16 @@
 #include "app/mcp/tool.h"
 
 #include "app/mcp/headers.h"
+#include "app/mcp/jsonfield.h"
 
 namespace Eddy::Mcp {
 
 using nlohmann::json;
 
-namespace {
-QString stringField(const json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
-}
-} // namespace
-
 QString Tool::taskSupport() const
 {
     if (execution.is_object()) {
-        const QString value = stringField(execution, "taskSupport");
+        const QString value = Json::string(execution, "taskSupport");
         if (value == QLatin1String("optional") || value == QLatin1String("required"))
             return value;
     }
@@ -35,21 +27,21 @@ bool Tool::fromJson(const json &object, Tool *out, QString *error)
     if (!object.is_object())
         return fail(QStringLiteral("a tool entry is not a JSON object"));
     Tool tool;
-    tool.name = stringField(object, "name");
+    tool.name = Json::string(object, "name");
     if (tool.name.isEmpty())
         return fail(QStringLiteral("a tool has no name"));
     const auto schema = object.find("inputSchema");
     if (schema == object.end() || !schema->is_object())
         return fail(QStringLiteral("tool \"%1\" has no inputSchema object").arg(tool.name));
     tool.inputSchema = *schema;
-    tool.title = stringField(object, "title");
-    tool.description = stringField(object, "description");
+    tool.title = Json::string(object, "title");
+    tool.description = Json::string(object, "description");
     if (const auto it = object.find("outputSchema"); it != object.end() && it->is_object())
         tool.outputSchema = *it;
     if (const auto it = object.find("annotations"); it != object.end() && it->is_object()) {
         tool.annotations = *it;
         if (tool.title.isEmpty())
-            tool.title = stringField(*it, "title");
+            tool.title = Json::string(*it, "title");
     }
     if (const auto it = object.find("execution"); it != object.end() && it->is_object())
         tool.execution = *it;

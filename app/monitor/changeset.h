@@ -8,8 +8,9 @@
 namespace Eddy::Monitor {
 
 // What changed since the engine's last emission (at most one per batch interval): the latest
-// record of every changed task, new progress samples and newly seen input requests. A value
-// type for queued signals to the GUI thread.
+// record of every changed task, new progress samples, newly seen input requests and the ids of
+// the tasks that ended in this batch (their final records are in `tasks`). A value type for
+// queued signals to the GUI thread, which learns of finishes and questions only from here.
 //
 // The same type carries a snapshot in chunks (Engine::requestSnapshot → Engine::snapshotChunk):
 // then snapshotId is the caller's request id (never 0), tasks are a run of stored rows (results
@@ -20,9 +21,13 @@ struct ChangeSet
     QList<Store::TaskRecord> tasks;
     QList<Store::ProgressSample> samples;
     QList<Store::InputRequestRecord> inputs;
+    QList<qint64> finished; // tasks that reached a terminal state (taskFinished() in this batch)
     qint64 snapshotId = 0;
     bool snapshotComplete = false;
-    bool isEmpty() const { return tasks.isEmpty() && samples.isEmpty() && inputs.isEmpty(); }
+    bool isEmpty() const
+    {
+        return tasks.isEmpty() && samples.isEmpty() && inputs.isEmpty() && finished.isEmpty();
+    }
     bool isSnapshot() const { return snapshotId != 0; }
 };
 

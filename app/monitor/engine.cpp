@@ -126,6 +126,8 @@ bool Engine::open(const QString &dbPath)
     if (m_monitoring) {
         resumeAnswers();
         for (const Store::InputRequestRecord &r : m_inbox->pending()) {
+            m_pending.inputs << r; // the GUI learns of questions from the change set only
+            armFlush();
             emit inputRequested(r);
             autoAnswer(r);
         }
@@ -373,6 +375,13 @@ int Engine::attachTasks(qint64 sessionId, const Store::TaskQuery &query)
 }
 
 // ---------------------------------------------------------------- batching, TTL, idle
+
+void Engine::queueFinished(const Store::TaskRecord &task)
+{
+    queueChange(task);
+    if (!m_pending.finished.contains(task.id))
+        m_pending.finished << task.id;
+}
 
 void Engine::queueChange(const Store::TaskRecord &task)
 {

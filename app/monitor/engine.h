@@ -4,6 +4,7 @@
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/pollscheduler.h"
 #include "app/monitor/progressparser.h"
+#include "app/monitor/sweepexport.h"
 #include "app/monitor/sweepspec.h"
 #include "app/store/records.h"
 #include "app/store/taskstore.h"
@@ -53,7 +54,8 @@ public:
     explicit Engine(QObject *parent = nullptr);
     ~Engine() override;
 
-    // Direct access for code on the engine thread (eddyctl, tests). The GUI uses signals only.
+    // The database itself, for tests and benches only: the agent, eddyctl and the GUI's bridge
+    // use the named reads below (enginereads.cpp).
     Store::TaskStore &store() { return m_store; }
     PollScheduler &scheduler() { return *m_scheduler; }
     bool isOpen() const { return m_store.isOpen(); }
@@ -105,6 +107,43 @@ public:
         QString request;   // the InputRequest JSON text ({method, params})
     };
     QList<CaseQuestion> pendingCaseQuestions() const;
+
+    // Named reads (and the few writes that need no engine bookkeeping) for the agent, eddyctl and
+    // the GUI's bridge. Call on the engine's thread; each returns plain records, empty (or
+    // false) when the database is not open; storeError() says why a write failed.
+    QString storeError() const { return m_store.lastError(); }
+    QList<Store::ServerRecord> servers();
+    std::optional<Store::ServerRecord> server(qint64 serverId);
+    QStringList serverTaskIds(); // every server task id stored: what a transcript must not hold
+    std::optional<Store::TaskRecord> task(qint64 taskId);
+    QList<Store::TaskRecord> tasks(const Store::TaskQuery &query = {});
+    QList<Store::TaskEventRecord> taskEvents(qint64 taskId);
+    QList<Store::ProgressSample> progressSamples(qint64 taskId);
+    std::optional<Store::InputRequestRecord> inputRequest(qint64 taskId, const QString &key);
+    QList<Store::InputRequestRecord> inputRequests(qint64 taskId);
+    QList<Store::InputRequestRecord> pendingInputRequests();
+    QList<Store::InputRequestRecord> answeredInputRequests();
+    QList<Store::SweepRecord> sweeps();
+    std::optional<Store::SweepRecord> sweep(qint64 sweepId);
+    QList<Store::CaseRecord> cases(std::optional<qint64> sweepId);
+    std::optional<Store::CaseRecord> caseRecord(qint64 caseId);
+    // Lineage of a relaunch (see TaskStore::childTaskIds/parentTaskId).
+    QList<qint64> childTaskIds(qint64 caseId);
+    std::optional<qint64> parentTaskId(const Store::CaseRecord &c);
+    QList<Store::SessionRecord> sessions();
+    std::optional<Store::SessionRecord> sessionByName(const QString &name);
+    QList<QString> sessionNamesOfTask(qint64 taskId);
+    // A session of another kind than "workbench" (the agent's conversations); nullopt + storeError().
+    std::optional<qint64> createSessionOfKind(const QString &name, const QString &kind);
+    bool attachTask(qint64 sessionId, qint64 taskId);
+    // attachTasks() without operationFailed(): -1 + storeError() on error.
+    int attachTasksQuietly(qint64 sessionId, const Store::TaskQuery &query);
+    QList<Store::AgentMessageRecord> agentMessages(qint64 sessionId);
+    bool addAgentMessage(Store::AgentMessageRecord &message);
+    bool compactAgentMessages(qint64 sessionId, Store::AgentMessageRecord &summary,
+                              QList<Store::AgentMessageRecord> &keep);
+    // A sweep's export rows (SweepExport::rows).
+    QList<SweepExport::Row> exportRows(qint64 sweepId);
 
 public slots:
     // Opens the database and resumes every non-terminal task and unsent case. Emits opened().
@@ -232,6 +271,7 @@ private:
     void markGone(qint64 taskId, const QString &why, bool unreliable = false);
     double lastX(qint64 taskId); // for a message without a counter
     void queueChange(const Store::TaskRecord &task);
+    void queueFinished(const Store::TaskRecord &task); // queueChange() + ChangeSet::finished
     void armFlush();
     void flushChanges();
     void sendSnapshotChunk();

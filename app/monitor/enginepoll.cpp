@@ -311,6 +311,7 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
         m_legacyKeys.remove(taskId);
         m_lastX.remove(taskId);
         qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toText(done.status)));
+        queueFinished(done);
         emit taskFinished(done);
     }
 }
@@ -373,6 +374,7 @@ void Engine::markGone(qint64 taskId, const QString &why, bool unreliable)
     m_live.erase(it);
     m_scheduler->remove(taskId);
     queueChange(t);
+    queueFinished(t);
     qCWarning(lcMonitor, "task %lld is %s", taskId, qPrintable(Store::toText(t.status)));
     emit taskFinished(t);
 }

@@ -357,6 +357,7 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
         // A terminal seed carries no payload: fetch it once.
         trackLive(t, now);
     } else {
+        queueFinished(t);
         emit taskFinished(t);
     }
     pumpSubmissions();

@@ -1,6 +1,7 @@
 #include "app/monitor/progressanalyzer.h"
 #include "app/monitor/progressparser.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -17,31 +18,59 @@ QString ProgressAnalyzer::toString(Verdict verdict)
     return QStringLiteral("unknown");
 }
 
+void ProgressRate::add(const Store::ProgressSample &s)
+{
+    if (s.series == ProgressParser::Iteration) {
+        if (!m_firstIt)
+            m_firstIt = Point{s.atMs, s.y};
+        m_lastIt = Point{s.atMs, s.y};
+    } else if (s.series == ProgressParser::MaxIterations) {
+        m_maxIt = s.y;
+    } else if (s.series == ProgressParser::Percent) {
+        if (!m_firstPct)
+            m_firstPct = Point{s.atMs, s.y};
+        m_lastPct = Point{s.atMs, s.y};
+    }
+}
+
+std::optional<double> ProgressRate::fraction() const
+{
+    if (m_lastIt && m_maxIt && *m_maxIt > 0)
+        return std::clamp(m_lastIt->value / *m_maxIt, 0.0, 1.0);
+    if (m_lastPct)
+        return std::clamp(m_lastPct->value / 100.0, 0.0, 1.0);
+    return std::nullopt;
+}
+
+std::optional<qint64> ProgressRate::etaMs() const
+{
+    const auto left = [](const Point &first, const Point &last, double target) {
+        const double rate = (last.value - first.value) / double(last.atMs - first.atMs); // per ms
+        return qint64(std::max(0.0, (target - last.value) / rate));
+    };
+    if (m_lastIt && m_maxIt && m_lastIt->atMs > m_firstIt->atMs && m_lastIt->value > m_firstIt->value)
+        return left(*m_firstIt, *m_lastIt, *m_maxIt);
+    if (m_lastPct && m_lastPct->atMs > m_firstPct->atMs && m_lastPct->value > m_firstPct->value)
+        return left(*m_firstPct, *m_lastPct, 100.0);
+    return std::nullopt;
+}
+
+qint64 ProgressRate::lastAtMs() const
+{
+    if (m_lastIt && m_maxIt && m_lastIt->atMs > m_firstIt->atMs && m_lastIt->value > m_firstIt->value)
+        return m_lastIt->atMs;
+    return m_lastPct ? m_lastPct->atMs : (m_lastIt ? m_lastIt->atMs : 0);
+}
+
 ProgressAnalyzer::Estimate ProgressAnalyzer::analyse(const QList<Store::ProgressSample> &samples)
 {
     Estimate e;
-    // Latest iteration, its limit, and the first iteration sample for the rate.
-    const Store::ProgressSample *firstIt = nullptr;
-    const Store::ProgressSample *lastIt = nullptr;
-    std::optional<double> maxIt;
-    std::optional<double> percent;
-    const Store::ProgressSample *firstPct = nullptr;
-    const Store::ProgressSample *lastPct = nullptr;
+    ProgressRate rate;
     std::vector<std::pair<double, double>> residuals; // (x, log10 y)
     bool blewUp = false;
     for (const Store::ProgressSample &s : samples) {
-        if (s.series == ProgressParser::Iteration) {
-            if (!firstIt)
-                firstIt = &s;
-            lastIt = &s;
-        } else if (s.series == ProgressParser::MaxIterations) {
-            maxIt = s.y;
-        } else if (s.series == ProgressParser::Percent) {
-            if (!firstPct)
-                firstPct = &s;
-            lastPct = &s;
-            percent = s.y;
-        } else if (s.series == ProgressParser::Residual) {
+        rate.add(s);
+        if (s.series == ProgressParser::Residual) {
             e.residual = s.y;
             if (!std::isfinite(s.y)) {
                 blewUp = true;
@@ -52,18 +81,8 @@ ProgressAnalyzer::Estimate ProgressAnalyzer::analyse(const QList<Store::Progress
             }
         }
     }
-    if (lastIt && maxIt && *maxIt > 0)
-        e.fraction = std::clamp(lastIt->y / *maxIt, 0.0, 1.0);
-    else if (percent)
-        e.fraction = std::clamp(*percent / 100.0, 0.0, 1.0);
-
-    if (lastIt && maxIt && firstIt && lastIt->atMs > firstIt->atMs && lastIt->y > firstIt->y) {
-        const double rate = (lastIt->y - firstIt->y) / double(lastIt->atMs - firstIt->atMs); // it/ms
-        e.etaMs = qint64(std::max(0.0, (*maxIt - lastIt->y) / rate));
-    } else if (lastPct && firstPct && lastPct->atMs > firstPct->atMs && lastPct->y > firstPct->y) {
-        const double rate = (lastPct->y - firstPct->y) / double(lastPct->atMs - firstPct->atMs);
-        e.etaMs = qint64(std::max(0.0, (100.0 - lastPct->y) / rate));
-    }
+    e.fraction = rate.fraction();
+    e.etaMs = rate.etaMs();
 
     if (blewUp) {
         e.verdict = Verdict::Diverging;

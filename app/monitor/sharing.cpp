@@ -304,6 +304,7 @@ void Sharing::check(bool force)
         } else if (m_followed.remove(id) > 0) {
             ended = true;
             m_engine.m_inbox->forget(id);
+            m_engine.queueFinished(*t); // the window learns of finishes from the change set
             emit m_engine.taskFinished(*t);
         }
     }

@@ -75,6 +75,10 @@ public:
     std::optional<SweepRecord> sweep(qint64 id);
     QList<CaseRecord> cases(std::optional<qint64> sweepId);
     std::optional<CaseRecord> caseRecord(qint64 id);
+    // Lineage of a relaunch: the tasks started by the cases relaunched from case `caseId` (by case
+    // id), and the task of the case it was itself relaunched from (when it has one).
+    QList<qint64> childTaskIds(qint64 caseId);
+    std::optional<qint64> parentTaskId(const CaseRecord &c);
     // Cases whose request may not have reached the server: Pending or Sent, oldest first.
     QList<CaseRecord> unsubmittedCases(int limit = -1);
     bool markCaseSent(qint64 caseId);

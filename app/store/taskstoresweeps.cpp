@@ -232,4 +232,23 @@ bool TaskStore::markCaseRejected(qint64 caseId, const QString &errorJson)
     return st.exec();
 }
 
+QList<qint64> TaskStore::childTaskIds(qint64 caseId)
+{
+    QList<qint64> out;
+    Statement st = m_db.prepare(QStringLiteral("SELECT task_id FROM cases WHERE parent_case_id = ? "
+                                               "AND task_id IS NOT NULL ORDER BY id"));
+    st.bind(1, caseId);
+    while (st.step() == Statement::StepResult::Row)
+        out << st.int64(0);
+    return out;
+}
+
+std::optional<qint64> TaskStore::parentTaskId(const CaseRecord &c)
+{
+    if (!c.parentCaseId)
+        return std::nullopt;
+    const auto parent = caseRecord(*c.parentCaseId);
+    return parent ? parent->taskId : std::nullopt;
+}
+
 } // namespace Eddy::Store

@@ -120,6 +120,7 @@ void tst_GuiFlow::sweepThroughWidgets()
     m_app = startApp();
     QVERIFY(m_app);
     MainWindow &w = *m_app->window;
+    QSignalSpy changes(m_app->bridge.get(), &EngineBridge::changesReady);
     // First run with no sessions: Eddy makes one and shows it.
     QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
 
@@ -180,6 +181,21 @@ void tst_GuiFlow::sweepThroughWidgets()
     QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 6);
     // Three cases force a defect; the server may ask a case again after a repair ("still fails").
     QVERIFY2(m_questionsAnswered >= 3, qPrintable(QString::number(m_questionsAnswered)));
+    // The window hears of each finish and each question once, in a change set from the bridge
+    // (its one door into the engine).
+    QHash<qint64, int> finishes;
+    QSet<QPair<qint64, QString>> questions;
+    for (const QList<QVariant> &args : std::as_const(changes)) {
+        const auto c = args.first().value<Monitor::ChangeSet>();
+        for (qint64 id : c.finished)
+            ++finishes[id];
+        for (const auto &r : c.inputs)
+            questions.insert({r.taskId, r.key});
+    }
+    QCOMPARE(finishes.size(), 6);
+    for (auto it = finishes.cbegin(); it != finishes.cend(); ++it)
+        QVERIFY2(it.value() == 1, qPrintable(QStringLiteral("task %1 finished %2 times").arg(it.key()).arg(it.value())));
+    QVERIFY2(questions.size() >= m_questionsAnswered, qPrintable(QString::number(questions.size())));
     QCOMPARE(w.inboxModel()->pendingCount(), 0);
     QCOMPARE(w.inboxModel()->rowCount(), m_questionsAnswered); // answered ones stay as the record
     // 300 iterations on 16 x 16 cells stop short of the default tolerance: done, not converged.

@@ -1,3 +1,4 @@
+#include "app/monitor/progressanalyzer.h"
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
 
@@ -23,6 +24,7 @@ private Q_SLOTS:
     void changesAreFineGrained();
     void newTasksOnlyFromSession();
     void progressFromSamples();
+    void etaIsTheMonitorsRule();
     void timeColumns();
     void filterAndSearch();
     void sortByColumn();
@@ -180,6 +182,45 @@ void tst_TaskTableModel::progressFromSamples()
     model.applyChanges({task(2, TaskStatus::Failed, 3, 32, 200)}, {});
     QCOMPARE(p.data().toString(), QStringLiteral("55 %"));
     QCOMPARE(p.data(TaskTableModel::ProgressRole).toDouble(), 600.0 / 1100.0);
+}
+
+// The table shows the ETA the monitor computes (ProgressAnalyzer, which the agent reports), for
+// every kind of progress a solver reports: here a percentage without an iteration count.
+void tst_TaskTableModel::etaIsTheMonitorsRule()
+{
+    TaskTableModel model;
+    model.setNow(Now);
+    model.setTasks({task(1, TaskStatus::Working, 3, 31, 100), task(2, TaskStatus::Working, 3, 32, 200)});
+    const auto sample = [](qint64 taskId, qint64 at, const char *series, double y) {
+        ProgressSample s;
+        s.taskId = taskId;
+        s.atMs = at;
+        s.series = QString::fromLatin1(series);
+        s.y = y;
+        return s;
+    };
+    const QList<ProgressSample> percent{sample(1, Now - 20'000, "percent", 10),
+                                        sample(1, Now - 10'000, "percent", 30),
+                                        sample(1, Now, "percent", 50)};
+    const QList<ProgressSample> iterations{sample(2, Now - 9'000, "max_iterations", 400),
+                                           sample(2, Now - 9'000, "iteration", 40),
+                                           sample(2, Now - 3'000, "iteration", 100),
+                                           sample(2, Now, "iteration", 160)};
+    model.applySamples(percent);
+    model.applySamples(iterations);
+    const auto monitor1 = Eddy::Monitor::ProgressAnalyzer::analyse(percent);
+    const auto monitor2 = Eddy::Monitor::ProgressAnalyzer::analyse(iterations);
+    QVERIFY(monitor1.etaMs && monitor2.etaMs);
+    // 40 % in 20 s, 50 % left: 25 s; 120 iterations in 9 s, 240 left: 18 s.
+    QCOMPARE(*monitor1.etaMs, 25'000);
+    QCOMPARE(*monitor2.etaMs, 18'000);
+    const QVariant eta1 = model.index(0, TaskTableModel::EtaColumn).data(TaskTableModel::EtaMsRole);
+    QVERIFY2(eta1.isValid(), "the table shows no ETA where the monitor has one");
+    QCOMPARE(eta1.toLongLong(), *monitor1.etaMs);
+    QCOMPARE(model.index(1, TaskTableModel::EtaColumn).data(TaskTableModel::EtaMsRole).toLongLong(),
+             *monitor2.etaMs);
+    QCOMPARE(model.index(0, TaskTableModel::ProgressColumn).data(TaskTableModel::ProgressRole).toDouble(),
+             *monitor1.fraction);
 }
 
 void tst_TaskTableModel::timeColumns()

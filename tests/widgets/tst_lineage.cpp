@@ -126,6 +126,11 @@ void tst_Lineage::popupPreference()
                                    R"("requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}})");
         return r;
     };
+    const auto changeWith = [](const Store::InputRequestRecord &r) {
+        Monitor::ChangeSet c;
+        c.inputs << r;
+        return c;
+    };
     Monitor::Engine engine; // no server: the window only listens to its signals here
     QVERIFY(engine.open(m_dir.filePath(QStringLiteral("prefs.sqlite"))));
     EngineBridge bridge(&engine);
@@ -136,7 +141,7 @@ void tst_Lineage::popupPreference()
         QVERIFY(popup->isCheckable());
         QVERIFY(!popup->isChecked()); // default: questions wait in the inbox, nothing pops up
         QVERIFY(!w.opensDialogsAutomatically());
-        Q_EMIT engine.inputRequested(request(1));
+        Q_EMIT engine.changesReady(changeWith(request(1))); // the one route of questions
         QCOMPARE(w.inboxModel()->pendingCount(), 1);
         QTest::qWait(200);
         QVERIFY(!w.currentDialog());
@@ -156,7 +161,7 @@ void tst_Lineage::popupPreference()
         MainWindow w(&bridge); // a restart: the preference is back
         QVERIFY(w.popupAction()->isChecked());
         QVERIFY(w.opensDialogsAutomatically());
-        Q_EMIT engine.inputRequested(request(2));
+        Q_EMIT engine.changesReady(changeWith(request(2))); // the one route of questions
         QTRY_VERIFY_WITH_TIMEOUT(w.currentDialog(), 10000);
         QCOMPARE(w.currentDialog()->context().taskNumber, 2);
         w.currentDialog()->reject();
