@@ -92,6 +92,8 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent, const QS
         line.taskId = *id;
         line.outcome = existed ? Outcome::Known : Outcome::Imported;
         report.lines << line;
+        if (existed)
+            continue; // a second import changes nothing
         if (!sessionName.isEmpty()) {
             if (!sessionId) {
                 if (auto s = m_store.sessionByName(sessionName))
@@ -102,8 +104,6 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent, const QS
             if (sessionId)
                 m_store.attachTask(*sessionId, *id);
         }
-        if (existed)
-            continue;
         qCInfo(lcMonitor, "task %lld: imported a handle (%s) of server %lld", *id,
                qPrintable(TaskHandle::redacted(ref.taskId)), server->id);
         if (auto stored = m_store.task(*id)) {
