@@ -45,7 +45,8 @@ void Ctl::cmdHandles()
     if (sub == QLatin1String("import"))
         return cmdHandlesImport();
     fail(QStringLiteral("usage: eddyctl handles export [QUERY] (-o FILE | --stdout), or "
-                        "eddyctl handles import FILE [--server URL] [--session NAME] [--wait]"), Usage);
+                        "eddyctl handles import FILE [--server URL] [--session NAME] [--wait]"),
+         Usage);
 }
 
 void Ctl::cmdHandlesExport()
@@ -59,7 +60,8 @@ void Ctl::cmdHandlesExport()
                 return fail(QStringLiteral("-o needs a file name."), Usage);
             output = rest[++i];
         } else {
-            terms << rest[i].split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
+            terms << rest[i].split(QRegularExpression(QStringLiteral("[\\s,]+")),
+                                   Qt::SkipEmptyParts);
         }
     }
     Store::TaskQuery q;
@@ -75,7 +77,9 @@ void Ctl::cmdHandlesExport()
         const int eq = term.indexOf(QLatin1Char('='));
         if (eq <= 0)
             return fail(QStringLiteral("query term \"%1\" is neither a task number nor NAME=VALUE "
-                                       "(session=NAME, sweep=N, status=S, tool=T, server=URL).").arg(term), Usage);
+                                       "(session=NAME, sweep=N, status=S, tool=T, server=URL).")
+                            .arg(term),
+                        Usage);
         const QString key = term.left(eq);
         const QString value = term.mid(eq + 1);
         if (key == QLatin1String("session")) {
@@ -95,9 +99,11 @@ void Ctl::cmdHandlesExport()
         }
     }
     if (output.isEmpty() && !m_toStdout && ::isatty(STDOUT_FILENO))
-        return fail(QStringLiteral("the references hold task ids, which are secrets: write them to a "
-                                   "file with -o FILE (created mode 0600), or pipe them, or give "
-                                   "--stdout to print them on this terminal."), Usage);
+        return fail(
+            QStringLiteral("the references hold task ids, which are secrets: write them to a "
+                           "file with -o FILE (created mode 0600), or pipe them, or give "
+                           "--stdout to print them on this terminal."),
+            Usage);
     if (!openEngine(false))
         return;
     const Monitor::HandleExport out = m_engine.exportHandles(q, ids, session);
@@ -116,7 +122,8 @@ void Ctl::cmdHandlesExport()
     m_err << QStringLiteral("exported %1 task reference(s)%2; they hold task ids: keep them secret")
                  .arg(out.count)
                  .arg(output.isEmpty() || output == QLatin1String("-")
-                          ? QString() : QStringLiteral(" to %1 (mode 0600)").arg(output))
+                          ? QString()
+                          : QStringLiteral(" to %1 (mode 0600)").arg(output))
           << Qt::endl;
     finish(Ok);
 }
@@ -124,7 +131,10 @@ void Ctl::cmdHandlesExport()
 void Ctl::cmdHandlesImport()
 {
     if (m_args.size() != 3)
-        return fail(QStringLiteral("usage: eddyctl handles import FILE [--server URL] [--session NAME] [--wait]"), Usage);
+        return fail(
+            QStringLiteral(
+                "usage: eddyctl handles import FILE [--server URL] [--session NAME] [--wait]"),
+            Usage);
     const QString path = m_args[2];
     QFile f(path);
     if (path != QLatin1String("-") && !f.open(QIODevice::ReadOnly))
@@ -133,10 +143,11 @@ void Ctl::cmdHandlesImport()
         return fail(QStringLiteral("cannot read standard input: %1").arg(f.errorString()));
     const QByteArray content = f.readAll();
     if (m_wait) {
-        connect(&m_engine, &Monitor::Engine::changesReady, this, [this](const Monitor::ChangeSet &c) {
-            for (const Store::TaskRecord &t : c.tasks)
-                printChange(t);
-        });
+        connect(
+            &m_engine, &Monitor::Engine::changesReady, this, [this](const Monitor::ChangeSet &c) {
+                for (const Store::TaskRecord &t : c.tasks)
+                    printChange(t);
+            });
         connect(&m_engine, &Monitor::Engine::idle, this, [this] {
             m_err << QStringLiteral("all tasks finished") << Qt::endl;
             finish(m_rejected > 0 ? Failure : Ok);
@@ -153,15 +164,19 @@ void Ctl::cmdHandlesImport()
     for (const auto &l : report.lines) {
         if (m_json) {
             lines.push_back({{"line", l.line},
-                             {"outcome", l.outcome == Outcome::Imported ? "imported"
-                                         : l.outcome == Outcome::Known  ? "known" : "rejected"},
+                             {"outcome",
+                              l.outcome == Outcome::Imported ? "imported"
+                              : l.outcome == Outcome::Known  ? "known"
+                                                             : "rejected"},
                              {"task", l.taskId ? json(l.taskId) : json()},
                              {"error", l.message.toStdString()}});
         } else if (l.outcome == Outcome::Rejected) {
-            m_err << QStringLiteral("%1:%2: rejected: %3").arg(path).arg(l.line).arg(l.message) << Qt::endl;
+            m_err << QStringLiteral("%1:%2: rejected: %3").arg(path).arg(l.line).arg(l.message)
+                  << Qt::endl;
         } else {
             m_out << QStringLiteral("%1:%2: %3 task %4")
-                         .arg(path).arg(l.line)
+                         .arg(path)
+                         .arg(l.line)
                          .arg(l.outcome == Outcome::Imported ? QStringLiteral("imported as")
                                                              : QStringLiteral("already known as"))
                          .arg(l.taskId)
@@ -170,14 +185,18 @@ void Ctl::cmdHandlesImport()
     }
     m_rejected = report.count(Outcome::Rejected);
     if (m_json)
-        m_out << QString::fromStdString(json{{"imported", report.count(Outcome::Imported)},
-                                             {"known", report.count(Outcome::Known)},
-                                             {"rejected", m_rejected},
-                                             {"session", session.toStdString()},
-                                             {"lines", lines}}.dump()) << Qt::endl;
+        m_out << QString::fromStdString(json{
+            {"imported", report.count(Outcome::Imported)},
+            {"known", report.count(Outcome::Known)},
+            {"rejected", m_rejected},
+            {"session", session.toStdString()},
+            {"lines", lines}}.dump())
+              << Qt::endl;
     m_err << QStringLiteral("%1 imported, %2 already known, %3 rejected (session \"%4\")")
-                 .arg(report.count(Outcome::Imported)).arg(report.count(Outcome::Known))
-                 .arg(m_rejected).arg(session)
+                 .arg(report.count(Outcome::Imported))
+                 .arg(report.count(Outcome::Known))
+                 .arg(m_rejected)
+                 .arg(session)
           << Qt::endl;
     if (!m_wait)
         return finish(m_rejected > 0 ? Failure : Ok);

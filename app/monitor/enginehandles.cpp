@@ -6,7 +6,8 @@ namespace Eddy::Monitor {
 
 // ---------------------------------------------------------------- task handles (docs/interop.md)
 
-HandleImportReport Engine::importHandles(const QByteArray &fileContent, const QString &sessionName,
+HandleImportReport Engine::importHandles(const QByteArray &fileContent,
+                                         const QString &sessionName,
                                          const QString &serverUrl)
 {
     using Outcome = HandleImportReport::Line::Outcome;
@@ -15,7 +16,8 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent, const QS
         report.fileError = TaskHandle::tr("the task store is not open");
         return report;
     }
-    const QList<TaskHandle::FileEntry> entries = TaskHandle::parseFile(fileContent, &report.fileError);
+    const QList<TaskHandle::FileEntry> entries
+        = TaskHandle::parseFile(fileContent, &report.fileError);
     if (!report.fileError.isEmpty())
         return report;
 
@@ -23,8 +25,8 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent, const QS
     QHash<QString, Store::ServerRecord> byEndpoint;
     for (const Store::ServerRecord &s : m_store.servers())
         byEndpoint.insert(TaskHandle::endpointIdForServer(s.url), s);
-    const QString offeredEndpoint = serverUrl.isEmpty() ? QString()
-                                                        : TaskHandle::endpointIdForServer(serverUrl);
+    const QString offeredEndpoint
+        = serverUrl.isEmpty() ? QString() : TaskHandle::endpointIdForServer(serverUrl);
     std::optional<qint64> sessionId;
     const qint64 now = nowMs();
     for (const TaskHandle::FileEntry &e : entries) {
@@ -43,7 +45,8 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent, const QS
             if (auto added = id >= 0 ? m_store.server(id) : std::nullopt) {
                 server = byEndpoint.insert(ref.endpointId, *added);
             } else {
-                line.message = TaskHandle::tr("cannot add the server %1: %2").arg(serverUrl, m_store.lastError());
+                line.message = TaskHandle::tr("cannot add the server %1: %2")
+                                   .arg(serverUrl, m_store.lastError());
                 report.lines << line;
                 continue;
             }
@@ -51,28 +54,38 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent, const QS
         if (server == byEndpoint.constEnd()) {
             const QString ns = ref.endpointId.section(QLatin1Char(':'), 0, -4);
             if (ns != QLatin1String(TaskHandle::s_namespace))
-                line.message = TaskHandle::tr(
-                    "the endpoint namespace is \"%1\", not Eddy's \"%2\": the requester that wrote it must "
-                    "name its endpoint with createTaskSessionEndpointId(\"%2\", {\"transport\": "
-                    "\"streamable-http\", \"url\": SERVER_URL})").arg(ns.left(60), QLatin1String(TaskHandle::s_namespace));
+                line.message = TaskHandle::tr("the endpoint namespace is \"%1\", not Eddy's "
+                                              "\"%2\": the requester that wrote it must "
+                                              "name its endpoint with "
+                                              "createTaskSessionEndpointId(\"%2\", {\"transport\": "
+                                              "\"streamable-http\", \"url\": SERVER_URL})")
+                                   .arg(ns.left(60), QLatin1String(TaskHandle::s_namespace));
             else if (!serverUrl.isEmpty())
-                line.message = TaskHandle::tr(
-                    "the endpoint is not %1 (that URL's endpoint id is %2) nor any server Eddy knows; "
-                    "give the server URL the requester connected to, exactly as it wrote it")
-                                   .arg(serverUrl, offeredEndpoint);
+                line.message
+                    = TaskHandle::tr(
+                          "the endpoint is not %1 (that URL's endpoint id is %2) nor any server "
+                          "Eddy knows; "
+                          "give the server URL the requester connected to, exactly as it wrote it")
+                          .arg(serverUrl, offeredEndpoint);
             else
-                line.message = TaskHandle::tr(
-                    "the endpoint %1 is none of the %n server(s) Eddy knows; add the server the task "
-                    "runs on: eddyctl handles import FILE --server URL (the URL the requester connected to)",
-                    nullptr, int(byEndpoint.size())).arg(ref.endpointId);
+                line.message = TaskHandle::tr("the endpoint %1 is none of the %n server(s) Eddy "
+                                              "knows; add the server the task "
+                                              "runs on: eddyctl handles import FILE --server URL "
+                                              "(the URL the requester connected to)",
+                                              nullptr,
+                                              int(byEndpoint.size()))
+                                   .arg(ref.endpointId);
             report.lines << line;
             continue;
         }
         if (!server->era.isEmpty() && TaskHandle::generationForEra(server->era) != ref.generation) {
-            line.message = TaskHandle::tr("generation %1 does not match the server %2, which speaks %3 "
-                                          "(generation %4)")
-                               .arg(ref.generation, server->url, server->era,
-                                    TaskHandle::generationForEra(server->era));
+            line.message
+                = TaskHandle::tr("generation %1 does not match the server %2, which speaks %3 "
+                                 "(generation %4)")
+                      .arg(ref.generation,
+                           server->url,
+                           server->era,
+                           TaskHandle::generationForEra(server->era));
             report.lines << line;
             continue;
         }
@@ -104,8 +117,11 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent, const QS
             if (sessionId)
                 m_store.attachTask(*sessionId, *id);
         }
-        qCInfo(lcMonitor, "task %lld: imported a handle (%s) of server %lld", *id,
-               qPrintable(TaskHandle::redacted(ref.taskId)), server->id);
+        qCInfo(lcMonitor,
+               "task %lld: imported a handle (%s) of server %lld",
+               *id,
+               qPrintable(TaskHandle::redacted(ref.taskId)),
+               server->id);
         if (auto stored = m_store.task(*id)) {
             queueChange(*stored);
             if (m_monitoring)
@@ -117,7 +133,8 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent, const QS
     return report;
 }
 
-HandleExport Engine::exportHandles(const Store::TaskQuery &query, const QList<qint64> &taskIds,
+HandleExport Engine::exportHandles(const Store::TaskQuery &query,
+                                   const QList<qint64> &taskIds,
                                    const QString &sessionName)
 {
     HandleExport out;
@@ -141,13 +158,16 @@ HandleExport Engine::exportHandles(const Store::TaskQuery &query, const QList<qi
         if (!taskIds.isEmpty() && !taskIds.contains(t.id))
             continue;
         if (t.serverTaskId.isEmpty()) {
-            out.skipped << TaskHandle::tr("task %1: the server answered at once; there is no task to "
-                                          "resume").arg(t.id);
+            out.skipped << TaskHandle::tr(
+                               "task %1: the server answered at once; there is no task to "
+                               "resume")
+                               .arg(t.id);
             continue;
         }
         if (t.status == Store::TaskStatus::Lost || t.status == Store::TaskStatus::Expired) {
             out.skipped << TaskHandle::tr("task %1: %2; the server no longer has it")
-                               .arg(t.id).arg(Store::toText(t.status));
+                               .arg(t.id)
+                               .arg(Store::toText(t.status));
             continue;
         }
         if (!servers.contains(t.serverId))

@@ -20,13 +20,27 @@ void appendString(QByteArray &out, const std::string &s)
     out += '"';
     for (const unsigned char c : s) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (c < 0x20) {
                 char buf[8];
@@ -107,8 +121,9 @@ void appendCanonical(QByteArray &out, const json &v)
             e.value = &it.value();
             entries.push_back(std::move(e));
         }
-        std::sort(entries.begin(), entries.end(),
-                  [](const Entry &a, const Entry &b) { return a.utf16 < b.utf16; });
+        std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+            return a.utf16 < b.utf16;
+        });
         out += '{';
         bool first = true;
         for (const Entry &e : entries) {
@@ -174,8 +189,8 @@ QByteArray canonicalJson(const json &value)
 
 QString endpointId(const QString &nameSpace, const json &descriptor)
 {
-    const QByteArray digest = QCryptographicHash::hash(canonicalJson(descriptor),
-                                                       QCryptographicHash::Sha256);
+    const QByteArray digest
+        = QCryptographicHash::hash(canonicalJson(descriptor), QCryptographicHash::Sha256);
     return nameSpace + QStringLiteral(":v1:sha256:") + QString::fromLatin1(digest.toHex());
 }
 
@@ -224,7 +239,8 @@ std::optional<Reference> parse(const json &value, QString *error)
             missing << QString::fromLatin1(key);
     }
     if (!missing.isEmpty())
-        return failed(tr("%1 missing or not a non-empty string").arg(missing.join(QStringLiteral(", "))));
+        return failed(
+            tr("%1 missing or not a non-empty string").arg(missing.join(QStringLiteral(", "))));
     Reference r;
     r.endpointId = text(value, "endpointId");
     r.generation = text(value, "generation");
@@ -232,14 +248,16 @@ std::optional<Reference> parse(const json &value, QString *error)
     r.originalOperation = text(value, "originalOperation");
     if (r.generation != QLatin1String("v1") && r.generation != QLatin1String("v2"))
         return failed(tr("generation is \"%1\"; it must be \"v1\" (2025-11-25 Tasks) or \"v2\" "
-                         "(2026-07-28 Tasks extension)").arg(r.generation.left(20)));
+                         "(2026-07-28 Tasks extension)")
+                          .arg(r.generation.left(20)));
     if (r.originalOperation != QLatin1String("tools/call"))
         return failed(tr("originalOperation is \"%1\"; only \"tools/call\" tasks can be resumed")
                           .arg(r.originalOperation.left(40)));
     const QStringList parts = r.endpointId.split(QLatin1Char(':'));
     static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
     if (parts.size() < 4 || parts[parts.size() - 3] != QLatin1String("v1")
-        || parts[parts.size() - 2] != QLatin1String("sha256") || !hex.match(parts.last()).hasMatch())
+        || parts[parts.size() - 2] != QLatin1String("sha256")
+        || !hex.match(parts.last()).hasMatch())
         return failed(tr("endpointId \"%1\" is not NAMESPACE:v1:sha256:HEX (64 lower-case hex "
                          "digits), as createTaskSessionEndpointId makes it")
                           .arg(r.endpointId.left(100)));

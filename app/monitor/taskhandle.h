@@ -12,7 +12,8 @@ namespace Eddy::Monitor {
 
 // Task references that move between clients: the SerializedTaskReference of the official
 // TypeScript requester (@modelcontextprotocol/ext-tasks 0.2.2),
-//   {"endpointId": "...", "generation": "v1"|"v2", "taskId": "...", "originalOperation": "tools/call"}
+//   {"endpointId": "...", "generation": "v1"|"v2", "taskId": "...", "originalOperation":
+//   "tools/call"}
 // endpointId is NAMESPACE ":v1:sha256:" + hex SHA-256 of the canonical JSON of a connection
 // descriptor. Eddy's namespace is "eddy" and its descriptor is
 //   {"transport": "streamable-http", "url": SERVER_URL}
@@ -75,11 +76,11 @@ struct HandleImportReport
     {
         int line = 0;
         enum class Outcome { Imported, Known, Rejected } outcome = Outcome::Rejected;
-        qint64 taskId = 0;   // Eddy's task number (Imported, Known)
-        QString message;     // why it was rejected
+        qint64 taskId = 0; // Eddy's task number (Imported, Known)
+        QString message;   // why it was rejected
     };
     QList<Line> lines;
-    QString fileError;       // nothing could be read
+    QString fileError; // nothing could be read
     int count(Line::Outcome o) const
     {
         int n = 0;
@@ -91,10 +92,10 @@ struct HandleImportReport
 
 struct HandleExport
 {
-    QByteArray jsonLines;    // one reference per line
+    QByteArray jsonLines; // one reference per line
     int count = 0;
-    QStringList skipped;     // tasks that cannot be handed off, with why
-    QString error;           // nothing could be exported (e.g. no such session)
+    QStringList skipped; // tasks that cannot be handed off, with why
+    QString error;       // nothing could be exported (e.g. no such session)
 };
 
 } // namespace Eddy::Monitor

@@ -33,19 +33,25 @@ std::optional<qint64> TaskStore::importTask(TaskRecord &task, bool *existed)
     Statement ins = m_db.prepare(QStringLiteral(
         "INSERT INTO tasks(server_id, tool, arguments, server_task_id, status, status_message, "
         "next_poll_at, first_seen_at, updated_at) VALUES(?,?,?,?,?,?,?,?,?)"));
-    ins.bind(1, task.serverId).bind(2, task.tool + QString(""))
+    ins.bind(1, task.serverId)
+        .bind(2, task.tool + QString(""))
         .bind(3, task.arguments.isEmpty() ? QStringLiteral("{}") : task.arguments)
-        .bind(4, task.serverTaskId).bind(5, toText(task.status))
-        .bind(6, task.statusMessage + QString("")).bind(7, task.nextPollAtMs)
-        .bind(8, task.firstSeenAtMs).bind(9, task.updatedAtMs);
+        .bind(4, task.serverTaskId)
+        .bind(5, toText(task.status))
+        .bind(6, task.statusMessage + QString(""))
+        .bind(7, task.nextPollAtMs)
+        .bind(8, task.firstSeenAtMs)
+        .bind(9, task.updatedAtMs);
     if (!ins.exec()) {
-        m_db.setError(QStringLiteral("Cannot store the handed-over task: %1").arg(ins.errorString()));
+        m_db.setError(
+            QStringLiteral("Cannot store the handed-over task: %1").arg(ins.errorString()));
         return std::nullopt;
     }
     task.id = m_db.lastInsertId();
     Statement ev = prepareTaskEvent(m_db, task, now);
     if (!ev.exec() || !tx.commit()) {
-        m_db.setError(QStringLiteral("Cannot store the handed-over task: %1").arg(m_db.lastError()));
+        m_db.setError(
+            QStringLiteral("Cannot store the handed-over task: %1").arg(m_db.lastError()));
         return std::nullopt;
     }
     return task.id;

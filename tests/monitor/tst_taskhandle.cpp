@@ -38,17 +38,20 @@ void TstTaskHandle::endpointIdMatchesRequester_data()
     QTest::addColumn<QByteArray>("descriptor");
     QTest::addColumn<QString>("expected");
     QTest::newRow("eddy descriptor")
-        << "eddy" << QByteArray(R"({"transport":"streamable-http","url":"http://127.0.0.1:8080/mcp"})")
+        << "eddy"
+        << QByteArray(R"({"transport":"streamable-http","url":"http://127.0.0.1:8080/mcp"})")
         << "eddy:v1:sha256:92cb4fe812912c7927a8b49e891d3429022ed014d65896eef8c6cdd7afa278b6";
     QTest::newRow("keys out of order, non-ASCII")
-        << "eddy" << QByteArray("{\"url\":\"http://h/\xc3\xa9\xc3\xa9\",\"transport\":\"streamable-http\"}")
+        << "eddy"
+        << QByteArray("{\"url\":\"http://h/\xc3\xa9\xc3\xa9\",\"transport\":\"streamable-http\"}")
         << "eddy:v1:sha256:a07e3afc784beb63b71668ce225bcfc12fdfa5c1c2532894e755ed820840170b";
     // Sorting in UTF-16 code units (an astral key before U+FFFF), control escapes, JS numbers.
     QTest::newRow("sorting, escaping, numbers")
         << "ns"
-        << QByteArray("{\"b\":1,\"a\":[true,null,1.5,1e21,1e-7,-0.0,123456789012,0.1],\"\xc3\xa9\":\"x\","
-                      "\"Z\":\"\\u0001\\n\\\"\\\\\",\"\xf0\x9f\x98\x80\":1,\"\xef\xbf\xbf\":2,"
-                      "\"nested\":{\"y\":{},\"x\":[]}}")
+        << QByteArray(
+               "{\"b\":1,\"a\":[true,null,1.5,1e21,1e-7,-0.0,123456789012,0.1],\"\xc3\xa9\":\"x\","
+               "\"Z\":\"\\u0001\\n\\\"\\\\\",\"\xf0\x9f\x98\x80\":1,\"\xef\xbf\xbf\":2,"
+               "\"nested\":{\"y\":{},\"x\":[]}}")
         << "ns:v1:sha256:baa94e677453367d6c458e17cfafee48c9fadffbd82ebc815856c2163ecba03e";
 }
 
@@ -68,8 +71,10 @@ void TstTaskHandle::canonicalForm()
     QCOMPARE(canonicalJson(json::parse("[1e21, 1e-7, 0.000001, 100, 2.50, -0.0, 1e300]")),
              QByteArray("[1e+21,1e-7,0.000001,100,2.5,0,1e+300]"));
     QCOMPARE(canonicalJson(json("\x1f")), QByteArray("\"\\u001f\""));
-    QCOMPARE(Monitor::TaskHandle::endpointIdForServer(QStringLiteral("http://127.0.0.1:8080/mcp")),
-             QStringLiteral("eddy:v1:sha256:92cb4fe812912c7927a8b49e891d3429022ed014d65896eef8c6cdd7afa278b6"));
+    QCOMPARE(
+        Monitor::TaskHandle::endpointIdForServer(QStringLiteral("http://127.0.0.1:8080/mcp")),
+        QStringLiteral(
+            "eddy:v1:sha256:92cb4fe812912c7927a8b49e891d3429022ed014d65896eef8c6cdd7afa278b6"));
 }
 
 void TstTaskHandle::parseRejects_data()
@@ -79,19 +84,23 @@ void TstTaskHandle::parseRejects_data()
     const QByteArray ep = "\"endpointId\":\"eddy:v1:sha256:" + QByteArray(64, 'a') + "\"";
     QTest::newRow("not an object") << QByteArray("[1]") << "must be a JSON object";
     QTest::newRow("missing taskId")
-        << ("{" + ep + ",\"generation\":\"v2\",\"originalOperation\":\"tools/call\"}") << "taskId missing";
+        << ("{" + ep + ",\"generation\":\"v2\",\"originalOperation\":\"tools/call\"}")
+        << "taskId missing";
     QTest::newRow("empty taskId")
-        << ("{" + ep + ",\"generation\":\"v2\",\"taskId\":\"\",\"originalOperation\":\"tools/call\"}")
+        << ("{" + ep
+            + ",\"generation\":\"v2\",\"taskId\":\"\",\"originalOperation\":\"tools/call\"}")
         << "taskId missing";
     QTest::newRow("bad generation")
-        << ("{" + ep + ",\"generation\":\"v3\",\"taskId\":\"t\",\"originalOperation\":\"tools/call\"}")
+        << ("{" + ep
+            + ",\"generation\":\"v3\",\"taskId\":\"t\",\"originalOperation\":\"tools/call\"}")
         << "generation is \"v3\"";
-    QTest::newRow("other operation")
-        << ("{" + ep + ",\"generation\":\"v2\",\"taskId\":\"t\",\"originalOperation\":\"sampling/createMessage\"}")
-        << "only \"tools/call\"";
-    QTest::newRow("bad endpoint")
-        << QByteArray(R"({"endpointId":"eddy-interop:http://x","generation":"v2","taskId":"t","originalOperation":"tools/call"})")
-        << "is not NAMESPACE:v1:sha256:HEX";
+    QTest::newRow("other operation") << ("{" + ep
+                                         + ",\"generation\":\"v2\",\"taskId\":\"t\","
+                                           "\"originalOperation\":\"sampling/createMessage\"}")
+                                     << "only \"tools/call\"";
+    QTest::newRow("bad endpoint") << QByteArray(
+        R"({"endpointId":"eddy-interop:http://x","generation":"v2","taskId":"t","originalOperation":"tools/call"})")
+                                  << "is not NAMESPACE:v1:sha256:HEX";
     QTest::newRow("upper-case hex")
         << ("{\"endpointId\":\"eddy:v1:sha256:" + QByteArray(64, 'A')
             + "\",\"generation\":\"v2\",\"taskId\":\"t\",\"originalOperation\":\"tools/call\"}")
@@ -111,7 +120,9 @@ void TstTaskHandle::parseRejects()
 void TstTaskHandle::fileFormats()
 {
     const json ref{{"endpointId", "eddy:v1:sha256:" + std::string(64, 'b')},
-                   {"generation", "v2"}, {"taskId", "task-1"}, {"originalOperation", "tools/call"}};
+                   {"generation", "v2"},
+                   {"taskId", "task-1"},
+                   {"originalOperation", "tools/call"}};
     QString error;
     // JSON lines with a blank and a broken line: each line keeps its number.
     auto entries = Monitor::TaskHandle::parseFile(line(ref) + "\n{broken\n" + line(ref), &error);
@@ -124,7 +135,8 @@ void TstTaskHandle::fileFormats()
     QVERIFY(entries[1].error.contains(QLatin1String("not valid JSON")));
     QCOMPARE(entries[2].line, 4);
     // A JSON array, and one pretty-printed object.
-    entries = Monitor::TaskHandle::parseFile(QByteArray::fromStdString(json::array({ref, ref}).dump(2)), &error);
+    entries = Monitor::TaskHandle::parseFile(
+        QByteArray::fromStdString(json::array({ref, ref}).dump(2)), &error);
     QCOMPARE(entries.size(), 2);
     QVERIFY(entries[1].reference);
     entries = Monitor::TaskHandle::parseFile(QByteArray::fromStdString(ref.dump(2)), &error);
@@ -148,21 +160,25 @@ void TstTaskHandle::importValidates()
     const QString other = QStringLiteral("http://127.0.0.1:2/mcp");
     auto ref = [](const QString &server, const char *taskId, const char *generation = "v2") {
         return json{{"endpointId", Monitor::TaskHandle::endpointIdForServer(server).toStdString()},
-                    {"generation", generation}, {"taskId", taskId}, {"originalOperation", "tools/call"}};
+                    {"generation", generation},
+                    {"taskId", taskId},
+                    {"originalOperation", "tools/call"}};
     };
     const QByteArray file = line(ref(url, "secret-task-aaaa")) + line(ref(url, "secret-task-bbbb"))
-                            + "not json\n"
-                            + line(ref(other, "secret-task-cccc"))
+                            + "not json\n" + line(ref(other, "secret-task-cccc"))
                             + line(json{{"endpointId", "other:v1:sha256:" + std::string(64, 'c')},
-                                        {"generation", "v2"}, {"taskId", "x"},
+                                        {"generation", "v2"},
+                                        {"taskId", "x"},
                                         {"originalOperation", "tools/call"}});
 
     // No server known: every well-formed line says which server to add; nothing is stored.
     auto report = engine.importHandles(file, QStringLiteral("handed"));
     QCOMPARE(report.count(Outcome::Rejected), 5);
-    QVERIFY2(report.lines[0].message.contains(QLatin1String("--server URL")), qPrintable(report.lines[0].message));
+    QVERIFY2(report.lines[0].message.contains(QLatin1String("--server URL")),
+             qPrintable(report.lines[0].message));
     QVERIFY(report.lines[2].message.contains(QLatin1String("not valid JSON")));
-    QVERIFY2(report.lines[4].message.contains(QLatin1String("namespace is \"other\"")), qPrintable(report.lines[4].message));
+    QVERIFY2(report.lines[4].message.contains(QLatin1String("namespace is \"other\"")),
+             qPrintable(report.lines[4].message));
     for (const auto &l : report.lines)
         QVERIFY2(!l.message.contains(QLatin1String("secret-task")), qPrintable(l.message));
     QCOMPARE(engine.store().taskCount(), 0);
@@ -188,7 +204,8 @@ void TstTaskHandle::importValidates()
 
     // A 2025-11-25 server's tasks are generation v1: a v2 reference to it is refused.
     auto legacy = engine.store().serverByUrl(url);
-    QVERIFY(engine.store().setServerDiscovery(legacy->id, QStringLiteral("2025-11-25"), QStringLiteral("{}")));
+    QVERIFY(engine.store().setServerDiscovery(
+        legacy->id, QStringLiteral("2025-11-25"), QStringLiteral("{}")));
     report = engine.importHandles(line(ref(url, "secret-task-dddd")), {});
     QCOMPARE(report.count(Outcome::Rejected), 1);
     QVERIFY2(report.lines[0].message.contains(QLatin1String("generation v2 does not match")),
@@ -205,7 +222,9 @@ void TstTaskHandle::exportWritesReferences()
     QVERIFY(engine.open(dir.filePath(QStringLiteral("eddy.db"))));
     const QString url = QStringLiteral("http://127.0.0.1:1/mcp");
     const json ref{{"endpointId", Monitor::TaskHandle::endpointIdForServer(url).toStdString()},
-                   {"generation", "v2"}, {"taskId", "secret-task-eeee"}, {"originalOperation", "tools/call"}};
+                   {"generation", "v2"},
+                   {"taskId", "secret-task-eeee"},
+                   {"originalOperation", "tools/call"}};
     const auto report = engine.importHandles(line(ref), QStringLiteral("s"), url);
     QCOMPARE(report.count(Outcome::Imported), 1);
     // What comes out is what went in, byte for byte (one JSON line).
