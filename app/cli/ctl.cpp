@@ -49,6 +49,14 @@ QString Ctl::usage()
         "                                        one headless agent turn over the stored servers;\n"
         "                                        --agent-url URL (or EDDY_AGENT_URL), --agent-model M,\n"
         "                                        --agent-key KEY, --agent-context TOKENS, --no-stream\n"
+        "  handles export [QUERY] (-o FILE | --stdout)\n"
+        "                                        write task references other MCP clients resume\n"
+        "                                        (QUERY: task numbers, session=NAME, sweep=N,\n"
+        "                                        status=S). They hold task ids, which are secrets:\n"
+        "                                        -o FILE is created mode 0600; standard output only\n"
+        "                                        when it is not a terminal, or with --stdout\n"
+        "  handles import FILE [--server URL] [--session NAME] [--wait]\n"
+        "                                        take over tasks another client handed off\n"
         "Exit codes: 0 ok, 1 failure, 2 usage. Docs: docs/eddyctl.md\n");
 }
 
@@ -76,7 +84,8 @@ bool Ctl::parse()
     static const QStringList valued{QStringLiteral("--db"), QStringLiteral("--token"), QStringLiteral("--answers"),
                                     QStringLiteral("--session"), QStringLiteral("--status"), QStringLiteral("--format"),
                                     QStringLiteral("--agent-url"), QStringLiteral("--agent-model"),
-                                    QStringLiteral("--agent-key"), QStringLiteral("--agent-context")};
+                                    QStringLiteral("--agent-key"), QStringLiteral("--agent-context"),
+                                    QStringLiteral("--server"), QStringLiteral("--output")};
     for (int i = 0; i < m_args.size(); ++i) {
         QString a = m_args[i];
         QString value;
@@ -104,12 +113,16 @@ bool Ctl::parse()
             else if (a == QLatin1String("--agent-model")) m_agentSettings.model = value;
             else if (a == QLatin1String("--agent-key")) m_agentSettings.apiKey = value;
             else if (a == QLatin1String("--agent-context")) m_agentContext = value;
+            else if (a == QLatin1String("--server")) m_server = value;
+            else if (a == QLatin1String("--output")) m_output = value;
         } else if (a == QLatin1String("--json")) {
             m_json = true;
         } else if (a == QLatin1String("--wait")) {
             m_wait = true;
         } else if (a == QLatin1String("--until-done")) {
             m_untilDone = true;
+        } else if (a == QLatin1String("--stdout")) {
+            m_toStdout = true;
         } else if (a == QLatin1String("--yes")) {
             m_yes = true;
         } else if (a == QLatin1String("--no-stream")) {
@@ -376,6 +389,7 @@ void Ctl::start()
     else if (cmd == QLatin1String("sessions")) cmdSessions();
     else if (cmd == QLatin1String("attach")) cmdAttach();
     else if (cmd == QLatin1String("agent")) cmdAgent();
+    else if (cmd == QLatin1String("handles")) cmdHandles();
     else fail(QStringLiteral("unknown command \"%1\".").arg(cmd), Usage);
 }
 

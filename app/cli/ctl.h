@@ -65,6 +65,9 @@ private:
     void cmdSessions();
     void cmdAttach();
     void cmdAgent();
+    void cmdHandles();
+    void cmdHandlesExport();
+    void cmdHandlesImport();
 
     QStringList m_args;          // positional, command first
     QString m_db;
@@ -73,6 +76,9 @@ private:
     QString m_session;
     QString m_status;
     QString m_format;
+    QString m_server;            // handles import --server URL
+    QString m_output;            // handles export --output FILE
+    bool m_toStdout = false;     // handles export --stdout
     bool m_json = false;
     bool m_wait = false;
     bool m_untilDone = false;

@@ -6,6 +6,7 @@
 #include "app/monitor/progressparser.h"
 #include "app/monitor/sweepexport.h"
 #include "app/monitor/sweepspec.h"
+#include "app/monitor/taskhandle.h"
 #include "app/store/records.h"
 #include "app/store/taskstore.h"
 
@@ -144,6 +145,16 @@ public:
                               QList<Store::AgentMessageRecord> &keep);
     // A sweep's export rows (SweepExport::rows).
     QList<SweepExport::Row> exportRows(qint64 sweepId);
+    // Task references of other clients (enginehandles.cpp, docs/interop.md). importHandles reads a
+    // handles file, finds each reference's server by its endpoint id (adding serverUrl when its
+    // endpoint id matches), stores each task once, attaches it to the session `sessionName`
+    // (created when missing; none when empty) and monitors it like any task.
+    HandleImportReport importHandles(const QByteArray &fileContent, const QString &sessionName,
+                                     const QString &serverUrl = {});
+    // References (JSON lines) for the tasks matching `query`, only `taskIds` when not empty, only
+    // those of the session `sessionName` when given.
+    HandleExport exportHandles(const Store::TaskQuery &query, const QList<qint64> &taskIds = {},
+                               const QString &sessionName = {});
 
 public slots:
     // Opens the database and resumes every non-terminal task and unsent case. Emits opened().

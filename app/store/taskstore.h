@@ -86,6 +86,9 @@ public:
     // record has no server task id). Returns the new task id. Idempotent: when the case already
     // has a task, returns that task's id.
     std::optional<qint64> recordTaskForCase(qint64 caseId, TaskRecord &task);
+    // A task handed over by another client (no case); an already stored one (same server and
+    // server task id) keeps its number and sets *existed.
+    std::optional<qint64> importTask(TaskRecord &task, bool *existed = nullptr);
     bool markCaseRejected(qint64 caseId, const QString &errorJson);
     // The case's pre-task question (multi round trip) as JSON text; '' clears it.
     bool setCasePendingInput(qint64 caseId, const QString &pendingInputJson);
