@@ -114,6 +114,12 @@ struct TaskRecord
     qint64 firstSeenAtMs = 0;        // when Eddy stored the handle
     qint64 updatedAtMs = 0;          // when Eddy last stored a change
     std::optional<qint64> finishedAtMs;
+    // How the server runs the call: "task" (MCP Tasks: polled by its id) or "streamed" (a
+    // tools/call answered as an SSE stream: live only while the process in streamOwner holds
+    // the stream, "host/pid/start"), or "job" (classic job-id tools followed through the
+    // server's job adapter; serverTaskId is the job id).
+    QString pattern = QStringLiteral("task");
+    QString streamOwner;
 
     bool isLive() const { return !isTerminal(status); }
     // Epoch ms when the server may forget the task (createdAt + ttlMs), if known.

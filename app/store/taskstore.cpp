@@ -153,6 +153,23 @@ ALTER TABLE cases ADD COLUMN pending_input TEXT NOT NULL DEFAULT '';
     R"sql(
 ALTER TABLE input_requests ADD COLUMN answered_by TEXT NOT NULL DEFAULT '';
 )sql",
+    // 4 -> 5: streamed calls (a tools/call answered as an SSE stream) are rows too: pattern
+    // 'task' or 'streamed', and for a streamed row the process holding its stream
+    // ("host/pid/start"), so a later run can tell a stream that is gone from one still open.
+    R"sql(
+ALTER TABLE tasks ADD COLUMN pattern TEXT NOT NULL DEFAULT 'task';
+ALTER TABLE tasks ADD COLUMN stream_owner TEXT NOT NULL DEFAULT '';
+)sql",
+    // 5 -> 6: a job adapter per server (its classic job-id tools mapped onto tasks; JSON as in
+    // docs/eddyctl.md). A job followed through it is a task row of pattern 'job' whose
+    // server_task_id is the job id.
+    R"sql(
+CREATE TABLE job_adapters (
+    server_id INTEGER PRIMARY KEY REFERENCES servers(id),
+    adapter TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+)sql",
 };
 
 constexpr int s_migrationCount = int(sizeof(s_migrations) / sizeof(s_migrations[0]));
@@ -291,6 +308,9 @@ bool TaskStore::removeServer(qint64 id)
                                      "database; it cannot be removed, only renamed."));
         return false;
     }
+    Statement adapter = m_db.prepare(QStringLiteral("DELETE FROM job_adapters WHERE server_id=?"));
+    adapter.bind(1, id);
+    adapter.exec();
     Statement st = m_db.prepare(QStringLiteral("DELETE FROM servers WHERE id=?"));
     st.bind(1, id);
     return st.exec() && m_db.changes() == 1;

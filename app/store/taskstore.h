@@ -19,7 +19,7 @@ class TaskStore final
     Q_DISABLE_COPY_MOVE(TaskStore)
 
 public:
-    static constexpr int SchemaVersion = 4;
+    static constexpr int SchemaVersion = 6;
 
     TaskStore();
     ~TaskStore();
@@ -96,6 +96,11 @@ public:
     bool storeTaskUpdate(const TaskRecord &task, bool addEvent, const QList<ProgressSample> &samples);
     bool setNextPoll(qint64 taskId, qint64 nextPollAtMs);
     bool setCancelRequested(qint64 taskId);
+
+    // --- job adapters (jobadapters.cpp): the adapter JSON text stored with a server
+    bool setJobAdapter(qint64 serverId, const QString &adapterJson);
+    // Empty when the server has none (lastError() empty) or on error (lastError() set).
+    std::optional<QString> jobAdapter(qint64 serverId);
     QList<TaskEventRecord> taskEvents(qint64 taskId);
     QList<ProgressSample> progressSamples(qint64 taskId);
     // Drops a task's samples of one series and its fields ("residual" and "residual.*"): a

@@ -28,7 +28,7 @@ const char *const s_taskColumns =
     "t.id, t.server_id, t.case_id, t.sweep_id, t.tool, t.arguments, t.server_task_id, t.status, "
     "t.status_message, t.created_at, t.last_updated_at, t.ttl_ms, t.poll_interval_ms, "
     "t.next_poll_at, t.traceparent, t.result, t.error, t.is_tool_error, t.cancel_requested, "
-    "t.first_seen_at, t.updated_at, t.finished_at";
+    "t.first_seen_at, t.updated_at, t.finished_at, t.pattern, t.stream_owner";
 
 const char *const s_caseColumns =
     "id, sweep_id, server_id, idx, tool, arguments, idempotency_key, state, attempts, task_id, "

@@ -192,7 +192,7 @@ std::optional<qint64> TaskStore::recordTaskForCase(qint64 caseId, TaskRecord &ta
         "INSERT INTO tasks(server_id, case_id, sweep_id, tool, arguments, server_task_id, status, "
         "status_message, created_at, last_updated_at, ttl_ms, poll_interval_ms, next_poll_at, "
         "traceparent, result, error, is_tool_error, cancel_requested, first_seen_at, updated_at, "
-        "finished_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+        "finished_at, pattern, stream_owner) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     ins.bind(1, task.serverId).bind(2, caseId).bind(3, task.sweepId).bind(4, task.tool)
         .bind(5, task.arguments + QString("")).bind(6, task.serverTaskId.isEmpty() ? QString() : task.serverTaskId)
         .bind(7, toText(task.status)).bind(8, task.statusMessage + QString(""))
@@ -201,7 +201,8 @@ std::optional<qint64> TaskStore::recordTaskForCase(qint64 caseId, TaskRecord &ta
         .bind(14, task.traceparent + QString("")).bind(15, task.result + QString(""))
         .bind(16, task.error + QString("")).bind(17, task.isToolError)
         .bind(18, task.cancelRequested).bind(19, task.firstSeenAtMs).bind(20, task.updatedAtMs)
-        .bind(21, task.finishedAtMs);
+        .bind(21, task.finishedAtMs).bind(22, task.pattern + QString(""))
+        .bind(23, task.streamOwner + QString(""));
     if (!ins.exec()) {
         m_db.setError(QStringLiteral("Cannot store the task handle: %1").arg(ins.errorString()));
         return std::nullopt;

@@ -31,6 +31,8 @@ TaskRecord readTask(Statement &st)
     t.firstSeenAtMs = st.int64(19);
     t.updatedAtMs = st.int64(20);
     t.finishedAtMs = st.optInt64(21);
+    t.pattern = st.text(22);
+    t.streamOwner = st.text(23);
     return t;
 }
 } // namespace
