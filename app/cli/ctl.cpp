@@ -31,6 +31,8 @@ QString Ctl::usage()
         "Commands:\n"
         "  discover URL                          show what the MCP server says about itself\n"
         "  tools URL                             list the server's tools\n"
+        "  adapter show URL | adapter set URL FILE\n"
+        "                                        the server's job adapter (stored or proposed)\n"
         "  call URL TOOL ARGS_JSON [--wait] [--answers FILE]\n"
         "                                        call a tool once (journalled like a sweep)\n"
         "  sweep submit URL SPEC.json [--session NAME]\n"
@@ -329,6 +331,7 @@ json Ctl::taskJson(const Store::TaskRecord &t)
            {"status", Store::toText(t.status).toStdString()},
            {"statusMessage", t.statusMessage.toStdString()},
            {"tool", t.tool.toStdString()},
+           {"pattern", t.pattern.toStdString()},
            {"arguments", parseJsonText(t.arguments)},
            {"sweep", t.sweepId ? json(*t.sweepId) : json()},
            {"session", sessions.isEmpty() ? json() : json(sessions.first().toStdString())},
@@ -375,6 +378,7 @@ void Ctl::start()
     else if (cmd == QLatin1String("sessions")) cmdSessions();
     else if (cmd == QLatin1String("attach")) cmdAttach();
     else if (cmd == QLatin1String("agent")) cmdAgent();
+    else if (cmd == QLatin1String("adapter")) cmdAdapter();
     else fail(QStringLiteral("unknown command \"%1\".").arg(cmd), Usage);
 }
 

@@ -65,6 +65,7 @@ private:
     void cmdSessions();
     void cmdAttach();
     void cmdAgent();
+    void cmdAdapter();
 
     QStringList m_args;          // positional, command first
     QString m_db;

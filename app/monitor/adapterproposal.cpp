@@ -64,7 +64,11 @@ bool isIdLike(const QString &arg)
     static const QSet<QString> exact{"id", "jobid", "runid", "taskid", "handle", "task", "job",
                                      "workflowid", "executionid", "workflow", "workflowname",
                                      "uuid", "ticket", "operationid", "run", "name"};
-    return exact.contains(n) || (n.endsWith(QLatin1String("id")) && n.size() <= 12);
+    // "run_id", "jobId", "execution-ID" (but not "grid" or "fluid").
+    const bool idSuffix = arg.endsWith(QLatin1String("_id"), Qt::CaseInsensitive)
+                          || arg.endsWith(QLatin1String("-id"), Qt::CaseInsensitive)
+                          || arg.endsWith(QLatin1String("Id")) || arg.endsWith(QLatin1String("ID"));
+    return exact.contains(n) || (idSuffix && n.size() <= 16);
 }
 
 struct ToolInfo

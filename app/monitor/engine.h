@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/monitor/adapterproposal.h"
 #include "app/monitor/changeset.h"
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/pollscheduler.h"
@@ -103,6 +104,13 @@ public:
         QString request;   // the InputRequest JSON text ({method, params})
     };
     QList<CaseQuestion> pendingCaseQuestions() const;
+
+    // Job adapters (enginejobs.cpp): the server's stored adapter (empty when none; *error says
+    // why when the stored one is invalid), storing one, and a proposal from its tools/list.
+    std::optional<JobAdapter> jobAdapter(qint64 serverId, QString *error = nullptr);
+    bool setJobAdapter(qint64 serverId, const JobAdapter &adapter);
+    void proposeJobAdapter(qint64 serverId,
+                           std::function<void(const AdapterProposal &, const QString &error)> then);
 
 public slots:
     // Opens the database and resumes every non-terminal task and unsent case. Emits opened().
@@ -234,6 +242,14 @@ private:
     void autoAnswerCase(const CaseQuestion &question);
     void retryCase(const Store::CaseRecord &c, const Mcp::Error &e);
     void wrongTaskAnswer(qint64 taskId, const Mcp::Error &e);
+    // Jobs through a job adapter (enginejobs.cpp).
+    bool adoptJob(const Store::CaseRecord &c, const nlohmann::json &callResult, bool isToolError,
+                  Store::TaskRecord &t);
+    bool isJob(qint64 taskId) const;
+    void pollJobs(qint64 serverId, const QList<qint64> &taskIds);
+    void finishJobPoll(qint64 taskId, const JobAdapter &adapter, const nlohmann::json &statusObject);
+    void sendJobAnswer(const Store::TaskRecord &t, const QString &key, const nlohmann::json &answer);
+    void cancelJob(const Store::TaskRecord &t);
 
     Store::TaskStore m_store;
     Net::HttpClient *m_http = nullptr; // child: moves with the engine to its thread
@@ -296,6 +312,8 @@ private:
     QHash<qint64, int> m_wrongTask;      // task id -> tasks/get answers about another task in a row
     int m_wrongTaskLimit = 5;
     QHash<qint64, QString> m_fieldWarned; // task id -> the last field warning logged
+    QHash<qint64, std::optional<JobAdapter>> m_jobAdapters; // server id -> its adapter (cache)
+    QHash<qint64, int> m_jobIntervalMs;   // job task id -> its current (backed-off) interval
 };
 
 } // namespace Eddy::Monitor

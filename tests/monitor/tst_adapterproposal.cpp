@@ -29,8 +29,9 @@ json cfdTools()
 {
     return json::array(
         {tool("run_cfd_case", {{"case_name", str()}}),
-         tool("submit_cfd_case", {{"case_name", str()}, {"max_iterations", {{"type", "integer"}}}},
-              json::array(), {{"type", "object"}, {"properties", {{"job_id", str()}}}},
+         tool("submit_cfd_case",
+              {{"case_name", str()}, {"grid", {{"type", "integer"}}}, {"reynolds", {{"type", "number"}}}},
+              {"reynolds", "grid"}, {{"type", "object"}, {"properties", {{"job_id", str()}}}},
               "Queues the simulation and answers at once with a job_id"),
          tool("get_cfd_case_status",
               {{"job_id", str()}, {"job_ids", {{"type", "array"}, {"items", str()}}}},
