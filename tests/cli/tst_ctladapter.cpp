@@ -135,8 +135,9 @@ void tst_CtlAdapter::callWaitPrintsTheResultTool()
     r = runCtl(db({QStringLiteral("--json"), QStringLiteral("tasks")}));
     QVERIFY2(r.code == 0, r.err.constData());
     bool sawJob = false;
-    for (const QByteArray &line : r.out.split('\n')) {
-        const QJsonObject t = QJsonDocument::fromJson(line).object();
+    const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+    for (const QJsonValue &row : rows) {
+        const QJsonObject t = row.toObject();
         if (t["tool"].toString() == QLatin1String("submit_cfd_case")) {
             QCOMPARE(t["pattern"].toString(), QStringLiteral("job"));
             QCOMPARE(t["status"].toString(), QStringLiteral("completed"));
