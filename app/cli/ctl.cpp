@@ -31,6 +31,8 @@ QString Ctl::usage()
         "Commands:\n"
         "  discover URL                          show what the MCP server says about itself\n"
         "  tools URL                             list the server's tools\n"
+        "  adapter show URL | adapter set URL FILE\n"
+        "                                        the server's job adapter (stored or proposed)\n"
         "  call URL TOOL ARGS_JSON [--wait] [--answers FILE]\n"
         "                                        call a tool once (journalled like a sweep)\n"
         "  sweep submit URL SPEC.json [--session NAME]\n"
@@ -390,6 +392,7 @@ void Ctl::start()
     else if (cmd == QLatin1String("attach")) cmdAttach();
     else if (cmd == QLatin1String("agent")) cmdAgent();
     else if (cmd == QLatin1String("handles")) cmdHandles();
+    else if (cmd == QLatin1String("adapter")) cmdAdapter();
     else fail(QStringLiteral("unknown command \"%1\".").arg(cmd), Usage);
 }
 

@@ -68,6 +68,7 @@ private:
     void cmdHandles();
     void cmdHandlesExport();
     void cmdHandlesImport();
+    void cmdAdapter();
 
     QStringList m_args;          // positional, command first
     QString m_db;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/monitor/adapterproposal.h"
 #include "app/monitor/changeset.h"
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/pollscheduler.h"
@@ -155,6 +156,12 @@ public:
     // those of the session `sessionName` when given.
     HandleExport exportHandles(const Store::TaskQuery &query, const QList<qint64> &taskIds = {},
                                const QString &sessionName = {});
+    // Job adapters (enginejobs.cpp): the server's stored adapter (empty when none; *error says
+    // why when the stored one is invalid), storing one, and a proposal from its tools/list.
+    std::optional<JobAdapter> jobAdapter(qint64 serverId, QString *error = nullptr);
+    bool setJobAdapter(qint64 serverId, const JobAdapter &adapter);
+    void proposeJobAdapter(qint64 serverId,
+                           std::function<void(const AdapterProposal &, const QString &error)> then);
 
 public slots:
     // Opens the database and resumes every non-terminal task and unsent case. Emits opened().
@@ -309,6 +316,14 @@ private:
     bool streamFinished(const Store::CaseRecord &c, Mcp::CallJob *job); // false: not streamed
     void reconcileStreamed(Store::TaskRecord t); // on open: a stream nobody holds is lost
     void closeStreamed();
+    // Jobs through a job adapter (enginejobs.cpp).
+    bool adoptJob(const Store::CaseRecord &c, const nlohmann::json &callResult, bool isToolError,
+                  Store::TaskRecord &t);
+    bool isJob(qint64 taskId) const;
+    void pollJobs(qint64 serverId, const QList<qint64> &taskIds);
+    void finishJobPoll(qint64 taskId, const JobAdapter &adapter, const nlohmann::json &statusObject);
+    void sendJobAnswer(const Store::TaskRecord &t, const QString &key, const nlohmann::json &answer);
+    void cancelJob(const Store::TaskRecord &t);
 
     Store::TaskStore m_store;
     Net::HttpClient *m_http = nullptr; // child: moves with the engine to its thread
@@ -378,6 +393,8 @@ private:
     };
     QHash<qint64, StreamedRow> m_streamed; // case id -> its row while the stream is open
     std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)
+    QHash<qint64, std::optional<JobAdapter>> m_jobAdapters; // server id -> its adapter (cache)
+    QHash<qint64, int> m_jobIntervalMs;   // job task id -> its current (backed-off) interval
 };
 
 } // namespace Eddy::Monitor

@@ -112,6 +112,8 @@ inline json toolsToJson(const std::vector<Mcp::Tool> &tools)
             j["description"] = t.description.toStdString();
         if (!t.annotations.is_null())
             j["annotations"] = t.annotations;
+        if (!t.outputSchema.is_null())
+            j["outputSchema"] = t.outputSchema;
         out.push_back(std::move(j));
     }
     return out;

@@ -46,6 +46,8 @@ void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, i
         emit inputAnswered(taskId, key, false, QStringLiteral("The task's server is not configured."));
         return;
     }
+    if (t->pattern == QLatin1String("job"))
+        return sendJobAnswer(*t, key, answer);
     // Sent again shortly, still "answering": after a transient failure, or (2025 era) until a
     // poll has seen the question in the server's current session.
     const auto retry = [this, taskId, key, answer, attempt](qint64 delayMs) {

@@ -117,8 +117,15 @@ void Engine::pumpPolls()
     if (!m_monitoring || !isOpen())
         return;
     const QList<qint64> due = m_scheduler->takeDue();
-    for (qint64 id : due)
-        poll(id);
+    QMap<qint64, QList<qint64>> jobs; // server id -> due jobs: one batched status call each
+    for (qint64 id : due) {
+        if (isJob(id))
+            jobs[m_live.value(id).serverId] << id;
+        else
+            poll(id);
+    }
+    for (auto it = jobs.cbegin(); it != jobs.cend(); ++it)
+        pollJobs(it.key(), it.value());
     armPollTimer();
 }
 
@@ -407,6 +414,10 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
         ServerLink *l = link(t->serverId);
         if (!l) {
             emit cancelSent(id, false, QStringLiteral("The task's server is not configured."));
+            continue;
+        }
+        if (t->pattern == QLatin1String("job")) {
+            cancelJob(*t);
             continue;
         }
         ++m_answersInFlight;

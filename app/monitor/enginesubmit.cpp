@@ -331,7 +331,7 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
         for (const QString &w : st.warnings)
             qCWarning(lcMonitor, "case %lld: %s", c.id, qPrintable(w));
         t.nextPollAtMs = now + m_scheduler->clampedInterval(t.pollIntervalMs);
-    } else {
+    } else if (!adoptJob(c, job->callResult(), job->isToolError(), t)) {
         t.status = Store::TaskStatus::Completed;
         t.result = QString::fromStdString(job->callResult().dump());
         t.isToolError = job->isToolError();

@@ -116,7 +116,8 @@ struct TaskRecord
     std::optional<qint64> finishedAtMs;
     // How the server runs the call: "task" (MCP Tasks: polled by its id) or "streamed" (a
     // tools/call answered as an SSE stream: live only while the process in streamOwner holds
-    // the stream, "host/pid/start").
+    // the stream, "host/pid/start"), or "job" (classic job-id tools followed through the
+    // server's job adapter; serverTaskId is the job id).
     QString pattern = QStringLiteral("task");
     QString streamOwner;
 

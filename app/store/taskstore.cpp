@@ -200,6 +200,16 @@ CREATE TRIGGER log_inputs_insert AFTER INSERT ON input_requests
 CREATE TRIGGER log_inputs_update AFTER UPDATE ON input_requests
     BEGIN INSERT INTO change_log(tbl, row_id) VALUES('input_requests', NEW.id); END;
 )sql",
+    // 6 -> 7: a job adapter per server (its classic job-id tools mapped onto tasks; JSON as in
+    // docs/eddyctl.md). A job followed through it is a task row of pattern 'job' whose
+    // server_task_id is the job id.
+    R"sql(
+CREATE TABLE job_adapters (
+    server_id INTEGER PRIMARY KEY REFERENCES servers(id),
+    adapter TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+)sql",
 };
 
 constexpr int s_migrationCount = int(sizeof(s_migrations) / sizeof(s_migrations[0]));
@@ -338,6 +348,9 @@ bool TaskStore::removeServer(qint64 id)
                                      "database; it cannot be removed, only renamed."));
         return false;
     }
+    Statement adapter = m_db.prepare(QStringLiteral("DELETE FROM job_adapters WHERE server_id=?"));
+    adapter.bind(1, id);
+    adapter.exec();
     Statement st = m_db.prepare(QStringLiteral("DELETE FROM servers WHERE id=?"));
     st.bind(1, id);
     return st.exec() && m_db.changes() == 1;

@@ -19,7 +19,7 @@ class TaskStore final
     Q_DISABLE_COPY_MOVE(TaskStore)
 
 public:
-    static constexpr int SchemaVersion = 6;
+    static constexpr int SchemaVersion = 7;
 
     TaskStore();
     ~TaskStore();
@@ -106,6 +106,11 @@ public:
     // A streamed row whose server made a task after all (streamedrows.cpp): the row becomes that
     // task (pattern 'task', its server id), to be polled like one.
     bool promoteStreamedToTask(qint64 taskId, const QString &serverTaskId);
+
+    // --- job adapters (jobadapters.cpp): the adapter JSON text stored with a server
+    bool setJobAdapter(qint64 serverId, const QString &adapterJson);
+    // Empty when the server has none (lastError() empty) or on error (lastError() set).
+    std::optional<QString> jobAdapter(qint64 serverId);
     QList<TaskEventRecord> taskEvents(qint64 taskId);
     QList<ProgressSample> progressSamples(qint64 taskId);
     // Drops a task's samples of one series and its fields ("residual" and "residual.*"): a

@@ -1,0 +1,294 @@
+// Jobs followed through a server's job adapter (jobadapter.h): the submit tool's job id becomes
+// a task row of pattern "job"; its status tool is polled (batched where it takes several ids)
+// and each answer is mapped onto a task state, so the rest of the engine (events, progress,
+// inbox, results, restart) treats it as a task.
+#include "app/monitor/engine.h"
+#include "app/monitor/engine_p.h"
+#include "app/monitor/log.h"
+
+#include "app/secret.h"
+
+namespace Eddy::Monitor {
+
+using nlohmann::json;
+
+namespace {
+const QString s_job = QStringLiteral("job");
+
+QString firstText(const json &callResult)
+{
+    const json content = callResult.is_object() ? callResult.value("content", json::array())
+                                                : json::array();
+    for (const json &c : content)
+        if (c.is_object() && c.value("type", "") == "text")
+            return QString::fromStdString(c.value("text", ""));
+    return {};
+}
+
+bool isGoneState(const QString &raw)
+{
+    const QString s = raw.toLower();
+    return s == QLatin1String("unknown") || s == QLatin1String("not_found")
+           || s == QLatin1String("notfound") || s == QLatin1String("expired");
+}
+} // namespace
+
+std::optional<JobAdapter> Engine::jobAdapter(qint64 serverId, QString *error)
+{
+    if (auto it = m_jobAdapters.constFind(serverId); it != m_jobAdapters.constEnd())
+        return *it;
+    const std::optional<QString> text = m_store.jobAdapter(serverId);
+    std::optional<JobAdapter> adapter;
+    if (text) {
+        QString why;
+        adapter = JobAdapter::fromText(*text, &why);
+        if (!adapter) {
+            qCWarning(lcMonitor, "server %lld: the stored job adapter is invalid: %s", serverId,
+                      qPrintable(why));
+            if (error)
+                *error = why;
+        }
+    } else if (error) {
+        *error = m_store.lastError();
+    }
+    m_jobAdapters.insert(serverId, adapter);
+    return adapter;
+}
+
+bool Engine::setJobAdapter(qint64 serverId, const JobAdapter &adapter)
+{
+    if (!m_store.setJobAdapter(serverId, QString::fromStdString(adapter.toJson().dump(2))))
+        return false;
+    m_jobAdapters.insert(serverId, adapter);
+    return true;
+}
+
+void Engine::proposeJobAdapter(qint64 serverId,
+                               std::function<void(const AdapterProposal &, const QString &)> then)
+{
+    withTools(serverId, [then](const json &tools, const QString &error) {
+        if (!error.isEmpty())
+            return then({}, error);
+        then(AdapterProposer::propose(tools), {});
+    });
+}
+
+bool Engine::adoptJob(const Store::CaseRecord &c, const json &callResult, bool isToolError,
+                      Store::TaskRecord &t)
+{
+    const std::optional<JobAdapter> a = jobAdapter(c.serverId);
+    if (!a || a->submitTool != c.tool || isToolError)
+        return false;
+    const QString jobId = a->jobIdFrom(callResult);
+    if (jobId.isEmpty()) {
+        qCWarning(lcMonitor, "case %lld: %s answered without a job id where the adapter looks "
+                             "for one; stored as a plain result", c.id, qPrintable(c.tool));
+        return false;
+    }
+    t.pattern = s_job;
+    t.serverTaskId = jobId;
+    t.status = Store::TaskStatus::Working;
+    t.statusMessage = QStringLiteral("submitted");
+    t.pollIntervalMs = a->pollIntervalMs;
+    t.nextPollAtMs = nowMs() + a->pollIntervalMs;
+    qCInfo(lcMonitor, "case %lld: job %s submitted through %s", c.id,
+           qPrintable(redactSecret(jobId)), qPrintable(c.tool));
+    return true;
+}
+
+void Engine::pollJobs(qint64 serverId, const QList<qint64> &taskIds)
+{
+    ServerLink *l = link(serverId);
+    const std::optional<JobAdapter> a = jobAdapter(serverId);
+    if (!l || !a) {
+        for (qint64 id : taskIds)
+            markGone(id, QStringLiteral("The server's job adapter was removed; the job cannot be "
+                                        "followed any more."));
+        return;
+    }
+    const int chunk = a->canBatch() ? std::max(1, a->maxBatch) : 1;
+    for (qsizetype from = 0; from < taskIds.size(); from += chunk) {
+        const QList<qint64> ids = taskIds.mid(from, chunk);
+        QStringList jobIds;
+        for (qint64 id : ids)
+            jobIds << m_live.value(id).serverTaskId;
+        const bool batch = ids.size() > 1;
+        qCInfo(lcMonitor, "job status poll of %d job(s) on server %lld", int(ids.size()), serverId);
+        Mcp::CallJob *job = l->client->callTool(a->statusTool, a->statusArguments(jobIds));
+        connect(job, &Mcp::Job::finished, this, [this, job, ids, batch, serverId, adapter = *a] {
+            if (job->hasError() || job->kind() != Mcp::CallJob::Kind::Complete) {
+                const Mcp::Error e = job->error();
+                for (qint64 id : ids)
+                    m_scheduler->failed(id, e.retryAfterMs());
+                ServerLink *l = link(serverId);
+                if (l && l->state != ServerState::BackingOff) {
+                    l->state = ServerState::BackingOff;
+                    emit serverStateChanged(serverId, ServerState::BackingOff, e.message());
+                }
+                armPollTimer();
+                checkIdle();
+                return;
+            }
+            const json payload = adapter.statusPayload(job->callResult());
+            if (job->isToolError() && !batch) {
+                // The status tool refused this id (e.g. the job expired on the server).
+                const QString text = firstText(job->callResult());
+                markGone(ids.first(), text.isEmpty() ? QStringLiteral("The server no longer knows the job.")
+                                                     : text);
+            } else if (batch) {
+                const json list = jsonAt(payload, adapter.batchResultPointer);
+                for (qsizetype i = 0; i < ids.size(); ++i)
+                    finishJobPoll(ids[i], adapter,
+                                  list.is_array() && i < qsizetype(list.size()) ? list[i] : json());
+            } else {
+                finishJobPoll(ids.first(), adapter, payload);
+            }
+            armPollTimer();
+            checkIdle();
+        });
+    }
+}
+
+void Engine::finishJobPoll(qint64 taskId, const JobAdapter &a, const json &statusObject)
+{
+    const auto it = m_live.constFind(taskId);
+    if (it == m_live.constEnd())
+        return;
+    if (!statusObject.is_object()) {
+        m_scheduler->failed(taskId);
+        qCWarning(lcMonitor, "task %lld: the status answer has no status object where the "
+                             "adapter looks for one", taskId);
+        return;
+    }
+    const JobAdapter::Status s = a.mapStatus(statusObject);
+    if (isGoneState(s.rawState))
+        return markGone(taskId, s.message);
+    // Backoff: while nothing changes the interval grows; any change starts it afresh.
+    const bool same = s.message == it->statusMessage && fromMcp(s.status) == it->status;
+    const int interval = same ? a.nextIntervalMs(m_jobIntervalMs.value(taskId, a.pollIntervalMs))
+                              : a.pollIntervalMs;
+    m_jobIntervalMs.insert(taskId, interval);
+
+    Mcp::TaskState st;
+    st.taskId = it->serverTaskId.toStdString();
+    st.status = s.status;
+    st.statusMessage = s.message;
+    st.ttlMs = it->ttlMs;
+    st.pollIntervalMs = interval;
+    if (!s.question.is_null()) {
+        const std::string key = s.question.value("key", std::string("question"));
+        st.inputRequests = json{
+            {key,
+             {{"method", "elicitation/create"},
+              {"params",
+               {{"mode", "form"},
+                {"message", s.question.value("message", std::string())},
+                {"requestedSchema", s.question.value("requestedSchema", json::object())}}}}}};
+    }
+    if (s.status == Mcp::TaskStatus::Failed)
+        st.error = {{"code", -32603},
+                    {"message", s.message.isEmpty() ? std::string("the job failed")
+                                                    : s.message.toStdString()}};
+    if (s.status != Mcp::TaskStatus::Completed) {
+        if (Mcp::isTerminal(s.status))
+            m_jobIntervalMs.remove(taskId);
+        return applyState(taskId, st);
+    }
+    m_jobIntervalMs.remove(taskId);
+    if (a.resultTool.isEmpty()) {
+        st.result = json{{"content", json::array({{{"type", "text"}, {"text", statusObject.dump()}}})},
+                         {"structuredContent", statusObject}};
+        return applyState(taskId, st);
+    }
+    ServerLink *l = link(it->serverId);
+    if (!l)
+        return;
+    Mcp::CallJob *job = l->client->callTool(a.resultTool, a.idArguments(it->serverTaskId));
+    connect(job, &Mcp::Job::finished, this, [this, job, taskId, st]() mutable {
+        if (job->hasError() || job->kind() != Mcp::CallJob::Kind::Complete) {
+            m_scheduler->failed(taskId, job->error().retryAfterMs()); // asked again next poll
+            armPollTimer();
+            return;
+        }
+        st.result = job->callResult();
+        applyState(taskId, st);
+        armPollTimer();
+        checkIdle();
+    });
+}
+
+void Engine::sendJobAnswer(const Store::TaskRecord &t, const QString &key, const json &answer)
+{
+    const std::optional<JobAdapter> a = jobAdapter(t.serverId);
+    ServerLink *l = link(t.serverId);
+    if (!a || a->answerTool.isEmpty() || !l) {
+        m_inbox->answerSent(t.id, key, false);
+        emit inputAnswered(t.id, key, false,
+                           QStringLiteral("The server's job adapter has no answer tool: answer the "
+                                          "job on the server itself, or add \"answerTool\" to "
+                                          "the adapter (eddyctl adapter set)."));
+        return;
+    }
+    json args = a->idArguments(t.serverTaskId);
+    if (answer.is_object())
+        for (auto it = answer.begin(); it != answer.end(); ++it)
+            args[it.key()] = it.value();
+    if (key != QLatin1String("question"))
+        args["key"] = key.toStdString();
+    ++m_answersInFlight;
+    Mcp::CallJob *job = l->client->callTool(a->answerTool, args);
+    const qint64 taskId = t.id;
+    connect(job, &Mcp::Job::finished, this, [this, job, taskId, key] {
+        --m_answersInFlight;
+        const bool ok = !job->hasError() && !job->isToolError();
+        QString message;
+        if (job->hasError())
+            message = job->error().message();
+        else if (job->isToolError())
+            message = firstText(job->callResult());
+        m_inbox->answerSent(taskId, key, ok);
+        emit inputAnswered(taskId, key, ok, message);
+        m_scheduler->pollSoon(taskId);
+        armPollTimer();
+        checkIdle();
+    });
+}
+
+void Engine::cancelJob(const Store::TaskRecord &t)
+{
+    const std::optional<JobAdapter> a = jobAdapter(t.serverId);
+    ServerLink *l = link(t.serverId);
+    const qint64 id = t.id;
+    if (!a || a->cancelTool.isEmpty() || !l) {
+        const QString msg = QStringLiteral("Task %1 is a job whose server offers no cancel tool in "
+                                           "its adapter; stop it on the server.").arg(id);
+        emit operationFailed(msg);
+        emit cancelSent(id, false, msg);
+        return;
+    }
+    ++m_answersInFlight;
+    Mcp::CallJob *job = l->client->callTool(a->cancelTool, a->idArguments(t.serverTaskId));
+    connect(job, &Mcp::Job::finished, this, [this, job, id] {
+        --m_answersInFlight;
+        const bool ok = !job->hasError() && !job->isToolError();
+        const QString msg = ok ? QString()
+                               : QStringLiteral("Cancelling task %1 failed: %2")
+                                     .arg(id)
+                                     .arg(job->hasError() ? job->error().message()
+                                                          : QStringLiteral("the cancel tool refused"));
+        if (!ok)
+            emit operationFailed(msg);
+        emit cancelSent(id, ok, msg);
+        m_scheduler->pollSoon(id);
+        armPollTimer();
+        checkIdle();
+    });
+}
+
+bool Engine::isJob(qint64 taskId) const
+{
+    const auto it = m_live.constFind(taskId);
+    return it != m_live.constEnd() && it->pattern == s_job;
+}
+
+} // namespace Eddy::Monitor

@@ -1,0 +1,328 @@
+#include "app/monitor/jobadapter.h"
+
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace Eddy::Monitor {
+
+using nlohmann::json;
+
+namespace {
+
+QString str(const json &o, const char *key)
+{
+    if (!o.is_object())
+        return {};
+    const auto it = o.find(key);
+    return it != o.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                            : QString();
+}
+
+void put(json &o, const char *key, const QString &value)
+{
+    if (!value.isEmpty())
+        o[key] = value.toStdString();
+}
+
+bool validPointer(const QString &p)
+{
+    if (p.isEmpty())
+        return true;
+    try {
+        json::json_pointer ptr(p.toStdString());
+        Q_UNUSED(ptr)
+        return true;
+    } catch (const json::exception &) {
+        return false;
+    }
+}
+
+const QStringList &modelStates()
+{
+    static const QStringList s{QStringLiteral("working"), QStringLiteral("input_required"),
+                               QStringLiteral("completed"), QStringLiteral("failed"),
+                               QStringLiteral("cancelled")};
+    return s;
+}
+
+} // namespace
+
+json jsonAt(const json &doc, const QString &pointer)
+{
+    if (pointer.isEmpty())
+        return doc;
+    try {
+        const json::json_pointer ptr(pointer.toStdString());
+        return doc.contains(ptr) ? doc.at(ptr) : json();
+    } catch (const json::exception &) {
+        return json();
+    }
+}
+
+json JobAdapter::toJson() const
+{
+    json submit = {{"tool", submitTool.toStdString()}};
+    put(submit, "jobIdPointer", jobIdPointer);
+    put(submit, "jobIdRegex", jobIdRegex);
+    json status = {{"tool", statusTool.toStdString()},
+                   {"idArgument", idArgument.toStdString()},
+                   {"statePointer", statePointer.toStdString()}};
+    put(status, "batchArgument", batchArgument);
+    put(status, "batchResultPointer", batchResultPointer);
+    if (canBatch())
+        status["maxBatch"] = maxBatch;
+    json table = json::object();
+    for (const auto &[from, to] : states)
+        table[from.toStdString()] = to.toStdString();
+    status["states"] = table;
+    put(status, "progressPointer", progressPointer);
+    put(status, "messagePointer", messagePointer);
+    put(status, "questionPointer", questionPointer);
+    json out = {{"version", FormatVersion}, {"submit", submit}, {"status", status}};
+    put(out, "cancelTool", cancelTool);
+    put(out, "resultTool", resultTool);
+    put(out, "answerTool", answerTool);
+    out["poll"] = {{"intervalMs", pollIntervalMs},
+                   {"backoff", backoff},
+                   {"maxIntervalMs", maxPollIntervalMs}};
+    return out;
+}
+
+std::optional<JobAdapter> JobAdapter::fromText(const QString &text, QString *error)
+{
+    json doc;
+    try {
+        doc = json::parse(text.toStdString());
+    } catch (const json::parse_error &e) {
+        if (error)
+            *error = tr("The adapter is not valid JSON (%1). Fix the syntax and try again.")
+                         .arg(QString::fromUtf8(e.what()));
+        return std::nullopt;
+    }
+    return fromJson(doc, error);
+}
+
+std::optional<JobAdapter> JobAdapter::fromJson(const json &doc, QString *error)
+{
+    QStringList problems;
+    JobAdapter a;
+    if (!doc.is_object()) {
+        if (error)
+            *error = tr("The adapter must be a JSON object with \"submit\" and \"status\".");
+        return std::nullopt;
+    }
+    if (doc.contains("version")
+        && (!doc["version"].is_number_integer() || doc["version"].get<int>() != FormatVersion))
+        problems << tr("\"version\" must be %1 (the only adapter format this Eddy reads).")
+                        .arg(FormatVersion);
+    const json submit = doc.value("submit", json());
+    const json status = doc.value("status", json());
+    a.submitTool = str(submit, "tool");
+    if (a.submitTool.isEmpty())
+        problems << tr("\"submit.tool\" is missing: name the tool that starts a job.");
+    a.jobIdPointer = str(submit, "jobIdPointer");
+    a.jobIdRegex = str(submit, "jobIdRegex");
+    if (a.jobIdPointer.isEmpty() && a.jobIdRegex.isEmpty())
+        problems << tr("\"submit\" needs \"jobIdPointer\" (a JSON pointer into "
+                       "structuredContent, e.g. \"/job_id\") or \"jobIdRegex\" (over the text).");
+    if (!validPointer(a.jobIdPointer))
+        problems << tr("\"submit.jobIdPointer\" is not a JSON pointer: it must start with \"/\".");
+    if (!a.jobIdRegex.isEmpty() && !QRegularExpression(a.jobIdRegex).isValid())
+        problems << tr("\"submit.jobIdRegex\" is not a valid regular expression: %1.")
+                        .arg(QRegularExpression(a.jobIdRegex).errorString());
+    a.statusTool = str(status, "tool");
+    if (a.statusTool.isEmpty())
+        problems << tr("\"status.tool\" is missing: name the tool that reports a job's state.");
+    a.idArgument = str(status, "idArgument");
+    if (a.idArgument.isEmpty())
+        problems << tr("\"status.idArgument\" is missing: name the argument that takes the job "
+                       "id (e.g. \"job_id\").");
+    a.batchArgument = str(status, "batchArgument");
+    a.batchResultPointer = str(status, "batchResultPointer");
+    if (a.batchArgument.isEmpty() != a.batchResultPointer.isEmpty())
+        problems << tr("\"status.batchArgument\" and \"status.batchResultPointer\" go together: "
+                       "give both (batched polling) or neither.");
+    if (status.is_object() && status.contains("maxBatch")) {
+        if (!status["maxBatch"].is_number_integer() || status["maxBatch"].get<int>() < 1)
+            problems << tr("\"status.maxBatch\" must be a whole number of at least 1.");
+        else
+            a.maxBatch = status["maxBatch"].get<int>();
+    }
+    if (status.is_object() && status.contains("statePointer"))
+        a.statePointer = str(status, "statePointer");
+    a.progressPointer = str(status, "progressPointer");
+    a.messagePointer = str(status, "messagePointer");
+    a.questionPointer = str(status, "questionPointer");
+    for (const auto &[name, value] :
+         {std::pair{"status.statePointer", a.statePointer},
+          std::pair{"status.batchResultPointer", a.batchResultPointer},
+          std::pair{"status.progressPointer", a.progressPointer},
+          std::pair{"status.messagePointer", a.messagePointer},
+          std::pair{"status.questionPointer", a.questionPointer}}) {
+        if (!validPointer(value))
+            problems << tr("\"%1\" is not a JSON pointer: it must start with \"/\".")
+                            .arg(QLatin1String(name));
+    }
+    const json table = status.is_object() ? status.value("states", json()) : json();
+    if (!table.is_object() || table.empty()) {
+        problems << tr("\"status.states\" is missing: map each state the server reports "
+                       "(e.g. \"running\") onto working, input_required, completed, failed or "
+                       "cancelled.");
+    } else {
+        bool hasCompleted = false;
+        for (auto it = table.begin(); it != table.end(); ++it) {
+            const QString to = it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                                : QString();
+            if (!modelStates().contains(to)) {
+                problems << tr("\"status.states\" maps \"%1\" onto \"%2\": use one of %3.")
+                                .arg(QString::fromStdString(it.key()), to,
+                                     modelStates().join(QLatin1String(", ")));
+                continue;
+            }
+            hasCompleted = hasCompleted || to == QLatin1String("completed");
+            a.states[QString::fromStdString(it.key()).toLower()] = to;
+        }
+        if (!hasCompleted)
+            problems << tr("\"status.states\" maps nothing onto \"completed\": Eddy would never "
+                           "see a job finish.");
+    }
+    a.cancelTool = str(doc, "cancelTool");
+    a.resultTool = str(doc, "resultTool");
+    a.answerTool = str(doc, "answerTool");
+    if (!a.answerTool.isEmpty() && a.questionPointer.isEmpty())
+        problems << tr("\"answerTool\" needs \"status.questionPointer\": where the status "
+                       "answer holds the question to answer.");
+    const json poll = doc.value("poll", json::object());
+    if (poll.contains("intervalMs")) {
+        if (!poll["intervalMs"].is_number_integer() || poll["intervalMs"].get<int>() < 100)
+            problems << tr("\"poll.intervalMs\" must be a whole number of at least 100 (ms).");
+        else
+            a.pollIntervalMs = poll["intervalMs"].get<int>();
+    }
+    if (poll.contains("backoff")) {
+        if (!poll["backoff"].is_number() || poll["backoff"].get<double>() < 1.0
+            || poll["backoff"].get<double>() > 10.0)
+            problems << tr("\"poll.backoff\" must be a number from 1 (no backoff) to 10.");
+        else
+            a.backoff = poll["backoff"].get<double>();
+    }
+    if (poll.contains("maxIntervalMs")) {
+        if (!poll["maxIntervalMs"].is_number_integer())
+            problems << tr("\"poll.maxIntervalMs\" must be a whole number (ms).");
+        else
+            a.maxPollIntervalMs = poll["maxIntervalMs"].get<int>();
+    }
+    if (a.maxPollIntervalMs < a.pollIntervalMs)
+        problems << tr("\"poll.maxIntervalMs\" must be at least \"poll.intervalMs\".");
+    if (!problems.isEmpty()) {
+        if (error)
+            *error = problems.join(QLatin1Char('\n'));
+        return std::nullopt;
+    }
+    return a;
+}
+
+QString JobAdapter::jobIdFrom(const json &result) const
+{
+    if (!result.is_object())
+        return {};
+    if (!jobIdPointer.isEmpty()) {
+        const json v = jsonAt(result.value("structuredContent", json()), jobIdPointer);
+        if (v.is_string())
+            return QString::fromStdString(v.get<std::string>());
+        if (v.is_number_integer())
+            return QString::number(v.get<qint64>());
+    }
+    if (!jobIdRegex.isEmpty()) {
+        const QRegularExpression re(jobIdRegex);
+        for (const json &c : result.value("content", json::array())) {
+            if (!c.is_object() || c.value("type", "") != "text")
+                continue;
+            const auto m = re.match(QString::fromStdString(c.value("text", "")));
+            if (m.hasMatch())
+                return m.lastCapturedIndex() >= 1 ? m.captured(1) : m.captured(0);
+        }
+    }
+    return {};
+}
+
+json JobAdapter::statusPayload(const json &result) const
+{
+    if (!result.is_object())
+        return json();
+    json payload = result.value("structuredContent", json());
+    if (payload.is_null()) {
+        for (const json &c : result.value("content", json::array())) {
+            if (c.is_object() && c.value("type", "") == "text") {
+                payload = json::parse(c.value("text", ""), nullptr, false);
+                if (!payload.is_discarded())
+                    break;
+                payload = json();
+            }
+        }
+    }
+    return payload;
+}
+
+JobAdapter::Status JobAdapter::mapStatus(const json &o) const
+{
+    Status s;
+    const json state = jsonAt(o, statePointer);
+    s.rawState = state.is_string() ? QString::fromStdString(state.get<std::string>()) : QString();
+    const auto it = states.find(s.rawState.toLower());
+    if (it != states.end())
+        s.status = Mcp::taskStatusFromString(it->second.toStdString())
+                       .value_or(Mcp::TaskStatus::Working);
+    if (!progressPointer.isEmpty()) {
+        const json p = jsonAt(o, progressPointer);
+        if (p.is_number()) {
+            double f = p.get<double>();
+            if (f > 1.0)
+                f /= 100.0;
+            if (std::isfinite(f))
+                s.progress = std::clamp(f, 0.0, 1.0);
+        }
+    }
+    if (!messagePointer.isEmpty()) {
+        const json m = jsonAt(o, messagePointer);
+        if (m.is_string())
+            s.message = QString::fromStdString(m.get<std::string>());
+    }
+    if (s.message.isEmpty())
+        s.message = s.rawState;
+    if (s.progress && !s.message.contains(QLatin1Char('%')))
+        s.message = QStringLiteral("%1 % %2")
+                        .arg(qRound(*s.progress * 100))
+                        .arg(s.message)
+                        .trimmed();
+    if (s.status == Mcp::TaskStatus::InputRequired && !questionPointer.isEmpty()) {
+        const json q = jsonAt(o, questionPointer);
+        if (q.is_object())
+            s.question = q;
+    }
+    return s;
+}
+
+json JobAdapter::statusArguments(const QStringList &jobIds) const
+{
+    if (jobIds.size() == 1 || !canBatch())
+        return idArguments(jobIds.value(0));
+    json ids = json::array();
+    for (const QString &id : jobIds)
+        ids.push_back(id.toStdString());
+    return {{batchArgument.toStdString(), ids}};
+}
+
+json JobAdapter::idArguments(const QString &jobId) const
+{
+    return {{idArgument.toStdString(), jobId.toStdString()}};
+}
+
+int JobAdapter::nextIntervalMs(int currentMs) const
+{
+    const double next = std::max(currentMs, pollIntervalMs) * backoff;
+    return int(std::min<double>(next, maxPollIntervalMs));
+}
+
+} // namespace Eddy::Monitor

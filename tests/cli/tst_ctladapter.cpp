@@ -1,0 +1,230 @@
+// Job-id tools as tasks, end to end: the real eddyctl against the real eddy-cfd-server run with
+// --no-tasks-extension, so its classic job tools (submit_cfd_case, get_cfd_case_status,
+// answer_cfd_case, cancel_cfd_case, get_cfd_result) are the only way to run a long case.
+// eddyctl proposes the adapter, stores an edited one, follows jobs through it (results, a mesh
+// question answered from --answers, kill -9 then watch, batched status polls), and names the
+// pattern "job" in tasks --json; the job id is never printed.
+#include "tests/common/ctlprocess.h"
+#include "tests/common/testserver.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using Eddy::Test::TestServer;
+
+namespace {
+
+using Run = Eddy::Test::CtlRun;
+using Eddy::Test::ctlBin;
+using Eddy::Test::writeFile;
+
+Run runCtl(const QStringList &args)
+{
+    return Eddy::Test::runCtl(args, {10000, 120000, 5000});
+}
+
+qint64 scalar(const QString &path, const QString &sql)
+{
+    return Eddy::Test::scalar(path, sql, 10000);
+}
+
+} // namespace
+
+class tst_CtlAdapter : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void proposeEditAndStore();
+    void callWaitPrintsTheResultTool();
+    void meshQuestionAnsweredThroughTheAnswerTool();
+    void killNineThenWatchFinishes();
+    void statusPollsAreBatched();
+
+private:
+    QStringList db(const QStringList &rest) const
+    {
+        return QStringList{QStringLiteral("--db"), m_db} + rest;
+    }
+    void checkNoJobIdIn(const QByteArray &text);
+
+    TestServer m_server;
+    QTemporaryDir m_dir;
+    QString m_db;
+};
+
+void tst_CtlAdapter::initTestCase()
+{
+    QVERIFY2(QFile::exists(ctlBin()), qPrintable(ctlBin()));
+    QVERIFY2(m_server.start({QStringLiteral("--workers"), QStringLiteral("4"),
+                             QStringLiteral("--no-tasks-extension")}),
+             qPrintable(m_server.errorString()));
+    QVERIFY(m_dir.isValid());
+    m_db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("answers.json")),
+                      R"({"action": "repair", "smoothing_passes": 5})"));
+}
+
+void tst_CtlAdapter::checkNoJobIdIn(const QByteArray &text)
+{
+    const QList<QStringList> ids = Eddy::Test::query(
+        m_db, QStringLiteral("SELECT server_task_id FROM tasks WHERE pattern = 'job'"), 10000);
+    QVERIFY(!ids.isEmpty());
+    for (const QStringList &row : ids)
+        QVERIFY2(!row[0].isEmpty() && !text.contains(row[0].toUtf8()), "a job id was printed");
+}
+
+void tst_CtlAdapter::proposeEditAndStore()
+{
+    Run r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("show"), m_server.url()}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.err.contains("proposed"), r.err.constData());
+    QJsonObject a = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(a["submit"].toObject()["tool"].toString(), QStringLiteral("submit_cfd_case"));
+    QCOMPARE(a["submit"].toObject()["jobIdPointer"].toString(), QStringLiteral("/job_id"));
+    QJsonObject status = a["status"].toObject();
+    QCOMPARE(status["tool"].toString(), QStringLiteral("get_cfd_case_status"));
+    QCOMPARE(status["idArgument"].toString(), QStringLiteral("job_id"));
+    QCOMPARE(status["batchArgument"].toString(), QStringLiteral("job_ids"));
+    QCOMPARE(a["resultTool"].toString(), QStringLiteral("get_cfd_result"));
+    QCOMPARE(a["cancelTool"].toString(), QStringLiteral("cancel_cfd_case"));
+    QCOMPARE(a["answerTool"].toString(), QStringLiteral("answer_cfd_case"));
+
+    // A broken edit is refused with what to fix, and nothing is stored.
+    QJsonObject broken = a;
+    status["states"] = QJsonObject{{QStringLiteral("running"), QStringLiteral("busy")}};
+    broken["status"] = status;
+    const QString brokenFile = m_dir.filePath(QStringLiteral("broken.json"));
+    QVERIFY(writeFile(brokenFile, QJsonDocument(broken).toJson()));
+    r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("set"), m_server.url(), brokenFile}));
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("\"busy\"") && r.err.contains("nothing was stored"), r.err.constData());
+    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM job_adapters")), 0);
+
+    // The engineer's edit: poll every 200 ms, backing off to 1 s.
+    a["poll"] = QJsonObject{{QStringLiteral("intervalMs"), 200},
+                            {QStringLiteral("backoff"), 1.5},
+                            {QStringLiteral("maxIntervalMs"), 1000}};
+    const QString file = m_dir.filePath(QStringLiteral("adapter.json"));
+    QVERIFY(writeFile(file, QJsonDocument(a).toJson()));
+    r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("set"), m_server.url(), file}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("show"), m_server.url()}));
+    QVERIFY2(r.code == 0 && r.err.contains("stored"), r.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(r.out).object()["poll"].toObject()["intervalMs"].toInt(), 200);
+}
+
+void tst_CtlAdapter::callWaitPrintsTheResultTool()
+{
+    Run r = runCtl(db({QStringLiteral("call"), m_server.url(), QStringLiteral("submit_cfd_case"),
+                       QStringLiteral("{\"reynolds\": 100, \"grid\": 16, \"max_iterations\": 200}"),
+                       QStringLiteral("--wait")}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject result = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(result["structuredContent"].toObject()["iterations"].toInt(), 200);
+    QCOMPARE(result["isError"].toBool(), false);
+    checkNoJobIdIn(r.out + r.err);
+
+    r = runCtl(db({QStringLiteral("--json"), QStringLiteral("tasks")}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    bool sawJob = false;
+    const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+    for (const QJsonValue &row : rows) {
+        const QJsonObject t = row.toObject();
+        if (t["tool"].toString() == QLatin1String("submit_cfd_case")) {
+            QCOMPARE(t["pattern"].toString(), QStringLiteral("job"));
+            QCOMPARE(t["status"].toString(), QStringLiteral("completed"));
+            sawJob = true;
+        }
+    }
+    QVERIFY2(sawJob, r.out.constData());
+    checkNoJobIdIn(r.out + r.err);
+}
+
+void tst_CtlAdapter::meshQuestionAnsweredThroughTheAnswerTool()
+{
+    Run r = runCtl(db({QStringLiteral("call"), m_server.url(), QStringLiteral("submit_cfd_case"),
+                       QStringLiteral("{\"reynolds\": 100, \"grid\": 16, \"max_iterations\": 200, "
+                                      "\"force_mesh_defect\": true}"),
+                       QStringLiteral("--wait"), QStringLiteral("--answers"),
+                       m_dir.filePath(QStringLiteral("answers.json"))}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(r.out).object()["structuredContent"].toObject()["iterations"].toInt(),
+             200);
+    // The question was stored once and answered from the file, through answer_cfd_case.
+    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM input_requests i JOIN tasks t ON "
+                                         "t.id = i.task_id WHERE t.pattern = 'job' AND i.state = "
+                                         "'answered'")),
+             1);
+    checkNoJobIdIn(r.out + r.err);
+}
+
+void tst_CtlAdapter::killNineThenWatchFinishes()
+{
+    QProcess p;
+    p.start(ctlBin(), db({QStringLiteral("call"), m_server.url(), QStringLiteral("submit_cfd_case"),
+                          QStringLiteral("{\"reynolds\": 100, \"grid\": 48, \"max_iterations\": 3000}"),
+                          QStringLiteral("--wait")}));
+    QVERIFY(p.waitForStarted(10000));
+    const QString live = QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
+                                        "status = 'working'");
+    QTRY_VERIFY_WITH_TIMEOUT(scalar(m_db, live) == 1, 60000);
+    p.kill(); // SIGKILL mid-job
+    QVERIFY(p.waitForFinished(10000));
+    const qint64 taskId = scalar(m_db, QStringLiteral("SELECT id FROM tasks WHERE pattern = 'job' "
+                                                      "AND status = 'working'"));
+
+    const Run r = runCtl(db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id = %1 AND status = "
+                                         "'completed' AND result LIKE '%iterations%'")
+                              .arg(taskId)),
+             1);
+    checkNoJobIdIn(r.out + r.err);
+}
+
+void tst_CtlAdapter::statusPollsAreBatched()
+{
+    for (int i = 0; i < 3; ++i) {
+        const Run r = runCtl(db({QStringLiteral("call"), m_server.url(),
+                                 QStringLiteral("submit_cfd_case"),
+                                 QStringLiteral("{\"reynolds\": %1, \"grid\": 32, \"max_iterations\": 1500}")
+                                     .arg(100 + i)}));
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("eddy.monitor.info=true"));
+    p.setProcessEnvironment(env);
+    p.start(ctlBin(), db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    QVERIFY(p.waitForStarted(10000));
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 0);
+    const QString log = QString::fromUtf8(p.readAllStandardError());
+    // Every status call is logged with how many jobs it asked about: the three jobs, due
+    // together after the restart, share calls.
+    const QRegularExpression poll(QStringLiteral("job status poll of (\\d+) job"));
+    int calls = 0;
+    int batched = 0;
+    for (auto it = poll.globalMatch(log); it.hasNext();) {
+        const int n = it.next().captured(1).toInt();
+        ++calls;
+        batched += n > 1 ? 1 : 0;
+    }
+    QVERIFY2(calls > 0, qPrintable(log));
+    QVERIFY2(batched > 0, qPrintable(log));
+    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
+                                         "status != 'completed'")),
+             0);
+    checkNoJobIdIn(log.toUtf8() + p.readAllStandardOutput());
+}
+
+QTEST_GUILESS_MAIN(tst_CtlAdapter)
+#include "tst_ctladapter.moc"
