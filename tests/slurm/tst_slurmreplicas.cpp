@@ -122,7 +122,7 @@ QStringList tst_SlurmReplicas::replicaArgs(int i) const
 
 int tst_SlurmReplicas::eddyJobsInJobcomp() const
 {
-    QFile f(m_cluster.filePath(QStringLiteral("jobcomp.txt")));
+    QFile f(m_cluster.filePath(QStringLiteral("jobcomp.log")));
     if (!f.open(QIODevice::ReadOnly))
         return 0;
     return int(f.readAll().count("Name=eddy-"));
@@ -232,6 +232,8 @@ void tst_SlurmReplicas::runSweep(const QString &name, const std::function<void()
     watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY(watch.waitForStarted());
     QTest::qWait(1500);
+    // The fault strikes while cases are in flight.
+    QVERIFY(watch.state() == QProcess::Running);
     midway();
     QVERIFY2(watch.waitForFinished(180000), "eddyctl watch did not finish");
     QVERIFY2(watch.exitCode() == 0, (watch.readAllStandardOutput() + watch.readAllStandardError()).constData());
