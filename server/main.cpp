@@ -7,6 +7,7 @@
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcphandler.h"
+#include "server/replicaids.h"
 #include "server/serveroptions.h"
 #include "server/slurmbackend.h"
 #include "server/taskmanager.h"
@@ -74,8 +75,15 @@ int main(int argc, char **argv)
         std::cerr << "eddy-cfd-server: " << error << "\n";
         return 1;
     }
+    ReplicaIds replicaIds; // outlives tasks
+    if (!options.replicaKeyFile.empty() && !replicaIds.loadKey(options.replicaKeyFile, error)) {
+        std::cerr << "eddy-cfd-server: " << error << "\n";
+        return 1;
+    }
     std::unique_ptr<SlurmBackend> slurm; // outlives tasks: its shutdown stops the backend
     TaskManager tasks(store, options);
+    if (replicaIds.enabled())
+        tasks.setReplicaIds(&replicaIds);
     if (options.backend == "slurm") {
         slurm = std::make_unique<SlurmBackend>(tasks, options);
         tasks.setBackend(slurm.get());

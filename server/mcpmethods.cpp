@@ -130,6 +130,7 @@ bool McpHandler::taskIdParam(HttpResponse &res, const Call &call, std::string &t
         return false;
     }
     taskId = id.get<std::string>();
+    m_tasks.adopt(taskId); // a replica's task, from the shared store (server/sharedtasks.cpp)
     return true;
 }
 

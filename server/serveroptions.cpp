@@ -69,6 +69,10 @@ std::string ServerOptions::usage()
            "                          next to eddy-cfd-server)\n"
            "  --slurm-stats FILE      slurm: rewrite FILE every refresh with the count of Slurm\n"
            "                          command-line calls (for measuring)\n"
+           "  --replica-key-file FILE run as one of several replicas sharing DATA_DIR and the\n"
+           "                          case folder: task ids carry a MAC under this key (a file\n"
+           "                          of at least 32 bytes, mode 0600) and any replica answers\n"
+           "                          for any task\n"
            "  --conformance-fixtures  add the fixture tools, prompts and resources of the MCP\n"
            "                          conformance suite (testing only)\n"
            "  --help                  show this text\n";
@@ -107,7 +111,7 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                                              "--stream-progress-iterations", "--backend",
                                              "--case-dir", "--slurm-partition",
                                              "--slurm-refresh-ms", "--slurm-solver",
-                                             "--slurm-stats"};
+                                             "--slurm-stats", "--replica-key-file"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -207,6 +211,10 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             (flag == "--case-dir" ? out.caseDir
                                   : flag == "--slurm-solver" ? out.slurmSolver
                                                              : out.slurmStatsFile) = value;
+        } else if (flag == "--replica-key-file") {
+            if (value.empty())
+                return bad("give the path of the key file the replicas share (mode 0600)");
+            out.replicaKeyFile = value;
         } else if (flag == "--slurm-partition") {
             if (value.empty() || value.find_first_of(" \t,") != std::string::npos)
                 return bad("give one partition name as sinfo lists it");

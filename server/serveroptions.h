@@ -53,6 +53,8 @@ struct ServerOptions
     int slurmRefreshMs = 2000;  // one squeue for all live jobs at most this often
     std::string slurmSolver;    // empty: eddy-cfd-solve next to the server binary
     std::string slurmStatsFile; // empty: none; else rewritten every refresh with call counts
+    // Replicas sharing --data-dir and --case-dir: the shared MAC key for task ids (0600 file).
+    std::string replicaKeyFile;
 
     enum class ParseResult { Run, Help, Error };
     // Parses argv; on Error, error says what was wrong and how to fix it.

@@ -4,6 +4,8 @@
 #include "server/log.h"
 #include "server/taskmanager.h"
 
+#include <cerrno>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -266,6 +268,17 @@ void SlurmBackend::dispatch(const std::string &id)
 
     std::error_code ec;
     fs::create_directories(job.dir, ec);
+    // Replicas share the case folder: only the one that creates this attempt's lock submits.
+    switch (claimSubmission(id, job)) {
+    case Claim::Submit:
+        break;
+    case Claim::Found:
+        track("following Slurm job " + job.jobId + " submitted by another replica");
+        return;
+    case Claim::Wait:
+        track("waiting: another replica is submitting this case");
+        return;
+    }
     if (job.attempt > 0) {
         // A new attempt after a mesh answer starts clean; the earlier attempt left no checkpoint.
         for (const char *name :
@@ -585,6 +598,49 @@ void SlurmBackend::writeStats(std::size_t liveJobs)
                         {"time_ms", now}};
     std::string error;
     CaseFolder::writeAtomically(m_options.slurmStatsFile, stats.dump() + "\n", error);
+}
+
+} // namespace Eddy::Server
+
+namespace Eddy::Server {
+
+SlurmBackend::Claim SlurmBackend::claimSubmission(const std::string &id, Job &job)
+{
+    // O_CREAT|O_EXCL is atomic on a local file system and on NFSv3+: exactly one replica wins.
+    const std::string lock
+        = (fs::path(job.dir) / ("submit-" + std::to_string(job.attempt) + ".lock")).string();
+    for (int round = 0; round < 2; ++round) {
+        const int fd = ::open(lock.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            ::close(fd);
+            return Claim::Submit;
+        }
+        if (errno != EEXIST)
+            return Claim::Submit; // no lock possible: behave as a single server would
+        // The winner stores the job id in the shared store right after sbatch (~40 ms).
+        for (int i = 0; i < 50 && !m_stopping; ++i) {
+            std::string stored;
+            if (m_store.find(id, job.attempt, stored) && !stored.empty()) {
+                job.jobId = stored;
+                return Claim::Found;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+        bool ok = false;
+        job.jobId = findByComment(commentFor(CaseFolder::caseKey(id), job.attempt), ok);
+        if (!ok)
+            return Claim::Wait;
+        if (!job.jobId.empty()) {
+            std::string error;
+            m_store.setJob(id, job.attempt, job.jobId, error);
+            return Claim::Found;
+        }
+        // 10 s and no job: the lock's owner died before sbatch. Break the stale lock once.
+        Log::warn("task " + Log::redact(id) + ": a stale submission lock; submitting here");
+        std::error_code ec;
+        fs::remove(lock, ec);
+    }
+    return Claim::Wait;
 }
 
 } // namespace Eddy::Server

@@ -50,6 +50,9 @@ private:
 
     void dispatchLoop();
     void dispatch(const std::string &id);
+    enum class Claim { Submit, Found, Wait };
+    // The shared-folder lock that keeps two replicas from submitting the same attempt.
+    Claim claimSubmission(const std::string &id, Job &job);
     std::string findByComment(const std::string &comment, bool &ok);
     void refreshLoop();
     void refresh();

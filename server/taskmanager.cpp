@@ -3,6 +3,7 @@
 #include "server/backend.h"
 #include "server/cfdtool.h"
 #include "server/log.h"
+#include "server/replicaids.h"
 #include "server/secrets.h"
 #include "server/solver/cavitysolver.h"
 #include "server/sse.h"
@@ -64,18 +65,9 @@ bool TaskManager::start(std::string &error)
                 ++purged;
                 continue;
             }
-            auto e = std::make_shared<Entry>();
-            e->record = std::move(r);
-            if (!e->record.idempotencyKey.empty())
-                m_idempotency[idempotencySlot(e->record.tokenHash, e->record.idempotencyKey)] =
-                    e->record.id;
-            m_tasks[e->record.id] = e;
-            if (e->record.status == TaskStatus::Working) {
-                enqueue(e);
+            if (r.status == TaskStatus::Working)
                 ++resumed;
-            } else {
-                render(*e);
-            }
+            insertLoaded(std::move(r));
         }
     }
     Log::info("loaded " + std::to_string(m_tasks.size()) + " tasks (" + std::to_string(resumed)
@@ -316,6 +308,8 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
 {
     existing = false;
     const std::string key = arguments.value("idempotency_key", std::string());
+    if (!key.empty() && m_replicaIds)
+        adoptByKey(tokenHash, key);
     auto e = std::make_shared<Entry>();
     // Held for the whole creation: a concurrent call with the same idempotency key must not
     // hand out this task's id before its row is committed.
@@ -335,7 +329,7 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
             }
         }
         TaskRecord &r = e->record;
-        r.id = Secrets::randomId();
+        r.id = m_replicaIds ? m_replicaIds->mint() : Secrets::randomId();
         if (r.id.empty()) {
             error = "the server could not draw a random task id; try again";
             return false;

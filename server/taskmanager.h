@@ -30,6 +30,7 @@ struct MeshQuality;
 namespace Eddy::Server {
 
 class Backend;
+class ReplicaIds;
 class SseChannel;
 class TaskStore;
 
@@ -79,6 +80,12 @@ public:
 
     // For a Backend that runs cases elsewhere (server/backend.h); unused by --backend local.
     void setBackend(Backend *backend) { m_backend = backend; } // before start()
+
+    // Replicas sharing a store and a key (server/sharedtasks.cpp, docs/server.md): new ids carry
+    // a MAC, and a task another replica created is loaded from the shared store on first touch.
+    void setReplicaIds(const ReplicaIds *ids) { m_replicaIds = ids; } // before start()
+    // True when the task is (now) held here; never touches the store for an id whose MAC fails.
+    bool adopt(const std::string &id);
     bool nextQueued(std::string &id); // blocks; false once shutting down
     // Marks a queued working task as running and copies it; false when gone or not working.
     bool claim(const std::string &id, TaskRecord &out);
@@ -134,10 +141,14 @@ private:
     void askAboutMesh(const EntryPtr &e, const Solver::MeshQuality &quality, bool retry);
     void finish(const EntryPtr &e, TaskStatus status, nlohmann::json result, nlohmann::json error,
                 const std::string &message);
+    // Loads the live task with this idempotency key from the shared store (sharedtasks.cpp).
+    void adoptByKey(const std::string &tokenHash, const std::string &key);
+    void insertLoaded(TaskRecord record); // under unique lock; as start() does
 
     TaskStore &m_store;
     const ServerOptions m_options;
     Backend *m_backend = nullptr;
+    const ReplicaIds *m_replicaIds = nullptr;
 
     mutable std::shared_mutex m_mutex; // guards everything below up to m_queueCv
     std::unordered_map<std::string, EntryPtr, IdHash, std::equal_to<>> m_tasks;

@@ -1,0 +1,282 @@
+// Fungible replicas (docs/server.md, "Replicas behind nginx"): three eddy-cfd-server replicas
+// with --backend slurm share one data folder, one case folder and one --replica-key-file, behind
+// a private nginx (round robin, proxy_next_upstream for polls) on loopback. The real eddyctl runs
+// a sweep through nginx while one replica is killed with -9, then while all three restart one at
+// a time: no task lost, no job run twice. A forged or altered task id is refused by every replica.
+#include "tests/common/ctlprocess.h"
+#include "tests/common/testserver.h"
+#include "tests/server/mcptestclient.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <memory>
+
+using Eddy::Test::McpTestClient;
+using Eddy::Test::TestServer;
+
+namespace {
+
+using Run = Eddy::Test::CtlRun;
+using Eddy::Test::writeFile;
+
+QString script()
+{
+    return qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/slurm/slurm-cluster.sh");
+}
+
+QByteArray tool(const QString &program, const QStringList &args, int *code = nullptr)
+{
+    QProcess p;
+    p.start(program, args);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    if (code)
+        *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return p.readAllStandardOutput() + p.readAllStandardError();
+}
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+// The nginx configuration docs/server.md shows, for a private nginx run as this user.
+QByteArray nginxConfig(const QString &prefix, quint16 listen, const QList<quint16> &replicas)
+{
+    QByteArray upstream;
+    for (quint16 p : replicas)
+        upstream += "        server 127.0.0.1:" + QByteArray::number(p) + " max_fails=1 fail_timeout=2s;\n";
+    const QByteArray dir = prefix.toUtf8();
+    return "pid " + dir + "/nginx.pid;\nerror_log " + dir + "/error.log warn;\n"
+           "worker_processes 1;\nevents { worker_connections 256; }\n"
+           "http {\n"
+           "    access_log " + dir + "/access.log;\n"
+           "    client_body_temp_path " + dir + "/body;\n    proxy_temp_path " + dir + "/proxy;\n"
+           "    fastcgi_temp_path " + dir + "/fastcgi;\n    uwsgi_temp_path " + dir + "/uwsgi;\n"
+           "    scgi_temp_path " + dir + "/scgi;\n"
+           "    upstream eddy {\n" + upstream + "        keepalive 16;\n    }\n"
+           "    server {\n        listen 127.0.0.1:" + QByteArray::number(listen) + ";\n"
+           "        location / {\n"
+           "            proxy_pass http://eddy;\n"
+           "            proxy_http_version 1.1;\n"
+           "            proxy_set_header Connection \"\";\n"
+           "            proxy_set_header Host $http_host;\n"
+           "            proxy_buffering off;\n"
+           "            proxy_read_timeout 300s;\n"
+           "            proxy_next_upstream error timeout non_idempotent;\n"
+           "            proxy_next_upstream_tries 3;\n"
+           "        }\n    }\n}\n";
+}
+
+} // namespace
+
+class tst_SlurmReplicas : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void anyReplicaAnswersAndForgedIdsAreRefused();
+    void sweepSurvivesKillNineOfOneReplica();
+    void sweepSurvivesRollingRestart();
+
+private:
+    QStringList replicaArgs(int i) const;
+    int eddyJobsInJobcomp() const;
+    void runSweep(const QString &name, const std::function<void()> &midway);
+
+    QTemporaryDir m_cluster;
+    QTemporaryDir m_dir;
+    bool m_started = false;
+    QList<quint16> m_ports;
+    std::unique_ptr<TestServer> m_replicas[3];
+    QProcess m_nginx;
+    QString m_url;
+};
+
+QStringList tst_SlurmReplicas::replicaArgs(int i) const
+{
+    return {QStringLiteral("--backend"), QStringLiteral("slurm"), QStringLiteral("--case-dir"),
+            m_dir.filePath(QStringLiteral("cases")), QStringLiteral("--slurm-refresh-ms"),
+            QStringLiteral("300"), QStringLiteral("--poll-interval-ms"), QStringLiteral("250"),
+            QStringLiteral("--checkpoint-interval-ms"), QStringLiteral("200"),
+            QStringLiteral("--replica-key-file"), m_dir.filePath(QStringLiteral("replica.key")),
+            QStringLiteral("--port"), QString::number(m_ports[i])};
+}
+
+int tst_SlurmReplicas::eddyJobsInJobcomp() const
+{
+    QFile f(m_cluster.filePath(QStringLiteral("jobcomp.log")));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    return int(f.readAll().count("Name=eddy-"));
+}
+
+void tst_SlurmReplicas::initTestCase()
+{
+    QVERIFY(m_cluster.isValid() && m_dir.isValid());
+    int code = -1;
+    const QByteArray out = tool(script(), {QStringLiteral("start"), m_cluster.path()}, &code);
+    QVERIFY2(code == 0, out.constData());
+    m_started = true;
+    qputenv("SLURM_CONF", (m_cluster.path() + QStringLiteral("/slurm.conf")).toUtf8());
+    const QString key = m_dir.filePath(QStringLiteral("replica.key"));
+    QVERIFY(writeFile(key, "0123456789abcdef0123456789abcdef-test-key"));
+    // A key others can read is refused with the fix in the message.
+    QVERIFY(QFile::setPermissions(key, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup));
+    const QString shared = m_dir.filePath(QStringLiteral("data"));
+    QVERIFY(QDir().mkpath(shared));
+    m_ports = {freePort(), freePort(), freePort()};
+    {
+        TestServer refused;
+        QVERIFY(!refused.start(replicaArgs(0), shared));
+    }
+    QVERIFY(QFile::setPermissions(key, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    for (int i = 0; i < 3; ++i) {
+        m_replicas[i] = std::make_unique<TestServer>();
+        QVERIFY2(m_replicas[i]->start(replicaArgs(i), shared), qPrintable(m_replicas[i]->errorString()));
+    }
+    const QString prefix = m_dir.filePath(QStringLiteral("nginx"));
+    QVERIFY(QDir().mkpath(prefix));
+    const quint16 listen = freePort();
+    QVERIFY(writeFile(prefix + QStringLiteral("/nginx.conf"), nginxConfig(prefix, listen, m_ports)));
+    m_nginx.setProcessChannelMode(QProcess::ForwardedChannels);
+    m_nginx.start(QStringLiteral("/usr/sbin/nginx"),
+                  {QStringLiteral("-p"), prefix, QStringLiteral("-c"), prefix + QStringLiteral("/nginx.conf"),
+                   QStringLiteral("-e"), prefix + QStringLiteral("/error.log"), QStringLiteral("-g"),
+                   QStringLiteral("daemon off;")});
+    QVERIFY2(m_nginx.waitForStarted(10000), "nginx (Debian package nginx-light) did not start");
+    m_url = QStringLiteral("http://127.0.0.1:%1/mcp").arg(listen);
+    QElapsedTimer clock;
+    clock.start();
+    bool up = false;
+    long status = 0;
+    while (!up && clock.elapsed() < 10000) {
+        status = McpTestClient(m_url).request("tools/list").status;
+        up = status == 200;
+        if (!up)
+            QTest::qWait(100);
+    }
+    QFile log(prefix + QStringLiteral("/error.log"));
+    log.open(QIODevice::ReadOnly);
+    QVERIFY2(up, qPrintable(QStringLiteral("nginx does not answer (HTTP %1): ").arg(status)
+                            + QString::fromUtf8(log.readAll())));
+}
+
+void tst_SlurmReplicas::cleanupTestCase()
+{
+    if (m_nginx.state() != QProcess::NotRunning) {
+        ::kill(pid_t(m_nginx.processId()), SIGQUIT);
+        m_nginx.waitForFinished(10000);
+    }
+    for (auto &r : m_replicas)
+        if (r)
+            r->terminate();
+    if (m_started)
+        tool(script(), {QStringLiteral("stop"), m_cluster.path()});
+}
+
+void tst_SlurmReplicas::anyReplicaAnswersAndForgedIdsAreRefused()
+{
+    McpTestClient first(m_replicas[0]->url());
+    const std::string id = first.createTask({{"reynolds", 100}, {"grid", 16}, {"max_iterations", 200}});
+    QVERIFY(!id.empty());
+    // The other replicas never saw the call; they answer from the shared store and Slurm.
+    for (int i : {1, 2}) {
+        McpTestClient other(m_replicas[i]->url());
+        const nlohmann::json done = other.waitForTask(id, McpTestClient::isTerminal, 60000);
+        QCOMPARE(QString::fromStdString(done.value("status", "")), QStringLiteral("completed"));
+    }
+    std::string forged = id;
+    forged[3] = forged[3] == 'a' ? 'b' : 'a';
+    std::string retagged = id;
+    retagged.back() = retagged.back() == '0' ? '1' : '0';
+    for (auto &r : m_replicas) {
+        McpTestClient c(r->url());
+        for (const std::string &bad : {forged, retagged, id.substr(0, 32)}) {
+            QCOMPARE(c.getTask(bad).errorCode(), -32602);
+            QCOMPARE(c.request("tasks/cancel", {{"taskId", bad}}).errorCode(), -32602);
+        }
+    }
+}
+
+void tst_SlurmReplicas::runSweep(const QString &name, const std::function<void()> &midway)
+{
+    const QString db = m_dir.filePath(name + QStringLiteral(".sqlite"));
+    const QString spec = m_dir.filePath(name + QStringLiteral(".json"));
+    QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case",
+        "fixed": {"grid": 16, "max_iterations": 1500, "tolerance": 1e-30},
+        "vary": {"reynolds": {"list": [100, 200, 400, 600, 800, 1000]}},
+        "mode": "grid", "concurrency": 6})"));
+    const int jobsBefore = eddyJobsInJobcomp();
+    Run r = Eddy::Test::runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"), QStringLiteral("submit"), m_url, spec},
+                               {10000, 120000, 5000});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QProcess watch;
+    watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY(watch.waitForStarted());
+    QTest::qWait(1500);
+    // The fault strikes while cases are in flight.
+    QVERIFY(watch.state() == QProcess::Running);
+    midway();
+    if (QTest::currentTestFailed())
+        return;
+    // waitForFinished() is false for a process that already ended during midway().
+    if (watch.state() != QProcess::NotRunning)
+        QVERIFY2(watch.waitForFinished(180000), "eddyctl watch did not finish");
+    QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(watch.exitCode() == 0, (watch.readAllStandardOutput() + watch.readAllStandardError()).constData());
+    r = Eddy::Test::runCtl({QStringLiteral("--db"), db, QStringLiteral("export"), QStringLiteral("1"),
+                            QStringLiteral("--format"), QStringLiteral("json")}, {10000, 120000, 5000});
+    QCOMPARE(r.code, 0);
+    const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(rows.size(), 6);
+    for (const QJsonValue &v : rows)
+        QCOMPARE(v.toObject().value("result").toObject().value("isError").toBool(true), false);
+    // Six jobs, each exactly once, whatever replica submitted or followed them.
+    QElapsedTimer clock;
+    clock.start();
+    while (eddyJobsInJobcomp() - jobsBefore < 6 && clock.elapsed() < 20000)
+        QTest::qWait(100);
+    QTest::qWait(1000);
+    QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 6);
+}
+
+void tst_SlurmReplicas::sweepSurvivesKillNineOfOneReplica()
+{
+    runSweep(QStringLiteral("kill9"), [this] {
+        m_replicas[1]->kill();
+        QTest::qWait(1000);
+        QVERIFY(m_replicas[1]->restart());
+    });
+}
+
+void tst_SlurmReplicas::sweepSurvivesRollingRestart()
+{
+    runSweep(QStringLiteral("rolling"), [this] {
+        for (auto &r : m_replicas) {
+            QVERIFY(r->terminate());
+            QVERIFY(r->restart());
+            QTest::qWait(500);
+        }
+    });
+}
+
+QTEST_GUILESS_MAIN(tst_SlurmReplicas)
+#include "tst_slurmreplicas.moc"
