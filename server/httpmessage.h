@@ -65,7 +65,22 @@ struct HttpResponse
     bool isStream() const { return static_cast<bool>(provider); }
 };
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b);
+// Inline: every request compares each header name with several others.
+inline bool equalsIgnoreCase(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        char x = a[i], y = b[i];
+        if (x >= 'A' && x <= 'Z')
+            x = char(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z')
+            y = char(y - 'A' + 'a');
+        if (x != y)
+            return false;
+    }
+    return true;
+}
 
 using HttpHandler = std::function<void(const HttpRequest &, HttpResponse &)>;
 // Runs handler for both front ends; an exception costs one request (a 500), never the

@@ -1,11 +1,11 @@
 #pragma once
 
-// A small HTTP/1.1 server on epoll. Two event threads, each with its own epoll set, read and
-// parse requests on non-blocking sockets and answer fast requests (tasks/get polls) inline with
-// one write each, so a kept-alive poll costs one wake-up, one recv and one send, and no thread
-// hand-off; other requests run on their own thread (the connection leaves its event thread's
-// set meanwhile), and streamed (SSE) responses keep that thread. Idle keep-alive connections
-// cost nothing.
+// A small HTTP/1.1 server on epoll. Its event thread (kEventThreads: one, so that the polls of
+// many connections share a wake-up) reads and parses requests on non-blocking sockets and
+// answers fast requests (tasks/get polls) inline with one write each, so a kept-alive poll costs
+// at most one wake-up, one recv and one send, no allocation and no thread hand-off; other
+// requests run on their own thread (the connection leaves the event thread's set meanwhile), and
+// streamed (SSE) responses keep that thread. Idle keep-alive connections cost nothing.
 
 #include "server/httpmessage.h"
 
