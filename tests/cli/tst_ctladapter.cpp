@@ -7,6 +7,7 @@
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -47,6 +48,7 @@ private slots:
     void meshQuestionAnsweredThroughTheAnswerTool();
     void killNineThenWatchFinishes();
     void statusPollsAreBatched();
+    void cancelGoesThroughTheCancelTool();
 
 private:
     QStringList db(const QStringList &rest) const
@@ -192,24 +194,39 @@ void tst_CtlAdapter::killNineThenWatchFinishes()
 
 void tst_CtlAdapter::statusPollsAreBatched()
 {
+    // Three jobs that stop at a mesh question: they stay live until watch answers them, so all
+    // three are due together when watch opens. (Plain short jobs end within a second, polled to
+    // their end by the next call process, which follows every live job it finds.)
     for (int i = 0; i < 3; ++i) {
         const Run r = runCtl(db({QStringLiteral("call"), m_server.url(),
                                  QStringLiteral("submit_cfd_case"),
-                                 QStringLiteral("{\"reynolds\": %1, \"grid\": 32, \"max_iterations\": 1500}")
+                                 QStringLiteral("{\"reynolds\": %1, \"grid\": 16, \"max_iterations\": "
+                                                "200, \"force_mesh_defect\": true}")
                                      .arg(100 + i)}));
-        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.code == 0 && r.out.contains("working"), r.err.constData());
     }
+    const QString live = QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
+                                        "status IN ('working', 'input_required')");
+    QCOMPARE(scalar(m_db, live), 3);
+    // Every stored next poll in the past: watch finds all three due at once when it opens.
+    QTRY_VERIFY_WITH_TIMEOUT(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE "
+                                                         "pattern = 'job' AND next_poll_at > %1")
+                                              .arg(QDateTime::currentMSecsSinceEpoch()))
+                                 == 0,
+                             10000);
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("eddy.monitor.info=true"));
     p.setProcessEnvironment(env);
-    p.start(ctlBin(), db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    p.start(ctlBin(), db({QStringLiteral("watch"), QStringLiteral("--until-done"),
+                          QStringLiteral("--answers"),
+                          m_dir.filePath(QStringLiteral("answers.json"))}));
     QVERIFY(p.waitForStarted(10000));
     QVERIFY(p.waitForFinished(120000));
     QCOMPARE(p.exitCode(), 0);
     const QString log = QString::fromUtf8(p.readAllStandardError());
-    // Every status call is logged with how many jobs it asked about: the three jobs, due
-    // together after the restart, share calls.
+    // Every status call is logged with how many jobs it asked about (job_ids on the wire): the
+    // three jobs, due together when watch opens, share a call.
     const QRegularExpression poll(QStringLiteral("job status poll of (\\d+) job"));
     int calls = 0;
     int batched = 0;
@@ -224,6 +241,32 @@ void tst_CtlAdapter::statusPollsAreBatched()
                                          "status != 'completed'")),
              0);
     checkNoJobIdIn(log.toUtf8() + p.readAllStandardOutput());
+}
+
+void tst_CtlAdapter::cancelGoesThroughTheCancelTool()
+{
+    // A job that would run for minutes; call without --wait returns once its id is stored.
+    Run r = runCtl(db({QStringLiteral("call"), m_server.url(), QStringLiteral("submit_cfd_case"),
+                       QStringLiteral("{\"reynolds\": 400, \"grid\": 64, \"max_iterations\": "
+                                      "10000000, \"tolerance\": 1e-14}")}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QRegularExpressionMatch m
+        = QRegularExpression(QStringLiteral("^task (\\d+) working")).match(QString::fromUtf8(r.out));
+    QVERIFY2(m.hasMatch(), r.out.constData());
+    const QString task = m.captured(1);
+
+    // The server has no tasks/cancel (--no-tasks-extension): only cancel_cfd_case can stop it.
+    r = runCtl(db({QStringLiteral("cancel"), task}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("cancel requested"), r.out.constData());
+    checkNoJobIdIn(r.out + r.err);
+
+    r = runCtl(db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id = %1 AND pattern = "
+                                         "'job' AND status = 'cancelled'").arg(task)),
+             1);
+    checkNoJobIdIn(r.out + r.err);
 }
 
 QTEST_GUILESS_MAIN(tst_CtlAdapter)
