@@ -47,7 +47,6 @@ private slots:
     void callWaitPrintsTheResultTool();
     void meshQuestionAnsweredThroughTheAnswerTool();
     void killNineThenWatchFinishes();
-    void statusPollsAreBatched();
     void cancelGoesThroughTheCancelTool();
 
 private:
@@ -190,57 +189,6 @@ void tst_CtlAdapter::killNineThenWatchFinishes()
                               .arg(taskId)),
              1);
     checkNoJobIdIn(r.out + r.err);
-}
-
-void tst_CtlAdapter::statusPollsAreBatched()
-{
-    // Three jobs that stop at a mesh question: they stay live until watch answers them, so all
-    // three are due together when watch opens. (Plain short jobs end within a second, polled to
-    // their end by the next call process, which follows every live job it finds.)
-    for (int i = 0; i < 3; ++i) {
-        const Run r = runCtl(db({QStringLiteral("call"), m_server.url(),
-                                 QStringLiteral("submit_cfd_case"),
-                                 QStringLiteral("{\"reynolds\": %1, \"grid\": 16, \"max_iterations\": "
-                                                "200, \"force_mesh_defect\": true}")
-                                     .arg(100 + i)}));
-        QVERIFY2(r.code == 0 && r.out.contains("working"), r.err.constData());
-    }
-    const QString live = QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
-                                        "status IN ('working', 'input_required')");
-    QCOMPARE(scalar(m_db, live), 3);
-    // Every stored next poll in the past: watch finds all three due at once when it opens.
-    QTRY_VERIFY_WITH_TIMEOUT(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE "
-                                                         "pattern = 'job' AND next_poll_at > %1")
-                                              .arg(QDateTime::currentMSecsSinceEpoch()))
-                                 == 0,
-                             10000);
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("eddy.monitor.info=true"));
-    p.setProcessEnvironment(env);
-    p.start(ctlBin(), db({QStringLiteral("watch"), QStringLiteral("--until-done"),
-                          QStringLiteral("--answers"),
-                          m_dir.filePath(QStringLiteral("answers.json"))}));
-    QVERIFY(p.waitForStarted(10000));
-    QVERIFY(p.waitForFinished(120000));
-    QCOMPARE(p.exitCode(), 0);
-    const QString log = QString::fromUtf8(p.readAllStandardError());
-    // Every status call is logged with how many jobs it asked about (job_ids on the wire): the
-    // three jobs, due together when watch opens, share a call.
-    const QRegularExpression poll(QStringLiteral("job status poll of (\\d+) job"));
-    int calls = 0;
-    int batched = 0;
-    for (auto it = poll.globalMatch(log); it.hasNext();) {
-        const int n = it.next().captured(1).toInt();
-        ++calls;
-        batched += n > 1 ? 1 : 0;
-    }
-    QVERIFY2(calls > 0, qPrintable(log));
-    QVERIFY2(batched > 0, qPrintable(log));
-    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
-                                         "status != 'completed'")),
-             0);
-    checkNoJobIdIn(log.toUtf8() + p.readAllStandardOutput());
 }
 
 void tst_CtlAdapter::cancelGoesThroughTheCancelTool()
