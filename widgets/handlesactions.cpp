@@ -2,6 +2,7 @@
 
 #include "models/serverlistmodel.h"
 #include "models/sessionlistmodel.h"
+#include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/taskmonitor.h"
 
@@ -65,7 +66,7 @@ HandlesActions::~HandlesActions() = default;
 
 void HandlesActions::addTo(QMenu *menu)
 {
-    QAction *import
+    QAction *importAction
         = menu->addAction(tr("Import Task Handles..."), this, &HandlesActions::askToImport);
     importAction->setObjectName(QStringLiteral("importHandles"));
     importAction->setToolTip(

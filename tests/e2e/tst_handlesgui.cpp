@@ -9,6 +9,7 @@
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
+#include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/taskmonitor.h"
 
