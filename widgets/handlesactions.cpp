@@ -137,7 +137,9 @@ void HandlesActions::importFile(const QString &path)
 void HandlesActions::startImport(const QByteArray &content, const QString &serverUrl)
 {
     const std::optional<qint64> shown = m_window->currentSession();
-    const QString session = shown ? m_window->sessionModel()->name(*shown) : tr("Imported handles");
+    QString session = shown ? m_window->sessionModel()->name(*shown) : QString();
+    if (session.isEmpty()) // all sessions shown: the session eddyctl imports into
+        session = tr("Imported handles");
     m_importPending = true;
     m_bridge->importHandles(content, session, serverUrl);
 }
