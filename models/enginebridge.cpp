@@ -3,6 +3,7 @@
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/outcome.h"
 #include "app/monitor/sweepexport.h"
+#include "app/monitor/taskhandle.h"
 
 #include <QMetaObject>
 
@@ -30,6 +31,8 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
     qRegisterMetaType<CaseDelivery>();
     qRegisterMetaType<SharedWork>();
     qRegisterMetaType<Monitor::Engine::ServerState>();
+    qRegisterMetaType<Monitor::HandleImportReport>();
+    qRegisterMetaType<Monitor::HandleExport>();
     if (!engine)
         return;
     // Another process's work: gathered into one value on the engine's thread, queued to the GUI.
@@ -407,6 +410,46 @@ void EngineBridge::adoptSharedWork(qint64 sessionId, const QList<qint64> &sweepI
         QMetaObject::invokeMethod(m_engine, [e = m_engine.data(), sessionId, sweepIds, caseIds] {
             e->adoptSharedWork(sessionId, sweepIds, caseIds);
         });
+}
+
+void EngineBridge::importHandles(const QByteArray &content, const QString &sessionName,
+                                 const QString &serverUrl)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, content, sessionName, serverUrl] {
+        const Monitor::HandleImportReport report
+            = engine->importHandles(content, sessionName, serverUrl);
+        Q_EMIT handlesImported(report);
+        Q_EMIT sessionsChanged(engine->sessions());
+    });
+}
+
+void EngineBridge::exportHandles(const QList<qint64> &taskIds)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, taskIds] {
+        Q_EMIT handlesExported(engine->exportHandles({}, taskIds));
+    });
+}
+
+QStringList EngineBridge::unknownHandleEndpoints(const QByteArray &content,
+                                                 const QStringList &serverUrls)
+{
+    QSet<QString> known;
+    for (const QString &url : serverUrls)
+        known.insert(Monitor::TaskHandle::endpointIdForServer(url));
+    QString fileError;
+    QStringList unknown;
+    for (const auto &e : Monitor::TaskHandle::parseFile(content, &fileError)) {
+        if (e.reference && !known.contains(e.reference->endpointId)
+            && !unknown.contains(e.reference->endpointId))
+            unknown << e.reference->endpointId;
+    }
+    return unknown;
 }
 
 } // namespace Eddy

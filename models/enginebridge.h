@@ -125,6 +125,16 @@ public:
     // Sweeps and single calls another process journalled without a session join `sessionId`.
     void adoptSharedWork(qint64 sessionId, const QList<qint64> &sweepIds, const QList<qint64> &caseIds);
 
+    // Task handles of other clients (docs/interop.md): imports a handles file into the session
+    // `sessionName` (created when missing), adding `serverUrl` when references name its
+    // endpoint; handlesImported(). Exports references of `taskIds`; handlesExported().
+    void importHandles(const QByteArray &content, const QString &sessionName,
+                       const QString &serverUrl);
+    void exportHandles(const QList<qint64> &taskIds);
+    // The endpoint ids in a handles file that none of `serverUrls` has (pure; any thread).
+    static QStringList unknownHandleEndpoints(const QByteArray &content,
+                                              const QStringList &serverUrls);
+
     // Names of the varied parameters in a stored sweep spec ("vary" keys, file order).
     static QStringList variedNames(const QString &specJson);
 
@@ -139,6 +149,8 @@ Q_SIGNALS:
     void sessionCreated(qint64 sessionId, const QString &name);
     void sessionsChanged(const QList<Eddy::Store::SessionRecord> &sessions);
     void tasksAttached(qint64 sessionId, int count);
+    void handlesImported(const Eddy::Monitor::HandleImportReport &report);
+    void handlesExported(const Eddy::Monitor::HandleExport &handles);
     // Before any task exists (forwarded from the engine, the case looked up in the store).
     void caseQuestionAsked(const Eddy::EngineBridge::CaseQuestion &question);
     void caseQuestionsReady(const QList<Eddy::EngineBridge::CaseQuestion> &questions);
@@ -174,3 +186,5 @@ Q_DECLARE_METATYPE(Eddy::EngineBridge::SweepResults)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::CaseQuestion)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::CaseDelivery)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::SharedWork)
+Q_DECLARE_METATYPE(Eddy::Monitor::HandleImportReport)
+Q_DECLARE_METATYPE(Eddy::Monitor::HandleExport)

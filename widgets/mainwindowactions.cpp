@@ -10,6 +10,7 @@
 #include "widgets/answerpanel.h"
 #include "widgets/attachdialog.h"
 #include "widgets/elicitationdialog.h"
+#include "widgets/handlesactions.h"
 #include "widgets/helpmenu.h"
 #include "widgets/residualchart.h"
 #include "widgets/resultview.h"
@@ -85,6 +86,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("New Session..."), this, &MainWindow::newSession);
     file->addAction(tr("Rename Session..."), this, &MainWindow::renameSession);
     file->addAction(tr("Attach Earlier Tasks..."), this, &MainWindow::attachEarlierTasks);
+    file->addSeparator();
+    (new HandlesActions(this, m_bridge))->addTo(file);
     file->addSeparator();
     QAction *quit = file->addAction(tr("Quit"), this, &MainWindow::close);
     quit->setShortcut(QKeySequence::Quit);
