@@ -76,7 +76,8 @@ public:
     // 2025-11-25 server asks: it numbers questions per session, so the client keys each one by
     // what it asks instead; a question keeps its key across server restarts and a new question
     // never takes an answered one's key (without a record, only while it is still pending).
-    using QuestionRecord = std::function<std::vector<std::pair<QString, bool>>(const std::string &taskId)>;
+    using QuestionRecord
+        = std::function<std::vector<std::pair<QString, bool>>(const std::string &taskId)>;
     void setQuestionRecord(QuestionRecord record) { m_questionRecord = std::move(record); }
     // The caller no longer follows the task (it ended, is gone, or another process took it):
     // drops what the client remembers of the task's questions.

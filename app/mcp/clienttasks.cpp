@@ -235,13 +235,17 @@ void Client::legacyRespond(AckJob *job, const std::string &taskId, const json &i
         const QString asked = keys == m_legacyKeys.end() ? QString() : keys->second.value(key);
         if (asked.isEmpty()) {
             pollFirst(tr("The server has not asked question %1 in its current session yet; poll "
-                         "the task before answering.").arg(key), false);
+                         "the task before answering.")
+                          .arg(key),
+                      false);
             return;
         }
         const std::string current = asked.toStdString();
         if (it == m_legacyTasks.end() || !it->second.pendingRequests.contains(current)) {
             pollFirst(tr("The task has no outstanding input request with key %1; poll it again "
-                         "before answering.").arg(key), true);
+                         "before answering.")
+                          .arg(key),
+                      true);
             return;
         }
         toSend.emplace_back(current, r.value());
@@ -284,8 +288,8 @@ json Client::legacyQuestionKeys(const std::string &taskId, const json &requests)
     current.clear();
     if (!requests.is_object())
         return out;
-    const std::vector<std::pair<QString, bool>> known = m_questionRecord ? m_questionRecord(taskId)
-                                                                         : std::vector<std::pair<QString, bool>>();
+    const std::vector<std::pair<QString, bool>> known
+        = m_questionRecord ? m_questionRecord(taskId) : std::vector<std::pair<QString, bool>>();
     QSet<QString> taken;
     for (auto it = requests.begin(); it != requests.end(); ++it) {
         const QByteArray what = QByteArray::fromStdString(it.value().dump());
