@@ -10,6 +10,7 @@
 #include "app/mcp/taskstate.h"
 #include "app/mcp/tool.h"
 
+#include <QHash>
 #include <QLoggingCategory>
 #include <QObject>
 #include <QPointer>
@@ -61,11 +62,26 @@ public:
     CallJob *callTool(const QString &name, const nlohmann::json &arguments,
                       CallOptions options = {});
     TaskJob *getTask(const std::string &taskId, const QByteArray &traceparent = {});
+    // Answers questions under the keys getTask() reported. An answer the server cannot take
+    // yet (it keys questions per session and has not asked this one in its current session,
+    // e.g. after a restart) fails with Error::wantsPollFirst(): poll the task, then retry.
     AckJob *updateTask(const std::string &taskId, const nlohmann::json &inputResponses,
                        const QByteArray &traceparent = {});
     AckJob *cancelTask(const std::string &taskId, const QByteArray &traceparent = {});
     // Modern era only (a legacy server gives an immediate closed() with a protocol error).
     Listen *listen(std::vector<std::string> taskIds);
+
+    // The keys a task's questions were given before, in the order they were first asked, each
+    // with whether it was answered: the caller's record, which outlives this client. Read when a
+    // 2025-11-25 server asks: it numbers questions per session, so the client keys each one by
+    // what it asks instead; a question keeps its key across server restarts and a new question
+    // never takes an answered one's key (without a record, only while it is still pending).
+    using QuestionRecord
+        = std::function<std::vector<std::pair<QString, bool>>(const std::string &taskId)>;
+    void setQuestionRecord(QuestionRecord record) { m_questionRecord = std::move(record); }
+    // The caller no longer follows the task (it ended, is gone, or another process took it):
+    // drops what the client remembers of the task's questions.
+    void forgetTask(const std::string &taskId);
 
     // Requests sent so far (ids are never reused): for tests and the benchmark.
     qint64 requestsSent() const { return m_nextId - 1; }
@@ -140,6 +156,8 @@ private:
     void legacyFetchPayload(TaskJob *job, TaskState state);
     void openLegacyResultStream(const std::string &taskId);
     void legacyRespond(AckJob *job, const std::string &taskId, const nlohmann::json &inputResponses);
+    // Keys the server's per-session requests (srv:<id>) by what they ask; remembers the mapping.
+    nlohmann::json legacyQuestionKeys(const std::string &taskId, const nlohmann::json &requests);
     const Tool *findTool(const QString &name) const;
     // False when a call of the tool cannot become a task (no Tasks support on the server or the
     // tool): such a call may be a streamed call.
@@ -182,6 +200,10 @@ private:
         std::vector<std::function<void()>> waiters; // run on a new server request or stream end
     };
     std::map<std::string, LegacyTask> m_legacyTasks;
+    // Legacy: per task, the key a question was reported under -> its request key in the
+    // server's current session (as of the last poll that saw the task asking).
+    std::map<std::string, QHash<QString, QString>> m_legacyKeys;
+    QuestionRecord m_questionRecord;
 };
 
 } // namespace Eddy::Mcp

@@ -1,6 +1,8 @@
 #include "app/mcp/client.h"
 #include "app/mcp/client_p.h"
 
+#include <QCryptographicHash>
+
 namespace Eddy::Mcp {
 
 void Client::finishPoll(TaskJob *job, TaskState state)
@@ -87,7 +89,7 @@ void Client::legacyFetchPayload(TaskJob *job, TaskState state)
                 params.erase("_meta");
             requests[it.key()] = {{"method", it.value().value("method", "")}, {"params", params}};
         }
-        state.inputRequests = requests;
+        state.inputRequests = legacyQuestionKeys(state.taskId, requests);
         job->m_state = std::move(state);
         finishLater(job);
         return;
@@ -175,7 +177,13 @@ AckJob *Client::updateTask(const std::string &taskId, const json &inputResponses
         if (!guard)
             return;
         if (!e.isOk()) {
-            finishLater(guard, e);
+            Error why = e;
+            if (m_era == Era::Legacy && e.kind() == Error::Kind::Protocol) {
+                // No session to answer in: the question comes back under a new request id.
+                m_legacyKeys.erase(taskId);
+                why.setPollFirst(true);
+            }
+            finishLater(guard, why);
             return;
         }
         if (m_era == Era::Legacy) {
@@ -209,16 +217,38 @@ AckJob *Client::updateTask(const std::string &taskId, const json &inputResponses
 void Client::legacyRespond(AckJob *job, const std::string &taskId, const json &inputResponses)
 {
     QPointer<AckJob> guard(job);
+    // A question is answered through the request id of the server's current session, which only
+    // a poll of the task brings (a restarted server asks the same question again under a new id);
+    // the session may also have ended between that poll and this answer.
+    const auto pollFirst = [this, job, &taskId](const QString &message, bool stale) {
+        if (stale)
+            m_legacyKeys.erase(taskId);
+        Error e = Error::protocol(message);
+        e.setPollFirst(true);
+        finishLater(job, e);
+    };
+    const auto keys = m_legacyKeys.find(taskId);
     auto it = m_legacyTasks.find(taskId);
     std::vector<std::pair<std::string, json>> toSend;
     for (auto r = inputResponses.begin(); r != inputResponses.end(); ++r) {
-        if (it == m_legacyTasks.end() || !it->second.pendingRequests.contains(r.key())) {
-            finishLater(job, Error::protocol(tr("The task has no outstanding input request with "
-                                                "key %1; poll it again before answering.")
-                                                 .arg(QString::fromStdString(r.key()))));
+        const QString key = QString::fromStdString(r.key());
+        const QString asked = keys == m_legacyKeys.end() ? QString() : keys->second.value(key);
+        if (asked.isEmpty()) {
+            pollFirst(tr("The server has not asked question %1 in its current session yet; poll "
+                         "the task before answering.")
+                          .arg(key),
+                      false);
             return;
         }
-        toSend.emplace_back(r.key(), r.value());
+        const std::string current = asked.toStdString();
+        if (it == m_legacyTasks.end() || !it->second.pendingRequests.contains(current)) {
+            pollFirst(tr("The task has no outstanding input request with key %1; poll it again "
+                         "before answering.")
+                          .arg(key),
+                      true);
+            return;
+        }
+        toSend.emplace_back(current, r.value());
     }
     auto remaining = std::make_shared<int>(int(toSend.size()));
     auto firstError = std::make_shared<Error>();
@@ -237,11 +267,58 @@ void Client::legacyRespond(AckJob *job, const std::string &taskId, const json &i
                     t->second.pendingRequests.erase(key);
             } else if (firstError->isOk()) {
                 *firstError = error;
+                if (error.kind() == Error::Kind::Protocol) {
+                    m_legacyKeys.erase(taskId);
+                    firstError->setPollFirst(true);
+                }
             }
             if (--*remaining == 0 && guard)
                 guard->finish(*firstError);
         });
     }
+}
+
+json Client::legacyQuestionKeys(const std::string &taskId, const json &requests)
+{
+    // The key of a question is what it asks (method and params) and how many times the task was
+    // already asked exactly that: a pending question keeps its key, an answered one's key is
+    // never handed out again.
+    json out = json::object();
+    QHash<QString, QString> &current = m_legacyKeys[taskId];
+    current.clear();
+    if (!requests.is_object())
+        return out;
+    const std::vector<std::pair<QString, bool>> known
+        = m_questionRecord ? m_questionRecord(taskId) : std::vector<std::pair<QString, bool>>();
+    QSet<QString> taken;
+    for (auto it = requests.begin(); it != requests.end(); ++it) {
+        const QByteArray what = QByteArray::fromStdString(it.value().dump());
+        const QString prefix = QStringLiteral("q-%1-").arg(QString::fromLatin1(
+            QCryptographicHash::hash(what, QCryptographicHash::Sha1).toHex().left(16)));
+        QString key;
+        QSet<QString> askedBefore;
+        for (const auto &[knownKey, answered] : known) {
+            if (!knownKey.startsWith(prefix))
+                continue;
+            askedBefore.insert(knownKey);
+            if (key.isEmpty() && !answered && !taken.contains(knownKey))
+                key = knownKey;
+        }
+        for (int n = int(askedBefore.size()); key.isEmpty(); ++n) {
+            const QString candidate = prefix + QString::number(n);
+            if (!taken.contains(candidate) && !askedBefore.contains(candidate))
+                key = candidate;
+        }
+        taken.insert(key);
+        current.insert(key, QString::fromStdString(it.key()));
+        out[key.toStdString()] = it.value();
+    }
+    return out;
+}
+
+void Client::forgetTask(const std::string &taskId)
+{
+    m_legacyKeys.erase(taskId);
 }
 
 AckJob *Client::cancelTask(const std::string &taskId, const QByteArray &traceparent)

@@ -63,6 +63,11 @@ public:
     bool isStreamDropped() const { return m_streamDropped; }
     void setStreamDropped(bool dropped) { m_streamDropped = dropped; }
     void setMethod(const QString &method) { m_method = method; }
+    // An answer found no open question under its key in the server's current session (a server
+    // that keys questions per session was restarted, or has not been polled since it asked):
+    // poll the task, which brings the question's current key, and send the answer again.
+    bool wantsPollFirst() const { return m_pollFirst; }
+    void setPollFirst(bool pollFirst) { m_pollFirst = pollFirst; }
 
     // Parses an HTTP Retry-After value (delta seconds or HTTP date) into ms; -1 when invalid.
     static qint64 parseRetryAfter(const QByteArray &value);
@@ -73,6 +78,7 @@ private:
     int m_httpStatus = 0;
     qint64 m_retryAfterMs = -1;
     bool m_streamDropped = false;
+    bool m_pollFirst = false;
     QString m_message;
     QString m_serverMessage;
     QString m_method;

@@ -155,7 +155,7 @@ void Engine::close()
     for (ServerLink *l : std::as_const(m_links)) {
         delete l->listen.data();
         delete l->listenTimer;
-        // Before the HTTP client: a 2025-era client ends its session through it (best effort),
+        // Before the HTTP client: a client may end its session through it (best effort),
         // and a client left behind would hold a deleted HTTP client until the engine goes.
         delete l->client;
     }
@@ -204,11 +204,27 @@ Engine::ServerLink *Engine::link(qint64 serverId)
         if (auto r = m_store.server(serverId))
             m_store.setServerDiscovery(serverId, Mcp::eraToString(detected), r->discovery);
     });
+    // The keys the task's questions have in the store, so the client keeps them stable.
+    l->client->setQuestionRecord([this](const std::string &serverTaskId) {
+        std::vector<std::pair<QString, bool>> record;
+        const auto it = m_byServerTaskId.constFind(QString::fromStdString(serverTaskId));
+        if (it == m_byServerTaskId.constEnd())
+            return record;
+        for (const Store::InputRequestRecord &r : m_store.inputRequests(*it))
+            record.emplace_back(r.key, r.state == Store::InputState::Answered);
+        return record;
+    });
     connect(l->client, &Mcp::Client::warning, this, [](const QString &message) {
         qCWarning(lcMonitor) << message;
     });
     m_links.insert(serverId, l);
     return l;
+}
+
+void Engine::forgetOnClient(const Store::TaskRecord &task)
+{
+    if (const auto it = m_links.constFind(task.serverId); it != m_links.constEnd())
+        (*it)->client->forgetTask(task.serverTaskId.toStdString());
 }
 
 qint64 Engine::addServer(const QString &url, const QString &name, const QString &token)

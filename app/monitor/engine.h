@@ -287,6 +287,8 @@ private:
     void startListen(qint64 serverId);
     // unreliable: the server's answers cannot be trusted (stored Lost with `why` as the message).
     void markGone(qint64 taskId, const QString &why, bool unreliable = false);
+    // The engine stops following the task: its server's client forgets it too.
+    void forgetOnClient(const Store::TaskRecord &task);
     double lastX(qint64 taskId); // for a message without a counter
     void queueChange(const Store::TaskRecord &task);
     void queueFinished(const Store::TaskRecord &task); // queueChange() + ChangeSet::finished
@@ -297,8 +299,6 @@ private:
     void checkIdle();
     void resumeAnswers();
     void sendAnswer(qint64 taskId, const QString &key, const nlohmann::json &answer, int attempt = 0);
-    bool isLegacyServer(qint64 serverId);
-    nlohmann::json legacyQuestionKeys(qint64 taskId, const nlohmann::json &inputRequests);
     void enqueueCase(const Store::CaseRecord &c);
     void trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs);
     void autoAnswer(const Store::InputRequestRecord &request);
@@ -364,9 +364,6 @@ private:
     int m_answersInFlight = 0;
     int m_submissionsPending = 0; // tools/list fetches before journalling
     QHash<QString, qint64> m_byServerTaskId;       // live tasks: server task id -> task id
-    // 2025 era: a question's key in the inbox -> the client's key for it in the current session
-    // (task id -> map), refreshed by every poll that lists the task's questions.
-    QHash<qint64, QHash<QString, QString>> m_legacyKeys;
     qint64 m_pushes = 0;
     // Pre-task round trips (multi round-trip tools/call): case id -> the open round.
     struct CaseRound

@@ -159,9 +159,9 @@ constexpr int s_singleCallConcurrency = 16;
 // before the task is stored completed with an error instead.
 constexpr int s_noResultTries = 5;
 constexpr qint64 s_noResultFirstDelayMs = 250;
-// A 2025-era answer waits this many seconds (one try a second) for a poll to show its question
-// in the server's current session.
-constexpr int s_legacyAnswerTries = 60;
+// An answer the server cannot take before a poll (Mcp::Error::wantsPollFirst) waits this many
+// seconds, one try a second, for a poll to bring its question's current key.
+constexpr int s_pollFirstAnswerTries = 60;
 
 } // namespace
 

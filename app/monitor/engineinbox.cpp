@@ -48,52 +48,33 @@ void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, i
     }
     if (t->pattern == QLatin1String("job"))
         return sendJobAnswer(*t, key, answer);
-    // Sent again shortly, still "answering": after a transient failure, or (2025 era) until a
-    // poll has seen the question in the server's current session.
+    // Sent again shortly, still "answering": after a transient failure, or until a poll has
+    // brought the question's key in the server's current session.
     const auto retry = [this, taskId, key, answer, attempt](qint64 delayMs) {
         QTimer::singleShot(int(std::clamp<qint64>(delayMs, 1000, 30000)), this, [this, taskId, key, answer, attempt] {
             if (isOpen())
                 sendAnswer(taskId, key, answer, attempt + 1);
         });
     };
-    std::string sendKey = key.toStdString();
-    const bool legacy = isLegacyServer(t->serverId);
-    if (legacy) {
-        // The 2025 era asks through request ids of the server's session: a restarted server asks
-        // the same question again under a new id, which only a poll of the task brings.
-        const QString current = m_legacyKeys.value(taskId).value(key);
-        if (current.isEmpty()) {
-            if (attempt >= s_legacyAnswerTries) {
-                m_inbox->answerSent(taskId, key, false);
-                emit inputAnswered(taskId, key, false,
-                                   QStringLiteral("The server no longer asks this question of task %1; "
-                                                  "answer the question it asks now.").arg(taskId));
-                return;
-            }
-            m_scheduler->pollSoon(taskId);
-            armPollTimer();
-            retry(1000);
-            return;
-        }
-        sendKey = current.toStdString();
-    }
     ++m_answersInFlight;
     const auto trace = Mcp::TraceContext::fromTraceparent(t->traceparent.toLatin1());
-    Mcp::AckJob *job = l->client->updateTask(t->serverTaskId.toStdString(), json{{sendKey, answer}},
+    Mcp::AckJob *job = l->client->updateTask(t->serverTaskId.toStdString(), json{{key.toStdString(), answer}},
                                              trace.isValid() ? trace.newTraceparent() : QByteArray());
-    connect(job, &Mcp::Job::finished, this, [this, job, taskId, key, legacy, attempt, retry] {
+    connect(job, &Mcp::Job::finished, this, [this, job, taskId, key, attempt, retry] {
         --m_answersInFlight;
         if (job->hasError()) {
             const Mcp::Error e = job->error();
             if (e.isTransient()) {
                 retry(e.retryAfterMs()); // the same answer again shortly
-            } else if (legacy && e.kind() == Mcp::Error::Kind::Protocol && attempt < s_legacyAnswerTries) {
-                // The session ended between the poll and the answer: wait for the question's
-                // new id.
-                m_legacyKeys.remove(taskId);
+            } else if (e.wantsPollFirst() && attempt < s_pollFirstAnswerTries) {
                 m_scheduler->pollSoon(taskId);
                 armPollTimer();
                 retry(1000);
+            } else if (e.wantsPollFirst()) {
+                m_inbox->answerSent(taskId, key, false);
+                emit inputAnswered(taskId, key, false,
+                                   QStringLiteral("The server no longer asks this question of task %1; "
+                                                  "answer the question it asks now.").arg(taskId));
             } else {
                 m_inbox->answerSent(taskId, key, false);
                 emit inputAnswered(taskId, key, false, e.message());
@@ -106,50 +87,6 @@ void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, i
         }
         checkIdle();
     });
-}
-
-bool Engine::isLegacyServer(qint64 serverId)
-{
-    ServerLink *l = link(serverId);
-    return l && l->client->era() == Mcp::Era::Legacy;
-}
-
-json Engine::legacyQuestionKeys(qint64 taskId, const json &inputRequests)
-{
-    // A 2025-era client keys a question by the server's request id, which a restarted server
-    // hands out again from 1: the inbox keys it instead by what is asked (method and params) and
-    // how many times the task was already asked exactly that, so the question the user sees keeps
-    // its key across restarts and a new question never takes an answered one's.
-    json out = json::object();
-    QHash<QString, QString> &current = m_legacyKeys[taskId];
-    current.clear();
-    if (!inputRequests.is_object())
-        return out;
-    const QList<Store::InputRequestRecord> known = m_store.inputRequests(taskId);
-    QSet<QString> taken;
-    for (auto it = inputRequests.begin(); it != inputRequests.end(); ++it) {
-        const QByteArray what = QByteArray::fromStdString(it.value().dump());
-        const QString prefix = QStringLiteral("q-%1-").arg(QString::fromLatin1(
-            QCryptographicHash::hash(what, QCryptographicHash::Sha1).toHex().left(16)));
-        QString key;
-        QSet<QString> askedBefore;
-        for (const Store::InputRequestRecord &r : known) {
-            if (!r.key.startsWith(prefix))
-                continue;
-            askedBefore.insert(r.key);
-            if (key.isEmpty() && r.state != Store::InputState::Answered && !taken.contains(r.key))
-                key = r.key;
-        }
-        for (int n = int(askedBefore.size()); key.isEmpty(); ++n) {
-            const QString candidate = prefix + QString::number(n);
-            if (!taken.contains(candidate) && !askedBefore.contains(candidate))
-                key = candidate;
-        }
-        taken.insert(key);
-        current.insert(key, QString::fromStdString(it.key()));
-        out[key.toStdString()] = it.value();
-    }
-    return out;
 }
 
 void Engine::resumeAnswers()

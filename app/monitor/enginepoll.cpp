@@ -86,7 +86,7 @@ void Engine::startListen(qint64 serverId)
         listen->deleteLater();
         if (error.kind() == Mcp::Error::Kind::Aborted)
             return;
-        // A server without listen (legacy era, method not found) is polled only; a dropped
+        // A server without listen (an older protocol, method not found) is polled only; a dropped
         // stream is reopened after a pause, since the server keeps no subscription state.
         if (error.kind() == Mcp::Error::Kind::Protocol || error.code() == Mcp::ErrorCode::MethodNotFound
             || ++l->listenFailures > 5) {
@@ -276,9 +276,7 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
     if (t.status == Store::TaskStatus::InputRequired) {
         // The modern form goes in as the bytes received, so a repeated poll of an unchanged
         // question costs the inbox one hash and no parse.
-        fresh = isLegacyServer(t.serverId)
-                    ? m_inbox->observe(taskId, legacyQuestionKeys(taskId, state.inputRequests))
-                    : m_inbox->observe(taskId, state.inputRequests);
+        fresh = m_inbox->observe(taskId, state.inputRequests);
     } else if (oldStatus == Store::TaskStatus::InputRequired) {
         m_inbox->forget(taskId);
     }
@@ -315,7 +313,7 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
         m_noResultTries.remove(taskId);
         m_wrongTask.remove(taskId);
         m_fieldWarned.remove(taskId);
-        m_legacyKeys.remove(taskId);
+        forgetOnClient(done);
         m_lastX.remove(taskId);
         qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toText(done.status)));
         queueFinished(done);
@@ -377,7 +375,7 @@ void Engine::markGone(qint64 taskId, const QString &why, bool unreliable)
     t.finishedAtMs = nowMs();
     m_store.storeTaskUpdate(t, true, {});
     m_byServerTaskId.remove(t.serverTaskId);
-    m_legacyKeys.remove(taskId);
+    forgetOnClient(t);
     m_live.erase(it);
     m_scheduler->remove(taskId);
     queueChange(t);

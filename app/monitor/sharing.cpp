@@ -182,7 +182,7 @@ void Sharing::leaseTick()
         const Store::TaskRecord t = m_engine.m_live.take(id);
         m_engine.m_byServerTaskId.remove(t.serverTaskId);
         m_engine.m_scheduler->remove(id);
-        m_engine.m_legacyKeys.remove(id);
+        m_engine.forgetOnClient(t);
         qCInfo(lcMonitor, "task %lld: another process took over polling it", id);
         follow(t);
     }
