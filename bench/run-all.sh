@@ -92,7 +92,7 @@ run client 2 bench_client "$build/bench/client/bench_client" --quick --paced-sec
 run compare 7 bench_compare "$build/bench/compare/bench_compare" all --quick --counts 100,1000 \
     ${node:+--node "$node"} --scripts "$here/server"
 run store 5 bench_store "$build/bench/store/bench_store" all 10000
-run gui 4 bench_gui "$build/bench/gui/bench_gui" all --seconds 5
+run gui 5 bench_gui "$build/bench/gui/bench_gui" all --seconds 5
 
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 {

@@ -17,6 +17,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QStackedLayout>
@@ -141,10 +142,26 @@ ResidualChart::ResidualChart(QWidget *parent)
     };
     addTool(tr("Reset Zoom"), tr("Show every iteration (Home, or right click)"), &ResidualChart::resetZoom);
     tools->addStretch(1);
-    addTool(tr("Export PNG..."), tr("Save the chart as an image"), &ResidualChart::exportPngInteractive);
-    addTool(tr("Export SVG..."), tr("Save the chart as a vector drawing of the shown points"),
-            &ResidualChart::exportSvgInteractive);
-    addTool(tr("Export CSV..."), tr("Save every sample of the shown series"), &ResidualChart::exportCsvInteractive);
+    // One button for the three exports: three labelled buttons made the dock (and with it the
+    // window) wider than a 1280 px screen in German.
+    auto *exports = new QToolButton(this);
+    exports->setObjectName(QStringLiteral("exportChart"));
+    exports->setText(tr("Export"));
+    exports->setToolTip(tr("Save the chart as an image or a vector drawing, or its samples as CSV"));
+    exports->setAutoRaise(true);
+    exports->setPopupMode(QToolButton::InstantPopup);
+    auto *menu = new QMenu(exports);
+    const auto addExport = [&](const QString &text, const QString &tip, auto slot) {
+        QAction *a = menu->addAction(text, this, slot);
+        a->setToolTip(tip);
+    };
+    addExport(tr("Export PNG..."), tr("Save the chart as an image"), &ResidualChart::exportPngInteractive);
+    addExport(tr("Export SVG..."), tr("Save the chart as a vector drawing of the shown points"),
+              &ResidualChart::exportSvgInteractive);
+    addExport(tr("Export CSV..."), tr("Save every sample of the shown series"), &ResidualChart::exportCsvInteractive);
+    menu->setToolTipsVisible(true);
+    exports->setMenu(menu);
+    tools->addWidget(exports);
 
     auto *stack = new QStackedLayout;
     stack->setStackingMode(QStackedLayout::StackAll);
@@ -157,6 +174,9 @@ ResidualChart::ResidualChart(QWidget *parent)
     layout->setSpacing(0);
     layout->addLayout(tools);
     layout->addLayout(stack, 1);
+    // Axis titles and tick labels need this much; below it the dock shrinks the result pane
+    // instead (at 1280x800 the chart was squeezed to 40 px and its labels to "...").
+    setMinimumHeight(180);
     setSeries({});
 }
 

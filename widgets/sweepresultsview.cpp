@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -116,13 +117,19 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     tools->addWidget(m_y);
     tools->addWidget(new QLabel(tr("against"), this));
     tools->addWidget(m_x);
+    // The three exports share one button (three labelled ones overflowed 1280 px in German).
+    auto *exports = new QToolButton(this);
+    exports->setObjectName(QStringLiteral("exportResults"));
+    exports->setText(tr("Export"));
+    exports->setToolTip(tr("Save the table as CSV, or the plot as a vector drawing or an image"));
+    exports->setAutoRaise(true);
+    exports->setPopupMode(QToolButton::InstantPopup);
+    auto *menu = new QMenu(exports);
+    menu->setToolTipsVisible(true);
+    exports->setMenu(menu);
     const auto addTool = [&](const QString &text, const QString &tip, const QString &kind) {
-        auto *b = new QToolButton(this);
-        b->setText(text);
-        b->setToolTip(tip);
-        b->setAutoRaise(true);
-        connect(b, &QToolButton::clicked, this, [this, kind] { exportInteractive(kind); });
-        tools->addWidget(b);
+        QAction *a = menu->addAction(text, this, [this, kind] { exportInteractive(kind); });
+        a->setToolTip(tip);
     };
     auto *enlarge = new QToolButton(this);
     enlarge->setObjectName(QStringLiteral("enlargePlot"));
@@ -134,6 +141,7 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     addTool(tr("Export CSV..."), tr("Save the table: parameters, status and result scalars"), QStringLiteral("csv"));
     addTool(tr("Export SVG..."), tr("Save the plot as a vector drawing"), QStringLiteral("svg"));
     addTool(tr("Export PNG..."), tr("Save the plot as an image"), QStringLiteral("png"));
+    tools->addWidget(exports);
 
     auto *split = new QSplitter(Qt::Horizontal, this);
     m_split = split;

@@ -33,7 +33,7 @@ void Ctl::cmdAdapter()
         return;
     if (set) {
         if (!m_engine.setJobAdapter(*id, *toStore))
-            return fail(QStringLiteral("cannot store the adapter: %1").arg(m_engine.store().lastError()));
+            return fail(QStringLiteral("cannot store the adapter: %1").arg(m_engine.storeError()));
         m_err << QStringLiteral("stored the job adapter of %1: %2 starts jobs, %3 follows them")
                      .arg(m_args[2], toStore->submitTool, toStore->statusTool)
               << Qt::endl;

@@ -6,11 +6,17 @@
 // Numbers go to docs/performance.md (Client section). Not a test: nothing here asserts speed.
 // Verdict rows are RESULT lines (bench/common/benchresult.h): client CPU per paced poll at 100
 // tasks (target <= 50 us) and heap per tracked task state (target <= 2 KB).
+// --jobs N: client CPU per status poll of N jobs followed through the proposed job adapter
+// (classic submit/status tools of eddy-cfd-server --no-tasks-extension, batched like the engine)
+// against the same N tasks polled with tasks/get, alternating, [--rounds R] times each; the
+// verdict row is the ratio (issue 16: <= 2).
 
 #include "benchresult.h"
 
 #include "app/mcp/client.h"
 #include "app/mcp/taskreplyparser.h"
+#include "app/monitor/adapterproposal.h"
+#include "app/monitor/jobadapter.h"
 #include "app/monitor/pollscheduler.h"
 #include "app/net/httpclient.h"
 #include "app/net/httpreply.h"
@@ -294,6 +300,246 @@ void report(const char *name, const PollResult &r)
     std::fflush(stdout);
 }
 
+
+// ------------------------------------------------------------------ jobs through an adapter
+
+json toolsJson(const std::vector<Mcp::Tool> &tools)
+{
+    json out = json::array();
+    for (const Mcp::Tool &t : tools) {
+        json j{{"name", t.name.toStdString()}, {"inputSchema", t.inputSchema}};
+        if (!t.description.isEmpty())
+            j["description"] = t.description.toStdString();
+        if (!t.outputSchema.is_null())
+            j["outputSchema"] = t.outputSchema;
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+std::optional<Monitor::JobAdapter> proposeAdapter(Mcp::Client &client)
+{
+    QEventLoop loop;
+    json tools;
+    Mcp::ToolsJob *job = client.listTools();
+    QObject::connect(job, &Mcp::Job::finished, &loop, [&, job] { // the job is gone after
+        if (!job->hasError())
+            tools = toolsJson(job->tools());
+        loop.quit();
+    });
+    loop.exec();
+    if (tools.is_null())
+        return std::nullopt;
+    return Monitor::AdapterProposer::propose(tools).adapter;
+}
+
+// Submits `count` jobs (the same stalled cases as createTasks) through the adapter's submit tool.
+std::vector<QString> createJobs(Mcp::Client &client, const Monitor::JobAdapter &a, int count)
+{
+    std::vector<QString> ids;
+    int done = 0;
+    QEventLoop loop;
+    for (int i = 0; i < count; ++i) {
+        const json args = {{"case_name", "bench"}, {"reynolds", 100}, {"grid", 8},
+                           {"max_iterations", 10000000}, {"tolerance", 1e-14},
+                           {"force_mesh_defect", true}};
+        Mcp::CallJob *job = client.callTool(a.submitTool, args);
+        QObject::connect(job, &Mcp::Job::finished, &loop, [&, job] {
+            const QString id = job->kind() == Mcp::CallJob::Kind::Complete
+                                   ? a.jobIdFrom(job->callResult())
+                                   : QString();
+            if (!id.isEmpty())
+                ids.push_back(id);
+            if (++done == count)
+                loop.quit();
+        });
+    }
+    if (count > 0)
+        loop.exec();
+    return ids;
+}
+
+// The engine's way (Engine::pollJobs): the jobs due on a timer tick share status calls of up to
+// `batch` ids; each answer is read with JobAdapter::statusPayload and mapStatus. roundTrips
+// counts job polls served (one per job), not calls.
+struct JobPollResult
+{
+    PollResult poll;
+    qint64 asked = 0;
+    qint64 calls = 0;
+};
+
+JobPollResult pollJobsPaced(Mcp::Client &client, const Monitor::JobAdapter &a,
+                            const std::vector<QString> &ids, int batch, int intervalMs,
+                            double seconds)
+{
+    JobPollResult out;
+    PollResult &r = out.poll;
+    Monitor::PollScheduler::Config config;
+    config.minIntervalMs = intervalMs;
+    config.defaultIntervalMs = intervalMs;
+    config.maxInFlightPerServer = 64;
+    Monitor::PollScheduler scheduler(config);
+    std::vector<Mcp::TaskStatus> last(ids.size());
+    const qint64 start = scheduler.now();
+    for (size_t i = 0; i < ids.size(); ++i)
+        scheduler.add(qint64(i), 1, intervalMs, start + qint64(i) * intervalMs / qint64(ids.size()));
+    QEventLoop loop;
+    QTimer timer;
+    timer.setSingleShot(true);
+    timer.setTimerType(Qt::PreciseTimer);
+    bool stopping = false;
+    int outstanding = 0;
+    auto arm = [&] {
+        if (stopping)
+            return;
+        const auto next = scheduler.nextDueAtMs();
+        if (!next)
+            return;
+        const qint64 wait = std::max<qint64>(0, *next - scheduler.now());
+        if (!timer.isActive() || timer.remainingTime() > wait)
+            timer.start(int(wait));
+    };
+    QObject::connect(&timer, &QTimer::timeout, &loop, [&] {
+        if (stopping)
+            return;
+        const QList<qint64> due = scheduler.takeDue();
+        for (qsizetype from = 0; from < due.size(); from += batch) {
+            const QList<qint64> chunk = due.mid(from, batch);
+            QStringList jobIds;
+            for (qint64 i : chunk)
+                jobIds << ids[size_t(i)];
+            ++outstanding;
+            ++out.calls;
+            Mcp::CallJob *job = client.callTool(a.statusTool, a.statusArguments(jobIds));
+            QObject::connect(job, &Mcp::Job::finished, &loop, [&, job, chunk] {
+                --outstanding;
+                const bool ok = !job->hasError() && job->kind() == Mcp::CallJob::Kind::Complete
+                                && !job->isToolError();
+                const json payload = ok ? a.statusPayload(job->callResult()) : json();
+                const json list = chunk.size() > 1 ? Monitor::jsonAt(payload, a.batchResultPointer)
+                                                   : json::array({payload});
+                for (qsizetype k = 0; k < chunk.size(); ++k) {
+                    const qint64 i = chunk[k];
+                    if (!list.is_array() || k >= qsizetype(list.size()) || !list[k].is_object()) {
+                        ++r.errors;
+                        scheduler.failed(i);
+                        continue;
+                    }
+                    last[size_t(i)] = a.mapStatus(list[k]).status;
+                    ++r.roundTrips;
+                    scheduler.completed(i, intervalMs);
+                }
+                if (stopping && outstanding == 0)
+                    loop.quit();
+                arm();
+            });
+        }
+        arm();
+    });
+    QTimer::singleShot(int(seconds * 1000), &loop, [&] {
+        stopping = true;
+        timer.stop();
+        if (outstanding == 0)
+            loop.quit();
+    });
+    const double cpu0 = cpuMicros();
+    QElapsedTimer wall;
+    wall.start();
+    arm();
+    loop.exec();
+    r.seconds = double(wall.nsecsElapsed()) / 1e9;
+    r.cpuUs = cpuMicros() - cpu0;
+    out.asked = qint64(double(ids.size()) * seconds * 1000.0 / intervalMs);
+    return out;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+int runJobBench(const QStringList &args, int count, double seconds)
+{
+    const qsizetype roundsAt = args.indexOf(QStringLiteral("--rounds"));
+    const int rounds = roundsAt >= 0 ? std::max(1, args.value(roundsAt + 1).toInt()) : 3;
+    const qsizetype batchAt = args.indexOf(QStringLiteral("--job-batch"));
+    const QStringList common{QStringLiteral("--workers"), QStringLiteral("1"),
+                             QStringLiteral("--poll-interval-ms"), QStringLiteral("500"),
+                             QStringLiteral("--log-level"), QStringLiteral("error")};
+    Test::TestServer taskServer;
+    Test::TestServer jobServer;
+    if (!taskServer.start(common)
+        || !jobServer.start(common + QStringList{QStringLiteral("--no-tasks-extension")})) {
+        std::fprintf(stderr, "cannot start eddy-cfd-server: %s %s\n",
+                     qPrintable(taskServer.errorString()), qPrintable(jobServer.errorString()));
+        return 1;
+    }
+    Net::HttpClient http;
+    Mcp::ServerConfig taskConfig;
+    taskConfig.url = QUrl(taskServer.url());
+    taskConfig.timeoutMs = 60000;
+    Mcp::Client taskClient(taskConfig, &http);
+    Mcp::ServerConfig jobConfig = taskConfig;
+    jobConfig.url = QUrl(jobServer.url());
+    Mcp::Client jobClient(jobConfig, &http);
+
+    const std::optional<Monitor::JobAdapter> adapter = proposeAdapter(jobClient);
+    if (!adapter || !adapter->canBatch()) {
+        std::fprintf(stderr, "no batching job adapter was proposed for eddy-cfd-server\n");
+        return 1;
+    }
+    const int batch = std::max(1, batchAt >= 0 ? args.value(batchAt + 1).toInt() : adapter->maxBatch);
+    std::printf("adapter: %s -> %s, up to %d ids a call\n", qPrintable(adapter->submitTool),
+                qPrintable(adapter->statusTool), batch);
+    const std::vector<std::string> tasks = createTasks(taskClient, count, 32);
+    const std::vector<QString> jobs = createJobs(jobClient, *adapter, count);
+    if (tasks.size() != size_t(count) || jobs.size() != size_t(count)) {
+        std::fprintf(stderr, "created %zu tasks and %zu jobs of %d\n", tasks.size(), jobs.size(), count);
+        return 1;
+    }
+    std::vector<double> taskUs, jobUs;
+    for (int round = 0; round < rounds; ++round) {
+        const PacedResult t = pollPaced(taskClient, tasks, 500, seconds);
+        const JobPollResult j = pollJobsPaced(jobClient, *adapter, jobs, batch, 500, seconds);
+        const double tu = t.poll.roundTrips ? t.poll.cpuUs / double(t.poll.roundTrips) : 0;
+        const double ju = j.poll.roundTrips ? j.poll.cpuUs / double(j.poll.roundTrips) : 0;
+        taskUs.push_back(tu);
+        jobUs.push_back(ju);
+        std::printf("round %d: tasks/get %6.1f us/poll (%lld / %lld served); job status %6.1f us/poll "
+                    "(%lld / %lld served in %lld calls, up to %d ids each, %lld errors); load %.1f\n",
+                    round + 1, tu, static_cast<long long>(t.poll.roundTrips),
+                    static_cast<long long>(t.asked), ju, static_cast<long long>(j.poll.roundTrips),
+                    static_cast<long long>(j.asked), static_cast<long long>(j.calls), batch,
+                    static_cast<long long>(j.poll.errors), loadAverage());
+        std::fflush(stdout);
+    }
+    Bench::Result r;
+    r.bench = "client";
+    r.what = "Client CPU per job status poll through the job adapter / per tasks/get poll, "
+             + std::to_string(count) + " each every 500 ms";
+    r.unit = "×";
+    r.decimals = 2;
+    r.target = "<=2";
+    r.how = "bench_client --jobs " + std::to_string(count) + " --paced-seconds "
+            + std::to_string(int(seconds)) + " --rounds " + std::to_string(rounds)
+            + (batchAt >= 0 ? " --job-batch " + std::to_string(batch) : std::string());
+    const double tm = median(taskUs);
+    const double jm = median(jobUs);
+    if (tm > 0 && jm > 0) {
+        r.value = jm / tm;
+        char shown[200];
+        std::snprintf(shown, sizeof shown, "%.2f× (job %.1f µs, tasks/get %.1f µs, medians of %d)",
+                      *r.value, jm, tm, rounds);
+        r.shown = shown;
+    } else {
+        r.why = "no polls were served";
+    }
+    Bench::printResult(r);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -304,6 +550,12 @@ int main(int argc, char **argv)
     const bool quick = app.arguments().contains(QStringLiteral("--quick"));
     if (qEnvironmentVariableIsEmpty("EDDY_SERVER_BIN"))
         qputenv("EDDY_SERVER_BIN", EDDY_BENCH_SERVER_BIN);
+    if (const qsizetype jobsAt = app.arguments().indexOf(QStringLiteral("--jobs")); jobsAt >= 0) {
+        const qsizetype secondsAt = app.arguments().indexOf(QStringLiteral("--paced-seconds"));
+        const double s = secondsAt >= 0 ? std::max(1.0, app.arguments().value(secondsAt + 1).toDouble())
+                                        : 10.0;
+        return runJobBench(app.arguments(), std::max(1, app.arguments().value(jobsAt + 1).toInt()), s);
+    }
 
     Test::TestServer server;
     if (!server.start({QStringLiteral("--workers"), QStringLiteral("1"),

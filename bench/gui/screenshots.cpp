@@ -1,6 +1,8 @@
 // Screenshot tool for docs/screenshots/: drives the real GUI against a running eddy-cfd-server
-// mid-sweep and saves the main window (monitor + chart), the elicitation dialog and the sweep
-// editor in the light and dark palettes. Run through bench/gui/screenshots.sh (Xvfb).
+// and saves the main window mid-sweep (some cases finished, one aborted at its mesh question,
+// questions waiting in the inbox) for one theme, language and size; with EDDY_SHOT_EXTRAS=1 also
+// the sweep editor, the answer panel, the sweep results plot and a tool-error banner in dark.
+// Run through bench/gui/screenshots.sh (Xvfb), which walks the whole matrix.
 
 #include "app/monitor/engine.h"
 #include "models/agentchatmodel.h"
@@ -16,8 +18,11 @@
 #include "widgets/sweepeditor.h"
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
+#include "widgets/uitranslations.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -98,9 +103,19 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "usage: bench_gui_screenshots SERVER_URL OUT_DIR\n");
         return 2;
     }
-    QTranslator english; // plural forms ("1 case", "6 cases")
-    if (english.load(QStringLiteral(":/i18n/eddy_en.qm")))
-        QCoreApplication::installTranslator(&english);
+    // EDDY_SHOT_LANG=de|en, EDDY_SHOT_THEME=light|dark, EDDY_SHOT_SIZE=WIDTHxHEIGHT.
+    const QString lang = qEnvironmentVariable("EDDY_SHOT_LANG", QStringLiteral("en"));
+    const QString theme = qEnvironmentVariable("EDDY_SHOT_THEME", QStringLiteral("light"));
+    const bool extras = qEnvironmentVariableIntValue("EDDY_SHOT_EXTRAS") == 1;
+    installUiTranslations(&app, lang);
+    QSize windowSize(1600, 1000);
+    const QStringList size = qEnvironmentVariable("EDDY_SHOT_SIZE").split(QLatin1Char('x'));
+    if (size.size() == 2 && size[0].toInt() > 0 && size[1].toInt() > 0)
+        windowSize = QSize(size[0].toInt(), size[1].toInt());
+    const QString tag = QStringLiteral("%1x%2-%3-%4")
+                            .arg(windowSize.width())
+                            .arg(windowSize.height())
+                            .arg(theme, lang);
     const QString url = QString::fromLocal8Bit(argv[1]);
     const QDir out(QString::fromLocal8Bit(argv[2]));
     QTemporaryDir dir;
@@ -118,13 +133,8 @@ int main(int argc, char *argv[])
     if (!waitFor([&] { return opened; }, 20000))
         return 1;
     w.start();
-    // EDDY_SHOT_SIZE=1280x800 checks a small screen; the pictures in docs/ use the default.
-    const QStringList size = QString::fromLocal8Bit(qgetenv("EDDY_SHOT_SIZE")).split(QLatin1Char('x'));
-    if (size.size() == 2 && size[0].toInt() > 0 && size[1].toInt() > 0)
-        w.resize(size[0].toInt(), size[1].toInt());
-    else
-        w.resize(1580, 960);
-    w.move(10, 10);
+    w.resize(windowSize);
+    w.move(0, 0);
     w.show();
     waitFor([&] { return w.currentSession().has_value(); }, 20000);
     bridge.addServer(url, QStringLiteral("Workstation CFD"), QString());
@@ -132,61 +142,75 @@ int main(int argc, char *argv[])
         return w.serverModel()->rowCount() == 1
                && w.serverModel()->index(0).data(ServerListModel::ToolsRole).toString().contains(QLatin1String("run_cfd_case"));
     }, 30000);
+    w.applyTheme(theme == QLatin1String("dark") ? MainWindow::Theme::Dark : MainWindow::Theme::Light);
 
     w.showSweepEditor();
     SweepEditor *editor = w.sweepEditor();
     waitFor([&] { return editor->setCurrentTool(QStringLiteral("run_cfd_case")); }, 10000);
-    qobject_cast<QSpinBox *>(editor->form()->editor("grid"))->setValue(64);
+    qobject_cast<QSpinBox *>(editor->form()->editor("grid"))->setValue(48);
     qobject_cast<QLineEdit *>(editor->form()->editor("case_name"))->setText(QStringLiteral("cavity-study"));
-    qobject_cast<QLineEdit *>(editor->form()->editor("tolerance"))->setText(QStringLiteral("1e-7"));
+    qobject_cast<QLineEdit *>(editor->form()->editor("tolerance"))->setText(QStringLiteral("1e-6"));
     editor->setVaried(QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400, 1000"));
     editor->setVaried(QStringLiteral("force_mesh_defect"), SweepEditor::VaryKind::List, QStringLiteral("false, true"));
     editor->setConcurrency(4);
     editor->updatePreview();
-    const QString theme = QString::fromLocal8Bit(qgetenv("EDDY_SHOT_THEME"));
-    w.applyTheme(theme == QLatin1String("dark") ? MainWindow::Theme::Dark : MainWindow::Theme::Light);
     settle(500);
-    QWidget *sweepWindow = editor->window();
-    sweepWindow->grab().save(out.filePath(QStringLiteral("sweep-editor-%1.png").arg(theme)));
+    if (extras)
+        editor->window()->grab().save(out.filePath(QStringLiteral("sweep-editor-%1.png").arg(lang)));
     editor->submit();
 
-    // Mid-sweep: some cases running with residuals, some asking about their mesh.
-    waitFor([&] { return w.taskModel()->rowCount() == 6; }, 30000);
-    settle(6000);
-    w.monitor()->selectTask(w.taskModel()->taskIdAt(0));
-    w.monitor()->view()->selectRow(0);
-    w.monitor()->view()->selectionModel()->select(w.monitor()->view()->model()->index(2, 0),
-                                                   QItemSelectionModel::Select | QItemSelectionModel::Rows);
-    settle(3000);
-    w.grab().save(out.filePath(QStringLiteral("main-window-%1.png").arg(theme)));
-    saveAgentDock(w, out.filePath(QStringLiteral("agent-dock-%1.png").arg(theme)));
+    // Mid-sweep: the cases without a defect finish, the others ask about their mesh.
+    TaskTableModel *tasks = w.taskModel();
+    waitFor([&] { return tasks->rowCount() == 6; }, 30000);
+    waitFor([&] {
+        return tasks->statusCounts().value(Store::TaskStatus::Completed) >= 3
+               && tasks->statusCounts().value(Store::TaskStatus::InputRequired) >= 3;
+    }, 240000);
 
-    // A question in the answer panel beside the inbox, its case selected above (Ctrl+I).
+    // The first question in the answer panel (Ctrl+I), then aborted there: a tool error.
     w.answerNext();
     waitFor([&] { return w.answerPanel()->hasQuestion() && !w.answerPanel()->isGuarded(); }, 20000);
     settle(500);
-    w.grab().save(out.filePath(QStringLiteral("answer-panel-%1.png").arg(theme)));
-    // The whole screen, as a user would see it, through ImageMagick when asked.
-    std::printf("ready\n");
-    std::fflush(stdout);
-    settle(qEnvironmentVariableIntValue("EDDY_SHOT_HOLD_MS"));
+    if (extras)
+        w.grab().save(out.filePath(QStringLiteral("answer-panel-%1.png").arg(lang)));
+    const qint64 aborted = w.answerPanel()->taskId();
+    if (auto *action = qobject_cast<QComboBox *>(w.answerPanel()->form()->editor("action")))
+        action->setCurrentIndex(action->count() - 1); // "Abort this case"
+    w.answerPanel()->acceptInput();
+    waitFor([&] { return tasks->outcome(aborted) == Monitor::Outcome::ToolError; }, 30000);
 
-    // The sweep's results: the table and the scalar plot once some cases have finished.
-    waitFor([&] { return w.taskModel()->statusCounts().value(Store::TaskStatus::Completed) >= 3; }, 120000);
-    for (int r = 0; r < w.taskModel()->rowCount(); ++r) {
-        const qint64 id = w.taskModel()->taskIdAt(r);
-        if (w.taskModel()->task(id)->status == Store::TaskStatus::Completed) {
+    // The main window: a converged case selected (residuals, result, Ghia overlay), the sweep's
+    // results below, two questions still waiting.
+    for (int r = 0; r < tasks->rowCount(); ++r) {
+        const qint64 id = tasks->taskIdAt(r);
+        if (tasks->outcome(id) == Monitor::Outcome::Converged) {
             w.monitor()->selectTask(id);
             break;
         }
     }
     waitFor([&] { return w.sweepResults()->model()->withResultsCount() >= 3; }, 20000);
     w.sweepResults()->setPlot(QStringLiteral("reynolds"), QStringLiteral("iterations"));
-    w.sweepResultsDock()->raise();
-    w.resizeDocks({w.sweepResultsDock()}, {360}, Qt::Vertical);
     settle(1500);
-    w.grab().save(out.filePath(QStringLiteral("main-window-results-%1.png").arg(theme)));
-    w.sweepResultsDock()->grab().save(out.filePath(QStringLiteral("sweep-results-%1.png").arg(theme)));
+    w.grab().save(out.filePath(QStringLiteral("main-%1.png").arg(tag)));
+
+    if (extras) {
+        w.sweepResultsDock()->raise();
+        settle(800);
+        w.sweepResultsDock()->grab().save(out.filePath(QStringLiteral("sweep-results-%1.png").arg(lang)));
+        w.sweepResults()->enlargePlot();
+        settle(1000);
+        if (auto *plot = w.sweepResults()->findChild<QDialog *>(QStringLiteral("enlargedPlot"))) {
+            plot->grab().save(out.filePath(QStringLiteral("sweep-plot-%1.png").arg(lang)));
+            plot->close();
+        }
+        w.applyTheme(MainWindow::Theme::Dark);
+        w.monitor()->selectTask(aborted);
+        settle(1000);
+        w.grab().save(out.filePath(QStringLiteral("tool-error-dark-%1.png").arg(lang)));
+        saveAgentDock(w, out.filePath(QStringLiteral("agent-dock-dark-%1.png").arg(lang)));
+    }
+    std::printf("ready\n");
+    std::fflush(stdout);
 
     w.shutdownAgent(); // the agent lives on the engine's thread and goes first
     QMetaObject::invokeMethod(engine, [engine] {

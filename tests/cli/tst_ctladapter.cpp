@@ -7,6 +7,7 @@
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -46,7 +47,7 @@ private slots:
     void callWaitPrintsTheResultTool();
     void meshQuestionAnsweredThroughTheAnswerTool();
     void killNineThenWatchFinishes();
-    void statusPollsAreBatched();
+    void cancelGoesThroughTheCancelTool();
 
 private:
     QStringList db(const QStringList &rest) const
@@ -190,40 +191,30 @@ void tst_CtlAdapter::killNineThenWatchFinishes()
     checkNoJobIdIn(r.out + r.err);
 }
 
-void tst_CtlAdapter::statusPollsAreBatched()
+void tst_CtlAdapter::cancelGoesThroughTheCancelTool()
 {
-    for (int i = 0; i < 3; ++i) {
-        const Run r = runCtl(db({QStringLiteral("call"), m_server.url(),
-                                 QStringLiteral("submit_cfd_case"),
-                                 QStringLiteral("{\"reynolds\": %1, \"grid\": 32, \"max_iterations\": 1500}")
-                                     .arg(100 + i)}));
-        QVERIFY2(r.code == 0, r.err.constData());
-    }
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("eddy.monitor.info=true"));
-    p.setProcessEnvironment(env);
-    p.start(ctlBin(), db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
-    QVERIFY(p.waitForStarted(10000));
-    QVERIFY(p.waitForFinished(120000));
-    QCOMPARE(p.exitCode(), 0);
-    const QString log = QString::fromUtf8(p.readAllStandardError());
-    // Every status call is logged with how many jobs it asked about: the three jobs, due
-    // together after the restart, share calls.
-    const QRegularExpression poll(QStringLiteral("job status poll of (\\d+) job"));
-    int calls = 0;
-    int batched = 0;
-    for (auto it = poll.globalMatch(log); it.hasNext();) {
-        const int n = it.next().captured(1).toInt();
-        ++calls;
-        batched += n > 1 ? 1 : 0;
-    }
-    QVERIFY2(calls > 0, qPrintable(log));
-    QVERIFY2(batched > 0, qPrintable(log));
-    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
-                                         "status != 'completed'")),
-             0);
-    checkNoJobIdIn(log.toUtf8() + p.readAllStandardOutput());
+    // A job that would run for minutes; call without --wait returns once its id is stored.
+    Run r = runCtl(db({QStringLiteral("call"), m_server.url(), QStringLiteral("submit_cfd_case"),
+                       QStringLiteral("{\"reynolds\": 400, \"grid\": 64, \"max_iterations\": "
+                                      "10000000, \"tolerance\": 1e-14}")}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QRegularExpressionMatch m
+        = QRegularExpression(QStringLiteral("^task (\\d+) working")).match(QString::fromUtf8(r.out));
+    QVERIFY2(m.hasMatch(), r.out.constData());
+    const QString task = m.captured(1);
+
+    // The server has no tasks/cancel (--no-tasks-extension): only cancel_cfd_case can stop it.
+    r = runCtl(db({QStringLiteral("cancel"), task}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("cancel requested"), r.out.constData());
+    checkNoJobIdIn(r.out + r.err);
+
+    r = runCtl(db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id = %1 AND pattern = "
+                                         "'job' AND status = 'cancelled'").arg(task)),
+             1);
+    checkNoJobIdIn(r.out + r.err);
 }
 
 QTEST_GUILESS_MAIN(tst_CtlAdapter)
