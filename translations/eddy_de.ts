@@ -2046,6 +2046,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>SVG drawings (*.svg)</source>
         <translation>SVG-Grafiken (*.svg)</translation>
     </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Save the chart as an image or a vector drawing, or its samples as CSV</source>
+        <translation>Das Diagramm als Bild oder Vektorgrafik speichern oder seine Messwerte als CSV</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::ResultCurve</name>
@@ -3027,6 +3035,14 @@ Eddy spricht dann nicht mehr mit ihm. Ein Server mit gespeicherten Aufgaben blei
     <message>
         <source>Sweep Results Plot</source>
         <translation>Ergebnisdiagramm der Parameterstudie</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Save the table as CSV, or the plot as a vector drawing or an image</source>
+        <translation>Die Tabelle als CSV speichern oder das Diagramm als Vektorgrafik oder Bild</translation>
     </message>
 </context>
 <context>
