@@ -774,6 +774,35 @@ Sie wurde von %2 gesendet.</translation>
     </message>
 </context>
 <context>
+    <name>Eddy::HelpMenu</name>
+    <message>
+        <source>User Guide</source>
+        <translation>Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>Kürzel</translation>
+    </message>
+    <message>
+        <source>Eddy could not find or open its user guide. It looked in:
+%1
+
+The guide is docs/user-guide.md in Eddy&apos;s source code.</source>
+        <translation>Eddy konnte sein Benutzerhandbuch nicht finden oder öffnen. Gesucht wurde in:
+%1
+
+Das Handbuch ist docs/user-guide.md im Quellcode von Eddy.</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::InboxModel</name>
     <message>
         <source>The server asks: %1</source>
@@ -942,18 +971,6 @@ Antwort: %2</translation>
             <numerusform>%n Aufgabe zugeordnet.</numerusform>
             <numerusform>%n Aufgaben zugeordnet.</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>%1 is unreachable: %2</source>
-        <translation>%1 ist nicht erreichbar: %2</translation>
-    </message>
-    <message>
-        <source>%1 asks Eddy to slow down; polling less often.</source>
-        <translation>%1 bittet Eddy, langsamer abzufragen; Eddy fragt seltener ab.</translation>
-    </message>
-    <message>
-        <source>%1 online</source>
-        <translation>%1 online</translation>
     </message>
     <message numerus="yes">
         <source>Sweep %1 journalled: %n case(s) are being submitted.</source>
@@ -1139,10 +1156,6 @@ Antwort: %2</translation>
         <translation>Eingabe-Posteingang (%1)</translation>
     </message>
     <message>
-        <source>Study %1</source>
-        <translation>Sitzung %1</translation>
-    </message>
-    <message>
         <source>Sweep %1</source>
         <translation>Parameterstudie %1</translation>
     </message>
@@ -1253,10 +1266,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>New Session</source>
         <translation>Neue Sitzung</translation>
-    </message>
-    <message>
-        <source>Name of the study:</source>
-        <translation>Name der Sitzung:</translation>
     </message>
     <message>
         <source>Rename Session</source>
@@ -1441,6 +1450,26 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <source>This question of %1 is closed: the server no longer waits for it.</source>
         <translation>Diese Frage von %1 ist geschlossen: Der Server wartet nicht mehr darauf.</translation>
     </message>
+    <message>
+        <source>Open Sweep...</source>
+        <translation>Parameterstudie öffnen...</translation>
+    </message>
+    <message>
+        <source>Save Sweep...</source>
+        <translation>Parameterstudie speichern...</translation>
+    </message>
+    <message>
+        <source>Remove Server...</source>
+        <translation>Server entfernen...</translation>
+    </message>
+    <message>
+        <source>Name of the session:</source>
+        <translation>Name der Sitzung:</translation>
+    </message>
+    <message>
+        <source>Session %1</source>
+        <translation>Sitzung %1</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::Mcp::Client</name>
@@ -1564,6 +1593,10 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <source>This server speaks 2025-11-25, which has no subscriptions/listen; poll instead.</source>
         <translation>Dieser Server spricht 2025-11-25, das kein subscriptions/listen kennt; fragen Sie stattdessen regelmäßig ab.</translation>
     </message>
+    <message>
+        <source>%1 The server could not resume the stream (HTTP %2 to a GET with Last-Event-ID).</source>
+        <translation>%1 Der Server konnte den Ereignisstrom nicht fortsetzen (HTTP %2 auf ein GET mit Last-Event-ID).</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::Mcp::Error</name>
@@ -1621,6 +1654,163 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     </message>
 </context>
 <context>
+    <name>Eddy::Mcp::NotMcp</name>
+    <message>
+        <source>%1 answered%2 (HTTP %3 on POST %4 for %5): check the URL&apos;s path, e.g. /mcp.</source>
+        <translation>%1 antwortete%2 (HTTP %3 auf POST %4 für %5): Prüfen Sie den Pfad der URL, z. B. /mcp.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::Monitor::AdapterProposer</name>
+    <message>
+        <source>No tool looks like a submit tool (submit, start, run, launch... that takes no job id): write an adapter by hand and store it with &apos;eddyctl adapter set&apos;.</source>
+        <translation>Kein Werkzeug sieht wie ein Start-Werkzeug aus (submit, start, run, launch... ohne Job-ID): Schreiben Sie einen Adapter von Hand und speichern Sie ihn mit „eddyctl adapter set“.</translation>
+    </message>
+    <message>
+        <source>The server offers %1 but no status tool (status, state, poll, check...) that takes a job id, so Eddy cannot follow a job; without one, a call can only be made and waited for.</source>
+        <translation>Der Server bietet %1, aber kein Status-Werkzeug (status, state, poll, check...), das eine Job-ID annimmt; Eddy kann daher keinen Job verfolgen, und ein Aufruf lässt sich nur absetzen und abwarten.</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; starts a job and &apos;%2&apos; reports on one by &apos;%3&apos;.</source>
+        <translation>„%1“ startet einen Job, und „%2“ meldet seinen Zustand anhand von „%3“.</translation>
+    </message>
+    <message>
+        <source>Its output schema names the job id &apos;%1&apos;.</source>
+        <translation>Sein Ausgabeschema nennt die Job-ID „%1“.</translation>
+    </message>
+    <message>
+        <source>No output schema names the job id: Eddy reads structuredContent.%1, or else the first id after &quot;%1&quot; or &quot;id&quot; in the text.</source>
+        <translation>Kein Ausgabeschema nennt die Job-ID: Eddy liest structuredContent.%1, sonst die erste ID nach „%1“ oder „id“ im Text.</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; takes several ids at once in &apos;%2&apos;: status polls are batched.</source>
+        <translation>„%1“ nimmt in „%2“ mehrere IDs auf einmal: Statusabfragen werden gebündelt.</translation>
+    </message>
+    <message>
+        <source>The batch answer&apos;s list is assumed at &apos;%1&apos; (no output schema says).</source>
+        <translation>Die Liste der Sammelantwort wird unter „%1“ angenommen (kein Ausgabeschema gibt sie an).</translation>
+    </message>
+    <message>
+        <source>No output schema names the state field: Eddy assumes &apos;%1&apos;.</source>
+        <translation>Kein Ausgabeschema nennt das Zustandsfeld: Eddy nimmt „%1“ an.</translation>
+    </message>
+    <message>
+        <source>The state &apos;%1&apos; is not a word Eddy knows: it counts as working; edit &quot;status.states&quot; if it means an end.</source>
+        <translation>Den Zustand „%1“ kennt Eddy nicht: Er zählt als working; passen Sie &quot;status.states&quot; an, falls er ein Ende bedeutet.</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; cancels a job.</source>
+        <translation>„%1“ bricht einen Job ab.</translation>
+    </message>
+    <message>
+        <source>No cancel tool: Eddy cannot stop a job on this server.</source>
+        <translation>Kein Abbruch-Werkzeug: Eddy kann auf diesem Server keinen Job anhalten.</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; fetches a finished job&apos;s result.</source>
+        <translation>„%1“ holt das Ergebnis eines beendeten Jobs.</translation>
+    </message>
+    <message>
+        <source>No result tool: the last status answer is the result.</source>
+        <translation>Kein Ergebnis-Werkzeug: Die letzte Statusantwort ist das Ergebnis.</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; answers the question at &apos;%2&apos; of an input_required job.</source>
+        <translation>„%1“ beantwortet die Frage unter „%2“ eines Jobs im Zustand input_required.</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; looks like an answer tool, but no status field holds a question: set &quot;answerTool&quot; and &quot;status.questionPointer&quot; by hand.</source>
+        <translation>„%1“ sieht wie ein Antwort-Werkzeug aus, aber kein Statusfeld enthält eine Frage: Setzen Sie &quot;answerTool&quot; und &quot;status.questionPointer&quot; von Hand.</translation>
+    </message>
+    <message>
+        <source>Ambiguous: &apos;%1&apos; with &apos;%2&apos; fits almost as well; edit the adapter if that is the pair you use.</source>
+        <translation>Mehrdeutig: „%1“ mit „%2“ passt fast ebenso gut; ändern Sie den Adapter, falls Sie dieses Paar verwenden.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::Monitor::JobAdapter</name>
+    <message>
+        <source>The adapter is not valid JSON (%1). Fix the syntax and try again.</source>
+        <translation>Der Adapter ist kein gültiges JSON (%1). Korrigieren Sie die Syntax und versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>The adapter must be a JSON object with &quot;submit&quot; and &quot;status&quot;.</source>
+        <translation>Der Adapter muss ein JSON-Objekt mit &quot;submit&quot; und &quot;status&quot; sein.</translation>
+    </message>
+    <message>
+        <source>&quot;version&quot; must be %1 (the only adapter format this Eddy reads).</source>
+        <translation>&quot;version&quot; muss %1 sein (das einzige Adapterformat, das diese Eddy-Version liest).</translation>
+    </message>
+    <message>
+        <source>&quot;submit.tool&quot; is missing: name the tool that starts a job.</source>
+        <translation>&quot;submit.tool&quot; fehlt: Nennen Sie das Werkzeug, das einen Job startet.</translation>
+    </message>
+    <message>
+        <source>&quot;submit&quot; needs &quot;jobIdPointer&quot; (a JSON pointer into structuredContent, e.g. &quot;/job_id&quot;) or &quot;jobIdRegex&quot; (over the text).</source>
+        <translation>&quot;submit&quot; braucht &quot;jobIdPointer&quot; (einen JSON-Pointer in structuredContent, z. B. &quot;/job_id&quot;) oder &quot;jobIdRegex&quot; (über den Text).</translation>
+    </message>
+    <message>
+        <source>&quot;submit.jobIdPointer&quot; is not a JSON pointer: it must start with &quot;/&quot;.</source>
+        <translation>&quot;submit.jobIdPointer&quot; ist kein JSON-Pointer: Er muss mit &quot;/&quot; beginnen.</translation>
+    </message>
+    <message>
+        <source>&quot;submit.jobIdRegex&quot; is not a valid regular expression: %1.</source>
+        <translation>&quot;submit.jobIdRegex&quot; ist kein gültiger regulärer Ausdruck: %1.</translation>
+    </message>
+    <message>
+        <source>&quot;status.tool&quot; is missing: name the tool that reports a job&apos;s state.</source>
+        <translation>&quot;status.tool&quot; fehlt: Nennen Sie das Werkzeug, das den Zustand eines Jobs meldet.</translation>
+    </message>
+    <message>
+        <source>&quot;status.idArgument&quot; is missing: name the argument that takes the job id (e.g. &quot;job_id&quot;).</source>
+        <translation>&quot;status.idArgument&quot; fehlt: Nennen Sie das Argument, das die Job-ID aufnimmt (z. B. &quot;job_id&quot;).</translation>
+    </message>
+    <message>
+        <source>&quot;status.batchArgument&quot; and &quot;status.batchResultPointer&quot; go together: give both (batched polling) or neither.</source>
+        <translation>&quot;status.batchArgument&quot; und &quot;status.batchResultPointer&quot; gehören zusammen: Geben Sie beide an (gebündelte Abfrage) oder keines.</translation>
+    </message>
+    <message>
+        <source>&quot;status.maxBatch&quot; must be a whole number of at least 1.</source>
+        <translation>&quot;status.maxBatch&quot; muss eine ganze Zahl von mindestens 1 sein.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a JSON pointer: it must start with &quot;/&quot;.</source>
+        <translation>&quot;%1&quot; ist kein JSON-Pointer: Er muss mit &quot;/&quot; beginnen.</translation>
+    </message>
+    <message>
+        <source>&quot;status.states&quot; is missing: map each state the server reports (e.g. &quot;running&quot;) onto working, input_required, completed, failed or cancelled.</source>
+        <translation>&quot;status.states&quot; fehlt: Ordnen Sie jeden Zustand, den der Server meldet (z. B. &quot;running&quot;), einem von working, input_required, completed, failed oder cancelled zu.</translation>
+    </message>
+    <message>
+        <source>&quot;status.states&quot; maps &quot;%1&quot; onto &quot;%2&quot;: use one of %3.</source>
+        <translation>&quot;status.states&quot; ordnet &quot;%1&quot; dem Wert &quot;%2&quot; zu: Verwenden Sie einen von %3.</translation>
+    </message>
+    <message>
+        <source>&quot;status.states&quot; maps nothing onto &quot;completed&quot;: Eddy would never see a job finish.</source>
+        <translation>&quot;status.states&quot; ordnet &quot;completed&quot; nichts zu: Eddy sähe nie einen Job enden.</translation>
+    </message>
+    <message>
+        <source>&quot;answerTool&quot; needs &quot;status.questionPointer&quot;: where the status answer holds the question to answer.</source>
+        <translation>&quot;answerTool&quot; braucht &quot;status.questionPointer&quot;: die Stelle in der Statusantwort, an der die zu beantwortende Frage steht.</translation>
+    </message>
+    <message>
+        <source>&quot;poll.intervalMs&quot; must be a whole number of at least 100 (ms).</source>
+        <translation>&quot;poll.intervalMs&quot; muss eine ganze Zahl von mindestens 100 (ms) sein.</translation>
+    </message>
+    <message>
+        <source>&quot;poll.backoff&quot; must be a number from 1 (no backoff) to 10.</source>
+        <translation>&quot;poll.backoff&quot; muss eine Zahl von 1 (Intervall wächst nicht) bis 10 sein.</translation>
+    </message>
+    <message>
+        <source>&quot;poll.maxIntervalMs&quot; must be a whole number (ms).</source>
+        <translation>&quot;poll.maxIntervalMs&quot; muss eine ganze Zahl (ms) sein.</translation>
+    </message>
+    <message>
+        <source>&quot;poll.maxIntervalMs&quot; must be at least &quot;poll.intervalMs&quot;.</source>
+        <translation>&quot;poll.maxIntervalMs&quot; muss mindestens &quot;poll.intervalMs&quot; sein.</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::Monitor::OutcomeText</name>
     <message>
         <source>Working</source>
@@ -1661,6 +1851,107 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>Lost</source>
         <translation>Verloren</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::Monitor::StreamedCalls</name>
+    <message>
+        <source>connection lost at %1 %; the server may have cancelled the run. Re-run the call to start it again.</source>
+        <translation>Verbindung bei %1 % verloren; der Server hat die Rechnung womöglich abgebrochen. Starten Sie den Aufruf mit „Erneut rechnen“ neu.</translation>
+    </message>
+    <message>
+        <source>connection lost before any progress; the server may have cancelled the run. Re-run the call to start it again.</source>
+        <translation>Verbindung vor jedem Fortschritt verloren; der Server hat die Rechnung womöglich abgebrochen. Starten Sie den Aufruf mit „Erneut rechnen“ neu.</translation>
+    </message>
+    <message>
+        <source>connection lost at %1 %: the Eddy process that held the stream ended; the server may have cancelled the run. Re-run the call to start it again.</source>
+        <translation>Verbindung bei %1 % verloren: Der Eddy-Prozess, der den Ereignisstrom hielt, wurde beendet; der Server hat die Rechnung womöglich abgebrochen. Starten Sie den Aufruf mit „Erneut rechnen“ neu.</translation>
+    </message>
+    <message>
+        <source>connection lost: the Eddy process that held the stream ended before any progress; the server may have cancelled the run. Re-run the call to start it again.</source>
+        <translation>Verbindung verloren: Der Eddy-Prozess, der den Ereignisstrom hielt, wurde vor jedem Fortschritt beendet; der Server hat die Rechnung womöglich abgebrochen. Starten Sie den Aufruf mit „Erneut rechnen“ neu.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::Monitor::TaskHandle</name>
+    <message>
+        <source>the task store is not open</source>
+        <translation>die Aufgabendatenbank ist nicht geöffnet</translation>
+    </message>
+    <message>
+        <source>cannot add the server %1: %2</source>
+        <translation>der Server %1 kann nicht hinzugefügt werden: %2</translation>
+    </message>
+    <message>
+        <source>the endpoint namespace is &quot;%1&quot;, not Eddy&apos;s &quot;%2&quot;: the requester that wrote it must name its endpoint with createTaskSessionEndpointId(&quot;%2&quot;, {&quot;transport&quot;: &quot;streamable-http&quot;, &quot;url&quot;: SERVER_URL})</source>
+        <translation>der Namensraum des Endpunkts ist &quot;%1&quot;, nicht Eddys &quot;%2&quot;: Der anfragende Client, der die Datei schrieb, muss seinen Endpunkt mit createTaskSessionEndpointId(&quot;%2&quot;, {&quot;transport&quot;: &quot;streamable-http&quot;, &quot;url&quot;: SERVER_URL}) benennen</translation>
+    </message>
+    <message>
+        <source>the endpoint is not %1 (that URL&apos;s endpoint id is %2) nor any server Eddy knows; give the server URL the requester connected to, exactly as it wrote it</source>
+        <translation>der Endpunkt ist weder %1 (die Endpunkt-ID dieser URL ist %2) noch ein Server, den Eddy kennt; geben Sie die Server-URL an, mit der sich der anfragende Client verbunden hat, genau so, wie er sie geschrieben hat</translation>
+    </message>
+    <message numerus="yes">
+        <source>the endpoint %1 is none of the %n server(s) Eddy knows; add the server the task runs on: eddyctl handles import FILE --server URL (the URL the requester connected to)</source>
+        <translation>
+            <numerusform>der Endpunkt %1 gehört nicht zu dem %n Server, den Eddy kennt; fügen Sie den Server hinzu, auf dem die Aufgabe läuft: eddyctl handles import FILE --server URL (die URL, mit der sich der anfragende Client verbunden hat)</numerusform>
+            <numerusform>der Endpunkt %1 gehört zu keinem der %n Server, die Eddy kennt; fügen Sie den Server hinzu, auf dem die Aufgabe läuft: eddyctl handles import FILE --server URL (die URL, mit der sich der anfragende Client verbunden hat)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>generation %1 does not match the server %2, which speaks %3 (generation %4)</source>
+        <translation>die Generation %1 passt nicht zum Server %2, der %3 spricht (Generation %4)</translation>
+    </message>
+    <message>
+        <source>handed over by another client</source>
+        <translation>von einem anderen Client übergeben</translation>
+    </message>
+    <message>
+        <source>there is no session &quot;%1&quot; (eddyctl sessions lists them)</source>
+        <translation>es gibt keine Sitzung „%1“ (eddyctl sessions listet sie auf)</translation>
+    </message>
+    <message>
+        <source>task %1: the server answered at once; there is no task to resume</source>
+        <translation>Aufgabe %1: Der Server hat sofort geantwortet; es gibt keine Aufgabe, die fortzusetzen wäre</translation>
+    </message>
+    <message>
+        <source>task %1: %2; the server no longer has it</source>
+        <translation>Aufgabe %1: %2; der Server hat sie nicht mehr</translation>
+    </message>
+    <message>
+        <source>task %1: its server is no longer configured</source>
+        <translation>Aufgabe %1: Ihr Server ist nicht mehr eingerichtet</translation>
+    </message>
+    <message>
+        <source>a task reference must be a JSON object with endpointId, generation, taskId and originalOperation</source>
+        <translation>eine Aufgabenreferenz muss ein JSON-Objekt mit endpointId, generation, taskId und originalOperation sein</translation>
+    </message>
+    <message>
+        <source>%1 missing or not a non-empty string</source>
+        <translation>%1 fehlt oder ist keine nicht leere Zeichenkette</translation>
+    </message>
+    <message>
+        <source>generation is &quot;%1&quot;; it must be &quot;v1&quot; (2025-11-25 Tasks) or &quot;v2&quot; (2026-07-28 Tasks extension)</source>
+        <translation>generation ist &quot;%1&quot;; sie muss &quot;v1&quot; (Tasks 2025-11-25) oder &quot;v2&quot; (Tasks-Erweiterung 2026-07-28) sein</translation>
+    </message>
+    <message>
+        <source>originalOperation is &quot;%1&quot;; only &quot;tools/call&quot; tasks can be resumed</source>
+        <translation>originalOperation ist &quot;%1&quot;; nur Aufgaben aus &quot;tools/call&quot; lassen sich fortsetzen</translation>
+    </message>
+    <message>
+        <source>endpointId &quot;%1&quot; is not NAMESPACE:v1:sha256:HEX (64 lower-case hex digits), as createTaskSessionEndpointId makes it</source>
+        <translation>endpointId &quot;%1&quot; hat nicht die Form NAMESPACE:v1:sha256:HEX (64 kleingeschriebene Hex-Ziffern), wie createTaskSessionEndpointId sie erzeugt</translation>
+    </message>
+    <message>
+        <source>the file is empty; it should hold task references, one JSON object per line</source>
+        <translation>die Datei ist leer; sie sollte Aufgabenreferenzen enthalten, ein JSON-Objekt pro Zeile</translation>
+    </message>
+    <message>
+        <source>the file starts with [ but is not a valid JSON array</source>
+        <translation>die Datei beginnt mit [, ist aber kein gültiges JSON-Array</translation>
+    </message>
+    <message>
+        <source>not valid JSON (each line must be one task reference object)</source>
+        <translation>kein gültiges JSON (jede Zeile muss genau ein Aufgabenreferenz-Objekt sein)</translation>
     </message>
 </context>
 <context>
@@ -1755,12 +2046,24 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>SVG drawings (*.svg)</source>
         <translation>SVG-Grafiken (*.svg)</translation>
     </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Save the chart as an image or a vector drawing, or its samples as CSV</source>
+        <translation>Das Diagramm als Bild oder Vektorgrafik speichern oder seine Messwerte als CSV</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::ResultCurve</name>
     <message>
         <source>index</source>
         <translation>Index</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>Referenz</translation>
     </message>
 </context>
 <context>
@@ -2268,6 +2571,61 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
+    <message>
+        <source>%1 is not an MCP server: %2</source>
+        <translation>%1 ist kein MCP-Server: %2</translation>
+    </message>
+    <message>
+        <source>%1 is unreachable.</source>
+        <translation>%1 ist nicht erreichbar.</translation>
+    </message>
+    <message>
+        <source>%1 is unreachable: %2</source>
+        <translation>%1 ist nicht erreichbar: %2</translation>
+    </message>
+    <message>
+        <source>%1 asks Eddy to slow down; polling less often.</source>
+        <translation>%1 bittet Eddy, langsamer abzufragen; Eddy fragt seltener ab.</translation>
+    </message>
+    <message>
+        <source>%1 online</source>
+        <translation>%1 online</translation>
+    </message>
+    <message>
+        <source>Connecting to %1...</source>
+        <translation>Verbinde mit %1...</translation>
+    </message>
+    <message>
+        <source>Not an MCP server</source>
+        <translation>Kein MCP-Server</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::ServerRemoval</name>
+    <message>
+        <source>Remove Server</source>
+        <translation>Server entfernen</translation>
+    </message>
+    <message>
+        <source>Select a server in the list first.</source>
+        <translation>Wählen Sie zuerst einen Server in der Liste.</translation>
+    </message>
+    <message>
+        <source>Remove Server?</source>
+        <translation>Server entfernen?</translation>
+    </message>
+    <message>
+        <source>Remove %1 (%2) from Eddy?
+
+Eddy stops talking to it. A server that has stored tasks is kept, with every task and result; rename it instead.</source>
+        <translation>%1 (%2) aus Eddy entfernen?
+
+Eddy spricht dann nicht mehr mit ihm. Ein Server mit gespeicherten Aufgaben bleibt samt aller Aufgaben und Ergebnisse erhalten; benennen Sie ihn stattdessen um.</translation>
+    </message>
+    <message>
+        <source>Keep It</source>
+        <translation>Behalten</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SessionListModel</name>
@@ -2474,6 +2832,65 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Choose a tool first.</source>
         <translation>Wählen Sie zuerst ein Werkzeug.</translation>
     </message>
+    <message>
+        <source>Fix this first: %1</source>
+        <translation>Zuerst beheben: %1</translation>
+    </message>
+    <message>
+        <source>The sweep has no cases.</source>
+        <translation>Die Parameterstudie hat keine Fälle.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::SweepFile</name>
+    <message>
+        <source>Sweep specs (*.json)</source>
+        <translation>Parameterstudien (*.json)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>This is not a sweep spec Eddy can use: %1</source>
+        <translation>Dies ist keine Parameterstudie, die Eddy verwenden kann: %1</translation>
+    </message>
+    <message>
+        <source>The chosen server does not offer the tool &quot;%1&quot; that the sweep runs. Choose the server that offers it in the editor, then open the file again.</source>
+        <translation>Der gewählte Server bietet das Werkzeug „%1“ nicht an, das die Parameterstudie ausführt. Wählen Sie im Editor den Server, der es anbietet, und öffnen Sie die Datei dann erneut.</translation>
+    </message>
+    <message>
+        <source>The sweep does not fit the tool &quot;%1&quot;: %2</source>
+        <translation>Die Parameterstudie passt nicht zum Werkzeug „%1“: %2</translation>
+    </message>
+    <message>
+        <source>Fix the sweep first: %1</source>
+        <translation>Korrigieren Sie zuerst die Parameterstudie: %1</translation>
+    </message>
+    <message>
+        <source>Open Sweep</source>
+        <translation>Parameterstudie öffnen</translation>
+    </message>
+    <message>
+        <source>Eddy cannot read %1: %2</source>
+        <translation>Eddy kann %1 nicht lesen: %2</translation>
+    </message>
+    <message>
+        <source>%1 was not opened completely.
+
+%2</source>
+        <translation>%1 wurde nicht vollständig geöffnet.
+
+%2</translation>
+    </message>
+    <message>
+        <source>Save Sweep</source>
+        <translation>Parameterstudie speichern</translation>
+    </message>
+    <message>
+        <source>Eddy cannot write %1: %2</source>
+        <translation>Eddy kann %1 nicht schreiben: %2</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SweepResultsModel</name>
@@ -2607,6 +3024,45 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>%1 (not converged)</source>
         <translation>%1 (nicht konvergiert)</translation>
     </message>
+    <message>
+        <source>Enlarge Plot</source>
+        <translation>Vergrößern</translation>
+    </message>
+    <message>
+        <source>Show the plot in a large window of its own</source>
+        <translation>Das Diagramm in einem eigenen großen Fenster zeigen</translation>
+    </message>
+    <message>
+        <source>Sweep Results Plot</source>
+        <translation>Ergebnisdiagramm der Parameterstudie</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Save the table as CSV, or the plot as a vector drawing or an image</source>
+        <translation>Die Tabelle als CSV speichern oder das Diagramm als Vektorgrafik oder Bild</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::SweepWindow</name>
+    <message>
+        <source>Discard This Sweep?</source>
+        <translation>Diese Parameterstudie verwerfen?</translation>
+    </message>
+    <message>
+        <source>The sweep editor has arguments and varied parameters that were not submitted. Discard them?</source>
+        <translation>Im Editor der Parameterstudie stehen Argumente und variierte Parameter, die nicht abgesendet wurden. Verwerfen?</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Keep Editing</source>
+        <translation>Weiter bearbeiten</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::TaskMonitor</name>
@@ -2677,6 +3133,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Submit the selected failed, cancelled or aborted cases again</source>
         <translation>Die ausgewählten fehlgeschlagenen oder abgebrochenen Fälle erneut absenden</translation>
     </message>
+    <message>
+        <source>No tasks in this session yet — File ▸ New Sweep… (Ctrl+N) or Open Sweep…</source>
+        <translation>Noch keine Aufgaben in dieser Sitzung – Datei ▸ Neue Parameterstudie… (Strg+N) oder Parameterstudie öffnen…</translation>
+    </message>
+    <message>
+        <source>Default Columns</source>
+        <translation>Standardspalten</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::TaskTableModel</name>
@@ -2719,10 +3183,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Expires In</source>
         <translation>Verfällt in</translation>
-    </message>
-    <message>
-        <source>Latest overall residual parsed from the status message</source>
-        <translation>Letztes Gesamtresiduum aus der Statusmeldung</translation>
     </message>
     <message>
         <source>Estimated time left at the recent iteration rate</source>
@@ -2832,6 +3292,26 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
+    <message>
+        <source>Varied parameter %1 of the shown sweeps</source>
+        <translation>Variierter Parameter %1 der angezeigten Parameterstudien</translation>
+    </message>
+    <message>
+        <source>Latest overall residual parsed from the status messages</source>
+        <translation>Letztes Gesamtresiduum aus den Statusmeldungen</translation>
+    </message>
+    <message>
+        <source>The varied parameters&apos; values; every argument is in the row&apos;s tooltip</source>
+        <translation>Werte der variierten Parameter; alle Argumente stehen im Tooltip der Zeile</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -2890,6 +3370,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>The server answered %1 with HTTP %2 and no JSON-RPC body; check the server URL.</source>
         <translation>Der Server hat %1 mit HTTP %2 ohne JSON-RPC-Inhalt beantwortet; prüfen Sie die Server-URL.</translation>
+    </message>
+    <message>
+        <source>%1: no answer within %2 s.</source>
+        <translation>%1: keine Antwort innerhalb von %2 s.</translation>
+    </message>
+    <message>
+        <source>The event stream of %1 sent nothing (not even a keep-alive) for %2 s; Eddy closed it.</source>
+        <translation>Der Ereignisstrom von %1 hat %2 s lang nichts gesendet (nicht einmal ein Keep-alive); Eddy hat ihn geschlossen.</translation>
     </message>
 </context>
 <context>

@@ -165,6 +165,16 @@
     </message>
 </context>
 <context>
+    <name>Eddy::Monitor::TaskHandle</name>
+    <message numerus="yes">
+        <source>the endpoint %1 is none of the %n server(s) Eddy knows; add the server the task runs on: eddyctl handles import FILE --server URL (the URL the requester connected to)</source>
+        <translation>
+            <numerusform>the endpoint %1 is not the %n server Eddy knows; add the server the task runs on: eddyctl handles import FILE --server URL (the URL the requester connected to)</numerusform>
+            <numerusform>the endpoint %1 is none of the %n servers Eddy knows; add the server the task runs on: eddyctl handles import FILE --server URL (the URL the requester connected to)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Eddy::ResultView</name>
     <message numerus="yes">
         <source>%n item(s)</source>
