@@ -774,6 +774,117 @@ Sie wurde von %2 gesendet.</translation>
     </message>
 </context>
 <context>
+    <name>Eddy::HandlesActions</name>
+    <message>
+        <source>Task handles (*.jsonl *.json)</source>
+        <translation>Aufgaben-Handles (*.jsonl *.json)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Import Task Handles...</source>
+        <translation>Aufgaben-Handles importieren...</translation>
+    </message>
+    <message>
+        <source>Take in tasks another MCP client handed off and monitor them here</source>
+        <translation>Aufgaben übernehmen, die ein anderer MCP-Client übergeben hat, und sie hier überwachen</translation>
+    </message>
+    <message>
+        <source>Export Task Handles...</source>
+        <translation>Aufgaben-Handles exportieren...</translation>
+    </message>
+    <message>
+        <source>Write references to the selected tasks for another MCP client</source>
+        <translation>Referenzen auf die ausgewählten Aufgaben für einen anderen MCP-Client schreiben</translation>
+    </message>
+    <message>
+        <source>Import Task Handles</source>
+        <translation>Aufgaben-Handles importieren</translation>
+    </message>
+    <message>
+        <source>Eddy cannot read %1: %2</source>
+        <translation>Eddy kann %1 nicht lesen: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n endpoint(s) in this file belong to no server Eddy knows (%1).
+Enter the URL of the server the other client connected to, exactly as it wrote it, or pick a known server. Leave it empty to import only the tasks of known servers.</source>
+        <translation>
+            <numerusform>%n Endpunkt in dieser Datei gehört zu keinem Server, den Eddy kennt (%1).
+Geben Sie die URL des Servers ein, mit dem sich der andere Client verbunden hat, genau so, wie er sie geschrieben hat, oder wählen Sie einen bekannten Server. Lassen Sie das Feld leer, um nur die Aufgaben bekannter Server zu importieren.</numerusform>
+            <numerusform>%n Endpunkte in dieser Datei gehören zu keinem Server, den Eddy kennt (%1).
+Geben Sie die URL des Servers ein, mit dem sich der andere Client verbunden hat, genau so, wie er sie geschrieben hat, oder wählen Sie einen bekannten Server. Lassen Sie das Feld leer, um nur die Aufgaben bekannter Server zu importieren.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <source>Imported handles</source>
+        <translation>Imported handles</translation>
+    </message>
+    <message>
+        <source>Nothing was imported from %1: %2</source>
+        <translation>Aus %1 wurde nichts importiert: %2</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Zeile %1: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 imported, %3 already known, %4 rejected.</source>
+        <translation>%1: %2 importiert, %3 bereits bekannt, %4 abgelehnt.</translation>
+    </message>
+    <message>
+        <source>Export Task Handles</source>
+        <translation>Aufgaben-Handles exportieren</translation>
+    </message>
+    <message>
+        <source>Select the tasks to hand off in the task table first.</source>
+        <translation>Wählen Sie zuerst in der Aufgabentabelle die Aufgaben, die Sie übergeben möchten.</translation>
+    </message>
+    <message>
+        <source>The file will hold the tasks&apos; ids. A task id is a secret: whoever has it can read the task&apos;s result and cancel it.</source>
+        <translation>Die Datei enthält die IDs der Aufgaben. Eine Aufgaben-ID ist ein Geheimnis: Wer sie hat, kann das Ergebnis der Aufgabe lesen und die Aufgabe abbrechen.</translation>
+    </message>
+    <message>
+        <source>Eddy writes it readable by you only; give it only to people who may act on these tasks. This warning is shown once.</source>
+        <translation>Eddy schreibt sie nur für Sie lesbar; geben Sie sie nur an Personen weiter, die über diese Aufgaben verfügen dürfen. Dieser Hinweis erscheint nur einmal.</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Nothing was written: none of the selected tasks can be handed off.</source>
+        <translation>Nichts geschrieben: Keine der ausgewählten Aufgaben kann übergeben werden.</translation>
+    </message>
+    <message>
+        <source>Nothing was written: %1</source>
+        <translation>Nichts geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>Eddy cannot write %1: %2</source>
+        <translation>Eddy kann %1 nicht schreiben: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n task reference(s) to %1 (readable by you only).</source>
+        <translation>
+            <numerusform>%n Aufgabenreferenz nach %1 geschrieben (nur für Sie lesbar).</numerusform>
+            <numerusform>%n Aufgabenreferenzen nach %1 geschrieben (nur für Sie lesbar).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Skipped %n task(s) that cannot be handed off.</source>
+        <translation>
+            <numerusform>%n Aufgabe übersprungen, die nicht übergeben werden kann.</numerusform>
+            <numerusform>%n Aufgaben übersprungen, die nicht übergeben werden können.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Eddy::HelpMenu</name>
     <message>
         <source>User Guide</source>
@@ -1596,6 +1707,10 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>%1 The server could not resume the stream (HTTP %2 to a GET with Last-Event-ID).</source>
         <translation>%1 Der Server konnte den Ereignisstrom nicht fortsetzen (HTTP %2 auf ein GET mit Last-Event-ID).</translation>
+    </message>
+    <message>
+        <source>The server has not asked question %1 in its current session yet; poll the task before answering.</source>
+        <translation>Der Server hat die Frage %1 in seiner aktuellen Sitzung noch nicht gestellt; fragen Sie die Aufgabe vor dem Antworten ab.</translation>
     </message>
 </context>
 <context>

@@ -100,6 +100,33 @@
     </message>
 </context>
 <context>
+    <name>Eddy::HandlesActions</name>
+    <message numerus="yes">
+        <source>%n endpoint(s) in this file belong to no server Eddy knows (%1).
+Enter the URL of the server the other client connected to, exactly as it wrote it, or pick a known server. Leave it empty to import only the tasks of known servers.</source>
+        <translation>
+            <numerusform>%n endpoint in this file belongs to no server Eddy knows (%1).
+Enter the URL of the server the other client connected to, exactly as it wrote it, or pick a known server. Leave it empty to import only the tasks of known servers.</numerusform>
+            <numerusform>%n endpoints in this file belong to no server Eddy knows (%1).
+Enter the URL of the server the other client connected to, exactly as it wrote it, or pick a known server. Leave it empty to import only the tasks of known servers.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n task reference(s) to %1 (readable by you only).</source>
+        <translation>
+            <numerusform>Wrote %n task reference to %1 (readable by you only).</numerusform>
+            <numerusform>Wrote %n task references to %1 (readable by you only).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Skipped %n task(s) that cannot be handed off.</source>
+        <translation>
+            <numerusform>Skipped %n task that cannot be handed off.</numerusform>
+            <numerusform>Skipped %n tasks that cannot be handed off.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Eddy::MainWindow</name>
     <message numerus="yes">
         <source>Cancel requested for %n task(s); waiting for the server to agree.</source>
