@@ -237,14 +237,26 @@ struct Client::Exchange final : Net::HttpReply::Handler,
         if (isSse && onStreamOpened)
             std::exchange(onStreamOpened, nullptr)();
     }
-    // The watchdog's limit passed: no answer in time, or a stream that went silent.
-    void wentSilent(bool streaming, int ms)
+    // The watchdog's limit passed: no answer in time, too slow, or a stream that went silent.
+    void wentSilent(StreamWatchdog::Limit why, int ms)
     {
         const int status = reply ? reply->statusCode() : 0;
-        if (!streaming) {
+        switch (why) {
+        case StreamWatchdog::Limit::NoAnswer:
             complete({}, Error::timeout(QObject::tr("%1: no answer within %2 s.")
                                             .arg(method).arg(ms / 1000.0)), status);
             return;
+        case StreamWatchdog::Limit::TooSlow:
+            complete({}, Error::timeout(QObject::tr("%1: the answer came slower than the floor "
+                                                    "(%2 bytes a second over %3 s); abandoned as a "
+                                                    "transient failure.")
+                                            .arg(method)
+                                            .arg(client->m_config.lowSpeedBytesPerSec)
+                                            .arg(ms / 1000.0)),
+                     status);
+            return;
+        case StreamWatchdog::Limit::Silent:
+            break;
         }
         Error e = Error::transport(QObject::tr("The event stream of %1 sent nothing (not even a "
                                                "keep-alive) for %2 s; Eddy closed it.")
@@ -293,7 +305,7 @@ struct Client::Exchange final : Net::HttpReply::Handler,
             return;
         const QByteArray chunk = reply->readAll();
         if (watchdog)
-            watchdog->activity();
+            watchdog->activity(chunk.size());
         if (!isSse) {
             body += chunk;
             return;

@@ -70,7 +70,9 @@ std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArra
     http.timeoutMs = request.timeoutMs < 0 ? 0
                      : request.timeoutMs > 0 ? request.timeoutMs
                                              : m_config.timeoutMs;
-    if (request.timeoutMs >= 0) { // a listen stream may be silent for as long as it likes
+    // A listen stream may be silent for as long as it likes; a streamed call's watchdog applies
+    // the floor itself until its answer turns out to be a stream.
+    if (request.timeoutMs >= 0) {
         http.lowSpeedBytesPerSec = m_config.lowSpeedBytesPerSec;
         http.lowSpeedWindowMs = m_config.lowSpeedWindowMs;
     }
@@ -93,9 +95,10 @@ std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArra
         std::weak_ptr<Exchange> weak = exchange;
         exchange->watchdog = std::make_unique<StreamWatchdog>(
             request.firstByteMs > 0 ? request.firstByteMs : m_config.timeoutMs, request.streamIdleMs,
-            [weak](bool streaming, int ms) {
+            StreamWatchdog::Floor{m_config.lowSpeedBytesPerSec, m_config.lowSpeedWindowMs},
+            [weak](StreamWatchdog::Limit why, int ms) {
                 if (auto e = weak.lock())
-                    e->wentSilent(streaming, ms);
+                    e->wentSilent(why, ms);
             });
     }
     if (m_exchanges.size() >= m_exchangeSweepAt) {

@@ -14,38 +14,75 @@ std::string newProgressToken()
         .toStdString();
 }
 
-StreamWatchdog::StreamWatchdog(int firstByteMs,
-                               int idleMs,
-                               std::function<void(bool streaming, int ms)> fired)
+StreamWatchdog::StreamWatchdog(int firstByteMs, int idleMs, Floor floor, Fired fired)
     : m_timer(std::make_unique<QTimer>())
     , m_fired(std::move(fired))
     , m_firstByteMs(std::max(1, firstByteMs))
     , m_idleMs(std::max(1, idleMs))
+    , m_floor(floor)
 {
     m_timer->setSingleShot(true);
     m_timer->setTimerType(Qt::CoarseTimer);
     QObject::connect(m_timer.get(), &QTimer::timeout, m_timer.get(), [this] {
-        auto fired = std::exchange(m_fired, nullptr);
-        const bool streaming = m_streaming;
-        const int ms = streaming ? m_idleMs : m_firstByteMs;
-        if (fired)
-            fired(streaming, ms); // may delete this watchdog: nothing of it is used after
+        if (m_streaming)
+            fire(Limit::Silent, m_idleMs);
+        else
+            fire(Limit::NoAnswer, m_firstByteMs);
     });
     m_timer->start(m_firstByteMs);
+    if (m_floor.bytesPerSec > 0 && m_floor.windowMs > 0) {
+        m_floorTimer = std::make_unique<QTimer>();
+        m_floorTimer->setTimerType(Qt::CoarseTimer);
+        QObject::connect(m_floorTimer.get(), &QTimer::timeout, m_floorTimer.get(),
+                         [this] { checkFloor(); });
+        m_floorTimer->start(m_floor.windowMs);
+    }
 }
 
 StreamWatchdog::~StreamWatchdog()
 {
-    // May run inside the timer's own timeout (fired() ends the exchange that owns this).
+    // May run inside a timer's own timeout (fired() ends the exchange that owns this).
     m_timer->stop();
     m_timer.release()->deleteLater();
+    if (m_floorTimer) {
+        m_floorTimer->stop();
+        m_floorTimer.release()->deleteLater();
+    }
+}
+
+void StreamWatchdog::fire(Limit why, int ms)
+{
+    auto fired = std::exchange(m_fired, nullptr);
+    if (fired)
+        fired(why, ms); // may delete this watchdog: nothing of it is used after
+}
+
+void StreamWatchdog::checkFloor()
+{
+    if (m_streaming || !m_fired)
+        return;
+    const qint64 needed = qint64(m_floor.bytesPerSec) * m_floor.windowMs / 1000;
+    if (m_windowBytes < needed) {
+        fire(Limit::TooSlow, m_floor.windowMs);
+        return;
+    }
+    m_windowBytes = 0;
 }
 
 void StreamWatchdog::headersReceived(bool isSse)
 {
-    if (!isSse || m_streaming)
-        return; // a JSON answer keeps the deadline counted from the start
+    if (m_streaming)
+        return;
+    if (!isSse) {
+        // A JSON answer keeps the deadline counted from the start; its body gets a full window.
+        m_windowBytes = 0;
+        if (m_floorTimer)
+            m_floorTimer->start(m_floor.windowMs);
+        return;
+    }
     m_streaming = true;
+    if (m_floorTimer)
+        m_floorTimer->stop(); // a stream may idle with keep-alives far below any floor
     m_timer->start(m_idleMs);
 }
 
@@ -54,13 +91,20 @@ void StreamWatchdog::restart()
     if (!m_fired)
         return;
     m_streaming = false;
+    m_windowBytes = 0;
     m_timer->start(m_firstByteMs);
+    if (m_floorTimer)
+        m_floorTimer->start(m_floor.windowMs);
 }
 
-void StreamWatchdog::activity()
+void StreamWatchdog::activity(qint64 bytes)
 {
-    if (m_streaming && m_fired)
+    if (!m_fired)
+        return;
+    if (m_streaming)
         m_timer->start(m_idleMs);
+    else
+        m_windowBytes += bytes;
 }
 
 } // namespace Eddy::Mcp

@@ -16,24 +16,45 @@ std::string newProgressToken();
 // become a task). Such a request runs without a total HTTP timeout; instead:
 // - the response headers must arrive within firstByteMs (the server's request timeout);
 // - a JSON answer must then complete within the same firstByteMs, counted from the start;
+// - until the answer turns out to be an SSE stream (before the headers, and for a JSON body), the
+//   server's slow-transfer floor applies as it does to every other request: fewer than
+//   floorBytesPerSec bytes a second over a window of floorWindowMs abandons the answer;
 // - an SSE answer may run for as long as it likes while bytes keep coming: it goes silent when
 //   no byte (an event or a keep-alive comment) arrived for idleMs.
-// fired(streaming) runs once, on the thread of the timer, when a limit passes.
+// fired(why, ms) runs once, on the thread of the timer, when a limit passes.
 class StreamWatchdog final
 {
 public:
-    StreamWatchdog(int firstByteMs, int idleMs, std::function<void(bool streaming, int ms)> fired);
+    enum class Limit {
+        NoAnswer, // no (complete) answer within firstByteMs
+        TooSlow,  // below the slow-transfer floor before the answer became a stream
+        Silent,   // a stream that sent nothing for idleMs
+    };
+    struct Floor
+    {
+        int bytesPerSec = 0; // 0 = no floor
+        int windowMs = 0;
+    };
+    using Fired = std::function<void(Limit why, int ms)>;
+
+    StreamWatchdog(int firstByteMs, int idleMs, Floor floor, Fired fired);
     ~StreamWatchdog();
 
     void headersReceived(bool isSse);
-    void activity(); // bytes arrived
-    void restart();  // a new request for the same answer (a resumed stream): first byte again
+    void activity(qint64 bytes); // body bytes arrived
+    void restart(); // a new request for the same answer (a resumed stream): first byte again
 
 private:
+    void fire(Limit why, int ms);
+    void checkFloor();
+
     std::unique_ptr<QTimer> m_timer;
-    std::function<void(bool, int)> m_fired;
+    std::unique_ptr<QTimer> m_floorTimer;
+    Fired m_fired;
     int m_firstByteMs = 0;
     int m_idleMs = 0;
+    Floor m_floor;
+    qint64 m_windowBytes = 0;
     bool m_streaming = false;
 };
 
