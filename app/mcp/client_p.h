@@ -408,7 +408,11 @@ struct Client::Exchange final : Net::HttpReply::Handler,
             return;
         }
         if (status >= 200 && status < 300 && !isRpc) {
-            if (message.is_discarded() && NotMcp::looksLikeIt(status, false))
+            // A body that starts like JSON but does not parse is a broken MCP answer, not a web
+            // page: only the latter says the URL points at something else.
+            const QByteArray head = text.trimmed().left(1);
+            const bool jsonShaped = head == "{" || head == "[";
+            if (message.is_discarded() && NotMcp::looksLikeIt(status, jsonShaped))
                 complete({}, Error::protocol(NotMcp::message(client->config().url.toString(), status, method)),
                          status);
             else if (message.is_discarded())
