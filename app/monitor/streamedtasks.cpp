@@ -124,14 +124,18 @@ StreamedCalls::Update StreamedCalls::fromNotification(const json &notification)
     return u;
 }
 
-QString StreamedCalls::lostMessage(std::optional<double> percent)
+QString StreamedCalls::lostMessage(std::optional<double> percent, const QString &cause)
 {
-    if (percent)
-        return tr("connection lost at %1 %; the server may have cancelled the run. Re-run the "
-                  "call to start it again.")
-            .arg(std::floor(*percent), 0, 'f', 0);
-    return tr("connection lost before any progress; the server may have cancelled the run. "
-              "Re-run the call to start it again.");
+    const QString lost =
+        percent ? tr("connection lost at %1 %; the server may have cancelled the run. Re-run the "
+                     "call to start it again.")
+                      .arg(std::floor(*percent), 0, 'f', 0)
+                : tr("connection lost before any progress; the server may have cancelled the run. "
+                     "Re-run the call to start it again.");
+    // The cause, when known, is the client's own sentence, e.g. "The server closed the event
+    // stream of tools/call before answering; ...".
+    const QString why = cause.trimmed();
+    return why.isEmpty() ? lost : tr("%1 (%2)").arg(lost, why);
 }
 
 QString StreamedCalls::orphanedMessage(std::optional<double> percent)
@@ -268,7 +272,7 @@ bool Engine::streamFinished(const Store::CaseRecord &c, Mcp::CallJob *job)
         } else {
             // No answer will come on a lost stream, and the call has no handle to ask again.
             t.status = Store::TaskStatus::Lost;
-            t.statusMessage = StreamedCalls::lostMessage(row.percent);
+            t.statusMessage = StreamedCalls::lostMessage(row.percent, e.message());
         }
         t.error = QString::fromStdString(error.dump());
     }

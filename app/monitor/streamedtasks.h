@@ -34,7 +34,7 @@ public:
     static Update fromNotification(const nlohmann::json &notification);
 
     // The row's message when the stream ended without the result and could not be resumed.
-    static QString lostMessage(std::optional<double> percent);
+    static QString lostMessage(std::optional<double> percent, const QString &cause = {});
     // The row's message when Eddy finds a stream whose process has ended (kill -9, a crash).
     static QString orphanedMessage(std::optional<double> percent);
 
