@@ -64,8 +64,8 @@ QString SvgPlot::toSvg() const
     const int h = std::max(150, size.height());
     const double left = 80, right = 20, top = title.isEmpty() ? 20 : 40, bottom = 60;
     const double legendRow = 18;
-    const auto named = std::count_if(series.begin(), series.end(),
-                                     [](const Series &s) { return !s.name.isEmpty(); });
+    const auto named = std::count_if(
+        series.begin(), series.end(), [](const Series &s) { return !s.name.isEmpty(); });
     const double legendHeight = named == 0 ? 0 : legendRow * double(named) + 8;
     const QRectF plot(left, top, w - left - right, std::max(40.0, h - top - bottom - legendHeight));
 
@@ -162,7 +162,8 @@ QString SvgPlot::toSvg() const
             pts += num(px(p.x())) + QLatin1Char(',') + num(py(p.y()));
         }
         if (s.line)
-            out += QStringLiteral("<polyline class=\"series\" data-name=\"%1\" fill=\"none\" stroke=\"%2\" stroke-width=\"1.5\" "
+            out += QStringLiteral("<polyline class=\"series\" data-name=\"%1\" fill=\"none\" "
+                                  "stroke=\"%2\" stroke-width=\"1.5\" "
                                   "points=\"%3\"/>\n")
                        .arg(esc(s.name), s.color.name(), pts);
         if (s.markers) {

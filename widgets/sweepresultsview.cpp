@@ -239,9 +239,15 @@ namespace {
 using Monitor::Outcome;
 
 // The legend's order: success first, then what an engineer must look at.
-constexpr Outcome s_outcomeOrder[] = {Outcome::Converged, Outcome::Completed, Outcome::NotConverged,
-                                      Outcome::ToolError,  Outcome::Failed,    Outcome::Cancelled,
-                                      Outcome::Expired,    Outcome::Lost,      Outcome::Working,
+constexpr Outcome s_outcomeOrder[] = {Outcome::Converged,
+                                      Outcome::Completed,
+                                      Outcome::NotConverged,
+                                      Outcome::ToolError,
+                                      Outcome::Failed,
+                                      Outcome::Cancelled,
+                                      Outcome::Expired,
+                                      Outcome::Lost,
+                                      Outcome::Working,
                                       Outcome::NeedsInput};
 
 bool joinable(Outcome o)

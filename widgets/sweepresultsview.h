@@ -82,7 +82,7 @@ private:
     QChartView *m_view;
     QChart *m_chart;
     QList<QScatterSeries *> m_outcomeSeries; // in the order of the outcomes' legend
-    QList<int> m_seriesOutcome;               // Monitor::Outcome of each of them
+    QList<int> m_seriesOutcome;              // Monitor::Outcome of each of them
     QList<QLineSeries *> m_lines;
     QList<QPointF> m_plotted;
     QValueAxis *m_axisX;

@@ -290,9 +290,12 @@ int benchStall(int tasks, int seconds, int batchMs, int rate, Probe how = Probe:
                 }
                 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nullptr);
                 const qint64 sent = clock.nsecsElapsed();
-                QMetaObject::invokeMethod(&receiver, [&gaps, &clock, sent] {
-                    gaps.push_back(double(clock.nsecsElapsed() - sent) / 1e6);
-                }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    &receiver,
+                    [&gaps, &clock, sent] {
+                        gaps.push_back(double(clock.nsecsElapsed() - sent) / 1e6);
+                    },
+                    Qt::QueuedConnection);
             }
         });
     }
@@ -315,11 +318,26 @@ int benchStall(int tasks, int seconds, int batchMs, int rate, Probe how = Probe:
     producerThread.wait();
     const double p50 = percentile(gaps, 0.5), p99 = percentile(gaps, 0.99), mx = percentile(gaps, 1.0);
     const char *probeName = how == Probe::Timer ? "1 ms timer" : "posted calls";
-    printf("stall (%s): %d live tasks, %lld updates in %d s (%.0f/s) in %d ms change sets; main-thread stall p50 %.2f ms, "
-           "p99 %.2f ms, max %.1f ms (target p99 < 16 ms); setTasks (first page) %lld ms, all listed %lld ms; memory %.2f KB/task "
+    printf("stall (%s): %d live tasks, %lld updates in %d s (%.0f/s) in %d ms change sets; "
+           "main-thread stall p50 %.2f ms, "
+           "p99 %.2f ms, max %.1f ms (target p99 < 16 ms); setTasks (first page) %lld ms, all "
+           "listed %lld ms; memory %.2f KB/task "
            "(RSS %.0f -> %.0f MB); load average %.1f\n",
-           probeName, tasks, qint64(producer.sent), seconds, double(producer.sent) / seconds, batchMs, p50, p99, mx, loadMs, listedAllMs,
-           (rssAfter - rssBefore) * 1024.0 / tasks, rssBefore, rssAfter, loadAverage());
+           probeName,
+           tasks,
+           qint64(producer.sent),
+           seconds,
+           double(producer.sent) / seconds,
+           batchMs,
+           p50,
+           p99,
+           mx,
+           loadMs,
+           listedAllMs,
+           (rssAfter - rssBefore) * 1024.0 / tasks,
+           rssBefore,
+           rssAfter,
+           loadAverage());
     Bench::Result r;
     r.bench = "gui";
     r.what = "GUI main-thread stall p99, " + std::to_string(tasks) + " live tasks, "

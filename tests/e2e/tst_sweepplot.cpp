@@ -205,9 +205,8 @@ void tst_SweepPlot::sweepFinishes()
         "concurrency": 4})";
     m_bridge->submitSweep(serverId, spec, m_window->currentSession());
     QTRY_COMPARE_WITH_TIMEOUT(m_window->taskModel()->rowCount(), 4, 60000);
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->taskModel()->statusCounts().value(TaskStatus::Completed),
-                              4,
-                              180000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_window->taskModel()->statusCounts().value(TaskStatus::Completed), 4, 180000);
     m_window->monitor()->selectTask(m_window->taskModel()->taskIdAt(0));
     SweepResultsView *view = m_window->sweepResults();
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->withResultsCount(), 4, 20000);
@@ -241,11 +240,12 @@ void tst_SweepPlot::noLineJoinsDifferentOutcomes()
             QVERIFY(!pts.isEmpty());
             // A line joins converged points only, and passes no point of another outcome.
             for (const QPointF &p : pts)
-                QVERIFY2(converged->points().contains(p),
-                         qPrintable(QStringLiteral("%1: line through (%2, %3), not a converged point")
-                                        .arg(y)
-                                        .arg(p.x())
-                                        .arg(p.y())));
+                QVERIFY2(
+                    converged->points().contains(p),
+                    qPrintable(QStringLiteral("%1: line through (%2, %3), not a converged point")
+                                   .arg(y)
+                                   .arg(p.x())
+                                   .arg(p.y())));
             for (const QPointF &p : otherOutcomes)
                 QVERIFY2(p.x() < pts.first().x() || p.x() > pts.last().x(),
                          qPrintable(QStringLiteral("%1: a line spans the unconverged x = %2")
@@ -270,8 +270,8 @@ void tst_SweepPlot::unconvergedPointsAreDistinctAndInTheLegend()
     QVERIFY(unconverged->brush().color() != unconverged->pen().color());
     QVERIFY(unconverged->pen().color() != converged->brush().color());
     QVERIFY(chart->legend()->isVisible());
-    const QList<QLegendMarker *> markers = chart->legend()->markers(
-        const_cast<QScatterSeries *>(unconverged));
+    const QList<QLegendMarker *> markers
+        = chart->legend()->markers(const_cast<QScatterSeries *>(unconverged));
     QCOMPARE(markers.size(), 1);
     QCOMPARE(markers.first()->label(), QStringLiteral("Not converged"));
     QCOMPARE(markers.first()->brush().color(), unconverged->brush().color()); // hollow there too
