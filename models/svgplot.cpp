@@ -2,6 +2,8 @@
 
 #include "models/niceticks.h"
 
+#include <algorithm>
+
 #include <QRectF>
 #include <QSaveFile>
 
@@ -62,7 +64,9 @@ QString SvgPlot::toSvg() const
     const int h = std::max(150, size.height());
     const double left = 80, right = 20, top = title.isEmpty() ? 20 : 40, bottom = 60;
     const double legendRow = 18;
-    const double legendHeight = series.isEmpty() ? 0 : legendRow * double(series.size()) + 8;
+    const auto named = std::count_if(
+        series.begin(), series.end(), [](const Series &s) { return !s.name.isEmpty(); });
+    const double legendHeight = named == 0 ? 0 : legendRow * double(named) + 8;
     const QRectF plot(left, top, w - left - right, std::max(40.0, h - top - bottom - legendHeight));
 
     // Data range over everything drawn.
@@ -157,9 +161,11 @@ QString SvgPlot::toSvg() const
                 pts += QLatin1Char(' ');
             pts += num(px(p.x())) + QLatin1Char(',') + num(py(p.y()));
         }
-        out += QStringLiteral("<polyline class=\"series\" data-name=\"%1\" fill=\"none\" stroke=\"%2\" stroke-width=\"1.5\" "
-                              "points=\"%3\"/>\n")
-                   .arg(esc(s.name), s.color.name(), pts);
+        if (s.line)
+            out += QStringLiteral("<polyline class=\"series\" data-name=\"%1\" fill=\"none\" "
+                                  "stroke=\"%2\" stroke-width=\"1.5\" "
+                                  "points=\"%3\"/>\n")
+                       .arg(esc(s.name), s.color.name(), pts);
         if (s.markers) {
             out += QStringLiteral("<g class=\"markers\" fill=\"%1\">").arg(s.color.name());
             for (const QPointF &p : drawn.at(i))
@@ -172,6 +178,8 @@ QString SvgPlot::toSvg() const
     out += QStringLiteral("<g class=\"legend\" fill=\"%1\">\n").arg(fg);
     double ly = plot.bottom() + 50;
     for (const Series &s : series) {
+        if (s.name.isEmpty())
+            continue;
         out += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"14\" height=\"4\" fill=\"%3\"/>"
                               "<text x=\"%4\" y=\"%5\">%6</text>\n")
                    .arg(num(plot.left()), num(ly + 6), s.color.name(), num(plot.left() + 20), num(ly + 11), esc(s.name));

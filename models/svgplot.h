@@ -22,6 +22,8 @@ struct SvgPlot
         QColor color;
         std::vector<QPointF> points;
         bool markers = false; // a circle per point (scatter plots)
+        bool line = true;     // a polyline through the points; false: markers only
+        // A series without a name has no legend entry (e.g. a segment of a named one).
     };
 
     QString title;

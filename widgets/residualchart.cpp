@@ -2,6 +2,7 @@
 
 #include "models/sampleseriesmodel.h"
 #include "models/svgplot.h"
+#include "widgets/niceaxis.h"
 
 #include <QChart>
 #include <QChartView>
@@ -103,8 +104,7 @@ ResidualChart::ResidualChart(QWidget *parent)
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_chart->setBackgroundRoundness(0);
     m_x->setTitleText(tr("Iteration"));
-    m_x->setLabelFormat(QStringLiteral("%.0f"));
-    m_x->setTickCount(6);
+    keepTicksNice(m_x); // iterations at 1/2/5 x 10^n, also after a zoom or pan
     m_y->setTitleText(tr("Residual"));
     m_y->setLabelFormat(QStringLiteral("%.0e"));
     m_y->setBase(10);
@@ -287,7 +287,7 @@ void ResidualChart::updateRanges()
     hiExp = int(std::ceil(double(hiExp) / step)) * step;
     m_settingRange = true;
     if (!m_zoomed)
-        m_x->setRange(xmin, xmax);
+        setNiceRange(m_x, xmin, xmax);
     // Qt's automatic minor ticks number base - 2 per label (10^6 for a base of 10^6): only the
     // decade axis gets them.
     m_y->setMinorTickCount(step == 1 ? -1 : 0);
@@ -322,13 +322,13 @@ void ResidualChart::zoomBy(double factor)
 {
     const double mid = (m_x->min() + m_x->max()) / 2;
     const double half = (m_x->max() - m_x->min()) / 2 * factor;
-    m_x->setRange(mid - half, mid + half);
+    setNiceRange(m_x, mid - half, mid + half);
 }
 
 void ResidualChart::panBy(double fraction)
 {
     const double d = (m_x->max() - m_x->min()) * fraction;
-    m_x->setRange(m_x->min() + d, m_x->max() + d);
+    setNiceRange(m_x, m_x->min() + d, m_x->max() + d);
 }
 
 void ResidualChart::refresh()

@@ -44,9 +44,6 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     , m_y(new QComboBox(this))
     , m_view(new QChartView(this))
     , m_chart(new QChart)
-    , m_line(new QLineSeries)
-    , m_points(new QScatterSeries)
-    , m_unconverged(new QScatterSeries)
     , m_axisX(new QValueAxis(this))
     , m_axisY(new QValueAxis(this))
     , m_axisLogY(new QLogValueAxis(this))
@@ -84,24 +81,15 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     });
     connect(m_x, &QComboBox::activated, this, &SweepResultsView::rememberChoice);
 
-    m_points->setName(tr("Converged"));
-    m_unconverged->setName(tr("Not converged"));
-    m_chart->addSeries(m_line);
-    m_chart->addSeries(m_points);
-    m_chart->addSeries(m_unconverged);
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
-    for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_line, m_points, m_unconverged}) {
-        series->attachAxis(m_axisX);
-        series->attachAxis(m_axisY);
-    }
     keepTicksNice(m_axisX);
     keepTicksNice(m_axisY);
     m_axisLogY->setBase(10);
     m_axisLogY->setLabelFormat(QStringLiteral("%.0e"));
     m_axisLogY->setMinorTickCount(0); // decade lines only: the plot is small
     m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->legend()->markers(m_line).first()->setVisible(false);
+    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_chart->setBackgroundRoundness(0);
@@ -222,14 +210,10 @@ void SweepResultsView::refreshChoices()
     replot();
 }
 
-QList<QPointF> SweepResultsView::plottedPoints() const
-{
-    return m_line->points();
-}
-
 QList<QPointF> SweepResultsView::unconvergedPoints() const
 {
-    return m_unconverged->points();
+    const int i = int(m_seriesOutcome.indexOf(int(Monitor::Outcome::NotConverged)));
+    return i < 0 ? QList<QPointF>() : m_outcomeSeries.at(i)->points();
 }
 
 QString SweepResultsView::plotTitle() const
@@ -250,51 +234,162 @@ bool SweepResultsView::setPlot(const QString &parameter, const QString &scalar)
     return true;
 }
 
+namespace {
+
+using Monitor::Outcome;
+
+// The legend's order: success first, then what an engineer must look at.
+constexpr Outcome s_outcomeOrder[] = {Outcome::Converged,
+                                      Outcome::Completed,
+                                      Outcome::NotConverged,
+                                      Outcome::ToolError,
+                                      Outcome::Failed,
+                                      Outcome::Cancelled,
+                                      Outcome::Expired,
+                                      Outcome::Lost,
+                                      Outcome::Working,
+                                      Outcome::NeedsInput};
+
+bool joinable(Outcome o)
+{
+    return o == Outcome::Converged || o == Outcome::Completed;
+}
+
+} // namespace
+
+QString SweepResultsView::outcomeName(int outcome)
+{
+    switch (Outcome(outcome)) {
+    case Outcome::Converged:
+        return tr("Converged");
+    case Outcome::NotConverged:
+        return tr("Not converged");
+    default:
+        return OutcomePalette::label(Outcome(outcome));
+    }
+}
+
 void SweepResultsView::applyMarkerStyle()
 {
-    const QColor good = OutcomePalette::color(Monitor::Outcome::Converged, m_dark);
-    const QColor amber = OutcomePalette::color(Monitor::Outcome::NotConverged, m_dark);
-    m_points->setMarkerSize(9);
-    m_points->setColor(good);
-    m_points->setBorderColor(good);
-    m_unconverged->setMarkerSize(11);
-    m_unconverged->setBrush(m_dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white));
-    m_unconverged->setPen(QPen(amber, 2.5));
-    QPen line(m_dark ? QColor(0x8a, 0x90, 0x99) : QColor(0x9a, 0xa0, 0xa8), 1.2);
-    m_line->setPen(line);
-    // The legend draws the series' own look unless told: a hollow amber ring for "Not converged".
-    for (QLegendMarker *marker : m_chart->legend()->markers(m_unconverged)) {
-        marker->setPen(QPen(amber, 2));
-        marker->setBrush(m_unconverged->brush());
+    const QColor background = m_dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white);
+    for (int i = 0; i < m_outcomeSeries.size(); ++i) {
+        QScatterSeries *series = m_outcomeSeries.at(i);
+        const auto outcome = Outcome(m_seriesOutcome.at(i));
+        const QColor color = OutcomePalette::color(outcome, m_dark);
+        series->setMarkerSize(9);
+        series->setPen(QPen(color, 1));
+        series->setBrush(color);
+        switch (OutcomePalette::marker(outcome)) {
+        case OutcomePalette::Marker::Dot:
+            series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+            break;
+        case OutcomePalette::Marker::Ring: // hollow: not a result to trust
+            series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+            series->setMarkerSize(11);
+            series->setBrush(background);
+            series->setPen(QPen(color, 2.5));
+            break;
+        case OutcomePalette::Marker::Diamond:
+            series->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+            break;
+        case OutcomePalette::Marker::Cross:
+            series->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+            series->setMarkerSize(11);
+            break;
+        case OutcomePalette::Marker::Square:
+            series->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+            break;
+        }
+        // The legend draws the series' own look unless told (a hollow ring stays hollow).
+        for (QLegendMarker *marker : m_chart->legend()->markers(series)) {
+            marker->setPen(series->pen());
+            marker->setBrush(series->brush());
+        }
     }
+    for (QLineSeries *line : std::as_const(m_lines))
+        line->setPen(QPen(OutcomePalette::color(Outcome::Converged, m_dark), 1.5));
+}
+
+void SweepResultsView::rebuildSeries(const QList<QPointF> &points, const QList<int> &outcomes)
+{
+    for (QAbstractSeries *series : m_chart->series()) {
+        m_chart->removeSeries(series);
+        delete series;
+    }
+    m_outcomeSeries.clear();
+    m_seriesOutcome.clear();
+    m_lines.clear();
+    QAbstractAxis *axisY = m_logY ? static_cast<QAbstractAxis *>(m_axisLogY) : m_axisY;
+    const auto add = [&](QXYSeries *series) {
+        m_chart->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(axisY);
+    };
+    // Lines first, under the points. Only consecutive points (along the sorted x) of one
+    // successful outcome are joined: a line through an unconverged or failed point, or from a
+    // converged to an unconverged one, would read as one curve of trustworthy results. When an x
+    // value repeats (another varied parameter), points of several curves interleave: no lines.
+    bool distinctX = true;
+    for (int i = 1; i < points.size(); ++i)
+        distinctX = distinctX && points.at(i).x() != points.at(i - 1).x();
+    for (int i = 0; distinctX && i < points.size();) {
+        int j = i + 1;
+        while (j < points.size() && outcomes.at(j) == outcomes.at(i))
+            ++j;
+        if (j - i >= 2 && joinable(Outcome(outcomes.at(i)))) {
+            auto *line = new QLineSeries;
+            line->replace(points.mid(i, j - i));
+            add(line);
+            m_chart->legend()->markers(line).first()->setVisible(false);
+            m_lines << line;
+        }
+        i = j;
+    }
+    for (Outcome outcome : s_outcomeOrder) {
+        QList<QPointF> mine;
+        for (int i = 0; i < points.size(); ++i) {
+            if (outcomes.at(i) == int(outcome))
+                mine << points.at(i);
+        }
+        if (mine.isEmpty())
+            continue;
+        auto *series = new QScatterSeries;
+        series->setName(outcomeName(int(outcome)));
+        series->replace(mine);
+        add(series);
+        m_outcomeSeries << series;
+        m_seriesOutcome << int(outcome);
+    }
+    applyMarkerStyle();
 }
 
 void SweepResultsView::replot()
 {
     const auto all = m_model->outcomePoints(m_x->currentText(), m_y->currentText());
-    QList<QPointF> pts, good, unconverged;
+    QList<QPointF> pts;
+    QList<int> outcomes;
+    bool onlySuccess = true;
     for (const auto &p : all) {
         pts << p.at;
-        (p.outcome == Monitor::Outcome::NotConverged ? unconverged : good) << p.at;
+        outcomes << int(p.outcome);
+        onlySuccess = onlySuccess && joinable(p.outcome);
     }
     const bool logY = m_model->isLogScalar(m_y->currentText()) && !pts.isEmpty();
     if (logY != m_logY) {
         // Swap the vertical axis: log for residual-like scalars (positive, > 2 decades).
         QAbstractAxis *from = m_logY ? static_cast<QAbstractAxis *>(m_axisLogY) : m_axisY;
         QAbstractAxis *to = logY ? static_cast<QAbstractAxis *>(m_axisLogY) : m_axisY;
-        for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_line, m_points, m_unconverged})
+        for (QAbstractSeries *series : m_chart->series())
             series->detachAxis(from);
         m_chart->removeAxis(from);
         from->setParent(this); // removeAxis hands ownership back; keep it for a later swap
         m_chart->addAxis(to, Qt::AlignLeft);
-        for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_line, m_points, m_unconverged})
-            series->attachAxis(to);
         m_logY = logY;
     }
-    m_line->replace(pts);
-    m_points->replace(good);
-    m_unconverged->replace(unconverged);
-    m_chart->legend()->setVisible(!unconverged.isEmpty());
+    m_plotted = pts;
+    rebuildSeries(pts, outcomes);
+    // The key matters once anything but a good result is drawn.
+    m_chart->legend()->setVisible(!onlySuccess);
     m_axisX->setTitleText(m_x->currentText());
     m_axisY->setTitleText(m_y->currentText());
     m_axisLogY->setTitleText(m_y->currentText());
@@ -345,13 +440,22 @@ SvgPlot SweepResultsView::plot() const
         plot.background = QColor(0x1f, 0x21, 0x24);
         plot.foreground = QColor(0xdf, 0xe1, 0xe5);
     }
-    const QList<QPointF> good = m_points->points();
-    const QList<QPointF> bad = m_unconverged->points();
-    plot.series << SvgPlot::Series{m_y->currentText(), m_points->color(), {good.begin(), good.end()}, true};
-    if (!bad.isEmpty())
-        plot.series << SvgPlot::Series{tr("%1 (not converged)").arg(m_y->currentText()),
-                                       OutcomePalette::color(Monitor::Outcome::NotConverged, m_dark),
-                                       {bad.begin(), bad.end()}, true};
+    plot.logY = m_logY;
+    // As on screen: the joined runs (no legend entry of their own), then a marker series per
+    // outcome with no line.
+    for (QLineSeries *line : m_lines) {
+        const QList<QPointF> pts = line->points();
+        plot.series << SvgPlot::Series{QString(), line->pen().color(), {pts.begin(), pts.end()}};
+    }
+    for (int i = 0; i < m_outcomeSeries.size(); ++i) {
+        const QList<QPointF> pts = m_outcomeSeries.at(i)->points();
+        SvgPlot::Series s{m_outcomeSeries.at(i)->name(),
+                          OutcomePalette::color(Outcome(m_seriesOutcome.at(i)), m_dark),
+                          {pts.begin(), pts.end()},
+                          true};
+        s.line = false;
+        plot.series << s;
+    }
     return plot;
 }
 

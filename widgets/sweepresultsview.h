@@ -36,8 +36,12 @@ public:
     QComboBox *xCombo() const { return m_x; }
     QComboBox *yCombo() const { return m_y; }
     // Points now plotted (all of them), and those drawn as not converged (hollow).
-    QList<QPointF> plottedPoints() const;
+    QList<QPointF> plottedPoints() const { return m_plotted; }
     QList<QPointF> unconvergedPoints() const;
+    // One scatter series per outcome present (named as in the legend, coloured and shaped by
+    // OutcomePalette), and the lines: each joins a run of consecutive converged points along x.
+    QList<QScatterSeries *> outcomeSeries() const { return m_outcomeSeries; }
+    QList<QLineSeries *> lineSeries() const { return m_lines; }
     // Whether the y axis is logarithmic (residual-like scalars), and the plot's title text.
     bool isLogY() const { return m_logY; }
     QString plotTitle() const;
@@ -60,8 +64,10 @@ Q_SIGNALS:
     void taskActivated(qint64 taskId);
 
 private:
+    static QString outcomeName(int outcome); // a Monitor::Outcome, as the legend names it
     void refreshChoices();
     void replot();
+    void rebuildSeries(const QList<QPointF> &points, const QList<int> &outcomes);
     void applyMarkerStyle();
     void exportInteractive(const QString &kind);
     void rememberChoice() const;
@@ -75,9 +81,10 @@ private:
     QComboBox *m_y;
     QChartView *m_view;
     QChart *m_chart;
-    QLineSeries *m_line;
-    QScatterSeries *m_points;      // converged or completed
-    QScatterSeries *m_unconverged; // completed, not converged: hollow rings
+    QList<QScatterSeries *> m_outcomeSeries; // in the order of the outcomes' legend
+    QList<int> m_seriesOutcome;              // Monitor::Outcome of each of them
+    QList<QLineSeries *> m_lines;
+    QList<QPointF> m_plotted;
     QValueAxis *m_axisX;
     QValueAxis *m_axisY;
     QLogValueAxis *m_axisLogY;

@@ -96,6 +96,7 @@ private Q_SLOTS:
     void csvExport();
     void svgOfDownsampledSeries();
     void svgScatterAndEscaping();
+    void svgMarkersOnlyAndUnnamedSegments();
     void ticks();
     void curvesOfResultArrays();
 };
@@ -305,6 +306,26 @@ void tst_SweepResults::svgScatterAndEscaping()
     QString error;
     QVERIFY(!plot.save(dir.filePath(QStringLiteral("missing/folder/p.svg")), &error));
     QVERIFY(!error.isEmpty());
+}
+
+void tst_SweepResults::svgMarkersOnlyAndUnnamedSegments()
+{
+    // As the sweep plot exports: a joined run of converged points (no legend entry of its own),
+    // then a marker series per outcome without a line.
+    SvgPlot plot;
+    plot.series << SvgPlot::Series{QString(), Qt::darkGreen, {{20000, 1700}, {25000, 1700}}};
+    plot.series << SvgPlot::Series{QStringLiteral("Converged"), Qt::darkGreen, {{20000, 1700}, {25000, 1700}}, true};
+    plot.series.last().line = false;
+    plot.series << SvgPlot::Series{QStringLiteral("Not converged"), QColor(0xb8, 0x5c, 0x00), {{30, 30}, {45, 45}}, true};
+    plot.series.last().line = false;
+    const QString text = plot.toSvg();
+    const ParsedSvg svg = parse(text);
+    QVERIFY(svg.ok);
+    QCOMPARE(svg.polylinePoints, QList<int>{2}); // only the converged run is a line
+    QCOMPARE(svg.circles, 4);
+    QVERIFY(text.contains(QLatin1String(">Converged</text>")));
+    QVERIFY(text.contains(QLatin1String(">Not converged</text>")));
+    QCOMPARE(text.count(QLatin1String("width=\"14\" height=\"4\"")), 2); // two legend keys, not three
 }
 
 void tst_SweepResults::ticks()
