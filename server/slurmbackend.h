@@ -31,7 +31,8 @@ public:
     bool start(std::string &error) override;
     void stop() override;
     void beforeCancel(const std::string &id) override;
-    void cancelled(const std::string &id) override;
+    void cancelled(const std::string &id, int attempt) override;
+    void released(const std::string &id, int attempt) override;
 
 private:
     struct Job
