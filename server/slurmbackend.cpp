@@ -390,8 +390,38 @@ void SlurmBackend::released(const std::string &id, int attempt)
 {
     const std::lock_guard lock(m_mutex);
     const auto it = m_live.find(id);
-    if (it != m_live.end() && it->second.attempt == attempt)
-        m_live.erase(it);
+    if (it == m_live.end() || it->second.attempt != attempt)
+        return;
+    // Normally the job has ended or the replica that took the cancel has ended it; one it could
+    // not find (submitted here at that moment) or left running (it died) is ended here, later.
+    if (!it->second.jobId.empty())
+        m_released[it->second.jobId] = nowMs();
+    m_live.erase(it);
+}
+
+void SlurmBackend::endReleased(const std::map<std::string, std::string> &states)
+{
+    std::vector<std::string> stale;
+    {
+        const std::lock_guard lock(m_mutex);
+        const std::int64_t grace = std::max<std::int64_t>(10000, 3 * m_options.slurmRefreshMs);
+        for (auto it = m_released.begin(); it != m_released.end();) {
+            const auto seen = states.find(it->first);
+            if (seen == states.end() || isEnded(seen->second) || seen->second == "COMPLETING") {
+                it = m_released.erase(it);
+            } else if (nowMs() - it->second >= grace) {
+                stale.push_back(it->first);
+                it = m_released.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (const std::string &jobId : stale) {
+        Log::info("scancel " + jobId
+                  + ": its task ended on another replica and the job still runs");
+        m_cli.run({"scancel", jobId});
+    }
 }
 
 void SlurmBackend::refreshLoop()
@@ -415,11 +445,13 @@ void SlurmBackend::refreshLoop()
 void SlurmBackend::refresh()
 {
     std::map<std::string, Job> live;
+    bool released = false;
     {
         const std::lock_guard lock(m_mutex);
         live = m_live;
+        released = !m_released.empty();
     }
-    if (!live.empty()) {
+    if (!live.empty() || released) {
         ++m_refreshes;
         // ONE call for every live job, whatever their number: state, reason, id.
         const SlurmCli::Result r
@@ -441,6 +473,12 @@ void SlurmBackend::refresh()
                 if (a == std::string::npos || b == std::string::npos)
                     continue;
                 seen[line.substr(0, a)] = {line.substr(a + 1, b - a - 1), line.substr(b + 1)};
+            }
+            if (released) {
+                std::map<std::string, std::string> states;
+                for (const auto &[jobId, stateAndReason] : seen)
+                    states[jobId] = stateAndReason.first;
+                endReleased(states);
             }
             std::vector<std::string> done;
             std::vector<std::string> orphans; // live jobs of tasks no longer working (purged)
