@@ -40,7 +40,8 @@ namespace {
 
 QString script()
 {
-    return qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/slurm/slurm-cluster.sh");
+    return qEnvironmentVariable("EDDY_SOURCE_DIR")
+           + QStringLiteral("/tests/slurm/slurm-cluster.sh");
 }
 
 QByteArray tool(const QString &program, const QStringList &args, int *code = nullptr)
@@ -100,12 +101,16 @@ std::unique_ptr<tst_SlurmGui::App> tst_SlurmGui::startApp()
     const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
     Monitor::Engine *engine = app->engine;
     QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    [&] { QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000); }();
+    [&] {
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
+    }();
     if (opened.isEmpty() || !opened.first().first().toBool())
         return nullptr;
     app->window->start();
     app->window->show();
-    [&] { QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000); }();
+    [&] {
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
+    }();
     return app;
 }
 
@@ -147,11 +152,16 @@ void tst_SlurmGui::initTestCase()
     QVERIFY2(code == 0, out.constData());
     m_started = true;
     qputenv("SLURM_CONF", (m_cluster.path() + QStringLiteral("/slurm.conf")).toUtf8());
-    QVERIFY2(m_server.start({QStringLiteral("--backend"), QStringLiteral("slurm"),
-                             QStringLiteral("--case-dir"), m_dir.filePath(QStringLiteral("cases")),
-                             QStringLiteral("--slurm-refresh-ms"), QStringLiteral("300"),
-                             QStringLiteral("--poll-interval-ms"), QStringLiteral("250"),
-                             QStringLiteral("--checkpoint-interval-ms"), QStringLiteral("200")}),
+    QVERIFY2(m_server.start({QStringLiteral("--backend"),
+                             QStringLiteral("slurm"),
+                             QStringLiteral("--case-dir"),
+                             m_dir.filePath(QStringLiteral("cases")),
+                             QStringLiteral("--slurm-refresh-ms"),
+                             QStringLiteral("300"),
+                             QStringLiteral("--poll-interval-ms"),
+                             QStringLiteral("250"),
+                             QStringLiteral("--checkpoint-interval-ms"),
+                             QStringLiteral("200")}),
              qPrintable(m_server.errorString()));
 }
 
@@ -163,8 +173,11 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
     QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
     m_app->bridge->addServer(m_server.url(), QStringLiteral("Cluster CFD"), QString());
     QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()->index(0).data(ServerListModel::ToolsRole).toString().contains(
-                                 QLatin1String("run_cfd_case")),
+    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()
+                                 ->index(0)
+                                 .data(ServerListModel::ToolsRole)
+                                 .toString()
+                                 .contains(QLatin1String("run_cfd_case")),
                              60000);
 
     // reynolds x forced mesh defect = 4 cases on a 16 x 16 grid, all at once.
@@ -180,8 +193,11 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
     auto *name = qobject_cast<QLineEdit *>(editor->form()->editor("case_name"));
     QVERIFY(name);
     name->setText(QStringLiteral("slurm-gui"));
-    editor->setVaried(QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400"));
-    editor->setVaried(QStringLiteral("force_mesh_defect"), SweepEditor::VaryKind::List, QStringLiteral("false, true"));
+    editor->setVaried(
+        QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400"));
+    editor->setVaried(QStringLiteral("force_mesh_defect"),
+                      SweepEditor::VaryKind::List,
+                      QStringLiteral("false, true"));
     editor->setConcurrency(4);
     QCOMPARE(editor->updatePreview(), 4);
     QVERIFY2(editor->problemText().isEmpty(), qPrintable(editor->problemText()));
@@ -196,7 +212,8 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
     int answered = 0;
     QElapsedTimer timer;
     timer.start();
-    while (w.taskModel()->statusCounts().value(TaskStatus::Completed) < 4 && timer.elapsed() < 120000) {
+    while (w.taskModel()->statusCounts().value(TaskStatus::Completed) < 4
+           && timer.elapsed() < 120000) {
         QVERIFY(!w.currentDialog());
         if (w.inboxModel()->pendingCount() > 0 && !panel->hasQuestion())
             w.answerNext();
@@ -205,7 +222,8 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
             QVERIFY(panel->context().caseLabel.contains(QLatin1String("force_mesh_defect = true")));
             auto *action = qobject_cast<QComboBox *>(panel->form()->editor("action"));
             QVERIFY(action);
-            action->setCurrentIndex(action->findText(QStringLiteral("Repair the mesh and continue")));
+            action->setCurrentIndex(
+                action->findText(QStringLiteral("Repair the mesh and continue")));
             QVERIFY(action->currentIndex() >= 0);
             panel->findChild<QPushButton *>(QStringLiteral("accept"))->click();
             QVERIFY(!panel->hasQuestion());
