@@ -22,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sqlite3.h>
+
 #include <csignal>
 #include <memory>
 
@@ -101,6 +103,7 @@ private slots:
     void anyReplicaAnswersAndForgedIdsAreRefused();
     void answerThroughOneReplicaShowsOnAnother();
     void cancelThroughOneReplicaShowsOnAnother();
+    void cancelLeftByADeadReplicaIsEndedByAnother();
     void sweepSurvivesKillNineOfOneReplica();
     void sweepSurvivesRollingRestart();
 
@@ -362,6 +365,71 @@ void tst_SlurmReplicas::cancelThroughOneReplicaShowsOnAnother()
         if (line.contains(scancel))
             lines << line;
     QVERIFY2(lines.size() == 1, qPrintable(lines.join(QLatin1Char('\n'))));
+}
+
+namespace {
+
+// What a replica writes when it stores a cancel (TaskStore::save): the row with the next change
+// number. Here for the crash the real server cannot be stopped at: after this, before scancel.
+bool storeCancel(const QString &dbPath, const std::string &taskId)
+{
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(QFile::encodeName(dbPath).constData(), &db, SQLITE_OPEN_READWRITE, nullptr)
+        != SQLITE_OK) {
+        sqlite3_close(db);
+        return false;
+    }
+    sqlite3_busy_timeout(db, 10000);
+    const std::string sql
+        = "BEGIN IMMEDIATE; UPDATE task_seq SET n = n + 1;"
+          " UPDATE tasks SET status = 'cancelled', status_message = 'cancelled by request',"
+          " seq = (SELECT n FROM task_seq) WHERE id = '"
+          + taskId + "'; COMMIT;";
+    const bool ok = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK
+                    && sqlite3_changes(db) == 1;
+    sqlite3_close(db);
+    return ok;
+}
+
+} // namespace
+
+void tst_SlurmReplicas::cancelLeftByADeadReplicaIsEndedByAnother()
+{
+    McpTestClient b(m_replicas[1]->url());
+    const std::string id = b.createTask(
+        {{"reynolds", 100}, {"grid", 32}, {"max_iterations", 10000000}, {"tolerance", 1e-30}});
+    QVERIFY(!id.empty());
+    const auto running = [](const json &t) {
+        return t.value("statusMessage", std::string()).rfind("iteration ", 0) == 0
+               || McpTestClient::isTerminal(t);
+    };
+    QCOMPARE(statusOf(b.waitForTask(id, running, 60000)), std::string("working"));
+    // Replica A took a cancel, stored it and died before its scancel.
+    m_replicas[0]->kill();
+    QVERIFY(storeCancel(m_dir.filePath(QStringLiteral("data/tasks.sqlite")), id));
+    QVERIFY(m_replicas[0]->restart()); // it comes back; a cancelled task is no job of its
+    const json next = b.getTask(id).result();
+    QCOMPARE(statusOf(next), std::string("cancelled"));
+    // B, which followed the job, ends it once it still runs well after the cancel (10 s).
+    QElapsedTimer clock;
+    clock.start();
+    while (jobcompLinesOf(id).isEmpty() && clock.elapsed() < 40000)
+        QTest::qWait(200);
+    QTest::qWait(1000);
+    const QList<QByteArray> jobs = jobcompLinesOf(id);
+    QCOMPARE(jobs.size(), 1);
+    QVERIFY2(jobs[0].contains(" JobState=CANCELLED "), jobs[0].constData());
+    const QString jobId = QRegularExpression(QStringLiteral("JobId=(\\d+)"))
+                              .match(QString::fromLatin1(jobs[0]))
+                              .captured(1);
+    const QRegularExpression scancel(QStringLiteral("scancel %1(?!\\d)").arg(jobId));
+    QStringList lines;
+    for (const QString &line : QString::fromUtf8(m_replicas[1]->standardError()).split(QLatin1Char('\n')))
+        if (line.contains(scancel))
+            lines << line;
+    QVERIFY2(lines.size() == 1 && lines[0].contains(QLatin1String("ended on another replica")),
+             qPrintable(lines.join(QLatin1Char('\n'))));
+    QCOMPARE(statusOf(b.getTask(id).result()), std::string("cancelled"));
 }
 
 void tst_SlurmReplicas::runSweep(const QString &name, const std::function<void()> &midway)
