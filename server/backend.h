@@ -21,8 +21,12 @@ public:
     // Before a cancel is applied: a backend that already has the case's result may finish the
     // task with it (the cancel then finds the task terminal and changes nothing).
     virtual void beforeCancel(const std::string &id) = 0;
-    // After the task became cancelled: stop the work (scancel).
-    virtual void cancelled(const std::string &id) = 0;
+    // After a working task became cancelled here: stop the work of its attempt (scancel),
+    // also when another replica submitted it.
+    virtual void cancelled(const std::string &id, int attempt) = 0;
+    // Replicas: the task's attempt changed on another replica (answered, cancelled, settled):
+    // stop following that attempt's work here, without touching it (that replica does).
+    virtual void released(const std::string &id, int attempt) = 0;
 };
 
 } // namespace Eddy::Server

@@ -420,6 +420,14 @@ json JobTools::call(TaskManager &tasks,
     if (!arguments.is_null() && !arguments.is_object())
         return CfdTool::errorResult("Invalid arguments: " + name + " takes an object.");
     const json args = arguments.is_object() ? arguments : json::object();
+    // Replicas: a job another replica submitted is taken over, and its latest state taken in.
+    if (const auto one = args.find("job_id"); one != args.end() && one->is_string())
+        tasks.adopt(one->get<std::string>());
+    if (const auto many = args.find("job_ids");
+        many != args.end() && many->is_array() && many->size() <= std::size_t(maxBatch))
+        for (const json &id : *many)
+            if (id.is_string())
+                tasks.adopt(id.get<std::string>());
     if (name == submitTool)
         return submit(tasks, options, arguments, tokenHash);
     if (name == statusTool)

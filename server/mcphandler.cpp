@@ -284,6 +284,7 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
     if (!version || *version != f.protocolVersion || !method || *method != f.method || !name
         || trimOws(*name) != f.taskId)
         return false;
+    m_tasks.catchUp(); // replicas: another replica's answer or cancel shows on this poll
     return pollReply(m_tasks, f.id, f.taskId, m_tokenHash, res);
 }
 

@@ -69,10 +69,10 @@ std::string ServerOptions::usage()
            "                          next to eddy-cfd-server)\n"
            "  --slurm-stats FILE      slurm: rewrite FILE every refresh with the count of Slurm\n"
            "                          command-line calls (for measuring)\n"
-           "  --replica-key-file FILE run as one of several replicas sharing DATA_DIR and the\n"
-           "                          case folder: task ids carry a MAC under this key (a file\n"
-           "                          of at least 32 bytes, mode 0600) and any replica answers\n"
-           "                          for any task\n"
+           "  --replica-key-file FILE slurm: run as one of several replicas sharing DATA_DIR\n"
+           "                          and the case folder: task ids carry a MAC under this key\n"
+           "                          (a file of at least 32 bytes, mode 0600) and any replica\n"
+           "                          answers for any task\n"
            "  --conformance-fixtures  add the fixture tools, prompts and resources of the MCP\n"
            "                          conformance suite (testing only)\n"
            "  --help                  show this text\n";
@@ -224,6 +224,12 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                 return bad("expected milliseconds from 100 to 600000");
             out.slurmRefreshMs = int(number);
         }
+    }
+    if (!out.replicaKeyFile.empty() && out.backend != "slurm") {
+        // Every replica would run the same case on its own solver threads.
+        error = "--replica-key-file needs --backend slurm: replicas share the cases' Slurm jobs, "
+                "while the local backend runs each case in the server that holds it";
+        return ParseResult::Error;
     }
     return ParseResult::Run;
 }

@@ -2,11 +2,19 @@
 // replica opens the same store and case folder, so a task another replica created is loaded
 // here the first time a call names it. The id's MAC is checked first: a forged or altered id is
 // refused without a store read and without any Slurm call.
+//
+// The shared store is the source of truth for a task's state; each replica's memory is a cache
+// of it plus the live progress line. Every write expects the row's change number it last saw
+// (TaskStore::save), so no replica overwrites another's answer, cancel or outcome, and before
+// each call that names a task a replica takes in what the others stored (catchUp).
 
+#include "server/backend.h"
 #include "server/log.h"
 #include "server/replicaids.h"
 #include "server/taskmanager.h"
 #include "server/taskstore.h"
+
+#include <algorithm>
 
 namespace Eddy::Server {
 
@@ -36,28 +44,86 @@ bool TaskManager::adopt(const std::string &id)
 {
     if (!m_replicaIds)
         return false;
+    bool held = false;
     {
         const std::shared_lock lock(m_mutex);
-        if (m_tasks.find(id) != m_tasks.end())
-            return true;
+        held = m_tasks.find(id) != m_tasks.end();
     }
-    if (!m_replicaIds->verify(id))
+    if (!held && !m_replicaIds->verify(id))
         return false;
-    std::string warnings;
-    for (TaskRecord &r : m_store.loadAll(warnings)) {
-        if (r.id != id)
-            continue;
-        if (r.createdMs + r.ttlMs <= nowMs())
-            return false;
-        const std::unique_lock lock(m_mutex);
-        if (m_tasks.find(id) == m_tasks.end()) {
-            insertLoaded(std::move(r));
-            Log::info("task " + Log::redact(id) + " taken over from the shared store");
-        }
-        m_queueCv.notify_all();
+    catchUp();
+    if (held)
         return true;
+    TaskRecord r;
+    if (!m_store.load(id, r) || r.createdMs + r.ttlMs <= nowMs())
+        return false;
+    const std::unique_lock lock(m_mutex);
+    if (m_tasks.find(id) == m_tasks.end()) {
+        insertLoaded(std::move(r));
+        Log::info("task " + Log::redact(id) + " taken over from the shared store");
     }
-    return false;
+    m_queueCv.notify_all();
+    return true;
+}
+
+void TaskManager::catchUp()
+{
+    if (!m_replicaIds)
+        return;
+    // Held while the changes are applied: a caller that finds nothing new may rely on every
+    // change committed before its call being in memory already.
+    const std::lock_guard lock(m_catchUpMutex);
+    std::vector<TaskRecord> changed;
+    if (!m_store.changedSince(m_seenSeq, changed))
+        return;
+    for (TaskRecord &r : changed) {
+        m_seenSeq = std::max(m_seenSeq, r.seq);
+        applyStored(std::move(r));
+    }
+}
+
+void TaskManager::applyStored(TaskRecord stored)
+{
+    const std::string id = stored.id;
+    int released = -1; // the attempt whose job this replica no longer follows
+    {
+        const std::unique_lock lock(m_mutex);
+        const auto it = m_tasks.find(id);
+        if (it == m_tasks.end())
+            return; // not held here: taken over when a call names it
+        Entry &e = *it->second;
+        TaskRecord &held = e.record;
+        if (stored.seq <= held.seq)
+            return;
+        if (stored.status == held.status && stored.repairs == held.repairs
+            && stored.keyCounter == held.keyCounter) {
+            held.seq = stored.seq; // the same state (often this replica's own write)
+            return;
+        }
+        if (held.status == TaskStatus::Working)
+            released = int(held.repairs.size());
+        if (e.queued) {
+            unqueue(e);
+            m_queue.erase(std::remove(m_queue.begin(), m_queue.end(), id), m_queue.end());
+        }
+        e.running = false;
+        e.nearEnd = false;
+        e.iteration = 0;
+        held = std::move(stored);
+        if (held.status == TaskStatus::Working) {
+            // Answered elsewhere: the backend follows the new attempt's job, whoever submits it.
+            enqueue(it->second);
+        } else {
+            if (isTerminal(held.status))
+                e.stop = true; // a local solver run stops between iterations
+            render(e);
+        }
+        Log::info("task " + Log::redact(id) + " is " + statusName(held.status)
+                  + " (changed by another replica)");
+    }
+    if (released >= 0 && m_backend)
+        m_backend->released(id, released);
+    notify(id);
 }
 
 void TaskManager::adoptByKey(const std::string &tokenHash, const std::string &key)

@@ -214,17 +214,25 @@ void SlurmBackend::dispatch(const std::string &id)
     job.dir = (fs::path(m_caseDir) / key).string();
     const std::string comment = commentFor(key, job.attempt);
     const std::string shortId = Log::redact(id);
+    bool submitted = false; // by this replica, in this call
     const auto track = [&](const std::string &message) {
         {
             const std::lock_guard lock(m_mutex);
             m_live[id] = job;
         }
-        m_tasks.report(id, message);
+        if (m_tasks.report(id, message) || submitted)
+            return; // a job submitted here and no longer wanted is ended by the next refresh
+        // Cancelled, answered or settled elsewhere meanwhile: whoever did so owns the job.
+        const std::lock_guard lock(m_mutex);
+        const auto it = m_live.find(id);
+        if (it != m_live.end() && it->second.attempt == job.attempt)
+            m_live.erase(it);
     };
     const auto fail = [&](const std::string &why) {
         Log::error("task " + shortId + ": " + why);
         m_tasks.finish(
             id,
+            job.attempt,
             TaskStatus::Failed,
             nullptr,
             {{"code", -32603}, {"message", "The case could not be run on Slurm: " + why}},
@@ -333,6 +341,7 @@ void SlurmBackend::dispatch(const std::string &id)
     if (!m_store.setJob(id, job.attempt, jobId, error))
         Log::error("task " + shortId + ": cannot store Slurm job id " + jobId + ": " + error);
     job.jobId = jobId;
+    submitted = true;
     Log::info("task " + shortId + " submitted as Slurm job " + jobId + " (attempt "
               + std::to_string(job.attempt) + ")");
     track("queued (Slurm job submitted)");
@@ -353,17 +362,21 @@ void SlurmBackend::beforeCancel(const std::string &id)
         settle(id, job, "COMPLETED", {});
 }
 
-void SlurmBackend::cancelled(const std::string &id)
+void SlurmBackend::cancelled(const std::string &id, int attempt)
 {
     Job job;
     {
         const std::lock_guard lock(m_mutex);
         const auto it = m_live.find(id);
-        if (it == m_live.end())
-            return;
-        job = it->second;
-        m_live.erase(it);
+        if (it != m_live.end()) {
+            job = it->second;
+            m_live.erase(it);
+        }
     }
+    // A replica that took the task over only for this cancel does not follow its job: the
+    // shared store knows it. (A job still being submitted elsewhere is ended by its submitter.)
+    if (job.jobId.empty())
+        m_store.find(id, attempt, job.jobId);
     if (job.jobId.empty())
         return;
     const SlurmCli::Result r = m_cli.run({"scancel", job.jobId});
@@ -371,6 +384,44 @@ void SlurmBackend::cancelled(const std::string &id)
         Log::info("task " + Log::redact(id) + ": scancel " + job.jobId);
     else
         Log::warn("task " + Log::redact(id) + ": " + r.why("scancel " + job.jobId));
+}
+
+void SlurmBackend::released(const std::string &id, int attempt)
+{
+    const std::lock_guard lock(m_mutex);
+    const auto it = m_live.find(id);
+    if (it == m_live.end() || it->second.attempt != attempt)
+        return;
+    // Normally the job has ended or the replica that took the cancel has ended it; one it could
+    // not find (submitted here at that moment) or left running (it died) is ended here, later.
+    if (!it->second.jobId.empty())
+        m_released[it->second.jobId] = nowMs();
+    m_live.erase(it);
+}
+
+void SlurmBackend::endReleased(const std::map<std::string, std::string> &states)
+{
+    std::vector<std::string> stale;
+    {
+        const std::lock_guard lock(m_mutex);
+        const std::int64_t grace = std::max<std::int64_t>(10000, 3 * m_options.slurmRefreshMs);
+        for (auto it = m_released.begin(); it != m_released.end();) {
+            const auto seen = states.find(it->first);
+            if (seen == states.end() || isEnded(seen->second) || seen->second == "COMPLETING") {
+                it = m_released.erase(it);
+            } else if (nowMs() - it->second >= grace) {
+                stale.push_back(it->first);
+                it = m_released.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (const std::string &jobId : stale) {
+        Log::info("scancel " + jobId
+                  + ": its task ended on another replica and the job still runs");
+        m_cli.run({"scancel", jobId});
+    }
 }
 
 void SlurmBackend::refreshLoop()
@@ -383,6 +434,9 @@ void SlurmBackend::refreshLoop()
         if (m_stopping)
             break;
         wait.unlock();
+        // Replicas: what others stored first, so that no job they ended reads as a failure here
+        // and listeners here hear of their answers and cancels within one cycle.
+        m_tasks.catchUp();
         refresh();
         wait.lock();
     }
@@ -391,11 +445,13 @@ void SlurmBackend::refreshLoop()
 void SlurmBackend::refresh()
 {
     std::map<std::string, Job> live;
+    bool released = false;
     {
         const std::lock_guard lock(m_mutex);
         live = m_live;
+        released = !m_released.empty();
     }
-    if (!live.empty()) {
+    if (!live.empty() || released) {
         ++m_refreshes;
         // ONE call for every live job, whatever their number: state, reason, id.
         const SlurmCli::Result r
@@ -417,6 +473,12 @@ void SlurmBackend::refresh()
                 if (a == std::string::npos || b == std::string::npos)
                     continue;
                 seen[line.substr(0, a)] = {line.substr(a + 1, b - a - 1), line.substr(b + 1)};
+            }
+            if (released) {
+                std::map<std::string, std::string> states;
+                for (const auto &[jobId, stateAndReason] : seen)
+                    states[jobId] = stateAndReason.first;
+                endReleased(states);
             }
             std::vector<std::string> done;
             std::vector<std::string> orphans; // live jobs of tasks no longer working (purged)
@@ -522,6 +584,7 @@ bool SlurmBackend::settle(const std::string &id,
     const json result = CaseFolder::readJson(file(CaseFolder::kResultFile));
     if (mine(result) && result.contains("result")) {
         m_tasks.finish(id,
+                       job.attempt,
                        TaskStatus::Completed,
                        result["result"],
                        nullptr,
@@ -530,14 +593,17 @@ bool SlurmBackend::settle(const std::string &id,
     }
     const json question = CaseFolder::readJson(file(CaseFolder::kQuestionFile));
     if (mine(question)) {
-        m_tasks.askAboutMesh(
-            id, CaseFolder::qualityFromJson(question.value("quality", json())), job.retry);
+        m_tasks.askAboutMesh(id,
+                             job.attempt,
+                             CaseFolder::qualityFromJson(question.value("quality", json())),
+                             job.retry);
         return true;
     }
     const json failure = CaseFolder::readJson(file(CaseFolder::kErrorFile));
     if (mine(failure)) {
         const std::string message = failure.value("message", std::string("The solver failed"));
         m_tasks.finish(id,
+                       job.attempt,
                        TaskStatus::Failed,
                        nullptr,
                        {{"code", -32603}, {"message", message}},
@@ -573,6 +639,7 @@ bool SlurmBackend::settle(const std::string &id,
         why = "Slurm job " + job.jobId + " ended without a result; see " + log;
     Log::warn("task " + Log::redact(id) + ": " + why);
     m_tasks.finish(id,
+                   job.attempt,
                    TaskStatus::Failed,
                    nullptr,
                    {{"code", -32603}, {"message", why}},

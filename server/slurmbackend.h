@@ -31,7 +31,8 @@ public:
     bool start(std::string &error) override;
     void stop() override;
     void beforeCancel(const std::string &id) override;
-    void cancelled(const std::string &id) override;
+    void cancelled(const std::string &id, int attempt) override;
+    void released(const std::string &id, int attempt) override;
 
 private:
     struct Job
@@ -61,6 +62,9 @@ private:
     bool
     settle(const std::string &id, Job &job, const std::string &state, const std::string &reason);
     bool lookUpCompletion(const Job &job, Completion &out);
+    // Ends released jobs (released()) that Slurm still runs well after their release; states:
+    // this refresh's squeue, job id -> state.
+    void endReleased(const std::map<std::string, std::string> &states);
     void writeStats(std::size_t liveJobs);
 
     TaskManager &m_tasks;
@@ -70,8 +74,9 @@ private:
     SlurmCli m_cli;
     SlurmJobs m_store;
 
-    std::mutex m_mutex;                // guards m_live
+    std::mutex m_mutex;                // guards m_live and m_released
     std::map<std::string, Job> m_live; // task id -> its current job
+    std::map<std::string, std::int64_t> m_released; // job id -> when released (ms), see released()
 
     std::string m_jobcompPath; // JobCompLoc of jobcomp/filetxt, empty without one
     std::uintmax_t m_jobcompOffset = 0;

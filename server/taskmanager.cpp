@@ -67,6 +67,7 @@ bool TaskManager::start(std::string &error)
             }
             if (r.status == TaskStatus::Working)
                 ++resumed;
+            m_seenSeq = std::max(m_seenSeq, r.seq);
             insertLoaded(std::move(r));
         }
     }
@@ -235,20 +236,42 @@ void TaskManager::eraseLocked(const std::string &id)
     m_tasks.erase(it);
 }
 
-void TaskManager::persist(const std::string &id)
+bool TaskManager::persist(const std::string &id)
 {
-    const std::lock_guard persistLock(m_persistMutex);
-    TaskRecord copy;
+    TaskRecord stored;
     {
-        const std::shared_lock lock(m_mutex);
-        const auto it = m_tasks.find(id);
-        if (it == m_tasks.end())
-            return; // purged meanwhile: do not bring the row back
-        copy = recordOf(*it->second);
+        const std::lock_guard persistLock(m_persistMutex);
+        TaskRecord copy;
+        {
+            const std::shared_lock lock(m_mutex);
+            const auto it = m_tasks.find(id);
+            if (it == m_tasks.end())
+                return true; // purged meanwhile: do not bring the row back
+            copy = recordOf(*it->second);
+        }
+        std::string error;
+        std::int64_t seq = 0;
+        switch (m_store.save(copy, seq, error)) {
+        case TaskStore::Saved::Yes: {
+            const std::unique_lock lock(m_mutex);
+            const auto it = m_tasks.find(id);
+            if (it != m_tasks.end() && it->second->record.seq < seq)
+                it->second->record.seq = seq;
+            return true;
+        }
+        case TaskStore::Saved::Failed:
+            Log::error("cannot store task " + Log::redact(id) + ": " + error);
+            return true;
+        case TaskStore::Saved::Conflict:
+            if (!m_store.load(id, stored))
+                return false;
+            break;
+        }
     }
-    std::string error;
-    if (!m_store.save(copy, error))
-        Log::error("cannot store task " + Log::redact(id) + ": " + error);
+    // Another replica got there first (its answer, cancel or outcome): its state stands.
+    Log::info("task " + Log::redact(id) + " was changed by another replica; taking its state");
+    applyStored(std::move(stored));
+    return false;
 }
 
 void TaskManager::notify(const std::string &id)
@@ -355,13 +378,16 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
             const std::shared_lock lock(m_mutex);
             copy = e->record;
         }
-        if (!m_store.save(copy, why)) {
+        std::int64_t seq = 0;
+        if (m_store.save(copy, seq, why) != TaskStore::Saved::Yes) {
             const std::unique_lock lock(m_mutex);
             eraseLocked(copy.id);
             error = "the server could not store the task (" + why
                     + "); check the disk under --data-dir and retry";
             return false;
         }
+        const std::unique_lock lock(m_mutex);
+        e->record.seq = seq;
     }
     {
         const std::unique_lock lock(m_mutex);
@@ -419,88 +445,31 @@ std::vector<TaskManager::Snapshot> TaskManager::list(const std::string &tokenHas
     return out;
 }
 
-bool TaskManager::update(const std::string &id, const std::string &tokenHash,
-                         const json &inputResponses)
+TaskManager::CancelOutcome
+TaskManager::cancel(const std::string &id, const std::string &tokenHash, Snapshot &after)
 {
-    bool changed = false;
-    {
-        const std::unique_lock lock(m_mutex);
-        const EntryPtr e = findVisible(id, tokenHash);
-        if (!e)
-            return false;
-        TaskRecord &r = e->record;
-        if (r.status != TaskStatus::InputRequired || !inputResponses.is_object()
-            || !r.inputRequests.is_object())
-            return true;
-        for (const auto &[key, response] : inputResponses.items()) {
-            if (!r.inputRequests.contains(key))
-                continue; // unknown, answered or superseded: ignored as the spec asks
-            // Client data: read fields only when they have the expected type.
-            const auto text = [](const json &object, const char *key) {
-                if (!object.is_object())
-                    return std::string();
-                const auto it = object.find(key);
-                return it != object.end() && it->is_string() ? it->get<std::string>()
-                                                             : std::string();
-            };
-            const std::string action = text(response, "action");
-            const json content = response.is_object() && response.contains("content")
-                                     ? response["content"]
-                                     : json::object();
-            const std::string choice = text(content, "action");
-            r.inputRequests = nullptr;
-            r.updatedMs = nowMs();
-            changed = true;
-            if (action == "accept" && choice == "repair") {
-                int passes = 5;
-                if (content.contains("smoothing_passes")
-                    && content["smoothing_passes"].is_number()) {
-                    const double d = content["smoothing_passes"].get<double>();
-                    passes = d < 1 ? 1 : d > 50 ? 50 : int(d);
-                }
-                r.repairs.push_back(passes);
-                r.status = TaskStatus::Working;
-                Log::info("task " + Log::redact(id) + ": mesh repair with "
-                          + std::to_string(passes) + " smoothing passes");
-                enqueue(e);
-            } else {
-                std::string why;
-                if (action == "accept" && choice == "abort")
-                    why = "the engineer chose to abort it";
-                else if (action == "decline")
-                    why = "the engineer declined to answer the mesh question";
-                else if (action == "cancel")
-                    why = "the engineer dismissed the mesh question";
-                else
-                    why = "the answer to the mesh question was not understood (expected "
-                          "action accept with content.action repair or abort)";
-                const std::string text = "Case '" + r.arguments.value("case_name", "cavity")
-                                         + "' was not run: its mesh failed the quality check and "
-                                         + why + ". Lower 'grading' or rerun and choose repair.";
-                r.result = CfdTool::errorResult(text);
-                if (r.legacy) {
-                    // 2025-11-25: a tool error makes the task failed.
-                    r.status = TaskStatus::Failed;
-                    r.error = {{"code", -32603}, {"message", text}};
-                } else {
-                    r.status = TaskStatus::Completed;
-                }
-                r.statusMessage = "aborted at the mesh check";
-                Log::info("task " + Log::redact(id) + ": aborted at the mesh check");
-                render(*e);
-            }
-            break;
-        }
-    }
-    if (changed) {
-        persist(id);
+    catchUp(); // answered, cancelled or finished on another replica meanwhile?
+    CancelOutcome outcome = CancelOutcome::Unknown;
+    // A conflict means another replica changed the task meanwhile: decide again on its state.
+    for (int round = 0; round < 3; ++round) {
+        int attempt = -1; // the working attempt whose job the cancel ends, if any
+        outcome = cancelHeld(id, tokenHash, after, attempt);
+        if (outcome != CancelOutcome::Cancelled)
+            return outcome;
+        if (!persist(id))
+            continue;
         notify(id);
+        if (m_backend && attempt >= 0)
+            m_backend->cancelled(id, attempt);
+        return outcome;
     }
-    return true;
+    return outcome;
 }
 
-TaskManager::CancelOutcome TaskManager::cancel(const std::string &id,
-                                               const std::string &tokenHash, Snapshot &after)
+TaskManager::CancelOutcome TaskManager::cancelHeld(const std::string &id,
+                                                   const std::string &tokenHash,
+                                                   Snapshot &after,
+                                                   int &attempt)
 {
     if (m_backend) {
         bool visible = false;
@@ -520,6 +489,8 @@ TaskManager::CancelOutcome TaskManager::cancel(const std::string &id,
             after = {e->record, e->pollIntervalMs};
             return CancelOutcome::AlreadyTerminal;
         }
+        if (e->record.status == TaskStatus::Working)
+            attempt = int(e->record.repairs.size());
         // Marked terminal at once; a running solver notices the flag between iterations.
         e->stop = true;
         if (e->queued) { // before the message: unqueue() writes the queue position into it
@@ -534,10 +505,6 @@ TaskManager::CancelOutcome TaskManager::cancel(const std::string &id,
         after = {e->record, e->pollIntervalMs};
     }
     Log::info("task " + Log::redact(id) + " cancelled");
-    persist(id);
-    notify(id);
-    if (m_backend)
-        m_backend->cancelled(id);
     return CancelOutcome::Cancelled;
 }
 
@@ -693,11 +660,16 @@ void TaskManager::runCase(const std::string &id)
     }
 }
 
-void TaskManager::askAboutMesh(const EntryPtr &e, const Solver::MeshQuality &quality, bool retry)
+void TaskManager::askAboutMesh(const EntryPtr &e,
+                               const Solver::MeshQuality &quality,
+                               bool retry,
+                               int attempt)
 {
     std::string id;
     {
         const std::unique_lock lock(m_mutex);
+        if (attempt >= 0 && std::size_t(attempt) != e->record.repairs.size())
+            return; // an earlier attempt's question: the task was answered meanwhile
         e->running = false;
         if (isTerminal(e->record.status))
             return;
@@ -718,12 +690,18 @@ void TaskManager::askAboutMesh(const EntryPtr &e, const Solver::MeshQuality &qua
     notify(id);
 }
 
-void TaskManager::finish(const EntryPtr &e, TaskStatus status, json result, json error,
-                         const std::string &message)
+void TaskManager::finish(const EntryPtr &e,
+                         TaskStatus status,
+                         json result,
+                         json error,
+                         const std::string &message,
+                         int attempt)
 {
     std::string id;
     {
         const std::unique_lock lock(m_mutex);
+        if (attempt >= 0 && std::size_t(attempt) != e->record.repairs.size())
+            return; // an earlier attempt's outcome: the task was answered meanwhile
         e->running = false;
         if (isTerminal(e->record.status))
             return; // cancelled meanwhile: terminal states never change

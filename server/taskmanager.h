@@ -85,15 +85,29 @@ public:
     // a MAC, and a task another replica created is loaded from the shared store on first touch.
     void setReplicaIds(const ReplicaIds *ids) { m_replicaIds = ids; } // before start()
     // True when the task is (now) held here; never touches the store for an id whose MAC fails.
+    // Catches up first (below).
     bool adopt(const std::string &id);
+    // Replicas: takes every change another replica stored (an answer, a cancel, an outcome) into
+    // the held tasks, so the next answer from here shows it. One SQLite pragma when nothing
+    // changed; does nothing without replicas. Called before each call that names a task.
+    void catchUp();
     bool nextQueued(std::string &id); // blocks; false once shutting down
     // Marks a queued working task as running and copies it; false when gone or not working.
     bool claim(const std::string &id, TaskRecord &out);
     // A new statusMessage for a working task; false when the task is gone or not working.
     bool report(const std::string &id, const std::string &message);
-    void askAboutMesh(const std::string &id, const Solver::MeshQuality &quality, bool retry);
-    void finish(const std::string &id, TaskStatus status, nlohmann::json result,
-                nlohmann::json error, const std::string &message);
+    // What a backend saw of attempt (the number of mesh repairs the job ran with); ignored when
+    // the task has moved on to another attempt meanwhile (answered on another replica).
+    void askAboutMesh(const std::string &id,
+                      int attempt,
+                      const Solver::MeshQuality &quality,
+                      bool retry);
+    void finish(const std::string &id,
+                int attempt,
+                TaskStatus status,
+                nlohmann::json result,
+                nlohmann::json error,
+                const std::string &message);
 
 private:
     struct Entry
@@ -133,17 +147,36 @@ private:
     TaskRecord recordOf(const Entry &e) const;                   // under any lock
     void bitAdd(std::uint64_t ticket, int delta);
     void eraseLocked(const std::string &id);
-    void persist(const std::string &id);
+    // Stores the task's state. False when another replica changed the stored row since this
+    // one read it: nothing was written and the stored state replaced the held one.
+    bool persist(const std::string &id);
+    // update() and cancel() on the held state, without storing; see the .cpp.
+    bool applyAnswer(const std::string &id,
+                     const std::string &tokenHash,
+                     const nlohmann::json &inputResponses,
+                     bool &changed);
+    CancelOutcome
+    cancelHeld(const std::string &id, const std::string &tokenHash, Snapshot &after, int &attempt);
     void notify(const std::string &id);
     void workerLoop();
     void janitorLoop();
     void runCase(const std::string &id);
-    void askAboutMesh(const EntryPtr &e, const Solver::MeshQuality &quality, bool retry);
-    void finish(const EntryPtr &e, TaskStatus status, nlohmann::json result, nlohmann::json error,
-                const std::string &message);
+    // attempt -1: whatever attempt the task is at (the local solver).
+    void askAboutMesh(const EntryPtr &e,
+                      const Solver::MeshQuality &quality,
+                      bool retry,
+                      int attempt = -1);
+    void finish(const EntryPtr &e,
+                TaskStatus status,
+                nlohmann::json result,
+                nlohmann::json error,
+                const std::string &message,
+                int attempt = -1);
     // Loads the live task with this idempotency key from the shared store (sharedtasks.cpp).
     void adoptByKey(const std::string &tokenHash, const std::string &key);
     void insertLoaded(TaskRecord record); // under unique lock; as start() does
+    // Replaces a held task's state with a newer stored one (sharedtasks.cpp); no lock held.
+    void applyStored(TaskRecord stored);
 
     TaskStore &m_store;
     const ServerOptions m_options;
@@ -161,6 +194,9 @@ private:
     std::condition_variable_any m_queueCv;
 
     std::mutex m_persistMutex; // orders snapshot-then-write so the newest state wins
+
+    std::mutex m_catchUpMutex;  // one catch-up at a time, held until its changes are applied
+    std::int64_t m_seenSeq = 0; // the highest store change number taken in
 
     std::mutex m_channelMutex;
     std::vector<std::weak_ptr<SseChannel>> m_channels;

@@ -39,9 +39,11 @@ bool TaskManager::report(const std::string &id, const std::string &message)
 }
 
 void TaskManager::askAboutMesh(const std::string &id,
+                               int attempt,
                                const Solver::MeshQuality &quality,
                                bool retry)
 {
+    catchUp(); // answered or cancelled on another replica: that state wins
     EntryPtr e;
     {
         const std::shared_lock lock(m_mutex);
@@ -50,12 +52,17 @@ void TaskManager::askAboutMesh(const std::string &id,
             return;
         e = it->second;
     }
-    askAboutMesh(e, quality, retry);
+    askAboutMesh(e, quality, retry, attempt);
 }
 
-void TaskManager::finish(
-    const std::string &id, TaskStatus status, json result, json error, const std::string &message)
+void TaskManager::finish(const std::string &id,
+                         int attempt,
+                         TaskStatus status,
+                         json result,
+                         json error,
+                         const std::string &message)
 {
+    catchUp(); // cancelled on another replica: a job ended by its scancel is no failure
     EntryPtr e;
     {
         const std::shared_lock lock(m_mutex);
@@ -64,7 +71,7 @@ void TaskManager::finish(
             return;
         e = it->second;
     }
-    finish(e, status, std::move(result), std::move(error), message);
+    finish(e, status, std::move(result), std::move(error), message, attempt);
 }
 
 } // namespace Eddy::Server

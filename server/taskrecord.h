@@ -60,6 +60,10 @@ struct TaskRecord
     nlohmann::json error;          // JSON-RPC error object, or null
     int keyCounter = 0;            // last mesh_repair_N key handed out; keys are never reused
     std::vector<int> repairs;      // smoothing passes applied, in order, to rebuild the mesh
+    // The store's change number of the row this record was read from or last written as (0: not
+    // stored yet). A write expects it unchanged, so replicas sharing the store never overwrite
+    // each other's changes (server/sharedtasks.cpp).
+    std::int64_t seq = 0;
 };
 
 } // namespace Eddy::Server

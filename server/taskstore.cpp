@@ -46,10 +46,53 @@ std::string dumpJson(const nlohmann::json &j)
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// SELECT of the columns readRow() expects, in its order, followed by tail.
+std::string selectTasks(const char *tail)
+{
+    return std::string("SELECT id, token_hash, idempotency_key, legacy, status, status_message,"
+                       " created_ms, updated_ms, ttl_ms, arguments, input_requests, result,"
+                       " error, key_counter, repairs, seq FROM tasks ")
+           + tail;
+}
+
+// One row of selectTasks(); false (with out.id set) when it cannot be read.
+bool readRow(const Statement &st, TaskRecord &out)
+{
+    TaskRecord &r = out;
+    sqlite3_stmt *s = st.get();
+    r.id = st.column(0);
+    r.tokenHash = st.column(1);
+    r.idempotencyKey = st.column(2);
+    r.legacy = sqlite3_column_int(s, 3) != 0;
+    const bool statusOk = statusFromName(st.column(4), r.status);
+    r.statusMessage = st.column(5);
+    r.createdMs = sqlite3_column_int64(s, 6);
+    r.updatedMs = sqlite3_column_int64(s, 7);
+    r.ttlMs = sqlite3_column_int64(s, 8);
+    r.arguments = nlohmann::json::parse(st.column(9), nullptr, false);
+    r.inputRequests = nlohmann::json::parse(st.column(10), nullptr, false);
+    r.result = nlohmann::json::parse(st.column(11), nullptr, false);
+    r.error = nlohmann::json::parse(st.column(12), nullptr, false);
+    r.keyCounter = sqlite3_column_int(s, 13);
+    r.seq = sqlite3_column_int64(s, 15);
+    const auto repairs = nlohmann::json::parse(st.column(14), nullptr, false);
+    if (!statusOk || !r.arguments.is_object() || r.inputRequests.is_discarded()
+        || r.result.is_discarded() || r.error.is_discarded() || !repairs.is_array())
+        return false;
+    r.repairs.clear();
+    for (const auto &v : repairs) {
+        if (!v.is_number_integer())
+            return false;
+        r.repairs.push_back(v.get<int>());
+    }
+    return true;
+}
+
 } // namespace
 
 TaskStore::~TaskStore()
 {
+    sqlite3_finalize(m_dataVersionQuery);
     if (m_db)
         sqlite3_close(m_db);
 }
@@ -102,8 +145,10 @@ bool TaskStore::open(const std::string &path, std::string &error)
                  " error TEXT NOT NULL,"
                  " key_counter INTEGER NOT NULL,"
                  " repairs TEXT NOT NULL,"
-                 " checkpoint BLOB);",
-                 why)) {
+                 " checkpoint BLOB,"
+                 " seq INTEGER NOT NULL DEFAULT 0);",
+                 why)
+        || !addChangeNumbers(why)) {
         error = "cannot prepare the database " + path + ": " + why
                 + " (is it an eddy-cfd-server database?)";
         return false;
@@ -111,21 +156,61 @@ bool TaskStore::open(const std::string &path, std::string &error)
     return true;
 }
 
-bool TaskStore::save(const TaskRecord &r, std::string &error)
+bool TaskStore::addChangeNumbers(std::string &error)
+{
+    // Every write of a row gives it the next number of one counter (task_seq), so a replica
+    // finds what others changed with one indexed read and a write can expect its row unchanged.
+    bool hasSeq = false;
+    {
+        Statement st(m_db, "SELECT 1 FROM pragma_table_info('tasks') WHERE name='seq'");
+        hasSeq = st && sqlite3_step(st.get()) == SQLITE_ROW;
+    }
+    std::string why;
+    // Two replicas upgrading one file at once: the second finds the column there.
+    if (!hasSeq && !exec("ALTER TABLE tasks ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;", why)
+        && why.find("duplicate column") == std::string::npos) {
+        error = why;
+        return false;
+    }
+    return exec(
+        "CREATE INDEX IF NOT EXISTS tasks_by_seq ON tasks(seq);"
+        "CREATE TABLE IF NOT EXISTS task_seq (one INTEGER PRIMARY KEY CHECK (one = 1),"
+        " n INTEGER NOT NULL);"
+        "INSERT OR IGNORE INTO task_seq VALUES (1, (SELECT COALESCE(MAX(seq), 0) FROM tasks));",
+        error);
+}
+
+TaskStore::Saved TaskStore::save(const TaskRecord &r, std::int64_t &seq, std::string &error)
 {
     const std::lock_guard lock(m_mutex);
+    if (!exec("BEGIN IMMEDIATE;", error))
+        return Saved::Failed;
+    const auto fail = [&](Saved outcome) {
+        if (outcome == Saved::Failed)
+            error = sqlite3_errmsg(m_db);
+        std::string ignored;
+        exec("ROLLBACK;", ignored);
+        return outcome;
+    };
+    std::int64_t next = 0;
+    {
+        Statement counter(m_db, "UPDATE task_seq SET n = n + 1 RETURNING n");
+        if (!counter || sqlite3_step(counter.get()) != SQLITE_ROW)
+            return fail(Saved::Failed);
+        next = sqlite3_column_int64(counter.get(), 0);
+        if (sqlite3_step(counter.get()) != SQLITE_DONE)
+            return fail(Saved::Failed);
+    }
     Statement st(m_db,
                  "INSERT INTO tasks (id, token_hash, idempotency_key, legacy, status,"
                  " status_message, created_ms, updated_ms, ttl_ms, arguments, input_requests,"
-                 " result, error, key_counter, repairs) VALUES"
-                 " (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)"
+                 " result, error, key_counter, repairs, seq) VALUES"
+                 " (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?17)"
                  " ON CONFLICT(id) DO UPDATE SET status=?5, status_message=?6, updated_ms=?8,"
                  " ttl_ms=?9, input_requests=?11, result=?12, error=?13, key_counter=?14,"
-                 " repairs=?15");
-    if (!st) {
-        error = sqlite3_errmsg(m_db);
-        return false;
-    }
+                 " repairs=?15, seq=?17 WHERE tasks.seq=?16 RETURNING seq");
+    if (!st)
+        return fail(Saved::Failed);
     st.text(1, r.id);
     st.text(2, r.tokenHash);
     st.text(3, r.idempotencyKey);
@@ -141,11 +226,17 @@ bool TaskStore::save(const TaskRecord &r, std::string &error)
     st.text(13, dumpJson(r.error));
     st.integer(14, r.keyCounter);
     st.text(15, dumpJson(nlohmann::json(r.repairs)));
-    if (sqlite3_step(st.get()) != SQLITE_DONE) {
-        error = sqlite3_errmsg(m_db);
-        return false;
-    }
-    return true;
+    st.integer(16, r.seq);
+    st.integer(17, next);
+    const int step = sqlite3_step(st.get());
+    if (step == SQLITE_DONE)
+        return fail(Saved::Conflict); // the row is there with another change number
+    if (step != SQLITE_ROW || sqlite3_step(st.get()) != SQLITE_DONE)
+        return fail(Saved::Failed);
+    if (!exec("COMMIT;", error))
+        return fail(Saved::Failed);
+    seq = next;
+    return Saved::Yes;
 }
 
 bool TaskStore::saveCheckpoint(const std::string &id, const std::vector<std::uint8_t> &blob,
@@ -194,48 +285,57 @@ std::vector<TaskRecord> TaskStore::loadAll(std::string &warnings)
 {
     const std::lock_guard lock(m_mutex);
     std::vector<TaskRecord> out;
-    Statement st(m_db, "SELECT id, token_hash, idempotency_key, legacy, status, status_message,"
-                       " created_ms, updated_ms, ttl_ms, arguments, input_requests, result,"
-                       " error, key_counter, repairs FROM tasks ORDER BY created_ms, rowid");
+    Statement st(m_db, selectTasks("ORDER BY created_ms, rowid").c_str());
     if (!st) {
         warnings += std::string("cannot read tasks: ") + sqlite3_errmsg(m_db) + "\n";
         return out;
     }
     while (sqlite3_step(st.get()) == SQLITE_ROW) {
         TaskRecord r;
-        r.id = st.column(0);
-        r.tokenHash = st.column(1);
-        r.idempotencyKey = st.column(2);
-        r.legacy = sqlite3_column_int(st.get(), 3) != 0;
-        const bool statusOk = statusFromName(st.column(4), r.status);
-        r.statusMessage = st.column(5);
-        r.createdMs = sqlite3_column_int64(st.get(), 6);
-        r.updatedMs = sqlite3_column_int64(st.get(), 7);
-        r.ttlMs = sqlite3_column_int64(st.get(), 8);
-        r.arguments = nlohmann::json::parse(st.column(9), nullptr, false);
-        r.inputRequests = nlohmann::json::parse(st.column(10), nullptr, false);
-        r.result = nlohmann::json::parse(st.column(11), nullptr, false);
-        r.error = nlohmann::json::parse(st.column(12), nullptr, false);
-        r.keyCounter = sqlite3_column_int(st.get(), 13);
-        const auto repairs = nlohmann::json::parse(st.column(14), nullptr, false);
-        bool ok = statusOk && r.arguments.is_object() && !r.inputRequests.is_discarded()
-                  && !r.result.is_discarded() && !r.error.is_discarded() && repairs.is_array();
-        if (ok) {
-            for (const auto &v : repairs) {
-                if (!v.is_number_integer()) {
-                    ok = false;
-                    break;
-                }
-                r.repairs.push_back(v.get<int>());
-            }
-        }
-        if (!ok) {
+        if (!readRow(st, r)) {
             warnings += "skipping unreadable task " + Log::redact(r.id) + "\n";
             continue;
         }
         out.push_back(std::move(r));
     }
     return out;
+}
+
+bool TaskStore::load(const std::string &id, TaskRecord &out)
+{
+    const std::lock_guard lock(m_mutex);
+    Statement st(m_db, selectTasks("WHERE id=?1").c_str());
+    if (!st)
+        return false;
+    st.text(1, id);
+    return sqlite3_step(st.get()) == SQLITE_ROW && readRow(st, out);
+}
+
+bool TaskStore::changedSince(std::int64_t after, std::vector<TaskRecord> &out)
+{
+    const std::lock_guard lock(m_mutex);
+    if (!m_dataVersionQuery
+        && sqlite3_prepare_v2(m_db, "PRAGMA data_version", -1, &m_dataVersionQuery, nullptr)
+               != SQLITE_OK)
+        return false;
+    std::int64_t version = -1;
+    if (sqlite3_step(m_dataVersionQuery) == SQLITE_ROW)
+        version = sqlite3_column_int64(m_dataVersionQuery, 0);
+    sqlite3_reset(m_dataVersionQuery);
+    if (version == m_dataVersion)
+        return false;
+    Statement st(m_db, selectTasks("WHERE seq > ?1 ORDER BY seq").c_str());
+    if (!st)
+        return false;
+    st.integer(1, after);
+    while (sqlite3_step(st.get()) == SQLITE_ROW) {
+        TaskRecord r;
+        if (readRow(st, r))
+            out.push_back(std::move(r));
+    }
+    // Noted only once read: a failed read is retried on the next call.
+    m_dataVersion = version;
+    return true;
 }
 
 } // namespace Eddy::Server

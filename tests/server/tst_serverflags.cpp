@@ -38,6 +38,8 @@ void tst_ServerFlags::badFlags_data()
     QTest::newRow("slurm refresh") << QStringList{"--slurm-refresh-ms", "5"} << "--slurm-refresh-ms";
     QTest::newRow("slurm partition") << QStringList{"--slurm-partition", "a,b"} << "--slurm-partition";
     QTest::newRow("case dir") << QStringList{"--case-dir="} << "--case-dir";
+    QTest::newRow("replicas without slurm")
+        << QStringList{"--replica-key-file", "replica.key"} << "needs --backend slurm";
 }
 
 void tst_ServerFlags::badFlags()

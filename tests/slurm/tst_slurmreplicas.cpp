@@ -3,10 +3,13 @@
 // a private nginx (round robin, proxy_next_upstream for polls) on loopback. The real eddyctl runs
 // a sweep through nginx while one replica is killed with -9, then while all three restart one at
 // a time: no task lost, no job run twice. A forged or altered task id is refused by every replica.
+// An answer or a cancel taken by one replica shows on the next poll of another replica that
+// already holds the task, and the cancelled job is ended by exactly one scancel.
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 #include "tests/server/mcptestclient.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -14,14 +17,19 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sqlite3.h>
 
 #include <csignal>
 #include <memory>
 
 using Eddy::Test::McpTestClient;
+using Eddy::Test::SseReader;
+using nlohmann::json;
 using Eddy::Test::TestServer;
 
 namespace {
@@ -93,12 +101,16 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void anyReplicaAnswersAndForgedIdsAreRefused();
+    void answerThroughOneReplicaShowsOnAnother();
+    void cancelThroughOneReplicaShowsOnAnother();
+    void cancelLeftByADeadReplicaIsEndedByAnother();
     void sweepSurvivesKillNineOfOneReplica();
     void sweepSurvivesRollingRestart();
 
 private:
     QStringList replicaArgs(int i) const;
     int eddyJobsInJobcomp() const;
+    QList<QByteArray> jobcompLinesOf(const std::string &taskId) const;
     void runSweep(const QString &name, const std::function<void()> &midway);
 
     QTemporaryDir m_cluster;
@@ -126,6 +138,22 @@ int tst_SlurmReplicas::eddyJobsInJobcomp() const
     if (!f.open(QIODevice::ReadOnly))
         return 0;
     return int(f.readAll().count("Name=eddy-"));
+}
+
+// The job completion log's lines for the task's jobs (named after its case folder's key).
+QList<QByteArray> tst_SlurmReplicas::jobcompLinesOf(const std::string &taskId) const
+{
+    const QByteArray key = QCryptographicHash::hash("eddy case folder\n" + QByteArray::fromStdString(taskId),
+                                                    QCryptographicHash::Sha256)
+                               .toHex()
+                               .left(12);
+    QFile f(m_cluster.filePath(QStringLiteral("jobcomp.log")));
+    QList<QByteArray> lines;
+    if (f.open(QIODevice::ReadOnly))
+        for (const QByteArray &line : f.readAll().split('\n'))
+            if (line.contains("Name=eddy-" + key + ' '))
+                lines << line;
+    return lines;
 }
 
 void tst_SlurmReplicas::initTestCase()
@@ -214,6 +242,194 @@ void tst_SlurmReplicas::anyReplicaAnswersAndForgedIdsAreRefused()
             QCOMPARE(c.request("tasks/cancel", {{"taskId", bad}}).errorCode(), -32602);
         }
     }
+}
+
+namespace {
+
+std::string statusOf(const json &task)
+{
+    return task.value("status", std::string());
+}
+
+} // namespace
+
+void tst_SlurmReplicas::answerThroughOneReplicaShowsOnAnother()
+{
+    McpTestClient a(m_replicas[0]->url());
+    McpTestClient b(m_replicas[1]->url());
+    const std::string id = a.createTask(
+        {{"reynolds", 100}, {"grid", 16}, {"max_iterations", 300}, {"force_mesh_defect", true}});
+    QVERIFY(!id.empty());
+    // Both replicas hold the task and show its mesh question: B takes it over on its first poll
+    // and follows the job from then on, as A does.
+    const auto asking = [](const json &t) {
+        return statusOf(t) == "input_required" || McpTestClient::isTerminal(t);
+    };
+    const json onB = b.waitForTask(id, asking, 60000);
+    QCOMPARE(statusOf(onB), std::string("input_required"));
+    const json onA = a.waitForTask(id, asking, 60000);
+    QCOMPARE(statusOf(onA), std::string("input_required"));
+    QVERIFY2(onA["inputRequests"] == onB["inputRequests"], onB.dump().c_str());
+    const std::string key = onA["inputRequests"].items().begin().key();
+
+    const auto answered = a.request(
+        "tasks/update",
+        {{"taskId", id},
+         {"inputResponses",
+          {{key, {{"action", "accept"}, {"content", {{"action", "repair"}, {"smoothing_passes", 5}}}}}}}});
+    QCOMPARE(answered.errorCode(), 0);
+    // The very next poll of B shows the answer taken: no question, the case runs again.
+    const json next = b.getTask(id).result();
+    QCOMPARE(statusOf(next), std::string("working"));
+    QVERIFY2(!next.contains("inputRequests") || next["inputRequests"].is_null(), next.dump().c_str());
+
+    // The answered case proceeds to its result, seen from either replica.
+    const json done = b.waitForTask(id, McpTestClient::isTerminal, 90000);
+    QCOMPARE(statusOf(done), std::string("completed"));
+    QCOMPARE(done["result"].value("isError", true), false);
+    QCOMPARE(statusOf(a.getTask(id).result()), std::string("completed"));
+    // One job per attempt: the one that asked and the one that ran after the answer.
+    QElapsedTimer clock;
+    clock.start();
+    while (jobcompLinesOf(id).size() < 2 && clock.elapsed() < 20000)
+        QTest::qWait(100);
+    QTest::qWait(1000);
+    QCOMPARE(jobcompLinesOf(id).size(), 2);
+}
+
+void tst_SlurmReplicas::cancelThroughOneReplicaShowsOnAnother()
+{
+    McpTestClient a(m_replicas[0]->url());
+    McpTestClient b(m_replicas[1]->url());
+    const std::string id = a.createTask(
+        {{"reynolds", 100}, {"grid", 32}, {"max_iterations", 10000000}, {"tolerance", 1e-30}});
+    QVERIFY(!id.empty());
+    // The job runs and both replicas follow it (its progress lines).
+    const auto running = [](const json &t) {
+        return t.value("statusMessage", std::string()).rfind("iteration ", 0) == 0
+               || McpTestClient::isTerminal(t);
+    };
+    QCOMPARE(statusOf(b.waitForTask(id, running, 60000)), std::string("working"));
+    QCOMPARE(statusOf(a.waitForTask(id, running, 60000)), std::string("working"));
+    // A listener on B hears of the cancel too, without polling.
+    const json params = {{"_meta", McpTestClient::meta()}, {"notifications", {{"taskIds", {id}}}}};
+    SseReader listener;
+    listener.start(b.url(),
+                   json{{"jsonrpc", "2.0"}, {"id", "listen-b"}, {"method", "subscriptions/listen"}, {"params", params}}
+                       .dump(),
+                   b.headersFor("subscriptions/listen", params));
+    const json ack = listener.waitForEvent([](const json &e) {
+        return e.value("method", "") == "notifications/subscriptions/acknowledged";
+    });
+    QVERIFY2(ack["params"]["notifications"]["taskIds"] == json({id}), listener.rawText().c_str());
+
+    const auto cancelled = a.request("tasks/cancel", {{"taskId", id}});
+    QCOMPARE(cancelled.errorCode(), 0);
+    // The very next poll of B shows it cancelled, by request.
+    const json next = b.getTask(id).result();
+    QCOMPARE(statusOf(next), std::string("cancelled"));
+    QCOMPARE(next.value("statusMessage", std::string()), std::string("cancelled by request"));
+    const json heard = listener.waitForEvent(
+        [](const json &e) {
+            return e.value("method", "") == "notifications/tasks" && McpTestClient::isTerminal(e["params"]);
+        },
+        10000);
+    QVERIFY2(!heard.is_null(), listener.rawText().c_str());
+    QCOMPARE(statusOf(heard["params"]), std::string("cancelled"));
+    listener.stop();
+
+    // The job ends CANCELLED, once, and no replica resubmits it.
+    QElapsedTimer clock;
+    clock.start();
+    while (jobcompLinesOf(id).isEmpty() && clock.elapsed() < 20000)
+        QTest::qWait(100);
+    QTest::qWait(1500); // several refresh cycles of every replica
+    const QList<QByteArray> jobs = jobcompLinesOf(id);
+    QCOMPARE(jobs.size(), 1);
+    QVERIFY2(jobs[0].contains(" JobState=CANCELLED "), jobs[0].constData());
+    // Neither replica later turned the cancel into a failure ("cancelled outside Eddy").
+    for (McpTestClient *c : {&a, &b}) {
+        const json now = c->getTask(id).result();
+        QCOMPARE(statusOf(now), std::string("cancelled"));
+        QCOMPARE(now.value("statusMessage", std::string()), std::string("cancelled by request"));
+    }
+    const QByteArray jobId = QRegularExpression(QStringLiteral("JobId=(\\d+)"))
+                                 .match(QString::fromLatin1(jobs[0]))
+                                 .captured(1)
+                                 .toLatin1();
+    QVERIFY(!jobId.isEmpty());
+    // Exactly one scancel (the replicas share one data folder, so one log file).
+    const QRegularExpression scancel(QStringLiteral("scancel %1(?!\\d)").arg(QString::fromLatin1(jobId)));
+    QStringList lines;
+    for (const QString &line : QString::fromUtf8(m_replicas[0]->standardError()).split(QLatin1Char('\n')))
+        if (line.contains(scancel))
+            lines << line;
+    QVERIFY2(lines.size() == 1, qPrintable(lines.join(QLatin1Char('\n'))));
+}
+
+namespace {
+
+// What a replica writes when it stores a cancel (TaskStore::save): the row with the next change
+// number. Here for the crash the real server cannot be stopped at: after this, before scancel.
+bool storeCancel(const QString &dbPath, const std::string &taskId)
+{
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(QFile::encodeName(dbPath).constData(), &db, SQLITE_OPEN_READWRITE, nullptr)
+        != SQLITE_OK) {
+        sqlite3_close(db);
+        return false;
+    }
+    sqlite3_busy_timeout(db, 10000);
+    const std::string sql
+        = "BEGIN IMMEDIATE; UPDATE task_seq SET n = n + 1;"
+          " UPDATE tasks SET status = 'cancelled', status_message = 'cancelled by request',"
+          " seq = (SELECT n FROM task_seq) WHERE id = '"
+          + taskId + "'; COMMIT;";
+    const bool ok = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK
+                    && sqlite3_changes(db) == 1;
+    sqlite3_close(db);
+    return ok;
+}
+
+} // namespace
+
+void tst_SlurmReplicas::cancelLeftByADeadReplicaIsEndedByAnother()
+{
+    McpTestClient b(m_replicas[1]->url());
+    const std::string id = b.createTask(
+        {{"reynolds", 100}, {"grid", 32}, {"max_iterations", 10000000}, {"tolerance", 1e-30}});
+    QVERIFY(!id.empty());
+    const auto running = [](const json &t) {
+        return t.value("statusMessage", std::string()).rfind("iteration ", 0) == 0
+               || McpTestClient::isTerminal(t);
+    };
+    QCOMPARE(statusOf(b.waitForTask(id, running, 60000)), std::string("working"));
+    // Replica A took a cancel, stored it and died before its scancel.
+    m_replicas[0]->kill();
+    QVERIFY(storeCancel(m_dir.filePath(QStringLiteral("data/tasks.sqlite")), id));
+    QVERIFY(m_replicas[0]->restart()); // it comes back; a cancelled task is no job of its
+    const json next = b.getTask(id).result();
+    QCOMPARE(statusOf(next), std::string("cancelled"));
+    // B, which followed the job, ends it once it still runs well after the cancel (10 s).
+    QElapsedTimer clock;
+    clock.start();
+    while (jobcompLinesOf(id).isEmpty() && clock.elapsed() < 40000)
+        QTest::qWait(200);
+    QTest::qWait(1000);
+    const QList<QByteArray> jobs = jobcompLinesOf(id);
+    QCOMPARE(jobs.size(), 1);
+    QVERIFY2(jobs[0].contains(" JobState=CANCELLED "), jobs[0].constData());
+    const QString jobId = QRegularExpression(QStringLiteral("JobId=(\\d+)"))
+                              .match(QString::fromLatin1(jobs[0]))
+                              .captured(1);
+    const QRegularExpression scancel(QStringLiteral("scancel %1(?!\\d)").arg(jobId));
+    QStringList lines;
+    for (const QString &line : QString::fromUtf8(m_replicas[1]->standardError()).split(QLatin1Char('\n')))
+        if (line.contains(scancel))
+            lines << line;
+    QVERIFY2(lines.size() == 1 && lines[0].contains(QLatin1String("ended on another replica")),
+             qPrintable(lines.join(QLatin1Char('\n'))));
+    QCOMPARE(statusOf(b.getTask(id).result()), std::string("cancelled"));
 }
 
 void tst_SlurmReplicas::runSweep(const QString &name, const std::function<void()> &midway)

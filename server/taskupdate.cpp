@@ -1,0 +1,110 @@
+// tasks/update (and the legacy and job-tool answers): an answer to the mesh question repairs
+// the mesh and queues the case again, or ends it with a tool error.
+
+#include "server/taskmanager.h"
+
+#include "server/cfdtool.h"
+#include "server/log.h"
+
+namespace Eddy::Server {
+
+using nlohmann::json;
+
+bool TaskManager::update(const std::string &id,
+                         const std::string &tokenHash,
+                         const json &inputResponses)
+{
+    catchUp(); // the question may have been asked, or answered, on another replica
+    // A conflict means another replica changed the task meanwhile: apply to its state again.
+    for (int round = 0; round < 3; ++round) {
+        bool changed = false;
+        if (!applyAnswer(id, tokenHash, inputResponses, changed))
+            return false;
+        if (!changed)
+            return true;
+        if (persist(id)) {
+            notify(id);
+            return true;
+        }
+    }
+    return true;
+}
+
+bool TaskManager::applyAnswer(const std::string &id,
+                              const std::string &tokenHash,
+                              const json &inputResponses,
+                              bool &changed)
+{
+    {
+        const std::unique_lock lock(m_mutex);
+        const EntryPtr e = findVisible(id, tokenHash);
+        if (!e)
+            return false;
+        TaskRecord &r = e->record;
+        if (r.status != TaskStatus::InputRequired || !inputResponses.is_object()
+            || !r.inputRequests.is_object())
+            return true;
+        for (const auto &[key, response] : inputResponses.items()) {
+            if (!r.inputRequests.contains(key))
+                continue; // unknown, answered or superseded: ignored as the spec asks
+            // Client data: read fields only when they have the expected type.
+            const auto text = [](const json &object, const char *key) {
+                if (!object.is_object())
+                    return std::string();
+                const auto it = object.find(key);
+                return it != object.end() && it->is_string() ? it->get<std::string>()
+                                                             : std::string();
+            };
+            const std::string action = text(response, "action");
+            const json content = response.is_object() && response.contains("content")
+                                     ? response["content"]
+                                     : json::object();
+            const std::string choice = text(content, "action");
+            r.inputRequests = nullptr;
+            r.updatedMs = nowMs();
+            changed = true;
+            if (action == "accept" && choice == "repair") {
+                int passes = 5;
+                if (content.contains("smoothing_passes")
+                    && content["smoothing_passes"].is_number()) {
+                    const double d = content["smoothing_passes"].get<double>();
+                    passes = d < 1 ? 1 : d > 50 ? 50 : int(d);
+                }
+                r.repairs.push_back(passes);
+                r.status = TaskStatus::Working;
+                Log::info("task " + Log::redact(id) + ": mesh repair with " + std::to_string(passes)
+                          + " smoothing passes");
+                enqueue(e);
+            } else {
+                std::string why;
+                if (action == "accept" && choice == "abort")
+                    why = "the engineer chose to abort it";
+                else if (action == "decline")
+                    why = "the engineer declined to answer the mesh question";
+                else if (action == "cancel")
+                    why = "the engineer dismissed the mesh question";
+                else
+                    why = "the answer to the mesh question was not understood (expected "
+                          "action accept with content.action repair or abort)";
+                const std::string text = "Case '" + r.arguments.value("case_name", "cavity")
+                                         + "' was not run: its mesh failed the quality check and "
+                                         + why + ". Lower 'grading' or rerun and choose repair.";
+                r.result = CfdTool::errorResult(text);
+                if (r.legacy) {
+                    // 2025-11-25: a tool error makes the task failed.
+                    r.status = TaskStatus::Failed;
+                    r.error = {{"code", -32603}, {"message", text}};
+                } else {
+                    r.status = TaskStatus::Completed;
+                }
+                r.statusMessage = "aborted at the mesh check";
+                Log::info("task " + Log::redact(id) + ": aborted at the mesh check");
+                render(*e);
+            }
+            break;
+        }
+    }
+    return true;
+}
+
+} // namespace Eddy::Server

@@ -1,0 +1,260 @@
+// The window against a Slurm-backed server: the real MainWindow (offscreen) builds a 4-case sweep
+// in the sweep editor and submits it to eddy-cfd-server --backend slurm on a private single-node
+// Slurm (slurm-cluster.sh). Two cases force a mesh defect: their questions cross the job boundary
+// (the job ends, the answer in the panel submits the next attempt). Every case completes with
+// its result, and the job completion log has exactly one job per attempt.
+#include "app/monitor/engine.h"
+#include "models/enginebridge.h"
+#include "models/inboxmodel.h"
+#include "models/serverlistmodel.h"
+#include "models/tasktablemodel.h"
+#include "tests/common/testserver.h"
+#include "widgets/answerpanel.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/mainwindow.h"
+#include "widgets/resultview.h"
+#include "widgets/schemaform.h"
+#include "widgets/sweepeditor.h"
+#include "widgets/taskmonitor.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <memory>
+
+using namespace Eddy;
+using Store::TaskStatus;
+
+namespace {
+
+QString script()
+{
+    return qEnvironmentVariable("EDDY_SOURCE_DIR")
+           + QStringLiteral("/tests/slurm/slurm-cluster.sh");
+}
+
+QByteArray tool(const QString &program, const QStringList &args, int *code = nullptr)
+{
+    QProcess p;
+    p.start(program, args);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    if (code)
+        *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return p.readAllStandardOutput() + p.readAllStandardError();
+}
+
+} // namespace
+
+class tst_SlurmGui : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void sweepThroughSlurmFromTheWindow();
+    void cleanupTestCase();
+
+private:
+    struct App
+    {
+        QThread thread;
+        Monitor::Engine *engine = nullptr;
+        std::unique_ptr<EngineBridge> bridge;
+        std::unique_ptr<MainWindow> window;
+    };
+    std::unique_ptr<App> startApp();
+    void stopApp(std::unique_ptr<App> &app);
+    int eddyJobsInJobcomp() const;
+
+    QTemporaryDir m_cluster;
+    QTemporaryDir m_dir;
+    bool m_started = false;
+    Test::TestServer m_server;
+    std::unique_ptr<App> m_app;
+};
+
+std::unique_ptr<tst_SlurmGui::App> tst_SlurmGui::startApp()
+{
+    auto app = std::make_unique<App>();
+    app->engine = new Monitor::Engine;
+    app->engine->moveToThread(&app->thread);
+    app->thread.start();
+    app->bridge = std::make_unique<EngineBridge>(app->engine);
+    app->window = std::make_unique<MainWindow>(app->bridge.get());
+    QSignalSpy opened(app->engine, &Monitor::Engine::opened);
+    QSignalSpy loaded(app->window.get(), &MainWindow::snapshotLoaded);
+    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
+    Monitor::Engine *engine = app->engine;
+    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
+    [&] {
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
+    }();
+    if (opened.isEmpty() || !opened.first().first().toBool())
+        return nullptr;
+    app->window->start();
+    app->window->show();
+    [&] {
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
+    }();
+    return app;
+}
+
+void tst_SlurmGui::stopApp(std::unique_ptr<App> &app)
+{
+    if (!app)
+        return;
+    app->window->close();
+    app->window.reset();
+    app->bridge.reset();
+    Monitor::Engine *engine = app->engine;
+    QMetaObject::invokeMethod(
+        engine,
+        [engine] {
+            engine->close();
+            delete engine;
+        },
+        Qt::BlockingQueuedConnection);
+    app->thread.quit();
+    app->thread.wait();
+    app.reset();
+}
+
+int tst_SlurmGui::eddyJobsInJobcomp() const
+{
+    QFile f(m_cluster.filePath(QStringLiteral("jobcomp.log")));
+    return f.open(QIODevice::ReadOnly) ? int(f.readAll().count("Name=eddy-")) : 0;
+}
+
+void tst_SlurmGui::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("EddyTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_slurmgui"));
+    QSettings().clear();
+    QVERIFY(m_cluster.isValid() && m_dir.isValid());
+    int code = -1;
+    const QByteArray out = tool(script(), {QStringLiteral("start"), m_cluster.path()}, &code);
+    QVERIFY2(code == 0, out.constData());
+    m_started = true;
+    qputenv("SLURM_CONF", (m_cluster.path() + QStringLiteral("/slurm.conf")).toUtf8());
+    QVERIFY2(m_server.start({QStringLiteral("--backend"),
+                             QStringLiteral("slurm"),
+                             QStringLiteral("--case-dir"),
+                             m_dir.filePath(QStringLiteral("cases")),
+                             QStringLiteral("--slurm-refresh-ms"),
+                             QStringLiteral("300"),
+                             QStringLiteral("--poll-interval-ms"),
+                             QStringLiteral("250"),
+                             QStringLiteral("--checkpoint-interval-ms"),
+                             QStringLiteral("200")}),
+             qPrintable(m_server.errorString()));
+}
+
+void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
+{
+    m_app = startApp();
+    QVERIFY(m_app);
+    MainWindow &w = *m_app->window;
+    QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
+    m_app->bridge->addServer(m_server.url(), QStringLiteral("Cluster CFD"), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()
+                                 ->index(0)
+                                 .data(ServerListModel::ToolsRole)
+                                 .toString()
+                                 .contains(QLatin1String("run_cfd_case")),
+                             60000);
+
+    // reynolds x forced mesh defect = 4 cases on a 16 x 16 grid, all at once.
+    w.showSweepEditor();
+    SweepEditor *editor = w.sweepEditor();
+    QTRY_VERIFY_WITH_TIMEOUT(editor->setCurrentTool(QStringLiteral("run_cfd_case")), 10000);
+    auto *grid = qobject_cast<QSpinBox *>(editor->form()->editor("grid"));
+    QVERIFY(grid);
+    grid->setValue(16);
+    auto *iterations = qobject_cast<QSpinBox *>(editor->form()->editor("max_iterations"));
+    QVERIFY(iterations);
+    iterations->setValue(300);
+    auto *name = qobject_cast<QLineEdit *>(editor->form()->editor("case_name"));
+    QVERIFY(name);
+    name->setText(QStringLiteral("slurm-gui"));
+    editor->setVaried(
+        QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400"));
+    editor->setVaried(QStringLiteral("force_mesh_defect"),
+                      SweepEditor::VaryKind::List,
+                      QStringLiteral("false, true"));
+    editor->setConcurrency(4);
+    QCOMPARE(editor->updatePreview(), 4);
+    QVERIFY2(editor->problemText().isEmpty(), qPrintable(editor->problemText()));
+    const int jobsBefore = eddyJobsInJobcomp();
+    auto *submit = editor->findChild<QPushButton *>(QStringLiteral("submit"));
+    QVERIFY(submit);
+    submit->click();
+
+    // The questions arrive after their jobs ended; each is answered in the panel (repair).
+    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 4, 60000);
+    AnswerPanel *panel = w.answerPanel();
+    int answered = 0;
+    QElapsedTimer timer;
+    timer.start();
+    while (w.taskModel()->statusCounts().value(TaskStatus::Completed) < 4
+           && timer.elapsed() < 120000) {
+        QVERIFY(!w.currentDialog());
+        if (w.inboxModel()->pendingCount() > 0 && !panel->hasQuestion())
+            w.answerNext();
+        if (panel->hasQuestion() && !panel->isGuarded()) {
+            QCOMPARE(panel->context().serverName, QStringLiteral("Cluster CFD"));
+            QVERIFY(panel->context().caseLabel.contains(QLatin1String("force_mesh_defect = true")));
+            auto *action = qobject_cast<QComboBox *>(panel->form()->editor("action"));
+            QVERIFY(action);
+            action->setCurrentIndex(
+                action->findText(QStringLiteral("Repair the mesh and continue")));
+            QVERIFY(action->currentIndex() >= 0);
+            panel->findChild<QPushButton *>(QStringLiteral("accept"))->click();
+            QVERIFY(!panel->hasQuestion());
+            ++answered;
+        }
+        QTest::qWait(50);
+    }
+    QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 4);
+    QVERIFY2(answered >= 2, qPrintable(QString::number(answered)));
+    QCOMPARE(w.inboxModel()->pendingCount(), 0);
+
+    // A case's result, computed in a Slurm job, shows in the result view.
+    w.monitor()->selectTask(w.taskModel()->taskIdAt(0));
+    QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::Success, 20000);
+
+    // One Slurm job per attempt: four first attempts and one more per answered question.
+    QElapsedTimer clock;
+    clock.start();
+    while (eddyJobsInJobcomp() - jobsBefore < 4 + answered && clock.elapsed() < 20000)
+        QTest::qWait(100);
+    QTest::qWait(1000);
+    QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 4 + answered);
+}
+
+void tst_SlurmGui::cleanupTestCase()
+{
+    stopApp(m_app);
+    m_server.terminate();
+    if (m_started)
+        tool(script(), {QStringLiteral("stop"), m_cluster.path()});
+}
+
+QTEST_MAIN(tst_SlurmGui)
+#include "tst_slurmgui.moc"
