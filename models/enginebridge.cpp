@@ -123,7 +123,7 @@ void EngineBridge::requestSnapshot(std::optional<qint64> sessionId)
             Q_EMIT snapshotReady(s);
             return;
         }
-        s.servers = store.servers();
+        s.servers = store.servers(true); // removed ones still name their kept tasks
         s.sessions = store.sessions();
         Store::TaskQuery q;
         q.sessionId = sessionId;
@@ -154,7 +154,7 @@ void EngineBridge::requestServers()
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine] {
-        Q_EMIT serversReady(engine->servers());
+        Q_EMIT serversReady(engine->servers(true));
     });
 }
 
@@ -261,7 +261,7 @@ void EngineBridge::addServer(const QString &url, const QString &name, const QStr
         const qint64 id = engine->addServer(url, name, token);
         if (id > 0)
             engine->refreshServer(id);
-        Q_EMIT serversReady(engine->servers());
+        Q_EMIT serversReady(engine->servers(true));
     });
 }
 
@@ -279,18 +279,35 @@ void EngineBridge::updateServer(const Store::ServerRecord &server)
         }
         if (engine->updateServer(s))
             engine->refreshServer(s.id);
-        Q_EMIT serversReady(engine->servers());
+        Q_EMIT serversReady(engine->servers(true));
     });
 }
 
-void EngineBridge::removeServer(qint64 serverId)
+void EngineBridge::removeServer(qint64 serverId, ServerTasks tasks)
+{
+    if (!m_engine)
+        return;
+    using Removal = Store::TaskStore::Removal;
+    const Removal mode = tasks == ServerTasks::KeepAsHistory ? Removal::KeepTasks
+                         : tasks == ServerTasks::Delete      ? Removal::DeleteTasks
+                                                             : Removal::RefuseIfUsed;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, serverId, mode] {
+        const bool removed = engine->removeServer(serverId, mode);
+        Q_EMIT serversReady(engine->servers(true));
+        if (removed)
+            Q_EMIT serverRemoved(serverId);
+    });
+}
+
+void EngineBridge::requestServerUse(qint64 serverId)
 {
     if (!m_engine)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, serverId] {
-        engine->removeServer(serverId);
-        Q_EMIT serversReady(engine->servers());
+        const auto use = engine->serverUse(serverId);
+        Q_EMIT serverUseReady(serverId, use ? use->tasks : -1, use ? use->live : 0);
     });
 }
 

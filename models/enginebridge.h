@@ -105,7 +105,10 @@ public:
     // Writes: queued calls of the engine's slots.
     void addServer(const QString &url, const QString &name, const QString &token);
     void updateServer(const Store::ServerRecord &server);
-    void removeServer(qint64 serverId);
+    // What becomes of a removed server's stored tasks (None: refused when it has any).
+    enum class ServerTasks { None, KeepAsHistory, Delete };
+    void removeServer(qint64 serverId, ServerTasks tasks = ServerTasks::None);
+    void requestServerUse(qint64 serverId); // serverUseReady()
     void refreshServer(qint64 serverId);
     void submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId);
     void callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
@@ -140,7 +143,10 @@ public:
 
 Q_SIGNALS:
     void snapshotReady(const Eddy::EngineBridge::Snapshot &snapshot);
-    void serversReady(const QList<Eddy::Store::ServerRecord> &servers);
+    void serversReady(const QList<Eddy::Store::ServerRecord> &servers); // removed ones too
+    // A server's stored tasks and how many of them still run (tasks -1: unknown).
+    void serverUseReady(qint64 serverId, int tasks, int live);
+    void serverRemoved(qint64 serverId); // its tasks changed or went: views read again
     void taskDetailReady(const Eddy::EngineBridge::TaskDetail &detail);
     void samplesReady(const QList<qint64> &taskIds, const QList<Eddy::Store::ProgressSample> &samples);
     void sweepReady(const Eddy::Store::SweepRecord &sweep, const QHash<qint64, int> &caseIndex);

@@ -95,6 +95,8 @@ void ServerListModel::setServers(const QList<Store::ServerRecord> &servers)
     beginResetModel();
     m_rows.clear();
     for (const auto &s : servers) {
+        if (s.retired) // only the rows of its kept tasks name it
+            continue;
         Row r;
         r.server = s;
         r.server.token.clear(); // the GUI never needs the secret once it is stored
@@ -114,6 +116,16 @@ void ServerListModel::setServers(const QList<Store::ServerRecord> &servers)
         const auto [state, message] = m_early.take(id);
         setState(id, state, message);
     }
+}
+
+QHash<qint64, QString> ServerListModel::taskServerNames(const QList<Store::ServerRecord> &servers)
+{
+    QHash<qint64, QString> names;
+    for (const auto &s : servers) {
+        const QString name = s.name.isEmpty() ? s.url : s.name;
+        names.insert(s.id, s.retired ? tr("%1 (removed)").arg(name) : name);
+    }
+    return names;
 }
 
 void ServerListModel::setState(qint64 serverId, State state, const QString &message)

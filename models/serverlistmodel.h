@@ -29,7 +29,10 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
 
+    // Lists the servers that are not retired (removed with their tasks kept as history).
     void setServers(const QList<Store::ServerRecord> &servers);
+    // Server id -> the name the task table shows; a removed server's is marked "(removed)".
+    static QHash<qint64, QString> taskServerNames(const QList<Store::ServerRecord> &servers);
     // A state reported before the server is listed (the engine polls before the GUI's first
     // snapshot arrives) is kept and applied when setServers() lists it.
     void setState(qint64 serverId, State state, const QString &message);

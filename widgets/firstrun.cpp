@@ -34,6 +34,11 @@ FirstRun::FirstRun(EngineBridge *bridge, QObject *parent)
 
 FirstRun::~FirstRun() = default;
 
+bool FirstRun::isBundledServer(const QString &url)
+{
+    return !url.isEmpty() && QSettings().value(s_urlKey).toString() == url;
+}
+
 QString FirstRun::url() const
 {
     return m_server->url();

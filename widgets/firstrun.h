@@ -31,6 +31,9 @@ public:
     LocalServer *server() const { return m_server; }
     QString url() const;
 
+    // Whether `url` is the bundled server Eddy started (on this or an earlier run).
+    static bool isBundledServer(const QString &url);
+
     // Before quitting: false when the user chose to keep Eddy open.
     bool prepareQuit(QWidget *parent, int liveTasks);
 

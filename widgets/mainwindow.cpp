@@ -186,11 +186,10 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     });
     connect(m_bridge, &EngineBridge::serversReady, this, [this](const QList<Store::ServerRecord> &servers) {
         m_servers->setServers(servers);
-        QHash<qint64, QString> names;
-        for (const auto &s : servers)
-            names.insert(s.id, s.name.isEmpty() ? s.url : s.name);
-        m_tasks->setServerNames(names);
+        m_tasks->setServerNames(ServerListModel::taskServerNames(servers));
     });
+    // Removed with its tasks deleted (or kept, now lost): read the session again.
+    connect(m_bridge, &EngineBridge::serverRemoved, this, [this] { m_bridge->requestSnapshot(m_session); });
     connect(m_bridge, &EngineBridge::sweepReady, this, [this](const Store::SweepRecord &sweep, const QHash<qint64, int> &index) {
         m_sweeps.insert(sweep.id, sweep);
         for (auto it = index.begin(); it != index.end(); ++it)

@@ -137,10 +137,7 @@ void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
     if (s.sessionId != m_session)
         return; // an older request answered after a switch
     m_servers->setServers(s.servers);
-    QHash<qint64, QString> names;
-    for (const auto &srv : s.servers)
-        names.insert(srv.id, srv.name.isEmpty() ? srv.url : srv.name);
-    m_tasks->setServerNames(names);
+    m_tasks->setServerNames(ServerListModel::taskServerNames(s.servers));
     m_sessions->setSessions(s.sessions);
     // A remembered session that no longer exists: show everything instead of nothing.
     if (m_session && m_sessions->rowOf(*m_session) < 0) {

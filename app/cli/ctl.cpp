@@ -45,6 +45,11 @@ QString Ctl::usage()
         "  result TASK                           print a finished task's result\n"
         "  export SWEEP --format csv|json        export a sweep's cases and results\n"
         "  sessions                              list sessions\n"
+        "  servers                               list servers with their task counts\n"
+        "  servers remove NAME|URL [--delete-tasks]\n"
+        "                                        remove a server; its tasks are kept as history\n"
+        "                                        (running ones no longer watched) unless\n"
+        "                                        --delete-tasks deletes them with it\n"
         "  attach SESSION QUERY                  attach matching tasks to a session, e.g.\n"
         "                                        tool=run_cfd_case status=completed reynolds=400\n"
         "  agent PROMPT [--session NAME] [--yes]\n"
@@ -123,6 +128,10 @@ bool Ctl::parse()
             m_wait = true;
         } else if (a == QLatin1String("--until-done")) {
             m_untilDone = true;
+        } else if (a == QLatin1String("--keep-tasks")) {
+            m_keepTasks = true;
+        } else if (a == QLatin1String("--delete-tasks")) {
+            m_deleteTasks = true;
         } else if (a == QLatin1String("--stdout")) {
             m_toStdout = true;
         } else if (a == QLatin1String("--yes")) {
@@ -393,6 +402,7 @@ void Ctl::start()
     else if (cmd == QLatin1String("agent")) cmdAgent();
     else if (cmd == QLatin1String("handles")) cmdHandles();
     else if (cmd == QLatin1String("adapter")) cmdAdapter();
+    else if (cmd == QLatin1String("servers")) cmdServers();
     else fail(QStringLiteral("unknown command \"%1\".").arg(cmd), Usage);
 }
 

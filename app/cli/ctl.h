@@ -69,6 +69,7 @@ private:
     void cmdHandlesExport();
     void cmdHandlesImport();
     void cmdAdapter();
+    void cmdServers(); // ctlservers.cpp
 
     QStringList m_args;          // positional, command first
     QString m_db;
@@ -97,6 +98,8 @@ private:
     Agent::AgentSettings m_agentSettings = Agent::AgentSettings::fromEnvironment();
     QString m_agentContext;      // --agent-context as given, checked by cmdAgent
     bool m_yes = false;          // agent: allow calls that need confirmation
+    bool m_keepTasks = false;    // servers remove: keep its tasks as history (the default)
+    bool m_deleteTasks = false;  // servers remove: delete its tasks with it
     bool m_atLineStart = true;   // agent: streamed text ended with a newline
     Agent::Agent *m_agent = nullptr;
 };

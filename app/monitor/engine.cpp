@@ -186,7 +186,7 @@ Engine::ServerLink *Engine::link(qint64 serverId)
     if (auto it = m_links.find(serverId); it != m_links.end())
         return *it;
     const auto rec = m_store.server(serverId);
-    if (!rec || !m_http)
+    if (!rec || rec->retired || !m_http) // a removed server is never contacted again
         return nullptr;
     auto *l = new ServerLink;
     l->record = *rec;
@@ -236,6 +236,11 @@ qint64 Engine::addServer(const QString &url, const QString &name, const QString 
         return -1;
     }
     if (auto existing = m_store.serverByUrl(url)) {
+        // A removed server whose tasks were kept comes back with them.
+        if (existing->retired && !m_store.setServerRetired(existing->id, false)) {
+            emit operationFailed(m_store.lastError());
+            return -1;
+        }
         if (!token.isEmpty() && token != existing->token) {
             existing->token = token;
             m_store.updateServer(*existing);
@@ -267,20 +272,6 @@ bool Engine::updateServer(const Store::ServerRecord &server)
         return false;
     }
     if (auto it = m_links.find(server.id); it != m_links.end()) {
-        (*it)->client->deleteLater();
-        delete *it;
-        m_links.erase(it);
-    }
-    return true;
-}
-
-bool Engine::removeServer(qint64 serverId)
-{
-    if (!m_store.removeServer(serverId)) {
-        emit operationFailed(m_store.lastError());
-        return false;
-    }
-    if (auto it = m_links.find(serverId); it != m_links.end()) {
         (*it)->client->deleteLater();
         delete *it;
         m_links.erase(it);

@@ -114,8 +114,10 @@ public:
     // the GUI's bridge. Call on the engine's thread; each returns plain records, empty (or
     // false) when the database is not open; storeError() says why a write failed.
     QString storeError() const { return m_store.lastError(); }
-    QList<Store::ServerRecord> servers();
+    QList<Store::ServerRecord> servers(bool withRetired = false); // removed ones on request
     std::optional<Store::ServerRecord> server(qint64 serverId);
+    // Stored tasks of a server, and how many of them still run (nullopt when not open).
+    std::optional<Store::TaskStore::ServerUse> serverUse(qint64 serverId);
     QStringList serverTaskIds(); // every server task id stored: what a transcript must not hold
     std::optional<Store::TaskRecord> task(qint64 taskId);
     QList<Store::TaskRecord> tasks(const Store::TaskQuery &query = {});
@@ -168,10 +170,16 @@ public slots:
     bool open(const QString &dbPath);
     void close();
 
-    // Servers. addServer returns the id (or the existing id for a known URL), -1 on error.
+    // Servers. addServer returns the id (or the existing id for a known URL; a removed server's
+    // URL brings it back with its kept tasks), -1 on error.
     qint64 addServer(const QString &url, const QString &name = {}, const QString &token = {});
     bool updateServer(const Eddy::Store::ServerRecord &server);
-    bool removeServer(qint64 serverId);
+    // engineservers.cpp. Refused (operationFailed) while a call to it is being sent, and with
+    // RefuseIfUsed when it has stored tasks; KeepTasks retires it (its live tasks are stored lost
+    // and no longer polled), DeleteTasks deletes them with it.
+    bool removeServer(qint64 serverId,
+                      Eddy::Store::TaskStore::Removal mode
+                      = Eddy::Store::TaskStore::Removal::RefuseIfUsed);
     // server/discover + tools/list; results cached in the store. Emits serverStateChanged() and
     // toolsChanged().
     void refreshServer(qint64 serverId);

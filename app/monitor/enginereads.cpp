@@ -6,9 +6,14 @@
 
 namespace Eddy::Monitor {
 
-QList<Store::ServerRecord> Engine::servers()
+QList<Store::ServerRecord> Engine::servers(bool withRetired)
 {
-    return m_store.isOpen() ? m_store.servers() : QList<Store::ServerRecord>{};
+    return m_store.isOpen() ? m_store.servers(withRetired) : QList<Store::ServerRecord>{};
+}
+
+std::optional<Store::TaskStore::ServerUse> Engine::serverUse(qint64 serverId)
+{
+    return m_store.isOpen() ? m_store.serverUse(serverId) : std::nullopt;
 }
 
 std::optional<Store::ServerRecord> Engine::server(qint64 serverId)

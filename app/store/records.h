@@ -42,6 +42,7 @@ struct ServerRecord
     QString discovery;    // cached server/discover result (JSON text)
     QString tools;        // cached tools/list result: JSON array of Tool objects
     qint64 createdAtMs = 0;
+    bool retired = false; // removed with its tasks kept as history: never contacted again
 };
 
 struct SessionRecord

@@ -210,6 +210,11 @@ CREATE TABLE job_adapters (
     updated_at INTEGER NOT NULL
 );
 )sql",
+    // 7 -> 8: a server removed with its tasks kept as history is retired, not deleted: left out
+    // of servers(), never contacted again, still naming its tasks (taskstoreservers.cpp).
+    R"sql(
+ALTER TABLE servers ADD COLUMN retired INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 constexpr int s_migrationCount = int(sizeof(s_migrations) / sizeof(s_migrations[0]));
@@ -290,9 +295,11 @@ ServerRecord readServer(Statement &st)
     s.discovery = st.text(5);
     s.tools = st.text(6);
     s.createdAtMs = st.int64(7);
+    s.retired = st.int64(8) != 0;
     return s;
 }
-const char *const s_serverColumns = "id, url, name, token, era, discovery, tools, created_at";
+const char *const s_serverColumns
+    = "id, url, name, token, era, discovery, tools, created_at, retired";
 } // namespace
 
 std::optional<qint64> TaskStore::addServer(const ServerRecord &server)
@@ -328,37 +335,12 @@ bool TaskStore::updateServer(const ServerRecord &server)
     return m_db.changes() == 1;
 }
 
-bool TaskStore::removeServer(qint64 id)
+QList<ServerRecord> TaskStore::servers(bool withRetired)
 {
-    Statement live = m_db.prepare(QStringLiteral(
-        "SELECT COUNT(*) FROM tasks WHERE server_id=? AND status IN ('working','input_required')"));
-    live.bind(1, id);
-    if (live.step() == Statement::StepResult::Row && live.int64(0) > 0) {
-        m_db.setError(QStringLiteral("The server still has %1 running task(s); cancel them or wait "
-                                     "until they finish before removing it.")
-                          .arg(live.int64(0)));
-        return false;
-    }
-    Statement used = m_db.prepare(QStringLiteral(
-        "SELECT (SELECT COUNT(*) FROM tasks WHERE server_id=?1) + "
-        "(SELECT COUNT(*) FROM sweeps WHERE server_id=?1) + (SELECT COUNT(*) FROM cases WHERE server_id=?1)"));
-    used.bind(1, id);
-    if (used.step() == Statement::StepResult::Row && used.int64(0) > 0) {
-        m_db.setError(QStringLiteral("The server has stored tasks and results, which stay in the "
-                                     "database; it cannot be removed, only renamed."));
-        return false;
-    }
-    Statement adapter = m_db.prepare(QStringLiteral("DELETE FROM job_adapters WHERE server_id=?"));
-    adapter.bind(1, id);
-    adapter.exec();
-    Statement st = m_db.prepare(QStringLiteral("DELETE FROM servers WHERE id=?"));
-    st.bind(1, id);
-    return st.exec() && m_db.changes() == 1;
-}
-
-QList<ServerRecord> TaskStore::servers()
-{
-    Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM servers ORDER BY id").arg(QLatin1String(s_serverColumns)));
+    Statement st = m_db.prepare(
+        QStringLiteral("SELECT %1 FROM servers %2ORDER BY id")
+            .arg(QLatin1String(s_serverColumns),
+                 withRetired ? QString() : QStringLiteral("WHERE retired=0 ")));
     return readAll(st, readServer);
 }
 

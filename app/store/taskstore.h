@@ -19,7 +19,7 @@ class TaskStore final
     Q_DISABLE_COPY_MOVE(TaskStore)
 
 public:
-    static constexpr int SchemaVersion = 7;
+    static constexpr int SchemaVersion = 8;
 
     TaskStore();
     ~TaskStore();
@@ -37,10 +37,22 @@ public:
     // --- servers
     std::optional<qint64> addServer(const ServerRecord &server);   // url must be new
     bool updateServer(const ServerRecord &server);
-    bool removeServer(qint64 id);          // refused while the server has live tasks
-    QList<ServerRecord> servers();
-    std::optional<ServerRecord> server(qint64 id);
-    std::optional<ServerRecord> serverByUrl(const QString &url);
+    // Removal (taskstoreservers.cpp). RefuseIfUsed refuses a server with stored tasks or cases;
+    // KeepTasks retires it (every row kept; live tasks become "lost" with a message saying its
+    // server was removed, unsent cases rejected); DeleteTasks deletes it with its tasks, cases,
+    // events, samples, questions and sweeps.
+    enum class Removal { RefuseIfUsed, KeepTasks, DeleteTasks };
+    bool removeServer(qint64 id, Removal mode = Removal::RefuseIfUsed);
+    struct ServerUse
+    {
+        int tasks = 0; // stored tasks
+        int live = 0;  // of them still working or waiting for input
+    };
+    std::optional<ServerUse> serverUse(qint64 id); // nullopt on error
+    bool setServerRetired(qint64 id, bool retired);
+    QList<ServerRecord> servers(bool withRetired = false);
+    std::optional<ServerRecord> server(qint64 id);               // retired ones too
+    std::optional<ServerRecord> serverByUrl(const QString &url); // retired ones too
     bool setServerDiscovery(qint64 id, const QString &era, const QString &discovery);
     bool setServerTools(qint64 id, const QString &toolsJson);
 

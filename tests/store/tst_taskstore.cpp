@@ -76,6 +76,8 @@ private slots:
     void refusesDamagedFileUntouched();
     void journalAndTaskRoundTrip();
     void recordTaskForCaseIsIdempotent();
+    void removeServerKeepsOrDeletesTasks();
+    void migratesToRetiredServers();
     void updatesStoreEventsAndSamples();
     void sessionsAndAttachByQuery();
     void inputRequestsDedupByKey();
@@ -288,8 +290,104 @@ void tst_TaskStore::journalAndTaskRoundTrip()
     QCOMPARE(store.caseRecord(cases[2].id)->state, CaseState::Rejected);
     QCOMPARE(store.unsubmittedCases().size(), 1);
 
-    QVERIFY(!store.removeServer(*server)); // live tasks keep their server
-    QVERIFY(store.lastError().contains(QStringLiteral("running")));
+    QVERIFY(!store.removeServer(*server)); // not without saying what becomes of its tasks
+    QVERIFY(store.lastError().contains(QStringLiteral("stored tasks")));
+}
+
+// Removing a server (issue 14, item 10): kept as history (retired; live tasks lost, rows kept,
+// across a reopen) or deleted with its tasks; another server's rows are never touched.
+void tst_TaskStore::removeServerKeepsOrDeletesTasks()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("eddy.sqlite"));
+    qint64 a = 0;
+    qint64 b = 0;
+    {
+        TaskStore store;
+        QVERIFY(store.open(path));
+        fill(store, 3); // server a: one sweep, three live tasks
+        a = store.servers().first().id;
+        ServerRecord other;
+        other.url = QStringLiteral("http://127.0.0.1:2/mcp");
+        other.name = QStringLiteral("Other");
+        b = *store.addServer(other);
+        SweepRecord sweep;
+        sweep.serverId = b;
+        sweep.tool = QStringLiteral("run_cfd_case");
+        sweep.spec = QStringLiteral("{}");
+        QList<CaseRecord> cases(1);
+        cases[0].tool = sweep.tool;
+        cases[0].arguments = QStringLiteral("{}");
+        cases[0].idempotencyKey = QStringLiteral("other");
+        QVERIFY(store.journalSweep(sweep, cases));
+        TaskRecord t;
+        t.serverId = b;
+        t.sweepId = sweep.id;
+        t.tool = sweep.tool;
+        t.serverTaskId = QStringLiteral("other-secret");
+        QVERIFY(store.recordTaskForCase(cases[0].id, t));
+
+        QCOMPARE(store.serverUse(a)->tasks, 3);
+        QCOMPARE(store.serverUse(a)->live, 3);
+        QVERIFY(!store.removeServer(a));
+        QCOMPARE(store.servers().size(), 2);
+        QVERIFY2(store.removeServer(a, TaskStore::Removal::KeepTasks), qPrintable(store.lastError()));
+    }
+    TaskStore store;
+    QVERIFY(store.open(path));
+    QCOMPARE(store.servers().size(), 1);
+    QCOMPARE(store.servers().first().id, b);
+    QCOMPARE(store.servers(true).size(), 2);
+    QVERIFY(store.server(a)->retired);
+    QVERIFY(!store.server(b)->retired);
+    TaskQuery ofA;
+    ofA.serverId = a;
+    const QList<TaskRecord> kept = store.tasks(ofA);
+    QCOMPARE(kept.size(), 3);
+    for (const TaskRecord &t : kept) {
+        QCOMPARE(t.status, TaskStatus::Lost);
+        QVERIFY2(t.statusMessage.contains(QStringLiteral("server was removed")),
+                 qPrintable(t.statusMessage));
+        QVERIFY(t.finishedAtMs);
+        QVERIFY(t.arguments.contains(QStringLiteral("reynolds"))); // the rows themselves stay
+    }
+    QCOMPARE(store.serverUse(a)->live, 0);
+    QCOMPARE(store.liveTasks().size(), 1); // b's
+
+    // Back, then deleted with everything of its own.
+    QVERIFY(store.setServerRetired(a, false));
+    QCOMPARE(store.servers().size(), 2);
+    QVERIFY2(store.removeServer(a, TaskStore::Removal::DeleteTasks), qPrintable(store.lastError()));
+    QVERIFY(!store.server(a));
+    QCOMPARE(store.tasks().size(), 1);
+    QCOMPARE(store.tasks().first().serverId, b);
+    QCOMPARE(store.sweeps().size(), 1);
+    QCOMPARE(store.sweeps().first().serverId, b);
+    QCOMPARE(store.cases(store.sweeps().first().id).size(), 1);
+    QCOMPARE(store.liveTasks().size(), 1);
+    QVERIFY(!store.removeServer(a, TaskStore::Removal::DeleteTasks)); // gone: said so
+    QVERIFY2(store.lastError().contains(QStringLiteral("no longer in the database")),
+             qPrintable(store.lastError()));
+}
+
+// Schema 7 -> 8 adds servers.retired; every stored server stays, not retired.
+void tst_TaskStore::migratesToRetiredServers()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("eddy.sqlite"));
+    {
+        TaskStore store;
+        QVERIFY(store.open(path));
+        fill(store, 2);
+        QVERIFY(store.database().exec(QStringLiteral("ALTER TABLE servers DROP COLUMN retired")));
+        QVERIFY(store.database().setUserVersion(7));
+    }
+    TaskStore store;
+    QVERIFY2(store.open(path), qPrintable(store.lastError()));
+    QCOMPARE(store.database().userVersion(), 8);
+    QCOMPARE(store.servers().size(), 1);
+    QVERIFY(!store.servers().first().retired);
+    QCOMPARE(store.tasks().size(), 2);
 }
 
 void tst_TaskStore::recordTaskForCaseIsIdempotent()
