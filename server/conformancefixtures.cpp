@@ -158,7 +158,7 @@ bool checkParamHeaders(const json &inputSchema,
             continue;
         const std::string header = "Mcp-Param-" + schema["x-mcp-header"].get<std::string>();
         const json value = arguments.is_object() ? arguments.value(param, json()) : json();
-        const std::string *raw = req.header(header);
+        const std::string_view *raw = req.header(header);
         if (value.is_null()) {
             if (raw) {
                 failure = headerMismatch(header + " is present but argument '" + param

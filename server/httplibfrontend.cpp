@@ -26,6 +26,7 @@ constexpr int kListenBacklog = 4096;
 // How long stop() lets closed SSE streams write their final frame before the sockets go.
 constexpr auto kStreamDrain = std::chrono::seconds(2);
 
+// The views point into in, which outlives the handler call.
 HttpRequest toRequest(const httplib::Request &in)
 {
     HttpRequest out;
@@ -35,6 +36,7 @@ HttpRequest toRequest(const httplib::Request &in)
     for (const auto &[name, value] : in.headers)
         out.headers.emplace_back(name, value);
     out.body = in.body;
+    out.indexHeaders();
     return out;
 }
 

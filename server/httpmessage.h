@@ -4,7 +4,9 @@
 // socket code in HttpServer. A response is either a complete body or a stream (SSE), whose
 // provider is called repeatedly on a dedicated thread until it calls done() or fails.
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -23,16 +25,68 @@ public:
 
 struct HttpRequest
 {
+    // The headers a request is routed and checked by, found once while parsing (indexHeaders)
+    // so that each check is one array read instead of a scan of every header.
+    enum class Known : unsigned char {
+        Host,
+        Origin,
+        ContentType,
+        Accept,
+        Connection,
+        Authorization,
+        McpSessionId,
+        McpMethod,
+        McpName,
+        McpProtocolVersion,
+        Count
+    };
+
     std::string method;  // "POST", "GET", ...
     std::string path;    // without the query string
-    std::vector<std::pair<std::string, std::string>> headers;
-    std::string body;
+    // Names and values (surrounding whitespace trimmed) and the body are views: into storage
+    // when the request owns its bytes (adopt()), or into memory that outlives the handler
+    // call. Copies and moves keep views into storage pointing into their own storage.
+    std::vector<std::pair<std::string_view, std::string_view>> headers;
+    std::string_view body;
+
+    HttpRequest() = default;
+    HttpRequest(const HttpRequest &other);
+    HttpRequest(HttpRequest &&other) noexcept;
+    HttpRequest &operator=(const HttpRequest &other);
+    HttpRequest &operator=(HttpRequest &&other) noexcept;
+
+    // Copies bytes (which headers and body point into) into storage and points them there.
+    void adopt(std::string_view bytes);
+    // Fills the Known slots from headers; call after headers are complete.
+    void indexHeaders();
 
     // Header names compare case-insensitively, as HTTP says.
-    bool has_header(std::string_view name) const;
+    bool has_header(std::string_view name) const { return header(name) != nullptr; }
     std::string get_header_value(std::string_view name) const;
     // The first value of a header without copying it; null when absent.
-    const std::string *header(std::string_view name) const;
+    const std::string_view *header(std::string_view name) const;
+    const std::string_view *header(Known name) const
+    {
+        const std::uint16_t i = m_known[std::size_t(name)];
+        return i == kNone ? nullptr : &headers[i].second;
+    }
+
+private:
+    // A request has fewer headers than this: its head is at most 64 KiB.
+    static constexpr std::uint16_t kNone = 0xffff;
+    // Re-points views that point into [from, from + size) at the same offsets in storage.
+    void rebase(const char *from, std::size_t size);
+
+    std::string m_storage;
+    std::array<std::uint16_t, std::size_t(Known::Count)> m_known = filledKnown();
+
+    static constexpr std::array<std::uint16_t, std::size_t(Known::Count)> filledKnown()
+    {
+        std::array<std::uint16_t, std::size_t(Known::Count)> a{};
+        for (auto &v : a)
+            v = kNone;
+        return a;
+    }
 };
 
 struct HttpResponse

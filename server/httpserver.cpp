@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fcntl.h>
 #include <netdb.h>
@@ -58,6 +59,13 @@ const char *reason(int status)
     case 503: return "Service Unavailable";
     default: return "Status";
     }
+}
+
+void appendNumber(std::string &out, std::size_t value)
+{
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out.append(digits, std::size_t(end - digits));
 }
 
 std::string_view trim(std::string_view s)
@@ -337,12 +345,13 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
             rearm(c);
             return true;
         }
-        // Reused across requests on this thread, so a poll's header strings keep their memory;
-        // a request handed to another thread is moved out and this one starts empty again.
+        // Reused across requests on this thread, so a poll's header list and bytes keep their
+        // memory; a request handed to another thread is moved out and this one starts empty.
         thread_local HttpRequest request;
-        if (request.body.capacity() > kKeptBufferBytes)
-            std::string().swap(request.body);
-        std::size_t headerCount = 0;
+        if (request.headers.capacity() > 256)
+            decltype(request.headers)().swap(request.headers);
+        request.headers.clear();
+        request.body = {};
         bool http10 = false;
         std::size_t contentLength = 0;
         bool chunked = false;
@@ -389,15 +398,9 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
                 } else if (equalsIgnoreCase(name, "Transfer-Encoding")) {
                     chunked = true;
                 }
-                if (headerCount < request.headers.size()) {
-                    request.headers[headerCount].first.assign(name);
-                    request.headers[headerCount].second.assign(value);
-                } else {
-                    request.headers.emplace_back(name, value);
-                }
-                ++headerCount;
+                // Views into c->in for now; adopt() below moves them into the request.
+                request.headers.emplace_back(name, value);
             }
-            request.headers.resize(headerCount);
         }
         if (chunked) {
             sendError(c, 411); // JSON-RPC messages are small: send them with Content-Length
@@ -415,9 +418,12 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
         c->answered = true;
         if (c->tracked)
             untrack(c);
-        request.body.assign(c->in, headerEnd + 4, contentLength);
-        c->in.erase(0, headerEnd + 4 + contentLength);
-        const std::string *connection = request.header("Connection");
+        const std::size_t requestSize = headerEnd + 4 + contentLength;
+        request.body = std::string_view(c->in.data() + headerEnd + 4, contentLength);
+        request.adopt(std::string_view(c->in.data(), requestSize));
+        request.indexHeaders();
+        c->in.erase(0, requestSize);
+        const std::string_view *connection = request.header(HttpRequest::Known::Connection);
         const std::string_view connectionValue = connection ? *connection : std::string_view();
         const bool keepAlive = http10 ? equalsIgnoreCase(connectionValue, "keep-alive")
                                       : !equalsIgnoreCase(connectionValue, "close");
@@ -512,7 +518,7 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
     out.clear();
     out.reserve(response.body.size() + 256);
     out += "HTTP/1.1 ";
-    out += std::to_string(response.status);
+    appendNumber(out, std::size_t(response.status));
     out += ' ';
     out += reason(response.status);
     out += "\r\n";
@@ -522,7 +528,7 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
         out += "\r\n";
     }
     out += "Content-Length: ";
-    out += std::to_string(response.body.size());
+    appendNumber(out, response.body.size());
     out += "\r\n";
     for (const auto &[k, v] : response.headers) {
         out += k;

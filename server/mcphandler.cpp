@@ -90,9 +90,12 @@ McpHandler::~McpHandler() = default;
 
 bool McpHandler::isFastPath(const HttpRequest &req)
 {
-    if (req.method != "POST" || req.has_header("Mcp-Session-Id"))
+    if (req.method != "POST" || req.header(HttpRequest::Known::McpSessionId))
         return false;
-    const std::string method = req.get_header_value("Mcp-Method");
+    const std::string_view *header = req.header(HttpRequest::Known::McpMethod);
+    if (!header)
+        return false;
+    const std::string_view method = *header;
     // The header must match the body (checked later), so these never reach a slow handler.
     return method == "tasks/get" || method == "server/discover" || method == "tools/list";
 }
@@ -106,7 +109,7 @@ bool McpHandler::isAllowedHost(std::string_view hostHeader) const
                        [host](const std::string &a) { return equalsIgnoreCase(a, host); });
 }
 
-bool McpHandler::isAllowedOrigin(std::string_view origin, const std::string *hostHeader) const
+bool McpHandler::isAllowedOrigin(std::string_view origin, const std::string_view *hostHeader) const
 {
     origin = trimOws(origin);
     while (!origin.empty() && origin.back() == '/')
@@ -126,7 +129,7 @@ bool McpHandler::isAllowedOrigin(std::string_view origin, const std::string *hos
 
 bool McpHandler::guardRebinding(const HttpRequest &req, HttpResponse &res) const
 {
-    const std::string *host = req.header("Host");
+    const std::string_view *host = req.header(HttpRequest::Known::Host);
     if (host && !isAllowedHost(*host)) {
         sendError(res, 403, nullptr, -32600,
                   "Forbidden: Host '" + std::string(hostOf(*host))
@@ -135,7 +138,7 @@ bool McpHandler::guardRebinding(const HttpRequest &req, HttpResponse &res) const
                         "Behind a reverse proxy, start it with --allowed-host NAME");
         return false;
     }
-    const std::string *origin = req.header("Origin");
+    const std::string_view *origin = req.header(HttpRequest::Known::Origin);
     if (origin && !isAllowedOrigin(*origin, host)) {
         // A web page must not drive a local solver server (DNS rebinding): spec says 403.
         sendError(res, 403, nullptr, -32600,
@@ -260,26 +263,27 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
 {
     // Every check of handlePost, handleModern, checkHeaders and tasksGet, in the passing
     // direction only: whatever fails here fails (or passes) there with the same words.
-    if (req.header("Origin") || req.header("Mcp-Session-Id"))
+    using K = HttpRequest::Known;
+    if (req.header(K::Origin) || req.header(K::McpSessionId))
         return false;
     if (!m_options.token.empty()) {
-        const std::string *auth = req.header("Authorization");
+        const std::string_view *auth = req.header(K::Authorization);
         if (!auth || !Secrets::constantTimeEquals(*auth, m_bearer))
             return false;
     }
-    const std::string *contentType = req.header("Content-Type");
+    const std::string_view *contentType = req.header(K::ContentType);
     if (!contentType || !startsWithIgnoreCase(*contentType, "application/json"))
         return false;
-    if (const std::string *accept = req.header("Accept"); accept && !isAcceptable(*accept))
+    if (const std::string_view *accept = req.header(K::Accept); accept && !isAcceptable(*accept))
         return false;
     PollScanner::Fields f;
     if (!PollScanner::scan(req.body, f) || f.jsonrpc != "2.0" || f.id.empty()
         || f.method != "tasks/get" || !f.hasParams || !f.hasMeta || !f.hasCapabilities
         || f.protocolVersion != kModernVersion || !f.declaresTasks || f.taskId.empty())
         return false;
-    const std::string *version = req.header("MCP-Protocol-Version");
-    const std::string *method = req.header("Mcp-Method");
-    const std::string *name = req.header("Mcp-Name");
+    const std::string_view *version = req.header(K::McpProtocolVersion);
+    const std::string_view *method = req.header(K::McpMethod);
+    const std::string_view *name = req.header(K::McpName);
     // A =?base64?...?= Mcp-Name is legal but unusual: the full path decodes it.
     if (!version || *version != f.protocolVersion || !method || *method != f.method || !name
         || trimOws(*name) != f.taskId)
@@ -310,7 +314,8 @@ void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
                       + "': send the JSON-RPC message as application/json");
         return;
     }
-    if (const std::string *accept = req.header("Accept"); accept && !isAcceptable(*accept)) {
+    if (const std::string_view *accept = req.header(HttpRequest::Known::Accept);
+        accept && !isAcceptable(*accept)) {
         sendError(res, 406, nullptr, -32600,
                   "Not acceptable: send 'Accept: application/json, text/event-stream'");
         return;
@@ -378,14 +383,14 @@ bool McpHandler::checkHeaders(const HttpRequest &req, HttpResponse &res,
         sendError(res, 400, call.id, -32020, "Header mismatch: " + message);
         return false;
     };
-    const std::string *versionHeader = req.header("MCP-Protocol-Version");
+    const std::string_view *versionHeader = req.header(HttpRequest::Known::McpProtocolVersion);
     if (!versionHeader)
         return mismatch("the MCP-Protocol-Version header is missing; send it with the same value "
                         "as _meta io.modelcontextprotocol/protocolVersion");
     if (trimOws(*versionHeader) != version)
         return mismatch("MCP-Protocol-Version header value '" + std::string(trimOws(*versionHeader))
                         + "' does not match body value '" + version + "'");
-    const std::string *methodHeader = req.header("Mcp-Method");
+    const std::string_view *methodHeader = req.header(HttpRequest::Known::McpMethod);
     if (!methodHeader)
         return mismatch("the Mcp-Method header is missing; send the JSON-RPC method in it");
     if (trimOws(*methodHeader) != call.method)
@@ -514,7 +519,7 @@ bool McpHandler::isLegacyInitialize(const HttpRequest &req, const Call &call)
     const auto metaIt = call.params.find("_meta");
     const bool modernMeta = metaIt != call.params.end() && metaIt->is_object()
                             && metaIt->contains("io.modelcontextprotocol/protocolVersion");
-    const std::string *version = req.header("MCP-Protocol-Version");
+    const std::string_view *version = req.header(HttpRequest::Known::McpProtocolVersion);
     return !modernMeta && !(version && trimOws(*version) == kModernVersion);
 }
 

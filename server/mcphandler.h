@@ -84,7 +84,7 @@ private:
     // DNS-rebinding protection (docs/server.md): false after answering 403.
     bool guardRebinding(const HttpRequest &req, HttpResponse &res) const;
     bool isAllowedHost(std::string_view hostHeader) const;
-    bool isAllowedOrigin(std::string_view origin, const std::string *hostHeader) const;
+    bool isAllowedOrigin(std::string_view origin, const std::string_view *hostHeader) const;
     void tasksGet(HttpResponse &res, const Call &call);
     void tasksUpdate(HttpResponse &res, const Call &call);
     void tasksCancel(HttpResponse &res, const Call &call);

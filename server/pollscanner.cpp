@@ -1,6 +1,8 @@
 #include "server/pollscanner.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace Eddy::Server {
 
@@ -29,7 +31,9 @@ public:
 
     void skipSpace()
     {
-        while (m_p < m_end && (*m_p == ' ' || *m_p == '\t' || *m_p == '\n' || *m_p == '\r'))
+        // One comparison for the usual case, a structural character right here.
+        while (m_p < m_end && static_cast<unsigned char>(*m_p) <= ' '
+               && (*m_p == ' ' || *m_p == '\t' || *m_p == '\n' || *m_p == '\r'))
             ++m_p;
     }
     bool atEnd() const { return m_p == m_end; }
@@ -56,6 +60,7 @@ public:
         if (m_p >= m_end || *m_p != '"')
             return false;
         const char *start = ++m_p;
+        skipPlain();
         while (m_p < m_end) {
             const auto c = static_cast<unsigned char>(*m_p);
             if (c == '"') {
@@ -145,6 +150,29 @@ public:
     }
 
 private:
+    // Skips 8 bytes at a time while none of them ends a plain string or disqualifies it (a
+    // quote, a backslash, a control character or a non-ASCII byte); the byte loop in string()
+    // decides the rest. A string is most of a poll's body.
+    void skipPlain()
+    {
+        constexpr std::uint64_t ones = 0x0101010101010101u;
+        constexpr std::uint64_t highs = 0x8080808080808080u;
+        const auto hasZero = [](std::uint64_t v) {
+            return (v - ones) & ~v & highs;
+        };
+        while (m_end - m_p >= 8) {
+            std::uint64_t w;
+            std::memcpy(&w, m_p, sizeof w);
+            // Below 0x20 or from 0x80: the subtraction borrows into, or w already has, a high
+            // bit (a borrow only ever starts at such a byte, so nothing else is flagged).
+            const std::uint64_t special = (((w - 0x20 * ones) | w) & highs)
+                                          | hasZero(w ^ ('"' * ones)) | hasZero(w ^ ('\\' * ones));
+            if (special)
+                return;
+            m_p += 8;
+        }
+    }
+
     bool literal(std::string_view word)
     {
         if (std::size_t(m_end - m_p) < word.size() || std::string_view(m_p, word.size()) != word)

@@ -101,6 +101,7 @@ private slots:
     void agreesWithNlohmannUnderMutation();
     void fallsBackOnUnusualShapes_data();
     void fallsBackOnUnusualShapes();
+    void readsLongStringsAtEveryOffset();
 };
 
 void tst_PollScanner::seedsArePlain()
@@ -175,6 +176,37 @@ void tst_PollScanner::fallsBackOnUnusualShapes()
     QFETCH(QString, body);
     PollScanner::Fields f;
     QVERIFY(!PollScanner::scan(body.toStdString(), f));
+}
+
+void tst_PollScanner::readsLongStringsAtEveryOffset()
+{
+    // Strings are scanned several bytes at a time: a byte that ends or disqualifies a string
+    // must be seen wherever it falls, and the bytes around the limits must still pass.
+    const auto body = [](const std::string &taskId) {
+        return R"({"params":{"taskId":")" + taskId + R"("}})";
+    };
+    for (std::size_t length = 1; length <= 40; ++length) {
+        for (std::size_t at = 0; at < length; ++at) {
+            for (const char bad : {'\x01', '\x1f', '\x80', '\xff', '\\', '\n'}) {
+                std::string taskId(length, 'a');
+                taskId[at] = bad;
+                PollScanner::Fields f;
+                QVERIFY2(!PollScanner::scan(body(taskId), f), qPrintable(QString::number(at)));
+            }
+            for (const char good : {' ', '\x7f', '~', '!', '#'}) {
+                std::string taskId(length, 'Z');
+                taskId[at] = good;
+                PollScanner::Fields f;
+                QVERIFY(PollScanner::scan(body(taskId), f));
+                QCOMPARE(std::string(f.taskId), taskId);
+                QCOMPARE(disagreement(body(taskId), f), std::string());
+            }
+            std::string early(length, 'b');
+            early[at] = '"'; // ends the string there: the rest is not JSON
+            PollScanner::Fields f;
+            QVERIFY(!PollScanner::scan(body(early), f));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_PollScanner)
