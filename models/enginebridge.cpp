@@ -30,6 +30,7 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
     qRegisterMetaType<QList<CaseQuestion>>();
     qRegisterMetaType<CaseDelivery>();
     qRegisterMetaType<SharedWork>();
+    qRegisterMetaType<JobAdapterView>();
     qRegisterMetaType<Monitor::Engine::ServerState>();
     qRegisterMetaType<Monitor::HandleImportReport>();
     qRegisterMetaType<Monitor::HandleExport>();

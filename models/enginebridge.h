@@ -87,6 +87,18 @@ public:
         bool reload = false;                  // changes were missed: read the session again
     };
 
+    // A server's job adapter (docs/eddyctl.md "Job adapters"; enginebridgeadapters.cpp): the
+    // one stored with it, else Eddy's proposal from its tools.
+    struct JobAdapterView
+    {
+        Store::ServerRecord server; // with its tools (JSON text) as last listed
+        std::optional<Monitor::JobAdapter> stored;
+        QString storedError; // an adapter is stored but not valid: why
+        std::optional<Monitor::AdapterProposal> proposal; // when no valid one is stored
+        QString error;                                    // the tools could not be listed: why
+        bool offersTasks = false; // the server has the Tasks extension
+    };
+
     explicit EngineBridge(Monitor::Engine *engine, QObject *parent = nullptr);
     ~EngineBridge() override;
 
@@ -138,6 +150,14 @@ public:
     static QStringList unknownHandleEndpoints(const QByteArray &content,
                                               const QStringList &serverUrls);
 
+    // Job adapters: the server's (jobAdapterReady()); storing one through the engine call
+    // `eddyctl adapter set` uses (jobAdapterStored()); and the check when a server connects:
+    // jobAdapterSuggested() when it offers no Tasks extension, has job-shaped tools and no
+    // adapter yet (nothing otherwise).
+    void requestJobAdapter(qint64 serverId);
+    void setJobAdapter(qint64 serverId, const Monitor::JobAdapter &adapter);
+    void checkJobAdapter(qint64 serverId);
+
     // Names of the varied parameters in a stored sweep spec ("vary" keys, file order).
     static QStringList variedNames(const QString &specJson);
 
@@ -178,6 +198,9 @@ Q_SIGNALS:
     void submissionRejected(const QString &message);
     void operationFailed(const QString &message);
     void ttlWarning(qint64 taskId, qint64 msLeft);
+    void jobAdapterReady(const Eddy::EngineBridge::JobAdapterView &view);
+    void jobAdapterSuggested(const Eddy::EngineBridge::JobAdapterView &view);
+    void jobAdapterStored(qint64 serverId, bool ok, const QString &message);
 
 private:
     QPointer<Monitor::Engine> m_engine;
@@ -192,5 +215,6 @@ Q_DECLARE_METATYPE(Eddy::EngineBridge::SweepResults)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::CaseQuestion)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::CaseDelivery)
 Q_DECLARE_METATYPE(Eddy::EngineBridge::SharedWork)
+Q_DECLARE_METATYPE(Eddy::EngineBridge::JobAdapterView)
 Q_DECLARE_METATYPE(Eddy::Monitor::HandleImportReport)
 Q_DECLARE_METATYPE(Eddy::Monitor::HandleExport)

@@ -71,6 +71,7 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
         case AgeColumn: return tr("Age");
         case ServerColumn: return tr("Server");
         case ExpiresColumn: return tr("Expires In");
+        case PatternColumn: return tr("Pattern");
         default: return {};
         }
     }
@@ -80,6 +81,7 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
         case ParametersColumn: return tr("The varied parameters' values; every argument is in the row's tooltip");
         case EtaColumn: return tr("Estimated time left at the recent iteration rate");
         case ExpiresColumn: return tr("When the server may forget the task (its TTL); results are stored as soon as they arrive");
+        case PatternColumn: return tr("How the server runs the call: an MCP task, a streamed call or a job followed through the server's job adapter");
         default: return {};
         }
     }
@@ -104,6 +106,7 @@ QHash<int, QByteArray> TaskTableModel::roleNames() const
     names.insert(ServerIdRole, "serverId");
     names.insert(SortRole, "sort");
     names.insert(SearchTextRole, "searchText");
+    names.insert(PatternRole, "pattern");
     return names;
 }
 
@@ -123,6 +126,30 @@ Monitor::Outcome outcomeOfStatus(TaskStatus status, bool toolError)
 }
 
 } // namespace
+
+QString TaskTableModel::patternText(const QString &pattern)
+{
+    if (pattern == QLatin1String("streamed"))
+        return tr("Streamed call");
+    if (pattern == QLatin1String("job"))
+        return tr("Job");
+    if (pattern == QLatin1String("task"))
+        return tr("Task");
+    return pattern;
+}
+
+QString TaskTableModel::patternToolTip(const QString &pattern)
+{
+    if (pattern == QLatin1String("streamed"))
+        return tr("A streamed tools/call: progress arrives on the call's open connection. The run "
+                  "lives as long as that connection: if it is lost, the run cannot be followed "
+                  "again (Re-run starts it anew). Cancel closes the stream.");
+    if (pattern == QLatin1String("job"))
+        return tr("A job followed through the server's job adapter: Eddy polls its status tool, "
+                  "fetches the result with its result tool and resumes it after a restart.");
+    return tr("An MCP task: the server keeps it, Eddy polls it and resumes it after a restart "
+              "while the server remembers it.");
+}
 
 QString TaskTableModel::statusText(TaskStatus status, bool toolError)
 {
@@ -265,7 +292,7 @@ void TaskTableModel::fillDerived(const Row &row) const
     row.parameters = parts.join(QStringLiteral(", "));
     row.search = QStringList{row.parameters, row.task.tool, row.task.statusMessage,
                              m_serverNames.value(row.task.serverId), Monitor::OutcomeText::label(row.outcome),
-                             QString::number(row.task.id)}
+                             patternText(row.task.pattern), QString::number(row.task.id)}
                      .join(QLatin1Char(' '))
                      .toLower();
     row.derived = true;
@@ -343,6 +370,7 @@ QVariant TaskTableModel::display(const Row &row, int column) const
         const qint64 left = *at - now();
         return left <= 0 ? tr("expired") : durationText(left);
     }
+    case PatternColumn: return patternText(t.pattern);
     default: return {};
     }
 }
@@ -370,6 +398,7 @@ QVariant TaskTableModel::sortValue(const Row &row, int column) const
     case AgeColumn: return t.firstSeenAtMs; // older first = larger age
     case ServerColumn: return m_serverNames.value(t.serverId);
     case ExpiresColumn: return double(t.expiresAtMs().value_or(std::numeric_limits<qint64>::max()));
+    case PatternColumn: return patternText(t.pattern);
     default: return {};
     }
 }
@@ -398,6 +427,8 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
             return row.allArguments; // fixed and varied: the columns show only what varies
         if (index.column() == StatusColumn && t.status == TaskStatus::Failed && !t.error.isEmpty())
             return tr("Failed: %1").arg(t.error);
+        if (index.column() == PatternColumn)
+            return patternToolTip(t.pattern);
         return {};
     case Qt::DecorationRole:
         if (index.column() == StatusColumn)
@@ -439,6 +470,7 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
     case ServerIdRole: return t.serverId;
     case SortRole: return sortValue(row, index.column());
     case SearchTextRole: return row.search;
+    case PatternRole: return t.pattern;
     default: return {};
     }
 }

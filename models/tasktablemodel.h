@@ -40,6 +40,10 @@ public:
         AgeColumn,
         ServerColumn,
         ExpiresColumn,
+        // How the server runs the call: an MCP task, a streamed tools/call or a job followed
+        // through the server's job adapter. Last, so layouts saved before it keep their order;
+        // hidden until a row is not a task (TaskMonitor shows it then).
+        PatternColumn,
         ColumnCount
     };
     Q_ENUM(Column)
@@ -59,7 +63,8 @@ public:
         SweepIdRole,         // qint64, or invalid
         ServerIdRole,        // qint64
         SortRole,            // a value that sorts naturally for the column
-        SearchTextRole       // everything a search should match, lower case
+        SearchTextRole,      // everything a search should match, lower case
+        PatternRole          // QString: "task", "streamed" or "job" (TaskRecord::pattern)
     };
     Q_ENUM(Role)
 
@@ -144,6 +149,13 @@ public:
     QHash<Monitor::Outcome, int> outcomeCounts() const { return m_outcomeCounts; }
     Monitor::Outcome outcome(qint64 taskId) const;
 
+    // Rows that are not MCP tasks (streamed calls and jobs): while none are listed the Pattern
+    // column has nothing to tell.
+    int otherPatternRows() const { return m_otherPatternRows; }
+    // "Task", "Streamed call", "Job" for a TaskRecord::pattern, and what each pattern promises.
+    static QString patternText(const QString &pattern);
+    static QString patternToolTip(const QString &pattern);
+
     static QString statusText(Store::TaskStatus status, bool toolError = false);
     static QColor statusColor(Store::TaskStatus status); // the palette colour of the status alone
     static QString durationText(qint64 ms);
@@ -182,6 +194,7 @@ private:
     void fillDerived(const Row &row) const;
     const Row &derived(int row) const;
     void count(Store::TaskStatus status, int delta);
+    void countPattern(const QString &pattern, int delta);
     // Takes what the outcome needs from a record that still has its result, then recounts.
     void takeConvergence(Row &row, const Store::TaskRecord &task);
     bool refreshOutcome(Row &row); // true when it changed
@@ -222,6 +235,7 @@ private:
     QSet<qint64> m_askedSweeps;
     QHash<Store::TaskStatus, int> m_counts;
     QHash<Monitor::Outcome, int> m_outcomeCounts;
+    int m_otherPatternRows = 0;
     bool m_allSessions = false;
     qint64 m_fixedNow = 0;
     // While applyChanges runs: rows changed as a whole, and rows changed on the status side.

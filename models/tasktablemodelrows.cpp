@@ -30,6 +30,12 @@ void TaskTableModel::count(TaskStatus status, int delta)
     m_counts[status] += delta;
 }
 
+void TaskTableModel::countPattern(const QString &pattern, int delta)
+{
+    if (pattern != QLatin1String("task"))
+        m_otherPatternRows += delta;
+}
+
 void TaskTableModel::clearAccepted()
 {
     m_sessionSweeps.clear();
@@ -49,6 +55,7 @@ void TaskTableModel::appendRow(const Store::TaskRecord &task)
     if (task.caseId)
         m_caseRow.insert(*task.caseId, r);
     count(task.status, 1);
+    countPattern(task.pattern, 1);
     m_rows.push_back(std::move(row));
 }
 
@@ -149,6 +156,7 @@ void TaskTableModel::clearRows()
     m_caseRow.clear();
     m_counts.clear();
     m_outcomeCounts.clear();
+    m_otherPatternRows = 0;
 }
 
 void TaskTableModel::appendListed(const QList<const Store::TaskRecord *> &tasks)
@@ -245,6 +253,11 @@ void TaskTableModel::applyTasks(const QList<Store::TaskRecord> &tasks)
                 count(t.status, 1);
                 countsDirty = true;
             }
+            if (row.task.pattern != t.pattern) {
+                countPattern(row.task.pattern, -1);
+                countPattern(t.pattern, 1);
+                countsDirty = true;
+            }
             const bool identity = row.task.arguments != t.arguments || row.task.sweepId != t.sweepId
                                   || row.task.caseId != t.caseId || row.task.serverId != t.serverId;
             row.task = t;
@@ -282,6 +295,7 @@ void TaskTableModel::applyTasks(const QList<Store::TaskRecord> &tasks)
             if (row.task.caseId)
                 m_caseRow.insert(*row.task.caseId, static_cast<int>(m_rows.size()));
             count(row.task.status, 1);
+            countPattern(row.task.pattern, 1);
             m_outcomeCounts[row.outcome] += 1;
             refreshOutcome(row);
             if (row.task.sweepId && !m_sweeps.contains(*row.task.sweepId)

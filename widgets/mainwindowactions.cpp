@@ -12,6 +12,7 @@
 #include "widgets/elicitationdialog.h"
 #include "widgets/handlesactions.h"
 #include "widgets/helpmenu.h"
+#include "widgets/jobadapteractions.h"
 #include "widgets/residualchart.h"
 #include "widgets/resultview.h"
 #include "widgets/schemaform.h"
@@ -102,6 +103,7 @@ void MainWindow::buildMenus()
         ServerRemoval::ask(this, m_bridge, m_servers, id);
     });
     removeServer->setObjectName(QStringLiteral("removeServer"));
+    (new JobAdapterActions(this, m_bridge, m_servers, m_serverList))->addTo(server);
     QAction *refresh = server->addAction(tr("Refresh Servers"), this, [this] {
         m_bridge->checkSharedChanges(); // and what other processes wrote to the database
         for (const auto &s : m_servers->servers())

@@ -117,6 +117,7 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(header, &QHeaderView::customContextMenuRequested, this, &TaskMonitor::showHeaderMenu);
     connect(m_model, &QAbstractItemModel::headerDataChanged, this, &TaskMonitor::syncVariedColumns);
+    connect(m_model, &TaskTableModel::countsChanged, this, &TaskMonitor::syncPatternColumn);
     applyDefaultColumns();
 
     m_emptyHint->setObjectName(QStringLiteral("emptyHint"));
@@ -307,7 +308,8 @@ bool TaskMonitor::shownByDefault(int column)
     case TaskTableModel::MessageColumn:
     case TaskTableModel::AgeColumn:
     case TaskTableModel::ServerColumn:
-    case TaskTableModel::ExpiresColumn: return false;
+    case TaskTableModel::ExpiresColumn:
+    case TaskTableModel::PatternColumn: return false; // shown once a row is not a task
     default: return true;
     }
 }
@@ -346,7 +348,18 @@ void TaskMonitor::applyDefaultColumns()
     width(TaskTableModel::AgeColumn, 5);
     width(TaskTableModel::ServerColumn, 7);
     width(TaskTableModel::ExpiresColumn, 6);
+    width(TaskTableModel::PatternColumn, 7);
     syncVariedColumns();
+    m_patternShown = false;
+    syncPatternColumn();
+}
+
+void TaskMonitor::syncPatternColumn()
+{
+    if (m_patternShown || m_model->otherPatternRows() == 0)
+        return;
+    m_patternShown = true;
+    m_view->setColumnHidden(TaskTableModel::PatternColumn, false);
 }
 
 void TaskMonitor::syncVariedColumns()

@@ -72,6 +72,9 @@ private:
     void showHeaderMenu(const QPoint &pos);
     void applyDefaultColumns();
     void syncVariedColumns(); // a varied slot is shown while it names a parameter
+    // The Pattern column shows once the table lists a row that is not a task (a streamed call
+    // or a job); hidden again by the user, it stays hidden.
+    void syncPatternColumn();
     void checkPendingSweep();
     void updateEmptyHint();
 
@@ -86,6 +89,7 @@ private:
     QLabel *m_emptyHint;
     std::optional<qint64> m_pendingSweep;
     bool m_confirmCancel = true;
+    bool m_patternShown = false;
 
 public:
     // Tests and scripts cancel without the confirmation prompt.

@@ -61,6 +61,15 @@ public:
 
     CallJob *callTool(const QString &name, const nlohmann::json &arguments,
                       CallOptions options = {});
+    // Cancels a tools/call in flight that is not a task (a streamed call; clientcancel.cpp):
+    // 2026-07-28 closes its stream, which is cancellation; 2025-11-25, where a disconnect is not,
+    // first sends notifications/cancelled {requestId, reason} and closes the stream once the
+    // server took it (or after notifyTimeoutMs). The job finishes with Error::Kind::Aborted
+    // unless its answer came first; done() runs once the notification was sent (ok) or could
+    // not be (its error), at once in the modern era.
+    void cancelCall(CallJob *job, const QString &reason,
+                    std::function<void(const Error &notifyError)> done = {},
+                    int notifyTimeoutMs = 5000);
     TaskJob *getTask(const std::string &taskId, const QByteArray &traceparent = {});
     // Answers questions under the keys getTask() reported. An answer the server cannot take
     // yet (it keys questions per session and has not asked this one in its current session,

@@ -319,11 +319,14 @@ private:
     void wrongTaskAnswer(qint64 taskId, const Mcp::Error &e);
     // Streamed calls (streamedtasks.cpp): a tools/call answered as an SSE stream is a row of
     // pattern "streamed" from the moment the stream opens.
-    void streamOpened(const Store::CaseRecord &c);
+    void streamOpened(const Store::CaseRecord &c, Mcp::CallJob *job);
     void streamNotification(qint64 caseId, const nlohmann::json &notification);
     bool streamFinished(const Store::CaseRecord &c, Mcp::CallJob *job); // false: not streamed
     void reconcileStreamed(Store::TaskRecord t); // on open: a stream nobody holds is lost
     void closeStreamed();
+    // Cancel of a streamed row (streamedcancel.cpp): ends its call on the server's terms (the
+    // stream closed, or notifications/cancelled first in 2025-11-25); the row ends cancelled.
+    void cancelStreamed(const Store::TaskRecord &t);
     // Jobs through a job adapter (enginejobs.cpp).
     bool adoptJob(const Store::CaseRecord &c, const nlohmann::json &callResult, bool isToolError,
                   Store::TaskRecord &t);
@@ -395,6 +398,8 @@ private:
     {
         Store::TaskRecord task;
         std::optional<double> percent; // of the last progress notification with a total
+        QPointer<Mcp::CallJob> job;    // the call whose stream this is
+        bool cancelling = false;       // cancelStreamed(): its end is a cancellation
     };
     QHash<qint64, StreamedRow> m_streamed; // case id -> its row while the stream is open
     std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)

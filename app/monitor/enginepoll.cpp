@@ -394,6 +394,10 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             emit operationFailed(QStringLiteral("There is no task %1; list tasks with eddyctl tasks.").arg(id));
             continue;
         }
+        if (t->isLive() && t->pattern == QLatin1String("streamed")) {
+            cancelStreamed(*t); // streamedcancel.cpp
+            continue;
+        }
         if (!t->isLive() || t->serverTaskId.isEmpty()) {
             const QString msg =
                 t->isLive() ? QStringLiteral("Task %1 is a streamed call: the server gives no handle "

@@ -264,7 +264,9 @@ void Engine::startCall(const Store::CaseRecord &c, bool resumed)
         round.reply = nullptr;
         journalCaseQuestion(c.id);
     };
-    options.onStreamOpened = [this, c] { streamOpened(c); };
+    // The job exists by the time its stream opens (never inside callTool()).
+    auto callJob = std::make_shared<QPointer<Mcp::CallJob>>();
+    options.onStreamOpened = [this, c, callJob] { streamOpened(c, *callJob); };
     options.onNotification = [this, caseId](const json &n) { streamNotification(caseId, n); };
     options.inputHandler = [this, caseId](const json &, Mcp::CallOptions::Reply reply) {
         auto it = m_caseRounds.find(caseId);
@@ -274,6 +276,7 @@ void Engine::startCall(const Store::CaseRecord &c, bool resumed)
         askCase(caseId);
     };
     Mcp::CallJob *job = l->client->callTool(c.tool, args.is_discarded() ? json::object() : args, options);
+    *callJob = job;
     connect(job, &Mcp::Job::finished, this, [this, job, c, resumed] { callFinished(c, job, resumed); });
 }
 

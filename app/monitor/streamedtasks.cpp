@@ -138,6 +138,14 @@ QString StreamedCalls::lostMessage(std::optional<double> percent, const QString 
     return why.isEmpty() ? lost : tr("%1 (%2)").arg(lost, why);
 }
 
+QString StreamedCalls::cancelledMessage(std::optional<double> percent)
+{
+    if (percent)
+        return tr("cancelled at %1 %: Eddy ended the streamed call on request.")
+            .arg(std::floor(*percent), 0, 'f', 0);
+    return tr("cancelled: Eddy ended the streamed call on request.");
+}
+
 QString StreamedCalls::orphanedMessage(std::optional<double> percent)
 {
     if (percent)
@@ -180,7 +188,7 @@ bool StreamedCalls::ownerAlive(const QString &owner)
 
 // --- the engine's part (members of Engine, kept here to keep engine.cpp to polling tasks)
 
-void Engine::streamOpened(const Store::CaseRecord &c)
+void Engine::streamOpened(const Store::CaseRecord &c, Mcp::CallJob *job)
 {
     if (m_streamed.contains(c.id))
         return; // the same call sent again after a dropped stream: same row
@@ -202,7 +210,7 @@ void Engine::streamOpened(const Store::CaseRecord &c)
     }
     if (auto stored = m_store.task(*id))
         t = *stored;
-    m_streamed.insert(c.id, StreamedRow{t, std::nullopt});
+    m_streamed.insert(c.id, StreamedRow{t, std::nullopt, job, false});
     if (auto sess = m_pendingSessionForCase.take(c.id))
         m_store.attachTask(sess, *id);
     qCInfo(lcMonitor, "case %lld: streamed call, task %lld", c.id, *id);
@@ -262,6 +270,11 @@ bool Engine::streamFinished(const Store::CaseRecord &c, Mcp::CallJob *job)
         t.isToolError = job->isToolError();
         samples = ProgressParser::historySamples(t.result, t.id, now);
         replaceResiduals = !samples.isEmpty();
+    } else if (row.cancelling) {
+        // Cancelled from Eddy: whatever ended the stream (our close, or the server ending it
+        // after notifications/cancelled), the run was stopped on request.
+        t.status = Store::TaskStatus::Cancelled;
+        t.statusMessage = StreamedCalls::cancelledMessage(row.percent);
     } else {
         const Mcp::Error e = job->error();
         json error{{"message", e.message().toStdString()}};

@@ -35,6 +35,8 @@ public:
 
     // The row's message when the stream ended without the result and could not be resumed.
     static QString lostMessage(std::optional<double> percent, const QString &cause = {});
+    // The row's message when the call was cancelled from Eddy (its stream closed on request).
+    static QString cancelledMessage(std::optional<double> percent);
     // The row's message when Eddy finds a stream whose process has ended (kill -9, a crash).
     static QString orphanedMessage(std::optional<double> percent);
 
