@@ -177,7 +177,8 @@ std::optional<Store::TaskRecord> Ctl::storedTaskArgument(const QString &usage)
 
 void Ctl::cmdAnswer()
 {
-    const std::optional<qint64> number = taskArgument(4, QStringLiteral("usage: eddyctl answer TASK KEY JSON"));
+    const std::optional<qint64> number
+        = taskArgument(4, QStringLiteral("usage: eddyctl answer TASK KEY JSON"));
     if (!number)
         return;
     const qint64 task = *number;
@@ -216,7 +217,8 @@ void Ctl::cmdAnswer()
 
 void Ctl::cmdCancel()
 {
-    const std::optional<Store::TaskRecord> t = storedTaskArgument(QStringLiteral("usage: eddyctl cancel TASK"));
+    const std::optional<Store::TaskRecord> t
+        = storedTaskArgument(QStringLiteral("usage: eddyctl cancel TASK"));
     if (!t)
         return;
     const qint64 task = t->id;
@@ -233,7 +235,8 @@ void Ctl::cmdCancel()
 
 void Ctl::cmdResult()
 {
-    const std::optional<Store::TaskRecord> t = storedTaskArgument(QStringLiteral("usage: eddyctl result TASK"));
+    const std::optional<Store::TaskRecord> t
+        = storedTaskArgument(QStringLiteral("usage: eddyctl result TASK"));
     if (!t)
         return;
     const qint64 task = t->id;

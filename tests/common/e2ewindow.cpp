@@ -110,7 +110,9 @@ void E2eWindow::stop()
     m_thread.wait();
 }
 
-qint64 E2eWindow::addServer(const QString &url, const QString &name, const QString &token,
+qint64 E2eWindow::addServer(const QString &url,
+                            const QString &name,
+                            const QString &token,
                             const QString &tool)
 {
     m_bridge->addServer(url, name, token);
@@ -133,7 +135,8 @@ qint64 E2eWindow::addServer(const QString &url, const QString &name, const QStri
     };
     if (!QTest::qWaitFor(hasTool, 60000)) {
         qWarning("E2eWindow: the server %s did not list the tool %s within 60 s",
-                 qPrintable(url), qPrintable(tool));
+                 qPrintable(url),
+                 qPrintable(tool));
         return 0;
     }
     return servers->index(row()).data(ServerListModel::ServerIdRole).toLongLong();
@@ -142,7 +145,8 @@ qint64 E2eWindow::addServer(const QString &url, const QString &name, const QStri
 void E2eWindow::onEngine(const std::function<void(Monitor::Engine &)> &f) const
 {
     Monitor::Engine *engine = m_engine;
-    QMetaObject::invokeMethod(engine, [engine, &f] { f(*engine); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        engine, [engine, &f] { f(*engine); }, Qt::BlockingQueuedConnection);
 }
 
 } // namespace Eddy::Test

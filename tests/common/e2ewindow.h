@@ -54,7 +54,9 @@ public:
 
     // Adds a server as the Servers dialog does and waits (30 s) until it is listed, then (60 s)
     // until `tool` is among its tools. Its id, or 0 with the reason as a warning.
-    qint64 addServer(const QString &url, const QString &name, const QString &token = {},
+    qint64 addServer(const QString &url,
+                     const QString &name,
+                     const QString &token = {},
                      const QString &tool = QStringLiteral("run_cfd_case"));
     // Runs `f` on the engine's thread and returns once it has.
     void onEngine(const std::function<void(Monitor::Engine &)> &f) const;

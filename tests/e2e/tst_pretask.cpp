@@ -105,7 +105,8 @@ void tst_PreTask::addServer(Test::E2eWindow &app, const QUrl &url)
 {
     MainWindow &w = *app.window();
     QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
-    QVERIFY(app.addServer(url.toString(), QStringLiteral("Hostile CFD"), {}, QStringLiteral("sim")));
+    QVERIFY(
+        app.addServer(url.toString(), QStringLiteral("Hostile CFD"), {}, QStringLiteral("sim")));
     QCOMPARE(w.serverModel()->rowCount(), 1);
 }
 

@@ -11,6 +11,7 @@
 #include "models/enginebridge.h"
 #include "models/inboxmodel.h"
 #include "models/serverlistmodel.h"
+#include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
@@ -18,12 +19,11 @@
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
-#include "widgets/schemaform.h"
 #include "widgets/residualchart.h"
 #include "widgets/resultview.h"
+#include "widgets/schemaform.h"
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
-#include "models/sweepresultsmodel.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -123,7 +123,11 @@ void tst_Questions::cleanupTestCase()
 
 qint64 tst_Questions::serverId() const
 {
-    return m_app->window()->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    return m_app->window()
+        ->serverModel()
+        ->index(0)
+        .data(ServerListModel::ServerIdRole)
+        .toLongLong();
 }
 
 QList<qint64> tst_Questions::askingCases(int n)
@@ -132,8 +136,10 @@ QList<qint64> tst_Questions::askingCases(int n)
     const int before = w.taskModel()->rowCount();
     for (int i = 0; i < n; ++i) {
         const json args{{"reynolds", m_reynolds++}, {"grid", 16}, {"max_iterations", 200}, {"force_mesh_defect", true}};
-        m_app->bridge()->callOnce(serverId(), QStringLiteral("run_cfd_case"), QByteArray::fromStdString(args.dump()),
-                                w.currentSession());
+        m_app->bridge()->callOnce(serverId(),
+                                  QStringLiteral("run_cfd_case"),
+                                  QByteArray::fromStdString(args.dump()),
+                                  w.currentSession());
     }
     QList<qint64> ids;
     [&] {
@@ -345,9 +351,11 @@ void tst_Questions::answerIsShownOnTheTask()
 {
     MainWindow &w = *m_app->window();
     // A one-case sweep (so the sweep export has the case) whose mesh check asks.
-    m_app->bridge()->submitSweep(serverId(), R"({"tool": "run_cfd_case",
+    m_app->bridge()->submitSweep(serverId(),
+                                 R"({"tool": "run_cfd_case",
         "fixed": {"grid": 16, "max_iterations": 200, "force_mesh_defect": true},
-        "vary": {"reynolds": {"list": [150]}}, "concurrency": 1})", w.currentSession());
+        "vary": {"reynolds": {"list": [150]}}, "concurrency": 1})",
+                                 w.currentSession());
     QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 1, 60000);
     const qint64 task = w.inboxModel()->request(w.inboxModel()->firstPendingRow())->taskId;
     AnswerPanel *panel = w.answerPanel();

@@ -100,8 +100,8 @@ void tst_Rerun::initTestCase()
     QVERIFY(m_long > 0 && m_queued > 0);
     m_sweepId = m_app->window()->taskModel()->task(m_queued)->sweepId.value_or(0);
     QVERIFY(m_sweepId > 0);
-    QTRY_COMPARE_WITH_TIMEOUT(int(m_app->window()->taskModel()->task(m_long)->status),
-                              int(TaskStatus::Working), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        int(m_app->window()->taskModel()->task(m_long)->status), int(TaskStatus::Working), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(m_app->window()->taskModel()->task(m_queued)->statusMessage.contains(
                                  QLatin1String("queued, position")),
                              30000);
@@ -123,7 +123,8 @@ qint64 tst_Rerun::taskWithIterations(int maxIterations) const
 std::optional<Store::CaseRecord> tst_Rerun::caseRecord(qint64 caseId)
 {
     std::optional<Store::CaseRecord> out;
-    m_app->onEngine([caseId, &out](Monitor::Engine &engine) { out = engine.store().caseRecord(caseId); });
+    m_app->onEngine(
+        [caseId, &out](Monitor::Engine &engine) { out = engine.store().caseRecord(caseId); });
     return out;
 }
 
@@ -174,7 +175,8 @@ void tst_Rerun::cancelledQueuedCaseDropsQueueMessage()
 {
     QVERIFY(pressDel(m_queued, QMessageBox::Yes));
     QTRY_COMPARE_WITH_TIMEOUT(int(m_app->window()->taskModel()->task(m_queued)->status),
-                              int(TaskStatus::Cancelled), 30000);
+                              int(TaskStatus::Cancelled),
+                              30000);
     const TaskTableModel *m = m_app->window()->taskModel();
     const int row = m->rowOf(m_queued);
     QVERIFY(row >= 0);
@@ -188,12 +190,13 @@ void tst_Rerun::rerunStaysInSweep()
 {
     // Free the one worker, then re-run the cancelled case 2.
     QVERIFY(pressDel(m_long, QMessageBox::Yes));
-    QTRY_COMPARE_WITH_TIMEOUT(int(m_app->window()->taskModel()->task(m_long)->status),
-                              int(TaskStatus::Cancelled), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        int(m_app->window()->taskModel()->task(m_long)->status), int(TaskStatus::Cancelled), 30000);
     const Store::TaskRecord before = *m_app->window()->taskModel()->task(m_queued);
     QVERIFY(before.caseId);
     m_app->window()->monitor()->selectTask(m_queued);
-    auto *rerun = m_app->window()->monitor()->findChild<QToolButton *>(QStringLiteral("rerunTasks"));
+    auto *rerun
+        = m_app->window()->monitor()->findChild<QToolButton *>(QStringLiteral("rerunTasks"));
     QVERIFY(rerun);
     QTRY_VERIFY_WITH_TIMEOUT(rerun->isEnabled(), 5000);
     rerun->click();
@@ -212,9 +215,11 @@ void tst_Rerun::rerunStaysInSweep()
     QCOMPARE(c->index, old->index);
     QCOMPARE(c->parentCaseId.value_or(0), old->id);
     QTRY_COMPARE_WITH_TIMEOUT(int(m_app->window()->taskModel()->task(attempt)->status),
-                              int(TaskStatus::Completed), 60000);
+                              int(TaskStatus::Completed),
+                              60000);
     QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->caseLabel(attempt),
-                              m_app->window()->taskModel()->caseLabel(m_queued), 10000);
+                              m_app->window()->taskModel()->caseLabel(m_queued),
+                              10000);
 
     // The sweep view: two design points, case 2 showing the new attempt and its result.
     m_app->window()->monitor()->selectTask(attempt);

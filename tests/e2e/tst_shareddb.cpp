@@ -239,9 +239,9 @@ void tst_SharedDb::oneProcessPollsEachTaskAndAnswersGoOnce()
                         {"max_iterations", 200},
                         {"force_mesh_defect", true}};
         m_app->bridge()->callOnce(serverId,
-                                QStringLiteral("run_cfd_case"),
-                                QByteArray::fromStdString(args.dump()),
-                                w.currentSession());
+                                  QStringLiteral("run_cfd_case"),
+                                  QByteArray::fromStdString(args.dump()),
+                                  w.currentSession());
     }
     QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 2, 60000);
     QList<qint64> ids{w.taskModel()->taskIdAt(0), w.taskModel()->taskIdAt(1)};

@@ -1,11 +1,11 @@
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
+#include "models/sweepresultsmodel.h"
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
-#include "models/sweepresultsmodel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultview.h"
@@ -16,7 +16,6 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDialog>
-#include <QToolButton>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -28,6 +27,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 #include <memory>
 
@@ -113,7 +113,8 @@ void tst_TableLayout::windowFitsTheScreen()
 void tst_TableLayout::emptyTableSaysWhatToDo()
 {
     QCOMPARE(m_app->window()->taskModel()->rowCount(), 0);
-    const QLabel *hint = m_app->window()->monitor()->findChild<QLabel *>(QStringLiteral("emptyHint"));
+    const QLabel *hint
+        = m_app->window()->monitor()->findChild<QLabel *>(QStringLiteral("emptyHint"));
     QVERIFY(hint);
     QVERIFY(hint->isVisible());
     QVERIFY(hint->text().contains(QLatin1String("New Sweep")));
@@ -131,7 +132,8 @@ void tst_TableLayout::newSweepIsSelected()
     m_app->bridge()->submitSweep(serverId, spec, m_app->window()->currentSession());
     QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->rowCount(), 3, 60000);
     QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->monitor()->selectedTaskIds().size(), 1, 10000);
-    const Store::TaskRecord *t = m_app->window()->taskModel()->task(m_app->window()->monitor()->selectedTaskIds().first());
+    const Store::TaskRecord *t
+        = m_app->window()->taskModel()->task(m_app->window()->monitor()->selectedTaskIds().first());
     QVERIFY(t && t->sweepId);
     m_sweepId = *t->sweepId;
     QVERIFY(!m_app->window()->monitor()->emptyHint()->isVisible());
@@ -150,7 +152,8 @@ bool tst_TableLayout::fullyVisible(int column, QString *why) const
 {
     const QTableView *view = m_app->window()->monitor()->view();
     const QHeaderView *header = view->horizontalHeader();
-    const QString name = m_app->window()->taskModel()->headerData(column, Qt::Horizontal).toString();
+    const QString name
+        = m_app->window()->taskModel()->headerData(column, Qt::Horizontal).toString();
     if (view->isColumnHidden(column)) {
         *why = name + QStringLiteral(" is hidden");
         return false;
@@ -183,7 +186,8 @@ void tst_TableLayout::keyColumnsVisibleWithoutScrolling()
         QVERIFY2(fullyVisible(c, &why), qPrintable(why));
     }
     // Fixed arguments are in the row's tooltip.
-    const QString tip = m_app->window()->taskModel()->index(0, reynolds).data(Qt::ToolTipRole).toString();
+    const QString tip
+        = m_app->window()->taskModel()->index(0, reynolds).data(Qt::ToolTipRole).toString();
     QVERIFY2(tip.contains(QLatin1String("grid = 16")) && tip.contains(QLatin1String("reynolds")), qPrintable(tip));
 }
 
@@ -203,7 +207,8 @@ void tst_TableLayout::variedColumnSortsAsNumbers()
 
 void tst_TableLayout::ghiaPointsOverlayTheCentreline()
 {
-    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_app->window()->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
     const int reynolds = variedColumnOf(QStringLiteral("reynolds"));
     const TaskTableModel *m = m_app->window()->taskModel();
     qint64 re100 = 0;
@@ -229,7 +234,8 @@ void tst_TableLayout::ghiaPointsOverlayTheCentreline()
 
 void tst_TableLayout::sweepPlotEnlarges()
 {
-    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_app->window()->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
     SweepResultsView *results = m_app->window()->sweepResults();
     QTRY_COMPARE_WITH_TIMEOUT(results->model()->sweepId(), m_sweepId, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(results->model()->withResultsCount(), 3, 30000);
@@ -262,7 +268,8 @@ void tst_TableLayout::sweepPlotChoiceIsPicked()
 
 void tst_TableLayout::residualAndLayoutSurviveARestart()
 {
-    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_app->window()->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
     // A column the user turned on from the header's menu stays on.
     QTableView *view = m_app->window()->monitor()->view();
     QVERIFY(view->isColumnHidden(TaskTableModel::ServerColumn));
@@ -283,7 +290,8 @@ void tst_TableLayout::residualAndLayoutSurviveARestart()
     // Every outcome reads in full: the delegate paints it bold beside a dot.
     QFont bold = m_app->window()->monitor()->view()->font();
     bold.setBold(true);
-    const int statusWidth = m_app->window()->monitor()->view()->columnWidth(TaskTableModel::StatusColumn);
+    const int statusWidth
+        = m_app->window()->monitor()->view()->columnWidth(TaskTableModel::StatusColumn);
     for (int r = 0; r < m->rowCount(); ++r) {
         const QString text = m->index(r, TaskTableModel::StatusColumn).data().toString();
         QVERIFY2(QFontMetrics(bold).horizontalAdvance(text) + QFontMetrics(bold).height() < statusWidth,

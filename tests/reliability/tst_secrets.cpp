@@ -118,7 +118,8 @@ void tst_Secrets::guiFlowLogsNoSecret()
     EngineBridge *bridge = app->bridge();
     QTRY_VERIFY_WITH_TIMEOUT(window->currentSession().has_value(), 30000);
 
-    QVERIFY(app->addServer(m_server.url(), QStringLiteral("Secret CFD"), QString::fromLatin1(m_token)));
+    QVERIFY(
+        app->addServer(m_server.url(), QStringLiteral("Secret CFD"), QString::fromLatin1(m_token)));
     QCOMPARE(window->serverModel()->rowCount(), 1);
     const qint64 serverId = window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
     bridge->submitSweep(serverId, R"({"tool": "run_cfd_case",
