@@ -1,6 +1,7 @@
 // Eddy's GUI entry point: the engine on its own thread, the main window on the GUI thread, and
 // the bundled eddy-cfd-server started on first run.
 
+#include "app/agent/agent.h"
 #include "app/monitor/engine.h"
 #include "app/store/taskstore.h"
 #include "models/enginebridge.h"
@@ -140,8 +141,14 @@ int main(int argc, char *argv[])
     engine->moveToThread(&engineThread);
     engineThread.start();
 
+    // The agent works the engine directly, so it is built here beside it and lives on its thread;
+    // the window gets it only to show its chat (widgets never reach the engine).
+    auto *agent = new Agent::Agent(engine);
+    agent->setConfirmationPolicy(Agent::Agent::ConfirmationPolicy::Ask);
+    agent->moveToThread(&engineThread);
+
     EngineBridge bridge(engine);
-    MainWindow window(&bridge);
+    MainWindow window(&bridge, agent);
     FirstRun firstRun(&bridge);
     if (parser.isSet(serverDataOption))
         firstRun.setDataDir(parser.value(serverDataOption));
@@ -188,8 +195,9 @@ int main(int argc, char *argv[])
     window.show();
 
     const int code = app.exec();
-    window.shutdownAgent(); // queued on the engine thread ahead of the engine's own end
-    QMetaObject::invokeMethod(engine, [engine] {
+    // The agent goes first (it works the engine), on the engine thread as the engine does.
+    QMetaObject::invokeMethod(engine, [engine, agent] {
+        delete agent;
         engine->close();
         delete engine;
     }, Qt::BlockingQueuedConnection);

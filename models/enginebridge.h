@@ -102,8 +102,6 @@ public:
     explicit EngineBridge(Monitor::Engine *engine, QObject *parent = nullptr);
     ~EngineBridge() override;
 
-    Monitor::Engine *engine() const { return m_engine; }
-
     // Reads on the engine thread; the answer arrives as a signal.
     void requestSnapshot(std::optional<qint64> sessionId);
     void requestServers();

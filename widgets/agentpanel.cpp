@@ -2,7 +2,6 @@
 
 #include "app/agent/agent.h"
 #include "models/agentchatmodel.h"
-#include "models/enginebridge.h"
 #include "widgets/agentsettingsdialog.h"
 
 #include <QHBoxLayout>
@@ -17,9 +16,9 @@
 
 namespace Eddy {
 
-AgentPanel::AgentPanel(EngineBridge *bridge, QWidget *parent)
+AgentPanel::AgentPanel(Agent::Agent *agent, QWidget *parent)
     : QWidget(parent)
-    , m_bridge(bridge)
+    , m_agent(agent)
     , m_model(new AgentChatModel(this))
     , m_title(new QLabel(this))
     , m_status(new QLabel(this))
@@ -28,11 +27,6 @@ AgentPanel::AgentPanel(EngineBridge *bridge, QWidget *parent)
     , m_send(new QPushButton(tr("Send"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
 {
-    Monitor::Engine *engine = bridge->engine();
-    m_agent = new Agent::Agent(engine);
-    m_agent->moveToThread(engine->thread());
-    m_agent->setConfirmationPolicy(Agent::Agent::ConfirmationPolicy::Ask);
-
     m_view->setModel(m_model);
     m_view->setWordWrap(true);
     m_view->setUniformItemSizes(false);
@@ -120,12 +114,9 @@ AgentPanel::AgentPanel(EngineBridge *bridge, QWidget *parent)
     m_title->setText(tr("No conversation"));
 }
 
-AgentPanel::~AgentPanel()
-{
-    // The agent lives on the engine thread: end it there.
-    m_agent->disconnect(this);
-    m_agent->deleteLater();
-}
+// The agent is not ours: its owner ends it on the engine thread (maybe already gone by now, so it
+// is not touched here; Qt drops the connections of whichever side goes first).
+AgentPanel::~AgentPanel() = default;
 
 void AgentPanel::setSettings(const Agent::AgentSettings &settings)
 {

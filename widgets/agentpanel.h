@@ -13,22 +13,22 @@ class QPushButton;
 namespace Eddy {
 
 class AgentChatModel;
-class EngineBridge;
 namespace Agent {
 class Agent;
 }
 
 // The Agent panel: a chat with streamed text, tool calls as compact cards carrying Eddy's task
 // numbers (double-click one to show the task), a stop button and the endpoint settings. The
-// Agent itself lives on the engine's thread; the panel talks to it through queued calls.
-// GUI thread.
+// Agent is built and owned where the engine is (app/main.cpp) and lives on the engine's thread;
+// the panel talks to it through queued calls only. GUI thread.
 class AgentPanel final : public QWidget
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(AgentPanel)
 
 public:
-    explicit AgentPanel(EngineBridge *bridge, QWidget *parent = nullptr);
+    // `agent` is not null and lives while the event loop runs (its owner ends it afterwards).
+    explicit AgentPanel(Agent::Agent *agent, QWidget *parent = nullptr);
     ~AgentPanel() override;
 
     AgentChatModel *model() const { return m_model; }
@@ -52,8 +52,7 @@ private:
     void onConfirmation(qint64 requestId, const QString &tool, const QString &what, bool personOnly);
     void loadHistory();
 
-    EngineBridge *m_bridge;
-    Agent::Agent *m_agent = nullptr;
+    Agent::Agent *m_agent; // its owner ends it on the engine thread, after the event loop
     AgentChatModel *m_model;
     QLabel *m_title;
     QLabel *m_status;

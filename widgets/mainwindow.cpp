@@ -64,9 +64,10 @@ namespace Eddy {
 using json = nlohmann::json;
 using Store::TaskStatus;
 
-MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
+MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *parent)
     : QMainWindow(parent)
     , m_bridge(bridge)
+    , m_agent(agent)
     , m_tasks(new TaskTableModel(this))
     , m_inbox(new InboxModel(this))
     , m_servers(new ServerListModel(this))
@@ -298,7 +299,6 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::shutdownAgent()
 {
-    // The agent lives on the engine's thread and must go before the engine does.
     delete m_agentPanel;
     m_agentPanel = nullptr;
 }
@@ -448,7 +448,11 @@ void MainWindow::buildDocks()
     m_inboxDock->raise();
 
     // Right, behind the result: the agent's chat. Its cards lead to the task in the monitor.
-    m_agentPanel = new AgentPanel(m_bridge, this);
+    if (!m_agent) {
+        resultDock->raise();
+        return;
+    }
+    m_agentPanel = new AgentPanel(m_agent, this);
     m_agentPanel->setObjectName(QStringLiteral("agentPanel"));
     connect(m_agentPanel, &AgentPanel::taskActivated, this, [this](qint64 taskId) {
         m_monitor->selectTask(taskId);

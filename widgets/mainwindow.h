@@ -23,6 +23,9 @@ class QDockWidget;
 
 namespace Eddy {
 
+namespace Agent {
+class Agent;
+}
 class AgentPanel;
 class ChartSeriesSet;
 class ElicitationDialog;
@@ -43,6 +46,8 @@ class TaskTableModel;
 // live chart, status timeline and result on the right, the input inbox at the bottom. Every
 // panel is a dock whose layout is saved in QSettings. It talks to the engine only through the
 // EngineBridge and keeps nothing the database does not also hold. GUI thread.
+// The agent (built where the engine is, on its thread) feeds the Agent dock; without one (tests
+// that do not need it) the window has no Agent dock.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -52,7 +57,8 @@ public:
     enum class Theme { System, Light, Dark };
     Q_ENUM(Theme)
 
-    explicit MainWindow(EngineBridge *bridge, QWidget *parent = nullptr);
+    explicit MainWindow(EngineBridge *bridge, Agent::Agent *agent = nullptr,
+                        QWidget *parent = nullptr);
     ~MainWindow() override;
 
     // Loads servers, sessions and tasks (call once the engine has opened its database).
@@ -72,7 +78,7 @@ public:
     SweepResultsView *sweepResults() const { return m_sweepResultsView; }
     QDockWidget *sweepResultsDock() const { return m_sweepDock; }
     AgentPanel *agentPanel() const { return m_agentPanel; }
-    // Ends the agent (on the engine thread) before the engine is deleted; the dock stays empty.
+    // Removes the Agent panel (the dock stays empty); the agent itself is its owner's to end.
     void shutdownAgent();
     SweepEditor *sweepEditor();
     // The opt-in pop-up on screen, if any.
@@ -163,6 +169,7 @@ private:
     QString sweepLabel(std::optional<qint64> sweepId) const;
 
     EngineBridge *m_bridge;
+    Agent::Agent *m_agent; // may be null; lives on the engine thread
     TaskTableModel *m_tasks;
     InboxModel *m_inbox;
     ServerListModel *m_servers;

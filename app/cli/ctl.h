@@ -43,6 +43,10 @@ private:
     void finish(int code);
     void fail(const QString &message, int code = Failure);
     std::optional<qint64> serverFor(const QString &url);
+    // TASK (the first argument) of a command that takes `argCount` words; fail() when not.
+    std::optional<qint64> taskArgument(qsizetype argCount, const QString &usage);
+    // A command's only argument TASK, read from the opened database; fail() when not there.
+    std::optional<Store::TaskRecord> storedTaskArgument(const QString &usage);
     bool loadAnswers();
     void hookInput();
     void askInteractively(const Store::InputRequestRecord &request);

@@ -149,14 +149,39 @@ void Ctl::cmdWatch()
         m_err << QStringLiteral("watching %1 live task(s)").arg(m_engine.liveTaskCount()) << Qt::endl;
 }
 
-void Ctl::cmdAnswer()
+std::optional<qint64> Ctl::taskArgument(qsizetype argCount, const QString &usage)
 {
-    if (m_args.size() != 4)
-        return fail(QStringLiteral("usage: eddyctl answer TASK KEY JSON"), Usage);
+    if (m_args.size() != argCount) {
+        fail(usage, Usage);
+        return std::nullopt;
+    }
     bool ok = false;
     const qint64 task = m_args[1].toLongLong(&ok);
-    if (!ok)
-        return fail(QStringLiteral("TASK is Eddy's task number, as shown by eddyctl tasks."), Usage);
+    if (!ok) {
+        fail(QStringLiteral("TASK is Eddy's task number, as shown by eddyctl tasks."), Usage);
+        return std::nullopt;
+    }
+    return task;
+}
+
+std::optional<Store::TaskRecord> Ctl::storedTaskArgument(const QString &usage)
+{
+    const std::optional<qint64> task = taskArgument(2, usage);
+    if (!task || !openEngine(false))
+        return std::nullopt;
+    std::optional<Store::TaskRecord> t = m_engine.task(*task);
+    if (!t)
+        fail(QStringLiteral("there is no task %1; list tasks with eddyctl tasks.").arg(*task));
+    return t;
+}
+
+void Ctl::cmdAnswer()
+{
+    const std::optional<qint64> number
+        = taskArgument(4, QStringLiteral("usage: eddyctl answer TASK KEY JSON"));
+    if (!number)
+        return;
+    const qint64 task = *number;
     json answer = parseJson(m_args[3]);
     if (answer.is_discarded() || !answer.is_object())
         return fail(QStringLiteral("JSON must be an object: an ElicitResult like {\"action\":\"accept\",\"content\":{...}} "
@@ -192,16 +217,11 @@ void Ctl::cmdAnswer()
 
 void Ctl::cmdCancel()
 {
-    if (m_args.size() != 2)
-        return fail(QStringLiteral("usage: eddyctl cancel TASK"), Usage);
-    bool ok = false;
-    const qint64 task = m_args[1].toLongLong(&ok);
-    if (!ok)
-        return fail(QStringLiteral("TASK is Eddy's task number, as shown by eddyctl tasks."), Usage);
-    if (!openEngine(false))
+    const std::optional<Store::TaskRecord> t
+        = storedTaskArgument(QStringLiteral("usage: eddyctl cancel TASK"));
+    if (!t)
         return;
-    if (!m_engine.task(task))
-        return fail(QStringLiteral("there is no task %1; list tasks with eddyctl tasks.").arg(task));
+    const qint64 task = t->id;
     connect(&m_engine, &Monitor::Engine::cancelSent, this, [this, task](qint64 taskId, bool ok, const QString &message) {
         if (taskId != task)
             return;
@@ -215,17 +235,11 @@ void Ctl::cmdCancel()
 
 void Ctl::cmdResult()
 {
-    if (m_args.size() != 2)
-        return fail(QStringLiteral("usage: eddyctl result TASK"), Usage);
-    bool ok = false;
-    const qint64 task = m_args[1].toLongLong(&ok);
-    if (!ok)
-        return fail(QStringLiteral("TASK is Eddy's task number, as shown by eddyctl tasks."), Usage);
-    if (!openEngine(false))
-        return;
-    const auto t = m_engine.task(task);
+    const std::optional<Store::TaskRecord> t
+        = storedTaskArgument(QStringLiteral("usage: eddyctl result TASK"));
     if (!t)
-        return fail(QStringLiteral("there is no task %1; list tasks with eddyctl tasks.").arg(task));
+        return;
+    const qint64 task = t->id;
     if (t->isLive())
         return fail(QStringLiteral("task %1 is still %2 (%3); run eddyctl watch --until-done first.")
                         .arg(task).arg(Store::toText(t->status), t->statusMessage));

@@ -18,6 +18,7 @@
 // Verdict rows are RESULT lines (bench/common/benchresult.h, read by bench/run-all.sh).
 #include "benchresult.h"
 
+#include "app/agent/agent.h"
 #include "app/monitor/engine.h"
 #include "app/store/taskstore.h"
 #include "models/enginebridge.h"
@@ -122,6 +123,7 @@ struct App
 {
     QThread thread;
     Monitor::Engine *engine = nullptr;
+    Agent::Agent *agent = nullptr; // as app/main.cpp: beside the engine, on its thread
     std::unique_ptr<EngineBridge> bridge;
     std::unique_ptr<MainWindow> window;
 
@@ -132,8 +134,11 @@ struct App
         engine->setMonitoring(false); // no server here: nothing to poll
         engine->moveToThread(&thread);
         thread.start();
+        agent = new Agent::Agent(engine);
+        agent->setConfirmationPolicy(Agent::Agent::ConfirmationPolicy::Ask);
+        agent->moveToThread(&thread);
         bridge = std::make_unique<EngineBridge>(engine);
-        window = std::make_unique<MainWindow>(bridge.get());
+        window = std::make_unique<MainWindow>(bridge.get(), agent);
     }
     bool start(const QString &db)
     {
@@ -155,7 +160,8 @@ struct App
         bridge.reset();
         Monitor::Engine *e = engine;
         if (e)
-            QMetaObject::invokeMethod(e, [e] {
+            QMetaObject::invokeMethod(e, [e, a = agent] {
+                delete a;
                 e->close();
                 delete e;
             }, Qt::BlockingQueuedConnection);

@@ -4,6 +4,7 @@
 // the sweep editor, the answer panel, the sweep results plot and a tool-error banner in dark.
 // Run through bench/gui/screenshots.sh (Xvfb), which walks the whole matrix.
 
+#include "app/agent/agent.h"
 #include "app/monitor/engine.h"
 #include "models/agentchatmodel.h"
 #include "models/enginebridge.h"
@@ -124,8 +125,11 @@ int main(int argc, char *argv[])
     auto *engine = new Monitor::Engine;
     engine->moveToThread(&thread);
     thread.start();
+    auto *agent = new Agent::Agent(engine); // as app/main.cpp: beside the engine, on its thread
+    agent->setConfirmationPolicy(Agent::Agent::ConfirmationPolicy::Ask);
+    agent->moveToThread(&thread);
     EngineBridge bridge(engine);
-    MainWindow w(&bridge);
+    MainWindow w(&bridge, agent);
     bool opened = false;
     QObject::connect(engine, &Monitor::Engine::opened, &w, [&](bool ok, const QString &) { opened = ok; });
     const QString db = dir.filePath(QStringLiteral("eddy.sqlite"));
@@ -212,8 +216,8 @@ int main(int argc, char *argv[])
     std::printf("ready\n");
     std::fflush(stdout);
 
-    w.shutdownAgent(); // the agent lives on the engine's thread and goes first
-    QMetaObject::invokeMethod(engine, [engine] {
+    QMetaObject::invokeMethod(engine, [engine, agent] {
+        delete agent; // the agent works the engine and goes first
         engine->close();
         delete engine;
     }, Qt::BlockingQueuedConnection);

@@ -5,7 +5,6 @@
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
 #include "models/agentchatmodel.h"
-#include "models/enginebridge.h"
 #include "tests/agent/scriptedmodel.h"
 #include "widgets/agentpanel.h"
 
@@ -47,7 +46,8 @@ void tst_AgentPanel::chatShowsStreamAndCards()
 {
     Monitor::Engine engine;
     QVERIFY(engine.open(m_dir.filePath(QStringLiteral("panel.sqlite"))));
-    EngineBridge bridge(&engine);
+    Agent::Agent agent(&engine); // as app/main.cpp builds it (here on the engine's thread too)
+    agent.setConfirmationPolicy(Agent::Agent::ConfirmationPolicy::Ask);
     ScriptedModel model;
     QVERIFY(model.listen());
     model.push([](const json &) {
@@ -61,7 +61,7 @@ void tst_AgentPanel::chatShowsStreamAndCards()
         r.content = QStringLiteral("There are no tasks yet.");
         return r;
     });
-    AgentPanel panel(&bridge);
+    AgentPanel panel(&agent);
     QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     Agent::AgentSettings s;
     s.baseUrl = model.baseUrl();
@@ -118,8 +118,9 @@ void tst_AgentPanel::unconfiguredShowsError()
 {
     Monitor::Engine engine;
     QVERIFY(engine.open(m_dir.filePath(QStringLiteral("panel2.sqlite"))));
-    EngineBridge bridge(&engine);
-    AgentPanel panel(&bridge);
+    Agent::Agent agent(&engine);
+    agent.setConfirmationPolicy(Agent::Agent::ConfirmationPolicy::Ask);
+    AgentPanel panel(&agent);
     panel.setSettings(Agent::AgentSettings());
     QSignalSpy finished(&panel, &AgentPanel::turnFinished);
     panel.send(QStringLiteral("hello"));

@@ -4,6 +4,7 @@
 #include "models/serverlistmodel.h"
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
@@ -25,7 +26,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 #include <QTreeWidget>
 
 #include <memory>
@@ -48,59 +48,19 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    struct App
-    {
-        QThread thread;
-        Monitor::Engine *engine = nullptr;
-        std::unique_ptr<EngineBridge> bridge;
-        std::unique_ptr<MainWindow> window;
-    };
-    std::unique_ptr<App> startApp();
-    void stopApp(std::unique_ptr<App> &app);
+    std::unique_ptr<Test::E2eWindow> startApp();
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
-    std::unique_ptr<App> m_app;
+    std::unique_ptr<Test::E2eWindow> m_app;
     int m_questionsAnswered = 0;
 };
 
-std::unique_ptr<tst_GuiFlow::App> tst_GuiFlow::startApp()
+std::unique_ptr<Test::E2eWindow> tst_GuiFlow::startApp()
 {
-    auto app = std::make_unique<App>();
-    app->engine = new Monitor::Engine;
-    app->engine->moveToThread(&app->thread);
-    app->thread.start();
-    app->bridge = std::make_unique<EngineBridge>(app->engine);
-    app->window = std::make_unique<MainWindow>(app->bridge.get());
-    QSignalSpy opened(app->engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(app->window.get(), &MainWindow::snapshotLoaded);
-    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    [&] { QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000); }();
-    if (!opened.first().first().toBool())
-        return nullptr;
-    app->window->start();
-    app->window->show();
-    [&] { QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000); }();
-    return app;
-}
-
-void tst_GuiFlow::stopApp(std::unique_ptr<App> &app)
-{
-    if (!app)
-        return;
-    app->window->close();
-    app->window.reset();
-    app->bridge.reset();
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(engine, [engine] {
-        engine->close();
-        delete engine;
-    }, Qt::BlockingQueuedConnection);
-    app->thread.quit();
-    app->thread.wait();
-    app.reset();
+    Test::E2eWindowOptions options;
+    options.size = QSize(); // the window's own size
+    return Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), options);
 }
 
 void tst_GuiFlow::initTestCase()
@@ -119,16 +79,13 @@ void tst_GuiFlow::sweepThroughWidgets()
 {
     m_app = startApp();
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
-    QSignalSpy changes(m_app->bridge.get(), &EngineBridge::changesReady);
+    MainWindow &w = *m_app->window();
+    QSignalSpy changes(m_app->bridge(), &EngineBridge::changesReady);
     // First run with no sessions: Eddy makes one and shows it.
     QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
 
-    m_app->bridge->addServer(m_server.url(), QStringLiteral("Test CFD"), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()->index(0).data(ServerListModel::ToolsRole).toString().contains(
-                                 QLatin1String("run_cfd_case")),
-                             60000);
+    QVERIFY(m_app->addServer(m_server.url(), QStringLiteral("Test CFD")));
+    QCOMPARE(w.serverModel()->rowCount(), 1);
 
     // Build the sweep in the editor: reynolds x forced mesh defect = 6 cases on a 16x16 grid.
     w.showSweepEditor();
@@ -250,15 +207,15 @@ void tst_GuiFlow::sweepThroughWidgets()
     QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->lineageText(), QStringLiteral("Relaunched from #%1.").arg(original), 20000);
     w.monitor()->selectTask(original);
     QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->lineageText(), QStringLiteral("Relaunched as #%1.").arg(relaunched), 20000);
-    stopApp(m_app);
+    m_app.reset();
 }
 
 void tst_GuiFlow::restartKeepsEverything()
 {
-    stopApp(m_app); // the first run, if it stopped early
+    m_app.reset(); // the first run, if it stopped early
     m_app = startApp();
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 7, 30000); // 6 sweep cases + 1 relaunch
     QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 7);
     QCOMPARE(w.serverModel()->rowCount(), 1);
@@ -276,12 +233,12 @@ void tst_GuiFlow::restartKeepsEverything()
         newest = std::max(newest, w.taskModel()->taskIdAt(r));
     w.monitor()->selectTask(newest);
     QTRY_VERIFY_WITH_TIMEOUT(w.resultView()->lineageText().startsWith(QLatin1String("Relaunched from #")), 20000);
-    stopApp(m_app);
+    m_app.reset();
 }
 
 void tst_GuiFlow::cleanupTestCase()
 {
-    stopApp(m_app);
+    m_app.reset();
 }
 
 QTEST_MAIN(tst_GuiFlow)

@@ -3,6 +3,7 @@
 #include "models/serverlistmodel.h"
 #include "models/sessionlistmodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -40,7 +41,6 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 #include <QTranslator>
 
 #include <cmath>
@@ -72,73 +72,24 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    struct App
-    {
-        QThread thread;
-        Monitor::Engine *engine = nullptr;
-        std::unique_ptr<EngineBridge> bridge;
-        std::unique_ptr<MainWindow> window;
-    };
-    // Opens the engine on the test database; `beforeWindowStart` runs after the engine opened and
+    // The window on the test database; `beforeWindowStart` runs after the engine opened and
     // before the window asks for its first snapshot (a slow GUI start).
-    std::unique_ptr<App> startApp(const std::function<void(App &)> &beforeWindowStart = {});
-    void stopApp(std::unique_ptr<App> &app);
+    std::unique_ptr<Test::E2eWindow>
+    startApp(const std::function<void(Test::E2eWindow &)> &beforeWindowStart = {});
     static QString serverActivity(MainWindow &w);
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
-    std::unique_ptr<App> m_app;
+    std::unique_ptr<Test::E2eWindow> m_app;
     qint64 m_serverId = 0; // the reference server's id in the store
 };
 
-std::unique_ptr<tst_GuiMisc::App>
-tst_GuiMisc::startApp(const std::function<void(App &)> &beforeWindowStart)
+std::unique_ptr<Test::E2eWindow>
+tst_GuiMisc::startApp(const std::function<void(Test::E2eWindow &)> &beforeWindowStart)
 {
-    auto app = std::make_unique<App>();
-    app->engine = new Monitor::Engine;
-    app->engine->moveToThread(&app->thread);
-    app->thread.start();
-    app->bridge = std::make_unique<EngineBridge>(app->engine);
-    app->window = std::make_unique<MainWindow>(app->bridge.get());
-    QSignalSpy opened(app->engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(app->window.get(), &MainWindow::snapshotLoaded);
-    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    [&] {
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    }();
-    if (!opened.first().first().toBool())
-        return nullptr;
-    if (beforeWindowStart)
-        beforeWindowStart(*app);
-    app->window->start();
-    app->window->resize(1280, 800);
-    app->window->show();
-    [&] {
-        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
-    }();
-    return app;
-}
-
-void tst_GuiMisc::stopApp(std::unique_ptr<App> &app)
-{
-    if (!app)
-        return;
-    app->window->close();
-    app->window.reset();
-    app->bridge.reset();
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(
-        engine,
-        [engine] {
-            engine->close();
-            delete engine;
-        },
-        Qt::BlockingQueuedConnection);
-    app->thread.quit();
-    app->thread.wait();
-    app.reset();
+    Test::E2eWindowOptions options;
+    options.beforeStart = beforeWindowStart;
+    return Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), options);
 }
 
 QString tst_GuiMisc::serverActivity(MainWindow &w)
@@ -164,7 +115,7 @@ void tst_GuiMisc::firstRunSessionIsNamedSession()
 {
     m_app = startApp();
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
     const QString expected
         = QStringLiteral("Session %1").arg(QDate::currentDate().toString(Qt::ISODate));
@@ -179,20 +130,13 @@ void tst_GuiMisc::firstRunSessionIsNamedSession()
 void tst_GuiMisc::relaunchShowsServerOnlineByName()
 {
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
-    m_app->bridge->addServer(m_server.url(), QStringLiteral("Local CFD server"), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
-    const qint64 serverId
-        = w.serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    MainWindow &w = *m_app->window();
+    const qint64 serverId = m_app->addServer(m_server.url(), QStringLiteral("Local CFD server"));
+    QVERIFY(serverId);
+    QCOMPARE(w.serverModel()->rowCount(), 1);
     m_serverId = serverId;
-    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()
-                                 ->index(0)
-                                 .data(ServerListModel::ToolsRole)
-                                 .toString()
-                                 .contains(QLatin1String("run_cfd_case")),
-                             60000);
     // A case that runs for minutes, so that the relaunched engine has a task to poll.
-    m_app->bridge->callOnce(
+    m_app->bridge()->callOnce(
         serverId,
         QStringLiteral("run_cfd_case"),
         R"({"case_name":"long","reynolds":100,"grid":64,"tolerance":1e-14,"max_iterations":5000000})",
@@ -202,15 +146,15 @@ void tst_GuiMisc::relaunchShowsServerOnlineByName()
     QTRY_COMPARE_WITH_TIMEOUT(
         w.serverModel()->state(serverId), ServerListModel::State::Online, 60000);
     QTRY_COMPARE_WITH_TIMEOUT(serverActivity(w), QStringLiteral("Local CFD server online"), 30000);
-    stopApp(m_app);
+    m_app.reset();
 
     // Relaunch where a poll succeeds before the window's first snapshot has listed the server.
     int online = 0;
     QMetaObject::Connection counting;
-    m_app = startApp([&](App &app) {
-        counting = connect(app.engine,
+    m_app = startApp([&](Test::E2eWindow &app) {
+        counting = connect(app.engine(),
                            &Monitor::Engine::serverStateChanged,
-                           app.window.get(),
+                           app.window(),
                            [&](qint64, Monitor::Engine::ServerState state, const QString &) {
                                online += state == Monitor::Engine::ServerState::Online;
                            });
@@ -218,7 +162,7 @@ void tst_GuiMisc::relaunchShowsServerOnlineByName()
     });
     disconnect(counting);
     QVERIFY(m_app);
-    MainWindow &again = *m_app->window;
+    MainWindow &again = *m_app->window();
     QTRY_COMPARE_WITH_TIMEOUT(again.serverModel()->rowCount(), 1, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(
         again.serverModel()->state(serverId), ServerListModel::State::Online, 10000);
@@ -267,11 +211,11 @@ public:
 void tst_GuiMisc::webPageIsNotAnMcpServer()
 {
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     WebSite site;
     QVERIFY(site.listen(QHostAddress::LocalHost, 0));
     const QString url = QStringLiteral("http://127.0.0.1:%1/").arg(site.serverPort());
-    m_app->bridge->addServer(url, QStringLiteral("Web Site"), QString());
+    m_app->bridge()->addServer(url, QStringLiteral("Web Site"), QString());
     QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 2, 30000);
     const int row
         = w.serverModel()->index(0).data(Qt::DisplayRole).toString() == QLatin1String("Web Site")
@@ -321,7 +265,7 @@ static void removeViaMenu(MainWindow &w, const QString &name)
 void tst_GuiMisc::removeServers()
 {
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     QCOMPARE(w.serverModel()->rowCount(), 2);
     // The web site never ran a task: it goes.
     removeViaMenu(w, QStringLiteral("Web Site"));
@@ -350,7 +294,7 @@ void tst_GuiMisc::removeServers()
 void tst_GuiMisc::sweepFormFitsInGerman()
 {
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     QTranslator german;
     QVERIFY(german.load(QStringLiteral(":/i18n/eddy_de.qm")));
     QCoreApplication::installTranslator(&german);
@@ -389,7 +333,7 @@ void tst_GuiMisc::sweepFormFitsInGerman()
 void tst_GuiMisc::sweepEditorDefaultsLabelAndEscape()
 {
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     w.showSweepEditor();
     SweepEditor *editor = w.sweepEditor();
     auto *window = qobject_cast<QDialog *>(editor->window());
@@ -481,7 +425,7 @@ static void chooseFile(MainWindow &w, const QString &action, const QString &path
 void tst_GuiMisc::openAndSaveSweepFiles()
 {
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     SweepEditor *editor = w.sweepEditor();
     auto *submit = editor->findChild<QPushButton *>(QStringLiteral("submit"));
     const QString example = qEnvironmentVariable("EDDY_SOURCE_DIR")
@@ -580,7 +524,7 @@ static double luminance(const QColor &c)
 void tst_GuiMisc::toolErrorBannerReadableInDark()
 {
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     w.applyTheme(MainWindow::Theme::Dark);
     auto *view = w.findChild<ResultView *>();
     QVERIFY(view);
@@ -620,7 +564,7 @@ void tst_GuiMisc::toolErrorBannerReadableInDark()
 void tst_GuiMisc::shortcutsListedFromActions()
 {
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     QAction *keys = w.findChild<QAction *>(QStringLiteral("keyboardShortcuts"));
     QVERIFY(keys);
     keys->trigger();
@@ -671,7 +615,7 @@ void tst_GuiMisc::helpWithoutDisplay()
 
 void tst_GuiMisc::cleanupTestCase()
 {
-    stopApp(m_app);
+    m_app.reset();
 }
 
 QTEST_MAIN(tst_GuiMisc)

@@ -8,6 +8,7 @@
 #include "models/enginebridge.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -29,7 +30,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 #include <memory>
 
@@ -63,10 +63,7 @@ private:
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
-    QThread m_thread;
-    Monitor::Engine *m_engine = nullptr;
-    std::unique_ptr<EngineBridge> m_bridge;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<Test::E2eWindow> m_app;
 };
 
 void tst_HandlesGui::initTestCase()
@@ -128,20 +125,9 @@ void tst_HandlesGui::importThenExportThroughTheMenu()
 
     // The window on its own, fresh database (which does not know the server).
     const QString db = m_dir.filePath(QStringLiteral("window.sqlite"));
-    m_engine = new Monitor::Engine;
-    m_engine->moveToThread(&m_thread);
-    m_thread.start();
-    m_bridge = std::make_unique<EngineBridge>(m_engine);
-    m_window = std::make_unique<MainWindow>(m_bridge.get());
-    QSignalSpy opened(m_engine, &Monitor::Engine::opened);
-    Monitor::Engine *engine = m_engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    QVERIFY(opened.first().first().toBool());
-    MainWindow &w = *m_window;
-    w.start();
-    w.resize(1280, 800);
-    w.show();
+    m_app = Test::E2eWindow::open(db);
+    QVERIFY(m_app);
+    MainWindow &w = *m_app->window();
     QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000); // the first-run session
     const qint64 session = *w.currentSession();
 
@@ -243,24 +229,7 @@ void tst_HandlesGui::importThenExportThroughTheMenu()
 
 void tst_HandlesGui::stopApp()
 {
-    if (m_window) {
-        m_window->close();
-        m_window.reset();
-    }
-    m_bridge.reset();
-    if (m_engine) {
-        Monitor::Engine *engine = m_engine;
-        QMetaObject::invokeMethod(
-            engine,
-            [engine] {
-                engine->close();
-                delete engine;
-            },
-            Qt::BlockingQueuedConnection);
-        m_engine = nullptr;
-    }
-    m_thread.quit();
-    m_thread.wait();
+    m_app.reset();
 }
 
 void tst_HandlesGui::cleanupTestCase()

@@ -6,6 +6,7 @@
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -27,7 +28,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 #include <nlohmann/json.hpp>
 
@@ -64,10 +64,7 @@ private:
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
-    QThread m_thread;
-    Monitor::Engine *m_engine = nullptr;
-    std::unique_ptr<EngineBridge> m_bridge;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<Test::E2eWindow> m_app;
     qint64 m_sweepId = 0;
 };
 
@@ -87,36 +84,16 @@ void tst_Outcomes::initTestCase()
                              QStringLiteral("2")}),
              qPrintable(m_server.errorString()));
 
-    m_engine = new Monitor::Engine;
-    m_engine->moveToThread(&m_thread);
-    m_thread.start();
-    m_bridge = std::make_unique<EngineBridge>(m_engine);
-    m_window = std::make_unique<MainWindow>(m_bridge.get());
-    QSignalSpy opened(m_engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(m_window.get(), &MainWindow::snapshotLoaded);
-    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    Monitor::Engine *engine = m_engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    QVERIFY(opened.first().first().toBool());
-    m_window->start();
-    m_window->resize(1280, 800);
-    m_window->show();
-    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->currentSession().has_value(), 30000);
-    m_bridge->addServer(m_server.url(), QStringLiteral("Test CFD"), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->serverModel()
-                                 ->index(0)
-                                 .data(ServerListModel::ToolsRole)
-                                 .toString()
-                                 .contains(QLatin1String("run_cfd_case")),
-                             60000);
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")));
+    QVERIFY(m_app);
+    QTRY_VERIFY_WITH_TIMEOUT(m_app->window()->currentSession().has_value(), 30000);
+    QVERIFY(m_app->addServer(m_server.url(), QStringLiteral("Test CFD")));
+    QCOMPARE(m_app->window()->serverModel()->rowCount(), 1);
 }
 
 int tst_Outcomes::rowOf(bool defect, int maxIterations) const
 {
-    const TaskTableModel *m = m_window->taskModel();
+    const TaskTableModel *m = m_app->window()->taskModel();
     for (int r = 0; r < m->rowCount(); ++r) {
         const Store::TaskRecord *t = m->task(m->taskIdAt(r));
         const json args = json::parse(t->arguments.toStdString(), nullptr, false);
@@ -130,37 +107,37 @@ int tst_Outcomes::rowOf(bool defect, int maxIterations) const
 qint64 tst_Outcomes::taskOf(bool defect, int maxIterations) const
 {
     const int r = rowOf(defect, maxIterations);
-    return r < 0 ? 0 : m_window->taskModel()->taskIdAt(r);
+    return r < 0 ? 0 : m_app->window()->taskModel()->taskIdAt(r);
 }
 
 void tst_Outcomes::sweepEndsWithEveryOutcome()
 {
     const qint64 serverId
-        = m_window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+        = m_app->window()->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
     QVERIFY(serverId > 0);
     const QByteArray spec = R"({"tool": "run_cfd_case",
         "fixed": {"case_name": "outcomes", "reynolds": 100, "grid": 16, "tolerance": 1e-4},
         "vary": {"force_mesh_defect": {"list": [false, true]}, "max_iterations": {"list": [30, 20000]}},
         "concurrency": 4})";
-    m_bridge->submitSweep(serverId, spec, m_window->currentSession());
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->taskModel()->rowCount(), 4, 60000);
+    m_app->bridge()->submitSweep(serverId, spec, m_app->window()->currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->rowCount(), 4, 60000);
 
     // The two defective meshes ask; the limited one is aborted (a tool error), the other repaired.
     QSet<qint64> answered;
     QElapsedTimer timer;
     timer.start();
     const auto done = [this] {
-        return m_window->taskModel()->statusCounts().value(TaskStatus::Completed) == 4;
+        return m_app->window()->taskModel()->statusCounts().value(TaskStatus::Completed) == 4;
     };
     while (!done() && timer.elapsed() < 180000) {
-        const InboxModel *inbox = m_window->inboxModel();
+        const InboxModel *inbox = m_app->window()->inboxModel();
         for (int r = 0; r < inbox->rowCount(); ++r) {
             const qint64 task = inbox->index(r, 0).data(InboxModel::TaskIdRole).toLongLong();
             const QString key = inbox->index(r, 0).data(InboxModel::KeyRole).toString();
             if (answered.contains(task))
                 continue;
             const bool abort = task == taskOf(true, 30);
-            m_bridge->answerInput(
+            m_app->bridge()->answerInput(
                 task,
                 key,
                 abort
@@ -170,16 +147,16 @@ void tst_Outcomes::sweepEndsWithEveryOutcome()
         }
         QTest::qWait(50);
     }
-    QVERIFY2(done(), qPrintable(m_window->statusCountsText()));
+    QVERIFY2(done(), qPrintable(m_app->window()->statusCountsText()));
     QCOMPARE(answered.size(), 2);
-    m_sweepId = m_window->taskModel()->task(taskOf(false, 30))->sweepId.value_or(0);
+    m_sweepId = m_app->window()->taskModel()->task(taskOf(false, 30))->sweepId.value_or(0);
     QVERIFY(m_sweepId > 0);
-    QVERIFY(m_window->taskModel()->task(taskOf(true, 30))->isToolError);
+    QVERIFY(m_app->window()->taskModel()->task(taskOf(true, 30))->isToolError);
 }
 
 void tst_Outcomes::toolErrorIsNotPaintedAsSuccess()
 {
-    const TaskTableModel *m = m_window->taskModel();
+    const TaskTableModel *m = m_app->window()->taskModel();
     const int error = rowOf(true, 30);
     const int good = rowOf(false, 20000);
     QVERIFY(error >= 0 && good >= 0);
@@ -201,8 +178,8 @@ void tst_Outcomes::toolErrorIsNotPaintedAsSuccess()
                 .toDouble()
             < 1.0);
     // The sweep table agrees.
-    m_window->monitor()->selectTask(m->taskIdAt(error));
-    const SweepResultsModel *results = m_window->sweepResults()->model();
+    m_app->window()->monitor()->selectTask(m->taskIdAt(error));
+    const SweepResultsModel *results = m_app->window()->sweepResults()->model();
     QTRY_COMPARE_WITH_TIMEOUT(results->rowCount(), 4, 20000);
     const int statusColumn = int(results->parameterNames().size()) + 1;
     QColor sweepError, sweepGood;
@@ -219,7 +196,7 @@ void tst_Outcomes::toolErrorIsNotPaintedAsSuccess()
 
 void tst_Outcomes::unconvergedRunReadsNotConverged()
 {
-    const TaskTableModel *m = m_window->taskModel();
+    const TaskTableModel *m = m_app->window()->taskModel();
     const int limited = rowOf(false, 30);
     const int good = rowOf(false, 20000);
     QVERIFY(limited >= 0);
@@ -233,7 +210,7 @@ void tst_Outcomes::unconvergedRunReadsNotConverged()
     const QColor success
         = m->index(good, TaskTableModel::StatusColumn).data(Qt::ForegroundRole).value<QColor>();
     QVERIFY(status.data(Qt::ForegroundRole).value<QColor>() != success);
-    QVERIFY(!m_window->statusCountsText().contains(QLatin1String("Done 4")));
+    QVERIFY(!m_app->window()->statusCountsText().contains(QLatin1String("Done 4")));
 }
 
 void tst_Outcomes::fastCaseChartHasIterationsAndFullHistory()
@@ -241,11 +218,11 @@ void tst_Outcomes::fastCaseChartHasIterationsAndFullHistory()
     // The converged case ran entirely between two polls: Eddy saw only its end.
     const qint64 task = taskOf(false, 20000);
     QVERIFY(task > 0);
-    m_window->monitor()->selectTask(task);
-    ResidualChart *chart = m_window->chart();
+    m_app->window()->monitor()->selectTask(task);
+    ResidualChart *chart = m_app->window()->chart();
     QTRY_VERIFY_WITH_TIMEOUT(!chart->series().isEmpty(), 20000);
-    const Store::TaskRecord *t = m_window->taskModel()->task(task);
-    const TaskTableModel::Progress *p = m_window->taskModel()->progress(task);
+    const Store::TaskRecord *t = m_app->window()->taskModel()->task(task);
+    const TaskTableModel::Progress *p = m_app->window()->taskModel()->progress(task);
     QVERIFY(p && p->iteration);
     const double iterations = *p->iteration;
     QVERIFY2(iterations > 2 && iterations < 20000, qPrintable(t->statusMessage));
@@ -262,8 +239,8 @@ void tst_Outcomes::fastCaseChartHasIterationsAndFullHistory()
 
 void tst_Outcomes::vorticitySeriesIsNotNamedP()
 {
-    m_window->monitor()->selectTask(taskOf(false, 30));
-    ResidualChart *chart = m_window->chart();
+    m_app->window()->monitor()->selectTask(taskOf(false, 30));
+    ResidualChart *chart = m_app->window()->chart();
     QTRY_VERIFY_WITH_TIMEOUT(chart->series().size() >= 3, 20000);
     QStringList names;
     for (SampleSeriesModel *s : chart->series())
@@ -277,8 +254,8 @@ void tst_Outcomes::vorticitySeriesIsNotNamedP()
 void tst_Outcomes::guiExportEqualsEddyctlExport()
 {
     QVERIFY(m_sweepId > 0);
-    m_window->monitor()->selectTask(taskOf(false, 30));
-    SweepResultsView *view = m_window->sweepResults();
+    m_app->window()->monitor()->selectTask(taskOf(false, 30));
+    SweepResultsView *view = m_app->window()->sweepResults();
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->sweepId(), m_sweepId, 20000);
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->withResultsCount(), 3, 20000);
     const QString path = m_dir.filePath(QStringLiteral("gui.csv"));
@@ -331,7 +308,7 @@ void tst_Outcomes::guiExportEqualsEddyctlExport()
 
 void tst_Outcomes::sweepPlotDefaultsToNumericAxis()
 {
-    SweepResultsView *view = m_window->sweepResults();
+    SweepResultsView *view = m_app->window()->sweepResults();
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->withResultsCount(), 3, 20000);
     // force_mesh_defect (a yes/no switch) comes first by name; the plot opens on the number.
     QCOMPARE(view->xCombo()->currentText(), QStringLiteral("max_iterations"));
@@ -358,22 +335,7 @@ void tst_Outcomes::sweepPlotDefaultsToNumericAxis()
 
 void tst_Outcomes::cleanupTestCase()
 {
-    if (m_window)
-        m_window->close();
-    m_window.reset();
-    m_bridge.reset();
-    if (m_engine) {
-        Monitor::Engine *engine = m_engine;
-        QMetaObject::invokeMethod(
-            engine,
-            [engine] {
-                engine->close();
-                delete engine;
-            },
-            Qt::BlockingQueuedConnection);
-    }
-    m_thread.quit();
-    m_thread.wait();
+    m_app.reset();
 }
 
 QTEST_MAIN(tst_Outcomes)

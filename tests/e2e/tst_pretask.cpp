@@ -13,6 +13,7 @@
 #include "models/inboxmodel.h"
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/hostile/hostileserver.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
@@ -30,7 +31,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocumentFragment>
-#include <QThread>
 
 #include <memory>
 
@@ -76,17 +76,9 @@ private Q_SLOTS:
     void resetForEverShowsRetriesThenNotSent();
 
 private:
-    struct App
-    {
-        QThread thread;
-        Monitor::Engine *engine = nullptr;
-        std::unique_ptr<EngineBridge> bridge;
-        std::unique_ptr<MainWindow> window;
-    };
-    std::unique_ptr<App> startApp(const QString &db);
-    void stopApp(std::unique_ptr<App> &app);
-    void addServer(App &app, const QUrl &url);
-    qint64 serverId(App &app) const;
+    static std::unique_ptr<Test::E2eWindow> startApp(const QString &db);
+    void addServer(Test::E2eWindow &app, const QUrl &url);
+    qint64 serverId(Test::E2eWindow &app) const;
     // The server: asks "mesh" on the first tools/call; the retry must carry the answer.
     void askFirst(HostileServer &server);
     void pickRow(int row);
@@ -94,76 +86,33 @@ private:
     QLabel *deliveryLabel() const;
 
     QTemporaryDir m_dir;
-    std::unique_ptr<App> m_app;
+    std::unique_ptr<Test::E2eWindow> m_app;
     int m_db = 0;
     QStringList m_problems;
     QList<json> m_retries; // params of tools/calls that answered the question
 };
 
-std::unique_ptr<tst_PreTask::App> tst_PreTask::startApp(const QString &db)
+std::unique_ptr<Test::E2eWindow> tst_PreTask::startApp(const QString &db)
 {
-    auto app = std::make_unique<App>();
-    app->engine = new Monitor::Engine;
-    app->engine->setCaseRetryPolicy(3, 300); // quick: 3 retries from 0.3 s
-    app->engine->moveToThread(&app->thread);
-    app->thread.start();
-    app->bridge = std::make_unique<EngineBridge>(app->engine);
-    app->window = std::make_unique<MainWindow>(app->bridge.get());
-    QSignalSpy opened(app->engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(app->window.get(), &MainWindow::snapshotLoaded);
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    [&] {
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    }();
-    if (opened.isEmpty() || !opened.first().first().toBool())
-        return nullptr;
-    app->window->resize(1280, 800);
-    app->window->start();
-    app->window->show();
-    [&] {
-        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
-    }();
-    return app;
+    Test::E2eWindowOptions options;
+    options.configureEngine = [](Monitor::Engine &engine) {
+        engine.setCaseRetryPolicy(3, 300); // quick: 3 retries from 0.3 s
+    };
+    return Test::E2eWindow::open(db, options);
 }
 
-void tst_PreTask::stopApp(std::unique_ptr<App> &app)
+void tst_PreTask::addServer(Test::E2eWindow &app, const QUrl &url)
 {
-    if (!app)
-        return;
-    app->window->close();
-    app->window.reset();
-    app->bridge.reset();
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(
-        engine,
-        [engine] {
-            engine->close();
-            delete engine;
-        },
-        Qt::BlockingQueuedConnection);
-    app->thread.quit();
-    app->thread.wait();
-    app.reset();
-}
-
-void tst_PreTask::addServer(App &app, const QUrl &url)
-{
-    MainWindow &w = *app.window;
+    MainWindow &w = *app.window();
     QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
-    app.bridge->addServer(url.toString(), QStringLiteral("Hostile CFD"), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()
-                                 ->index(0)
-                                 .data(ServerListModel::ToolsRole)
-                                 .toString()
-                                 .contains(QLatin1String("sim")),
-                             30000);
+    QVERIFY(
+        app.addServer(url.toString(), QStringLiteral("Hostile CFD"), {}, QStringLiteral("sim")));
+    QCOMPARE(w.serverModel()->rowCount(), 1);
 }
 
-qint64 tst_PreTask::serverId(App &app) const
+qint64 tst_PreTask::serverId(Test::E2eWindow &app) const
 {
-    return app.window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    return app.window()->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
 }
 
 void tst_PreTask::askFirst(HostileServer &server)
@@ -190,7 +139,7 @@ void tst_PreTask::askFirst(HostileServer &server)
 
 void tst_PreTask::pickRow(int row)
 {
-    QTableView *view = m_app->window->inboxView();
+    QTableView *view = m_app->window()->inboxView();
     const QRect r = view->visualRect(view->model()->index(row, InboxModel::MessageColumn));
     QVERIFY(r.isValid());
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, r.center());
@@ -198,13 +147,13 @@ void tst_PreTask::pickRow(int row)
 
 QString tst_PreTask::cell(int row, int column) const
 {
-    const InboxModel *inbox = m_app->window->inboxModel();
+    const InboxModel *inbox = m_app->window()->inboxModel();
     return inbox->index(row, column).data().toString();
 }
 
 QLabel *tst_PreTask::deliveryLabel() const
 {
-    return m_app->window->findChild<QLabel *>(QStringLiteral("caseDelivery"));
+    return m_app->window()->findChild<QLabel *>(QStringLiteral("caseDelivery"));
 }
 
 void tst_PreTask::initTestCase()
@@ -224,7 +173,7 @@ void tst_PreTask::init()
 
 void tst_PreTask::cleanup()
 {
-    stopApp(m_app);
+    m_app.reset();
 }
 
 void tst_PreTask::questionBeforeTheTaskIsAnsweredInThePanel()
@@ -235,8 +184,8 @@ void tst_PreTask::questionBeforeTheTaskIsAnsweredInThePanel()
     m_app = startApp(m_dir.filePath(QStringLiteral("p%1.sqlite").arg(++m_db)));
     QVERIFY(m_app);
     addServer(*m_app, server.url());
-    MainWindow &w = *m_app->window;
-    m_app->bridge->callOnce(
+    MainWindow &w = *m_app->window();
+    m_app->bridge()->callOnce(
         serverId(*m_app), QStringLiteral("sim"), R"({"n": 7})", w.currentSession());
 
     // The question is in the inbox though no task exists, saying so and naming the tool.
@@ -300,15 +249,15 @@ void tst_PreTask::openQuestionSurvivesARestart()
     m_app = startApp(db);
     QVERIFY(m_app);
     addServer(*m_app, server.url());
-    m_app->bridge->callOnce(
-        serverId(*m_app), QStringLiteral("sim"), R"({"n": 8})", m_app->window->currentSession());
-    QTRY_COMPARE_WITH_TIMEOUT(m_app->window->inboxModel()->pendingCount(), 1, 30000);
-    stopApp(m_app);
+    m_app->bridge()->callOnce(
+        serverId(*m_app), QStringLiteral("sim"), R"({"n": 8})", m_app->window()->currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->inboxModel()->pendingCount(), 1, 30000);
+    m_app.reset();
 
     // Reopened on the same database: the journalled question is asked again, in the inbox.
     m_app = startApp(db);
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 1, 30000);
     QVERIFY2(cell(0, InboxModel::CaseColumn).contains(QLatin1String("before the task starts")),
              qPrintable(cell(0, InboxModel::CaseColumn)));
@@ -346,8 +295,8 @@ void tst_PreTask::resetForEverShowsRetriesThenNotSent()
     m_app = startApp(m_dir.filePath(QStringLiteral("p%1.sqlite").arg(++m_db)));
     QVERIFY(m_app);
     addServer(*m_app, server.url());
-    MainWindow &w = *m_app->window;
-    m_app->bridge->callOnce(
+    MainWindow &w = *m_app->window();
+    m_app->bridge()->callOnce(
         serverId(*m_app), QStringLiteral("sim"), R"({"n": 9})", w.currentSession());
 
     // Each attempt is visible in the window while no task row exists...

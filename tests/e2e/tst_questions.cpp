@@ -11,18 +11,19 @@
 #include "models/enginebridge.h"
 #include "models/inboxmodel.h"
 #include "models/serverlistmodel.h"
+#include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "tests/server/mcptestclient.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
-#include "widgets/schemaform.h"
 #include "widgets/residualchart.h"
 #include "widgets/resultview.h"
+#include "widgets/schemaform.h"
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
-#include "models/sweepresultsmodel.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -35,7 +36,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 #include <QToolButton>
 #include <QWindow>
 
@@ -64,15 +64,7 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    struct App
-    {
-        QThread thread;
-        Monitor::Engine *engine = nullptr;
-        std::unique_ptr<EngineBridge> bridge;
-        std::unique_ptr<MainWindow> window;
-    };
-    std::unique_ptr<App> startApp(const QString &dbName);
-    void stopApp(std::unique_ptr<App> &app);
+    std::unique_ptr<Test::E2eWindow> startApp(const QString &dbName);
     qint64 serverId() const;
     // Submits cases that force a mesh defect; returns their task ids once every one asks.
     QList<qint64> askingCases(int n);
@@ -86,49 +78,14 @@ private:
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
-    std::unique_ptr<App> m_app;
+    std::unique_ptr<Test::E2eWindow> m_app;
     int m_db = 0;
     int m_reynolds = 100;
 };
 
-std::unique_ptr<tst_Questions::App> tst_Questions::startApp(const QString &dbName)
+std::unique_ptr<Test::E2eWindow> tst_Questions::startApp(const QString &dbName)
 {
-    auto app = std::make_unique<App>();
-    app->engine = new Monitor::Engine;
-    app->engine->moveToThread(&app->thread);
-    app->thread.start();
-    app->bridge = std::make_unique<EngineBridge>(app->engine);
-    app->window = std::make_unique<MainWindow>(app->bridge.get());
-    QSignalSpy opened(app->engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(app->window.get(), &MainWindow::snapshotLoaded);
-    const QString db = m_dir.filePath(dbName);
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    [&] { QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000); }();
-    if (opened.isEmpty() || !opened.first().first().toBool())
-        return nullptr;
-    app->window->resize(1280, 800);
-    app->window->start();
-    app->window->show();
-    [&] { QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000); }();
-    return app;
-}
-
-void tst_Questions::stopApp(std::unique_ptr<App> &app)
-{
-    if (!app)
-        return;
-    app->window->close();
-    app->window.reset();
-    app->bridge.reset();
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(engine, [engine] {
-        engine->close();
-        delete engine;
-    }, Qt::BlockingQueuedConnection);
-    app->thread.quit();
-    app->thread.wait();
-    app.reset();
+    return Test::E2eWindow::open(m_dir.filePath(dbName));
 }
 
 void tst_Questions::initTestCase()
@@ -148,38 +105,41 @@ void tst_Questions::init()
     QSettings().clear();
     m_app = startApp(QStringLiteral("q%1.sqlite").arg(++m_db));
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
-    m_app->bridge->addServer(m_server.url(), QStringLiteral("Test CFD"), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()->index(0).data(ServerListModel::ToolsRole).toString().contains(
-                                 QLatin1String("run_cfd_case")),
-                             60000);
+    QVERIFY(m_app->addServer(m_server.url(), QStringLiteral("Test CFD")));
+    QCOMPARE(w.serverModel()->rowCount(), 1);
 }
 
 void tst_Questions::cleanup()
 {
-    stopApp(m_app);
+    m_app.reset();
 }
 
 void tst_Questions::cleanupTestCase()
 {
-    stopApp(m_app);
+    m_app.reset();
 }
 
 qint64 tst_Questions::serverId() const
 {
-    return m_app->window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    return m_app->window()
+        ->serverModel()
+        ->index(0)
+        .data(ServerListModel::ServerIdRole)
+        .toLongLong();
 }
 
 QList<qint64> tst_Questions::askingCases(int n)
 {
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     const int before = w.taskModel()->rowCount();
     for (int i = 0; i < n; ++i) {
         const json args{{"reynolds", m_reynolds++}, {"grid", 16}, {"max_iterations", 200}, {"force_mesh_defect", true}};
-        m_app->bridge->callOnce(serverId(), QStringLiteral("run_cfd_case"), QByteArray::fromStdString(args.dump()),
-                                w.currentSession());
+        m_app->bridge()->callOnce(serverId(),
+                                  QStringLiteral("run_cfd_case"),
+                                  QByteArray::fromStdString(args.dump()),
+                                  w.currentSession());
     }
     QList<qint64> ids;
     [&] {
@@ -200,7 +160,7 @@ QList<qint64> tst_Questions::askingCases(int n)
 
 QString tst_Questions::serverStatus(qint64 taskId)
 {
-    const Store::TaskRecord *t = m_app->window->taskModel()->task(taskId);
+    const Store::TaskRecord *t = m_app->window()->taskModel()->task(taskId);
     if (!t || t->serverTaskId.isEmpty())
         return {};
     Test::McpTestClient client(m_server.url());
@@ -211,11 +171,10 @@ QString tst_Questions::serverStatus(qint64 taskId)
 int tst_Questions::storedAnswers(qint64 taskId)
 {
     int n = 0;
-    Monitor::Engine *engine = m_app->engine;
-    QMetaObject::invokeMethod(engine, [engine, taskId, &n] {
-        for (const auto &r : engine->store().inputRequests(taskId))
+    m_app->onEngine([taskId, &n](Monitor::Engine &engine) {
+        for (const auto &r : engine.store().inputRequests(taskId))
             n += r.state != Store::InputState::Pending ? 1 : 0;
-    }, Qt::BlockingQueuedConnection);
+    });
     return n;
 }
 
@@ -239,7 +198,7 @@ void tst_Questions::clickAt(const QPoint &global)
 
 void tst_Questions::escapeAndCloseLeaveTheQuestionOpen()
 {
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     w.setOpenDialogsAutomatically(true); // the opt-in pop-up
     const QList<qint64> ids = askingCases(1);
     QVERIFY(!ids.isEmpty());
@@ -269,7 +228,7 @@ void tst_Questions::escapeAndCloseLeaveTheQuestionOpen()
 
 void tst_Questions::doubleClickAnswersOneQuestion()
 {
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     w.setOpenDialogsAutomatically(true);
     const QList<qint64> ids = askingCases(2);
     QCOMPARE(ids.size(), 2);
@@ -292,7 +251,7 @@ void tst_Questions::doubleClickAnswersOneQuestion()
 
 void tst_Questions::firstHalfSecondIsIgnored()
 {
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     w.setOpenDialogsAutomatically(true);
     const QList<qint64> ids = askingCases(1);
     QVERIFY(!ids.isEmpty());
@@ -314,7 +273,7 @@ void tst_Questions::firstHalfSecondIsIgnored()
 
 int tst_Questions::rowOfTask(qint64 taskId) const
 {
-    const InboxModel *inbox = m_app->window->inboxModel();
+    const InboxModel *inbox = m_app->window()->inboxModel();
     for (int r = 0; r < inbox->rowCount(); ++r)
         if (inbox->request(r)->taskId == taskId)
             return r;
@@ -323,7 +282,7 @@ int tst_Questions::rowOfTask(qint64 taskId) const
 
 void tst_Questions::pickQuestion(qint64 taskId)
 {
-    QTableView *view = m_app->window->inboxView();
+    QTableView *view = m_app->window()->inboxView();
     const int row = rowOfTask(taskId);
     QVERIFY(row >= 0);
     const QRect cell = view->visualRect(view->model()->index(row, InboxModel::MessageColumn));
@@ -333,7 +292,7 @@ void tst_Questions::pickQuestion(qint64 taskId)
 
 void tst_Questions::panelKeepsTheCaseInView()
 {
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     QVERIFY(!w.opensDialogsAutomatically()); // the default: the inbox and its answer panel
     const QList<qint64> ids = askingCases(2);
     QCOMPARE(ids.size(), 2);
@@ -361,7 +320,7 @@ void tst_Questions::panelKeepsTheCaseInView()
 
 void tst_Questions::doubleClickInThePanelAnswersOne()
 {
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     const QList<qint64> ids = askingCases(2);
     QCOMPARE(ids.size(), 2);
     AnswerPanel *panel = w.answerPanel();
@@ -390,11 +349,13 @@ void tst_Questions::doubleClickInThePanelAnswersOne()
 
 void tst_Questions::answerIsShownOnTheTask()
 {
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     // A one-case sweep (so the sweep export has the case) whose mesh check asks.
-    m_app->bridge->submitSweep(serverId(), R"({"tool": "run_cfd_case",
+    m_app->bridge()->submitSweep(serverId(),
+                                 R"({"tool": "run_cfd_case",
         "fixed": {"grid": 16, "max_iterations": 200, "force_mesh_defect": true},
-        "vary": {"reynolds": {"list": [150]}}, "concurrency": 1})", w.currentSession());
+        "vary": {"reynolds": {"list": [150]}}, "concurrency": 1})",
+                                 w.currentSession());
     QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 1, 60000);
     const qint64 task = w.inboxModel()->request(w.inboxModel()->firstPendingRow())->taskId;
     AnswerPanel *panel = w.answerPanel();
@@ -431,10 +392,10 @@ void tst_Questions::answerIsShownOnTheTask()
 
     // A restart on the same database: still there.
     const QString db = QStringLiteral("q%1.sqlite").arg(m_db);
-    stopApp(m_app);
+    m_app.reset();
     m_app = startApp(db);
     QVERIFY(m_app);
-    MainWindow &again = *m_app->window;
+    MainWindow &again = *m_app->window();
     QTRY_VERIFY_WITH_TIMEOUT(again.taskModel()->task(task), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(rowOfTask(task) >= 0, 10000);
     QVERIFY(shows(again.inboxModel()->index(rowOfTask(task), 0).data(Qt::ToolTipRole).toString()));
@@ -444,7 +405,7 @@ void tst_Questions::answerIsShownOnTheTask()
 
 void tst_Questions::abortAsksOnceThenRerunMakesANewAttempt()
 {
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     const QList<qint64> ids = askingCases(1);
     QVERIFY(!ids.isEmpty());
     const qint64 task = ids.first();
@@ -494,7 +455,7 @@ void tst_Questions::abortAsksOnceThenRerunMakesANewAttempt()
 void tst_Questions::declinedCaseCanBeRerun()
 {
     // Decline: the reference server ends the case with a tool error; Re-run applies to it.
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     const QList<qint64> ids = askingCases(1);
     QVERIFY(!ids.isEmpty());
     const qint64 task = ids.first();

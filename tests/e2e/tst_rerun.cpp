@@ -5,6 +5,7 @@
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -21,7 +22,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 #include <QTimer>
 #include <QToolButton>
 
@@ -59,10 +59,7 @@ private:
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
-    QThread m_thread;
-    Monitor::Engine *m_engine = nullptr;
-    std::unique_ptr<EngineBridge> m_bridge;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<Test::E2eWindow> m_app;
     qint64 m_sweepId = 0;
     qint64 m_long = 0;   // case 1: runs until cancelled
     qint64 m_queued = 0; // case 2: waits behind case 1
@@ -82,57 +79,37 @@ void tst_Rerun::initTestCase()
                              QStringLiteral("1")}),
              qPrintable(m_server.errorString()));
 
-    m_engine = new Monitor::Engine;
-    m_engine->moveToThread(&m_thread);
-    m_thread.start();
-    m_bridge = std::make_unique<EngineBridge>(m_engine);
-    m_window = std::make_unique<MainWindow>(m_bridge.get());
-    QSignalSpy opened(m_engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(m_window.get(), &MainWindow::snapshotLoaded);
-    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    Monitor::Engine *engine = m_engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    QVERIFY(opened.first().first().toBool());
-    m_window->start();
-    m_window->resize(1280, 800);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->currentSession().has_value(), 30000);
-    m_bridge->addServer(m_server.url(), QStringLiteral("Test CFD"), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->serverModel()
-                                 ->index(0)
-                                 .data(ServerListModel::ToolsRole)
-                                 .toString()
-                                 .contains(QLatin1String("run_cfd_case")),
-                             60000);
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")));
+    QVERIFY(m_app);
+    QVERIFY(QTest::qWaitForWindowExposed(m_app->window()));
+    QTRY_VERIFY_WITH_TIMEOUT(m_app->window()->currentSession().has_value(), 30000);
+    QVERIFY(m_app->addServer(m_server.url(), QStringLiteral("Test CFD")));
+    QCOMPARE(m_app->window()->serverModel()->rowCount(), 1);
 
     // Concurrency 1: case 1 is created (and takes the one worker) before case 2 is sent.
     const qint64 serverId
-        = m_window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+        = m_app->window()->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
     const QByteArray spec = R"({"tool": "run_cfd_case",
         "fixed": {"case_name": "rerun", "reynolds": 100, "grid": 64, "tolerance": 1e-14},
         "vary": {"max_iterations": {"list": [10000000, 30]}},
         "concurrency": 1})";
-    m_bridge->submitSweep(serverId, spec, m_window->currentSession());
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->taskModel()->rowCount(), 2, 60000);
+    m_app->bridge()->submitSweep(serverId, spec, m_app->window()->currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->rowCount(), 2, 60000);
     m_long = taskWithIterations(10000000);
     m_queued = taskWithIterations(30);
     QVERIFY(m_long > 0 && m_queued > 0);
-    m_sweepId = m_window->taskModel()->task(m_queued)->sweepId.value_or(0);
+    m_sweepId = m_app->window()->taskModel()->task(m_queued)->sweepId.value_or(0);
     QVERIFY(m_sweepId > 0);
-    QTRY_COMPARE_WITH_TIMEOUT(int(m_window->taskModel()->task(m_long)->status),
-                              int(TaskStatus::Working), 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->taskModel()->task(m_queued)->statusMessage.contains(
+    QTRY_COMPARE_WITH_TIMEOUT(
+        int(m_app->window()->taskModel()->task(m_long)->status), int(TaskStatus::Working), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_app->window()->taskModel()->task(m_queued)->statusMessage.contains(
                                  QLatin1String("queued, position")),
                              30000);
 }
 
 qint64 tst_Rerun::taskWithIterations(int maxIterations) const
 {
-    const TaskTableModel *m = m_window->taskModel();
+    const TaskTableModel *m = m_app->window()->taskModel();
     qint64 found = 0;
     for (int r = 0; r < m->rowCount(); ++r) {
         const Store::TaskRecord *t = m->task(m->taskIdAt(r));
@@ -146,20 +123,18 @@ qint64 tst_Rerun::taskWithIterations(int maxIterations) const
 std::optional<Store::CaseRecord> tst_Rerun::caseRecord(qint64 caseId)
 {
     std::optional<Store::CaseRecord> out;
-    Monitor::Engine *engine = m_engine;
-    QMetaObject::invokeMethod(
-        engine, [engine, caseId, &out] { out = engine->store().caseRecord(caseId); },
-        Qt::BlockingQueuedConnection);
+    m_app->onEngine(
+        [caseId, &out](Monitor::Engine &engine) { out = engine.store().caseRecord(caseId); });
     return out;
 }
 
 bool tst_Rerun::pressDel(qint64 taskId, QMessageBox::StandardButton button)
 {
-    m_window->monitor()->selectTask(taskId);
-    QTableView *view = m_window->monitor()->view();
-    m_window->activateWindow();
+    m_app->window()->monitor()->selectTask(taskId);
+    QTableView *view = m_app->window()->monitor()->view();
+    m_app->window()->activateWindow();
     view->setFocus();
-    if (!QTest::qWaitForWindowActive(m_window.get()))
+    if (!QTest::qWaitForWindowActive(m_app->window()))
         qWarning("the window did not become active");
     // The confirmation is modal: answered from the event loop it runs.
     bool shown = false;
@@ -190,7 +165,7 @@ void tst_Rerun::delAsksAndNoCancelsNothing()
     QVERIFY(pressDel(m_long, QMessageBox::No));
     // Several polls later the task still runs on the server and no cancel is pending.
     QTest::qWait(1500);
-    const Store::TaskRecord *t = m_window->taskModel()->task(m_long);
+    const Store::TaskRecord *t = m_app->window()->taskModel()->task(m_long);
     QCOMPARE(int(t->status), int(TaskStatus::Working));
     QVERIFY(!t->cancelRequested);
     QVERIFY2(!t->statusMessage.contains(QLatin1String("cancel")), qPrintable(t->statusMessage));
@@ -199,9 +174,10 @@ void tst_Rerun::delAsksAndNoCancelsNothing()
 void tst_Rerun::cancelledQueuedCaseDropsQueueMessage()
 {
     QVERIFY(pressDel(m_queued, QMessageBox::Yes));
-    QTRY_COMPARE_WITH_TIMEOUT(int(m_window->taskModel()->task(m_queued)->status),
-                              int(TaskStatus::Cancelled), 30000);
-    const TaskTableModel *m = m_window->taskModel();
+    QTRY_COMPARE_WITH_TIMEOUT(int(m_app->window()->taskModel()->task(m_queued)->status),
+                              int(TaskStatus::Cancelled),
+                              30000);
+    const TaskTableModel *m = m_app->window()->taskModel();
     const int row = m->rowOf(m_queued);
     QVERIFY(row >= 0);
     const QString message = m->index(row, TaskTableModel::MessageColumn).data().toString();
@@ -214,12 +190,13 @@ void tst_Rerun::rerunStaysInSweep()
 {
     // Free the one worker, then re-run the cancelled case 2.
     QVERIFY(pressDel(m_long, QMessageBox::Yes));
-    QTRY_COMPARE_WITH_TIMEOUT(int(m_window->taskModel()->task(m_long)->status),
-                              int(TaskStatus::Cancelled), 30000);
-    const Store::TaskRecord before = *m_window->taskModel()->task(m_queued);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        int(m_app->window()->taskModel()->task(m_long)->status), int(TaskStatus::Cancelled), 30000);
+    const Store::TaskRecord before = *m_app->window()->taskModel()->task(m_queued);
     QVERIFY(before.caseId);
-    m_window->monitor()->selectTask(m_queued);
-    auto *rerun = m_window->monitor()->findChild<QToolButton *>(QStringLiteral("rerunTasks"));
+    m_app->window()->monitor()->selectTask(m_queued);
+    auto *rerun
+        = m_app->window()->monitor()->findChild<QToolButton *>(QStringLiteral("rerunTasks"));
     QVERIFY(rerun);
     QTRY_VERIFY_WITH_TIMEOUT(rerun->isEnabled(), 5000);
     rerun->click();
@@ -227,7 +204,7 @@ void tst_Rerun::rerunStaysInSweep()
     const qint64 attempt = taskWithIterations(30);
 
     // The new attempt belongs to the same sweep and design point, with its lineage.
-    const Store::TaskRecord *t = m_window->taskModel()->task(attempt);
+    const Store::TaskRecord *t = m_app->window()->taskModel()->task(attempt);
     QCOMPARE(t->sweepId.value_or(0), m_sweepId);
     QVERIFY(t->caseId && *t->caseId != *before.caseId);
     const auto c = caseRecord(*t->caseId);
@@ -237,14 +214,16 @@ void tst_Rerun::rerunStaysInSweep()
     QCOMPARE(c->sweepId.value_or(0), m_sweepId);
     QCOMPARE(c->index, old->index);
     QCOMPARE(c->parentCaseId.value_or(0), old->id);
-    QTRY_COMPARE_WITH_TIMEOUT(int(m_window->taskModel()->task(attempt)->status),
-                              int(TaskStatus::Completed), 60000);
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->taskModel()->caseLabel(attempt),
-                              m_window->taskModel()->caseLabel(m_queued), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(int(m_app->window()->taskModel()->task(attempt)->status),
+                              int(TaskStatus::Completed),
+                              60000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->caseLabel(attempt),
+                              m_app->window()->taskModel()->caseLabel(m_queued),
+                              10000);
 
     // The sweep view: two design points, case 2 showing the new attempt and its result.
-    m_window->monitor()->selectTask(attempt);
-    SweepResultsView *view = m_window->sweepResults();
+    m_app->window()->monitor()->selectTask(attempt);
+    SweepResultsView *view = m_app->window()->sweepResults();
     const SweepResultsModel *results = view->model();
     QTRY_COMPARE_WITH_TIMEOUT(results->sweepId(), m_sweepId, 20000);
     QTRY_COMPARE_WITH_TIMEOUT(results->withResultsCount(), 1, 20000);
@@ -289,22 +268,7 @@ void tst_Rerun::rerunStaysInSweep()
 
 void tst_Rerun::cleanupTestCase()
 {
-    if (m_window)
-        m_window->close();
-    m_window.reset();
-    m_bridge.reset();
-    if (m_engine) {
-        Monitor::Engine *engine = m_engine;
-        QMetaObject::invokeMethod(
-            engine,
-            [engine] {
-                engine->close();
-                delete engine;
-            },
-            Qt::BlockingQueuedConnection);
-    }
-    m_thread.quit();
-    m_thread.wait();
+    m_app.reset();
 }
 
 QTEST_MAIN(tst_Rerun)

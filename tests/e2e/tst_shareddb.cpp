@@ -15,6 +15,7 @@
 #include "models/sessionlistmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -27,7 +28,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 #include <memory>
 
@@ -88,18 +88,11 @@ private Q_SLOTS:
     void hungPollerIsTakenOverWhenItsLeaseRunsOut();
 
 private:
-    struct App
-    {
-        QThread thread;
-        Monitor::Engine *engine = nullptr;
-        std::unique_ptr<EngineBridge> bridge;
-        std::unique_ptr<MainWindow> window;
-    };
-    std::unique_ptr<App> startApp(const QString &db);
-    void stopApp(std::unique_ptr<App> &app);
+    // The window on `db`, settled on a session that exists.
+    static std::unique_ptr<Test::E2eWindow> startApp(const QString &db);
     QString writeSpec(int cases);
     std::unique_ptr<QProcess> startCtl(const QStringList &args);
-    static qint64 requestsSent(App &app);
+    static qint64 requestsSent(const Test::E2eWindow &app);
     // An eddyctl "call --wait" of an asking case, then the window on its database, checked to
     // show the task and its question without polling it. Null (test failed) otherwise.
     QProcess *startHolder(const QString &db);
@@ -110,70 +103,22 @@ private:
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
-    std::unique_ptr<App> m_app;
+    std::unique_ptr<Test::E2eWindow> m_app;
     QList<std::shared_ptr<QProcess>> m_ctls;
     int m_reynolds = 100;
 };
 
-std::unique_ptr<tst_SharedDb::App> tst_SharedDb::startApp(const QString &db)
+std::unique_ptr<Test::E2eWindow> tst_SharedDb::startApp(const QString &db)
 {
-    auto app = std::make_unique<App>();
-    app->engine = new Monitor::Engine;
-    app->engine->moveToThread(&app->thread);
-    app->thread.start();
-    app->bridge = std::make_unique<EngineBridge>(app->engine);
-    app->window = std::make_unique<MainWindow>(app->bridge.get());
-    QSignalSpy opened(app->engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(app->window.get(), &MainWindow::snapshotLoaded);
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    [&] {
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    }();
-    if (opened.isEmpty() || !opened.first().first().toBool())
-        return nullptr;
-    app->window->resize(1280, 800);
-    app->window->start();
-    app->window->show();
-    [&] {
-        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
-    }();
-    // Settled on a session that exists (a remembered one that does not is replaced first).
-    MainWindow *w = app->window.get();
-    [&] {
-        QTRY_VERIFY_WITH_TIMEOUT(w->currentSession().has_value()
-                                     && w->sessionModel()->rowOf(*w->currentSession()) >= 0,
-                                 30000);
-    }();
-    return app;
+    Test::E2eWindowOptions options;
+    options.waitForSession = true; // a remembered session that does not exist is replaced first
+    return Test::E2eWindow::open(db, options);
 }
 
-void tst_SharedDb::stopApp(std::unique_ptr<App> &app)
-{
-    if (!app)
-        return;
-    app->window->close();
-    app->window.reset();
-    app->bridge.reset();
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(
-        engine,
-        [engine] {
-            engine->close();
-            delete engine;
-        },
-        Qt::BlockingQueuedConnection);
-    app->thread.quit();
-    app->thread.wait();
-    app.reset();
-}
-
-qint64 tst_SharedDb::requestsSent(App &app)
+qint64 tst_SharedDb::requestsSent(const Test::E2eWindow &app)
 {
     qint64 n = 0;
-    Monitor::Engine *engine = app.engine;
-    QMetaObject::invokeMethod(
-        engine, [engine, &n] { n = engine->requestsSent(); }, Qt::BlockingQueuedConnection);
+    app.onEngine([&n](Monitor::Engine &engine) { n = engine.requestsSent(); });
     return n;
 }
 
@@ -231,7 +176,7 @@ void tst_SharedDb::cleanup()
         }
     }
     m_ctls.clear();
-    stopApp(m_app);
+    m_app.reset();
     QSettings().clear();
 }
 
@@ -240,7 +185,7 @@ void tst_SharedDb::eddyctlSweepJoinsTheWindow()
     const QString db = m_dir.filePath(QStringLiteral("joins.sqlite"));
     m_app = startApp(db);
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     const qint64 session = *w.currentSession();
     QCOMPARE(w.taskModel()->rowCount(), 0);
 
@@ -283,16 +228,9 @@ void tst_SharedDb::oneProcessPollsEachTaskAndAnswersGoOnce()
     const QString db = m_dir.filePath(QStringLiteral("once.sqlite"));
     m_app = startApp(db);
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
-    m_app->bridge->addServer(m_server.url(), QStringLiteral("Test CFD"), QString());
-    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()
-                                 ->index(0)
-                                 .data(ServerListModel::ToolsRole)
-                                 .toString()
-                                 .contains(QLatin1String("run_cfd_case")),
-                             60000);
-    const qint64 serverId
-        = w.serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    MainWindow &w = *m_app->window();
+    const qint64 serverId = m_app->addServer(m_server.url(), QStringLiteral("Test CFD"));
+    QVERIFY(serverId);
 
     // The window submits two asking cases: it polls them.
     for (int i = 0; i < 2; ++i) {
@@ -300,10 +238,10 @@ void tst_SharedDb::oneProcessPollsEachTaskAndAnswersGoOnce()
                         {"grid", 16},
                         {"max_iterations", 200},
                         {"force_mesh_defect", true}};
-        m_app->bridge->callOnce(serverId,
-                                QStringLiteral("run_cfd_case"),
-                                QByteArray::fromStdString(args.dump()),
-                                w.currentSession());
+        m_app->bridge()->callOnce(serverId,
+                                  QStringLiteral("run_cfd_case"),
+                                  QByteArray::fromStdString(args.dump()),
+                                  w.currentSession());
     }
     QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 2, 60000);
     QList<qint64> ids{w.taskModel()->taskIdAt(0), w.taskModel()->taskIdAt(1)};
@@ -342,7 +280,7 @@ void tst_SharedDb::oneProcessPollsEachTaskAndAnswersGoOnce()
                                                            QString::number(id),
                                                            key,
                                                            form}));
-        m_app->bridge->answerInput(
+        m_app->bridge()->answerInput(
             id,
             key,
             QByteArrayLiteral("{\"action\":\"accept\",\"content\":{\"action\":\"repair\","
@@ -398,7 +336,7 @@ QProcess *tst_SharedDb::startHolder(const QString &db)
     m_app = startApp(db);
     if (!m_app)
         return nullptr;
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     w.switchSession(std::nullopt); // the call has no session: All sessions
     [&] {
         QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 1, 30000);
@@ -420,7 +358,7 @@ QProcess *tst_SharedDb::startHolder(const QString &db)
 
 void tst_SharedDb::answerAndFinish(const QString &db, qsizetype logBefore)
 {
-    MainWindow &w = *m_app->window;
+    MainWindow &w = *m_app->window();
     const qint64 id = w.taskModel()->taskIdAt(0);
     const QString key
         = Test::query(
@@ -428,7 +366,7 @@ void tst_SharedDb::answerAndFinish(const QString &db, qsizetype logBefore)
               .value(0)
               .value(0);
     QVERIFY(!key.isEmpty());
-    m_app->bridge->answerInput(
+    m_app->bridge()->answerInput(
         id,
         key,
         QByteArrayLiteral(

@@ -1,10 +1,11 @@
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
+#include "models/sweepresultsmodel.h"
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
-#include "models/sweepresultsmodel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultview.h"
@@ -15,7 +16,6 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDialog>
-#include <QToolButton>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -27,7 +27,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
+#include <QToolButton>
 
 #include <memory>
 
@@ -63,49 +63,22 @@ private:
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
-    QThread m_thread;
-    Monitor::Engine *m_engine = nullptr;
-    std::unique_ptr<EngineBridge> m_bridge;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<Test::E2eWindow> m_app;
     qint64 m_sweepId = 0;
 };
 
 bool tst_TableLayout::openWindow()
 {
-    m_engine = new Monitor::Engine;
-    m_engine->moveToThread(&m_thread);
-    m_bridge = std::make_unique<EngineBridge>(m_engine);
-    m_window = std::make_unique<MainWindow>(m_bridge.get());
-    QSignalSpy opened(m_engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(m_window.get(), &MainWindow::snapshotLoaded);
-    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    Monitor::Engine *engine = m_engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    if (!QTest::qWaitFor([&] { return opened.count() == 1; }, 30000) || !opened.first().first().toBool())
-        return false;
-    m_window->start();
-    m_window->show(); // no resize: the window picks its own size, as for a user
-    return QTest::qWaitFor([&] { return loaded.count() >= 1 && m_window->currentSession().has_value(); },
-                           30000);
+    Test::E2eWindowOptions options;
+    options.size = QSize(); // no resize: the window picks its own size, as for a user
+    options.waitForSession = true;
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), options);
+    return m_app != nullptr;
 }
 
 void tst_TableLayout::closeWindow()
 {
-    if (m_window)
-        m_window->close();
-    m_window.reset();
-    m_bridge.reset();
-    if (m_engine) {
-        Monitor::Engine *engine = m_engine;
-        QMetaObject::invokeMethod(
-            engine,
-            [engine] {
-                engine->close();
-                delete engine;
-            },
-            Qt::BlockingQueuedConnection);
-        m_engine = nullptr;
-    }
+    m_app.reset();
 }
 
 void tst_TableLayout::initTestCase()
@@ -118,36 +91,30 @@ void tst_TableLayout::initTestCase()
     QCOMPARE(QGuiApplication::primaryScreen()->geometry().size(), QSize(1280, 800));
     QVERIFY2(m_server.start({QStringLiteral("--poll-interval-ms"), QStringLiteral("300")}),
              qPrintable(m_server.errorString()));
-    m_thread.start();
     QVERIFY(openWindow());
-    m_bridge->addServer(m_server.url(), QStringLiteral("Test CFD"), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->serverModel()
-                                 ->index(0)
-                                 .data(ServerListModel::ToolsRole)
-                                 .toString()
-                                 .contains(QLatin1String("run_cfd_case")),
-                             60000);
+    QVERIFY(m_app->addServer(m_server.url(), QStringLiteral("Test CFD")));
+    QCOMPARE(m_app->window()->serverModel()->rowCount(), 1);
 }
 
 void tst_TableLayout::windowFitsTheScreen()
 {
-    QTRY_VERIFY(m_window->isVisible());
-    const QRect available = m_window->screen()->availableGeometry();
-    QVERIFY2(available.contains(m_window->frameGeometry()),
+    QTRY_VERIFY(m_app->window()->isVisible());
+    const QRect available = m_app->window()->screen()->availableGeometry();
+    QVERIFY2(available.contains(m_app->window()->frameGeometry()),
              qPrintable(QStringLiteral("window %1x%2+%3+%4 outside the screen %5x%6")
-                            .arg(m_window->frameGeometry().width())
-                            .arg(m_window->frameGeometry().height())
-                            .arg(m_window->frameGeometry().x())
-                            .arg(m_window->frameGeometry().y())
+                            .arg(m_app->window()->frameGeometry().width())
+                            .arg(m_app->window()->frameGeometry().height())
+                            .arg(m_app->window()->frameGeometry().x())
+                            .arg(m_app->window()->frameGeometry().y())
                             .arg(available.width())
                             .arg(available.height())));
 }
 
 void tst_TableLayout::emptyTableSaysWhatToDo()
 {
-    QCOMPARE(m_window->taskModel()->rowCount(), 0);
-    const QLabel *hint = m_window->monitor()->findChild<QLabel *>(QStringLiteral("emptyHint"));
+    QCOMPARE(m_app->window()->taskModel()->rowCount(), 0);
+    const QLabel *hint
+        = m_app->window()->monitor()->findChild<QLabel *>(QStringLiteral("emptyHint"));
     QVERIFY(hint);
     QVERIFY(hint->isVisible());
     QVERIFY(hint->text().contains(QLatin1String("New Sweep")));
@@ -156,25 +123,26 @@ void tst_TableLayout::emptyTableSaysWhatToDo()
 void tst_TableLayout::newSweepIsSelected()
 {
     const qint64 serverId
-        = m_window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+        = m_app->window()->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
     // Reynolds numbers whose text order (100, 1000, 400) differs from their numeric order.
     const QByteArray spec = R"({"tool": "run_cfd_case",
         "fixed": {"case_name": "layout", "grid": 16, "tolerance": 1e-4, "max_iterations": 20000},
         "vary": {"reynolds": {"list": [1000, 100, 400]}},
         "concurrency": 3})";
-    m_bridge->submitSweep(serverId, spec, m_window->currentSession());
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->taskModel()->rowCount(), 3, 60000);
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->monitor()->selectedTaskIds().size(), 1, 10000);
-    const Store::TaskRecord *t = m_window->taskModel()->task(m_window->monitor()->selectedTaskIds().first());
+    m_app->bridge()->submitSweep(serverId, spec, m_app->window()->currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->rowCount(), 3, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->monitor()->selectedTaskIds().size(), 1, 10000);
+    const Store::TaskRecord *t
+        = m_app->window()->taskModel()->task(m_app->window()->monitor()->selectedTaskIds().first());
     QVERIFY(t && t->sweepId);
     m_sweepId = *t->sweepId;
-    QVERIFY(!m_window->monitor()->emptyHint()->isVisible());
+    QVERIFY(!m_app->window()->monitor()->emptyHint()->isVisible());
 }
 
 int tst_TableLayout::variedColumnOf(const QString &name) const
 {
     for (int c = TaskTableModel::VariedColumn; c <= TaskTableModel::VariedLastColumn; ++c) {
-        if (m_window->taskModel()->variedName(c) == name)
+        if (m_app->window()->taskModel()->variedName(c) == name)
             return c;
     }
     return -1;
@@ -182,9 +150,10 @@ int tst_TableLayout::variedColumnOf(const QString &name) const
 
 bool tst_TableLayout::fullyVisible(int column, QString *why) const
 {
-    const QTableView *view = m_window->monitor()->view();
+    const QTableView *view = m_app->window()->monitor()->view();
     const QHeaderView *header = view->horizontalHeader();
-    const QString name = m_window->taskModel()->headerData(column, Qt::Horizontal).toString();
+    const QString name
+        = m_app->window()->taskModel()->headerData(column, Qt::Horizontal).toString();
     if (view->isColumnHidden(column)) {
         *why = name + QStringLiteral(" is hidden");
         return false;
@@ -208,7 +177,7 @@ void tst_TableLayout::keyColumnsVisibleWithoutScrolling()
     QTRY_VERIFY2_WITH_TIMEOUT(variedColumnOf(QStringLiteral("reynolds")) >= 0,
                               "no column for the varied parameter reynolds", 10000);
     const int reynolds = variedColumnOf(QStringLiteral("reynolds"));
-    const QTableView *view = m_window->monitor()->view();
+    const QTableView *view = m_app->window()->monitor()->view();
     QCOMPARE(view->horizontalScrollBar()->value(), 0);
     for (int c : {int(TaskTableModel::CaseColumn), reynolds, int(TaskTableModel::StatusColumn),
                   int(TaskTableModel::ProgressColumn), int(TaskTableModel::ResidualColumn),
@@ -217,7 +186,8 @@ void tst_TableLayout::keyColumnsVisibleWithoutScrolling()
         QVERIFY2(fullyVisible(c, &why), qPrintable(why));
     }
     // Fixed arguments are in the row's tooltip.
-    const QString tip = m_window->taskModel()->index(0, reynolds).data(Qt::ToolTipRole).toString();
+    const QString tip
+        = m_app->window()->taskModel()->index(0, reynolds).data(Qt::ToolTipRole).toString();
     QVERIFY2(tip.contains(QLatin1String("grid = 16")) && tip.contains(QLatin1String("reynolds")), qPrintable(tip));
 }
 
@@ -225,7 +195,7 @@ void tst_TableLayout::variedColumnSortsAsNumbers()
 {
     const int reynolds = variedColumnOf(QStringLiteral("reynolds"));
     QVERIFY(reynolds >= 0);
-    QTableView *view = m_window->monitor()->view();
+    QTableView *view = m_app->window()->monitor()->view();
     view->sortByColumn(reynolds, Qt::AscendingOrder);
     const QAbstractItemModel *proxy = view->model();
     QStringList order;
@@ -237,17 +207,18 @@ void tst_TableLayout::variedColumnSortsAsNumbers()
 
 void tst_TableLayout::ghiaPointsOverlayTheCentreline()
 {
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_app->window()->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
     const int reynolds = variedColumnOf(QStringLiteral("reynolds"));
-    const TaskTableModel *m = m_window->taskModel();
+    const TaskTableModel *m = m_app->window()->taskModel();
     qint64 re100 = 0;
     for (int r = 0; r < m->rowCount(); ++r) {
         if (m->index(r, reynolds).data().toString() == QLatin1String("100"))
             re100 = m->taskIdAt(r);
     }
     QVERIFY(re100);
-    ResultView *result = m_window->resultView();
-    m_window->monitor()->selectTask(re100);
+    ResultView *result = m_app->window()->resultView();
+    m_app->window()->monitor()->selectTask(re100);
     QTRY_VERIFY_WITH_TIMEOUT(result->curveNames().contains(QStringLiteral("u_centreline")), 30000);
     // The reference is drawn over its curve, not listed as a curve of its own.
     QVERIFY2(!result->curveNames().join(QLatin1Char(',')).contains(QLatin1String("reference")),
@@ -263,8 +234,9 @@ void tst_TableLayout::ghiaPointsOverlayTheCentreline()
 
 void tst_TableLayout::sweepPlotEnlarges()
 {
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
-    SweepResultsView *results = m_window->sweepResults();
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_app->window()->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
+    SweepResultsView *results = m_app->window()->sweepResults();
     QTRY_COMPARE_WITH_TIMEOUT(results->model()->sweepId(), m_sweepId, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(results->model()->withResultsCount(), 3, 30000);
     auto *enlarge = results->findChild<QToolButton *>(QStringLiteral("enlargePlot"));
@@ -278,14 +250,14 @@ void tst_TableLayout::sweepPlotEnlarges()
                  qPrintable(QString::number(results->chartView()->width())));
     QCOMPARE(results->plottedPoints().size(), 3);
     dialog->close();
-    QTRY_VERIFY(results->chartView()->window() == m_window.get());
+    QTRY_VERIFY(results->chartView()->window() == m_app->window());
     QVERIFY(results->chartView()->isVisible());
 }
 
 void tst_TableLayout::sweepPlotChoiceIsPicked()
 {
     // Picked with the keyboard as a user would: the y combo moves to "iterations".
-    QComboBox *y = m_window->sweepResults()->yCombo();
+    QComboBox *y = m_app->window()->sweepResults()->yCombo();
     QVERIFY2(y->findText(QStringLiteral("iterations")) >= 0, qPrintable(y->currentText()));
     y->setFocus();
     const int target = y->findText(QStringLiteral("iterations"));
@@ -296,15 +268,16 @@ void tst_TableLayout::sweepPlotChoiceIsPicked()
 
 void tst_TableLayout::residualAndLayoutSurviveARestart()
 {
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_app->window()->taskModel()->statusCounts().value(TaskStatus::Completed), 3, 240000);
     // A column the user turned on from the header's menu stays on.
-    QTableView *view = m_window->monitor()->view();
+    QTableView *view = m_app->window()->monitor()->view();
     QVERIFY(view->isColumnHidden(TaskTableModel::ServerColumn));
     view->setColumnHidden(TaskTableModel::ServerColumn, false);
 
     closeWindow();
     QVERIFY(openWindow());
-    const TaskTableModel *m = m_window->taskModel();
+    const TaskTableModel *m = m_app->window()->taskModel();
     QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 3, 30000);
     for (int r = 0; r < m->rowCount(); ++r) {
         const QModelIndex residual = m->index(r, TaskTableModel::ResidualColumn);
@@ -312,12 +285,13 @@ void tst_TableLayout::residualAndLayoutSurviveARestart()
                  qPrintable(m->task(m->taskIdAt(r))->statusMessage));
         QVERIFY(residual.data(TaskTableModel::ResidualRole).toDouble() > 0);
     }
-    QVERIFY(!m_window->monitor()->view()->isColumnHidden(TaskTableModel::ServerColumn));
+    QVERIFY(!m_app->window()->monitor()->view()->isColumnHidden(TaskTableModel::ServerColumn));
     QVERIFY(variedColumnOf(QStringLiteral("reynolds")) >= 0);
     // Every outcome reads in full: the delegate paints it bold beside a dot.
-    QFont bold = m_window->monitor()->view()->font();
+    QFont bold = m_app->window()->monitor()->view()->font();
     bold.setBold(true);
-    const int statusWidth = m_window->monitor()->view()->columnWidth(TaskTableModel::StatusColumn);
+    const int statusWidth
+        = m_app->window()->monitor()->view()->columnWidth(TaskTableModel::StatusColumn);
     for (int r = 0; r < m->rowCount(); ++r) {
         const QString text = m->index(r, TaskTableModel::StatusColumn).data().toString();
         QVERIFY2(QFontMetrics(bold).horizontalAdvance(text) + QFontMetrics(bold).height() < statusWidth,
@@ -325,8 +299,8 @@ void tst_TableLayout::residualAndLayoutSurviveARestart()
     }
 
     // The sweep plot comes back with the pair chosen before the restart.
-    m_window->monitor()->selectTask(m->taskIdAt(0));
-    SweepResultsView *results = m_window->sweepResults();
+    m_app->window()->monitor()->selectTask(m->taskIdAt(0));
+    SweepResultsView *results = m_app->window()->sweepResults();
     QTRY_COMPARE_WITH_TIMEOUT(results->model()->sweepId(), m_sweepId, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(results->model()->withResultsCount(), 3, 30000);
     QCOMPARE(results->yCombo()->currentText(), QStringLiteral("iterations"));
@@ -336,8 +310,6 @@ void tst_TableLayout::residualAndLayoutSurviveARestart()
 void tst_TableLayout::cleanupTestCase()
 {
     closeWindow();
-    m_thread.quit();
-    m_thread.wait();
 }
 
 int main(int argc, char **argv)

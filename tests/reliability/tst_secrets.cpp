@@ -7,6 +7,7 @@
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "tests/reliability/ctlsupport.h"
 #include "widgets/elicitationdialog.h"
@@ -27,7 +28,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 #include <QTimer>
 
 #include <memory>
@@ -102,31 +102,25 @@ void tst_Secrets::collectTitles()
 
 void tst_Secrets::guiFlowLogsNoSecret()
 {
-    QThread thread;
-    auto *engine = new Monitor::Engine;
-    engine->moveToThread(&thread);
-    thread.start();
-    auto bridge = std::make_unique<EngineBridge>(engine);
-    auto window = std::make_unique<MainWindow>(bridge.get());
     QTimer titles;
     connect(&titles, &QTimer::timeout, this, &tst_Secrets::collectTitles);
     titles.start(20);
 
-    QSignalSpy opened(engine, &Monitor::Engine::opened);
     const QString db = m_dir.filePath(QStringLiteral("gui.sqlite"));
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    QVERIFY(opened.first().first().toBool());
-    window->setOpenDialogsAutomatically(true); // the pop-up's title is collected too
-    window->start();
-    window->show();
+    Test::E2eWindowOptions options;
+    options.size = QSize();
+    options.beforeStart = [](Test::E2eWindow &app) {
+        app.window()->setOpenDialogsAutomatically(true); // the pop-up's title is collected too
+    };
+    auto app = Test::E2eWindow::open(db, options);
+    QVERIFY(app);
+    MainWindow *window = app->window();
+    EngineBridge *bridge = app->bridge();
     QTRY_VERIFY_WITH_TIMEOUT(window->currentSession().has_value(), 30000);
 
-    bridge->addServer(m_server.url(), QStringLiteral("Secret CFD"), QString::fromLatin1(m_token));
-    QTRY_COMPARE_WITH_TIMEOUT(window->serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(window->serverModel()->index(0).data(ServerListModel::ToolsRole)
-                                 .toString().contains(QLatin1String("run_cfd_case")),
-                             60000);
+    QVERIFY(
+        app->addServer(m_server.url(), QStringLiteral("Secret CFD"), QString::fromLatin1(m_token)));
+    QCOMPARE(window->serverModel()->rowCount(), 1);
     const qint64 serverId = window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
     bridge->submitSweep(serverId, R"({"tool": "run_cfd_case",
         "fixed": {"grid": 12, "max_iterations": 60},
@@ -162,15 +156,7 @@ void tst_Secrets::guiFlowLogsNoSecret()
                               qint64(4), 30000);
 
     titles.stop();
-    window->close();
-    window.reset();
-    bridge.reset();
-    QMetaObject::invokeMethod(engine, [engine] {
-        engine->close();
-        delete engine;
-    }, Qt::BlockingQueuedConnection);
-    thread.quit();
-    thread.wait();
+    app.reset();
     QVERIFY(m_titles.size() >= 2); // the main window and the question dialog at least
 }
 
