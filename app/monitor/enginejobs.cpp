@@ -161,7 +161,8 @@ void Engine::sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QLi
                     sendJobStatus(serverId, adapter, {id});
             return;
         }
-        const json &payload = adapter.statusPayload(job->callResult());
+        json parsed; // the text content's JSON, for a tool without structuredContent
+        const json &payload = adapter.statusPayload(job->callResult(), parsed);
         if (job->isToolError()) {
             // The status tool refused this id (e.g. the job expired on the server).
             const QString text = firstText(job->callResult());
