@@ -167,6 +167,14 @@ json status(const TaskManager &tasks, const json &arguments, const std::string &
 {
     const bool one = arguments.is_object() && arguments.contains("job_id");
     const bool many = arguments.is_object() && arguments.contains("job_ids");
+    // At debug level every status call is one line with how many ids it asks about (never the
+    // ids): how often a client polls, and whether it batches.
+    if (Log::enabled(Log::Level::Debug))
+        Log::debug(std::string(JobTools::statusTool) + " call for "
+                   + (many && arguments["job_ids"].is_array()
+                          ? std::to_string(arguments["job_ids"].size())
+                          : std::string(one ? "1" : "0"))
+                   + " job(s)");
     if (one == many)
         return CfdTool::errorResult("Invalid arguments: get_cfd_case_status needs either "
                                     "'job_id' (a string) or 'job_ids' (an array of up to 100 "

@@ -149,8 +149,9 @@ private:
     static void finishPoll(TaskJob *job, TaskState state);
     nlohmann::json makeMeta(const QByteArray &traceparent) const;
     QList<std::pair<QByteArray, QByteArray>> makeHeaders(const Request &request) const;
-    using ExchangeDone = std::function<void(const nlohmann::json &response, const Error &error,
-                                            int httpStatus, qint64 retryAfterMs)>;
+    // The response is the exchange's own: a callee may move parts out of it.
+    using ExchangeDone = std::function<void(
+        nlohmann::json &response, const Error &error, int httpStatus, qint64 retryAfterMs)>;
     std::shared_ptr<Exchange> post(const Request &request, const nlohmann::json &message,
                                    ExchangeDone done);
     std::shared_ptr<Exchange> post(const Request &request, QByteArray body,

@@ -268,7 +268,7 @@ struct Client::Exchange final : Net::HttpReply::Handler,
     void replyReadyRead(Net::HttpReply *) override { onReadyRead(); }
     void replyFinished(Net::HttpReply *) override { onFinished(); }
 
-    void complete(const json &response, const Error &error, int status)
+    void complete(json response, const Error &error, int status)
     {
         if (done)
             return;
@@ -427,7 +427,7 @@ struct Client::Exchange final : Net::HttpReply::Handler,
         retryAfterMs = retryAfterOf(retryAfter, method, &capped);
         if (isRpc) {
             // A JSON-RPC body is authoritative whatever the HTTP status (spec digest §5.12).
-            complete(message, {}, status);
+            complete(std::move(message), {}, status);
             return;
         }
         const QString cappedNote = capped.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(capped);

@@ -209,7 +209,7 @@ void Client::runCall(CallJob *job, QString name, json arguments, std::shared_ptr
         const QString rt = resultTypeOf(r.result);
         if (rt == QLatin1String("complete")) {
             guard->m_kind = CallJob::Kind::Complete;
-            guard->m_callResult = r.result;
+            guard->m_callResult = std::move(r.result);
             guard->finish();
             return;
         }
@@ -315,7 +315,7 @@ void Client::legacyCall(CallJob *job, QString name, json arguments, std::shared_
                 return;
             }
             guard->m_kind = CallJob::Kind::Complete;
-            guard->m_callResult = r.result;
+            guard->m_callResult = std::move(r.result);
             guard->finish();
         }, guard.data());
     };

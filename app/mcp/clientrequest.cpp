@@ -236,9 +236,15 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
     else if (auto *listen = qobject_cast<Listen *>(context.data()))
         listen->m_abortTarget = exchange;
     // Set last, so the request moves into it instead of being copied.
-    exchange->onDone = [this, request = std::move(request), done = std::move(done), context, id, sentSession](
-                           const json &response, const Error &error, int status,
-                           qint64 retryAfterMs) mutable {
+    exchange->onDone = [this,
+                        request = std::move(request),
+                        done = std::move(done),
+                        context,
+                        id,
+                        sentSession](json &response,
+                                     const Error &error,
+                                     int status,
+                                     qint64 retryAfterMs) mutable {
         if (!context)
             return;
         const bool legacySessionGone = m_era == Era::Legacy && !sentSession.isEmpty()
@@ -310,13 +316,13 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                                              "request id; it cannot be trusted.").arg(request.method))});
             return;
         }
-        const json &result = response["result"];
-        if (!result.is_object()) {
+        const auto result = response.find("result");
+        if (result == response.end() || !result->is_object()) {
             done({json(), Error::protocol(tr("The server's result for %1 is not a JSON object.")
                                               .arg(request.method))});
             return;
         }
-        done({result, {}});
+        done({std::move(*result), {}}); // not copied: a status call's result can be large
     };
     return exchange;
 }

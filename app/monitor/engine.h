@@ -331,7 +331,10 @@ private:
     bool adoptJob(const Store::CaseRecord &c, const nlohmann::json &callResult, bool isToolError,
                   Store::TaskRecord &t);
     bool isJob(qint64 taskId) const;
+    // A job's shared ticks and backoff (its adapter's poll settings); none for a task.
+    std::optional<PollScheduler::Ticks> jobTicks(const Store::TaskRecord &task);
     void pollJobs(qint64 serverId, const QList<qint64> &taskIds);
+    void sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QList<qint64> &ids);
     void finishJobPoll(qint64 taskId, const JobAdapter &adapter, const nlohmann::json &statusObject);
     void sendJobAnswer(const Store::TaskRecord &t, const QString &key, const nlohmann::json &answer);
     void cancelJob(const Store::TaskRecord &t);
@@ -404,7 +407,6 @@ private:
     QHash<qint64, StreamedRow> m_streamed; // case id -> its row while the stream is open
     std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)
     QHash<qint64, std::optional<JobAdapter>> m_jobAdapters; // server id -> its adapter (cache)
-    QHash<qint64, int> m_jobIntervalMs;   // job task id -> its current (backed-off) interval
 };
 
 } // namespace Eddy::Monitor

@@ -96,57 +96,97 @@ bool Engine::adoptJob(const Store::CaseRecord &c, const json &callResult, bool i
     return true;
 }
 
-void Engine::pollJobs(qint64 serverId, const QList<qint64> &taskIds)
+void Engine::pollJobs(qint64 serverId, const QList<qint64> &due)
 {
     ServerLink *l = link(serverId);
     const std::optional<JobAdapter> a = jobAdapter(serverId);
     if (!l || !a) {
-        for (qint64 id : taskIds)
+        for (qint64 id : due)
             markGone(id, QStringLiteral("The server's job adapter was removed; the job cannot be "
                                         "followed any more."));
         return;
     }
+    // A job that ended since it was taken (by another process, or its result call) is not asked
+    // about: an empty id would make a strict server refuse the whole batch.
+    QList<qint64> taskIds;
+    taskIds.reserve(due.size());
+    for (qint64 id : due) {
+        if (m_live.contains(id))
+            taskIds << id;
+        else
+            m_scheduler->remove(id);
+    }
     const int chunk = a->canBatch() ? std::max(1, a->maxBatch) : 1;
-    for (qsizetype from = 0; from < taskIds.size(); from += chunk) {
-        const QList<qint64> ids = taskIds.mid(from, chunk);
-        QStringList jobIds;
-        for (qint64 id : ids)
-            jobIds << m_live.value(id).serverTaskId;
-        const bool batch = ids.size() > 1;
-        qCInfo(lcMonitor, "job status poll of %d job(s) on server %lld", int(ids.size()), serverId);
-        Mcp::CallJob *job = l->client->callTool(a->statusTool, a->statusArguments(jobIds));
-        connect(job, &Mcp::Job::finished, this, [this, job, ids, batch, serverId, adapter = *a] {
-            if (job->hasError() || job->kind() != Mcp::CallJob::Kind::Complete) {
-                const Mcp::Error e = job->error();
-                for (qint64 id : ids)
-                    m_scheduler->failed(id, e.retryAfterMs());
-                ServerLink *l = link(serverId);
-                if (l && l->state != ServerState::BackingOff) {
-                    l->state = ServerState::BackingOff;
-                    emit serverStateChanged(serverId, ServerState::BackingOff, e.message());
-                }
-                armPollTimer();
-                checkIdle();
-                return;
-            }
-            const json payload = adapter.statusPayload(job->callResult());
-            if (job->isToolError() && !batch) {
-                // The status tool refused this id (e.g. the job expired on the server).
-                const QString text = firstText(job->callResult());
-                markGone(ids.first(), text.isEmpty() ? QStringLiteral("The server no longer knows the job.")
-                                                     : text);
-            } else if (batch) {
-                const json list = jsonAt(payload, adapter.batchResultPointer);
-                for (qsizetype i = 0; i < ids.size(); ++i)
-                    finishJobPoll(ids[i], adapter,
-                                  list.is_array() && i < qsizetype(list.size()) ? list[i] : json());
-            } else {
-                finishJobPoll(ids.first(), adapter, payload);
+    for (qsizetype from = 0; from < taskIds.size(); from += chunk)
+        sendJobStatus(serverId, *a, taskIds.mid(from, chunk));
+}
+
+void Engine::sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QList<qint64> &ids)
+{
+    ServerLink *l = link(serverId);
+    if (!l)
+        return;
+    QStringList jobIds;
+    jobIds.reserve(ids.size());
+    for (qint64 id : ids)
+        jobIds << m_live.value(id).serverTaskId;
+    const bool batch = ids.size() > 1;
+    qCDebug(lcMonitor, "job status poll of %d job(s) on server %lld", int(ids.size()), serverId);
+    Mcp::CallJob *job = l->client->callTool(adapter.statusTool, adapter.statusArguments(jobIds));
+    connect(job, &Mcp::Job::finished, this, [this, job, ids, batch, serverId, adapter] {
+        if (job->hasError() || job->kind() != Mcp::CallJob::Kind::Complete) {
+            const Mcp::Error e = job->error();
+            for (qint64 id : ids)
+                m_scheduler->failed(id, e.retryAfterMs());
+            ServerLink *l = link(serverId);
+            if (l && l->state != ServerState::BackingOff) {
+                l->state = ServerState::BackingOff;
+                emit serverStateChanged(serverId, ServerState::BackingOff, e.message());
             }
             armPollTimer();
             checkIdle();
-        });
-    }
+            return;
+        }
+        if (job->isToolError() && batch) {
+            // The status tool refused the batch as a whole (one id it cannot read spoils it on
+            // some servers): each job is asked about alone, so one bad id fails only its job.
+            qCWarning(lcMonitor,
+                      "server %lld: the status tool refused a batch of %d jobs (%s); "
+                      "asking about each alone",
+                      serverId,
+                      int(ids.size()),
+                      qPrintable(firstText(job->callResult()).left(200)));
+            for (qint64 id : ids)
+                if (m_live.contains(id))
+                    sendJobStatus(serverId, adapter, {id});
+            return;
+        }
+        json parsed; // the text content's JSON, for a tool without structuredContent
+        const json &payload = adapter.statusPayload(job->callResult(), parsed);
+        if (job->isToolError()) {
+            // The status tool refused this id (e.g. the job expired on the server).
+            const QString text = firstText(job->callResult());
+            markGone(ids.first(),
+                     text.isEmpty() ? QStringLiteral("The server no longer knows the job.") : text);
+        } else if (batch) {
+            const json &list = jsonAt(payload, adapter.batchResultPointer);
+            static const json none;
+            for (qsizetype i = 0; i < ids.size(); ++i)
+                finishJobPoll(ids[i],
+                              adapter,
+                              list.is_array() && i < qsizetype(list.size()) ? list[size_t(i)]
+                                                                            : none);
+        } else {
+            finishJobPoll(ids.first(), adapter, payload);
+        }
+        ServerLink *l = link(serverId);
+        if (l && l->state != ServerState::Online) {
+            l->state = ServerState::Online;
+            emit serverStateChanged(serverId, ServerState::Online, {});
+        }
+        armPollTimer();
+        checkIdle();
+    });
 }
 
 void Engine::finishJobPoll(qint64 taskId, const JobAdapter &a, const json &statusObject)
@@ -155,19 +195,33 @@ void Engine::finishJobPoll(qint64 taskId, const JobAdapter &a, const json &statu
     if (it == m_live.constEnd())
         return;
     if (!statusObject.is_object()) {
-        m_scheduler->failed(taskId);
-        qCWarning(lcMonitor, "task %lld: the status answer has no status object where the "
-                             "adapter looks for one", taskId);
+        // This job alone: the others of its batch were answered. Asked again at its interval;
+        // given up after a few answers in a row without it.
+        const int count = ++m_wrongTask[taskId];
+        qCWarning(lcMonitor,
+                  "task %lld: the status answer has no status object for this job "
+                  "where the adapter looks for one (%d of %d)",
+                  taskId,
+                  count,
+                  m_wrongTaskLimit);
+        if (count >= m_wrongTaskLimit)
+            return markGone(taskId,
+                            QStringLiteral("the status tool answered %1 times in a row without "
+                                           "this job's status; check the adapter's "
+                                           "batchResultPointer and statePointer")
+                                .arg(count),
+                            true);
+        m_scheduler->completed(taskId, std::nullopt);
         return;
     }
+    m_wrongTask.remove(taskId);
     const JobAdapter::Status s = a.mapStatus(statusObject);
     if (isGoneState(s.rawState))
         return markGone(taskId, s.message);
-    // Backoff: while nothing changes the interval grows; any change starts it afresh.
+    // Backoff: while nothing changes the interval grows; any change starts it afresh. The
+    // scheduler keeps it, and keeps every job of the server on the same ticks.
     const bool same = s.message == it->statusMessage && fromMcp(s.status) == it->status;
-    const int interval = same ? a.nextIntervalMs(m_jobIntervalMs.value(taskId, a.pollIntervalMs))
-                              : a.pollIntervalMs;
-    m_jobIntervalMs.insert(taskId, interval);
+    const qint64 interval = m_scheduler->backOff(taskId, same);
 
     Mcp::TaskState st;
     st.taskId = it->serverTaskId.toStdString();
@@ -189,12 +243,8 @@ void Engine::finishJobPoll(qint64 taskId, const JobAdapter &a, const json &statu
         st.error = {{"code", -32603},
                     {"message", s.message.isEmpty() ? std::string("the job failed")
                                                     : s.message.toStdString()}};
-    if (s.status != Mcp::TaskStatus::Completed) {
-        if (Mcp::isTerminal(s.status))
-            m_jobIntervalMs.remove(taskId);
+    if (s.status != Mcp::TaskStatus::Completed)
         return applyState(taskId, st);
-    }
-    m_jobIntervalMs.remove(taskId);
     if (a.resultTool.isEmpty()) {
         st.result = json{{"content", json::array({{{"type", "text"}, {"text", statusObject.dump()}}})},
                          {"structuredContent", statusObject}};
@@ -283,6 +333,21 @@ void Engine::cancelJob(const Store::TaskRecord &t)
         armPollTimer();
         checkIdle();
     });
+}
+
+std::optional<PollScheduler::Ticks> Engine::jobTicks(const Store::TaskRecord &task)
+{
+    if (task.pattern != s_job)
+        return std::nullopt;
+    const std::optional<JobAdapter> a = jobAdapter(task.serverId);
+    if (!a)
+        return std::nullopt;
+    PollScheduler::Ticks t;
+    t.tickMs = a->pollIntervalMs;
+    t.backoff = a->backoff;
+    t.maxIntervalMs = a->maxPollIntervalMs;
+    t.perRequest = a->canBatch() ? std::max(1, a->maxBatch) : 1;
+    return t;
 }
 
 bool Engine::isJob(qint64 taskId) const

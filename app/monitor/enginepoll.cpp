@@ -14,7 +14,7 @@ void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueA
         return; // another process polls it; its changes come through the database
     m_live.insert(task.id, task);
     m_byServerTaskId.insert(task.serverTaskId, task.id);
-    m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs);
+    m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs, jobTicks(task));
     scheduleListen(task.serverId);
 }
 

@@ -2,6 +2,9 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <charconv>
+
 #include <cmath>
 
 namespace Eddy::Monitor {
@@ -48,15 +51,61 @@ const QStringList &modelStates()
 
 } // namespace
 
-json jsonAt(const json &doc, const QString &pointer)
+const json &jsonAt(const json &doc, const QString &pointer)
 {
+    // Walked token by token (RFC 6901): no json_pointer to build and no exception per lookup on
+    // the status poll's path, where it runs several times for every job.
+    static const json none;
     if (pointer.isEmpty())
         return doc;
-    try {
-        const json::json_pointer ptr(pointer.toStdString());
-        return doc.contains(ptr) ? doc.at(ptr) : json();
-    } catch (const json::exception &) {
-        return json();
+    if (pointer.front() != QLatin1Char('/'))
+        return none;
+    const json *at = &doc;
+    std::string token;
+    for (qsizetype from = 1;;) {
+        const qsizetype slash = pointer.indexOf(QLatin1Char('/'), from);
+        const QStringView raw = QStringView(pointer).mid(from, slash < 0 ? -1 : slash - from);
+        token.clear();
+        if (std::all_of(raw.begin(), raw.end(), [](QChar c) { return c.unicode() < 0x80; })) {
+            for (const QChar c : raw)
+                token += char(c.unicode());
+        } else {
+            token = raw.toUtf8().toStdString();
+        }
+        // ~1 is "/" and ~0 is "~" (ASCII: never inside a UTF-8 sequence).
+        if (token.find('~') != std::string::npos) {
+            std::string plain;
+            for (std::size_t i = 0; i < token.size(); ++i) {
+                if (token[i] != '~') {
+                    plain += token[i];
+                } else if (i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
+                    plain += token[i + 1] == '0' ? '~' : '/';
+                    ++i;
+                } else {
+                    return none;
+                }
+            }
+            token = std::move(plain);
+        }
+        if (at->is_object()) {
+            const auto it = at->find(token);
+            if (it == at->end())
+                return none;
+            at = &*it;
+        } else if (at->is_array()) {
+            std::size_t index = 0;
+            const auto [end, ec]
+                = std::from_chars(token.data(), token.data() + token.size(), index);
+            if (token.empty() || ec != std::errc() || end != token.data() + token.size()
+                || (token.size() > 1 && token[0] == '0') || index >= at->size())
+                return none;
+            at = &(*at)[index];
+        } else {
+            return none;
+        }
+        if (slash < 0)
+            return *at;
+        from = slash + 1;
     }
 }
 
@@ -227,8 +276,9 @@ QString JobAdapter::jobIdFrom(const json &result) const
 {
     if (!result.is_object())
         return {};
-    if (!jobIdPointer.isEmpty()) {
-        const json v = jsonAt(result.value("structuredContent", json()), jobIdPointer);
+    if (const auto structured = result.find("structuredContent");
+        !jobIdPointer.isEmpty() && structured != result.end()) {
+        const json &v = jsonAt(*structured, jobIdPointer);
         if (v.is_string())
             return QString::fromStdString(v.get<std::string>());
         if (v.is_number_integer())
@@ -247,35 +297,41 @@ QString JobAdapter::jobIdFrom(const json &result) const
     return {};
 }
 
-json JobAdapter::statusPayload(const json &result) const
+const json &JobAdapter::statusPayload(const json &result, json &parsed) const
 {
+    static const json none;
     if (!result.is_object())
-        return json();
-    json payload = result.value("structuredContent", json());
-    if (payload.is_null()) {
-        for (const json &c : result.value("content", json::array())) {
-            if (c.is_object() && c.value("type", "") == "text") {
-                payload = json::parse(c.value("text", ""), nullptr, false);
-                if (!payload.is_discarded())
-                    break;
-                payload = json();
-            }
-        }
+        return none;
+    if (const auto it = result.find("structuredContent"); it != result.end() && !it->is_null())
+        return *it;
+    const auto content = result.find("content");
+    if (content == result.end() || !content->is_array())
+        return none;
+    for (const json &c : *content) {
+        const auto type = c.is_object() ? c.find("type") : c.end();
+        const auto text = c.is_object() ? c.find("text") : c.end();
+        if (type == c.end() || *type != "text" || text == c.end() || !text->is_string())
+            continue;
+        parsed = json::parse(text->get_ref<const std::string &>(), nullptr, false);
+        if (!parsed.is_discarded())
+            return parsed;
     }
-    return payload;
+    parsed = json();
+    return parsed;
 }
 
 JobAdapter::Status JobAdapter::mapStatus(const json &o) const
 {
     Status s;
-    const json state = jsonAt(o, statePointer);
-    s.rawState = state.is_string() ? QString::fromStdString(state.get<std::string>()) : QString();
+    const json &state = jsonAt(o, statePointer);
+    s.rawState = state.is_string() ? QString::fromStdString(state.get_ref<const std::string &>())
+                                   : QString();
     const auto it = states.find(s.rawState.toLower());
     if (it != states.end())
         s.status = Mcp::taskStatusFromString(it->second.toStdString())
                        .value_or(Mcp::TaskStatus::Working);
     if (!progressPointer.isEmpty()) {
-        const json p = jsonAt(o, progressPointer);
+        const json &p = jsonAt(o, progressPointer);
         if (p.is_number()) {
             double f = p.get<double>();
             if (f > 1.0)
@@ -285,9 +341,9 @@ JobAdapter::Status JobAdapter::mapStatus(const json &o) const
         }
     }
     if (!messagePointer.isEmpty()) {
-        const json m = jsonAt(o, messagePointer);
+        const json &m = jsonAt(o, messagePointer);
         if (m.is_string())
-            s.message = QString::fromStdString(m.get<std::string>());
+            s.message = QString::fromStdString(m.get_ref<const std::string &>());
     }
     if (s.message.isEmpty())
         s.message = s.rawState;
@@ -297,7 +353,7 @@ JobAdapter::Status JobAdapter::mapStatus(const json &o) const
                         .arg(s.message)
                         .trimmed();
     if (s.status == Mcp::TaskStatus::InputRequired && !questionPointer.isEmpty()) {
-        const json q = jsonAt(o, questionPointer);
+        const json &q = jsonAt(o, questionPointer);
         if (q.is_object())
             s.question = q;
     }

@@ -77,9 +77,11 @@ public:
         nlohmann::json question;            // null unless input_required with a question
     };
     Status mapStatus(const nlohmann::json &statusObject) const;
-    // The status object(s) of a status tool's CallToolResult: structuredContent, or the first
-    // text content parsed as JSON. For a batch, the array at batchResultPointer.
-    nlohmann::json statusPayload(const nlohmann::json &callToolResult) const;
+    // The status object(s) of a status tool's CallToolResult: its structuredContent, or the
+    // first text content parsed as JSON (into `parsed`, which the answer then refers to). For a
+    // batch, the array at batchResultPointer. Null when there is none.
+    const nlohmann::json &statusPayload(const nlohmann::json &callToolResult,
+                                        nlohmann::json &parsed) const;
 
     // Arguments for the status tool (one id or a batch), and for cancel/result/answer.
     nlohmann::json statusArguments(const QStringList &jobIds) const;
@@ -89,7 +91,8 @@ public:
     int nextIntervalMs(int currentMs) const;
 };
 
-// A JSON pointer lookup that never throws: null when the pointer is malformed or absent.
-nlohmann::json jsonAt(const nlohmann::json &doc, const QString &pointer);
+// A JSON pointer lookup that never throws: the value inside doc, or null when the pointer is
+// malformed or absent.
+const nlohmann::json &jsonAt(const nlohmann::json &doc, const QString &pointer);
 
 } // namespace Eddy::Monitor

@@ -51,7 +51,18 @@ qint64 PollScheduler::slotAtOrAfter(qint64 intervalMs, qint64 ms) const
 {
     if (intervalMs <= 1)
         return ms;
-    const qint64 k = slotsPerInterval(intervalMs);
+    return latticeAtOrAfter(intervalMs, slotsPerInterval(intervalMs), ms);
+}
+
+qint64 PollScheduler::tickAtOrAfter(qint64 tickMs, qint64 ms) const
+{
+    if (tickMs <= 1)
+        return ms;
+    return latticeAtOrAfter(tickMs, 1, ms);
+}
+
+qint64 PollScheduler::latticeAtOrAfter(qint64 intervalMs, qint64 k, qint64 ms) const
+{
     // Slot n is at offset + floor(n * I / K): the lattice repeats every I exactly, also when I is
     // not a multiple of K (slot widths then differ by 1 ms). Worked on the rest within one period
     // so that n * I cannot overflow on an epoch clock.
@@ -61,6 +72,21 @@ qint64 PollScheduler::slotAtOrAfter(qint64 intervalMs, qint64 ms) const
     // The first slot of the period with floor(n * I / K) >= rest; n = K is the next period's first.
     const qint64 n = (rest * k + intervalMs - 1) / intervalMs;
     return offset + period * intervalMs + n * intervalMs / k;
+}
+
+qint64 PollScheduler::nextSlot(const Entry &e, qint64 ms) const
+{
+    return e.ticks >= 0 ? tickAtOrAfter(m_ticks[size_t(e.ticks)].tickMs, ms)
+                        : slotAtOrAfter(e.interval, ms);
+}
+
+bool PollScheduler::hasRoom(const Entry &e, const ServerState &s) const
+{
+    if (e.ticks < 0)
+        return s.requests() < m_config.maxInFlightPerServer;
+    // One more id in the request being filled, or the first of a new request.
+    const int per = std::max(1, m_ticks[size_t(e.ticks)].perRequest);
+    return s.inFlight + (s.batched + per) / per <= m_config.maxInFlightPerServer;
 }
 
 void PollScheduler::enqueue(qint64 taskId, Entry &e)
@@ -94,24 +120,39 @@ PollScheduler::ServerState &PollScheduler::settle(qint64 taskId, Entry &e)
     ServerState &s = m_servers[e.serverId];
     if (e.inFlight) {
         e.inFlight = false;
-        --s.inFlight;
+        --(e.ticks >= 0 ? s.batched : s.inFlight);
     } else {
         dequeue(taskId, e); // not in flight: its queued entry gets replaced
     }
     return s;
 }
 
-void PollScheduler::add(qint64 taskId, qint64 serverId, std::optional<qint64> pollIntervalMs,
-                        std::optional<qint64> dueAtMs)
+void PollScheduler::add(qint64 taskId,
+                        qint64 serverId,
+                        std::optional<qint64> pollIntervalMs,
+                        std::optional<qint64> dueAtMs,
+                        const std::optional<Ticks> &ticks)
 {
     if (contains(taskId))
         remove(taskId);
     Entry e;
     e.serverId = serverId;
     e.interval = clampedInterval(pollIntervalMs);
+    if (ticks) {
+        Ticks t = *ticks;
+        t.tickMs = clampedInterval(t.tickMs);
+        t.maxIntervalMs = std::max(t.tickMs, clampedInterval(t.maxIntervalMs));
+        t.backoff = std::max(1.0, t.backoff);
+        t.perRequest = std::max(1, t.perRequest);
+        const auto known = std::find(m_ticks.begin(), m_ticks.end(), t);
+        e.ticks = int(known - m_ticks.begin());
+        if (known == m_ticks.end())
+            m_ticks.push_back(t);
+        e.interval = pollIntervalMs ? std::clamp(e.interval, t.tickMs, t.maxIntervalMs) : t.tickMs;
+    }
     // A new task is polled at once; a given first poll (spread start, restored schedule) joins
     // its lattice.
-    e.dueAt = dueAtMs ? slotAtOrAfter(e.interval, *dueAtMs) : m_clock();
+    e.dueAt = dueAtMs ? nextSlot(e, *dueAtMs) : m_clock();
     Entry &added = m_tasks.emplace(taskId, std::move(e)).first->second;
     enqueue(taskId, added);
 }
@@ -121,10 +162,12 @@ void PollScheduler::remove(qint64 taskId)
     const auto it = m_tasks.find(taskId);
     if (it == m_tasks.end())
         return;
-    if (it->second.inFlight)
-        --m_servers[it->second.serverId].inFlight;
-    else
+    if (it->second.inFlight) {
+        ServerState &s = m_servers[it->second.serverId];
+        --(it->second.ticks >= 0 ? s.batched : s.inFlight);
+    } else {
         m_queue.erase({it->second.dueAt, taskId});
+    }
     m_tasks.erase(it);
 }
 
@@ -138,14 +181,19 @@ QList<qint64> PollScheduler::takeDue(int maxCount)
         const qint64 taskId = it->second;
         Entry &e = m_tasks[taskId];
         ServerState &s = m_servers[e.serverId];
-        if (s.backoffUntil > now || s.inFlight >= m_config.maxInFlightPerServer) {
+        if (s.backoffUntil > now || !hasRoom(e, s)) {
             ++it;
             continue;
         }
         e.spare = m_queue.extract(it++); // reused when the answer puts the task back in the queue
         e.inFlight = true;
         e.sentDueAt = e.dueAt;
-        ++s.inFlight;
+        if (e.ticks >= 0) {
+            ++s.batched;
+            s.perRequest = std::max(1, m_ticks[size_t(e.ticks)].perRequest);
+        } else {
+            ++s.inFlight;
+        }
         out.append(taskId);
     }
     return out;
@@ -160,8 +208,13 @@ void PollScheduler::completed(qint64 taskId, std::optional<qint64> pollIntervalM
     ServerState &s = settle(taskId, e);
     s.failures = 0;
     s.backoffUntil = 0;
-    if (pollIntervalMs)
+    if (pollIntervalMs) {
         e.interval = clampedInterval(pollIntervalMs);
+        if (e.ticks >= 0)
+            e.interval = std::clamp(e.interval,
+                                    m_ticks[size_t(e.ticks)].tickMs,
+                                    m_ticks[size_t(e.ticks)].maxIntervalMs);
+    }
     const qint64 now = m_clock();
     if (e.sentDueAt < 0) // an answer nobody asked for (never polled yet): start the cadence now
         e.sentDueAt = now;
@@ -169,7 +222,7 @@ void PollScheduler::completed(qint64 taskId, std::optional<qint64> pollIntervalM
     // server's cadence; an answer slower than the interval restarts it now (no burst to catch up).
     // A poll on a slot lands on the same slot one interval later (the lattice repeats every I);
     // one that was off the lattice waits for the next slot, once.
-    e.dueAt = slotAtOrAfter(e.interval, std::max(e.sentDueAt + e.interval, now));
+    e.dueAt = nextSlot(e, std::max(e.sentDueAt + e.interval, now));
     enqueue(taskId, e);
 }
 
@@ -192,6 +245,8 @@ void PollScheduler::failed(qint64 taskId, qint64 retryAfterMs)
         delay = retryAfterMs;
     s.backoffUntil = std::max(s.backoffUntil, now + delay);
     e.dueAt = std::max(s.backoffUntil, now + e.interval);
+    if (e.ticks >= 0) // back on the shared ticks, so the batch stays one request
+        e.dueAt = nextSlot(e, e.dueAt);
     enqueue(taskId, e);
 }
 
@@ -201,11 +256,45 @@ void PollScheduler::pollSoon(qint64 taskId)
     if (it == m_tasks.end() || it->second.inFlight)
         return;
     Entry &e = it->second;
+    if (e.ticks >= 0) {
+        // The backoff starts afresh; the next tick the base interval allows.
+        e.interval = m_ticks[size_t(e.ticks)].tickMs;
+        const qint64 earliest = e.sentDueAt >= 0 ? e.sentDueAt + e.interval : m_clock();
+        const qint64 due = nextSlot(e, std::max(earliest, m_clock()));
+        if (due < e.dueAt)
+            setDue(taskId, e, due);
+        return;
+    }
     // Off the lattice: news should arrive as soon as the server's interval allows.
     const qint64 earliest = e.sentDueAt >= 0 ? e.sentDueAt + e.interval : m_clock();
     const qint64 due = std::max(earliest, m_clock());
     if (due < e.dueAt)
         setDue(taskId, e, due);
+}
+
+qint64 PollScheduler::backOff(qint64 taskId, bool unchanged)
+{
+    const auto it = m_tasks.find(taskId);
+    if (it == m_tasks.end())
+        return 0;
+    Entry &e = it->second;
+    if (e.ticks < 0)
+        return e.interval;
+    const Ticks &t = m_ticks[size_t(e.ticks)];
+    if (!unchanged)
+        e.interval = t.tickMs;
+    else
+        e.interval = std::min<qint64>(t.maxIntervalMs,
+                                      qint64(double(std::max(e.interval, t.tickMs)) * t.backoff));
+    return e.interval;
+}
+
+std::optional<qint64> PollScheduler::intervalMs(qint64 taskId) const
+{
+    const auto it = m_tasks.find(taskId);
+    if (it == m_tasks.end())
+        return std::nullopt;
+    return it->second.interval;
 }
 std::optional<qint64> PollScheduler::nextDueAtMs() const
 {
@@ -219,7 +308,7 @@ std::optional<qint64> PollScheduler::nextDueAtMs() const
         const auto s = m_servers.find(e.serverId);
         qint64 t = due;
         if (s != m_servers.end()) {
-            if (s->second.inFlight >= m_config.maxInFlightPerServer) {
+            if (!hasRoom(e, s->second)) {
                 // Frees up when an answer arrives; the caller re-arms then.
                 if (++scanned > 64)
                     break;
@@ -249,7 +338,7 @@ std::optional<qint64> PollScheduler::dueAtMs(qint64 taskId) const
 int PollScheduler::inFlight(qint64 serverId) const
 {
     const auto it = m_servers.find(serverId);
-    return it == m_servers.end() ? 0 : it->second.inFlight;
+    return it == m_servers.end() ? 0 : it->second.requests();
 }
 
 qint64 PollScheduler::backoffUntil(qint64 serverId) const

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 namespace Eddy::Monitor {
 
@@ -24,6 +25,13 @@ namespace Eddy::Monitor {
 // requests per server, exponential backoff per server on errors (Retry-After honoured). Pure logic
 // with an injected clock and random source, so tests run it on a fake clock; lives on the engine
 // thread.
+//
+// Tasks added with Ticks (jobs, whose status calls take many ids) are due only on the ticks of
+// Ticks::tickMs: one lattice with a single slot per tick, shared by every task of that tickMs,
+// so whatever of them is due goes out on the same instant and the caller asks about all of it in
+// one request. Each keeps its own interval, tickMs while its answers change and growing by
+// Ticks::backoff while they do not (backOff()); an interval that is not a whole number of ticks
+// waits for the next tick, so it is never shorter than asked.
 class PollScheduler final
 {
 public:
@@ -45,6 +53,16 @@ public:
         qint64 backoffBaseMs = 1000;
         qint64 backoffMaxMs = 60000;
     };
+    // Shared ticks and backoff for tasks polled in batches (see above). perRequest of them in
+    // flight count as one request against maxInFlightPerServer.
+    struct Ticks
+    {
+        qint64 tickMs = 0;        // clamped like an interval
+        double backoff = 1.0;     // factor while answers do not change (1: none)
+        qint64 maxIntervalMs = 0; // the cap of the backoff (clamped; at least tickMs)
+        int perRequest = 1;       // ids one request can carry
+        bool operator==(const Ticks &) const = default;
+    };
     using Clock = std::function<qint64()>;  // epoch ms (or any monotonic ms)
     using Random = std::function<double()>; // uniform in [0, 1); asked once, for the offset
 
@@ -55,9 +73,13 @@ public:
     qint64 now() const { return m_clock(); }
 
     // Tracks a task; its first poll is due at dueAtMs on its lattice's next slot (default: now,
-    // off the lattice: a new task is polled at once).
-    void add(qint64 taskId, qint64 serverId, std::optional<qint64> pollIntervalMs,
-             std::optional<qint64> dueAtMs = std::nullopt);
+    // off the lattice: a new task is polled at once). With ticks, its lattice is the ticks';
+    // pollIntervalMs is then its interval so far (e.g. backed off before a restart).
+    void add(qint64 taskId,
+             qint64 serverId,
+             std::optional<qint64> pollIntervalMs,
+             std::optional<qint64> dueAtMs = std::nullopt,
+             const std::optional<Ticks> &ticks = std::nullopt);
     void remove(qint64 taskId);
     bool contains(qint64 taskId) const { return m_tasks.count(taskId) != 0; }
     int size() const { return int(m_tasks.size()); }
@@ -70,13 +92,18 @@ public:
     // The poll failed transiently: the server backs off (retryAfterMs wins when larger).
     void failed(qint64 taskId, qint64 retryAfterMs = -1);
     // A push or an answer suggests news: poll as soon as the server's interval allows (off the
-    // lattice; the poll after it goes back on).
+    // lattice; the poll after it goes back on). A task on ticks starts its backoff afresh and
+    // is polled on the next tick its interval allows.
     void pollSoon(qint64 taskId);
+    // A task on ticks was answered: the answer changed nothing (its interval grows by the
+    // backoff, up to the cap) or something (back to tickMs). Returns the interval to pass to
+    // completed(); for a task without ticks, its interval unchanged.
+    qint64 backOff(qint64 taskId, bool unchanged);
 
     // When takeDue() may next return something (nullopt: nothing scheduled).
     std::optional<qint64> nextDueAtMs() const;
     std::optional<qint64> dueAtMs(qint64 taskId) const;
-    int inFlight(qint64 serverId) const;
+    int inFlight(qint64 serverId) const; // requests (a batch of tasks on ticks is one)
     qint64 backoffUntil(qint64 serverId) const;
     int failureCount(qint64 serverId) const;
     // The clamped interval for a server hint.
@@ -85,6 +112,9 @@ public:
     qint64 slotsPerInterval(qint64 intervalMs) const;
     // The first slot of intervalMs's lattice at or after ms.
     qint64 slotAtOrAfter(qint64 intervalMs, qint64 ms) const;
+    // The first tick of tickMs at or after ms (the lattice of tasks added with Ticks).
+    qint64 tickAtOrAfter(qint64 tickMs, qint64 ms) const;
+    std::optional<qint64> intervalMs(qint64 taskId) const;
 
 private:
     using Queue = std::set<std::pair<qint64, qint64>>; // (dueAt, taskId), not in flight
@@ -94,6 +124,7 @@ private:
         qint64 dueAt = 0;
         qint64 interval = 0;
         qint64 sentDueAt = -1; // dueAt of the last poll sent
+        int ticks = -1;        // index in m_ticks, or -1: on its own interval's lattice
         bool inFlight = false;
         // The task's queue node while it is out of the queue (in flight), put back on the next
         // enqueue: a poll costs the queue no allocation.
@@ -101,11 +132,18 @@ private:
     };
     struct ServerState
     {
-        int inFlight = 0;
+        int inFlight = 0; // tasks without ticks in flight: a request each
+        int batched = 0;  // tasks on ticks in flight: perRequest of them a request
+        int perRequest = 1;
         int failures = 0;
         qint64 backoffUntil = 0;
+        int requests() const { return inFlight + (batched + perRequest - 1) / perRequest; }
     };
     void setDue(qint64 taskId, Entry &e, qint64 dueAt);
+    qint64 latticeAtOrAfter(qint64 periodMs, qint64 slots, qint64 ms) const;
+    qint64 nextSlot(const Entry &e, qint64 ms) const; // its lattice's first slot at or after ms
+    // Whether the server has room for one more of e's polls.
+    bool hasRoom(const Entry &e, const ServerState &s) const;
     void enqueue(qint64 taskId, Entry &e); // at e.dueAt
     void dequeue(qint64 taskId, Entry &e); // keeps the node in e.spare
     // An answer or failure arrived (or came unasked): out of flight and out of the queue.
@@ -118,6 +156,7 @@ private:
     std::unordered_map<qint64, Entry> m_tasks;
     std::unordered_map<qint64, ServerState> m_servers;
     Queue m_queue;
+    std::vector<Ticks> m_ticks; // the distinct Ticks tasks were added with (a handful)
 };
 
 } // namespace Eddy::Monitor

@@ -154,18 +154,32 @@ long rssKiB()
 }
 
 // Each task polled every `intervalMs` (the product's steady state), for `seconds`, the way the
-// monitor engine does it: Monitor::PollScheduler decides, one single-shot QTimer wakes the loop,
-// Client::getTask sends, the answer's TaskState is kept per task.
+// monitor engine does it: Monitor::PollScheduler decides, one single-shot QTimer wakes the loop
+// and the poller sends what is due. The same loop serves tasks/get (one request a task, the
+// answer's TaskState kept per task) and jobs (the due jobs of a tick in status calls of up to a
+// batch of ids, each answer mapped through the job adapter).
 struct PacedResult
 {
-    PollResult poll;
+    PollResult poll; // roundTrips: task or job polls served
     qint64 asked = 0;
-    qint64 wakeUps = 0; // poll timer expiries (each sends every poll due on that tick)
+    qint64 requests = 0; // HTTP requests sent (a batched status call is one)
+    qint64 wakeUps = 0;  // poll timer expiries (each sends every poll due on that tick)
     long rssKiB = 0;
-    double heapPerTask = 0; // scheduler entry + id + last TaskState, per tracked task
+    double heapPerTask = 0; // scheduler entry + id + the poller's state, per tracked task
 };
 
-PacedResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, int intervalMs, double seconds)
+// A poller sends the polls of the due tasks (indexes into the caller's ids) and calls settle()
+// once for each when its answer is read: ok, and the interval the server asked for (if any).
+using Settle = std::function<void(qint64 index, bool ok, std::optional<qint64> intervalMs)>;
+struct Poller
+{
+    std::function<int(const QList<qint64> &due, const Settle &settle)> send; // requests sent
+    std::optional<Monitor::PollScheduler::Ticks> ticks; // jobs: shared ticks, as the engine
+};
+
+// makePoller runs inside the measured window, so the heap its state takes counts per task.
+PacedResult
+pollPaced(size_t count, int intervalMs, double seconds, const std::function<Poller()> &makePoller)
 {
     PacedResult out;
     PollResult &r = out.poll;
@@ -176,11 +190,11 @@ PacedResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, 
     config.defaultIntervalMs = intervalMs;
     config.maxInFlightPerServer = 64;
     auto scheduler = std::make_unique<Monitor::PollScheduler>(config);
-    auto tracked = std::make_unique<std::vector<std::string>>(ids);
-    auto last = std::make_unique<std::vector<Mcp::TaskState>>(ids.size());
+    const Poller poller = makePoller();
     const qint64 start = scheduler->now();
-    for (size_t i = 0; i < ids.size(); ++i) // first polls spread over one interval
-        scheduler->add(qint64(i), 1, intervalMs, start + qint64(i) * intervalMs / qint64(ids.size()));
+    for (size_t i = 0; i < count; ++i) // first polls spread over one interval
+        scheduler->add(
+            qint64(i), 1, intervalMs, start + qint64(i) * intervalMs / qint64(count), poller.ticks);
 
     QEventLoop loop;
     QTimer timer;
@@ -189,7 +203,7 @@ PacedResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, 
     // again (the engine's poll timer should be precise too).
     timer.setTimerType(Qt::PreciseTimer);
     bool stopping = false;
-    int outstanding = 0;
+    qint64 outstanding = 0; // polls sent and not yet answered
     auto arm = [&] {
         if (stopping)
             return;
@@ -200,28 +214,26 @@ PacedResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, 
         if (!timer.isActive() || timer.remainingTime() > wait)
             timer.start(int(wait));
     };
+    const Settle settle = [&](qint64 i, bool ok, std::optional<qint64> interval) {
+        --outstanding;
+        if (ok) {
+            ++r.roundTrips;
+            scheduler->completed(i, interval);
+        } else {
+            ++r.errors;
+            scheduler->failed(i);
+        }
+        if (stopping && outstanding == 0)
+            loop.quit();
+        arm();
+    };
     QObject::connect(&timer, &QTimer::timeout, &loop, [&] {
         if (stopping)
             return;
         ++out.wakeUps;
-        for (qint64 i : scheduler->takeDue()) {
-            ++outstanding;
-            Mcp::TaskJob *job = client.getTask((*tracked)[size_t(i)]);
-            QObject::connect(job, &Mcp::Job::finished, &loop, [&, job, i] {
-                --outstanding;
-                if (job->hasError()) {
-                    ++r.errors;
-                    scheduler->failed(i);
-                } else {
-                    ++r.roundTrips;
-                    (*last)[size_t(i)] = job->state();
-                    scheduler->completed(i, job->state().pollIntervalMs);
-                }
-                if (stopping && outstanding == 0)
-                    loop.quit();
-                arm();
-            });
-        }
+        const QList<qint64> due = scheduler->takeDue();
+        outstanding += due.size();
+        out.requests += poller.send(due, settle);
         arm();
     });
     QTimer::singleShot(int(seconds * 1000), &loop, [&] {
@@ -237,11 +249,34 @@ PacedResult pollPaced(Mcp::Client &client, const std::vector<std::string> &ids, 
     loop.exec();
     r.seconds = double(wall.nsecsElapsed()) / 1e9;
     r.cpuUs = cpuMicros() - cpu0;
-    out.asked = qint64(double(ids.size()) * seconds * 1000.0 / intervalMs);
+    out.asked = qint64(double(count) * seconds * 1000.0 / intervalMs);
     out.rssKiB = rssKiB();
     malloc_trim(0);
-    out.heapPerTask = double(heapInUse() - heap0) / double(ids.size());
+    out.heapPerTask = double(heapInUse() - heap0) / double(count);
     return out;
+}
+
+// tasks/get of each due task, one request each; the answer's TaskState is kept per task.
+std::function<Poller()> taskPoller(Mcp::Client &client, const std::vector<std::string> &ids)
+{
+    return [&client, &ids] {
+        auto tracked = std::make_shared<std::vector<std::string>>(ids);
+        auto last = std::make_shared<std::vector<Mcp::TaskState>>(ids.size());
+        Poller p;
+        p.send = [&client, tracked, last](const QList<qint64> &due, const Settle &settle) {
+            for (qint64 i : due) {
+                Mcp::TaskJob *job = client.getTask((*tracked)[size_t(i)]);
+                QObject::connect(job, &Mcp::Job::finished, job, [job, i, last, settle] {
+                    if (job->hasError())
+                        return settle(i, false, std::nullopt);
+                    (*last)[size_t(i)] = job->state();
+                    settle(i, true, job->state().pollIntervalMs);
+                });
+            }
+            return int(due.size());
+        };
+        return p;
+    };
 }
 
 // CPU of reading one tasks/get answer: the full path (DOM of the whole response, then
@@ -359,99 +394,57 @@ std::vector<QString> createJobs(Mcp::Client &client, const Monitor::JobAdapter &
     return ids;
 }
 
-// The engine's way (Engine::pollJobs): the jobs due on a timer tick share status calls of up to
-// `batch` ids; each answer is read with JobAdapter::statusPayload and mapStatus. roundTrips
-// counts job polls served (one per job), not calls.
-struct JobPollResult
+// The engine's way (Engine::pollJobs): the jobs of the server are due on shared ticks; those
+// due on a tick share status calls of up to `batch` ids; each answer is read with
+// JobAdapter::statusPayload and mapStatus. No backoff, so jobs are polled as often as tasks.
+std::function<Poller()> jobPoller(Mcp::Client &client,
+                                  const Monitor::JobAdapter &a,
+                                  const std::vector<QString> &ids,
+                                  int batch,
+                                  int intervalMs)
 {
-    PollResult poll;
-    qint64 asked = 0;
-    qint64 calls = 0;
-};
-
-JobPollResult pollJobsPaced(Mcp::Client &client, const Monitor::JobAdapter &a,
-                            const std::vector<QString> &ids, int batch, int intervalMs,
-                            double seconds)
-{
-    JobPollResult out;
-    PollResult &r = out.poll;
-    Monitor::PollScheduler::Config config;
-    config.minIntervalMs = intervalMs;
-    config.defaultIntervalMs = intervalMs;
-    config.maxInFlightPerServer = 64;
-    Monitor::PollScheduler scheduler(config);
-    std::vector<Mcp::TaskStatus> last(ids.size());
-    const qint64 start = scheduler.now();
-    for (size_t i = 0; i < ids.size(); ++i)
-        scheduler.add(qint64(i), 1, intervalMs, start + qint64(i) * intervalMs / qint64(ids.size()));
-    QEventLoop loop;
-    QTimer timer;
-    timer.setSingleShot(true);
-    timer.setTimerType(Qt::PreciseTimer);
-    bool stopping = false;
-    int outstanding = 0;
-    auto arm = [&] {
-        if (stopping)
-            return;
-        const auto next = scheduler.nextDueAtMs();
-        if (!next)
-            return;
-        const qint64 wait = std::max<qint64>(0, *next - scheduler.now());
-        if (!timer.isActive() || timer.remainingTime() > wait)
-            timer.start(int(wait));
-    };
-    QObject::connect(&timer, &QTimer::timeout, &loop, [&] {
-        if (stopping)
-            return;
-        const QList<qint64> due = scheduler.takeDue();
-        for (qsizetype from = 0; from < due.size(); from += batch) {
-            const QList<qint64> chunk = due.mid(from, batch);
-            QStringList jobIds;
-            for (qint64 i : chunk)
-                jobIds << ids[size_t(i)];
-            ++outstanding;
-            ++out.calls;
-            Mcp::CallJob *job = client.callTool(a.statusTool, a.statusArguments(jobIds));
-            QObject::connect(job, &Mcp::Job::finished, &loop, [&, job, chunk] {
-                --outstanding;
-                const bool ok = !job->hasError() && job->kind() == Mcp::CallJob::Kind::Complete
-                                && !job->isToolError();
-                const json payload = ok ? a.statusPayload(job->callResult()) : json();
-                const json list = chunk.size() > 1 ? Monitor::jsonAt(payload, a.batchResultPointer)
-                                                   : json::array({payload});
-                for (qsizetype k = 0; k < chunk.size(); ++k) {
-                    const qint64 i = chunk[k];
-                    if (!list.is_array() || k >= qsizetype(list.size()) || !list[k].is_object()) {
-                        ++r.errors;
-                        scheduler.failed(i);
-                        continue;
+    return [&client, &a, &ids, batch, intervalMs] {
+        auto last = std::make_shared<std::vector<Mcp::TaskStatus>>(ids.size());
+        Poller p;
+        p.ticks = Monitor::PollScheduler::Ticks{intervalMs, 1.0, intervalMs, batch};
+        p.send = [&client, &a, &ids, batch, last](const QList<qint64> &due, const Settle &settle) {
+            int requests = 0;
+            for (qsizetype from = 0; from < due.size(); from += batch) {
+                const QList<qint64> chunk = due.mid(from, batch);
+                QStringList jobIds;
+                jobIds.reserve(chunk.size());
+                for (qint64 i : chunk)
+                    jobIds << ids[size_t(i)];
+                ++requests;
+                Mcp::CallJob *job = client.callTool(a.statusTool, a.statusArguments(jobIds));
+                QObject::connect(job, &Mcp::Job::finished, job, [job, chunk, &a, last, settle] {
+                    const bool ok = !job->hasError() && job->kind() == Mcp::CallJob::Kind::Complete
+                                    && !job->isToolError();
+                    static const json none;
+                    json parsed;
+                    const json &payload = ok ? a.statusPayload(job->callResult(), parsed) : none;
+                    const json &list = chunk.size() > 1
+                                           ? Monitor::jsonAt(payload, a.batchResultPointer)
+                                           : payload;
+                    for (qsizetype k = 0; k < chunk.size(); ++k) {
+                        const json &status
+                            = chunk.size() > 1
+                                  ? (list.is_array() && k < qsizetype(list.size()) ? list[size_t(k)]
+                                                                                   : none)
+                                  : list;
+                        if (!status.is_object()) {
+                            settle(chunk[k], false, std::nullopt);
+                            continue;
+                        }
+                        (*last)[size_t(chunk[k])] = a.mapStatus(status).status;
+                        settle(chunk[k], true, std::nullopt);
                     }
-                    last[size_t(i)] = a.mapStatus(list[k]).status;
-                    ++r.roundTrips;
-                    scheduler.completed(i, intervalMs);
-                }
-                if (stopping && outstanding == 0)
-                    loop.quit();
-                arm();
-            });
-        }
-        arm();
-    });
-    QTimer::singleShot(int(seconds * 1000), &loop, [&] {
-        stopping = true;
-        timer.stop();
-        if (outstanding == 0)
-            loop.quit();
-    });
-    const double cpu0 = cpuMicros();
-    QElapsedTimer wall;
-    wall.start();
-    arm();
-    loop.exec();
-    r.seconds = double(wall.nsecsElapsed()) / 1e9;
-    r.cpuUs = cpuMicros() - cpu0;
-    out.asked = qint64(double(ids.size()) * seconds * 1000.0 / intervalMs);
-    return out;
+                });
+            }
+            return requests;
+        };
+        return p;
+    };
 }
 
 double median(std::vector<double> v)
@@ -501,18 +494,27 @@ int runJobBench(const QStringList &args, int count, double seconds)
     }
     std::vector<double> taskUs, jobUs;
     for (int round = 0; round < rounds; ++round) {
-        const PacedResult t = pollPaced(taskClient, tasks, 500, seconds);
-        const JobPollResult j = pollJobsPaced(jobClient, *adapter, jobs, batch, 500, seconds);
+        const PacedResult t = pollPaced(tasks.size(), 500, seconds, taskPoller(taskClient, tasks));
+        const PacedResult j = pollPaced(
+            jobs.size(), 500, seconds, jobPoller(jobClient, *adapter, jobs, batch, 500));
         const double tu = t.poll.roundTrips ? t.poll.cpuUs / double(t.poll.roundTrips) : 0;
         const double ju = j.poll.roundTrips ? j.poll.cpuUs / double(j.poll.roundTrips) : 0;
         taskUs.push_back(tu);
         jobUs.push_back(ju);
-        std::printf("round %d: tasks/get %6.1f us/poll (%lld / %lld served); job status %6.1f us/poll "
-                    "(%lld / %lld served in %lld calls, up to %d ids each, %lld errors); load %.1f\n",
-                    round + 1, tu, static_cast<long long>(t.poll.roundTrips),
-                    static_cast<long long>(t.asked), ju, static_cast<long long>(j.poll.roundTrips),
-                    static_cast<long long>(j.asked), static_cast<long long>(j.calls), batch,
-                    static_cast<long long>(j.poll.errors), loadAverage());
+        std::printf(
+            "round %d: tasks/get %6.1f us/poll (%lld / %lld served); job status %6.1f us/poll "
+            "(%lld / %lld served in %lld calls, up to %d ids each, %lld errors); load %.1f\n",
+            round + 1,
+            tu,
+            static_cast<long long>(t.poll.roundTrips),
+            static_cast<long long>(t.asked),
+            ju,
+            static_cast<long long>(j.poll.roundTrips),
+            static_cast<long long>(j.asked),
+            static_cast<long long>(j.requests),
+            batch,
+            static_cast<long long>(j.poll.errors),
+            loadAverage());
         std::fflush(stdout);
     }
     Bench::Result r;
@@ -602,7 +604,7 @@ int main(int argc, char **argv)
         if (ids.size() != size_t(count))
             return 1;
         const double loadBefore = loadAverage();
-        const PacedResult p = pollPaced(client, ids, 500, pacedSeconds);
+        const PacedResult p = pollPaced(ids.size(), 500, pacedSeconds, taskPoller(client, ids));
         std::printf("paced, every task each 500 ms: %lld / %lld polls served, %lld timer wake-ups, "
                     "client CPU %6.1f us/poll, RSS %.1f MiB, heap %.0f B per tracked task, %lld errors, "
                     "load %.1f-%.1f\n",

@@ -100,6 +100,10 @@ private slots:
     void offsetDrawnOncePerScheduler();
     void pollSoonLeavesAndRejoinsLattice();
     void backoffRejoinsLattice();
+    void ticksShareInstantsWhateverTheBackoff();
+    void ticksBackOffAndStartAfresh();
+    void ticksBatchCountsAsOneRequest();
+    void ticksFailureKeepsTheBatchTogether();
 };
 
 // A task polled at once when added joins its lattice on the second poll (at most one slot late)
@@ -686,6 +690,134 @@ void tst_PollScheduler::backoffRejoinsLattice()
     QCOMPARE(s.takeDue().size(), 1);
     s.completed(1, interval);
     QCOMPARE(*s.dueAtMs(1), next + interval);
+}
+
+// Jobs on ticks: added at random moments, each backing off on its own (answers that change or
+// not at random), they only ever go out on the ticks of their shared lattice, so one wake-up
+// (one batched request) serves every job due on it; and none is polled sooner than its interval.
+void tst_PollScheduler::ticksShareInstantsWhateverTheBackoff()
+{
+    FakeClock clock;
+    PollScheduler s(
+        PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.3; });
+    const PollScheduler::Ticks ticks{1000, 1.5, 8000, 100};
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<qint64> start(0, 5000);
+    std::bernoulli_distribution unchanged(0.6);
+    const int jobs = 20;
+    for (int i = 0; i < jobs; ++i)
+        s.add(i, 1, std::nullopt, clock.now + start(rng), ticks);
+    std::map<qint64, qint64> lastSent; // task -> when
+    std::map<qint64, qint64> interval; // task -> the interval its next poll must respect
+    std::set<qint64> instants;
+    int polls = 0;
+    const qint64 end = clock.now + 600000;
+    while (clock.now < end) {
+        const auto due = s.nextDueAtMs();
+        QVERIFY(due);
+        clock.now = *due;
+        const QList<qint64> taken = s.takeDue();
+        QVERIFY(!taken.isEmpty());
+        QCOMPARE(s.tickAtOrAfter(1000, clock.now), clock.now); // on a tick
+        instants.insert(clock.now);
+        clock.now += 30; // one request answers them all
+        for (qint64 id : taken) {
+            if (lastSent.count(id))
+                QVERIFY2(clock.now - 30 - lastSent[id] >= interval[id],
+                         qPrintable(QStringLiteral("job %1 polled after %2 ms, interval %3")
+                                        .arg(id)
+                                        .arg(clock.now - 30 - lastSent[id])
+                                        .arg(interval[id])));
+            lastSent[id] = clock.now - 30;
+            ++polls;
+            interval[id] = s.backOff(id, unchanged(rng));
+            QVERIFY(interval[id] >= 1000 && interval[id] <= 8000);
+            s.completed(id, interval[id]);
+        }
+    }
+    // Twenty jobs at 1 to 8 s: far more polls than instants, at most one instant per tick.
+    QVERIFY2(int(instants.size()) <= 601, qPrintable(QString::number(instants.size())));
+    QVERIFY2(polls > 3 * int(instants.size()),
+             qPrintable(QStringLiteral("%1 polls on %2 ticks").arg(polls).arg(instants.size())));
+}
+
+void tst_PollScheduler::ticksBackOffAndStartAfresh()
+{
+    FakeClock clock;
+    PollScheduler s(
+        PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.0; });
+    s.add(1, 1, std::nullopt, clock.now, PollScheduler::Ticks{1000, 2.0, 5000, 10});
+    QCOMPARE(*s.intervalMs(1), qint64(1000));
+    QCOMPARE(s.backOff(1, true), qint64(2000));
+    QCOMPARE(s.backOff(1, true), qint64(4000));
+    QCOMPARE(s.backOff(1, true), qint64(5000)); // capped
+    QCOMPARE(s.backOff(1, false), qint64(1000));
+    // An interval that is not a whole number of ticks waits for the next tick: never sooner.
+    clock.now = *s.dueAtMs(1);
+    QCOMPARE(s.takeDue().size(), 1);
+    const qint64 sent = clock.now;
+    s.completed(1, 1500);
+    QCOMPARE(*s.dueAtMs(1), sent + 2000);
+    // A backed-off job asked to be polled soon (an answer sent) goes on the next tick allowed
+    // by the base interval, and its backoff starts afresh.
+    QCOMPARE(s.backOff(1, true), qint64(3000));
+    s.pollSoon(1);
+    QCOMPARE(*s.dueAtMs(1), sent + 1000);
+    QCOMPARE(*s.intervalMs(1), qint64(1000));
+    // A restored job keeps the interval it had reached.
+    s.add(2, 1, 4000, clock.now, PollScheduler::Ticks{1000, 2.0, 5000, 10});
+    QCOMPARE(*s.intervalMs(2), qint64(4000));
+    QCOMPARE(s.backOff(2, true), qint64(5000));
+    // Tasks without ticks are left alone.
+    s.add(3, 1, 700);
+    QCOMPARE(s.backOff(3, true), qint64(700));
+}
+
+// perRequest jobs in flight are one request against maxInFlightPerServer, so a tick's batch is
+// not cut into in-flight-cap sized pieces.
+void tst_PollScheduler::ticksBatchCountsAsOneRequest()
+{
+    FakeClock clock;
+    PollScheduler::Config config;
+    config.maxInFlightPerServer = 2;
+    PollScheduler s(
+        config, [&] { return clock.now; }, [] { return 0.0; });
+    for (int i = 0; i < 250; ++i)
+        s.add(i, 1, std::nullopt, clock.now, PollScheduler::Ticks{1000, 1.0, 1000, 100});
+    s.add(1000, 1, 1000, clock.now); // a plain task of the same server
+    clock.now = *s.nextDueAtMs();
+    const QList<qint64> taken = s.takeDue();
+    // Two requests' worth: either 200 jobs, or the plain task and 100 jobs.
+    QCOMPARE(s.inFlight(1), 2);
+    QVERIFY2(taken.size() == 200 || taken.size() == 101, qPrintable(QString::number(taken.size())));
+    QVERIFY(s.takeDue().isEmpty());
+    for (qint64 id : taken)
+        s.completed(id, 1000);
+    QCOMPARE(s.inFlight(1), 0);
+    const QList<qint64> rest = s.takeDue();
+    QCOMPARE(rest.size() + taken.size(), qsizetype(251));
+}
+
+// A failed batch: the server backs off, and every job of the batch waits for the same tick.
+void tst_PollScheduler::ticksFailureKeepsTheBatchTogether()
+{
+    FakeClock clock;
+    PollScheduler s(
+        PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.4; });
+    for (int i = 0; i < 5; ++i)
+        s.add(i, 1, std::nullopt, clock.now + 100 * i, PollScheduler::Ticks{2000, 1.5, 8000, 100});
+    clock.now = *s.nextDueAtMs();
+    QList<qint64> taken = s.takeDue();
+    QCOMPARE(taken.size(), 5); // all five joined one tick
+    for (qint64 id : taken) {
+        clock.now += 7; // answers fail one after another
+        s.failed(id);
+    }
+    const qint64 next = *s.dueAtMs(0);
+    QVERIFY(next >= s.backoffUntil(1));
+    QCOMPARE(s.tickAtOrAfter(2000, next), next);
+    for (qint64 id : taken)
+        QCOMPARE(*s.dueAtMs(id), next);
 }
 
 QTEST_GUILESS_MAIN(tst_PollScheduler)

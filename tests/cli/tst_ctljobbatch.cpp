@@ -1,0 +1,198 @@
+// Batched job polling, end to end: the real eddyctl follows several jobs of the real
+// eddy-cfd-server run with --no-tasks-extension (classic job tools only) through a job adapter
+// with backoff. The jobs of one server are due on shared ticks of the adapter's interval, so the
+// server sees about one get_cfd_case_status call per tick carrying every due job id, not one call
+// per job: counted from the server's own debug log, one line per status call with how many ids
+// it asked about. A job id the server no longer knows, in the middle of a batch, ends that job
+// alone; the others finish with their results.
+#include "tests/common/ctlprocess.h"
+#include "tests/common/testserver.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+
+using Eddy::Test::TestServer;
+
+namespace {
+
+using Run = Eddy::Test::CtlRun;
+using Eddy::Test::writeFile;
+
+Run runCtl(const QStringList &args)
+{
+    return Eddy::Test::runCtl(args, {10000, 240000, 5000});
+}
+
+qint64 scalar(const QString &path, const QString &sql)
+{
+    return Eddy::Test::scalar(path, sql, 10000);
+}
+
+bool execSql(const QString &path, const QString &sql)
+{
+    sqlite3 *db = nullptr;
+    bool ok
+        = sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READWRITE, nullptr)
+          == SQLITE_OK;
+    if (ok) {
+        sqlite3_busy_timeout(db, 10000);
+        ok = sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, nullptr) == SQLITE_OK;
+    }
+    sqlite3_close(db);
+    return ok;
+}
+
+// One status call as the server logged it: when (ms of the day) and how many ids it asked about.
+struct StatusCall
+{
+    qint64 atMs = 0;
+    int ids = 0;
+};
+
+QList<StatusCall> statusCalls(const QByteArray &log)
+{
+    static const QRegularExpression line(
+        QStringLiteral("^(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d\\d\\d) eddy\\.server debug: "
+                       "get_cfd_case_status call for (\\d+) job\\(s\\)$"),
+        QRegularExpression::MultilineOption);
+    QList<StatusCall> out;
+    qint64 dayOffset = 0;
+    for (auto it = line.globalMatch(QString::fromUtf8(log)); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        qint64 at = ((m.captured(1).toLongLong() * 60 + m.captured(2).toLongLong()) * 60
+                     + m.captured(3).toLongLong())
+                        * 1000
+                    + m.captured(4).toLongLong();
+        if (!out.isEmpty() && at + dayOffset < out.last().atMs)
+            dayOffset += 24 * 3600 * 1000; // past midnight
+        out.append({at + dayOffset, m.captured(5).toInt()});
+    }
+    return out;
+}
+
+} // namespace
+
+class tst_CtlJobBatch : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void dueJobsShareOneStatusCallPerTick();
+
+private:
+    QStringList db(const QStringList &rest) const
+    {
+        return QStringList{QStringLiteral("--db"), m_db} + rest;
+    }
+
+    TestServer m_server;
+    QTemporaryDir m_dir;
+    QString m_db;
+};
+
+void tst_CtlJobBatch::initTestCase()
+{
+    QVERIFY2(QFile::exists(Eddy::Test::ctlBin()), qPrintable(Eddy::Test::ctlBin()));
+    // Two solver threads for six jobs: some run while others wait in the queue, so their status
+    // answers change at different moments and their backoffs differ.
+    QVERIFY2(m_server.start({QStringLiteral("--workers"),
+                             QStringLiteral("2"),
+                             QStringLiteral("--no-tasks-extension"),
+                             QStringLiteral("--log-level"),
+                             QStringLiteral("debug")}),
+             qPrintable(m_server.errorString()));
+    QVERIFY(m_dir.isValid());
+    m_db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
+}
+
+void tst_CtlJobBatch::dueJobsShareOneStatusCallPerTick()
+{
+    // The proposed adapter, edited: poll every 500 ms, doubling while nothing changes, up to 4 s.
+    Run r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("show"), m_server.url()}));
+    QVERIFY2(r.code == 0, r.err.constData());
+    QJsonObject a = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(a["status"].toObject()["batchArgument"].toString(), QStringLiteral("job_ids"));
+    const qint64 tickMs = 500;
+    a["poll"] = QJsonObject{{QStringLiteral("intervalMs"), tickMs},
+                            {QStringLiteral("backoff"), 2.0},
+                            {QStringLiteral("maxIntervalMs"), 4000}};
+    const QString file = m_dir.filePath(QStringLiteral("adapter.json"));
+    QVERIFY(writeFile(file, QJsonDocument(a).toJson()));
+    r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("set"), m_server.url(), file}));
+    QVERIFY2(r.code == 0, r.err.constData());
+
+    // Seven jobs of different lengths, submitted one eddyctl call each (no waiting).
+    const int jobs = 7;
+    for (int i = 0; i < jobs; ++i) {
+        r = runCtl(
+            db({QStringLiteral("call"),
+                m_server.url(),
+                QStringLiteral("submit_cfd_case"),
+                QStringLiteral("{\"case_name\": \"batch%1\", \"reynolds\": 100, \"grid\": 48, "
+                               "\"max_iterations\": %2, \"tolerance\": 1e-14}")
+                    .arg(i)
+                    .arg(40000 + 15000 * i)}));
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job'")),
+             jobs);
+    // One job the server no longer knows (as after its expiry): answered "unknown" inside a batch.
+    const qint64 forgotten = scalar(m_db,
+                                    QStringLiteral("SELECT MIN(id) FROM tasks WHERE "
+                                                   "pattern = 'job'"));
+    QVERIFY(execSql(m_db,
+                    QStringLiteral("UPDATE tasks SET server_task_id = "
+                                   "'job-the-server-forgot-0123456789' WHERE id = %1")
+                        .arg(forgotten)));
+
+    const qsizetype logFrom = m_server.standardError().size();
+    r = runCtl(db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    QVERIFY2(r.code == 0, r.err.constData());
+
+    // Every other job finished with its result; the forgotten one ended alone.
+    QCOMPARE(scalar(m_db,
+                    QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
+                                   "status = 'completed' AND result LIKE '%iterations%'")),
+             jobs - 1);
+    QCOMPARE(scalar(m_db,
+                    QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id = %1 AND status "
+                                   "IN ('lost', 'expired')")
+                        .arg(forgotten)),
+             1);
+
+    const QList<StatusCall> calls = statusCalls(m_server.standardError().mid(logFrom));
+    QVERIFY2(calls.size() >= 3, qPrintable(QString::number(calls.size())));
+    int polled = 0;
+    int widest = 0;
+    int split = 0; // calls less than half a tick after the one before: a tick asked twice
+    for (qsizetype i = 0; i < calls.size(); ++i) {
+        polled += calls[i].ids;
+        widest = std::max(widest, calls[i].ids);
+        if (i > 0 && calls[i].atMs - calls[i - 1].atMs < tickMs / 2)
+            ++split;
+    }
+    const qint64 spanMs = calls.last().atMs - calls.first().atMs;
+    const QString summary = QStringLiteral("%1 status calls asking %2 ids over %3 ms (%4 ticks), "
+                                           "%5 less than half a tick apart, widest %6")
+                                .arg(calls.size())
+                                .arg(polled)
+                                .arg(spanMs)
+                                .arg(spanMs / tickMs + 1)
+                                .arg(split)
+                                .arg(widest);
+    qInfo("%s", qPrintable(summary));
+    // The jobs share ticks tickMs apart: one status call per tick, however many jobs were due on
+    // it. (A tick sent late on a loaded machine may come close to the next: a few are allowed.)
+    QVERIFY2(split * 10 <= calls.size(), qPrintable(summary));
+    QVERIFY2(widest >= jobs - 1, qPrintable(summary)); // the first tick asks about every job
+    QVERIFY2(polled > calls.size(), qPrintable(summary));
+}
+
+QTEST_GUILESS_MAIN(tst_CtlJobBatch)
+#include "tst_ctljobbatch.moc"
