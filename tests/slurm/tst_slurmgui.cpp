@@ -1,17 +1,19 @@
-// The window against a Slurm-backed server: the real MainWindow (offscreen) builds a 4-case sweep
+// The window against a Slurm-backed server: the real MainWindow (offscreen) builds a 12-case sweep
 // in the sweep editor and submits it to eddy-cfd-server --backend slurm on a private single-node
-// Slurm (slurm-cluster.sh). Two cases force a mesh defect: their questions cross the job boundary
+// Slurm (slurm-cluster.sh). Six cases force a mesh defect: their questions cross the job boundary
 // (the job ends, the answer in the panel submits the next attempt). Every case completes with
 // its result, and the job completion log has exactly one job per attempt.
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/inboxmodel.h"
+#include "models/sampleseriesmodel.h"
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/testserver.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
+#include "widgets/residualchart.h"
 #include "widgets/resultview.h"
 #include "widgets/schemaform.h"
 #include "widgets/sweepeditor.h"
@@ -180,7 +182,7 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
                                  .contains(QLatin1String("run_cfd_case")),
                              60000);
 
-    // reynolds x forced mesh defect = 4 cases on a 16 x 16 grid, all at once.
+    // Six Reynolds numbers x forced mesh defect = 12 cases on a 16 x 16 grid, four at a time.
     w.showSweepEditor();
     SweepEditor *editor = w.sweepEditor();
     QTRY_VERIFY_WITH_TIMEOUT(editor->setCurrentTool(QStringLiteral("run_cfd_case")), 10000);
@@ -194,12 +196,12 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
     QVERIFY(name);
     name->setText(QStringLiteral("slurm-gui"));
     editor->setVaried(
-        QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400"));
+        QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 200, 400, 700, 1000, 1500"));
     editor->setVaried(QStringLiteral("force_mesh_defect"),
                       SweepEditor::VaryKind::List,
                       QStringLiteral("false, true"));
     editor->setConcurrency(4);
-    QCOMPARE(editor->updatePreview(), 4);
+    QCOMPARE(editor->updatePreview(), 12);
     QVERIFY2(editor->problemText().isEmpty(), qPrintable(editor->problemText()));
     const int jobsBefore = eddyJobsInJobcomp();
     auto *submit = editor->findChild<QPushButton *>(QStringLiteral("submit"));
@@ -207,13 +209,13 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
     submit->click();
 
     // The questions arrive after their jobs ended; each is answered in the panel (repair).
-    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 4, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->rowCount(), 12, 60000);
     AnswerPanel *panel = w.answerPanel();
     int answered = 0;
     QElapsedTimer timer;
     timer.start();
-    while (w.taskModel()->statusCounts().value(TaskStatus::Completed) < 4
-           && timer.elapsed() < 120000) {
+    while (w.taskModel()->statusCounts().value(TaskStatus::Completed) < 12
+           && timer.elapsed() < 240000) {
         QVERIFY(!w.currentDialog());
         if (w.inboxModel()->pendingCount() > 0 && !panel->hasQuestion())
             w.answerNext();
@@ -231,21 +233,32 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
         }
         QTest::qWait(50);
     }
-    QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 4);
-    QVERIFY2(answered >= 2, qPrintable(QString::number(answered)));
+    QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 12);
+    QVERIFY2(answered >= 6, qPrintable(QString::number(answered)));
     QCOMPARE(w.inboxModel()->pendingCount(), 0);
 
     // A case's result, computed in a Slurm job, shows in the result view.
     w.monitor()->selectTask(w.taskModel()->taskIdAt(0));
     QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::Success, 20000);
 
-    // One Slurm job per attempt: four first attempts and one more per answered question.
+    // Its residuals, parsed from the job's progress file through the server's statusMessage, are
+    // charted against the iteration.
+    ResidualChart *chart = w.chart();
+    QTRY_VERIFY_WITH_TIMEOUT(!chart->series().isEmpty(), 20000);
+    for (SampleSeriesModel *series : chart->series()) {
+        QVERIFY2(!series->points().isEmpty(), qPrintable(series->series()));
+        for (const QPointF &pt : series->points())
+            QVERIFY2(pt.x() >= 0 && pt.x() <= 300,
+                     qPrintable(QStringLiteral("%1: x = %2").arg(series->series()).arg(pt.x())));
+    }
+
+    // One Slurm job per attempt: twelve first attempts and one more per answered question.
     QElapsedTimer clock;
     clock.start();
-    while (eddyJobsInJobcomp() - jobsBefore < 4 + answered && clock.elapsed() < 20000)
+    while (eddyJobsInJobcomp() - jobsBefore < 12 + answered && clock.elapsed() < 20000)
         QTest::qWait(100);
     QTest::qWait(1000);
-    QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 4 + answered);
+    QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 12 + answered);
 }
 
 void tst_SlurmGui::cleanupTestCase()
