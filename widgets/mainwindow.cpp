@@ -251,10 +251,10 @@ MainWindow::MainWindow(EngineBridge *bridge, QWidget *parent)
     connect(m_bridge,
             &EngineBridge::serverStateChanged,
             this,
-            [this](qint64 id, ServerListModel::State state, const QString &message) {
+            [this](qint64 id, ServerListModel::State state, const QString &message, bool notMcp) {
                 // The model names the server in stateAnnounced(), also for a state that
                 // arrives before the server list does.
-                m_servers->setState(id, state, message);
+                m_servers->setState(id, state, message, notMcp);
             });
     connect(m_bridge, &EngineBridge::toolsChanged, this, [this](qint64) { m_bridge->requestServers(); });
     connect(m_bridge, &EngineBridge::sweepSubmitted, this, [this](qint64 sweepId, int count) {

@@ -123,7 +123,7 @@ void Engine::pollJobs(qint64 serverId, const QList<qint64> &taskIds)
                 ServerLink *l = link(serverId);
                 if (l && l->state != ServerState::BackingOff) {
                     l->state = ServerState::BackingOff;
-                    emit serverStateChanged(serverId, ServerState::BackingOff, e.message());
+                    emit serverStateChanged(serverId, ServerState::BackingOff, e.message(), false);
                 }
                 armPollTimer();
                 checkIdle();
