@@ -29,12 +29,15 @@ using Store::TaskStatus;
 namespace {
 
 
+// A value as the user reads it: booleans in the UI's language (the JSON tab keeps true/false).
 QString scalarText(const json &v)
 {
     if (v.is_string())
         return QString::fromStdString(v.get<std::string>());
     if (v.is_number_float())
         return QString::number(v.get<double>(), 'g', 8);
+    if (v.is_boolean())
+        return v.get<bool>() ? ResultView::tr("yes") : ResultView::tr("no");
     return QString::fromStdString(v.dump());
 }
 
