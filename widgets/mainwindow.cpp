@@ -474,7 +474,8 @@ void MainWindow::applyDefaultDockSizes()
     const int w = width();
     const int h = height();
     resizeDocks({m_sidebarDock}, {std::clamp(w / 8, 170, 260)}, Qt::Horizontal);
-    resizeDocks({m_chartDock}, {std::clamp(w / 3, 400, 640)}, Qt::Horizontal);
+    // The table keeps the larger share: at 1280 px its key columns fit beside a German case label.
+    resizeDocks({m_chartDock}, {std::clamp(w * 2 / 7, 360, 640)}, Qt::Horizontal);
     // Small while no question waits (it grows when one arrives, see the inbox's rowsInserted);
     // tall enough for a question and its form beside the list when one does.
     const int inbox = m_inbox->rowCount() == 0 ? std::clamp(h / 6, 130, 200) : std::clamp(h * 3 / 10, 200, 320);

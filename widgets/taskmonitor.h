@@ -2,6 +2,8 @@
 
 #include "app/store/records.h"
 
+#include <QHash>
+#include <QSet>
 #include <QWidget>
 
 #include <optional>
@@ -28,6 +30,8 @@ class TaskMonitor final : public QWidget
 public:
     enum class StatusFilter { All, Live, NeedsInput, Completed, Failed, Cancelled };
     Q_ENUM(StatusFilter)
+    static constexpr int MinCaseEms = 11;   // the Case column never gets narrower by itself
+    static constexpr int VariedCapEms = 7;  // a varied name may be cut down to this when tight
 
     explicit TaskMonitor(TaskTableModel *model, QWidget *parent = nullptr);
     ~TaskMonitor() override;
@@ -72,6 +76,15 @@ private:
     void showHeaderMenu(const QPoint &pos);
     void applyDefaultColumns();
     void syncVariedColumns(); // a varied slot is shown while it names a parameter
+    // The sizing rule of the Case and varied columns (soon after rows, names or the width
+    // change): the case label in full when the key columns (Status, Progress, Residual, ETA)
+    // still fit beside it, else narrower down to MinCaseEms, elided on the left so the case
+    // number stays; a varied column whose name is much wider than its values gives up to
+    // VariedCapEms first (its name in the header's tooltip). A column the user resized is left
+    // as it is until Default Columns.
+    void scheduleFit();
+    void fitColumns();
+    int caseLabelWidth() const; // the widest case label of the rows in view
     void checkPendingSweep();
     void updateEmptyHint();
 
@@ -85,6 +98,10 @@ private:
     QLabel *m_shown;
     QLabel *m_emptyHint;
     std::optional<qint64> m_pendingSweep;
+    QHash<int, int> m_defaultWidth; // by column, from applyDefaultColumns()
+    QSet<int> m_userSized;          // columns the user resized since Default Columns
+    bool m_fitting = false;         // our own resizes are not the user's
+    bool m_fitQueued = false;
     bool m_confirmCancel = true;
 
 public:
