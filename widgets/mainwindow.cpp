@@ -13,6 +13,7 @@
 #include "widgets/answerpanel.h"
 #include "widgets/attachdialog.h"
 #include "widgets/elicitationdialog.h"
+#include "widgets/progressdelegate.h"
 #include "widgets/residualchart.h"
 #include "widgets/resultview.h"
 #include "widgets/schemaform.h"
@@ -387,12 +388,21 @@ void MainWindow::buildDocks()
     m_inboxView->setTextElideMode(Qt::ElideRight);
     m_inboxView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_inboxView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 10);
-    m_inboxView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_inboxView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_inboxView->horizontalHeader()->setSectionResizeMode(InboxModel::MessageColumn, QHeaderView::Stretch);
+    m_inboxView->horizontalHeader()->setStretchLastSection(false);
     m_inboxView->setShowGrid(false);
     m_inboxView->setColumnHidden(InboxModel::ServerColumn, true); // in the tooltip and the panel
-    m_inboxView->horizontalHeader()->setSectionResizeMode(InboxModel::AnswerColumn, QHeaderView::Interactive);
-    m_inboxView->horizontalHeader()->resizeSection(InboxModel::AnswerColumn, 110);
+    m_inboxView->setItemDelegateForColumn(InboxModel::CaseColumn, new ElideLeftDelegate(m_inboxView));
+    // The question's column follows the list's width: fit the others to it.
+    connect(m_inboxView->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column) {
+        if (column == InboxModel::MessageColumn)
+            QMetaObject::invokeMethod(this, &MainWindow::fitInboxColumns, Qt::QueuedConnection);
+    });
+    connect(m_inbox, &QAbstractItemModel::rowsInserted, this, &MainWindow::fitInboxColumns);
+    connect(m_inbox, &QAbstractItemModel::rowsRemoved, this, &MainWindow::fitInboxColumns);
+    connect(m_inbox, &QAbstractItemModel::modelReset, this, &MainWindow::fitInboxColumns);
+    connect(m_inbox, &QAbstractItemModel::dataChanged, this, &MainWindow::fitInboxColumns);
     // Picking a question (a click, or Enter on a row) shows it beside the list, its case selected
     // in the monitor. Only the user's pick counts: the view moving its current row by itself
     // (after a reset, on focus) must never put a question under the pointer.
@@ -425,8 +435,8 @@ void MainWindow::buildDocks()
     inboxSplitter->setChildrenCollapsible(false);
     inboxSplitter->addWidget(inboxPanel);
     inboxSplitter->addWidget(m_answerPanel);
-    inboxSplitter->setStretchFactor(0, 4);
-    inboxSplitter->setStretchFactor(1, 5);
+    inboxSplitter->setStretchFactor(0, 1); // half each: the question reads in the list
+    inboxSplitter->setStretchFactor(1, 1);
     connect(m_inbox, &QAbstractItemModel::rowsInserted, this, [this] {
         // The inbox opens small while empty; a question needs room for its form.
         if (!m_inboxDock->isFloating() && m_inboxDock->height() < 200)
