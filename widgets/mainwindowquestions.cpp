@@ -410,7 +410,8 @@ void MainWindow::fitInboxColumns()
     QHeaderView *header = m_inboxView->horizontalHeader();
     const int width = m_inboxView->viewport()->width();
     const auto fit = [&](int column, int percent) {
-        const int wanted = std::max(m_inboxView->sizeHintForColumn(column), header->sectionSizeHint(column));
+        const int wanted = std::max(static_cast<QAbstractItemView *>(m_inboxView)->sizeHintForColumn(column),
+                                    header->sectionSizeHint(column));
         const int size = std::max(header->sectionSizeHint(column), std::min(wanted, width * percent / 100));
         if (header->sectionSize(column) != size)
             header->resizeSection(column, size);

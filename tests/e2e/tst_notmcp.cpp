@@ -1,6 +1,7 @@
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
+#include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/uitranslations.h"
 
