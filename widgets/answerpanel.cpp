@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QDesktopServices>
+#include <QFormLayout>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -125,7 +126,7 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
     auto *content = new QWidget;
     auto *layout = new QVBoxLayout(content);
     layout->setContentsMargins(0, 0, 4, 0);
-    layout->setSpacing(4);
+    layout->setSpacing(2);
     auto *header = new QHBoxLayout;
     auto *icon = new QLabel(content);
     icon->setPixmap(style()->standardIcon(m_urlMode ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxQuestion)
@@ -170,7 +171,14 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
     whoLabel->setWordWrap(true);
     whoLabel->setFrameShape(QFrame::StyledPanel);
     whoLabel->setMargin(2);
-    layout->addWidget(whoLabel);
+    whoLabel->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    QFont smaller = whoLabel->font();
+    smaller.setPointSizeF(smaller.pointSizeF() * 0.9);
+    whoLabel->setFont(smaller);
+    // The form beside who is asking, not below it: a question fits at 800 px without scrolling.
+    auto *body = new QHBoxLayout;
+    body->setSpacing(8);
+    layout->addLayout(body);
 
     m_form = nullptr;
     if (m_urlMode) {
@@ -178,6 +186,7 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
                                       "Check that you trust it; Eddy opens it only when you agree."), content);
         explain->setWordWrap(true);
         layout->addWidget(explain);
+        layout->addWidget(whoLabel);
         auto *urlEdit = new QLineEdit(Json::string(params, "url"), content);
         urlEdit->setObjectName(QStringLiteral("url"));
         urlEdit->setReadOnly(true);
@@ -186,7 +195,10 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
     } else {
         m_form = new SchemaForm(content);
         m_form->setSchema(params.value("requestedSchema", json::object()));
-        layout->addWidget(m_form);
+        if (auto *form = qobject_cast<QFormLayout *>(m_form->layout()))
+            form->setVerticalSpacing(2);
+        body->addWidget(m_form, 2);
+        body->addWidget(whoLabel, 1);
     }
     layout->addStretch(1);
     m_scroll->setWidget(content); // deletes the previous question's widgets

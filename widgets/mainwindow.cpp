@@ -468,6 +468,9 @@ void MainWindow::buildDocks()
     connect(m_agentPanel, &AgentPanel::conversationOpened, this, [this](qint64, const QString &) {
         m_bridge->requestSnapshot(m_session);
     });
+    // Tabbed behind the result, its chat's minimum height held the right column so tall that the
+    // inbox could not grow for a question at 800 px: it may shrink like the result.
+    m_agentPanel->setMinimumHeight(120);
     m_agentDock = new QDockWidget(tr("Agent"), this);
     m_agentDock->setObjectName(QStringLiteral("agentDock"));
     m_agentDock->setWidget(m_agentPanel);
@@ -485,7 +488,7 @@ void MainWindow::applyDefaultDockSizes()
     const int h = height();
     resizeDocks({m_sidebarDock}, {std::clamp(w / 8, 170, 260)}, Qt::Horizontal);
     // The table keeps the larger share: at 1280 px its key columns fit beside a German case label.
-    resizeDocks({m_chartDock}, {std::clamp(w * 2 / 7, 360, 640)}, Qt::Horizontal);
+    resizeDocks({m_chartDock}, {std::clamp(w / 4, 300, 640)}, Qt::Horizontal);
     // Small while no question waits (it grows when one arrives, see the inbox's rowsInserted);
     // tall enough for a question and its form beside the list when one does.
     const int inbox = m_inbox->rowCount() == 0 ? std::clamp(h / 6, 130, 200) : std::clamp(h * 3 / 10, 200, 320);
@@ -517,6 +520,13 @@ void MainWindow::fitToScreen()
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
+    if (!event->spontaneous()) {
+        // The list and the answer panel share the inbox evenly (their size hints would not).
+        QTimer::singleShot(0, this, [this] {
+            if (auto *splitter = findChild<QSplitter *>(QStringLiteral("inboxSplitter")))
+                splitter->setSizes({splitter->width() / 2, splitter->width() - splitter->width() / 2});
+        });
+    }
     if (m_defaultDockSizesPending) {
         m_defaultDockSizesPending = false;
         // After this event the window has its final size.

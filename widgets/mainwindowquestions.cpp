@@ -425,12 +425,18 @@ void MainWindow::fitInboxToQuestion()
 {
     if (!m_answerPanel->hasQuestion() || !m_answerPanel->isVisible() || m_inboxDock->isFloating())
         return;
-    const int missing = m_answerPanel->heightWithoutScrolling() - m_answerPanel->height();
-    if (missing <= 0)
-        return;
-    const int target = std::min(m_inboxDock->height() + missing, height() * 45 / 100);
-    if (target > m_inboxDock->height())
+    // A few steps: each lets the layouts settle at the new height before measuring again.
+    for (int step = 0; step < 4; ++step) {
+        const int missing = m_answerPanel->heightWithoutScrolling() - m_answerPanel->height();
+        const int target = std::min(m_inboxDock->height() + missing, height() * 45 / 100);
+        if (missing <= 0 || target <= m_inboxDock->height())
+            return;
+        const int before = m_inboxDock->height();
         resizeDocks({m_inboxDock}, {target}, Qt::Vertical);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (m_inboxDock->height() == before)
+            return; // the docks above are at their minimum
+    }
 }
 
 } // namespace Eddy

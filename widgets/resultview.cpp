@@ -70,6 +70,9 @@ ResultView::ResultView(QWidget *parent)
     m_lineage->hide();
     m_answers->setObjectName(QStringLiteral("answers"));
     m_answers->setWordWrap(true);
+    // Its lines may be cut (the inbox has the question whole) rather than hold the result dock
+    // so tall that the inbox below cannot grow for the question being answered.
+    m_answers->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     m_answers->setContentsMargins(6, 0, 6, 2);
     m_answers->setTextFormat(Qt::PlainText); // the question is the server's text: never HTML
     m_answers->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -338,7 +338,7 @@ void TaskMonitor::applyDefaultColumns()
     const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
     const auto width = [&](int column, int ems) {
         // Never narrower than the header's own text (German headers are longer).
-        m_defaultWidth.insert(column, std::max(ems * em, header->sectionSizeHint(column)));
+        m_defaultWidth.insert(column, std::max(ems * em, headerTextWidth(header, column)));
         m_view->setColumnWidth(column, m_defaultWidth.value(column));
     };
     for (int c = 0; c < TaskTableModel::ColumnCount; ++c) {
@@ -354,7 +354,7 @@ void TaskMonitor::applyDefaultColumns()
     QFont bold = m_view->font();
     bold.setBold(true);
     const QFontMetrics boldMetrics(bold);
-    int status = header->sectionSizeHint(TaskTableModel::StatusColumn);
+    int status = headerTextWidth(header, TaskTableModel::StatusColumn);
     for (int o = 0; o <= int(Monitor::Outcome::Lost); ++o)
         status = std::max(status, boldMetrics.horizontalAdvance(
                                       OutcomePalette::label(static_cast<Monitor::Outcome>(o)))
@@ -379,12 +379,21 @@ void TaskMonitor::syncVariedColumns()
     for (int c = TaskTableModel::VariedColumn; c <= TaskTableModel::VariedLastColumn; ++c) {
         const bool named = !m_model->variedName(c).isEmpty();
         m_view->setColumnHidden(c, !named);
-        if (named && header->sectionSize(c) < header->sectionSizeHint(c) && !m_userSized.contains(c)) {
+        if (named && header->sectionSize(c) < headerTextWidth(header, c) && !m_userSized.contains(c)) {
             const QScopedValueRollback<bool> fitting(m_fitting, true);
-            header->resizeSection(c, header->sectionSizeHint(c)); // fitColumns() may narrow it
+            header->resizeSection(c, headerTextWidth(header, c)); // fitColumns() may narrow it
         }
     }
     scheduleFit();
+}
+
+int TaskMonitor::headerTextWidth(const QHeaderView *header, int column)
+{
+    const QString text = header->model()
+                             ? header->model()->headerData(column, Qt::Horizontal).toString()
+                             : QString();
+    const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    return header->fontMetrics().horizontalAdvance(text) + 2 * margin + 4;
 }
 
 void TaskMonitor::scheduleFit()
@@ -411,7 +420,7 @@ int TaskMonitor::caseLabelWidth() const
                                       m_proxy->index(r, TaskTableModel::CaseColumn).data().toString()));
     // The item's text margins on both sides, as the style pads it.
     const int margin = m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1;
-    return widest + 2 * margin + 2;
+    return widest + 2 * margin + 8;
 }
 
 void TaskMonitor::fitColumns()
@@ -428,7 +437,7 @@ void TaskMonitor::fitColumns()
     }
     const auto widthOf = [&](int c) {
         if (header->visualIndex(c) == lastVisual)
-            return m_defaultWidth.value(c, header->sectionSizeHint(c));
+            return m_defaultWidth.value(c, headerTextWidth(header, c));
         return header->sectionSize(c);
     };
     const QScopedValueRollback<bool> fitting(m_fitting, true);
@@ -461,7 +470,7 @@ void TaskMonitor::fitColumns()
         int values = 0;
         for (int r = 0; r < std::min(m_proxy->rowCount(), 200); ++r)
             values = std::max(values, fm.horizontalAdvance(m_proxy->index(r, c).data().toString()));
-        const int full = std::max(5 * em, header->sectionSizeHint(c));
+        const int full = std::max(5 * em, headerTextWidth(header, c));
         const int least = std::min(full, std::max(values + 2 * margin + 2, VariedCapEms * em));
         varied.push_back({c, full, least});
         others += full;

@@ -9,6 +9,7 @@
 #include <optional>
 
 class QComboBox;
+class QHeaderView;
 class QLineEdit;
 class QTableView;
 class QToolButton;
@@ -31,7 +32,10 @@ public:
     enum class StatusFilter { All, Live, NeedsInput, Completed, Failed, Cancelled };
     Q_ENUM(StatusFilter)
     static constexpr int MinCaseEms = 11;   // the Case column never gets narrower by itself
-    static constexpr int VariedCapEms = 7;  // a varied name may be cut down to this when tight
+    static constexpr int VariedCapEms = 6;  // a varied name may be cut down to this when tight
+    // What a column's header text needs, without the room a sort arrow takes (only the sorted
+    // column shows one).
+    static int headerTextWidth(const QHeaderView *header, int column);
 
     explicit TaskMonitor(TaskTableModel *model, QWidget *parent = nullptr);
     ~TaskMonitor() override;
