@@ -5,7 +5,6 @@
 
 #include <QApplication>
 #include <QDesktopServices>
-#include <QFormLayout>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -195,13 +194,14 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
     } else {
         m_form = new SchemaForm(content);
         m_form->setSchema(params.value("requestedSchema", json::object()));
-        if (auto *form = qobject_cast<QFormLayout *>(m_form->layout()))
-            form->setVerticalSpacing(2);
-        body->addWidget(m_form, 2);
+        m_form->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum); // never squeezed
+        body->addWidget(m_form, 2, Qt::AlignTop);
         body->addWidget(whoLabel, 1);
     }
     layout->addStretch(1);
     m_scroll->setWidget(content); // deletes the previous question's widgets
+    if (content->hasHeightForWidth())
+        content->setMinimumHeight(content->heightForWidth(m_scroll->viewport()->width()));
 
     m_accept->setText(m_urlMode ? tr("Open URL...") : tr("Accept"));
     m_accept->setToolTip(m_urlMode ? tr("Open the address in your browser (after you confirm) and tell the "
@@ -246,6 +246,16 @@ void AnswerPanel::showEvent(QShowEvent *event)
     // A question that was there while the panel was hidden is new to the eye now.
     if (m_hasQuestion && !event->spontaneous())
         startGuard();
+}
+
+void AnswerPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // A resizable scroll widget is squeezed to its minimum size hint, which for wrapped labels
+    // beside a form is less than they need at this width: they overlapped. Hold it at its
+    // height for the width (the panel scrolls instead).
+    if (QWidget *content = m_scroll->widget(); content && content->hasHeightForWidth())
+        content->setMinimumHeight(content->heightForWidth(m_scroll->viewport()->width()));
 }
 
 int AnswerPanel::heightWithoutScrolling() const
