@@ -87,8 +87,9 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
     connect(engine,
             &Monitor::Engine::serverStateChanged,
             this,
-            [this](qint64 id, Monitor::Engine::ServerState state, const QString &message) {
-                Q_EMIT serverStateChanged(id, ServerListModel::State(int(state)), message);
+            [this](qint64 id, Monitor::Engine::ServerState state, const QString &message,
+                   bool notMcp) {
+                Q_EMIT serverStateChanged(id, ServerListModel::State(int(state)), message, notMcp);
             });
     connect(engine, &Monitor::Engine::toolsChanged, this, &EngineBridge::toolsChanged);
     connect(engine, &Monitor::Engine::sweepSubmitted, this, &EngineBridge::sweepSubmitted);

@@ -189,7 +189,7 @@ Q_SIGNALS:
     void changesReady(const Eddy::Monitor::ChangeSet &changes);
     void inputAnswered(qint64 taskId, const QString &key, bool ok, const QString &message);
     void serverStateChanged(qint64 serverId, Eddy::ServerListModel::State state,
-                            const QString &message);
+                            const QString &message, bool notMcp);
     void toolsChanged(qint64 serverId);
     void sweepSubmitted(qint64 sweepId, int caseCount);
     void callJournalled(qint64 caseId);

@@ -147,7 +147,7 @@ QVariant InboxModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case MessageColumn: return messageOf(r);
+        case MessageColumn: return messageOf(r).simplified(); // one line; the tooltip keeps it as sent
         case CaseColumn: return m_describe ? m_describe(r.taskId).first : tr("Task %1").arg(r.taskId);
         case ServerColumn: return m_describe ? m_describe(r.taskId).second : QString();
         case WaitingColumn: {

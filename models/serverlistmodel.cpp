@@ -1,7 +1,5 @@
 #include "models/serverlistmodel.h"
 
-#include "app/mcp/notmcp.h"
-
 #include <QColor>
 
 namespace Eddy {
@@ -29,11 +27,12 @@ QString ServerListModel::stateText(State state)
     return {};
 }
 
-QString ServerListModel::stateSentence(const QString &name, State state, const QString &message)
+QString ServerListModel::stateSentence(const QString &name, State state, const QString &message,
+                                       bool notMcp)
 {
     switch (state) {
     case State::Unreachable:
-        if (Mcp::NotMcp::isMessage(message))
+        if (notMcp)
             return tr("%1 is not an MCP server: %2").arg(name, message);
         return message.isEmpty() ? tr("%1 is unreachable.").arg(name)
                                  : tr("%1 is unreachable: %2").arg(name, message);
@@ -60,7 +59,7 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole: return r.server.name.isEmpty() ? r.server.url : r.server.name;
     case Qt::ToolTipRole: {
-        const QString state = r.state == State::Unreachable && Mcp::NotMcp::isMessage(r.message)
+        const QString state = r.state == State::Unreachable && r.notMcp
                                   ? tr("Not an MCP server")
                                   : stateText(r.state);
         QString tip = tr("%1\n%2").arg(r.server.url, state);
@@ -89,9 +88,9 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
 
 void ServerListModel::setServers(const QList<Store::ServerRecord> &servers)
 {
-    QHash<qint64, QPair<State, QString>> kept;
+    QHash<qint64, Row> kept;
     for (const Row &r : m_rows)
-        kept.insert(r.server.id, {r.state, r.message});
+        kept.insert(r.server.id, r);
     beginResetModel();
     m_rows.clear();
     for (const auto &s : servers) {
@@ -100,9 +99,10 @@ void ServerListModel::setServers(const QList<Store::ServerRecord> &servers)
         Row r;
         r.server = s;
         r.server.token.clear(); // the GUI never needs the secret once it is stored
-        if (kept.contains(s.id)) {
-            r.state = kept.value(s.id).first;
-            r.message = kept.value(s.id).second;
+        if (const auto it = kept.constFind(s.id); it != kept.constEnd()) {
+            r.state = it->state;
+            r.message = it->message;
+            r.notMcp = it->notMcp;
         }
         m_rows.push_back(r);
     }
@@ -113,8 +113,8 @@ void ServerListModel::setServers(const QList<Store::ServerRecord> &servers)
             applied << it.key();
     }
     for (qint64 id : std::as_const(applied)) {
-        const auto [state, message] = m_early.take(id);
-        setState(id, state, message);
+        const Row early = m_early.take(id);
+        setState(id, early.state, early.message, early.notMcp);
     }
 }
 
@@ -128,17 +128,23 @@ QHash<qint64, QString> ServerListModel::taskServerNames(const QList<Store::Serve
     return names;
 }
 
-void ServerListModel::setState(qint64 serverId, State state, const QString &message)
+void ServerListModel::setState(qint64 serverId, State state, const QString &message, bool notMcp)
 {
+    notMcp = notMcp && state == State::Unreachable;
     const int row = rowOf(serverId);
     if (row < 0) {
-        m_early.insert(serverId, {state, message});
+        Row early;
+        early.state = state;
+        early.message = message;
+        early.notMcp = notMcp;
+        m_early.insert(serverId, early);
         return;
     }
     m_rows[row].state = state;
     m_rows[row].message = message;
+    m_rows[row].notMcp = notMcp;
     Q_EMIT dataChanged(index(row), index(row));
-    Q_EMIT stateAnnounced(stateSentence(displayName(serverId), state, message));
+    Q_EMIT stateAnnounced(stateSentence(displayName(serverId), state, message, notMcp));
 }
 
 const Store::ServerRecord *ServerListModel::server(qint64 serverId) const

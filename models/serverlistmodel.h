@@ -35,7 +35,8 @@ public:
     static QHash<qint64, QString> taskServerNames(const QList<Store::ServerRecord> &servers);
     // A state reported before the server is listed (the engine polls before the GUI's first
     // snapshot arrives) is kept and applied when setServers() lists it.
-    void setState(qint64 serverId, State state, const QString &message);
+    // notMcp: the URL answers HTTP, but not as an MCP server (with State::Unreachable).
+    void setState(qint64 serverId, State state, const QString &message, bool notMcp = false);
     const Store::ServerRecord *server(qint64 serverId) const;
     QList<Store::ServerRecord> servers() const;
     int rowOf(qint64 serverId) const;
@@ -43,7 +44,8 @@ public:
     QString displayName(qint64 serverId) const;
     static QString stateText(State state);
     // The status-bar sentence for a state change, naming the server ("Local CFD server online").
-    static QString stateSentence(const QString &name, State state, const QString &message);
+    static QString stateSentence(const QString &name, State state, const QString &message,
+                                 bool notMcp = false);
 
 Q_SIGNALS:
     // A listed server's state changed: stateSentence() of it, for the status bar.
@@ -55,9 +57,10 @@ private:
         Store::ServerRecord server;
         State state = State::Unknown;
         QString message;
+        bool notMcp = false;
     };
     QList<Row> m_rows;
-    QHash<qint64, QPair<State, QString>> m_early; // states of servers not listed yet
+    QHash<qint64, Row> m_early; // states of servers not listed yet (their record empty)
 };
 
 } // namespace Eddy

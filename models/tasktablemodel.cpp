@@ -20,12 +20,15 @@ using Store::TaskStatus;
 
 namespace {
 
+// An argument as the user reads it: booleans in the UI's language (exports keep true/false).
 QString valueText(const nlohmann::json &v)
 {
     if (v.is_string())
         return QString::fromStdString(v.get<std::string>());
     if (v.is_number_float())
         return QString::number(v.get<double>(), 'g', 6);
+    if (v.is_boolean())
+        return v.get<bool>() ? TaskTableModel::tr("yes") : TaskTableModel::tr("no");
     return QString::fromStdString(v.dump());
 }
 
@@ -422,7 +425,9 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == MessageColumn)
             return display(row, index.column());
-        if (index.column() == CaseColumn || index.column() == ParametersColumn
+        if (index.column() == CaseColumn) // the label in full (a narrow column elides it)
+            return tr("%1\n%2").arg(caseLabel(t.id), row.allArguments);
+        if (index.column() == ParametersColumn
             || (index.column() >= VariedColumn && index.column() <= VariedLastColumn))
             return row.allArguments; // fixed and varied: the columns show only what varies
         if (index.column() == StatusColumn && t.status == TaskStatus::Failed && !t.error.isEmpty())

@@ -33,6 +33,8 @@ AnswerPanel::AnswerPanel(QWidget *parent)
     , m_scroll(new QScrollArea(this))
     , m_problems(new QLabel(this))
     , m_guardLabel(new QLabel(this))
+    , m_trust(new QLabel(tr("This question comes from the server, not from Eddy. Never enter "
+                            "passwords or secrets unless you trust this server."), this))
     , m_accept(new QPushButton(tr("Accept"), this))
     , m_decline(new QPushButton(tr("Decline"), this))
     , m_abort(new QPushButton(tr("Abort This Case..."), this))
@@ -53,7 +55,8 @@ AnswerPanel::AnswerPanel(QWidget *parent)
     m_pages->addWidget(m_note);
 
     auto *layout = new QVBoxLayout(m_questionPage);
-    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->setSpacing(4);
     m_scroll->setObjectName(QStringLiteral("questionScroll"));
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
@@ -78,8 +81,18 @@ AnswerPanel::AnswerPanel(QWidget *parent)
                            "not answered. A cancelled case can be re-run."));
     m_guardLabel->setObjectName(QStringLiteral("guard"));
     m_guardLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_guardLabel->setWordWrap(true);
+    // Beside the buttons, not below the form: a question fits at 800 px without scrolling.
+    m_trust->setObjectName(QStringLiteral("trust"));
+    m_trust->setWordWrap(true);
+    m_trust->setForegroundRole(QPalette::PlaceholderText);
+    QFont small = m_trust->font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    m_trust->setFont(small);
+    m_trust->setMinimumWidth(120);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_guardLabel, 1);
+    buttons->addWidget(m_trust, 1);
     buttons->addWidget(m_abort);
     buttons->addSpacing(16); // the destructive choice stands apart from the answers
     buttons->addWidget(m_decline);
@@ -112,23 +125,25 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
     auto *content = new QWidget;
     auto *layout = new QVBoxLayout(content);
     layout->setContentsMargins(0, 0, 4, 0);
+    layout->setSpacing(2);
     auto *header = new QHBoxLayout;
     auto *icon = new QLabel(content);
     icon->setPixmap(style()->standardIcon(m_urlMode ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxQuestion)
-                        .pixmap(32, 32));
+                        .pixmap(24, 24));
     header->addWidget(icon, 0, Qt::AlignTop);
     auto *messageLabel = new QLabel(message.isEmpty() ? tr("The server asks for input.") : message, content);
     messageLabel->setObjectName(QStringLiteral("message"));
     messageLabel->setWordWrap(true);
     messageLabel->setTextFormat(Qt::PlainText); // server text is untrusted: never render it as HTML
     messageLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont big = messageLabel->font();
-    big.setPointSizeF(big.pointSizeF() * 1.1);
-    messageLabel->setFont(big);
+    QFont bold = messageLabel->font();
+    bold.setBold(true);
+    messageLabel->setFont(bold);
     header->addWidget(messageLabel, 1);
     layout->addLayout(header);
 
-    // Who is asking: the server first, then the sweep and case it concerns; one compact block.
+    // Who is asking: the server first, then the sweep and case it concerns; one wrapped
+    // paragraph (five lines of it pushed the form out of view at 800 px).
     QStringList who;
     const auto addRow = [&](const QString &label, const QString &value) {
         if (!value.isEmpty())
@@ -148,14 +163,21 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
         addRow(tr("Arguments:"), args);
         addRow(tr("Task:"), tr("none yet — the server asks before the task starts"));
     }
-    auto *whoLabel = new QLabel(who.join(QStringLiteral("<br>")), content);
+    auto *whoLabel = new QLabel(who.join(QStringLiteral(" &nbsp;·&nbsp; ")), content);
     whoLabel->setObjectName(QStringLiteral("whoIsAsking"));
     whoLabel->setTextFormat(Qt::RichText); // every value escaped above
     whoLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     whoLabel->setWordWrap(true);
     whoLabel->setFrameShape(QFrame::StyledPanel);
-    whoLabel->setMargin(4);
-    layout->addWidget(whoLabel);
+    whoLabel->setMargin(2);
+    whoLabel->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    QFont smaller = whoLabel->font();
+    smaller.setPointSizeF(smaller.pointSizeF() * 0.9);
+    whoLabel->setFont(smaller);
+    // The form beside who is asking, not below it: a question fits at 800 px without scrolling.
+    auto *body = new QHBoxLayout;
+    body->setSpacing(8);
+    layout->addLayout(body);
 
     m_form = nullptr;
     if (m_urlMode) {
@@ -163,6 +185,7 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
                                       "Check that you trust it; Eddy opens it only when you agree."), content);
         explain->setWordWrap(true);
         layout->addWidget(explain);
+        layout->addWidget(whoLabel);
         auto *urlEdit = new QLineEdit(Json::string(params, "url"), content);
         urlEdit->setObjectName(QStringLiteral("url"));
         urlEdit->setReadOnly(true);
@@ -171,15 +194,14 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
     } else {
         m_form = new SchemaForm(content);
         m_form->setSchema(params.value("requestedSchema", json::object()));
-        layout->addWidget(m_form);
+        m_form->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum); // never squeezed
+        body->addWidget(m_form, 2, Qt::AlignTop);
+        body->addWidget(whoLabel, 1);
     }
-    auto *trust = new QLabel(tr("This question comes from the server, not from Eddy. Never enter "
-                                "passwords or secrets unless you trust this server."), content);
-    trust->setWordWrap(true);
-    trust->setForegroundRole(QPalette::PlaceholderText);
-    layout->addWidget(trust);
     layout->addStretch(1);
     m_scroll->setWidget(content); // deletes the previous question's widgets
+    if (content->hasHeightForWidth())
+        content->setMinimumHeight(content->heightForWidth(m_scroll->viewport()->width()));
 
     m_accept->setText(m_urlMode ? tr("Open URL...") : tr("Accept"));
     m_accept->setToolTip(m_urlMode ? tr("Open the address in your browser (after you confirm) and tell the "
@@ -226,6 +248,28 @@ void AnswerPanel::showEvent(QShowEvent *event)
         startGuard();
 }
 
+void AnswerPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // A resizable scroll widget is squeezed to its minimum size hint, which for wrapped labels
+    // beside a form is less than they need at this width: they overlapped. Hold it at its
+    // height for the width (the panel scrolls instead).
+    if (QWidget *content = m_scroll->widget(); content && content->hasHeightForWidth())
+        content->setMinimumHeight(content->heightForWidth(m_scroll->viewport()->width()));
+}
+
+int AnswerPanel::heightWithoutScrolling() const
+{
+    if (!m_hasQuestion || !m_scroll->widget())
+        return sizeHint().height();
+    QWidget *content = m_scroll->widget();
+    const int width = m_scroll->viewport()->width();
+    const int contentHeight = content->hasHeightForWidth() ? content->heightForWidth(width)
+                                                            : content->sizeHint().height();
+    // Everything but the scroll area's viewport stays as it is.
+    return height() - m_scroll->viewport()->height() + contentHeight;
+}
+
 void AnswerPanel::startGuard()
 {
     m_guardClock.start();
@@ -240,9 +284,13 @@ void AnswerPanel::updateGuard()
     if (left <= 0) {
         m_guardTimer->stop();
         m_guardLabel->clear();
+        m_guardLabel->hide();
+        m_trust->show();
         setInputEnabled(true);
         return;
     }
+    m_trust->hide(); // its place while the guard counts down
+    m_guardLabel->show();
     m_guardLabel->setText(tr("Read the question: the buttons unlock in %1 s")
                               .arg(QLocale().toString(std::max<qint64>(left, 100) / 1000.0, 'f', 1)));
 }

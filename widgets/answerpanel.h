@@ -70,6 +70,8 @@ public:
     SchemaForm *form() const { return m_form; }
     // True while the input guard holds the buttons.
     bool isGuarded() const;
+    // The panel's height at which the question shows without scrolling, at its current width.
+    int heightWithoutScrolling() const;
 
     // Replaces the consent prompt + QDesktopServices (tests use it so no browser starts).
     // Returns false when the user did not consent.
@@ -86,6 +88,7 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void startGuard();
@@ -104,6 +107,7 @@ private:
     SchemaForm *m_form = nullptr;
     QLabel *m_problems;
     QLabel *m_guardLabel;
+    QLabel *m_trust; // "This question comes from the server, not from Eddy..."
     QPushButton *m_accept;
     QPushButton *m_decline;
     QPushButton *m_abort;

@@ -13,6 +13,7 @@
 #include "widgets/answerpanel.h"
 #include "widgets/attachdialog.h"
 #include "widgets/elicitationdialog.h"
+#include "widgets/progressdelegate.h"
 #include "widgets/residualchart.h"
 #include "widgets/resultview.h"
 #include "widgets/schemaform.h"
@@ -251,10 +252,10 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     connect(m_bridge,
             &EngineBridge::serverStateChanged,
             this,
-            [this](qint64 id, ServerListModel::State state, const QString &message) {
+            [this](qint64 id, ServerListModel::State state, const QString &message, bool notMcp) {
                 // The model names the server in stateAnnounced(), also for a state that
                 // arrives before the server list does.
-                m_servers->setState(id, state, message);
+                m_servers->setState(id, state, message, notMcp);
             });
     connect(m_bridge, &EngineBridge::toolsChanged, this, [this](qint64) { m_bridge->requestServers(); });
     connect(m_bridge, &EngineBridge::sweepSubmitted, this, [this](qint64 sweepId, int count) {
@@ -386,12 +387,21 @@ void MainWindow::buildDocks()
     m_inboxView->setTextElideMode(Qt::ElideRight);
     m_inboxView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_inboxView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 10);
-    m_inboxView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_inboxView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_inboxView->horizontalHeader()->setSectionResizeMode(InboxModel::MessageColumn, QHeaderView::Stretch);
+    m_inboxView->horizontalHeader()->setStretchLastSection(false);
     m_inboxView->setShowGrid(false);
     m_inboxView->setColumnHidden(InboxModel::ServerColumn, true); // in the tooltip and the panel
-    m_inboxView->horizontalHeader()->setSectionResizeMode(InboxModel::AnswerColumn, QHeaderView::Interactive);
-    m_inboxView->horizontalHeader()->resizeSection(InboxModel::AnswerColumn, 110);
+    m_inboxView->setItemDelegateForColumn(InboxModel::CaseColumn, new ElideLeftDelegate(m_inboxView));
+    // The question's column follows the list's width: fit the others to it.
+    connect(m_inboxView->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column) {
+        if (column == InboxModel::MessageColumn)
+            QMetaObject::invokeMethod(this, &MainWindow::fitInboxColumns, Qt::QueuedConnection);
+    });
+    connect(m_inbox, &QAbstractItemModel::rowsInserted, this, &MainWindow::fitInboxColumns);
+    connect(m_inbox, &QAbstractItemModel::rowsRemoved, this, &MainWindow::fitInboxColumns);
+    connect(m_inbox, &QAbstractItemModel::modelReset, this, &MainWindow::fitInboxColumns);
+    connect(m_inbox, &QAbstractItemModel::dataChanged, this, &MainWindow::fitInboxColumns);
     // Picking a question (a click, or Enter on a row) shows it beside the list, its case selected
     // in the monitor. Only the user's pick counts: the view moving its current row by itself
     // (after a reset, on focus) must never put a question under the pointer.
@@ -424,8 +434,8 @@ void MainWindow::buildDocks()
     inboxSplitter->setChildrenCollapsible(false);
     inboxSplitter->addWidget(inboxPanel);
     inboxSplitter->addWidget(m_answerPanel);
-    inboxSplitter->setStretchFactor(0, 4);
-    inboxSplitter->setStretchFactor(1, 5);
+    inboxSplitter->setStretchFactor(0, 1); // half each: the question reads in the list
+    inboxSplitter->setStretchFactor(1, 1);
     connect(m_inbox, &QAbstractItemModel::rowsInserted, this, [this] {
         // The inbox opens small while empty; a question needs room for its form.
         if (!m_inboxDock->isFloating() && m_inboxDock->height() < 200)
@@ -461,6 +471,9 @@ void MainWindow::buildDocks()
     connect(m_agentPanel, &AgentPanel::conversationOpened, this, [this](qint64, const QString &) {
         m_bridge->requestSnapshot(m_session);
     });
+    // Tabbed behind the result, its chat's minimum height held the right column so tall that the
+    // inbox could not grow for a question at 800 px: it may shrink like the result.
+    m_agentPanel->setMinimumHeight(120);
     m_agentDock = new QDockWidget(tr("Agent"), this);
     m_agentDock->setObjectName(QStringLiteral("agentDock"));
     m_agentDock->setWidget(m_agentPanel);
@@ -477,7 +490,8 @@ void MainWindow::applyDefaultDockSizes()
     const int w = width();
     const int h = height();
     resizeDocks({m_sidebarDock}, {std::clamp(w / 8, 170, 260)}, Qt::Horizontal);
-    resizeDocks({m_chartDock}, {std::clamp(w / 3, 400, 640)}, Qt::Horizontal);
+    // The table keeps the larger share: at 1280 px its key columns fit beside a German case label.
+    resizeDocks({m_chartDock}, {std::clamp(w / 4, 300, 640)}, Qt::Horizontal);
     // Small while no question waits (it grows when one arrives, see the inbox's rowsInserted);
     // tall enough for a question and its form beside the list when one does.
     const int inbox = m_inbox->rowCount() == 0 ? std::clamp(h / 6, 130, 200) : std::clamp(h * 3 / 10, 200, 320);
@@ -509,6 +523,13 @@ void MainWindow::fitToScreen()
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
+    if (!event->spontaneous()) {
+        // The list and the answer panel share the inbox evenly (their size hints would not).
+        QTimer::singleShot(0, this, [this] {
+            if (auto *splitter = findChild<QSplitter *>(QStringLiteral("inboxSplitter")))
+                splitter->setSizes({splitter->width() / 2, splitter->width() - splitter->width() / 2});
+        });
+    }
     if (m_defaultDockSizesPending) {
         m_defaultDockSizesPending = false;
         // After this event the window has its final size.

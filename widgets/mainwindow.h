@@ -165,6 +165,11 @@ private:
     QString questionLabel(qint64 taskId) const;
     // The panel's question left the inbox or was answered elsewhere: say so.
     void syncAnswerPanel();
+    // The inbox's columns at the list's width: the question takes the room, the case, waiting
+    // time and answer take at most their share (elided, whole in the tooltip).
+    void fitInboxColumns();
+    // Grows the inbox dock (up to under half the window) until the question shows unscrolled.
+    void fitInboxToQuestion();
     void relaunch(qint64 taskId);
     QString sweepLabel(std::optional<qint64> sweepId) const;
 

@@ -288,8 +288,11 @@ void MainWindow::showQuestion(qint64 taskId, const QString &key)
         return;
     }
     json request;
-    if (const auto ctx = questionContext(taskId, key, &request))
+    if (const auto ctx = questionContext(taskId, key, &request)) {
         m_answerPanel->setQuestion(request, *ctx);
+        // Once its layout has settled at the panel's width.
+        QMetaObject::invokeMethod(this, &MainWindow::fitInboxToQuestion, Qt::QueuedConnection);
+    }
 }
 
 void MainWindow::syncAnswerPanel()
@@ -397,6 +400,42 @@ void MainWindow::popupNext()
                 return;
             row = -1; // declined at once (not a form): the list changed, look again
         }
+    }
+}
+
+void MainWindow::fitInboxColumns()
+{
+    // The question is what the list is for: the case, waiting time and answer take what they
+    // need up to their share of the width, elided beyond it (each row's tooltip has it all).
+    QHeaderView *header = m_inboxView->horizontalHeader();
+    const int width = m_inboxView->viewport()->width();
+    const auto fit = [&](int column, int percent) {
+        const int wanted = std::max(static_cast<QAbstractItemView *>(m_inboxView)->sizeHintForColumn(column),
+                                    header->sectionSizeHint(column));
+        const int size = std::max(header->sectionSizeHint(column), std::min(wanted, width * percent / 100));
+        if (header->sectionSize(column) != size)
+            header->resizeSection(column, size);
+    };
+    fit(InboxModel::CaseColumn, 26);
+    fit(InboxModel::WaitingColumn, 16);
+    fit(InboxModel::AnswerColumn, 16);
+}
+
+void MainWindow::fitInboxToQuestion()
+{
+    if (!m_answerPanel->hasQuestion() || !m_answerPanel->isVisible() || m_inboxDock->isFloating())
+        return;
+    // A few steps: each lets the layouts settle at the new height before measuring again.
+    for (int step = 0; step < 4; ++step) {
+        const int missing = m_answerPanel->heightWithoutScrolling() - m_answerPanel->height();
+        const int target = std::min(m_inboxDock->height() + missing, height() * 45 / 100);
+        if (missing <= 0 || target <= m_inboxDock->height())
+            return;
+        const int before = m_inboxDock->height();
+        resizeDocks({m_inboxDock}, {target}, Qt::Vertical);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (m_inboxDock->height() == before)
+            return; // the docks above are at their minimum
     }
 }
 

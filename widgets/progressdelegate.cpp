@@ -58,7 +58,7 @@ void ProgressDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
         item.features &= ~QStyleOptionViewItem::HasDecoration;
         item.icon = QIcon();
         const int d = option.fontMetrics.height() * 6 / 10;
-        item.rect.adjust(d + 10, 0, 0, 0);
+        item.rect.adjust(statusIndent(option.fontMetrics), 0, 0, 0);
         QStyle *style = option.widget ? option.widget->style() : QApplication::style();
         // Background over the whole cell, then the dot, then the text beside it.
         QStyleOptionViewItem bg = option;
@@ -105,11 +105,16 @@ void ProgressDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
         f.setBold(true);
         painter->setFont(f);
         painter->drawText(item.rect, Qt::AlignVCenter | Qt::AlignLeft,
-                          option.fontMetrics.elidedText(item.text, Qt::ElideRight, item.rect.width()));
+                          QFontMetrics(f).elidedText(item.text, Qt::ElideRight, item.rect.width()));
         painter->restore();
         return;
     }
     QStyledItemDelegate::paint(painter, option, index);
+}
+
+int ProgressDelegate::statusIndent(const QFontMetrics &metrics)
+{
+    return metrics.height() * 6 / 10 + 10; // the marker and the gaps around it
 }
 
 QSize ProgressDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const

@@ -29,12 +29,15 @@ using Store::TaskStatus;
 namespace {
 
 
+// A value as the user reads it: booleans in the UI's language (the JSON tab keeps true/false).
 QString scalarText(const json &v)
 {
     if (v.is_string())
         return QString::fromStdString(v.get<std::string>());
     if (v.is_number_float())
         return QString::number(v.get<double>(), 'g', 8);
+    if (v.is_boolean())
+        return v.get<bool>() ? ResultView::tr("yes") : ResultView::tr("no");
     return QString::fromStdString(v.dump());
 }
 
@@ -67,6 +70,9 @@ ResultView::ResultView(QWidget *parent)
     m_lineage->hide();
     m_answers->setObjectName(QStringLiteral("answers"));
     m_answers->setWordWrap(true);
+    // Its lines may be cut (the inbox has the question whole) rather than hold the result dock
+    // so tall that the inbox below cannot grow for the question being answered.
+    m_answers->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     m_answers->setContentsMargins(6, 0, 6, 2);
     m_answers->setTextFormat(Qt::PlainText); // the question is the server's text: never HTML
     m_answers->setTextInteractionFlags(Qt::TextSelectableByMouse);

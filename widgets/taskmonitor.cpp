@@ -16,6 +16,8 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QScopedValueRollback>
+#include <QStyle>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -100,6 +102,8 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     m_view->setObjectName(QStringLiteral("taskTable"));
     m_view->setModel(m_proxy);
     m_view->setItemDelegate(new ProgressDelegate(m_view));
+    // "Parameterstudie 1 · Fall 6" in a narrow column keeps its end: "…studie 1 · Fall 6".
+    m_view->setItemDelegateForColumn(TaskTableModel::CaseColumn, new ElideLeftDelegate(m_view));
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setSortingEnabled(true);
@@ -118,6 +122,11 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     connect(header, &QHeaderView::customContextMenuRequested, this, &TaskMonitor::showHeaderMenu);
     connect(m_model, &QAbstractItemModel::headerDataChanged, this, &TaskMonitor::syncVariedColumns);
     connect(m_model, &TaskTableModel::countsChanged, this, &TaskMonitor::syncPatternColumn);
+    connect(header, &QHeaderView::sectionResized, this, [this](int column, int, int) {
+        // Only a drag on the header's edge is the user's; the last section follows the view.
+        if (!m_fitting && m_view->horizontalHeader()->underMouse())
+            m_userSized.insert(column);
+    });
     applyDefaultColumns();
 
     m_emptyHint->setObjectName(QStringLiteral("emptyHint"));
@@ -129,6 +138,15 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     m_emptyHint->setAttribute(Qt::WA_TransparentForMouseEvents);
     m_view->viewport()->installEventFilter(this);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &TaskMonitor::updateEmptyHint);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &TaskMonitor::scheduleFit);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &TaskMonitor::scheduleFit);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &TaskMonitor::scheduleFit);
+    connect(m_proxy, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+                if (topLeft.column() <= TaskTableModel::VariedLastColumn
+                    && bottomRight.column() >= TaskTableModel::CaseColumn)
+                    scheduleFit(); // a case label or a varied value changed
+            });
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &TaskMonitor::updateEmptyHint);
     connect(m_model, &QAbstractItemModel::modelReset, this, &TaskMonitor::updateEmptyHint);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &TaskMonitor::checkPendingSweep);
@@ -317,16 +335,19 @@ bool TaskMonitor::shownByDefault(int column)
 void TaskMonitor::applyDefaultColumns()
 {
     QHeaderView *header = m_view->horizontalHeader();
+    const QScopedValueRollback<bool> fitting(m_fitting, true);
+    m_userSized.clear();
     const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
     const auto width = [&](int column, int ems) {
         // Never narrower than the header's own text (German headers are longer).
-        m_view->setColumnWidth(column, std::max(ems * em, header->sectionSizeHint(column)));
+        m_defaultWidth.insert(column, std::max(ems * em, headerTextWidth(header, column)));
+        m_view->setColumnWidth(column, m_defaultWidth.value(column));
     };
     for (int c = 0; c < TaskTableModel::ColumnCount; ++c) {
         header->moveSection(header->visualIndex(c), c);
         m_view->setColumnHidden(c, !shownByDefault(c));
     }
-    width(TaskTableModel::CaseColumn, 11);
+    width(TaskTableModel::CaseColumn, MinCaseEms);
     for (int c = TaskTableModel::VariedColumn; c <= TaskTableModel::VariedLastColumn; ++c)
         width(c, 5);
     width(TaskTableModel::ParametersColumn, 14);
@@ -335,11 +356,13 @@ void TaskMonitor::applyDefaultColumns()
     QFont bold = m_view->font();
     bold.setBold(true);
     const QFontMetrics boldMetrics(bold);
-    int status = header->sectionSizeHint(TaskTableModel::StatusColumn);
+    int status = headerTextWidth(header, TaskTableModel::StatusColumn);
     for (int o = 0; o <= int(Monitor::Outcome::Lost); ++o)
         status = std::max(status, boldMetrics.horizontalAdvance(
                                       OutcomePalette::label(static_cast<Monitor::Outcome>(o)))
-                                      + 3 * em);
+                                      + ProgressDelegate::statusIndent(m_view->fontMetrics())
+                                      + em / 2);
+    m_defaultWidth.insert(TaskTableModel::StatusColumn, status);
     m_view->setColumnWidth(TaskTableModel::StatusColumn, status);
     width(TaskTableModel::MessageColumn, 16);
     width(TaskTableModel::ProgressColumn, 7);
@@ -352,6 +375,7 @@ void TaskMonitor::applyDefaultColumns()
     syncVariedColumns();
     m_patternShown = false;
     syncPatternColumn();
+    scheduleFit();
 }
 
 void TaskMonitor::syncPatternColumn()
@@ -368,9 +392,115 @@ void TaskMonitor::syncVariedColumns()
     for (int c = TaskTableModel::VariedColumn; c <= TaskTableModel::VariedLastColumn; ++c) {
         const bool named = !m_model->variedName(c).isEmpty();
         m_view->setColumnHidden(c, !named);
-        if (named && header->sectionSize(c) < header->sectionSizeHint(c))
-            header->resizeSection(c, header->sectionSizeHint(c)); // the name is never cut off
+        if (named && header->sectionSize(c) < headerTextWidth(header, c) && !m_userSized.contains(c)) {
+            const QScopedValueRollback<bool> fitting(m_fitting, true);
+            header->resizeSection(c, headerTextWidth(header, c)); // fitColumns() may narrow it
+        }
     }
+    scheduleFit();
+}
+
+int TaskMonitor::headerTextWidth(const QHeaderView *header, int column)
+{
+    const QString text = header->model()
+                             ? header->model()->headerData(column, Qt::Horizontal).toString()
+                             : QString();
+    const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    return header->fontMetrics().horizontalAdvance(text) + 2 * margin + 4;
+}
+
+void TaskMonitor::scheduleFit()
+{
+    if (m_fitQueued)
+        return;
+    m_fitQueued = true;
+    QMetaObject::invokeMethod(this, [this] {
+        m_fitQueued = false;
+        fitColumns();
+    }, Qt::QueuedConnection);
+}
+
+int TaskMonitor::caseLabelWidth() const
+{
+    // The rows in view (a screenful): labels differ in their sweep and case number only, and
+    // measuring 100,000 rows would stall the GUI.
+    const QFontMetrics fm(m_view->font());
+    const int first = std::max(0, m_view->rowAt(0));
+    const int rows = std::max(1, m_view->viewport()->height() / std::max(1, m_view->rowHeight(first)) + 1);
+    int widest = 0;
+    for (int r = first; r < std::min(m_proxy->rowCount(), first + rows); ++r)
+        widest = std::max(widest, fm.horizontalAdvance(
+                                      m_proxy->index(r, TaskTableModel::CaseColumn).data().toString()));
+    // The item's text margins on both sides, as the style pads it.
+    const int margin = m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1;
+    return widest + 2 * margin + 8;
+}
+
+void TaskMonitor::fitColumns()
+{
+    QHeaderView *header = m_view->horizontalHeader();
+    const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    const int caseColumn = TaskTableModel::CaseColumn;
+    // What every other shown column takes at its own width (the stretched last one at its
+    // default, not at what it stretched to).
+    int lastVisual = -1;
+    for (int v = header->count() - 1; v >= 0 && lastVisual < 0; --v) {
+        if (!header->isSectionHidden(header->logicalIndex(v)))
+            lastVisual = v;
+    }
+    const auto widthOf = [&](int c) {
+        if (header->visualIndex(c) == lastVisual)
+            return m_defaultWidth.value(c, headerTextWidth(header, c));
+        return header->sectionSize(c);
+    };
+    const QScopedValueRollback<bool> fitting(m_fitting, true);
+    // The key columns read in full in the language shown (a layout saved in another language
+    // may have them narrower).
+    for (int c : {int(TaskTableModel::StatusColumn), int(TaskTableModel::ProgressColumn),
+                  int(TaskTableModel::ResidualColumn), int(TaskTableModel::EtaColumn)}) {
+        if (!m_userSized.contains(c) && header->visualIndex(c) != lastVisual
+            && header->sectionSize(c) < m_defaultWidth.value(c))
+            header->resizeSection(c, m_defaultWidth.value(c));
+    }
+    const QFontMetrics fm(m_view->font());
+    const int margin = m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1;
+    struct Varied
+    {
+        int column;
+        int full;  // its name in full
+        int least; // its values in full, the name cut down to VariedCapEms at most
+    };
+    QList<Varied> varied;
+    int others = 0;
+    for (int c = 0; c < TaskTableModel::ColumnCount; ++c) {
+        if (c == caseColumn || header->isSectionHidden(c))
+            continue;
+        const bool isVaried = c >= TaskTableModel::VariedColumn && c <= TaskTableModel::VariedLastColumn;
+        if (!isVaried || m_userSized.contains(c)) {
+            others += widthOf(c);
+            continue;
+        }
+        int values = 0;
+        for (int r = 0; r < std::min(m_proxy->rowCount(), 200); ++r)
+            values = std::max(values, fm.horizontalAdvance(m_proxy->index(r, c).data().toString()));
+        const int full = std::max(5 * em, headerTextWidth(header, c));
+        const int least = std::min(full, std::max(values + 2 * margin + 2, VariedCapEms * em));
+        varied.push_back({c, full, least});
+        others += full;
+    }
+    const int room = m_view->viewport()->width();
+    const int caseMin = MinCaseEms * em;
+    const int caseFull = std::max(caseMin, caseLabelWidth());
+    // Too little room for the case in full: first the varied names give what they can spare,
+    // then the case label is elided on the left.
+    int over = others + caseFull - room;
+    for (Varied &v : varied) {
+        const int give = std::clamp(over, 0, v.full - v.least);
+        header->resizeSection(v.column, v.full - give);
+        over -= give;
+    }
+    if (!m_userSized.contains(caseColumn))
+        header->resizeSection(caseColumn, std::max(caseMin, caseFull - std::max(0, over)));
 }
 
 void TaskMonitor::showHeaderMenu(const QPoint &pos)
@@ -423,8 +553,10 @@ void TaskMonitor::updateEmptyHint()
 
 bool TaskMonitor::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize) {
         updateEmptyHint();
+        scheduleFit();
+    }
     return QWidget::eventFilter(watched, event);
 }
 

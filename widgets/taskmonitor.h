@@ -2,11 +2,14 @@
 
 #include "app/store/records.h"
 
+#include <QHash>
+#include <QSet>
 #include <QWidget>
 
 #include <optional>
 
 class QComboBox;
+class QHeaderView;
 class QLineEdit;
 class QTableView;
 class QToolButton;
@@ -28,6 +31,11 @@ class TaskMonitor final : public QWidget
 public:
     enum class StatusFilter { All, Live, NeedsInput, Completed, Failed, Cancelled };
     Q_ENUM(StatusFilter)
+    static constexpr int MinCaseEms = 11;   // the Case column never gets narrower by itself
+    static constexpr int VariedCapEms = 6;  // a varied name may be cut down to this when tight
+    // What a column's header text needs, without the room a sort arrow takes (only the sorted
+    // column shows one).
+    static int headerTextWidth(const QHeaderView *header, int column);
 
     explicit TaskMonitor(TaskTableModel *model, QWidget *parent = nullptr);
     ~TaskMonitor() override;
@@ -75,6 +83,15 @@ private:
     // The Pattern column shows once the table lists a row that is not a task (a streamed call
     // or a job); hidden again by the user, it stays hidden.
     void syncPatternColumn();
+    // The sizing rule of the Case and varied columns (soon after rows, names or the width
+    // change): the case label in full when the key columns (Status, Progress, Residual, ETA)
+    // still fit beside it, else narrower down to MinCaseEms, elided on the left so the case
+    // number stays; a varied column whose name is much wider than its values gives up to
+    // VariedCapEms first (its name in the header's tooltip). A column the user resized is left
+    // as it is until Default Columns.
+    void scheduleFit();
+    void fitColumns();
+    int caseLabelWidth() const; // the widest case label of the rows in view
     void checkPendingSweep();
     void updateEmptyHint();
 
@@ -88,6 +105,10 @@ private:
     QLabel *m_shown;
     QLabel *m_emptyHint;
     std::optional<qint64> m_pendingSweep;
+    QHash<int, int> m_defaultWidth; // by column, from applyDefaultColumns()
+    QSet<int> m_userSized;          // columns the user resized since Default Columns
+    bool m_fitting = false;         // our own resizes are not the user's
+    bool m_fitQueued = false;
     bool m_confirmCancel = true;
     bool m_patternShown = false;
 

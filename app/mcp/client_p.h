@@ -413,7 +413,7 @@ struct Client::Exchange final : Net::HttpReply::Handler,
             const QByteArray head = text.trimmed().left(1);
             const bool jsonShaped = head == "{" || head == "[";
             if (message.is_discarded() && NotMcp::looksLikeIt(status, jsonShaped))
-                complete({}, Error::protocol(NotMcp::message(client->config().url.toString(), status, method)),
+                complete({}, NotMcp::error(Error::protocol(NotMcp::message(client->config().url.toString(), status, method))),
                          status);
             else if (message.is_discarded())
                 complete({}, Error::protocol(notJsonMessage(method, text)), status);
@@ -443,7 +443,7 @@ struct Client::Exchange final : Net::HttpReply::Handler,
                                                 "server's access token in its settings.")
                                         .arg(method).arg(status));
         else if (NotMcp::looksLikeIt(status, !message.is_discarded() && !message.is_null()))
-            e = Error::http(status, NotMcp::message(client->config().url.toString(), status, method));
+            e = NotMcp::error(Error::http(status, NotMcp::message(client->config().url.toString(), status, method)));
         else
             e = Error::http(status, QObject::tr("The server answered %1 with HTTP %2 and no "
                                                 "JSON-RPC body; check the server URL.")

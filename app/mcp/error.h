@@ -68,6 +68,9 @@ public:
     // poll the task, which brings the question's current key, and send the answer again.
     bool wantsPollFirst() const { return m_pollFirst; }
     void setPollFirst(bool pollFirst) { m_pollFirst = pollFirst; }
+    // The URL answered HTTP, but not as an MCP server (a web page, a wrong path): see NotMcp.
+    bool isNotMcp() const { return m_notMcp; }
+    void setNotMcp(bool notMcp) { m_notMcp = notMcp; }
 
     // Parses an HTTP Retry-After value (delta seconds or HTTP date) into ms; -1 when invalid.
     static qint64 parseRetryAfter(const QByteArray &value);
@@ -79,6 +82,7 @@ private:
     qint64 m_retryAfterMs = -1;
     bool m_streamDropped = false;
     bool m_pollFirst = false;
+    bool m_notMcp = false;
     QString m_message;
     QString m_serverMessage;
     QString m_method;

@@ -4,10 +4,6 @@
 
 namespace Eddy::Mcp {
 
-namespace {
-constexpr QLatin1StringView Marker(", but not as an MCP server");
-}
-
 bool NotMcp::looksLikeIt(int status, bool bodyIsJson)
 {
     if (status >= 200 && status < 300)
@@ -24,16 +20,9 @@ QString NotMcp::message(const QString &url, int status, const QString &method)
     const QString origin = u.adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment
                                       | QUrl::RemoveUserInfo)
                                .toString();
-    // The marker stays English in every language: isMessage() looks for it.
-    return tr("%1 answered%2 (HTTP %3 on POST %4 for %5): check the URL's path, e.g. /mcp.")
-        .arg(origin, Marker)
-        .arg(status)
-        .arg(path, method);
-}
-
-bool NotMcp::isMessage(const QString &text)
-{
-    return text.contains(Marker);
+    return tr("%1 answered, but not as an MCP server (HTTP %2 on POST %3 for %4): check the "
+              "URL's path, e.g. /mcp.")
+        .arg(origin, QString::number(status), path, method);
 }
 
 } // namespace Eddy::Mcp

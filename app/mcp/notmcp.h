@@ -1,12 +1,15 @@
 #pragma once
 
+#include "app/mcp/error.h"
+
 #include <QCoreApplication>
 #include <QString>
 
 namespace Eddy::Mcp {
 
 // The account of a URL that answers HTTP but is no MCP server (a web site, a wrong path): it
-// says so, instead of leaving the user with "unreachable".
+// says so, instead of leaving the user with "unreachable". The state travels as data
+// (Error::isNotMcp()), never by reading the message, so every language words it freely.
 class NotMcp final
 {
     Q_DECLARE_TR_FUNCTIONS(Eddy::Mcp::NotMcp)
@@ -18,8 +21,12 @@ public:
     // "https://example.org answered, but not as an MCP server (HTTP 404 on POST / for
     // server/discover): check the URL's path, e.g. /mcp."
     static QString message(const QString &url, int status, const QString &method);
-    // Whether an error message is message()'s (for the server list's wording).
-    static bool isMessage(const QString &text);
+    // `e` marked as a not-MCP answer (Error::isNotMcp()).
+    static Error error(Error e)
+    {
+        e.setNotMcp(true);
+        return e;
+    }
 };
 
 } // namespace Eddy::Mcp

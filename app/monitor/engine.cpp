@@ -292,7 +292,8 @@ void Engine::refreshServer(qint64 serverId)
         if (job->hasError()) {
             if (l)
                 l->state = ServerState::Unreachable;
-            emit serverStateChanged(serverId, ServerState::Unreachable, job->error().message());
+            emit serverStateChanged(serverId, ServerState::Unreachable, job->error().message(),
+                                    job->error().isNotMcp());
             return;
         }
         const json d = discoveryToJson(job->info());
@@ -300,7 +301,8 @@ void Engine::refreshServer(qint64 serverId)
         if (l)
             l->state = ServerState::Online;
         emit serverStateChanged(serverId, ServerState::Online,
-                                QStringLiteral("%1 %2").arg(job->info().serverName, job->info().serverVersion));
+                                QStringLiteral("%1 %2").arg(job->info().serverName, job->info().serverVersion),
+                                false);
         withTools(serverId, [](const json &, const QString &) {});
     });
 }
@@ -336,7 +338,8 @@ void Engine::withTools(qint64 serverId, std::function<void(const json &, const Q
             else
                 error = QStringLiteral("Cannot list the tools of %1: %2").arg(l->record.url, job->error().message());
             l->state = ServerState::Unreachable;
-            emit serverStateChanged(serverId, ServerState::Unreachable, job->error().message());
+            emit serverStateChanged(serverId, ServerState::Unreachable, job->error().message(),
+                                    job->error().isNotMcp());
         } else {
             l->toolsFetched = true;
             tools = toolsToJson(job->tools());

@@ -253,8 +253,9 @@ signals:
     void taskFinished(const Eddy::Store::TaskRecord &task);
     // A live task whose result may be lost: the server may forget it in msLeft.
     void ttlWarning(qint64 taskId, qint64 msLeft);
+    // notMcp: the URL answers HTTP, but not as an MCP server (Mcp::Error::isNotMcp()).
     void serverStateChanged(qint64 serverId, Eddy::Monitor::Engine::ServerState state,
-                            const QString &message);
+                            const QString &message, bool notMcp);
     void toolsChanged(qint64 serverId);
     void sweepSubmitted(qint64 sweepId, int caseCount);
     void callJournalled(qint64 caseId);

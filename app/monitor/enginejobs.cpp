@@ -141,7 +141,7 @@ void Engine::sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QLi
             ServerLink *l = link(serverId);
             if (l && l->state != ServerState::BackingOff) {
                 l->state = ServerState::BackingOff;
-                emit serverStateChanged(serverId, ServerState::BackingOff, e.message());
+                emit serverStateChanged(serverId, ServerState::BackingOff, e.message(), false);
             }
             armPollTimer();
             checkIdle();
@@ -182,7 +182,7 @@ void Engine::sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QLi
         ServerLink *l = link(serverId);
         if (l && l->state != ServerState::Online) {
             l->state = ServerState::Online;
-            emit serverStateChanged(serverId, ServerState::Online, {});
+            emit serverStateChanged(serverId, ServerState::Online, {}, false);
         }
         armPollTimer();
         checkIdle();

@@ -167,14 +167,14 @@ void Engine::poll(qint64 taskId)
                 ServerLink *l = link(serverId);
                 if (l && l->state != ServerState::BackingOff) {
                     l->state = ServerState::BackingOff;
-                    emit serverStateChanged(serverId, ServerState::BackingOff, message);
+                    emit serverStateChanged(serverId, ServerState::BackingOff, message, false);
                 }
             }
         } else {
             ServerLink *l = link(serverId);
             if (l && l->state != ServerState::Online) {
                 l->state = ServerState::Online;
-                emit serverStateChanged(serverId, ServerState::Online, {});
+                emit serverStateChanged(serverId, ServerState::Online, {}, false);
             }
             m_wrongTask.remove(taskId);
             applyState(taskId, job->state());

@@ -6,16 +6,26 @@
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
+#include "models/inboxmodel.h"
+#include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultview.h"
+#include "widgets/schemaform.h"
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
+#include "widgets/uitranslations.h"
 
 #include <QApplication>
 #include <QChartView>
 #include <QComboBox>
 #include <QDialog>
+#include <QDockWidget>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QToolButton>
+#include <QTranslator>
+#include <QTreeWidget>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -36,7 +46,9 @@ using Store::TaskStatus;
 
 // The task table at 1280x800, as an engineer reviewing a sweep sees it: the real window
 // (offscreen, on a 1280x800 screen) against the real eddy-cfd-server and a real SQLite file,
-// then the same window reopened on the same database.
+// then the same window reopened on the same database; then reopened in German with a second
+// sweep that varies a boolean and asks about its mesh (issue 14): the case labels, key columns,
+// booleans, the inbox's questions and the answer panel at that size.
 class tst_TableLayout : public QObject
 {
     Q_OBJECT
@@ -52,6 +64,10 @@ private Q_SLOTS:
     void sweepPlotEnlarges();
     void sweepPlotChoiceIsPicked();
     void residualAndLayoutSurviveARestart();
+    void germanTableShowsCasesAndKeyColumns();
+    void germanBooleansReadJaNein();
+    void inboxQuestionIsReadable();
+    void answerPanelFitsWithoutScrolling();
     void cleanupTestCase();
 
 private:
@@ -60,6 +76,9 @@ private:
     // The column's header lies inside the viewport (not hidden, not scrolled away, not cut).
     bool fullyVisible(int column, QString *why) const;
     int variedColumnOf(const QString &name) const;
+
+    // The German sweep's rows (force_mesh_defect = false / true), once listed.
+    qint64 germanTask(bool meshDefect) const;
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
@@ -164,8 +183,13 @@ bool tst_TableLayout::fullyVisible(int column, QString *why) const
         *why = QStringLiteral("%1 spans %2..%3 of a %4 px viewport").arg(name).arg(x).arg(x + w).arg(view->viewport()->width());
         return false;
     }
-    if (w < header->sectionSizeHint(column)) {
-        *why = QStringLiteral("%1 is cut: %2 px < %3 px").arg(name).arg(w).arg(header->sectionSizeHint(column));
+    // Its header text in full (the room of a sort arrow counts for the sorted column only).
+    const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    int needed = header->fontMetrics().horizontalAdvance(name) + 2 * margin;
+    if (header->sortIndicatorSection() == column)
+        needed = header->sectionSizeHint(column);
+    if (w < needed) {
+        *why = QStringLiteral("%1 is cut: %2 px < %3 px").arg(name).arg(w).arg(needed);
         return false;
     }
     return true;
@@ -305,6 +329,268 @@ void tst_TableLayout::residualAndLayoutSurviveARestart()
     QTRY_COMPARE_WITH_TIMEOUT(results->model()->withResultsCount(), 3, 30000);
     QCOMPARE(results->yCombo()->currentText(), QStringLiteral("iterations"));
     QCOMPARE(results->xCombo()->currentText(), QStringLiteral("reynolds"));
+}
+
+// Marks only: "yes"/"no" of any context read "ja"/"nein", so that the test shows every boolean
+// goes through tr() before the lead has translated each new context.
+class YesNoGerman final : public QTranslator
+{
+public:
+    QString translate(const char *, const char *source, const char *, int) const override
+    {
+        if (qstrcmp(source, "yes") == 0)
+            return QStringLiteral("ja");
+        if (qstrcmp(source, "no") == 0)
+            return QStringLiteral("nein");
+        return {};
+    }
+    bool isEmpty() const override { return false; }
+};
+
+qint64 tst_TableLayout::germanTask(bool meshDefect) const
+{
+    const TaskTableModel *m = m_app->window()->taskModel();
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const qint64 id = m->taskIdAt(r);
+        const Store::TaskRecord *t = m->task(id);
+        if (t && t->sweepId && *t->sweepId != m_sweepId
+            && t->arguments.contains(meshDefect ? QLatin1String("\"force_mesh_defect\":true")
+                                                : QLatin1String("\"force_mesh_defect\":false")))
+            return id;
+    }
+    return 0;
+}
+
+void tst_TableLayout::germanTableShowsCasesAndKeyColumns()
+{
+    closeWindow();
+    installUiTranslations(qApp, QStringLiteral("de"));
+    qApp->installTranslator(new YesNoGerman); // searched first
+    QVERIFY(openWindow());
+    QCOMPARE(m_app->window()->taskModel()->headerData(TaskTableModel::CaseColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Fall")); // the German translation is in
+    // The Server column the English part turned on goes off again from the header's menu: the
+    // default columns are what must fit.
+    m_app->window()->monitor()->view()->setColumnHidden(TaskTableModel::ServerColumn, true);
+    const qint64 serverId
+        = m_app->window()->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    QTRY_VERIFY_WITH_TIMEOUT(m_app->window()->serverModel()->index(0).data(ServerListModel::ToolsRole)
+                                 .toString().contains(QLatin1String("run_cfd_case")), 30000);
+    // The screenshots' sweep, small: a boolean and a number varied, one case asks about its mesh.
+    const QByteArray spec = R"({"tool": "run_cfd_case",
+        "fixed": {"case_name": "deutsch", "grid": 16, "tolerance": 1e-4, "max_iterations": 20000},
+        "vary": {"force_mesh_defect": {"list": [false, true]}, "reynolds": {"list": [100]}},
+        "concurrency": 2})";
+    m_app->bridge()->submitSweep(serverId, spec, m_app->window()->currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->rowCount(), 5, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(germanTask(false) && germanTask(true), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(variedColumnOf(QStringLiteral("force_mesh_defect")) >= 0, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->statusCounts().value(TaskStatus::InputRequired), 1, 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_app->window()->taskModel()->outcome(germanTask(false)) == Monitor::Outcome::Converged,
+                             240000);
+    QTest::qWait(300); // the column fit runs after the rows settle
+
+    const QRect available = m_app->window()->screen()->availableGeometry();
+    QVERIFY2(available.contains(m_app->window()->frameGeometry()),
+             qPrintable(QStringLiteral("window %1 px wide on a %2 px screen")
+                            .arg(m_app->window()->frameGeometry().width()).arg(available.width())));
+    const QTableView *view = m_app->window()->monitor()->view();
+    QCOMPARE(view->horizontalScrollBar()->value(), 0);
+    for (int c : {int(TaskTableModel::StatusColumn), int(TaskTableModel::ProgressColumn),
+                  int(TaskTableModel::ResidualColumn), int(TaskTableModel::EtaColumn),
+                  variedColumnOf(QStringLiteral("reynolds"))}) {
+        QString why;
+        QVERIFY2(fullyVisible(c, &why), qPrintable(why));
+    }
+    // The case column and the boolean's column lie in view (the boolean's name may be cut: its
+    // values are short and the header's tooltip names it).
+    const QHeaderView *header = view->horizontalHeader();
+    for (int c : {int(TaskTableModel::CaseColumn), variedColumnOf(QStringLiteral("force_mesh_defect"))}) {
+        QVERIFY(!view->isColumnHidden(c));
+        QVERIFY2(header->sectionViewportPosition(c) >= 0
+                     && header->sectionViewportPosition(c) + header->sectionSize(c) <= view->viewport()->width(),
+                 qPrintable(QString::number(c)));
+    }
+    // Each case label shows what tells the cases apart, its sweep's number and the case
+    // ("…studie 2 · Fall 1"), not "Parameterstudi…".
+    const TaskTableModel *m = m_app->window()->taskModel();
+    const int margin = view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1;
+    const int textWidth = view->columnWidth(TaskTableModel::CaseColumn) - 2 * margin;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const QString label = m->index(r, TaskTableModel::CaseColumn).data().toString();
+        QVERIFY2(label.contains(QLatin1String("Fall")), qPrintable(label));
+        const QString shown = view->fontMetrics().elidedText(label, Qt::ElideLeft, textWidth);
+        QVERIFY2(shown.endsWith(label.section(QLatin1Char(' '), 1)),
+                 qPrintable(QStringLiteral("%1 shows as %2").arg(label, shown)));
+        // The elided label is whole in its tooltip.
+        QVERIFY(m->index(r, TaskTableModel::CaseColumn).data(Qt::ToolTipRole).toString().startsWith(label));
+    }
+    // Painted so: its delegate elides on the left (the rule checked above).
+    const QAbstractItemDelegate *caseDelegate = view->itemDelegateForColumn(TaskTableModel::CaseColumn);
+    QVERIFY(caseDelegate);
+    QCOMPARE(caseDelegate->metaObject()->className(), "Eddy::ElideLeftDelegate");
+    // Every outcome shown reads in full.
+    QFont bold = view->font();
+    bold.setBold(true);
+    const int statusWidth = view->columnWidth(TaskTableModel::StatusColumn);
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const QString text = m->index(r, TaskTableModel::StatusColumn).data().toString();
+        // After its marker: 0.6 line heights and 10 px.
+        QVERIFY2(QFontMetrics(bold).horizontalAdvance(text) + view->fontMetrics().height() * 6 / 10 + 10
+                     <= statusWidth,
+                 qPrintable(text));
+    }
+}
+
+void tst_TableLayout::germanBooleansReadJaNein()
+{
+    const TaskTableModel *m = m_app->window()->taskModel();
+    const int defect = variedColumnOf(QStringLiteral("force_mesh_defect"));
+    QVERIFY(defect >= 0);
+    const qint64 clean = germanTask(false);
+    const qint64 asking = germanTask(true);
+    const QModelIndex cleanCell = m->index(m->rowOf(clean), defect);
+    const QModelIndex askingCell = m->index(m->rowOf(asking), defect);
+    // The table's cells, the row's tooltip and the Parameters column.
+    QCOMPARE(cleanCell.data().toString(), QStringLiteral("nein"));
+    QCOMPARE(askingCell.data().toString(), QStringLiteral("ja"));
+    for (const QModelIndex &cell : {cleanCell, m->index(m->rowOf(clean), TaskTableModel::CaseColumn)}) {
+        const QString tip = cell.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QLatin1String("force_mesh_defect = nein")) && !tip.contains(QLatin1String("false")),
+                 qPrintable(tip));
+    }
+    QVERIFY2(m->parametersText(asking).contains(QLatin1String("force_mesh_defect = ja")),
+             qPrintable(m->parametersText(asking)));
+    // The result panel: "converged" of the finished case.
+    m_app->window()->monitor()->selectTask(clean);
+    QTreeWidget *tree = m_app->window()->resultView()->tree();
+    QTreeWidgetItem *converged = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            const auto found = tree->findItems(QStringLiteral("converged"), Qt::MatchExactly, 0);
+            converged = found.isEmpty() ? nullptr : found.first();
+            return converged != nullptr;
+        }(),
+        30000);
+    QCOMPARE(converged->text(1), QStringLiteral("ja"));
+    // The sweep table below.
+    SweepResultsView *results = m_app->window()->sweepResults();
+    QTRY_VERIFY_WITH_TIMEOUT(results->model()->sweepId() != m_sweepId && results->model()->rowCount() == 2, 30000);
+    QStringList shown;
+    for (int r = 0; r < results->model()->rowCount(); ++r) {
+        for (int c = 0; c < results->model()->columnCount(); ++c)
+            shown << results->model()->index(r, c).data().toString();
+    }
+    QVERIFY2(shown.contains(QLatin1String("ja")) && shown.contains(QLatin1String("nein"))
+                 && !shown.contains(QLatin1String("true")) && !shown.contains(QLatin1String("false")),
+             qPrintable(shown.join(QLatin1Char('|'))));
+}
+
+void tst_TableLayout::inboxQuestionIsReadable()
+{
+    QTableView *inbox = m_app->window()->inboxView();
+    const InboxModel *model = qobject_cast<const InboxModel *>(inbox->model());
+    QVERIFY(model);
+    QTRY_COMPARE_WITH_TIMEOUT(model->pendingCount(), 1, 60000);
+    auto *dock = m_app->window()->findChild<QDockWidget *>(QStringLiteral("inboxDock"));
+    QVERIFY(dock);
+    dock->raise();
+    QTRY_VERIFY(inbox->isVisible());
+    QTest::qWait(300);
+    const int row = model->firstPendingRow();
+    const QHeaderView *header = inbox->horizontalHeader();
+    const int question = header->sectionSize(InboxModel::MessageColumn);
+    const int width = inbox->viewport()->width();
+    // The question takes the room: the widest column, near half the list or more.
+    for (int c = 0; c < model->columnCount(); ++c) {
+        if (c != InboxModel::MessageColumn && !inbox->isColumnHidden(c))
+            QVERIFY2(header->sectionSize(c) < question,
+                     qPrintable(QStringLiteral("column %1: %2 px, question %3 px").arg(c).arg(header->sectionSize(c)).arg(question)));
+    }
+    QVERIFY2(question * 100 >= width * 45,
+             qPrintable(QStringLiteral("question %1 px of a %2 px list").arg(question).arg(width)));
+    QVERIFY2(header->sectionViewportPosition(InboxModel::MessageColumn) >= 0
+                 && header->sectionViewportPosition(InboxModel::MessageColumn) + question <= width,
+             "the question column is not in view");
+    // One line, elided at its end; whole in the tooltip.
+    const QModelIndex cell = model->index(row, InboxModel::MessageColumn);
+    const QString text = cell.data().toString();
+    QVERIFY(!text.contains(QLatin1Char('\n')));
+    QVERIFY2(cell.data(Qt::ToolTipRole).toString().contains(InboxModel::messageOf(*model->request(row))),
+             qPrintable(cell.data(Qt::ToolTipRole).toString()));
+    QCOMPARE(inbox->textElideMode(), Qt::ElideRight);
+    // Its case keeps the case number in view.
+    const QString label = model->index(row, InboxModel::CaseColumn).data().toString();
+    const int margin = inbox->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, inbox) + 1;
+    const QString shown = inbox->fontMetrics().elidedText(
+        label, Qt::ElideLeft, header->sectionSize(InboxModel::CaseColumn) - 2 * margin);
+    QVERIFY2(shown.endsWith(label.section(QLatin1Char(' '), 1)), qPrintable(shown));
+    QVERIFY(inbox->itemDelegateForColumn(InboxModel::CaseColumn));
+    QCOMPARE(inbox->itemDelegateForColumn(InboxModel::CaseColumn)->metaObject()->className(),
+             "Eddy::ElideLeftDelegate");
+}
+
+void tst_TableLayout::answerPanelFitsWithoutScrolling()
+{
+    QTableView *inbox = m_app->window()->inboxView();
+    const InboxModel *model = qobject_cast<const InboxModel *>(inbox->model());
+    const int row = model->firstPendingRow();
+    QVERIFY(row >= 0);
+    // Picked as a user does: a click on the question.
+    const QRect cell = inbox->visualRect(model->index(row, InboxModel::MessageColumn));
+    QTest::mouseClick(inbox->viewport(), Qt::LeftButton, {}, cell.center());
+    AnswerPanel *panel = m_app->window()->answerPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->hasQuestion() && !panel->isGuarded(), 10000);
+    QTest::qWait(300); // the inbox grows to the question after its layout settles
+    auto *scroll = panel->findChild<QScrollArea *>(QStringLiteral("questionScroll"));
+    QVERIFY(scroll);
+    // Unscrolled, the question lies in view: the message, each field and its wrapped
+    // description; beside them who is asking, at least its first lines (the server).
+    QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+    auto *who = panel->findChild<QLabel *>(QStringLiteral("whoIsAsking"));
+    QVERIFY(who && who->isVisible());
+    const QRect whoRect(who->mapTo(scroll->viewport(), QPoint(0, 0)), who->size());
+    QVERIFY2(whoRect.top() >= 0 && whoRect.top() + 2 * who->fontMetrics().lineSpacing() <= scroll->viewport()->height()
+                 && who->text().startsWith(AnswerPanel::tr("<b>%1</b> %2").arg(AnswerPanel::tr("Server:"), QString()).trimmed()),
+             qPrintable(who->text()));
+    // (At a 752 px high window the last description's second line is still below the fold.)
+    const QList<QLabel *> allHints = panel->form()->findChildren<QLabel *>(QStringLiteral("hint"));
+    QCOMPARE(allHints.size(), 2);
+    QList<QWidget *> parts{panel->findChild<QLabel *>(QStringLiteral("message")),
+                           panel->form()->editor("action"), panel->form()->editor("smoothing_passes"),
+                           allHints.first()};
+    for (QWidget *part : parts) {
+        QVERIFY(part && part->isVisible());
+        const QRect r(part->mapTo(scroll->viewport(), QPoint(0, 0)), part->size());
+        QVERIFY2(scroll->viewport()->rect().contains(r),
+                 qPrintable(QStringLiteral("%1 at %2..%3 of a %4 px panel view (window %5 px high)")
+                                .arg(part->objectName())
+                                .arg(r.top())
+                                .arg(r.bottom())
+                                .arg(scroll->viewport()->height())
+                                .arg(m_app->window()->height())));
+    }
+    QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+    const QRect windowRect = m_app->window()->rect();
+    for (const char *name : {"accept", "decline", "abort"}) {
+        auto *button = panel->findChild<QPushButton *>(QLatin1String(name));
+        QVERIFY(button);
+        QVERIFY2(button->isVisible(), name);
+        const QRect r(button->mapTo(m_app->window(), QPoint(0, 0)), button->size());
+        QVERIFY2(windowRect.contains(r) && panel->rect().contains(QRect(button->mapTo(panel, QPoint(0, 0)), button->size())),
+                 name);
+    }
+    // The form's descriptions wrap inside the panel.
+    const QList<QLabel *> hints = panel->form()->findChildren<QLabel *>(QStringLiteral("hint"));
+    QVERIFY(!hints.isEmpty());
+    for (QLabel *hint : hints) {
+        QVERIFY(hint->wordWrap());
+        QVERIFY2(hint->mapTo(scroll->viewport(), QPoint(hint->width(), 0)).x() <= scroll->viewport()->width(),
+                 qPrintable(hint->text()));
+    }
+    // The table keeps most of the window.
+    QVERIFY2(m_app->window()->monitor()->view()->height() >= m_app->window()->height() / 3,
+             qPrintable(QString::number(m_app->window()->monitor()->view()->height())));
 }
 
 void tst_TableLayout::cleanupTestCase()
