@@ -744,6 +744,13 @@ Sie wurde von %2 gesendet.</translation>
     </message>
 </context>
 <context>
+    <name>Eddy::EngineBridge</name>
+    <message>
+        <source>There is no server %1 any more.</source>
+        <translation>Es gibt keinen Server %1 mehr.</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::FirstRun</name>
     <message>
         <source>Local CFD server</source>
@@ -1018,6 +1025,301 @@ Answer: %2</source>
         <translation>%1
 
 Antwort: %2</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::JobAdapterActions</name>
+    <message>
+        <source>Review Job Adapter...</source>
+        <translation>Job-Adapter prüfen...</translation>
+    </message>
+    <message>
+        <source>Not now: Eddy does not ask again about this server (Server ▸ Job Adapter... is always there)</source>
+        <translation>Nicht jetzt: Eddy fragt zu diesem Server nicht mehr nach (Server ▸ Job-Adapter... ist jederzeit erreichbar)</translation>
+    </message>
+    <message>
+        <source>Job adapter of %1 stored: the jobs its submit tool starts are followed as tasks.</source>
+        <translation>Job-Adapter von %1 gespeichert: Die Jobs, die sein Start-Werkzeug startet, werden als Aufgaben verfolgt.</translation>
+    </message>
+    <message>
+        <source>Job Adapter...</source>
+        <translation>Job-Adapter...</translation>
+    </message>
+    <message>
+        <source>Select a server in the sidebar first (or add one with Server ▸ Add Server...).</source>
+        <translation>Wählen Sie zuerst links einen Server (oder fügen Sie einen über Server ▸ Server hinzufügen... hinzu).</translation>
+    </message>
+    <message>
+        <source>How Eddy follows the selected server&apos;s job tools (submit, status, cancel, result) as tasks</source>
+        <translation>Wie Eddy die Job-Werkzeuge des ausgewählten Servers (Start, Status, Abbruch, Ergebnis) als Aufgaben verfolgt</translation>
+    </message>
+    <message>
+        <source>%1 offers job tools but no MCP Tasks: review the job adapter so Eddy follows its jobs as tasks.</source>
+        <translation>%1 bietet Job-Werkzeuge, aber keine MCP-Tasks: Prüfen Sie den Job-Adapter, damit Eddy seine Jobs als Aufgaben verfolgt.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::JobAdapterDialog</name>
+    <message>
+        <source>Job Adapter of %1</source>
+        <translation>Job-Adapter von %1</translation>
+    </message>
+    <message>
+        <source>Reading the tools of %1...</source>
+        <translation>Die Werkzeuge von %1 werden gelesen...</translation>
+    </message>
+    <message>
+        <source>Submit: the tool that starts a job</source>
+        <translation>Start: das Werkzeug, das einen Job startet</translation>
+    </message>
+    <message>
+        <source>/job_id</source>
+        <translation>/job_id</translation>
+    </message>
+    <message>
+        <source>Where the job id is in the submit answer&apos;s structuredContent (a JSON pointer)</source>
+        <translation>Wo die Job-ID im structuredContent der Startantwort steht (ein JSON-Pointer)</translation>
+    </message>
+    <message>
+        <source>optional: a regular expression over the text</source>
+        <translation>optional: ein regulärer Ausdruck über den Text</translation>
+    </message>
+    <message>
+        <source>Where the job id is in the answer&apos;s text, when it has no structuredContent: the first capture group</source>
+        <translation>Wo die Job-ID im Text der Antwort steht, wenn sie kein structuredContent hat: die erste Erfassungsgruppe</translation>
+    </message>
+    <message>
+        <source>Status: the tool Eddy polls</source>
+        <translation>Status: das Werkzeug, das Eddy abfragt</translation>
+    </message>
+    <message>
+        <source>job_id</source>
+        <translation>job_id</translation>
+    </message>
+    <message>
+        <source>The status tool&apos;s argument that takes one job id</source>
+        <translation>Das Argument des Status-Werkzeugs, das eine Job-ID aufnimmt</translation>
+    </message>
+    <message>
+        <source>optional: job_ids</source>
+        <translation>optional: job_ids</translation>
+    </message>
+    <message>
+        <source>The argument that takes several ids at once (batched polling)</source>
+        <translation>Das Argument, das mehrere IDs auf einmal aufnimmt (gebündelte Abfrage)</translation>
+    </message>
+    <message>
+        <source>optional: /jobs</source>
+        <translation>optional: /jobs</translation>
+    </message>
+    <message>
+        <source>Where a batched answer lists the jobs, in the order asked</source>
+        <translation>Wo eine Sammelantwort die Jobs auflistet, in der angefragten Reihenfolge</translation>
+    </message>
+    <message>
+        <source>/state</source>
+        <translation>/state</translation>
+    </message>
+    <message>
+        <source>Where the job&apos;s state is in a status answer</source>
+        <translation>Wo der Zustand des Jobs in einer Statusantwort steht</translation>
+    </message>
+    <message>
+        <source>optional: /progress</source>
+        <translation>optional: /progress</translation>
+    </message>
+    <message>
+        <source>A fraction 0..1 (or a percentage)</source>
+        <translation>Ein Anteil von 0..1 (oder ein Prozentwert)</translation>
+    </message>
+    <message>
+        <source>optional: /message</source>
+        <translation>optional: /message</translation>
+    </message>
+    <message>
+        <source>The status text shown in the task table</source>
+        <translation>Der Statustext, der in der Aufgabentabelle erscheint</translation>
+    </message>
+    <message>
+        <source>optional: /question</source>
+        <translation>optional: /question</translation>
+    </message>
+    <message>
+        <source>Where a job waiting for input has its question</source>
+        <translation>Wo ein Job, der auf eine Eingabe wartet, seine Frage hat</translation>
+    </message>
+    <message>
+        <source>States: each state the server reports, as a task state</source>
+        <translation>Zustände: jeder Zustand, den der Server meldet, als Aufgabenzustand</translation>
+    </message>
+    <message>
+        <source>Server&apos;s state</source>
+        <translation>Zustand des Servers</translation>
+    </message>
+    <message>
+        <source>Task state</source>
+        <translation>Aufgabenzustand</translation>
+    </message>
+    <message>
+        <source>Add State</source>
+        <translation>Zustand hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove State</source>
+        <translation>Zustand entfernen</translation>
+    </message>
+    <message>
+        <source>Other tools (each takes the id argument)</source>
+        <translation>Weitere Werkzeuge (jedes nimmt das ID-Argument an)</translation>
+    </message>
+    <message>
+        <source>Polling</source>
+        <translation>Abfrage</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>The interval grows by this factor while nothing changes</source>
+        <translation>Das Intervall wächst um diesen Faktor, solange sich nichts ändert</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keines</translation>
+    </message>
+    <message>
+        <source>The job adapter stored with %1. Edit it and Save, or Cancel to keep it.</source>
+        <translation>Der bei %1 gespeicherte Job-Adapter. Bearbeiten Sie ihn und speichern Sie, oder behalten Sie ihn mit „Abbrechen“.</translation>
+    </message>
+    <message>
+        <source>Eddy proposes this job adapter from the tools of %1 (confidence %2 %). Review it, edit what is wrong, and Save: Eddy then follows each job its submit tool starts as a task.</source>
+        <translation>Eddy schlägt diesen Job-Adapter anhand der Werkzeuge von %1 vor (Sicherheit %2 %). Prüfen Sie ihn, korrigieren Sie, was falsch ist, und speichern Sie: Eddy verfolgt dann jeden Job, den sein Start-Werkzeug startet, als Aufgabe.</translation>
+    </message>
+    <message>
+        <source>Eddy found no job tools to propose an adapter from: %1 Fill the fields in by hand if the server has them.</source>
+        <translation>Eddy hat keine Job-Werkzeuge gefunden, aus denen sich ein Adapter vorschlagen ließe: %1 Füllen Sie die Felder von Hand aus, falls der Server solche Werkzeuge hat.</translation>
+    </message>
+    <message>
+        <source>The adapter stored with %1 is not valid (%2); this is Eddy&apos;s proposal instead.</source>
+        <translation>Der bei %1 gespeicherte Adapter ist ungültig (%2); dies ist stattdessen Eddys Vorschlag.</translation>
+    </message>
+    <message>
+        <source>Eddy could not list the server&apos;s tools (%1): fill the fields in by hand, or close this and try again once the server is reachable.</source>
+        <translation>Eddy konnte die Werkzeuge des Servers nicht auflisten (%1): Füllen Sie die Felder von Hand aus, oder schließen Sie den Dialog und versuchen Sie es erneut, sobald der Server erreichbar ist.</translation>
+    </message>
+    <message>
+        <source>This server offers MCP Tasks: its task tools need no adapter.</source>
+        <translation>Dieser Server bietet MCP-Tasks: Seine Aufgaben-Werkzeuge brauchen keinen Adapter.</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is listed twice; keep one row per state.</source>
+        <translation>%1: „%2“ ist doppelt aufgeführt; behalten Sie eine Zeile pro Zustand.</translation>
+    </message>
+    <message>
+        <source>Storing the adapter...</source>
+        <translation>Der Adapter wird gespeichert...</translation>
+    </message>
+    <message>
+        <source>Not saved. Fix:
+%1</source>
+        <translation>Nicht gespeichert. Zu beheben:
+%1</translation>
+    </message>
+    <message>
+        <source>The adapter could not be stored: %1 Nothing was changed; try Save again.</source>
+        <translation>Der Adapter konnte nicht gespeichert werden: %1 Es wurde nichts geändert; versuchen Sie erneut zu speichern.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::JobAdapterForm</name>
+    <message>
+        <source>Submit ▸ Tool</source>
+        <translation>Start ▸ Werkzeug</translation>
+    </message>
+    <message>
+        <source>Submit ▸ Job id pointer</source>
+        <translation>Start ▸ Job-ID-Pointer</translation>
+    </message>
+    <message>
+        <source>Submit ▸ Job id pattern</source>
+        <translation>Start ▸ Job-ID-Muster</translation>
+    </message>
+    <message>
+        <source>Status ▸ Tool</source>
+        <translation>Status ▸ Werkzeug</translation>
+    </message>
+    <message>
+        <source>Status ▸ Id argument</source>
+        <translation>Status ▸ ID-Argument</translation>
+    </message>
+    <message>
+        <source>Status ▸ Batch argument</source>
+        <translation>Status ▸ Sammelargument</translation>
+    </message>
+    <message>
+        <source>Status ▸ Batch answer pointer</source>
+        <translation>Status ▸ Sammelantwort-Pointer</translation>
+    </message>
+    <message>
+        <source>Status ▸ Jobs per batch</source>
+        <translation>Status ▸ Jobs pro Sammelabfrage</translation>
+    </message>
+    <message>
+        <source>Status ▸ State pointer</source>
+        <translation>Status ▸ Zustands-Pointer</translation>
+    </message>
+    <message>
+        <source>Status ▸ States</source>
+        <translation>Status ▸ Zustände</translation>
+    </message>
+    <message>
+        <source>Status ▸ Progress pointer</source>
+        <translation>Status ▸ Fortschritts-Pointer</translation>
+    </message>
+    <message>
+        <source>Status ▸ Message pointer</source>
+        <translation>Status ▸ Meldungs-Pointer</translation>
+    </message>
+    <message>
+        <source>Status ▸ Question pointer</source>
+        <translation>Status ▸ Fragen-Pointer</translation>
+    </message>
+    <message>
+        <source>Cancel tool</source>
+        <translation>Abbruch-Werkzeug</translation>
+    </message>
+    <message>
+        <source>Result tool</source>
+        <translation>Ergebnis-Werkzeug</translation>
+    </message>
+    <message>
+        <source>Answer tool</source>
+        <translation>Antwort-Werkzeug</translation>
+    </message>
+    <message>
+        <source>Polling ▸ First interval</source>
+        <translation>Abfrage ▸ Erstes Intervall</translation>
+    </message>
+    <message>
+        <source>Polling ▸ Backoff</source>
+        <translation>Abfrage ▸ Wachstumsfaktor</translation>
+    </message>
+    <message>
+        <source>Polling ▸ Longest interval</source>
+        <translation>Abfrage ▸ Längstes Intervall</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: the server offers no tool &quot;%2&quot;; pick one of its tools (%3).</source>
+        <translation>%1: Der Server bietet kein Werkzeug „%2“; wählen Sie eines seiner Werkzeuge (%3).</translation>
+    </message>
+    <message>
+        <source>%1: %2 takes no argument &quot;%3&quot;; it takes %4.</source>
+        <translation>%1: %2 kennt kein Argument „%3“; es nimmt %4 an.</translation>
     </message>
 </context>
 <context>
@@ -1712,6 +2014,10 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <source>The server has not asked question %1 in its current session yet; poll the task before answering.</source>
         <translation>Der Server hat die Frage %1 in seiner aktuellen Sitzung noch nicht gestellt; fragen Sie die Aufgabe vor dem Antworten ab.</translation>
     </message>
+    <message>
+        <source>The server did not take notifications/cancelled in time; Eddy closed the stream.</source>
+        <translation>Der Server hat notifications/cancelled nicht rechtzeitig angenommen; Eddy hat den Ereignisstrom geschlossen.</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::Mcp::Error</name>
@@ -1771,8 +2077,8 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
 <context>
     <name>Eddy::Mcp::NotMcp</name>
     <message>
-        <source>%1 answered%2 (HTTP %3 on POST %4 for %5): check the URL&apos;s path, e.g. /mcp.</source>
-        <translation>%1 antwortete%2 (HTTP %3 auf POST %4 für %5): Prüfen Sie den Pfad der URL, z. B. /mcp.</translation>
+        <source>%1 answered, but not as an MCP server (HTTP %2 on POST %3 for %4): check the URL&apos;s path, e.g. /mcp.</source>
+        <translation>%1 hat geantwortet, aber nicht als MCP-Server (HTTP %2 auf POST %3 für %4): Prüfen Sie den Pfad der URL, z. B. /mcp.</translation>
     </message>
 </context>
 <context>
@@ -1945,7 +2251,7 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     </message>
     <message>
         <source>Completed – not converged</source>
-        <translation>Abgeschlossen – nicht konvergiert</translation>
+        <translation>Nicht konvergiert</translation>
     </message>
     <message>
         <source>Tool error</source>
@@ -1985,6 +2291,18 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>connection lost: the Eddy process that held the stream ended before any progress; the server may have cancelled the run. Re-run the call to start it again.</source>
         <translation>Verbindung verloren: Der Eddy-Prozess, der den Ereignisstrom hielt, wurde vor jedem Fortschritt beendet; der Server hat die Rechnung womöglich abgebrochen. Starten Sie den Aufruf mit „Erneut rechnen“ neu.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>cancelled at %1 %: Eddy ended the streamed call on request.</source>
+        <translation>bei %1 % abgebrochen: Eddy hat den gestreamten Aufruf auf Anforderung beendet.</translation>
+    </message>
+    <message>
+        <source>cancelled: Eddy ended the streamed call on request.</source>
+        <translation>abgebrochen: Eddy hat den gestreamten Aufruf auf Anforderung beendet.</translation>
     </message>
 </context>
 <context>
@@ -2300,6 +2618,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Completed – not converged: the run stopped before its residual reached the tolerance. Treat the numbers as provisional; rerun with more iterations.</source>
         <translation>Abgeschlossen – nicht konvergiert: Die Rechnung endete, bevor ihr Residuum die Toleranz erreichte. Betrachten Sie die Zahlen als vorläufig; rechnen Sie mit mehr Iterationen erneut.</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
     </message>
 </context>
 <context>
@@ -2714,6 +3040,10 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Not an MCP server</source>
         <translation>Kein MCP-Server</translation>
     </message>
+    <message>
+        <source>%1 (removed)</source>
+        <translation>%1 (entfernt)</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::ServerRemoval</name>
@@ -2730,16 +3060,45 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>Server entfernen?</translation>
     </message>
     <message>
-        <source>Remove %1 (%2) from Eddy?
-
-Eddy stops talking to it. A server that has stored tasks is kept, with every task and result; rename it instead.</source>
-        <translation>%1 (%2) aus Eddy entfernen?
-
-Eddy spricht dann nicht mehr mit ihm. Ein Server mit gespeicherten Aufgaben bleibt samt aller Aufgaben und Ergebnisse erhalten; benennen Sie ihn stattdessen um.</translation>
+        <source>Eddy cannot read the tasks of %1 from its database, so it removes nothing. Check the status bar, then try again.</source>
+        <translation>Eddy kann die Aufgaben von %1 nicht aus seiner Datenbank lesen und entfernt daher nichts. Prüfen Sie die Statusleiste und versuchen Sie es dann erneut.</translation>
     </message>
     <message>
-        <source>Keep It</source>
-        <translation>Behalten</translation>
+        <source>Remove %1 (%2) from Eddy? Eddy stops talking to it.</source>
+        <translation>%1 (%2) aus Eddy entfernen? Eddy kommuniziert dann nicht mehr mit diesem Server.</translation>
+    </message>
+    <message numerus="yes">
+        <source>It has %n stored task(s). Kept as history, they stay in their sessions, readable and exportable, marked as from a removed server; adding the same URL again brings the server back with them.</source>
+        <translation>
+            <numerusform>Der Server hat %n gespeicherte Aufgabe. Als Verlauf behalten, bleibt sie in ihrer Sitzung, lesbar und exportierbar, markiert als von einem entfernten Server; wird dieselbe URL erneut hinzugefügt, kehrt der Server mit ihr zurück.</numerusform>
+            <numerusform>Der Server hat %n gespeicherte Aufgaben. Als Verlauf behalten, bleiben sie in ihren Sitzungen, lesbar und exportierbar, markiert als von einem entfernten Server; wird dieselbe URL erneut hinzugefügt, kehrt der Server mit ihnen zurück.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Still running on it: %n task(s). Eddy will no longer watch them: they are kept as lost, and whatever they compute from now on stays on the server.</source>
+        <translation>
+            <numerusform>Auf ihm läuft noch %n Aufgabe. Eddy überwacht sie nicht mehr: Sie wird als verloren geführt, und was sie ab jetzt berechnet, bleibt auf dem Server.</numerusform>
+            <numerusform>Auf ihm laufen noch %n Aufgaben. Eddy überwacht sie nicht mehr: Sie werden als verloren geführt, und was sie ab jetzt berechnen, bleibt auf dem Server.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This is the CFD server that comes with Eddy. It stops when you quit Eddy. At the next start Eddy starts a new one only if no other server is configured (start Eddy with --no-local-server to prevent that).</source>
+        <translation>Dies ist der mit Eddy mitgelieferte CFD-Server. Er stoppt, wenn Sie Eddy beenden. Beim nächsten Start startet Eddy nur dann einen neuen, wenn kein anderer Server eingerichtet ist (starten Sie Eddy mit --no-local-server, um das zu verhindern).</translation>
+    </message>
+    <message>
+        <source>Keep Its Tasks as History</source>
+        <translation>Aufgaben als Verlauf behalten</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete Its %n Task(s) Too</source>
+        <translation>
+            <numerusform>Auch seine %n Aufgabe löschen</numerusform>
+            <numerusform>Auch seine %n Aufgaben löschen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keep Server</source>
+        <translation>Server behalten</translation>
     </message>
 </context>
 <context>
@@ -3136,10 +3495,6 @@ Eddy spricht dann nicht mehr mit ihm. Ein Server mit gespeicherten Aufgaben blei
         <translation>Keine numerischen Werte von %1 über %2: Wählen Sie andere Spalten.</translation>
     </message>
     <message>
-        <source>%1 (not converged)</source>
-        <translation>%1 (nicht konvergiert)</translation>
-    </message>
-    <message>
         <source>Enlarge Plot</source>
         <translation>Vergrößern</translation>
     </message>
@@ -3427,6 +3782,44 @@ Eddy spricht dann nicht mehr mit ihm. Ein Server mit gespeicherten Aufgaben blei
         <source>no</source>
         <translation>nein</translation>
     </message>
+    <message>
+        <source>Pattern</source>
+        <translation>Ausführungsart</translation>
+    </message>
+    <message>
+        <source>How the server runs the call: an MCP task, a streamed call or a job followed through the server&apos;s job adapter</source>
+        <translation>Wie der Server den Aufruf ausführt: als MCP-Aufgabe, als gestreamter Aufruf oder als Job, den Eddy über den Job-Adapter des Servers verfolgt</translation>
+    </message>
+    <message>
+        <source>Streamed call</source>
+        <translation>Gestreamter Aufruf</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>MCP-Aufgabe</translation>
+    </message>
+    <message>
+        <source>A streamed tools/call: progress arrives on the call&apos;s open connection. The run lives as long as that connection: if it is lost, the run cannot be followed again (Re-run starts it anew). Cancel closes the stream.</source>
+        <translation>Ein gestreamter tools/call-Aufruf: Der Fortschritt kommt über die offene Verbindung des Aufrufs. Die Rechnung besteht nur so lange wie diese Verbindung: Geht sie verloren, lässt sich die Rechnung nicht mehr verfolgen („Erneut rechnen“ startet sie neu). „Abbrechen“ schließt den Ereignisstrom.</translation>
+    </message>
+    <message>
+        <source>A job followed through the server&apos;s job adapter: Eddy polls its status tool, fetches the result with its result tool and resumes it after a restart.</source>
+        <translation>Ein Job, den Eddy über den Job-Adapter des Servers verfolgt: Eddy fragt das Status-Werkzeug des Adapters ab, holt das Ergebnis mit dessen Ergebnis-Werkzeug und setzt den Job nach einem Neustart fort.</translation>
+    </message>
+    <message>
+        <source>An MCP task: the server keeps it, Eddy polls it and resumes it after a restart while the server remembers it.</source>
+        <translation>Eine MCP-Aufgabe: Der Server verwaltet sie, Eddy fragt sie ab und setzt sie nach einem Neustart fort, solange der Server sie noch kennt.</translation>
+    </message>
+    <message>
+        <source>%1
+%2</source>
+        <translation>%1
+%2</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -3493,6 +3886,10 @@ Eddy spricht dann nicht mehr mit ihm. Ein Server mit gespeicherten Aufgaben blei
     <message>
         <source>The event stream of %1 sent nothing (not even a keep-alive) for %2 s; Eddy closed it.</source>
         <translation>Der Ereignisstrom von %1 hat %2 s lang nichts gesendet (nicht einmal ein Keep-alive); Eddy hat ihn geschlossen.</translation>
+    </message>
+    <message>
+        <source>%1: the answer came slower than the floor (%2 bytes a second over %3 s); abandoned as a transient failure.</source>
+        <translation>%1: Die Antwort kam langsamer als die Mindestrate (%2 Bytes pro Sekunde über %3 s); als vorübergehender Fehler abgebrochen.</translation>
     </message>
 </context>
 <context>

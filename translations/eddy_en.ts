@@ -250,6 +250,30 @@ Enter the URL of the server the other client connected to, exactly as it wrote i
     </message>
 </context>
 <context>
+    <name>Eddy::ServerRemoval</name>
+    <message numerus="yes">
+        <source>It has %n stored task(s). Kept as history, they stay in their sessions, readable and exportable, marked as from a removed server; adding the same URL again brings the server back with them.</source>
+        <translation>
+            <numerusform>It has %n stored task. Kept as history, it stays in its session, readable and exportable, marked as from a removed server; adding the same URL again brings the server back with it.</numerusform>
+            <numerusform>It has %n stored tasks. Kept as history, they stay in their sessions, readable and exportable, marked as from a removed server; adding the same URL again brings the server back with them.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Still running on it: %n task(s). Eddy will no longer watch them: they are kept as lost, and whatever they compute from now on stays on the server.</source>
+        <translation>
+            <numerusform>Still running on it: %n task. Eddy will no longer watch it: it is kept as lost, and whatever it computes from now on stays on the server.</numerusform>
+            <numerusform>Still running on it: %n tasks. Eddy will no longer watch them: they are kept as lost, and whatever they compute from now on stays on the server.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete Its %n Task(s) Too</source>
+        <translation>
+            <numerusform>Delete Its %n Task Too</numerusform>
+            <numerusform>Delete Its %n Tasks Too</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Eddy::SessionListModel</name>
     <message numerus="yes">
         <source>%n task(s)</source>
