@@ -246,7 +246,7 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
     ResidualChart *chart = w.chart();
     QTRY_VERIFY_WITH_TIMEOUT(!chart->series().isEmpty(), 20000);
     for (SampleSeriesModel *series : chart->series()) {
-        QVERIFY2(!series->points().isEmpty(), qPrintable(series->series()));
+        QVERIFY2(!series->points().empty(), qPrintable(series->series()));
         for (const QPointF &pt : series->points())
             QVERIFY2(pt.x() >= 0 && pt.x() <= 300,
                      qPrintable(QStringLiteral("%1: x = %2").arg(series->series()).arg(pt.x())));
