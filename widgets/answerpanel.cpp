@@ -90,9 +90,12 @@ AnswerPanel::AnswerPanel(QWidget *parent)
     small.setPointSizeF(small.pointSizeF() * 0.85);
     m_trust->setFont(small);
     m_trust->setMinimumWidth(120);
+    m_notes = new QStackedWidget(this);
+    m_notes->addWidget(m_guardLabel);
+    m_notes->addWidget(m_trust);
+    m_notes->setCurrentWidget(m_trust);
     auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_guardLabel, 1);
-    buttons->addWidget(m_trust, 1);
+    buttons->addWidget(m_notes, 1);
     buttons->addWidget(m_abort);
     buttons->addSpacing(16); // the destructive choice stands apart from the answers
     buttons->addWidget(m_decline);
@@ -284,13 +287,11 @@ void AnswerPanel::updateGuard()
     if (left <= 0) {
         m_guardTimer->stop();
         m_guardLabel->clear();
-        m_guardLabel->hide();
-        m_trust->show();
+        m_notes->setCurrentWidget(m_trust);
         setInputEnabled(true);
         return;
     }
-    m_trust->hide(); // its place while the guard counts down
-    m_guardLabel->show();
+    m_notes->setCurrentWidget(m_guardLabel); // in the trust note's place while it counts down
     m_guardLabel->setText(tr("Read the question: the buttons unlock in %1 s")
                               .arg(QLocale().toString(std::max<qint64>(left, 100) / 1000.0, 'f', 1)));
 }

@@ -108,6 +108,9 @@ private:
     QLabel *m_problems;
     QLabel *m_guardLabel;
     QLabel *m_trust; // "This question comes from the server, not from Eddy..."
+    // The guard's countdown and the trust note share one place beside the buttons, as high as
+    // the taller of the two, so that the buttons never move when the guard ends.
+    QStackedWidget *m_notes = nullptr;
     QPushButton *m_accept;
     QPushButton *m_decline;
     QPushButton *m_abort;

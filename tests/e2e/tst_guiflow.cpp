@@ -122,7 +122,7 @@ void tst_GuiFlow::sweepThroughWidgets()
             w.answerNext(); // Ctrl+I
         if (panel->hasQuestion() && !panel->isGuarded()) {
             QCOMPARE(panel->context().serverName, QStringLiteral("Test CFD"));
-            QVERIFY(panel->context().caseLabel.contains(QLatin1String("force_mesh_defect = true")));
+            QVERIFY(panel->context().caseLabel.contains(QLatin1String("force_mesh_defect = yes")));
             QVERIFY(panel->context().sweep.startsWith(QLatin1String("Sweep ")));
             QCOMPARE(w.monitor()->selectedTaskIds(), QList<qint64>{panel->taskId()}); // its case in view
             auto *action = qobject_cast<QComboBox *>(panel->form()->editor("action"));

@@ -328,11 +328,15 @@ void tst_Questions::doubleClickInThePanelAnswersOne()
     QCOMPARE(panel->taskId(), ids[0]);
     auto *accept = panel->findChild<QPushButton *>(QStringLiteral("accept"));
     QVERIFY(accept);
+    QTest::qWait(100); // the inbox takes the room the question needs, once, as it appears
+    QVERIFY(panel->isGuarded());
     const QPoint at = accept->mapToGlobal(accept->rect().center());
     clickAt(at); // within the first 500 ms: ignored
     QTest::qWait(300);
     QCOMPARE(storedAnswers(ids[0]), 0);
     QTRY_VERIFY_WITH_TIMEOUT(accept->isEnabled(), 5000);
+    // The button did not move under the pointer when the guard ended.
+    QCOMPARE(accept->mapToGlobal(accept->rect().center()), at);
     clickAt(at);
     QTest::qWait(150);
     clickAt(at); // the second click of a double click

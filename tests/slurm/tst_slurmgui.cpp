@@ -221,7 +221,7 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
             w.answerNext();
         if (panel->hasQuestion() && !panel->isGuarded()) {
             QCOMPARE(panel->context().serverName, QStringLiteral("Cluster CFD"));
-            QVERIFY(panel->context().caseLabel.contains(QLatin1String("force_mesh_defect = true")));
+            QVERIFY(panel->context().caseLabel.contains(QLatin1String("force_mesh_defect = yes")));
             auto *action = qobject_cast<QComboBox *>(panel->form()->editor("action"));
             QVERIFY(action);
             action->setCurrentIndex(
