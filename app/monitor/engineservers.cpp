@@ -43,7 +43,6 @@ bool Engine::removeServer(qint64 serverId, Store::TaskStore::Removal mode)
         m_noResultTries.remove(taskId);
         m_lastX.remove(taskId);
         m_wrongTask.remove(taskId);
-        m_jobIntervalMs.remove(taskId);
         if (mode == Store::TaskStore::Removal::KeepTasks) {
             if (const auto stored = m_store.task(taskId))
                 queueChange(*stored); // shown as lost, with why
