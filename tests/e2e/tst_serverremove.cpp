@@ -59,7 +59,10 @@ void tst_ServerRemove::initTestCase()
     QCoreApplication::setApplicationName(QStringLiteral("tst_serverremove"));
     QSettings().clear();
     QVERIFY(m_dir.isValid());
-    QVERIFY2(m_server.start({QStringLiteral("--poll-interval-ms"),
+    // Two workers: the short case must not wait behind the long one (one worker on 2 cores).
+    QVERIFY2(m_server.start({QStringLiteral("--workers"),
+                             QStringLiteral("2"),
+                             QStringLiteral("--poll-interval-ms"),
                              QStringLiteral("200"),
                              QStringLiteral("--log-level"),
                              QStringLiteral("debug")}),
@@ -99,8 +102,8 @@ void tst_ServerRemove::initTestCase()
                        w.currentSession());
     m_bridge->callOnce(m_serverId,
                        QStringLiteral("run_cfd_case"),
-                       R"({"case_name":"long","reynolds":100,"grid":64,"tolerance":1e-14,)"
-                       R"("max_iterations":5000000})",
+                       R"({"case_name":"long","reynolds":100,"grid":128,"tolerance":1e-300,)"
+                       R"("max_iterations":10000000})",
                        w.currentSession());
     QTRY_COMPARE_WITH_TIMEOUT(
         w.taskModel()->statusCounts().value(Store::TaskStatus::Completed), 1, 120000);
