@@ -176,8 +176,9 @@ ResidualChart::ResidualChart(QWidget *parent)
     layout->addLayout(stack, 1);
     // Axis titles and tick labels need this much; below it the dock shrinks the result pane
     // instead (at 1280x800 the chart was squeezed to 40 px and its labels to "..."). No more:
-    // while a question is answered the inbox below takes the height it needs.
-    setMinimumHeight(100);
+    // while a question is answered the inbox below takes the height it needs. Less than this left
+    // German tick labels elided to "..." at 1280x800.
+    setMinimumHeight(180);
     setSeries({});
 }
 
