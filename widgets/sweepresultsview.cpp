@@ -381,9 +381,11 @@ void SweepResultsView::replot()
         QAbstractAxis *to = logY ? static_cast<QAbstractAxis *>(m_axisLogY) : m_axisY;
         for (QAbstractSeries *series : m_chart->series())
             series->detachAxis(from);
+        from->setVisible(false); // else its title and labels linger in the chart's corner
         m_chart->removeAxis(from);
         from->setParent(this); // removeAxis hands ownership back; keep it for a later swap
         m_chart->addAxis(to, Qt::AlignLeft);
+        to->setVisible(true);
         m_logY = logY;
     }
     m_plotted = pts;
