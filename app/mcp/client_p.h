@@ -237,8 +237,9 @@ struct Client::Exchange final : Net::HttpReply::Handler,
         if (isSse && onStreamOpened)
             std::exchange(onStreamOpened, nullptr)();
     }
-    // The watchdog's limit passed: no answer in time, too slow, or a stream that went silent.
-    void wentSilent(StreamWatchdog::Limit why, int ms)
+    // The watchdog's limit passed: no answer in time, too slow (below `floor`), or a stream that
+    // went silent.
+    void wentSilent(StreamWatchdog::Limit why, int ms, StreamWatchdog::Floor floor)
     {
         const int status = reply ? reply->statusCode() : 0;
         switch (why) {
@@ -251,7 +252,7 @@ struct Client::Exchange final : Net::HttpReply::Handler,
                                                     "(%2 bytes a second over %3 s); abandoned as a "
                                                     "transient failure.")
                                             .arg(method)
-                                            .arg(client->m_config.lowSpeedBytesPerSec)
+                                            .arg(floor.bytesPerSec)
                                             .arg(ms / 1000.0)),
                      status);
             return;

@@ -96,9 +96,9 @@ std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArra
         exchange->watchdog = std::make_unique<StreamWatchdog>(
             request.firstByteMs > 0 ? request.firstByteMs : m_config.timeoutMs, request.streamIdleMs,
             StreamWatchdog::Floor{m_config.lowSpeedBytesPerSec, m_config.lowSpeedWindowMs},
-            [weak](StreamWatchdog::Limit why, int ms) {
+            [weak](StreamWatchdog::Limit why, int ms, StreamWatchdog::Floor floor) {
                 if (auto e = weak.lock())
-                    e->wentSilent(why, ms);
+                    e->wentSilent(why, ms, floor);
             });
     }
     if (m_exchanges.size() >= m_exchangeSweepAt) {

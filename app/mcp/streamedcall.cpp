@@ -54,7 +54,7 @@ void StreamWatchdog::fire(Limit why, int ms)
 {
     auto fired = std::exchange(m_fired, nullptr);
     if (fired)
-        fired(why, ms); // may delete this watchdog: nothing of it is used after
+        fired(why, ms, m_floor); // may delete this watchdog: nothing of it is used after
 }
 
 void StreamWatchdog::checkFloor()

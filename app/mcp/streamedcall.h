@@ -21,7 +21,8 @@ std::string newProgressToken();
 //   floorBytesPerSec bytes a second over a window of floorWindowMs abandons the answer;
 // - an SSE answer may run for as long as it likes while bytes keep coming: it goes silent when
 //   no byte (an event or a keep-alive comment) arrived for idleMs.
-// fired(why, ms) runs once, on the thread of the timer, when a limit passes.
+// fired(why, ms, floor) runs once, on the thread of the timer, when a limit passes; floor is the
+// watchdog's own, the one a TooSlow did not meet, so the caller words it from this one copy.
 class StreamWatchdog final
 {
 public:
@@ -35,7 +36,7 @@ public:
         int bytesPerSec = 0; // 0 = no floor
         int windowMs = 0;
     };
-    using Fired = std::function<void(Limit why, int ms)>;
+    using Fired = std::function<void(Limit why, int ms, Floor floor)>;
 
     StreamWatchdog(int firstByteMs, int idleMs, Floor floor, Fired fired);
     ~StreamWatchdog();

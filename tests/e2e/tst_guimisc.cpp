@@ -5,6 +5,7 @@
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
+#include "tests/net/website.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultview.h"
@@ -37,8 +38,6 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableWidget>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
@@ -172,50 +171,13 @@ void tst_GuiMisc::relaunchShowsServerOnlineByName()
         serverActivity(again), QStringLiteral("Local CFD server online"), 10000);
 }
 
-// A real HTTP server on loopback that is a web site, not an MCP server: every request gets a
-// 404 HTML page, as https://example.org/ would for a JSON-RPC POST.
-class WebSite final : public QTcpServer
-{
-public:
-    WebSite()
-    {
-        connect(this, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *s = nextPendingConnection()) {
-                connect(s, &QTcpSocket::readyRead, s, [s] {
-                    s->setProperty("in", s->property("in").toByteArray() + s->readAll());
-                    const QByteArray in = s->property("in").toByteArray();
-                    const qsizetype end = in.indexOf("\r\n\r\n");
-                    if (end < 0 || s->property("answered").toBool())
-                        return;
-                    qsizetype length = 0;
-                    for (const QByteArray &line : in.left(end).split('\n')) {
-                        if (line.toLower().startsWith("content-length:"))
-                            length = line.mid(15).trimmed().toLongLong();
-                    }
-                    if (in.size() < end + 4 + length)
-                        return;
-                    s->setProperty("answered", true);
-                    const QByteArray page
-                        = "<!doctype html><html><body><h1>Not Found</h1></body></html>";
-                    s->write("HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: "
-                             + QByteArray::number(page.size()) + "\r\nConnection: close\r\n\r\n"
-                             + page);
-                    s->disconnectFromHost();
-                });
-                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
-            }
-        });
-    }
-};
-
 void tst_GuiMisc::webPageIsNotAnMcpServer()
 {
     QVERIFY(m_app);
     MainWindow &w = *m_app->window();
-    WebSite site;
-    QVERIFY(site.listen(QHostAddress::LocalHost, 0));
-    const QString url = QStringLiteral("http://127.0.0.1:%1/").arg(site.serverPort());
-    m_app->bridge()->addServer(url, QStringLiteral("Web Site"), QString());
+    Test::WebSite site;
+    QVERIFY(site.listen());
+    m_app->bridge()->addServer(site.url(), QStringLiteral("Web Site"), QString());
     QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 2, 30000);
     const int row
         = w.serverModel()->index(0).data(Qt::DisplayRole).toString() == QLatin1String("Web Site")
@@ -226,7 +188,7 @@ void tst_GuiMisc::webPageIsNotAnMcpServer()
     const QString expected
         = QStringLiteral(
               "http://127.0.0.1:%1 answered, but not as an MCP server (HTTP 404 on POST / for ")
-              .arg(site.serverPort());
+              .arg(site.port());
     QTRY_VERIFY2_WITH_TIMEOUT(
         index.data(ServerListModel::MessageRole).toString().startsWith(expected),
         qPrintable(index.data(ServerListModel::MessageRole).toString()),

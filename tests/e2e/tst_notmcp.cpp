@@ -1,6 +1,7 @@
-#include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
+#include "tests/common/e2ewindow.h"
+#include "tests/net/website.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/uitranslations.h"
@@ -8,13 +9,9 @@
 #include <QApplication>
 #include <QLabel>
 #include <QSettings>
-#include <QSignalSpy>
 #include <QStandardPaths>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 #include <QTranslator>
 
 #include <memory>
@@ -36,43 +33,8 @@ private Q_SLOTS:
 
 private:
     QTemporaryDir m_dir;
-    QThread m_thread;
-    Monitor::Engine *m_engine = nullptr;
-    std::unique_ptr<EngineBridge> m_bridge;
-    std::unique_ptr<MainWindow> m_window;
-};
-
-// Every 404 page a web site gives to a JSON-RPC POST (as https://example.org/ would).
-class WebSite final : public QTcpServer
-{
-public:
-    WebSite()
-    {
-        connect(this, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *s = nextPendingConnection()) {
-                connect(s, &QTcpSocket::readyRead, s, [s] {
-                    s->setProperty("in", s->property("in").toByteArray() + s->readAll());
-                    const QByteArray in = s->property("in").toByteArray();
-                    const qsizetype end = in.indexOf("\r\n\r\n");
-                    if (end < 0 || s->property("answered").toBool())
-                        return;
-                    qsizetype length = 0;
-                    for (const QByteArray &line : in.left(end).split('\n')) {
-                        if (line.toLower().startsWith("content-length:"))
-                            length = line.mid(15).trimmed().toLongLong();
-                    }
-                    if (in.size() < end + 4 + length)
-                        return;
-                    s->setProperty("answered", true);
-                    const QByteArray page = "<!doctype html><html><body><h1>Nicht gefunden</h1></body></html>";
-                    s->write("HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: "
-                             + QByteArray::number(page.size()) + "\r\nConnection: close\r\n\r\n" + page);
-                    s->disconnectFromHost();
-                });
-                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
-            }
-        });
-    }
+    std::unique_ptr<Test::E2eWindow> m_app;
+    MainWindow *m_window = nullptr; // m_app's
 };
 
 // The account of a not-MCP URL worded as a translator may word it: fully German, its four
@@ -100,35 +62,21 @@ void tst_NotMcp::initTestCase()
     installUiTranslations(qApp, QStringLiteral("de"));
     qApp->installTranslator(new GermanNotMcp(/* searched first */));
     QVERIFY(m_dir.isValid());
-    m_thread.start();
-    m_engine = new Monitor::Engine;
-    m_engine->moveToThread(&m_thread);
-    m_bridge = std::make_unique<EngineBridge>(m_engine);
-    m_window = std::make_unique<MainWindow>(m_bridge.get());
-    QSignalSpy opened(m_engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(m_window.get(), &MainWindow::snapshotLoaded);
-    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    Monitor::Engine *engine = m_engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    QVERIFY(opened.first().first().toBool());
-    m_window->start();
-    m_window->resize(1280, 800);
-    m_window->show();
-    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")));
+    QVERIFY(m_app);
+    m_window = m_app->window();
 }
 
 void tst_NotMcp::webPageIsNotAnMcpServerInGerman()
 {
-    WebSite site;
-    QVERIFY(site.listen(QHostAddress::LocalHost, 0));
-    const QString url = QStringLiteral("http://127.0.0.1:%1/").arg(site.serverPort());
-    m_bridge->addServer(url, QStringLiteral("Webseite"), QString());
+    Test::WebSite site("Nicht gefunden");
+    QVERIFY(site.listen());
+    m_app->bridge()->addServer(site.url(), QStringLiteral("Webseite"), QString());
     QTRY_COMPARE_WITH_TIMEOUT(m_window->serverModel()->rowCount(), 1, 30000);
     const QModelIndex index = m_window->serverModel()->index(0);
     const QString expected = QStringLiteral("http://127.0.0.1:%1 antwortete, ist aber kein MCP-Server (HTTP 404 "
                                             "auf POST / für ")
-                                 .arg(site.serverPort());
+                                 .arg(site.port());
     QTRY_VERIFY2_WITH_TIMEOUT(index.data(ServerListModel::MessageRole).toString().startsWith(expected),
                               qPrintable(index.data(ServerListModel::MessageRole).toString()), 60000);
     const QString message = index.data(ServerListModel::MessageRole).toString();
@@ -147,19 +95,7 @@ void tst_NotMcp::webPageIsNotAnMcpServerInGerman()
 
 void tst_NotMcp::cleanupTestCase()
 {
-    if (m_window)
-        m_window->close();
-    m_window.reset();
-    m_bridge.reset();
-    if (m_engine) {
-        Monitor::Engine *engine = m_engine;
-        QMetaObject::invokeMethod(engine, [engine] {
-            engine->close();
-            delete engine;
-        }, Qt::BlockingQueuedConnection);
-    }
-    m_thread.quit();
-    m_thread.wait();
+    m_app.reset();
 }
 
 QTEST_MAIN(tst_NotMcp)

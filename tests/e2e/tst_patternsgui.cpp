@@ -14,6 +14,7 @@
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/jobadapterdialog.h"
@@ -32,14 +33,12 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
-#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 #include <memory>
 
@@ -69,10 +68,9 @@ private:
     Test::TestServer m_legacyServer;
     QTemporaryDir m_dir;
     QString m_db;
-    QThread m_thread;
-    Monitor::Engine *m_engine = nullptr;
-    std::unique_ptr<EngineBridge> m_bridge;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<Test::E2eWindow> m_app;
+    MainWindow *m_window = nullptr; // m_app's
+    EngineBridge *m_bridge = nullptr;
     qint64 m_serverId = 0;
 };
 
@@ -94,52 +92,27 @@ void tst_PatternsGui::initTestCase()
     QVERIFY2(m_legacyServer.start(flags), qPrintable(m_legacyServer.errorString()));
 
     m_db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    m_engine = new Monitor::Engine;
-    m_engine->moveToThread(&m_thread);
-    m_thread.start();
-    m_bridge = std::make_unique<EngineBridge>(m_engine);
-    m_window = std::make_unique<MainWindow>(m_bridge.get());
-    QSignalSpy opened(m_engine, &Monitor::Engine::opened);
-    Monitor::Engine *engine = m_engine;
-    const QString db = m_db;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    QVERIFY(opened.first().first().toBool());
-    m_window->start();
-    m_window->resize(1280, 800);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->currentSession().has_value(), 30000);
+    Test::E2eWindowOptions options;
+    options.waitForSession = true;
+    m_app = Test::E2eWindow::open(m_db, options);
+    QVERIFY(m_app);
+    m_window = m_app->window();
+    m_bridge = m_app->bridge();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window));
     m_window->monitor()->setConfirmCancel(false);
 }
 
 void tst_PatternsGui::cleanupTestCase()
 {
-    m_window.reset();
-    m_bridge.reset();
-    if (m_engine) {
-        Monitor::Engine *engine = m_engine;
-        QMetaObject::invokeMethod(
-            engine, [engine] { engine->close(); }, Qt::BlockingQueuedConnection);
-        m_thread.quit();
-        m_thread.wait();
-        delete m_engine;
-        m_engine = nullptr;
-    }
+    m_app.reset();
 }
 
 void tst_PatternsGui::addServer(const Test::TestServer &server, const QString &name, qint64 *id)
 {
-    m_bridge->addServer(server.url(), name, {});
-    ServerListModel *servers = m_window->serverModel();
-    QTRY_VERIFY_WITH_TIMEOUT(
-        [&] {
-            for (const Store::ServerRecord &s : servers->servers())
-                if (s.url == server.url())
-                    *id = s.id;
-            return *id > 0 && servers->state(*id) == ServerListModel::State::Online;
-        }(),
-        30000);
+    *id = m_app->addServer(server.url(), name);
+    QVERIFY(*id > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_window->serverModel()->state(*id), ServerListModel::State::Online, 30000);
 }
 
 int tst_PatternsGui::rowOfTool(const QString &tool) const
@@ -343,12 +316,10 @@ void tst_PatternsGui::streamedCallShowsProgressAndCancels()
     QTRY_VERIFY_WITH_TIMEOUT(
         m_server.standardError().contains("client of its streamed tools/call disconnected"), 30000);
     // Nothing hangs: the engine has nothing left in flight.
-    Monitor::Engine *engine = m_engine;
     QTRY_VERIFY_WITH_TIMEOUT(
-        [engine] {
+        [this] {
             bool idle = false;
-            QMetaObject::invokeMethod(
-                engine, [engine, &idle] { idle = engine->isIdle(); }, Qt::BlockingQueuedConnection);
+            m_app->onEngine([&idle](Monitor::Engine &engine) { idle = engine.isIdle(); });
             return idle;
         }(),
         30000);

@@ -2,6 +2,7 @@
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -15,7 +16,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 #include <memory>
 
@@ -45,10 +45,9 @@ private:
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
-    QThread m_thread;
-    Monitor::Engine *m_engine = nullptr;
-    std::unique_ptr<EngineBridge> m_bridge;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<Test::E2eWindow> m_app;
+    MainWindow *m_window = nullptr; // m_app's
+    EngineBridge *m_bridge = nullptr;
     qint64 m_serverId = 0;
 };
 
@@ -67,34 +66,18 @@ void tst_ServerRemove::initTestCase()
                              QStringLiteral("--log-level"),
                              QStringLiteral("debug")}),
              qPrintable(m_server.errorString()));
-    m_engine = new Monitor::Engine;
-    m_engine->moveToThread(&m_thread);
-    m_thread.start();
-    m_bridge = std::make_unique<EngineBridge>(m_engine);
-    m_window = std::make_unique<MainWindow>(m_bridge.get());
-    QSignalSpy opened(m_engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(m_window.get(), &MainWindow::snapshotLoaded);
-    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    QMetaObject::invokeMethod(m_engine, [e = m_engine, db] { e->open(db); });
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    QVERIFY(opened.first().first().toBool());
-    m_window->start();
-    m_window->resize(1280, 800);
-    m_window->show();
-    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->currentSession().has_value(), 30000);
+    Test::E2eWindowOptions options;
+    options.waitForSession = true;
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), options);
+    QVERIFY(m_app);
+    m_window = m_app->window();
+    m_bridge = m_app->bridge();
 
     MainWindow &w = *m_window;
     QSettings().setValue(QStringLiteral("localServer/url"), m_server.url()); // as FirstRun keeps it
-    m_bridge->addServer(m_server.url(), QStringLiteral("Local CFD server"), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
-    m_serverId = w.serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
-    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()
-                                 ->index(0)
-                                 .data(ServerListModel::ToolsRole)
-                                 .toString()
-                                 .contains(QLatin1String("run_cfd_case")),
-                             60000);
+    m_serverId = m_app->addServer(m_server.url(), QStringLiteral("Local CFD server"));
+    QVERIFY(m_serverId > 0);
+    QCOMPARE(w.serverModel()->rowCount(), 1);
     // One case that finishes, one that runs for minutes.
     m_bridge->callOnce(m_serverId,
                        QStringLiteral("run_cfd_case"),
@@ -134,8 +117,7 @@ QMessageBox *tst_ServerRemove::openRemoval(const QString &name)
 qint64 tst_ServerRemove::storedTasks()
 {
     qint64 n = -1;
-    QMetaObject::invokeMethod(
-        m_engine, [&] { n = m_engine->tasks().size(); }, Qt::BlockingQueuedConnection);
+    m_app->onEngine([&n](Monitor::Engine &engine) { n = engine.tasks().size(); });
     return n;
 }
 
@@ -181,7 +163,7 @@ void tst_ServerRemove::removeKeepingTasks()
             completedId = i.data(TaskTableModel::TaskIdRole).toLongLong();
     }
     QVERIFY(completedId > 0);
-    QSignalSpy detail(m_bridge.get(), &EngineBridge::taskDetailReady);
+    QSignalSpy detail(m_bridge, &EngineBridge::taskDetailReady);
     m_bridge->requestTaskDetail(completedId);
     QTRY_COMPARE_WITH_TIMEOUT(detail.count(), 1, 10000);
     const auto d = detail.first().first().value<EngineBridge::TaskDetail>();
@@ -224,21 +206,7 @@ void tst_ServerRemove::removeDeletingTasks()
 
 void tst_ServerRemove::cleanupTestCase()
 {
-    if (m_window)
-        m_window->close();
-    m_window.reset();
-    m_bridge.reset();
-    if (m_engine) {
-        QMetaObject::invokeMethod(
-            m_engine,
-            [e = m_engine] {
-                e->close();
-                delete e;
-            },
-            Qt::BlockingQueuedConnection);
-    }
-    m_thread.quit();
-    m_thread.wait();
+    m_app.reset();
 }
 
 QTEST_MAIN(tst_ServerRemove)

@@ -1,9 +1,9 @@
-#include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/sampleseriesmodel.h"
 #include "models/serverlistmodel.h"
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -19,11 +19,9 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QSettings>
-#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 #include <QValueAxis>
 
 #include <nlohmann/json.hpp>
@@ -57,10 +55,9 @@ private:
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
-    QThread m_thread;
-    Monitor::Engine *m_engine = nullptr;
-    std::unique_ptr<EngineBridge> m_bridge;
-    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<Test::E2eWindow> m_app;
+    MainWindow *m_window = nullptr; // m_app's
+    EngineBridge *m_bridge = nullptr;
 };
 
 namespace {
@@ -167,31 +164,15 @@ void tst_SweepPlot::initTestCase()
     QVERIFY2(m_server.start({QStringLiteral("--workers"), QStringLiteral("2")}),
              qPrintable(m_server.errorString()));
 
-    m_engine = new Monitor::Engine;
-    m_engine->moveToThread(&m_thread);
-    m_thread.start();
-    m_bridge = std::make_unique<EngineBridge>(m_engine);
-    m_window = std::make_unique<MainWindow>(m_bridge.get());
-    QSignalSpy opened(m_engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(m_window.get(), &MainWindow::snapshotLoaded);
-    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    Monitor::Engine *engine = m_engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    QVERIFY(opened.first().first().toBool());
-    m_window->start();
-    m_window->resize(1600, 1000);
-    m_window->show();
-    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->currentSession().has_value(), 30000);
-    m_bridge->addServer(m_server.url(), QStringLiteral("Test CFD"), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->serverModel()
-                                 ->index(0)
-                                 .data(ServerListModel::ToolsRole)
-                                 .toString()
-                                 .contains(QLatin1String("run_cfd_case")),
-                             60000);
+    Test::E2eWindowOptions options;
+    options.size = QSize(1600, 1000);
+    options.waitForSession = true;
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), options);
+    QVERIFY(m_app);
+    m_window = m_app->window();
+    m_bridge = m_app->bridge();
+    QVERIFY(m_app->addServer(m_server.url(), QStringLiteral("Test CFD")) > 0);
+    QCOMPARE(m_window->serverModel()->rowCount(), 1);
 }
 
 void tst_SweepPlot::sweepFinishes()
@@ -352,22 +333,7 @@ void tst_SweepPlot::residualChartTicksAreRound()
 
 void tst_SweepPlot::cleanupTestCase()
 {
-    if (m_window)
-        m_window->close();
-    m_window.reset();
-    m_bridge.reset();
-    if (m_engine) {
-        Monitor::Engine *engine = m_engine;
-        QMetaObject::invokeMethod(
-            engine,
-            [engine] {
-                engine->close();
-                delete engine;
-            },
-            Qt::BlockingQueuedConnection);
-    }
-    m_thread.quit();
-    m_thread.wait();
+    m_app.reset();
 }
 
 QTEST_MAIN(tst_SweepPlot)

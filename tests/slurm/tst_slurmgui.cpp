@@ -3,12 +3,12 @@
 // Slurm (slurm-cluster.sh). Six cases force a mesh defect: their questions cross the job boundary
 // (the job ends, the answer in the panel submits the next attempt). Every case completes with
 // its result, and the job completion log has exactly one job per attempt.
-#include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/inboxmodel.h"
 #include "models/sampleseriesmodel.h"
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
@@ -26,12 +26,10 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>
-#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 #include <memory>
 
@@ -72,69 +70,14 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    struct App
-    {
-        QThread thread;
-        Monitor::Engine *engine = nullptr;
-        std::unique_ptr<EngineBridge> bridge;
-        std::unique_ptr<MainWindow> window;
-    };
-    std::unique_ptr<App> startApp();
-    void stopApp(std::unique_ptr<App> &app);
     int eddyJobsInJobcomp() const;
 
     QTemporaryDir m_cluster;
     QTemporaryDir m_dir;
     bool m_started = false;
     Test::TestServer m_server;
-    std::unique_ptr<App> m_app;
+    std::unique_ptr<Test::E2eWindow> m_app;
 };
-
-std::unique_ptr<tst_SlurmGui::App> tst_SlurmGui::startApp()
-{
-    auto app = std::make_unique<App>();
-    app->engine = new Monitor::Engine;
-    app->engine->moveToThread(&app->thread);
-    app->thread.start();
-    app->bridge = std::make_unique<EngineBridge>(app->engine);
-    app->window = std::make_unique<MainWindow>(app->bridge.get());
-    QSignalSpy opened(app->engine, &Monitor::Engine::opened);
-    QSignalSpy loaded(app->window.get(), &MainWindow::snapshotLoaded);
-    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(engine, [engine, db] { engine->open(db); });
-    [&] {
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
-    }();
-    if (opened.isEmpty() || !opened.first().first().toBool())
-        return nullptr;
-    app->window->start();
-    app->window->show();
-    [&] {
-        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 30000);
-    }();
-    return app;
-}
-
-void tst_SlurmGui::stopApp(std::unique_ptr<App> &app)
-{
-    if (!app)
-        return;
-    app->window->close();
-    app->window.reset();
-    app->bridge.reset();
-    Monitor::Engine *engine = app->engine;
-    QMetaObject::invokeMethod(
-        engine,
-        [engine] {
-            engine->close();
-            delete engine;
-        },
-        Qt::BlockingQueuedConnection);
-    app->thread.quit();
-    app->thread.wait();
-    app.reset();
-}
 
 int tst_SlurmGui::eddyJobsInJobcomp() const
 {
@@ -169,18 +112,14 @@ void tst_SlurmGui::initTestCase()
 
 void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
 {
-    m_app = startApp();
+    Test::E2eWindowOptions options;
+    options.size = {}; // the window's own size, as for a user
+    options.waitForSession = true;
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), options);
     QVERIFY(m_app);
-    MainWindow &w = *m_app->window;
-    QTRY_VERIFY_WITH_TIMEOUT(w.currentSession().has_value(), 30000);
-    m_app->bridge->addServer(m_server.url(), QStringLiteral("Cluster CFD"), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(w.serverModel()->rowCount(), 1, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(w.serverModel()
-                                 ->index(0)
-                                 .data(ServerListModel::ToolsRole)
-                                 .toString()
-                                 .contains(QLatin1String("run_cfd_case")),
-                             60000);
+    MainWindow &w = *m_app->window();
+    QVERIFY(m_app->addServer(m_server.url(), QStringLiteral("Cluster CFD")) > 0);
+    QCOMPARE(w.serverModel()->rowCount(), 1);
 
     // Six Reynolds numbers x forced mesh defect = 12 cases on a 16 x 16 grid, four at a time.
     w.showSweepEditor();
@@ -263,7 +202,7 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
 
 void tst_SlurmGui::cleanupTestCase()
 {
-    stopApp(m_app);
+    m_app.reset();
     m_server.terminate();
     if (m_started)
         tool(script(), {QStringLiteral("stop"), m_cluster.path()});
