@@ -400,7 +400,8 @@ void SchemaForm::buildEntry(Entry &e)
     }
 
     // Combo boxes, spin boxes and check boxes keep their natural width at the left of the cell.
-    const bool natural = qobject_cast<QComboBox *>(e.editor) || qobject_cast<QAbstractSpinBox *>(e.editor)
+    const bool natural = qobject_cast<QComboBox *>(e.editor)
+                         || qobject_cast<QAbstractSpinBox *>(e.editor)
                          || qobject_cast<QCheckBox *>(e.editor);
     box->addWidget(e.editor, 0, natural ? Qt::AlignLeft : Qt::Alignment());
     if (!f.description.isEmpty()) {

@@ -1,12 +1,12 @@
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
+#include "models/inboxmodel.h"
 #include "models/serverlistmodel.h"
 #include "models/sweepresultsmodel.h"
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
-#include "models/inboxmodel.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -372,7 +372,7 @@ void tst_TableLayout::germanTableShowsCasesAndKeyColumns()
     closeWindow();
     installUiTranslations(qApp, QStringLiteral("de"));
     auto *yesNo = new YesNoGerman;
-    yesNo->setParent(qApp); // removed with the others for the English part
+    yesNo->setParent(qApp);         // removed with the others for the English part
     qApp->installTranslator(yesNo); // searched first
     QVERIFY(openWindow());
     QCOMPARE(m_app->window()->taskModel()->headerData(TaskTableModel::CaseColumn, Qt::Horizontal).toString(),
@@ -571,12 +571,16 @@ void tst_TableLayout::verifyAnswerPanelFits()
         QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
         auto *who = panel->findChild<QLabel *>(QStringLiteral("whoIsAsking"));
         QVERIFY(who && who->isVisible());
-        QVERIFY2(who->text().startsWith(AnswerPanel::tr("<b>%1</b> %2").arg(AnswerPanel::tr("Server:"), QString()).trimmed()),
+        QVERIFY2(who->text().startsWith(AnswerPanel::tr("<b>%1</b> %2")
+                                            .arg(AnswerPanel::tr("Server:"), QString())
+                                            .trimmed()),
                  qPrintable(who->text()));
         const QList<QLabel *> hints = panel->form()->findChildren<QLabel *>(QStringLiteral("hint"));
         QCOMPARE(hints.size(), 2); // the reference server's mesh question describes both fields
-        QList<QWidget *> parts{panel->findChild<QLabel *>(QStringLiteral("message")), who,
-                               panel->form()->editor("action"), panel->form()->editor("smoothing_passes")};
+        QList<QWidget *> parts{panel->findChild<QLabel *>(QStringLiteral("message")),
+                               who,
+                               panel->form()->editor("action"),
+                               panel->form()->editor("smoothing_passes")};
         for (QLabel *hint : hints)
             parts << hint;
         for (QWidget *part : parts) {
@@ -608,13 +612,16 @@ void tst_TableLayout::verifyAnswerPanelFits()
             QVERIFY(button);
             QVERIFY2(button->isVisible(), name);
             const QRect r(button->mapTo(m_app->window(), QPoint(0, 0)), button->size());
-            QVERIFY2(windowRect.contains(r) && panel->rect().contains(QRect(button->mapTo(panel, QPoint(0, 0)), button->size())),
+            QVERIFY2(windowRect.contains(r)
+                         && panel->rect().contains(
+                             QRect(button->mapTo(panel, QPoint(0, 0)), button->size())),
                      name);
         }
         // The form's descriptions wrap inside the panel.
         for (QLabel *hint : hints) {
             QVERIFY(hint->wordWrap());
-            QVERIFY2(hint->mapTo(scroll->viewport(), QPoint(hint->width(), 0)).x() <= scroll->viewport()->width(),
+            QVERIFY2(hint->mapTo(scroll->viewport(), QPoint(hint->width(), 0)).x()
+                         <= scroll->viewport()->width(),
                      qPrintable(hint->text()));
         }
         // The table keeps most of the window, the chart its 180 px.
@@ -639,7 +646,10 @@ void tst_TableLayout::verifyAnswerPanelFits()
 void tst_TableLayout::answerPanelFitsWithoutScrolling()
 {
     // German (the longer labels) at the window's own size on a 1280x800 screen.
-    QCOMPARE(m_app->window()->taskModel()->headerData(TaskTableModel::CaseColumn, Qt::Horizontal).toString(),
+    QCOMPARE(m_app->window()
+                 ->taskModel()
+                 ->headerData(TaskTableModel::CaseColumn, Qt::Horizontal)
+                 .toString(),
              QStringLiteral("Fall"));
     verifyAnswerPanelFits();
 }
@@ -654,9 +664,13 @@ void tst_TableLayout::englishAnswerPanelFitsWithoutScrolling()
     }
     installUiTranslations(qApp, QStringLiteral("en"));
     QVERIFY(openWindow());
-    QCOMPARE(m_app->window()->taskModel()->headerData(TaskTableModel::CaseColumn, Qt::Horizontal).toString(),
+    QCOMPARE(m_app->window()
+                 ->taskModel()
+                 ->headerData(TaskTableModel::CaseColumn, Qt::Horizontal)
+                 .toString(),
              QStringLiteral("Case"));
-    const InboxModel *model = qobject_cast<const InboxModel *>(m_app->window()->inboxView()->model());
+    const InboxModel *model
+        = qobject_cast<const InboxModel *>(m_app->window()->inboxView()->model());
     QTRY_COMPARE_WITH_TIMEOUT(model->pendingCount(), 1, 60000);
     auto *dock = m_app->window()->findChild<QDockWidget *>(QStringLiteral("inboxDock"));
     QVERIFY(dock);
