@@ -198,7 +198,9 @@ void AnswerPanel::setQuestion(const nlohmann::json &request, const ElicitationCo
         m_form = new SchemaForm(content);
         m_form->setSchema(params.value("requestedSchema", json::object()));
         m_form->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum); // never squeezed
-        body->addWidget(m_form, 2, Qt::AlignTop);
+        m_form->layout()->setContentsMargins(0, 0, 0, 0); // the panel has its own
+        // Half each: narrower, who is asking grew taller than the form and set the height.
+        body->addWidget(m_form, 1, Qt::AlignTop);
         body->addWidget(whoLabel, 1);
     }
     layout->addStretch(1);

@@ -425,17 +425,35 @@ void MainWindow::fitInboxToQuestion()
 {
     if (!m_answerPanel->hasQuestion() || !m_answerPanel->isVisible() || m_inboxDock->isFloating())
         return;
+    const auto missing = [this] {
+        return m_answerPanel->heightWithoutScrolling() - m_answerPanel->height();
+    };
     // A few steps: each lets the layouts settle at the new height before measuring again.
-    for (int step = 0; step < 4; ++step) {
-        const int missing = m_answerPanel->heightWithoutScrolling() - m_answerPanel->height();
-        const int target = std::min(m_inboxDock->height() + missing, height() * 45 / 100);
-        if (missing <= 0 || target <= m_inboxDock->height())
-            return;
+    for (int step = 0; step < 4 && missing() > 0; ++step) {
+        const int target = std::min(m_inboxDock->height() + missing(), height() * 45 / 100);
+        if (target <= m_inboxDock->height())
+            break;
         const int before = m_inboxDock->height();
         resizeDocks({m_inboxDock}, {target}, Qt::Vertical);
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         if (m_inboxDock->height() == before)
-            return; // the docks above are at their minimum
+            break; // the docks above are at their minimum (the chart keeps its 180 px)
+    }
+    // Still short (1280x800: the chart and the result above hold their height): the list gives
+    // the panel width, so that the message and who is asking wrap into fewer lines. The list
+    // keeps 40 % of the inbox; its questions are elided there, whole in the tooltip and here.
+    auto *splitter = qobject_cast<QSplitter *>(m_answerPanel->parentWidget());
+    if (!splitter || splitter->indexOf(m_answerPanel) != 1)
+        return;
+    QList<int> sizes = splitter->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    const int listMinimum = std::max(total * 2 / 5, splitter->widget(0)->minimumSizeHint().width());
+    for (int step = 0; step < 12 && missing() > 0 && sizes[0] > listMinimum; ++step) {
+        const int give = std::min(sizes[0] - listMinimum, std::max(24, total / 40));
+        sizes = {sizes[0] - give, sizes[1] + give};
+        splitter->setSizes(sizes);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        sizes = splitter->sizes();
     }
 }
 

@@ -156,6 +156,9 @@ void SchemaForm::buildEntry(Entry &e)
 {
     const SchemaField &f = e.field;
     auto *cell = new QWidget(this);
+    // The cell spans the field column (the layout grows only expanding fields), so that the
+    // description below the editor wraps at the form's width, not at a spin box's.
+    cell->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     auto *box = new QVBoxLayout(cell);
     box->setContentsMargins(0, 0, 0, 0);
     box->setSpacing(2);
@@ -396,7 +399,11 @@ void SchemaForm::buildEntry(Entry &e)
     }
     }
 
-    box->addWidget(e.editor);
+    // Combo boxes, spin boxes and check boxes keep their natural width at the left of the cell.
+    const bool natural = qobject_cast<QComboBox *>(e.editor)
+                         || qobject_cast<QAbstractSpinBox *>(e.editor)
+                         || qobject_cast<QCheckBox *>(e.editor);
+    box->addWidget(e.editor, 0, natural ? Qt::AlignLeft : Qt::Alignment());
     if (!f.description.isEmpty()) {
         // Wrapped to the form's width (the form never scrolls sideways, also in German); the
         // full text is in the tooltip too.

@@ -1,15 +1,16 @@
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
+#include "models/inboxmodel.h"
 #include "models/serverlistmodel.h"
 #include "models/sweepresultsmodel.h"
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
-#include "models/inboxmodel.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
+#include "widgets/residualchart.h"
 #include "widgets/resultview.h"
 #include "widgets/schemaform.h"
 #include "widgets/sweepresultsview.h"
@@ -48,7 +49,8 @@ using Store::TaskStatus;
 // (offscreen, on a 1280x800 screen) against the real eddy-cfd-server and a real SQLite file,
 // then the same window reopened on the same database; then reopened in German with a second
 // sweep that varies a boolean and asks about its mesh (issue 14): the case labels, key columns,
-// booleans, the inbox's questions and the answer panel at that size.
+// booleans, the inbox's questions and the answer panel at that size; then the same question in
+// English once more.
 class tst_TableLayout : public QObject
 {
     Q_OBJECT
@@ -68,6 +70,7 @@ private Q_SLOTS:
     void germanBooleansReadJaNein();
     void inboxQuestionIsReadable();
     void answerPanelFitsWithoutScrolling();
+    void englishAnswerPanelFitsWithoutScrolling();
     void cleanupTestCase();
 
 private:
@@ -76,6 +79,9 @@ private:
     // The column's header lies inside the viewport (not hidden, not scrolled away, not cut).
     bool fullyVisible(int column, QString *why) const;
     int variedColumnOf(const QString &name) const;
+    // Picks the inbox's open question with a click and checks, in the light and the dark theme,
+    // that the whole of it shows in the answer panel without scrolling.
+    void verifyAnswerPanelFits();
 
     // The German sweep's rows (force_mesh_defect = false / true), once listed.
     qint64 germanTask(bool meshDefect) const;
@@ -365,7 +371,9 @@ void tst_TableLayout::germanTableShowsCasesAndKeyColumns()
 {
     closeWindow();
     installUiTranslations(qApp, QStringLiteral("de"));
-    qApp->installTranslator(new YesNoGerman); // searched first
+    auto *yesNo = new YesNoGerman;
+    yesNo->setParent(qApp);         // removed with the others for the English part
+    qApp->installTranslator(yesNo); // searched first
     QVERIFY(openWindow());
     QCOMPARE(m_app->window()->taskModel()->headerData(TaskTableModel::CaseColumn, Qt::Horizontal).toString(),
              QStringLiteral("Fall")); // the German translation is in
@@ -530,7 +538,7 @@ void tst_TableLayout::inboxQuestionIsReadable()
              "Eddy::ElideLeftDelegate");
 }
 
-void tst_TableLayout::answerPanelFitsWithoutScrolling()
+void tst_TableLayout::verifyAnswerPanelFits()
 {
     QTableView *inbox = m_app->window()->inboxView();
     const InboxModel *model = qobject_cast<const InboxModel *>(inbox->model());
@@ -544,53 +552,132 @@ void tst_TableLayout::answerPanelFitsWithoutScrolling()
     QTest::qWait(300); // the inbox grows to the question after its layout settles
     auto *scroll = panel->findChild<QScrollArea *>(QStringLiteral("questionScroll"));
     QVERIFY(scroll);
-    // Unscrolled, the question lies in view: the message, each field and its wrapped
-    // description; beside them who is asking, at least its first lines (the server).
-    QCOMPARE(scroll->verticalScrollBar()->value(), 0);
-    auto *who = panel->findChild<QLabel *>(QStringLiteral("whoIsAsking"));
-    QVERIFY(who && who->isVisible());
-    const QRect whoRect(who->mapTo(scroll->viewport(), QPoint(0, 0)), who->size());
-    QVERIFY2(whoRect.top() >= 0 && whoRect.top() + 2 * who->fontMetrics().lineSpacing() <= scroll->viewport()->height()
-                 && who->text().startsWith(AnswerPanel::tr("<b>%1</b> %2").arg(AnswerPanel::tr("Server:"), QString()).trimmed()),
-             qPrintable(who->text()));
-    // (At a 752 px high window the last description's second line is still below the fold.)
-    const QList<QLabel *> allHints = panel->form()->findChildren<QLabel *>(QStringLiteral("hint"));
-    QCOMPARE(allHints.size(), 2);
-    QList<QWidget *> parts{panel->findChild<QLabel *>(QStringLiteral("message")),
-                           panel->form()->editor("action"), panel->form()->editor("smoothing_passes"),
-                           allHints.first()};
-    for (QWidget *part : parts) {
-        QVERIFY(part && part->isVisible());
-        const QRect r(part->mapTo(scroll->viewport(), QPoint(0, 0)), part->size());
-        QVERIFY2(scroll->viewport()->rect().contains(r),
-                 qPrintable(QStringLiteral("%1 at %2..%3 of a %4 px panel view (window %5 px high)")
-                                .arg(part->objectName())
-                                .arg(r.top())
-                                .arg(r.bottom())
-                                .arg(scroll->viewport()->height())
-                                .arg(m_app->window()->height())));
+    for (const auto theme : {MainWindow::Theme::Light, MainWindow::Theme::Dark}) {
+        m_app->window()->applyTheme(theme);
+        QTest::qWait(100);
+        const QString where = QStringLiteral("%1 theme, a %2x%3 panel in a %4x%5 window")
+                                  .arg(theme == MainWindow::Theme::Dark ? QStringLiteral("dark")
+                                                                        : QStringLiteral("light"))
+                                  .arg(panel->width())
+                                  .arg(panel->height())
+                                  .arg(m_app->window()->width())
+                                  .arg(m_app->window()->height());
+        // Unscrolled, the whole question lies in view: the message, each field and its wrapped
+        // description in full, who is asking; the panel needs no scroll bar at all.
+        QVERIFY2(scroll->verticalScrollBar()->maximum() == 0,
+                 qPrintable(QStringLiteral("the panel scrolls by %1 px (%2)")
+                                .arg(scroll->verticalScrollBar()->maximum())
+                                .arg(where)));
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+        auto *who = panel->findChild<QLabel *>(QStringLiteral("whoIsAsking"));
+        QVERIFY(who && who->isVisible());
+        QVERIFY2(who->text().startsWith(AnswerPanel::tr("<b>%1</b> %2")
+                                            .arg(AnswerPanel::tr("Server:"), QString())
+                                            .trimmed()),
+                 qPrintable(who->text()));
+        const QList<QLabel *> hints = panel->form()->findChildren<QLabel *>(QStringLiteral("hint"));
+        QCOMPARE(hints.size(), 2); // the reference server's mesh question describes both fields
+        QList<QWidget *> parts{panel->findChild<QLabel *>(QStringLiteral("message")),
+                               who,
+                               panel->form()->editor("action"),
+                               panel->form()->editor("smoothing_passes")};
+        for (QLabel *hint : hints)
+            parts << hint;
+        for (QWidget *part : parts) {
+            QVERIFY(part && part->isVisible());
+            const QRect r(part->mapTo(scroll->viewport(), QPoint(0, 0)), part->size());
+            const QString what = qobject_cast<QLabel *>(part)
+                                     ? qobject_cast<QLabel *>(part)->text().left(40)
+                                     : part->objectName();
+            QVERIFY2(scroll->viewport()->rect().contains(r),
+                     qPrintable(QStringLiteral("\"%1\" at %2..%3 of a %4 px panel view (%5)")
+                                    .arg(what)
+                                    .arg(r.top())
+                                    .arg(r.bottom())
+                                    .arg(scroll->viewport()->height())
+                                    .arg(where)));
+            // Every wrapped line of it: the label is as tall as its text at its width.
+            if (auto *label = qobject_cast<QLabel *>(part); label && label->wordWrap()) {
+                QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                         qPrintable(QStringLiteral("\"%1\" is cut: %2 px of %3 px (%4)")
+                                        .arg(what)
+                                        .arg(label->height())
+                                        .arg(label->heightForWidth(label->width()))
+                                        .arg(where)));
+            }
+        }
+        const QRect windowRect = m_app->window()->rect();
+        for (const char *name : {"accept", "decline", "abort"}) {
+            auto *button = panel->findChild<QPushButton *>(QLatin1String(name));
+            QVERIFY(button);
+            QVERIFY2(button->isVisible(), name);
+            const QRect r(button->mapTo(m_app->window(), QPoint(0, 0)), button->size());
+            QVERIFY2(windowRect.contains(r)
+                         && panel->rect().contains(
+                             QRect(button->mapTo(panel, QPoint(0, 0)), button->size())),
+                     name);
+        }
+        // The form's descriptions wrap inside the panel.
+        for (QLabel *hint : hints) {
+            QVERIFY(hint->wordWrap());
+            QVERIFY2(hint->mapTo(scroll->viewport(), QPoint(hint->width(), 0)).x()
+                         <= scroll->viewport()->width(),
+                     qPrintable(hint->text()));
+        }
+        // The table keeps most of the window, the chart its 180 px.
+        QVERIFY2(m_app->window()->monitor()->view()->height() >= m_app->window()->height() / 3,
+                 qPrintable(QString::number(m_app->window()->monitor()->view()->height())));
+        QVERIFY2(m_app->window()->chart()->height() >= 180,
+                 qPrintable(QString::number(m_app->window()->chart()->height())));
+        // The list beside the panel still reads: its question column is the widest.
+        const QHeaderView *header = inbox->horizontalHeader();
+        for (int c = 0; c < model->columnCount(); ++c) {
+            if (c != InboxModel::MessageColumn && !inbox->isColumnHidden(c))
+                QVERIFY2(header->sectionSize(c) < header->sectionSize(InboxModel::MessageColumn),
+                         qPrintable(QStringLiteral("column %1: %2 px, question %3 px")
+                                        .arg(c)
+                                        .arg(header->sectionSize(c))
+                                        .arg(header->sectionSize(InboxModel::MessageColumn))));
+        }
     }
-    QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
-    const QRect windowRect = m_app->window()->rect();
-    for (const char *name : {"accept", "decline", "abort"}) {
-        auto *button = panel->findChild<QPushButton *>(QLatin1String(name));
-        QVERIFY(button);
-        QVERIFY2(button->isVisible(), name);
-        const QRect r(button->mapTo(m_app->window(), QPoint(0, 0)), button->size());
-        QVERIFY2(windowRect.contains(r) && panel->rect().contains(QRect(button->mapTo(panel, QPoint(0, 0)), button->size())),
-                 name);
+    m_app->window()->applyTheme(MainWindow::Theme::Light);
+}
+
+void tst_TableLayout::answerPanelFitsWithoutScrolling()
+{
+    // German (the longer labels) at the window's own size on a 1280x800 screen.
+    QCOMPARE(m_app->window()
+                 ->taskModel()
+                 ->headerData(TaskTableModel::CaseColumn, Qt::Horizontal)
+                 .toString(),
+             QStringLiteral("Fall"));
+    verifyAnswerPanelFits();
+}
+
+void tst_TableLayout::englishAnswerPanelFitsWithoutScrolling()
+{
+    // The same question, reopened in English.
+    closeWindow();
+    for (QTranslator *t : qApp->findChildren<QTranslator *>()) {
+        qApp->removeTranslator(t);
+        delete t;
     }
-    // The form's descriptions wrap inside the panel.
-    const QList<QLabel *> hints = panel->form()->findChildren<QLabel *>(QStringLiteral("hint"));
-    QVERIFY(!hints.isEmpty());
-    for (QLabel *hint : hints) {
-        QVERIFY(hint->wordWrap());
-        QVERIFY2(hint->mapTo(scroll->viewport(), QPoint(hint->width(), 0)).x() <= scroll->viewport()->width(),
-                 qPrintable(hint->text()));
-    }
-    // The table keeps most of the window.
-    QVERIFY2(m_app->window()->monitor()->view()->height() >= m_app->window()->height() / 3,
-             qPrintable(QString::number(m_app->window()->monitor()->view()->height())));
+    installUiTranslations(qApp, QStringLiteral("en"));
+    QVERIFY(openWindow());
+    QCOMPARE(m_app->window()
+                 ->taskModel()
+                 ->headerData(TaskTableModel::CaseColumn, Qt::Horizontal)
+                 .toString(),
+             QStringLiteral("Case"));
+    const InboxModel *model
+        = qobject_cast<const InboxModel *>(m_app->window()->inboxView()->model());
+    QTRY_COMPARE_WITH_TIMEOUT(model->pendingCount(), 1, 60000);
+    auto *dock = m_app->window()->findChild<QDockWidget *>(QStringLiteral("inboxDock"));
+    QVERIFY(dock);
+    dock->raise();
+    QTRY_VERIFY(m_app->window()->inboxView()->isVisible());
+    QTest::qWait(300);
+    verifyAnswerPanelFits();
 }
 
 void tst_TableLayout::cleanupTestCase()
