@@ -33,7 +33,8 @@ SlurmApi::Submitted SlurmCliApi::submit(const Submission &job)
 
 bool SlurmCliApi::jobs(Jobs &out, std::string &why)
 {
-    const SlurmCli::Result r = m_cli.run({"squeue", "--me", "-h", "-t", "all", "-o", "%i|%T|%r|%k"});
+    const SlurmCli::Result r
+        = m_cli.run({"squeue", "--me", "-h", "-t", "all", "-o", "%i|%T|%r|%k"});
     if (!r.ok()) {
         why = r.why("squeue");
         return false;

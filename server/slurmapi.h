@@ -31,10 +31,10 @@ public:
     };
     struct Submitted
     {
-        std::string jobId; // set when Slurm took the job
-        bool unsure = false; // no answer after the request went out: the job may exist
+        std::string jobId;      // set when Slurm took the job
+        bool unsure = false;    // no answer after the request went out: the job may exist
         bool retryable = false; // Slurm was not reached: asking again may work
-        std::string why; // without a job id: one line for the task's message
+        std::string why;        // without a job id: one line for the task's message
     };
     struct Job
     {

@@ -69,7 +69,7 @@ std::int64_t expiry(const std::string &token)
 std::string text(const json &j, const char *key)
 {
     return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>()
-                                                                   : std::string();
+                                                                  : std::string();
 }
 
 } // namespace
@@ -106,13 +106,14 @@ bool SlurmRest::token(std::string &out, std::string &error)
                 + "; write the token from `scontrol token` into it (mode 0600)";
         return false;
     }
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(m_jwtFile.c_str(), &st) == 0 && (st.st_mode & 077) != 0) {
         error = tokenSource() + " can be read by other users (mode "
                 + std::to_string((st.st_mode >> 6) & 7) + std::to_string((st.st_mode >> 3) & 7)
-                + std::to_string(st.st_mode & 7)
-                + "); the token lets anyone act as Slurm user " + m_user + ": run chmod 600 "
-                + m_jwtFile + " and renew the token";
+                + std::to_string(st.st_mode & 7) + "); the token lets anyone act as Slurm user "
+                + m_user + ": run chmod 600 " + m_jwtFile + " and renew the token";
         return false;
     }
     if (m_token.empty() || time != m_tokenTime) {
@@ -121,7 +122,8 @@ bool SlurmRest::token(std::string &out, std::string &error)
         // `scontrol token` prints SLURM_JWT=<token>: accept the line as it is, too.
         if (value.rfind("SLURM_JWT=", 0) == 0)
             value = value.substr(10);
-        while (!value.empty() && (value.back() == '\n' || value.back() == '\r' || value.back() == ' '))
+        while (!value.empty()
+               && (value.back() == '\n' || value.back() == '\r' || value.back() == ' '))
             value.pop_back();
         if (value.empty()) {
             error = tokenSource() + " is empty; write the token from `scontrol token` into it";
@@ -134,9 +136,8 @@ bool SlurmRest::token(std::string &out, std::string &error)
     return true;
 }
 
-SlurmRest::Reply SlurmRest::call(const std::string &method,
-                                 const std::string &path,
-                                 const std::string &body)
+SlurmRest::Reply
+SlurmRest::call(const std::string &method, const std::string &path, const std::string &body)
 {
     ++m_calls;
     Reply r;
@@ -152,14 +153,14 @@ SlurmRest::Reply SlurmRest::call(const std::string &method,
     client.set_read_timeout(20);
     client.set_write_timeout(20);
     const httplib::Headers headers = {{"X-SLURM-USER-NAME", m_user}, {"X-SLURM-USER-TOKEN", jwt}};
-    httplib::Result res = method == "POST"     ? client.Post(path, headers, body, "application/json")
+    httplib::Result res = method == "POST" ? client.Post(path, headers, body, "application/json")
                           : method == "DELETE" ? client.Delete(path, headers)
                                                : client.Get(path, headers);
     if (!res) {
         const httplib::Error e = res.error();
         r.transport = e == httplib::Error::Connection ? std::string("cannot connect")
                       : e == httplib::Error::Read     ? std::string("no answer within 20 s")
-                                                      : "HTTP client error: " + httplib::to_string(e);
+                                                  : "HTTP client error: " + httplib::to_string(e);
         r.maybeSent = res.error() != httplib::Error::Connection;
         ++m_failures;
         return r;
@@ -202,13 +203,13 @@ std::string SlurmRest::explain(const Reply &r, const std::string &what)
         if (exp > 0 && exp <= epochSeconds())
             return "the Slurm token in " + tokenSource() + " expired at " + utc(exp)
                    + "; renew it with `scontrol token lifespan=SECONDS` as " + m_user
-                   + (m_jwtFile.empty() ? std::string(" and restart the server with the new "
-                                                      "SLURM_JWT")
-                                        : " and write it into " + m_jwtFile
-                                              + " (read again on the next call)");
+                   + (m_jwtFile.empty()
+                          ? std::string(" and restart the server with the new "
+                                        "SLURM_JWT")
+                          : " and write it into " + m_jwtFile + " (read again on the next call)");
         return "slurmctld rejected " + what + " (" + r.slurmText
-               + "); most likely the Slurm token in " + tokenSource()
-               + " is not valid for user " + m_user
+               + "); most likely the Slurm token in " + tokenSource() + " is not valid for user "
+               + m_user
                + ": make one with `scontrol token` as that user on this cluster (slurm.conf needs "
                  "AuthAltTypes=auth/jwt)";
     }

@@ -35,11 +35,11 @@ public:
 private:
     struct Reply
     {
-        int status = -1;           // -1: no HTTP answer
-        bool maybeSent = false;    // no answer, but the request may have reached slurmrestd
-        std::string transport;     // why there was no answer
-        int slurmError = 0;        // the first error's error_number / error_code
-        std::string slurmText;     // its description or error
+        int status = -1;        // -1: no HTTP answer
+        bool maybeSent = false; // no answer, but the request may have reached slurmrestd
+        std::string transport;  // why there was no answer
+        int slurmError = 0;     // the first error's error_number / error_code
+        std::string slurmText;  // its description or error
         nlohmann::json body;
     };
     Reply call(const std::string &method, const std::string &path, const std::string &body = {});

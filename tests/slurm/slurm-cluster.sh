@@ -148,7 +148,7 @@ restart-controller-clean)
     wait_idle
     ;;
 *)
-    echo "usage: $0 start|stop|restart-controller-clean DIR" >&2
+    echo "usage: $0 start|stop|restart-controller-clean DIR [--rest]" >&2
     exit 2
     ;;
 esac

@@ -1,7 +1,7 @@
 #pragma once
 
-// Shared by the slurm-labelled tests: the private cluster's script and running a command to its
-// end (the Slurm tools, the script).
+// Shared by the slurm-labelled tests: the private cluster (slurm-cluster.sh) and running a
+// command to its end (the Slurm tools, the script).
 
 #include <QProcess>
 #include <QString>
@@ -14,10 +14,15 @@ inline QString script()
     return qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/slurm/slurm-cluster.sh");
 }
 
-// Runs a command to its end; its stdout, or empty on failure. stderr goes to the test's log.
-inline QByteArray tool(const QString &program, const QStringList &args, int *code = nullptr)
+// Runs a command to its end; its stdout, or empty on failure. stderr goes to the test's log, or
+// into the output with QProcess::MergedChannels.
+inline QByteArray tool(const QString &program,
+                       const QStringList &args,
+                       int *code = nullptr,
+                       QProcess::ProcessChannelMode channels = QProcess::SeparateChannels)
 {
     QProcess p;
+    p.setProcessChannelMode(channels);
     p.start(program, args);
     p.closeWriteChannel();
     if (!p.waitForFinished(60000)) {
@@ -26,10 +31,28 @@ inline QByteArray tool(const QString &program, const QStringList &args, int *cod
     }
     if (code)
         *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    const QByteArray err = p.readAllStandardError();
+    const QByteArray err = channels == QProcess::MergedChannels ? QByteArray()
+                                                                : p.readAllStandardError();
     if (!err.isEmpty())
         qInfo("%s: %s", qPrintable(program), err.constData());
     return p.readAllStandardOutput();
+}
+
+// Starts the private cluster in dir (extra: {"--rest"} for slurmrestd too) and exports its
+// SLURM_CONF to this process and its children; the script's output, errors included.
+inline QByteArray startCluster(const QString &dir, int &code, const QStringList &extra = {})
+{
+    const QByteArray out = tool(script(),
+                                QStringList{QStringLiteral("start"), dir} + extra,
+                                &code,
+                                QProcess::MergedChannels);
+    qputenv("SLURM_CONF", (dir + QStringLiteral("/slurm.conf")).toUtf8());
+    return out;
+}
+
+inline void stopCluster(const QString &dir)
+{
+    tool(script(), {QStringLiteral("stop"), dir});
 }
 
 } // namespace Eddy::Test::Slurm

@@ -79,10 +79,9 @@ void tst_SlurmBackend::initTestCase()
 {
     QVERIFY(m_cluster.isValid() && m_dir.isValid());
     int code = -1;
-    const QByteArray out = tool(script(), {QStringLiteral("start"), m_cluster.path()}, &code);
-    QVERIFY2(code == 0, out.constData());
+    const QByteArray out = Eddy::Test::Slurm::startCluster(m_cluster.path(), code);
     m_started = true;
-    qputenv("SLURM_CONF", (m_cluster.path() + QStringLiteral("/slurm.conf")).toUtf8());
+    QVERIFY2(code == 0, out.constData());
     QVERIFY2(m_server.start(serverArgs()), qPrintable(m_server.errorString()));
     QVERIFY(writeFile(m_dir.filePath(QStringLiteral("answers.json")),
                       R"({"action": "repair", "smoothing_passes": 5})"));
@@ -92,7 +91,7 @@ void tst_SlurmBackend::cleanupTestCase()
 {
     m_server.terminate();
     if (m_started)
-        tool(script(), {QStringLiteral("stop"), m_cluster.path()});
+        Eddy::Test::Slurm::stopCluster(m_cluster.path());
 }
 
 void tst_SlurmBackend::refusesToStartWithoutSlurm()

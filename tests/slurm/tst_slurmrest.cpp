@@ -8,7 +8,6 @@
 #include "tests/slurm/slurmtool.h"
 
 #include <QElapsedTimer>
-#include <functional>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,9 +16,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
+
 using Eddy::Test::TestServer;
 using Eddy::Test::writeFile;
-using Eddy::Test::Slurm::script;
 using Eddy::Test::Slurm::tool;
 
 namespace {
@@ -102,7 +102,8 @@ void tst_SlurmRest::initTestCase()
 {
     QVERIFY(m_cluster.isValid() && m_dir.isValid());
     int code = -1;
-    const QByteArray out = tool(script(), {QStringLiteral("start"), m_cluster.path(), QStringLiteral("--rest")}, &code);
+    const QByteArray out
+        = Eddy::Test::Slurm::startCluster(m_cluster.path(), code, {QStringLiteral("--rest")});
     m_started = true;
     QVERIFY2(code == 0, out.constData());
     for (const QByteArray &line : out.split('\n')) {
@@ -112,20 +113,17 @@ void tst_SlurmRest::initTestCase()
             m_jwt = QString::fromUtf8(line.mid(10));
     }
     QVERIFY2(!m_url.isEmpty() && !m_jwt.isEmpty(), out.constData());
-    qputenv("SLURM_CONF", (m_cluster.path() + QStringLiteral("/slurm.conf")).toUtf8());
     m_jwtFile = m_dir.filePath(QStringLiteral("slurm.jwt"));
     QVERIFY(writeFile(m_jwtFile, m_jwt.toUtf8() + '\n'));
     QVERIFY(QFile::setPermissions(m_jwtFile, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
     QVERIFY2(m_server.start(serverArgs(m_jwtFile)), qPrintable(m_server.errorString()));
-    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("answers.json")),
-                      R"({"action": "repair", "smoothing_passes": 5})"));
 }
 
 void tst_SlurmRest::cleanupTestCase()
 {
     m_server.terminate();
     if (m_started)
-        tool(script(), {QStringLiteral("stop"), m_cluster.path()});
+        Eddy::Test::Slurm::stopCluster(m_cluster.path());
 }
 
 void tst_SlurmRest::badTokensAreRefusedWithWhatToDo()
@@ -175,6 +173,7 @@ void tst_SlurmRest::casesRunThroughRestWithMeshQuestionsAndCancel()
         "mode": "grid", "concurrency": 4})"));
     auto r = runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"), QStringLiteral("submit"), m_server.url(), spec});
     QVERIFY2(r.code == 0 && r.out.contains("4 case(s) submitted"), (r.out + r.err).constData());
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("answers.json")), R"({"action": "repair", "smoothing_passes": 5})"));
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done"),
                 QStringLiteral("--answers"), m_dir.filePath(QStringLiteral("answers.json"))});
     QVERIFY2(r.code == 0, (r.out + r.err).constData());
@@ -205,6 +204,7 @@ void tst_SlurmRest::casesRunThroughRestWithMeshQuestionsAndCancel()
     QCOMPARE(int(log.count("DELETE /slurm/v0.0.38/job/")), 1);
     QVERIFY(log.count("GET /slurm/v0.0.38/jobs") > 0);
     QCOMPARE(jobcomp().count("Name=eddy-"), 7);
+    QVERIFY(waitFor([&] { return stats().value("rest_cancels").toInt() == 1; })); // next refresh
     const QJsonObject s = stats();
     QCOMPARE(s.value("cli_calls").toInt(), 1);
     QCOMPARE(s.value("rest_submits").toInt(), 7);
