@@ -261,7 +261,7 @@ SlurmApi::Submitted SlurmRest::submit(const Submission &job)
         return out;
     }
     out.unsure = r.maybeSent;
-    out.retryable = r.status < 0;
+    out.retryable = r.status < 0 && !r.maybeSent; // never twice when it may have arrived
     out.why = explain(r, "the submission");
     return out;
 }

@@ -239,7 +239,7 @@ void tst_SlurmRest::brokenTokenShowsInTheTaskUntilRenewed()
 void tst_SlurmRest::oneJobsCallPerRefreshWhateverTheJobCount()
 {
     // 10, then 20 live jobs, all pending in a down partition (no CPU spent): per window, the
-    // server makes exactly one GET /jobs per refresh, and mostly 304s while nothing changes.
+    // server makes exactly one GET /jobs per refresh, 304s among them while nothing changes.
     QVERIFY(partition("DOWN"));
     const QString db = m_dir.filePath(QStringLiteral("many.sqlite"));
     const QString spec = m_dir.filePath(QStringLiteral("sweep10.json"));
@@ -263,7 +263,11 @@ void tst_SlurmRest::oneJobsCallPerRefreshWhateverTheJobCount()
         QVERIFY(refreshes > 0);
         QCOMPARE(calls, refreshes);
         QCOMPARE(b.value("rest_submits").toInt() - a.value("rest_submits").toInt(), 0);
-        QVERIFY(b.value("rest_not_modified").toInt() > a.value("rest_not_modified").toInt());
+        // Nothing changes in a down partition: sooner or later slurmrestd answers 304 (how soon
+        // depends on the scheduler's own passes over the pending jobs).
+        QVERIFY(waitFor([&] {
+            return stats().value("rest_not_modified").toInt() > a.value("rest_not_modified").toInt();
+        }));
         QVERIFY(restLog().count("GET /slurm/v0.0.38/jobs") - logA >= calls - 2);
     }
 }
