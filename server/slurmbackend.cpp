@@ -180,8 +180,7 @@ bool SlurmBackend::start(std::string &error)
                   + minJobAge + ") is resolved from its case folder only");
     }
     Log::info("slurm backend: cases in " + m_caseDir + ", solver " + m_solver
-              + (m_rest ? ", REST API " + m_options.slurmRest + " as " + user
-                              + ", /jobs every "
+              + (m_rest ? ", REST API " + m_options.slurmRest + " as " + user + ", /jobs every "
                         : std::string(", squeue every "))
               + std::to_string(m_options.slurmRefreshMs) + " ms, MinJobAge " + minJobAge
               + (m_jobcompPath.empty() ? "" : ", job completion log " + m_jobcompPath));
@@ -411,7 +410,8 @@ void SlurmBackend::cancelled(const std::string &id, int attempt)
         return;
     std::string why;
     if (m_api->cancel(job.jobId, why))
-        Log::info("task " + Log::redact(id) + ": cancelled Slurm job " + job.jobId);
+        Log::info("task " + Log::redact(id) + ": " + (m_rest ? "REST cancel of job " : "scancel ")
+                  + job.jobId);
     else
         Log::warn("task " + Log::redact(id) + ": " + why);
 }
@@ -448,7 +448,7 @@ void SlurmBackend::endReleased(const std::map<std::string, std::string> &states)
         }
     }
     for (const std::string &jobId : stale) {
-        Log::info("scancel " + jobId
+        Log::info((m_rest ? "REST cancel of job " : "scancel ") + jobId
                   + ": its task ended on another replica and the job still runs");
         std::string why;
         if (!m_api->cancel(jobId, why))
@@ -499,8 +499,8 @@ void SlurmBackend::refresh()
                 for (const auto &[id, job] : live)
                     m_tasks.report(id,
                                    "Slurm is not answering (" + why + "; "
-                                       + std::to_string(m_failedRefreshes) + " tries in "
-                                       + since + " s); the case's state shows again when it does");
+                                       + std::to_string(m_failedRefreshes) + " tries in " + since
+                                       + " s); the case's state shows again when it does");
         } else {
             m_failedRefreshes = 0;
             std::map<std::string, std::pair<std::string, std::string>> seen;
@@ -549,7 +549,8 @@ void SlurmBackend::refresh()
                     orphans.push_back(job.jobId);
             }
             for (const std::string &jobId : orphans) {
-                Log::info("scancel " + jobId + ": its task is no longer waiting for it");
+                Log::info((m_rest ? "REST cancel of job " : "scancel ") + jobId
+                          + ": its task is no longer waiting for it");
                 std::string why;
                 if (!m_api->cancel(jobId, why))
                     Log::warn(why);
