@@ -69,6 +69,13 @@ std::string ServerOptions::usage()
            "                          next to eddy-cfd-server)\n"
            "  --slurm-stats FILE      slurm: rewrite FILE every refresh with the count of Slurm\n"
            "                          command-line calls (for measuring)\n"
+           "  --slurm-rest URL        slurm: submit, refresh and cancel through slurmrestd at\n"
+           "                          URL (http://HOST:PORT, API v0.0.38) with the JWT in\n"
+           "                          SLURM_JWT or --slurm-jwt-file\n"
+           "  --slurm-jwt-file FILE   slurm: the JWT for --slurm-rest (mode 0600; re-read\n"
+           "                          when it changes)\n"
+           "  --slurm-user NAME       slurm: X-SLURM-USER-NAME for --slurm-rest (default: the\n"
+           "                          user running the server)\n"
            "  --replica-key-file FILE slurm: run as one of several replicas sharing DATA_DIR\n"
            "                          and the case folder: task ids carry a MAC under this key\n"
            "                          (a file of at least 32 bytes, mode 0600) and any replica\n"
@@ -111,7 +118,8 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                                              "--stream-progress-iterations", "--backend",
                                              "--case-dir", "--slurm-partition",
                                              "--slurm-refresh-ms", "--slurm-solver",
-                                             "--slurm-stats", "--replica-key-file"};
+                                             "--slurm-stats", "--replica-key-file",
+                                             "--slurm-rest", "--slurm-jwt-file", "--slurm-user"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -219,6 +227,15 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             if (value.empty() || value.find_first_of(" \t,") != std::string::npos)
                 return bad("give one partition name as sinfo lists it");
             out.slurmPartition = value;
+        } else if (flag == "--slurm-rest") {
+            if (value.rfind("http://", 0) != 0 || value.size() <= 7)
+                return bad("expected http://HOST:PORT of slurmrestd (it speaks plain HTTP)");
+            out.slurmRest = value;
+        } else if (flag == "--slurm-jwt-file" || flag == "--slurm-user") {
+            if (value.empty())
+                return bad(flag == "--slurm-user" ? "give the Slurm user the token was made for"
+                                                  : "give the path of the token file (mode 0600)");
+            (flag == "--slurm-user" ? out.slurmUser : out.slurmJwtFile) = value;
         } else if (flag == "--slurm-refresh-ms") {
             if (!parseInt(value, 100, 600000, number))
                 return bad("expected milliseconds from 100 to 600000");
@@ -229,6 +246,15 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
         // Every replica would run the same case on its own solver threads.
         error = "--replica-key-file needs --backend slurm: replicas share the cases' Slurm jobs, "
                 "while the local backend runs each case in the server that holds it";
+        return ParseResult::Error;
+    }
+    if ((!out.slurmJwtFile.empty() || !out.slurmUser.empty()) && out.slurmRest.empty()) {
+        error = "--slurm-jwt-file and --slurm-user go with --slurm-rest URL (slurmrestd); the "
+                "command-line tools authenticate through munge";
+        return ParseResult::Error;
+    }
+    if (!out.slurmRest.empty() && out.backend != "slurm") {
+        error = "--slurm-rest needs --backend slurm";
         return ParseResult::Error;
     }
     return ParseResult::Run;

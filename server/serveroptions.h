@@ -53,6 +53,11 @@ struct ServerOptions
     int slurmRefreshMs = 2000;  // one squeue for all live jobs at most this often
     std::string slurmSolver;    // empty: eddy-cfd-solve next to the server binary
     std::string slurmStatsFile; // empty: none; else rewritten every refresh with call counts
+    // --slurm-rest URL: submit, refresh and cancel through slurmrestd (server/slurmrest.h)
+    // with a JWT from SLURM_JWT or slurmJwtFile (0600), as slurmUser (default: this process's).
+    std::string slurmRest;
+    std::string slurmJwtFile;
+    std::string slurmUser;
     // Replicas sharing --data-dir and --case-dir: the shared MAC key for task ids (0600 file).
     std::string replicaKeyFile;
 

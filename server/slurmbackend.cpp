@@ -2,12 +2,14 @@
 
 #include "server/casefolder.h"
 #include "server/log.h"
+#include "server/slurmrest.h"
 #include "server/taskmanager.h"
 
 #include <cerrno>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <pwd.h>
 #include <sstream>
 #include <unistd.h>
 #include <vector>
@@ -130,9 +132,26 @@ bool SlurmBackend::start(std::string &error)
     }
     if (!m_store.open((fs::path(m_options.dataDir) / "tasks.sqlite").string(), error))
         return false;
+    m_rest = !m_options.slurmRest.empty();
+    std::string user = m_options.slurmUser;
+    if (m_rest) {
+        if (const passwd *pw = user.empty() ? ::getpwuid(::geteuid()) : nullptr)
+            user = pw->pw_name;
+        auto rest = std::make_unique<SlurmRest>(m_options.slurmRest, m_options.slurmJwtFile, user);
+        if (!rest->check(error)) {
+            error = "cannot use the Slurm REST API at " + m_options.slurmRest + ": " + error;
+            return false;
+        }
+        m_api = std::move(rest);
+    } else {
+        m_api = std::make_unique<SlurmCliApi>(m_cli);
+    }
     // One look at the cluster's configuration: is Slurm there, and where is its completion log.
     const SlurmCli::Result config = m_cli.run({"scontrol", "show", "config"}, 10000);
-    if (!config.ok()) {
+    if (!config.ok() && m_rest) {
+        Log::warn("no job completion log: " + config.why("scontrol show config")
+                  + "; a job Slurm forgets is resolved from its case folder only");
+    } else if (!config.ok()) {
         error = "cannot reach Slurm: " + config.why("scontrol show config")
                 + "; check that slurmctld runs and SLURM_CONF points at its slurm.conf";
         return false;
@@ -160,11 +179,13 @@ bool SlurmBackend::start(std::string &error)
                     "forgets (MinJobAge "
                   + minJobAge + ") is resolved from its case folder only");
     }
-    Log::info("slurm backend: cases in " + m_caseDir + ", solver " + m_solver + ", squeue every "
+    Log::info("slurm backend: cases in " + m_caseDir + ", solver " + m_solver
+              + (m_rest ? ", REST API " + m_options.slurmRest + " as " + user + ", /jobs every "
+                        : std::string(", squeue every "))
               + std::to_string(m_options.slurmRefreshMs) + " ms, MinJobAge " + minJobAge
               + (m_jobcompPath.empty() ? "" : ", job completion log " + m_jobcompPath));
     m_minuteStartMs = nowMs();
-    m_callsAtMinute = m_cli.calls();
+    m_callsAtMinute = m_api->calls();
     m_dispatcher = std::thread([this] { dispatchLoop(); });
     m_refresher = std::thread([this] { refreshLoop(); });
     return true;
@@ -192,13 +213,12 @@ void SlurmBackend::dispatchLoop()
 
 std::string SlurmBackend::findByComment(const std::string &comment, bool &ok)
 {
-    const SlurmCli::Result r = m_cli.run({"squeue", "--me", "-h", "-t", "all", "-o", "%i|%k"});
-    ok = r.ok();
-    for (const std::string &line : splitLines(r.out)) {
-        const auto bar = line.find('|');
-        if (bar != std::string::npos && line.substr(bar + 1) == comment)
-            return line.substr(0, bar);
-    }
+    SlurmApi::Jobs jobs;
+    std::string why;
+    ok = m_api->jobs(jobs, why);
+    for (const auto &[jobId, job] : jobs)
+        if (job.comment == comment)
+            return jobId;
     return {};
 }
 
@@ -312,32 +332,41 @@ void SlurmBackend::dispatch(const std::string &id)
         fail("cannot store the submission (" + error + "); check the disk under --data-dir");
         return;
     }
-    std::vector<std::string> args = {"sbatch",
-                                     "--parsable",
-                                     "--job-name=" + jobName(key),
-                                     "--comment=" + comment,
-                                     "--output=" + job.dir + "/slurm-%j.out",
-                                     "--open-mode=append",
-                                     "--chdir=" + job.dir,
-                                     "--requeue",
-                                     "--ntasks=1",
-                                     "--cpus-per-task=1"};
-    if (!m_options.slurmPartition.empty())
-        args.push_back("--partition=" + m_options.slurmPartition);
-    args.push_back(scriptPath);
-    const SlurmCli::Result r = m_cli.run(args);
-    std::string jobId = r.out.substr(0, r.out.find_first_of(";\n"));
-    if (!r.ok() || jobId.empty() || jobId.find_first_not_of("0123456789") != std::string::npos) {
-        if (r.timedOut) {
-            // The job may exist: the intent row makes the next start look for it by comment.
-            track("waiting: sbatch did not answer in time");
+    const SlurmApi::Submission submission{jobName(key),
+                                          comment,
+                                          m_options.slurmPartition,
+                                          job.dir,
+                                          scriptPath,
+                                          script,
+                                          job.dir + "/slurm-%j.out"};
+    SlurmApi::Submitted r = m_api->submit(submission);
+    // Slurm not reached (slurmrestd down or restarting): a few tries, each shown to the client.
+    for (int retry = 1; r.jobId.empty() && r.retryable && retry <= 3 && !m_stopping; ++retry) {
+        const int seconds = 2 * retry;
+        if (!m_tasks.report(id,
+                            "submitting: " + r.why + "; try " + std::to_string(retry + 1)
+                                + " of 4 in " + std::to_string(seconds) + " s"))
+            return;
+        std::this_thread::sleep_for(std::chrono::seconds(seconds));
+        r = m_api->submit(submission);
+    }
+    if (r.jobId.empty() && r.unsure) {
+        // The job may exist: look for it by its comment before anything else.
+        bool ok = false;
+        r.jobId = findByComment(comment, ok);
+        if (r.jobId.empty()) {
+            // The intent row makes the next start look for it by comment again.
+            track("waiting: " + r.why);
             return;
         }
-        fail(r.why("sbatch")
+    }
+    if (r.jobId.empty()) {
+        fail(r.why
              + ". Check --slurm-partition and that slurmctld runs, then rerun "
                "the case");
         return;
     }
+    const std::string jobId = r.jobId;
     if (!m_store.setJob(id, job.attempt, jobId, error))
         Log::error("task " + shortId + ": cannot store Slurm job id " + jobId + ": " + error);
     job.jobId = jobId;
@@ -379,11 +408,12 @@ void SlurmBackend::cancelled(const std::string &id, int attempt)
         m_store.find(id, attempt, job.jobId);
     if (job.jobId.empty())
         return;
-    const SlurmCli::Result r = m_cli.run({"scancel", job.jobId});
-    if (r.ok())
-        Log::info("task " + Log::redact(id) + ": scancel " + job.jobId);
+    std::string why;
+    if (m_api->cancel(job.jobId, why))
+        Log::info("task " + Log::redact(id) + ": " + (m_rest ? "REST cancel of job " : "scancel ")
+                  + job.jobId);
     else
-        Log::warn("task " + Log::redact(id) + ": " + r.why("scancel " + job.jobId));
+        Log::warn("task " + Log::redact(id) + ": " + why);
 }
 
 void SlurmBackend::released(const std::string &id, int attempt)
@@ -418,9 +448,11 @@ void SlurmBackend::endReleased(const std::map<std::string, std::string> &states)
         }
     }
     for (const std::string &jobId : stale) {
-        Log::info("scancel " + jobId
+        Log::info((m_rest ? "REST cancel of job " : "scancel ") + jobId
                   + ": its task ended on another replica and the job still runs");
-        m_cli.run({"scancel", jobId});
+        std::string why;
+        if (!m_api->cancel(jobId, why))
+            Log::warn(why);
     }
 }
 
@@ -454,26 +486,26 @@ void SlurmBackend::refresh()
     if (!live.empty() || released) {
         ++m_refreshes;
         // ONE call for every live job, whatever their number: state, reason, id.
-        const SlurmCli::Result r
-            = m_cli.run({"squeue", "--me", "-h", "-t", "all", "-o", "%i|%T|%r"});
-        if (!r.ok()) {
-            if (++m_failedRefreshes == 3)
-                Log::warn("Slurm does not answer: " + r.why("squeue"));
+        SlurmApi::Jobs jobs;
+        std::string why;
+        if (!m_api->jobs(jobs, why)) {
+            if (m_failedRefreshes++ == 0)
+                m_failingSinceMs = nowMs();
+            if (m_failedRefreshes == 3)
+                Log::warn("Slurm does not answer: " + why);
+            // Each call is bounded by its time-out; the message counts them and says since when.
+            const std::string since = std::to_string((nowMs() - m_failingSinceMs) / 1000);
             if (m_failedRefreshes >= 3)
                 for (const auto &[id, job] : live)
                     m_tasks.report(id,
-                                   "Slurm is not answering (" + r.why("squeue")
-                                       + "); the case's state shows again when it does");
+                                   "Slurm is not answering (" + why + "; "
+                                       + std::to_string(m_failedRefreshes) + " tries in " + since
+                                       + " s); the case's state shows again when it does");
         } else {
             m_failedRefreshes = 0;
             std::map<std::string, std::pair<std::string, std::string>> seen;
-            for (const std::string &line : splitLines(r.out)) {
-                const auto a = line.find('|');
-                const auto b = line.find('|', a == std::string::npos ? 0 : a + 1);
-                if (a == std::string::npos || b == std::string::npos)
-                    continue;
-                seen[line.substr(0, a)] = {line.substr(a + 1, b - a - 1), line.substr(b + 1)};
-            }
+            for (const auto &[jobId, j] : jobs)
+                seen[jobId] = {j.state, j.reason};
             if (released) {
                 std::map<std::string, std::string> states;
                 for (const auto &[jobId, stateAndReason] : seen)
@@ -517,8 +549,11 @@ void SlurmBackend::refresh()
                     orphans.push_back(job.jobId);
             }
             for (const std::string &jobId : orphans) {
-                Log::info("scancel " + jobId + ": its task is no longer waiting for it");
-                m_cli.run({"scancel", jobId});
+                Log::info((m_rest ? "REST cancel of job " : "scancel ") + jobId
+                          + ": its task is no longer waiting for it");
+                std::string why;
+                if (!m_api->cancel(jobId, why))
+                    Log::warn(why);
             }
             const std::lock_guard lock(m_mutex);
             for (const auto &[id, job] : live) {
@@ -651,18 +686,20 @@ void SlurmBackend::writeStats(std::size_t liveJobs)
 {
     const std::int64_t now = nowMs();
     if (now - m_minuteStartMs >= 60000) {
-        Log::info("slurm: " + std::to_string(m_cli.calls() - m_callsAtMinute)
-                  + " command-line calls in the last minute, " + std::to_string(liveJobs)
-                  + " live jobs");
+        Log::info("slurm: " + std::to_string(m_api->calls() - m_callsAtMinute)
+                  + (m_rest ? " REST" : " command-line") + " calls in the last minute, "
+                  + std::to_string(liveJobs) + " live jobs");
         m_minuteStartMs = now;
-        m_callsAtMinute = m_cli.calls();
+        m_callsAtMinute = m_api->calls();
     }
     if (m_options.slurmStatsFile.empty())
         return;
-    const json stats = {{"calls", m_cli.calls()},
-                        {"refreshes", m_refreshes},
-                        {"live_jobs", liveJobs},
-                        {"time_ms", now}};
+    json stats = {{"calls", m_cli.calls() + (m_rest ? m_api->calls() : 0)},
+                  {"cli_calls", m_cli.calls()},
+                  {"refreshes", m_refreshes},
+                  {"live_jobs", liveJobs},
+                  {"time_ms", now}};
+    stats.update(m_api->counters());
     std::string error;
     CaseFolder::writeAtomically(m_options.slurmStatsFile, stats.dump() + "\n", error);
 }

@@ -2,11 +2,12 @@
 
 // --backend slurm: every case is a Slurm batch job running eddy-cfd-solve in its case folder
 // (server/casefolder.h). One dispatcher thread submits queued tasks with sbatch; one refresher
-// thread asks Slurm about ALL live jobs with a single squeue per cycle (--slurm-refresh-ms) and
-// turns what it sees, plus the case folders, into task states. tasks/get never calls Slurm.
+// thread asks Slurm about ALL live jobs with a single squeue (or REST /jobs call, --slurm-rest)
+// per cycle (--slurm-refresh-ms) and turns what it sees, plus the case folders, into task states. tasks/get never calls Slurm.
 
 #include "server/backend.h"
 #include "server/serveroptions.h"
+#include "server/slurmapi.h"
 #include "server/slurmcli.h"
 #include "server/slurmjobs.h"
 
@@ -14,6 +15,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -71,7 +73,9 @@ private:
     const ServerOptions m_options;
     std::string m_caseDir;
     std::string m_solver;
-    SlurmCli m_cli;
+    SlurmCli m_cli;                 // scontrol show config, and the CLI way of asking
+    std::unique_ptr<SlurmApi> m_api; // submit, refresh, cancel: CLI or --slurm-rest
+    bool m_rest = false;
     SlurmJobs m_store;
 
     std::mutex m_mutex;                // guards m_live and m_released
@@ -82,6 +86,7 @@ private:
     std::uintmax_t m_jobcompOffset = 0;
     std::map<std::string, Completion> m_completions; // our jobs in the jobcomp file, by job id
     int m_failedRefreshes = 0;
+    std::int64_t m_failingSinceMs = 0;
     std::uint64_t m_refreshes = 0;
     std::uint64_t m_callsAtMinute = 0;
     std::int64_t m_minuteStartMs = 0;

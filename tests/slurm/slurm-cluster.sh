@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # A private single-node Slurm (munged, slurmctld, slurmd) in one folder, from Debian 12's packages
 # (slurmctld slurmd slurm-client munge): nothing in /etc, no systemd, stopped by PID.
-#   slurm-cluster.sh start DIR     configure and start; prints SLURM_CONF=DIR/slurm.conf when idle
+#   slurm-cluster.sh start DIR [--rest]
+#                                  configure and start; prints SLURM_CONF=DIR/slurm.conf when idle.
+#                                  --rest also starts slurmrestd (packages slurmrestd and
+#                                  slurm-wlm-jwt-plugin) on loopback with JWT authentication and
+#                                  prints SLURM_REST=http://127.0.0.1:PORT and SLURM_JWT=<token>
 #   slurm-cluster.sh stop DIR      scancel every job, then stop the daemons by their pid files
 #   slurm-cluster.sh restart-controller-clean DIR
 #                                  restart slurmctld with -c: it forgets every job (the jobcomp
@@ -12,7 +16,9 @@ set -euo pipefail
 
 cmd=${1:-}
 dir=${2:-}
-[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|restart-controller-clean DIR" >&2; exit 2; }
+rest=
+[ "${3:-}" = "--rest" ] && rest=1
+[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|restart-controller-clean DIR [--rest]" >&2; exit 2; }
 for tool in munged mungekey slurmctld slurmd sinfo scancel; do
     command -v "$tool" >/dev/null || { echo "slurm-cluster: $tool is missing; run .ci/install-deps (packages slurmctld slurmd slurm-client munge)" >&2; exit 1; }
 done
@@ -63,6 +69,11 @@ start)
     [ "$cpus" -lt 4 ] && cpus=4 # tiny test cases: let four run at once even on two cores
     [ -f "$dir/munge/munge.key" ] || mungekey --create --keyfile="$dir/munge/munge.key" >/dev/null
     chmod 600 "$dir/munge/munge.key"
+    if [ -n "$rest" ]; then
+        command -v slurmrestd >/dev/null || { echo "slurm-cluster: slurmrestd is missing; install slurmrestd and slurm-wlm-jwt-plugin" >&2; exit 1; }
+        [ -f "$dir/jwt.key" ] || head -c 32 /dev/urandom > "$dir/jwt.key"
+        chmod 600 "$dir/jwt.key"
+    fi
     cat > "$dir/slurm.conf" <<CONF
 ClusterName=eddytest
 SlurmctldHost=$host(127.0.0.1)
@@ -93,6 +104,7 @@ SlurmdParameters=config_overrides
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=1000 State=UNKNOWN
 PartitionName=eddy Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+    [ -n "$rest" ] && printf 'AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=%s\n' "$dir/jwt.key" >> "$dir/slurm.conf"
     munged --key-file "$dir/munge/munge.key" --socket "$dir/munge/munge.socket.2" \
         --pid-file "$dir/munge/munged.pid" --log-file "$dir/munge/munged.log" \
         --seed-file "$dir/munge/munged.seed"
@@ -100,11 +112,32 @@ CONF
     slurmd
     wait_idle
     echo "SLURM_CONF=$SLURM_CONF"
+    if [ -n "$rest" ]; then
+        # slurmrestd never forks and refuses to run as root or as SlurmUser.
+        port=$(free_port)
+        as=()
+        if [ "$(id -u)" = 0 ]; then
+            as=(-u nobody -g nogroup)
+        else
+            export SLURMRESTD_SECURITY=disable_user_check
+        fi
+        SLURM_JWT=daemon setsid slurmrestd "${as[@]}" -a rest_auth/jwt -s openapi/v0.0.38 \
+            "127.0.0.1:$port" </dev/null >"$dir/slurmrestd.log" 2>&1 &
+        echo $! > "$dir/slurmrestd.pid"
+        for _ in $(seq 1 100); do
+            (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+            kill -0 "$(cat "$dir/slurmrestd.pid")" 2>/dev/null || { echo "slurm-cluster: slurmrestd exited:" >&2; tail -n 5 "$dir/slurmrestd.log" >&2; exit 1; }
+            sleep 0.1
+        done
+        echo "SLURM_REST=http://127.0.0.1:$port"
+        scontrol token lifespan="${EDDY_SLURM_JWT_LIFESPAN:-7200}"
+    fi
     ;;
 stop)
     [ -f "$SLURM_CONF" ] || exit 0
     timeout 5 scancel --user="$(id -un)" 2>/dev/null || true
     sleep 0.5
+    stop_pid "$dir/slurmrestd.pid"
     stop_pid "$dir/slurmd.pid"
     stop_pid "$dir/slurmctld.pid"
     stop_pid "$dir/munge/munged.pid"
@@ -115,7 +148,7 @@ restart-controller-clean)
     wait_idle
     ;;
 *)
-    echo "usage: $0 start|stop|restart-controller-clean DIR" >&2
+    echo "usage: $0 start|stop|restart-controller-clean DIR [--rest]" >&2
     exit 2
     ;;
 esac

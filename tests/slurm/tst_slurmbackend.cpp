@@ -5,6 +5,7 @@
 // (no second job); and jobs Slurm forgets, settled from the case folder and the job completion log.
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
+#include "tests/slurm/slurmtool.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -29,28 +30,8 @@ Run runCtl(const QStringList &args)
     return Eddy::Test::runCtl(args, {10000, 120000, 5000});
 }
 
-QString script()
-{
-    return qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/slurm/slurm-cluster.sh");
-}
-
-// Runs a command to its end (Slurm tools, the cluster script); stdout, or empty on failure.
-QByteArray tool(const QString &program, const QStringList &args, int *code = nullptr)
-{
-    QProcess p;
-    p.start(program, args);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    if (code)
-        *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    const QByteArray err = p.readAllStandardError();
-    if (!err.isEmpty())
-        qInfo("%s: %s", qPrintable(program), err.constData());
-    return p.readAllStandardOutput();
-}
+using Eddy::Test::Slurm::script;
+using Eddy::Test::Slurm::tool;
 
 } // namespace
 
@@ -98,10 +79,9 @@ void tst_SlurmBackend::initTestCase()
 {
     QVERIFY(m_cluster.isValid() && m_dir.isValid());
     int code = -1;
-    const QByteArray out = tool(script(), {QStringLiteral("start"), m_cluster.path()}, &code);
-    QVERIFY2(code == 0, out.constData());
+    const QByteArray out = Eddy::Test::Slurm::startCluster(m_cluster.path(), code);
     m_started = true;
-    qputenv("SLURM_CONF", (m_cluster.path() + QStringLiteral("/slurm.conf")).toUtf8());
+    QVERIFY2(code == 0, out.constData());
     QVERIFY2(m_server.start(serverArgs()), qPrintable(m_server.errorString()));
     QVERIFY(writeFile(m_dir.filePath(QStringLiteral("answers.json")),
                       R"({"action": "repair", "smoothing_passes": 5})"));
@@ -111,7 +91,7 @@ void tst_SlurmBackend::cleanupTestCase()
 {
     m_server.terminate();
     if (m_started)
-        tool(script(), {QStringLiteral("stop"), m_cluster.path()});
+        Eddy::Test::Slurm::stopCluster(m_cluster.path());
 }
 
 void tst_SlurmBackend::refusesToStartWithoutSlurm()

@@ -10,6 +10,7 @@
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
+#include "tests/slurm/slurmtool.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -35,30 +36,6 @@
 
 using namespace Eddy;
 using Store::TaskStatus;
-
-namespace {
-
-QString script()
-{
-    return qEnvironmentVariable("EDDY_SOURCE_DIR")
-           + QStringLiteral("/tests/slurm/slurm-cluster.sh");
-}
-
-QByteArray tool(const QString &program, const QStringList &args, int *code = nullptr)
-{
-    QProcess p;
-    p.start(program, args);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    if (code)
-        *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return p.readAllStandardOutput() + p.readAllStandardError();
-}
-
-} // namespace
 
 class tst_SlurmGui : public QObject
 {
@@ -93,10 +70,9 @@ void tst_SlurmGui::initTestCase()
     QSettings().clear();
     QVERIFY(m_cluster.isValid() && m_dir.isValid());
     int code = -1;
-    const QByteArray out = tool(script(), {QStringLiteral("start"), m_cluster.path()}, &code);
-    QVERIFY2(code == 0, out.constData());
+    const QByteArray out = Eddy::Test::Slurm::startCluster(m_cluster.path(), code);
     m_started = true;
-    qputenv("SLURM_CONF", (m_cluster.path() + QStringLiteral("/slurm.conf")).toUtf8());
+    QVERIFY2(code == 0, out.constData());
     QVERIFY2(m_server.start({QStringLiteral("--backend"),
                              QStringLiteral("slurm"),
                              QStringLiteral("--case-dir"),
@@ -205,7 +181,7 @@ void tst_SlurmGui::cleanupTestCase()
     m_app.reset();
     m_server.terminate();
     if (m_started)
-        tool(script(), {QStringLiteral("stop"), m_cluster.path()});
+        Eddy::Test::Slurm::stopCluster(m_cluster.path());
 }
 
 QTEST_MAIN(tst_SlurmGui)

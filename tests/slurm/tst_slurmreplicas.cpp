@@ -7,6 +7,7 @@
 // already holds the task, and the cancelled job is ended by exactly one scancel.
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
+#include "tests/slurm/slurmtool.h"
 #include "tests/server/mcptestclient.h"
 
 #include <QCryptographicHash>
@@ -36,25 +37,6 @@ namespace {
 
 using Run = Eddy::Test::CtlRun;
 using Eddy::Test::writeFile;
-
-QString script()
-{
-    return qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/slurm/slurm-cluster.sh");
-}
-
-QByteArray tool(const QString &program, const QStringList &args, int *code = nullptr)
-{
-    QProcess p;
-    p.start(program, args);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    if (code)
-        *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return p.readAllStandardOutput() + p.readAllStandardError();
-}
 
 quint16 freePort()
 {
@@ -160,10 +142,9 @@ void tst_SlurmReplicas::initTestCase()
 {
     QVERIFY(m_cluster.isValid() && m_dir.isValid());
     int code = -1;
-    const QByteArray out = tool(script(), {QStringLiteral("start"), m_cluster.path()}, &code);
-    QVERIFY2(code == 0, out.constData());
+    const QByteArray out = Eddy::Test::Slurm::startCluster(m_cluster.path(), code);
     m_started = true;
-    qputenv("SLURM_CONF", (m_cluster.path() + QStringLiteral("/slurm.conf")).toUtf8());
+    QVERIFY2(code == 0, out.constData());
     const QString key = m_dir.filePath(QStringLiteral("replica.key"));
     QVERIFY(writeFile(key, "0123456789abcdef0123456789abcdef-test-key"));
     // A key others can read is refused with the fix in the message.
@@ -217,7 +198,7 @@ void tst_SlurmReplicas::cleanupTestCase()
         if (r)
             r->terminate();
     if (m_started)
-        tool(script(), {QStringLiteral("stop"), m_cluster.path()});
+        Eddy::Test::Slurm::stopCluster(m_cluster.path());
 }
 
 void tst_SlurmReplicas::anyReplicaAnswersAndForgedIdsAreRefused()

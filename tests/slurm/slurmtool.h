@@ -1,0 +1,58 @@
+#pragma once
+
+// Shared by the slurm-labelled tests: the private cluster (slurm-cluster.sh) and running a
+// command to its end (the Slurm tools, the script).
+
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace Eddy::Test::Slurm {
+
+inline QString script()
+{
+    return qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/slurm/slurm-cluster.sh");
+}
+
+// Runs a command to its end; its stdout, or empty on failure. stderr goes to the test's log, or
+// into the output with QProcess::MergedChannels.
+inline QByteArray tool(const QString &program,
+                       const QStringList &args,
+                       int *code = nullptr,
+                       QProcess::ProcessChannelMode channels = QProcess::SeparateChannels)
+{
+    QProcess p;
+    p.setProcessChannelMode(channels);
+    p.start(program, args);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    if (code)
+        *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    const QByteArray err = channels == QProcess::MergedChannels ? QByteArray()
+                                                                : p.readAllStandardError();
+    if (!err.isEmpty())
+        qInfo("%s: %s", qPrintable(program), err.constData());
+    return p.readAllStandardOutput();
+}
+
+// Starts the private cluster in dir (extra: {"--rest"} for slurmrestd too) and exports its
+// SLURM_CONF to this process and its children; the script's output, errors included.
+inline QByteArray startCluster(const QString &dir, int &code, const QStringList &extra = {})
+{
+    const QByteArray out = tool(script(),
+                                QStringList{QStringLiteral("start"), dir} + extra,
+                                &code,
+                                QProcess::MergedChannels);
+    qputenv("SLURM_CONF", (dir + QStringLiteral("/slurm.conf")).toUtf8());
+    return out;
+}
+
+inline void stopCluster(const QString &dir)
+{
+    tool(script(), {QStringLiteral("stop"), dir});
+}
+
+} // namespace Eddy::Test::Slurm
