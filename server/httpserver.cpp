@@ -15,6 +15,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace Eddy::Server {
@@ -302,6 +303,12 @@ void HttpServer::onReadable(Connection *c)
     while (true) {
         const ssize_t n = ::recv(c->fd, buf, sizeof buf, 0);
         if (n > 0) {
+            // The usual poll: one short read holds a whole request on a connection with
+            // nothing buffered. It is served where it lies; only a remainder is copied.
+            if (std::size_t(n) < sizeof buf && c->in.empty()) {
+                serveBuffered(c, false, std::string_view(buf, std::size_t(n)));
+                return;
+            }
             c->in.append(buf, std::size_t(n));
             // A short read drained the socket: skip the recv that would only say EAGAIN (the
             // level-triggered set reports anything that arrives later).
@@ -326,14 +333,32 @@ void HttpServer::onReadable(Connection *c)
         close(c);
         return;
     }
-    serveBuffered(c, false);
+    serveBuffered(c, false, {});
 }
 
-bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
+bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view fresh)
 {
+    // Requests are parsed where their bytes lie: in c->in or, when c->in was empty, in fresh
+    // (the event thread's read buffer). Whatever is left unserved when the loop waits for more
+    // bytes or hands c to another thread moves into c->in first.
+    const bool inPlace = !fresh.empty();
+    std::string_view pending = inPlace ? fresh : std::string_view(c->in);
+    const auto consume = [&](std::size_t size) {
+        if (inPlace) {
+            pending.remove_prefix(size);
+        } else {
+            c->in.erase(0, size);
+            pending = c->in;
+        }
+    };
+    const auto keepRest = [&] {
+        if (inPlace)
+            c->in.assign(pending);
+    };
     while (true) {
-        const std::size_t headerEnd = c->in.find("\r\n\r\n");
+        const std::size_t headerEnd = pending.find("\r\n\r\n");
         if (headerEnd == std::string::npos) {
+            keepRest();
             if (c->in.size() > kMaxHeaderBytes) {
                 sendError(c, 431);
                 return false;
@@ -356,7 +381,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
         std::size_t contentLength = 0;
         bool chunked = false;
         {
-            const std::string_view head(c->in.data(), headerEnd);
+            const std::string_view head = pending.substr(0, headerEnd);
             const std::size_t lineEnd = head.find("\r\n");
             const std::string_view line = head.substr(0, lineEnd);
             const std::size_t sp1 = line.find(' ');
@@ -398,7 +423,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
                 } else if (equalsIgnoreCase(name, "Transfer-Encoding")) {
                     chunked = true;
                 }
-                // Views into c->in for now; adopt() below moves them into the request.
+                // Views into pending; adopt() copies them where the request outlives it.
                 request.headers.emplace_back(name, value);
             }
         }
@@ -410,7 +435,8 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
             rejectOversize(c);
             return false;
         }
-        if (c->in.size() < headerEnd + 4 + contentLength) {
+        if (pending.size() < headerEnd + 4 + contentLength) {
+            keepRest();
             trackUnfinished(c);
             rearm(c);
             return true;
@@ -419,10 +445,8 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
         if (c->tracked)
             untrack(c);
         const std::size_t requestSize = headerEnd + 4 + contentLength;
-        request.body = std::string_view(c->in.data() + headerEnd + 4, contentLength);
-        request.adopt(std::string_view(c->in.data(), requestSize));
+        request.body = pending.substr(headerEnd + 4, contentLength);
         request.indexHeaders();
-        c->in.erase(0, requestSize);
         const std::string_view *connection = request.header(HttpRequest::Known::Connection);
         const std::string_view connectionValue = connection ? *connection : std::string_view();
         const bool keepAlive = http10 ? equalsIgnoreCase(connectionValue, "keep-alive")
@@ -439,12 +463,14 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
             response.provider = nullptr;
             response.releaser = nullptr;
             handle(request, response);
+            consume(requestSize); // the handler is done with the request's views
             if (!response.isStream()) {
                 if (!finishResponse(c, response, keepAlive))
                     return false;
                 continue;
             }
             // A streamed answer on the fast path: hand it to its own thread like the rest.
+            keepRest();
             {
                 const std::lock_guard lock(m_threadsMutex);
                 ++m_requestThreads;
@@ -459,6 +485,10 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly)
             }).detach();
             return false;
         }
+        // The request outlives the bytes it was parsed from: it takes a copy.
+        request.adopt(pending.substr(0, requestSize));
+        consume(requestSize);
+        keepRest();
         if (inlineOnly) {
             // Already on a request thread: serve here.
             serve(c, std::move(request), keepAlive);
@@ -505,18 +535,18 @@ void HttpServer::serve(Connection *c, HttpRequest request, bool keepAlive)
         return;
     }
     if (finishResponse(c, response, keepAlive))
-        serveBuffered(c, true);
+        serveBuffered(c, true, {});
 }
 
 bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keepAlive)
 {
     if (response.status >= 400 && response.body.empty())
         m_errorFiller(response);
+    // The head only: the body goes out from where the handler wrote it, in the same send.
     thread_local std::string out; // keeps its memory from one response to the next
     if (out.capacity() > kKeptBufferBytes)
         std::string().swap(out);
     out.clear();
-    out.reserve(response.body.size() + 256);
     out += "HTTP/1.1 ";
     appendNumber(out, std::size_t(response.status));
     out += ' ';
@@ -539,8 +569,7 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
     if (!keepAlive)
         out += "Connection: close\r\n";
     out += "\r\n";
-    out += response.body;
-    if (!sendAll(c->fd, out.data(), out.size()) || !keepAlive) {
+    if (!sendAll(c->fd, out, response.body) || !keepAlive) {
         close(c);
         return false;
     }
@@ -584,6 +613,32 @@ void HttpServer::stream(Connection *c, HttpResponse &response)
     if (response.releaser)
         response.releaser(ok);
     close(c); // streams are never reused: a client opens a new connection for its next call
+}
+
+bool HttpServer::sendAll(int fd, std::string_view head, std::string_view body)
+{
+    // One sendmsg for both parts; what a partial send leaves goes out through sendAll below.
+    iovec parts[2] = {{const_cast<char *>(head.data()), head.size()},
+                      {const_cast<char *>(body.data()), body.size()}};
+    msghdr message{};
+    message.msg_iov = parts;
+    message.msg_iovlen = body.empty() ? 1 : 2;
+    ssize_t n = -1;
+    do {
+        n = ::sendmsg(fd, &message, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    std::size_t sent = n > 0 ? std::size_t(n) : 0;
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+        return false;
+    if (sent < head.size()) {
+        head.remove_prefix(sent);
+        sent = 0;
+    } else {
+        sent -= head.size();
+        head = {};
+    }
+    body.remove_prefix(sent);
+    return sendAll(fd, head.data(), head.size()) && sendAll(fd, body.data(), body.size());
 }
 
 bool HttpServer::sendAll(int fd, const char *data, std::size_t size)

@@ -16,6 +16,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -73,14 +74,16 @@ private:
     void sweepUnfinished();
     void accept(int epollFd);
     void onReadable(Connection *c);
-    // Parses and serves every complete request in c's buffer; false when c was closed.
-    bool serveBuffered(Connection *c, bool inlineOnly);
+    // Parses and serves every complete request in c's buffer, or in fresh (bytes just read,
+    // when that buffer is empty); false when c was closed or handed to another thread.
+    bool serveBuffered(Connection *c, bool inlineOnly, std::string_view fresh);
     void handle(const HttpRequest &request, HttpResponse &response);
     void serve(Connection *c, HttpRequest request, bool keepAlive);
     // Sends the response; false when the connection was closed (and c freed).
     bool finishResponse(Connection *c, HttpResponse &response, bool keepAlive);
     void stream(Connection *c, HttpResponse &response);
     bool sendAll(int fd, const char *data, std::size_t size);
+    bool sendAll(int fd, std::string_view head, std::string_view body);
     // Puts c (back) into its event thread's set; a no-op while it is there.
     void rearm(Connection *c);
     // Takes c out of its event thread's set before another thread serves it.

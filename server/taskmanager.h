@@ -126,10 +126,13 @@ private:
     };
     using EntryPtr = std::shared_ptr<Entry>;
     // Finds a std::string key by std::string_view, so that a lookup allocates nothing.
+    // Deliberately not noexcept: libstdc++ then keeps each node's hash in the node, so a
+    // lookup compares stored hashes along its bucket instead of rehashing the neighbours'
+    // ids (which a poll every few milliseconds finds cold in cache).
     struct IdHash
     {
         using is_transparent = void;
-        std::size_t operator()(std::string_view s) const noexcept
+        std::size_t operator()(std::string_view s) const
         {
             return std::hash<std::string_view>{}(s);
         }
