@@ -25,8 +25,8 @@ inline qint64 nowMs()
 // the discovery and tools a refresh stores, which no other process needs, are not logged.
 inline bool logServerChange(Database &db, qint64 serverId)
 {
-    Statement st = db.prepare(
-        QStringLiteral("INSERT INTO change_log(tbl, row_id) VALUES('servers', ?)"));
+    Statement st
+        = db.prepare(QStringLiteral("INSERT INTO change_log(tbl, row_id) VALUES('servers', ?)"));
     st.bind(1, serverId);
     if (st.exec())
         return true;

@@ -76,8 +76,7 @@ bool TaskStore::removeServer(qint64 id, Removal mode)
                   now)
               && run("UPDATE cases SET state='rejected', error='Not sent: its server was removed "
                      "from Eddy.' WHERE server_id=?1 AND state IN ('pending','sent')")
-              && run("UPDATE servers SET retired=1 WHERE id=?1")
-              && logServerChange(m_db, id);
+              && run("UPDATE servers SET retired=1 WHERE id=?1") && logServerChange(m_db, id);
         return ok && tx.commit();
     }
     const char *const cascade[] = {
