@@ -48,6 +48,19 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
                                      Q_EMIT sessionsChanged(sessions);
                                  Q_EMIT sharedWork({sweeps, calls, sessions, reload});
                              });
+    // Servers another process added, edited or removed: listed again; a removed one's rows read
+    // again (lost, or gone); an added one asked who it is, as one added here is.
+    m_engineLinks << connect(
+        engine,
+        &Monitor::Engine::serversChanged,
+        engine,
+        [this, engine](const QList<qint64> &added, const QList<qint64> &removed) {
+            for (qint64 id : added)
+                engine->refreshServer(id);
+            Q_EMIT serversReady(engine->servers(true));
+            for (qint64 id : removed)
+                Q_EMIT serverRemoved(id);
+        });
     // Pre-task signals: the question is completed with its case on the engine's thread (the
     // store lives there), then queued to this object's thread like every answer.
     m_engineLinks << connect(engine,

@@ -241,6 +241,8 @@ qint64 Engine::addServer(const QString &url, const QString &name, const QString 
             emit operationFailed(m_store.lastError());
             return -1;
         }
+        if (m_sharing)
+            m_sharing->noteServer(existing->id, true); // its own change log entry is no news
         if (!token.isEmpty() && token != existing->token) {
             existing->token = token;
             m_store.updateServer(*existing);
@@ -262,6 +264,8 @@ qint64 Engine::addServer(const QString &url, const QString &name, const QString 
         emit operationFailed(m_store.lastError());
         return -1;
     }
+    if (m_sharing)
+        m_sharing->noteServer(*id, true);
     return *id;
 }
 

@@ -273,6 +273,11 @@ signals:
     void sharedWork(const QList<Eddy::Store::SweepRecord> &sweeps,
                     const QList<Eddy::Store::CaseRecord> &calls,
                     const QList<Eddy::Store::SessionRecord> &sessions, bool reload);
+    // Another process on the same database added or brought back (`added`), removed (retired
+    // or deleted) or edited servers (both lists may be empty: read the list again). This engine
+    // has already stopped polling a removed server's tasks; their rows come by changesReady()
+    // (lost) or are gone (deleted).
+    void serversChanged(const QList<qint64> &added, const QList<qint64> &removed);
 
 private:
     friend class Sharing; // follows other processes' changes into this engine's state
@@ -298,6 +303,9 @@ private:
     void markGone(qint64 taskId, const QString &why, bool unreliable = false);
     // The engine stops following the task: its server's client forgets it too.
     void forgetOnClient(const Store::TaskRecord &task);
+    // engineservers.cpp: stops everything of a server that is removed (its live tasks, their
+    // leases, its unsent cases, its client and listen stream); the live task ids it dropped.
+    QList<qint64> dropServer(qint64 serverId);
     double lastX(qint64 taskId); // for a message without a counter
     void queueChange(const Store::TaskRecord &task);
     void queueFinished(const Store::TaskRecord &task); // queueChange() + ChangeSet::finished

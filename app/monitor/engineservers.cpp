@@ -4,6 +4,7 @@
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
 #include "app/monitor/log.h"
+#include "app/monitor/sharing.h"
 
 namespace Eddy::Monitor {
 
@@ -29,6 +30,27 @@ bool Engine::removeServer(qint64 serverId, Store::TaskStore::Removal mode)
         emit operationFailed(m_store.lastError());
         return false;
     }
+    if (m_sharing)
+        m_sharing->noteServer(serverId, false); // its own change log entry is no news here
+    const QList<qint64> live = dropServer(serverId);
+    if (mode == Store::TaskStore::Removal::KeepTasks) {
+        for (qint64 taskId : live) {
+            if (const auto stored = m_store.task(taskId))
+                queueChange(*stored); // shown as lost, with why
+        }
+    }
+    qCInfo(lcMonitor,
+           "server %lld removed (%s), %lld live task(s) no longer followed",
+           serverId,
+           mode == Store::TaskStore::Removal::DeleteTasks ? "tasks deleted" : "tasks kept",
+           qint64(live.size()));
+    armPollTimer();
+    checkIdle();
+    return true;
+}
+
+QList<qint64> Engine::dropServer(qint64 serverId)
+{
     // Stop following what the store no longer lets run: its live tasks and unsent cases.
     QList<qint64> live;
     for (auto it = m_live.cbegin(); it != m_live.cend(); ++it) {
@@ -43,28 +65,29 @@ bool Engine::removeServer(qint64 serverId, Store::TaskStore::Removal mode)
         m_noResultTries.remove(taskId);
         m_lastX.remove(taskId);
         m_wrongTask.remove(taskId);
-        if (mode == Store::TaskStore::Removal::KeepTasks) {
-            if (const auto stored = m_store.task(taskId))
-                queueChange(*stored); // shown as lost, with why
-        }
+        m_ttlWarned.remove(taskId);
+        m_fieldWarned.remove(taskId);
+        m_inbox->forget(taskId);
+        if (m_sharing)
+            m_sharing->releaseTask(taskId); // nobody is to poll it: no lease to run out
     }
     for (auto it = m_caseQueue.begin(); it != m_caseQueue.end(); ++it) {
         it->removeIf([serverId](const Store::CaseRecord &c) { return c.serverId == serverId; });
     }
     if (auto it = m_links.find(serverId); it != m_links.end()) {
-        (*it)->client->deleteLater();
-        delete *it;
+        ServerLink *l = *it;
         m_links.erase(it);
+        if (l->listen) { // its stream carried only this server's tasks
+            Mcp::Listen *listen = l->listen.data();
+            listen->disconnect(this);
+            listen->deleteLater(); // closes the stream
+        }
+        delete l->listenTimer;
+        l->client->deleteLater();
+        delete l;
     }
     m_jobAdapters.remove(serverId);
-    qCInfo(lcMonitor,
-           "server %lld removed (%s), %lld live task(s) no longer followed",
-           serverId,
-           mode == Store::TaskStore::Removal::DeleteTasks ? "tasks deleted" : "tasks kept",
-           qint64(live.size()));
-    armPollTimer();
-    checkIdle();
-    return true;
+    return live;
 }
 
 } // namespace Eddy::Monitor

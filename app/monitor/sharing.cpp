@@ -69,6 +69,8 @@ Sharing::Sharing(Engine &engine)
     });
     connect(&engine, &Engine::callJournalled, this, [this](qint64 id) { m_knownCases.insert(id); });
     m_feed.start();
+    for (const Store::ServerRecord &s : engine.m_store.servers())
+        m_activeServers.insert(s.id);
 }
 
 Sharing::~Sharing()
@@ -260,6 +262,18 @@ void Sharing::check(bool force)
         return;
     }
     Store::TaskStore &store = m_engine.m_store;
+
+    // Servers first: a removed server's tasks are no longer this engine's to poll, so their
+    // rows (stored lost by the remover) are shown as stored below.
+    if (!changes->servers.isEmpty() || changes->gap) {
+        QList<qint64> servers = changes->servers;
+        if (changes->gap) { // what was missed: every server this process knew or finds stored
+            servers << m_activeServers.values();
+            for (const Store::ServerRecord &s : store.servers())
+                servers << s.id;
+        }
+        checkServers(servers);
+    }
 
     // Sweeps and single calls journalled by another process.
     QList<Store::SweepRecord> sweeps;

@@ -21,6 +21,8 @@ class Engine;
 // - a task is polled only by the process that holds its lease; a lease is renewed every third of
 //   its lifetime and taken over once it runs out (its holder was killed), so two processes never
 //   poll one task at once;
+// - a server another process removes is dropped here too (its tasks' polls, listen stream and
+//   leases), one it adds or brings back is announced (Engine::serversChanged);
 // - an answer is claimed atomically (pending -> answering, with its lease) and sent by the
 //   claimer only; one left "answering" by a process that went away is sent again by whoever
 //   takes its lease.
@@ -62,6 +64,10 @@ public:
     void adoptCase(qint64 caseId, qint64 sessionId) { m_adoptedCases.insert(caseId, sessionId); }
     // Reads other processes' changes now; force: even when data_version did not move.
     void check(bool force);
+    // This process added or removed a server itself: its own change log entry is no news.
+    void noteServer(qint64 serverId, bool active);
+    // Gives a task's lease back (its server was removed: nobody is to poll it).
+    void releaseTask(qint64 taskId);
     // Live tasks another process polls (this one follows them).
     int followedCount() const { return int(m_followed.size()); }
     bool follows(qint64 taskId) const { return m_followed.contains(taskId); }
@@ -71,6 +77,8 @@ private:
     void takeUnheld();
     static bool needsPolling(const Store::TaskRecord &task);
     void follow(const Store::TaskRecord &task);
+    // Servers another process added, changed or removed (sharingservers.cpp).
+    void checkServers(const QList<qint64> &serverIds);
 
     Engine &m_engine;
     Store::Leases m_leases;
@@ -85,6 +93,7 @@ private:
     QSet<qint64> m_knownSweeps;                  // sweeps this process has seen
     QSet<qint64> m_knownCases;                   // single calls this process has seen
     QHash<qint64, qint64> m_adoptedCases;        // case id -> session for its task to come
+    QSet<qint64> m_activeServers;                // servers listed (not retired) as last seen
 };
 
 } // namespace Eddy::Monitor

@@ -133,6 +133,7 @@ QList<qint64> Leases::unheldLiveTasks(qint64 nowMs)
         // completed without its result (its poller was killed before fetching it)
         "OR (t.status = 'completed' AND t.result = '' AND t.error = '')) "
         "AND COALESCE(t.server_task_id, '') <> '' "
+        "AND t.server_id NOT IN (SELECT id FROM servers WHERE retired=1) "
         "AND (l.item IS NULL OR l.expires_at < ?) ORDER BY t.id"));
     st.bind(1, nowMs);
     while (st.step() == Statement::StepResult::Row)
@@ -222,13 +223,16 @@ std::optional<ChangeFeed::Changes> ChangeFeed::read()
             && first.int64(0) > m_seq + 1)
             out.gap = true;
     }
-    QSet<qint64> seen[5];
-    QList<qint64> *lists[5] = {&out.tasks, &out.cases, &out.sweeps, &out.sessions, &out.inputs};
-    static const QLatin1String names[5] = {QLatin1String("tasks"),
-                                           QLatin1String("cases"),
-                                           QLatin1String("sweeps"),
-                                           QLatin1String("sessions"),
-                                           QLatin1String("input_requests")};
+    constexpr int kinds = 6;
+    QSet<qint64> seen[kinds];
+    QList<qint64> *lists[kinds]
+        = {&out.tasks, &out.cases, &out.sweeps, &out.sessions, &out.inputs, &out.servers};
+    static const QLatin1String names[kinds] = {QLatin1String("tasks"),
+                                               QLatin1String("cases"),
+                                               QLatin1String("sweeps"),
+                                               QLatin1String("sessions"),
+                                               QLatin1String("input_requests"),
+                                               QLatin1String("servers")};
     Statement st = m_db.prepare(
         QStringLiteral("SELECT seq, tbl, row_id FROM change_log WHERE seq > ? ORDER BY seq"));
     st.bind(1, m_seq);
@@ -242,7 +246,7 @@ std::optional<ChangeFeed::Changes> ChangeFeed::read()
         seq = st.int64(0);
         const QString table = st.text(1);
         const qint64 id = st.int64(2);
-        for (int i = 0; i < 5; ++i) {
+        for (int i = 0; i < kinds; ++i) {
             if (table == names[i]) {
                 if (!seen[i].contains(id)) {
                     seen[i].insert(id);

@@ -86,13 +86,16 @@ public:
         QList<qint64> sweeps;
         QList<qint64> sessions;
         QList<qint64> inputs;          // input_requests ids
+        // Servers added, edited, retired, brought back or deleted (logged by the store's
+        // server writes, not by a trigger: no schema change; older readers skip the kind).
+        QList<qint64> servers;
         QList<ProgressSample> samples; // new rows, every task's
         // The log was pruned past this reader's position (it slept for minutes): reload.
         bool gap = false;
         bool isEmpty() const
         {
             return tasks.isEmpty() && cases.isEmpty() && sweeps.isEmpty() && sessions.isEmpty()
-                   && inputs.isEmpty() && samples.isEmpty() && !gap;
+                   && inputs.isEmpty() && servers.isEmpty() && samples.isEmpty() && !gap;
         }
     };
 

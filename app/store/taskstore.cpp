@@ -317,7 +317,9 @@ std::optional<qint64> TaskStore::addServer(const ServerRecord &server)
         m_db.setError(QStringLiteral("Cannot add the server %1: %2").arg(server.url, st.errorString()));
         return std::nullopt;
     }
-    return m_db.lastInsertId();
+    const qint64 id = m_db.lastInsertId();
+    logServerChange(m_db, id); // added even when other processes cannot be told
+    return id;
 }
 
 bool TaskStore::updateServer(const ServerRecord &server)
@@ -332,7 +334,10 @@ bool TaskStore::updateServer(const ServerRecord &server)
         m_db.setError(QStringLiteral("Cannot update the server %1: %2").arg(server.url, st.errorString()));
         return false;
     }
-    return m_db.changes() == 1;
+    if (m_db.changes() != 1)
+        return false;
+    logServerChange(m_db, server.id);
+    return true;
 }
 
 QList<ServerRecord> TaskStore::servers(bool withRetired)

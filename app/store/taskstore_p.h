@@ -20,6 +20,22 @@ inline qint64 nowMs()
     return QDateTime::currentMSecsSinceEpoch();
 }
 
+// A server added, edited, retired, brought back or deleted: logged for the other processes on
+// the database (ChangeFeed::Changes::servers). Written here rather than by a trigger so that
+// the discovery and tools a refresh stores, which no other process needs, are not logged.
+inline bool logServerChange(Database &db, qint64 serverId)
+{
+    Statement st
+        = db.prepare(QStringLiteral("INSERT INTO change_log(tbl, row_id) VALUES('servers', ?)"));
+    st.bind(1, serverId);
+    if (st.exec())
+        return true;
+    db.setError(QStringLiteral("Cannot log the change of server %1 for other processes: %2")
+                    .arg(serverId)
+                    .arg(st.errorString()));
+    return false;
+}
+
 } // namespace
 
 namespace {

@@ -24,7 +24,10 @@ bool TaskStore::setServerRetired(qint64 id, bool retired)
         m_db.setError(QStringLiteral("Cannot bring the server back: %1").arg(st.errorString()));
         return false;
     }
-    return m_db.changes() == 1;
+    if (m_db.changes() != 1)
+        return false;
+    logServerChange(m_db, id);
+    return true;
 }
 
 bool TaskStore::removeServer(qint64 id, Removal mode)
@@ -73,7 +76,7 @@ bool TaskStore::removeServer(qint64 id, Removal mode)
                   now)
               && run("UPDATE cases SET state='rejected', error='Not sent: its server was removed "
                      "from Eddy.' WHERE server_id=?1 AND state IN ('pending','sent')")
-              && run("UPDATE servers SET retired=1 WHERE id=?1");
+              && run("UPDATE servers SET retired=1 WHERE id=?1") && logServerChange(m_db, id);
         return ok && tx.commit();
     }
     const char *const cascade[] = {
@@ -100,7 +103,8 @@ bool TaskStore::removeServer(qint64 id, Removal mode)
         if (!run(sql))
             return false;
     }
-    return tx.commit();
+    // Deleted rows log nothing: the server's entry tells other processes its tasks went too.
+    return logServerChange(m_db, id) && tx.commit();
 }
 
 } // namespace Eddy::Store

@@ -83,7 +83,10 @@ bool TaskStore::storeTaskUpdate(const TaskRecord &t, bool addEvent, const QList<
     Statement st = m_db.prepare(QStringLiteral(
         "UPDATE tasks SET status=?, status_message=?, created_at=?, last_updated_at=?, ttl_ms=?, "
         "poll_interval_ms=?, next_poll_at=?, result=?, error=?, is_tool_error=?, cancel_requested=?, "
-        "updated_at=?, finished_at=? WHERE id=?"));
+        "updated_at=?, finished_at=? WHERE id=? "
+        // Its server removed by another process since it was polled: the stored end (lost, or
+        // no row at all) stands; what the poll brought is dropped.
+        "AND server_id NOT IN (SELECT id FROM servers WHERE retired=1)"));
     std::optional<qint64> finished = t.finishedAtMs;
     if (isTerminal(t.status) && !finished)
         finished = now;
@@ -96,6 +99,8 @@ bool TaskStore::storeTaskUpdate(const TaskRecord &t, bool addEvent, const QList<
         m_db.setError(QStringLiteral("Cannot store task %1: %2").arg(t.id).arg(st.errorString()));
         return false;
     }
+    if (m_db.changes() == 0)
+        return tx.commit(); // nothing to add events or samples to
     if (addEvent) {
         Statement ev = prepareTaskEvent(m_db, t, now);
         if (!ev.exec())

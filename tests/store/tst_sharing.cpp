@@ -1,7 +1,8 @@
 // Two connections on one real database file, as two processes would hold them: leases (one
 // holder at a time, renewal, takeover once expired, release) and the change feed (data_version
 // moves only for the other connection's commits; the log names exactly the rows written, in
-// commit order; samples by rowid; a pruned log is reported as a gap).
+// commit order; samples by rowid; a pruned log is reported as a gap; a server's add, edit,
+// removal and return are logged, and a poll stored after its removal leaves its task alone).
 #include "app/store/sharing.h"
 #include "app/store/taskstore.h"
 
@@ -22,6 +23,7 @@ private Q_SLOTS:
     void unheldLiveTasksAndAnswers();
     void feedSeesTheOtherConnection();
     void adoptSweepOnlyWithoutSession();
+    void serverWritesAreLogged();
 
 private:
     qint64 addTask(TaskStore &store, const QString &serverTaskId, TaskStatus status);
@@ -212,6 +214,54 @@ void tst_Sharing::adoptSweepOnlyWithoutSession()
     QCOMPARE(m_a.tasks(q).size(), 1);
     q.sessionId = theirs;
     QCOMPARE(m_a.tasks(q).size(), 0);
+}
+
+void tst_Sharing::serverWritesAreLogged()
+{
+    const qint64 live = addTask(m_a, QStringLiteral("srv-live"), TaskStatus::Working);
+    QVERIFY(live > 0);
+    ChangeFeed feed(m_b.database());
+    QVERIFY(feed.start()); // the server added in init() is not news
+
+    // Discovery and tools a refresh caches are not logged; an edit is.
+    QVERIFY(m_a.setServerTools(m_server, QStringLiteral("[]")));
+    QVERIFY(feed.dataChanged());
+    QVERIFY(feed.read()->servers.isEmpty());
+    auto rec = m_a.server(m_server);
+    rec->name = QStringLiteral("renamed");
+    QVERIFY(m_a.updateServer(*rec));
+    QCOMPARE(feed.read()->servers, QList<qint64>{m_server});
+
+    // Process B polled the task before A removed its server, and stores the answer after.
+    auto polled = m_b.task(live);
+    QVERIFY(polled);
+    QVERIFY(m_a.removeServer(m_server, TaskStore::Removal::KeepTasks));
+    auto changes = feed.read();
+    QCOMPARE(changes->servers, QList<qint64>{m_server});
+    QVERIFY(changes->tasks.contains(live));
+    polled->statusMessage = QStringLiteral("iteration 500");
+    const qsizetype events = m_b.taskEvents(live).size();
+    QVERIFY(m_b.storeTaskUpdate(*polled, true, {}));
+    QCOMPARE(m_b.task(live)->status, TaskStatus::Lost);
+    QVERIFY(m_b.task(live)->statusMessage.contains(QLatin1String("server was removed")));
+    QCOMPARE(m_b.taskEvents(live).size(), events); // no event for what was not stored
+
+    // Brought back, then deleted with its tasks: each logged once.
+    QVERIFY(m_a.setServerRetired(m_server, false));
+    QCOMPARE(feed.read()->servers, QList<qint64>{m_server});
+    QVERIFY(m_a.removeServer(m_server, TaskStore::Removal::DeleteTasks));
+    changes = feed.read();
+    QCOMPARE(changes->servers, QList<qint64>{m_server});
+    for (qint64 id : std::as_const(changes->tasks))
+        QVERIFY(!m_b.task(id)); // unlinked before deletion: logged, but gone
+    QVERIFY(m_b.storeTaskUpdate(*polled, true, {})); // a row that is gone: nothing written
+    QVERIFY(!m_b.task(live));
+
+    // A new server is news too.
+    ServerRecord s;
+    s.url = QStringLiteral("http://127.0.0.1:2/mcp");
+    const qint64 added = *m_a.addServer(s);
+    QCOMPARE(feed.read()->servers, QList<qint64>{added});
 }
 
 QTEST_GUILESS_MAIN(tst_Sharing)
