@@ -222,13 +222,16 @@ std::optional<ChangeFeed::Changes> ChangeFeed::read()
             && first.int64(0) > m_seq + 1)
             out.gap = true;
     }
-    QSet<qint64> seen[5];
-    QList<qint64> *lists[5] = {&out.tasks, &out.cases, &out.sweeps, &out.sessions, &out.inputs};
-    static const QLatin1String names[5] = {QLatin1String("tasks"),
-                                           QLatin1String("cases"),
-                                           QLatin1String("sweeps"),
-                                           QLatin1String("sessions"),
-                                           QLatin1String("input_requests")};
+    constexpr int tables = 6;
+    QSet<qint64> seen[tables];
+    QList<qint64> *lists[tables]
+        = {&out.tasks, &out.cases, &out.sweeps, &out.sessions, &out.inputs, &out.jobAdapters};
+    static const QLatin1String names[tables] = {QLatin1String("tasks"),
+                                                QLatin1String("cases"),
+                                                QLatin1String("sweeps"),
+                                                QLatin1String("sessions"),
+                                                QLatin1String("input_requests"),
+                                                QLatin1String("job_adapters")};
     Statement st = m_db.prepare(
         QStringLiteral("SELECT seq, tbl, row_id FROM change_log WHERE seq > ? ORDER BY seq"));
     st.bind(1, m_seq);
@@ -242,7 +245,7 @@ std::optional<ChangeFeed::Changes> ChangeFeed::read()
         seq = st.int64(0);
         const QString table = st.text(1);
         const qint64 id = st.int64(2);
-        for (int i = 0; i < 5; ++i) {
+        for (int i = 0; i < tables; ++i) {
             if (table == names[i]) {
                 if (!seen[i].contains(id)) {
                     seen[i].insert(id);
