@@ -22,8 +22,10 @@ void Engine::retuneJobs(qint64 serverId)
         }
     }
     if (moved > 0) {
-        qCInfo(lcMonitor, "server %lld: job adapter changed; %d live job(s) follow it now",
-               serverId, moved);
+        qCInfo(lcMonitor,
+               "server %lld: job adapter changed; %d live job(s) follow it now",
+               serverId,
+               moved);
         armPollTimer();
     }
 }

@@ -130,7 +130,8 @@ void tst_CtlJobPoll::setAdapter(qint64 intervalMs, double backoff, qint64 maxInt
                             {QStringLiteral("maxIntervalMs"), maxIntervalMs}};
     const QString file = m_dir.filePath(QStringLiteral("adapter.json"));
     QVERIFY(writeFile(file, QJsonDocument(a).toJson()));
-    const Run r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("set"), m_server.url(), file}));
+    const Run r
+        = runCtl(db({QStringLiteral("adapter"), QStringLiteral("set"), m_server.url(), file}));
     QVERIFY2(r.code == 0, r.err.constData());
 }
 
@@ -161,7 +162,8 @@ void tst_CtlJobPoll::sweepOfJobsEndsByStatusCallsOnly()
     env.insert(QStringLiteral("QT_LOGGING_RULES"),
                QStringLiteral("eddy.*.info=false\neddy.monitor.debug=true"));
     watch.setProcessEnvironment(env);
-    watch.start(Eddy::Test::ctlBin(), db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    watch.start(Eddy::Test::ctlBin(),
+                db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
     QVERIFY(watch.waitForStarted(10000));
     watch.closeWriteChannel();
     QVERIFY2(watch.waitForFinished(240000), "eddyctl watch did not finish");
@@ -215,7 +217,8 @@ void tst_CtlJobPoll::adapterSetRetunesLiveJobs()
 
     const qsizetype logFrom = m_server.standardError().size();
     QProcess watch;
-    watch.start(Eddy::Test::ctlBin(), db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    watch.start(Eddy::Test::ctlBin(),
+                db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
     QVERIFY(watch.waitForStarted(10000));
     watch.closeWriteChannel();
     const auto callsSince = [this](qsizetype from) {
@@ -244,8 +247,8 @@ void tst_CtlJobPoll::adapterSetRetunesLiveJobs()
     QVERIFY2(watch.waitForFinished(120000), "eddyctl watch did not finish");
     QVERIFY2(watch.exitCode() == 0, watch.readAllStandardError().constData());
 
-    const QString summary = QStringLiteral("before: %1 | after: %2")
-                                .arg(gapsText(before), gapsText(after));
+    const QString summary
+        = QStringLiteral("before: %1 | after: %2").arg(gapsText(before), gapsText(after));
     qInfo("%s", qPrintable(summary));
     QVERIFY2(medianGap(before) >= (oldMs + newMs) / 2, qPrintable(summary));
     QVERIFY2(medianGap(after) < (oldMs + newMs) / 2, qPrintable(summary));
