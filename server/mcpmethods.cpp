@@ -297,6 +297,8 @@ void McpHandler::listen(HttpResponse &res, const Call &call)
                 accepted.insert(v.get<std::string>());
         }
     }
+    // How many ids a listener subscribes (never the ids): which ids a client follows by push.
+    Log::debug("subscriptions/listen for " + std::to_string(accepted.size()) + " task(s)");
     if (m_shuttingDown) {
         sendError(res, 503, call.id, -32603, "The server is shutting down; listen again later");
         return;

@@ -342,6 +342,9 @@ private:
     bool isJob(qint64 taskId) const;
     // A job's shared ticks and backoff (its adapter's poll settings); none for a task.
     std::optional<PollScheduler::Ticks> jobTicks(const Store::TaskRecord &task);
+    // The server's adapter was stored (here, or by another process: Sharing): read it again and
+    // put its live jobs on its new ticks (enginejobtune.cpp).
+    void retuneJobs(qint64 serverId);
     void pollJobs(qint64 serverId, const QList<qint64> &taskIds);
     void sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QList<qint64> &ids);
     void finishJobPoll(qint64 taskId, const JobAdapter &adapter, const nlohmann::json &statusObject);

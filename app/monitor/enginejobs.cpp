@@ -59,7 +59,7 @@ bool Engine::setJobAdapter(qint64 serverId, const JobAdapter &adapter)
 {
     if (!m_store.setJobAdapter(serverId, QString::fromStdString(adapter.toJson().dump(2))))
         return false;
-    m_jobAdapters.insert(serverId, adapter);
+    retuneJobs(serverId); // its live jobs poll on the new settings from now on
     return true;
 }
 

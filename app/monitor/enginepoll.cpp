@@ -1,6 +1,7 @@
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
 #include "app/monitor/sharing.h"
+#include "app/monitor/streamedtasks.h"
 
 namespace Eddy::Monitor {
 
@@ -15,7 +16,8 @@ void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueA
     m_live.insert(task.id, task);
     m_byServerTaskId.insert(task.serverTaskId, task.id);
     m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs, jobTicks(task));
-    scheduleListen(task.serverId);
+    if (task.pattern == StreamedCalls::TaskPattern)
+        scheduleListen(task.serverId);
 }
 
 void Engine::scheduleListen(qint64 serverId)
@@ -51,9 +53,12 @@ void Engine::startListen(qint64 serverId)
         return;
     }
     l->listenPostponed = 0;
+    // MCP tasks only: a job is followed by its adapter's status calls alone (a server that
+    // offers job tools may still answer subscriptions/listen for the same ids, and a push would
+    // end the job without its result tool).
     std::vector<std::string> ids;
     for (const Store::TaskRecord &t : std::as_const(m_live))
-        if (t.serverId == serverId)
+        if (t.serverId == serverId && t.pattern == StreamedCalls::TaskPattern)
             ids.push_back(t.serverTaskId.toStdString());
     if (l->listen) {
         Mcp::Listen *old = l->listen.data();

@@ -139,15 +139,8 @@ void PollScheduler::add(qint64 taskId,
     e.serverId = serverId;
     e.interval = clampedInterval(pollIntervalMs);
     if (ticks) {
-        Ticks t = *ticks;
-        t.tickMs = clampedInterval(t.tickMs);
-        t.maxIntervalMs = std::max(t.tickMs, clampedInterval(t.maxIntervalMs));
-        t.backoff = std::max(1.0, t.backoff);
-        t.perRequest = std::max(1, t.perRequest);
-        const auto known = std::find(m_ticks.begin(), m_ticks.end(), t);
-        e.ticks = int(known - m_ticks.begin());
-        if (known == m_ticks.end())
-            m_ticks.push_back(t);
+        e.ticks = ticksIndex(*ticks);
+        const Ticks &t = m_ticks[size_t(e.ticks)];
         e.interval = pollIntervalMs ? std::clamp(e.interval, t.tickMs, t.maxIntervalMs) : t.tickMs;
     }
     // A new task is polled at once; a given first poll (spread start, restored schedule) joins
@@ -155,6 +148,37 @@ void PollScheduler::add(qint64 taskId,
     e.dueAt = dueAtMs ? nextSlot(e, *dueAtMs) : m_clock();
     Entry &added = m_tasks.emplace(taskId, std::move(e)).first->second;
     enqueue(taskId, added);
+}
+
+int PollScheduler::ticksIndex(const Ticks &ticks)
+{
+    Ticks t = ticks;
+    t.tickMs = clampedInterval(t.tickMs);
+    t.maxIntervalMs = std::max(t.tickMs, clampedInterval(t.maxIntervalMs));
+    t.backoff = std::max(1.0, t.backoff);
+    t.perRequest = std::max(1, t.perRequest);
+    const int index = int(std::find(m_ticks.begin(), m_ticks.end(), t) - m_ticks.begin());
+    if (index == int(m_ticks.size()))
+        m_ticks.push_back(t);
+    return index;
+}
+
+void PollScheduler::setTicks(qint64 taskId, const Ticks &ticks)
+{
+    const auto it = m_tasks.find(taskId);
+    if (it == m_tasks.end() || it->second.ticks < 0)
+        return;
+    Entry &e = it->second;
+    const int index = ticksIndex(ticks);
+    if (index == e.ticks)
+        return;
+    e.ticks = index;
+    e.interval = m_ticks[size_t(index)].tickMs;
+    if (e.inFlight)
+        return; // its answer puts it on the new ticks (completed())
+    const qint64 now = m_clock();
+    const qint64 earliest = e.sentDueAt >= 0 ? e.sentDueAt + e.interval : now;
+    setDue(taskId, e, nextSlot(e, std::max(earliest, now)));
 }
 
 void PollScheduler::remove(qint64 taskId)

@@ -99,6 +99,10 @@ public:
     // backoff, up to the cap) or something (back to tickMs). Returns the interval to pass to
     // completed(); for a task without ticks, its interval unchanged.
     qint64 backOff(qint64 taskId, bool unchanged);
+    // A task on ticks moves to other ticks (its adapter's poll settings changed): its backoff
+    // starts afresh at the new tickMs, and its next poll is due on the new ticks one new tick
+    // after its last (at once when that has passed). Nothing for a task without ticks.
+    void setTicks(qint64 taskId, const Ticks &ticks);
 
     // When takeDue() may next return something (nullopt: nothing scheduled).
     std::optional<qint64> nextDueAtMs() const;
@@ -140,6 +144,7 @@ private:
         int requests() const { return inFlight + (batched + perRequest - 1) / perRequest; }
     };
     void setDue(qint64 taskId, Entry &e, qint64 dueAt);
+    int ticksIndex(const Ticks &ticks); // the clamped ticks' index in m_ticks (added when new)
     qint64 latticeAtOrAfter(qint64 periodMs, qint64 slots, qint64 ms) const;
     qint64 nextSlot(const Entry &e, qint64 ms) const; // its lattice's first slot at or after ms
     // Whether the server has room for one more of e's polls.

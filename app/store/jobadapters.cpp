@@ -6,15 +6,21 @@ namespace Eddy::Store {
 
 bool TaskStore::setJobAdapter(qint64 serverId, const QString &adapterJson)
 {
+    // With a change log row in the same transaction: a running Eddy or eddyctl watch on this file
+    // reads it (ChangeFeed) and retunes the jobs it follows at once.
+    Transaction tx(m_db);
     Statement st = m_db.prepare(QStringLiteral(
         "INSERT INTO job_adapters(server_id, adapter, updated_at) VALUES(?,?,?) "
         "ON CONFLICT(server_id) DO UPDATE SET adapter = excluded.adapter, "
         "updated_at = excluded.updated_at"));
     st.bind(1, serverId).bind(2, adapterJson + QString("")).bind(3, nowMs());
-    if (!st.exec()) {
+    Statement log = m_db.prepare(
+        QStringLiteral("INSERT INTO change_log(tbl, row_id) VALUES('job_adapters', ?)"));
+    log.bind(1, serverId);
+    if (!tx.isActive() || !st.exec() || !log.exec() || !tx.commit()) {
         m_db.setError(QStringLiteral("Cannot store the job adapter of server %1: %2")
                           .arg(serverId)
-                          .arg(st.errorString()));
+                          .arg(st.errorString().isEmpty() ? log.errorString() : st.errorString()));
         return false;
     }
     return true;

@@ -71,7 +71,8 @@ bool adoptSweep(Database &db, qint64 sweepId, qint64 sessionId);
 
 // What other connections wrote: `PRAGMA data_version` says whether anything was committed by
 // another connection since the last look (a few microseconds when nothing was); the change log
-// (filled by triggers, ordered by commit) says which rows; samples are read by rowid.
+// (filled by triggers, and by TaskStore::setJobAdapter for a server's job adapter; ordered by
+// commit) says which rows; samples are read by rowid.
 class ChangeFeed final
 {
 public:
@@ -89,13 +90,15 @@ public:
         // Servers added, edited, retired, brought back or deleted (logged by the store's
         // server writes, not by a trigger: no schema change; older readers skip the kind).
         QList<qint64> servers;
+        QList<qint64> jobAdapters;     // server ids whose job adapter was stored
         QList<ProgressSample> samples; // new rows, every task's
         // The log was pruned past this reader's position (it slept for minutes): reload.
         bool gap = false;
         bool isEmpty() const
         {
             return tasks.isEmpty() && cases.isEmpty() && sweeps.isEmpty() && sessions.isEmpty()
-                   && inputs.isEmpty() && servers.isEmpty() && samples.isEmpty() && !gap;
+                   && inputs.isEmpty() && servers.isEmpty() && jobAdapters.isEmpty()
+                   && samples.isEmpty() && !gap;
         }
     };
 

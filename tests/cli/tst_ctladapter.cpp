@@ -2,8 +2,8 @@
 // --no-tasks-extension, so its classic job tools (submit_cfd_case, get_cfd_case_status,
 // answer_cfd_case, cancel_cfd_case, get_cfd_result) are the only way to run a long case.
 // eddyctl proposes the adapter, stores an edited one, follows jobs through it (results, a mesh
-// question answered from --answers, kill -9 then watch, batched status polls), and names the
-// pattern "job" in tasks --json; the job id is never printed.
+// question answered from --answers, kill -9 while the job runs then watch, batched status polls),
+// and names the pattern "job" in tasks --json; the job id is never printed.
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 
@@ -169,18 +169,27 @@ void tst_CtlAdapter::meshQuestionAnsweredThroughTheAnswerTool()
 
 void tst_CtlAdapter::killNineThenWatchFinishes()
 {
+    // A case of several seconds (a tolerance it never reaches, many iterations), so the kill
+    // lands while the job runs on the server, not after it.
+    const qsizetype logFrom = m_server.standardError().size();
     QProcess p;
     p.start(ctlBin(), db({QStringLiteral("call"), m_server.url(), QStringLiteral("submit_cfd_case"),
-                          QStringLiteral("{\"reynolds\": 100, \"grid\": 48, \"max_iterations\": 3000}"),
+                          QStringLiteral("{\"case_name\": \"killed\", \"reynolds\": 100, "
+                                         "\"grid\": 48, \"max_iterations\": 600000, "
+                                         "\"tolerance\": 1e-14}"),
                           QStringLiteral("--wait")}));
     QVERIFY(p.waitForStarted(10000));
-    const QString live = QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
-                                        "status = 'working'");
-    QTRY_VERIFY_WITH_TIMEOUT(scalar(m_db, live) == 1, 60000);
+    // Killed once a status answer of the running job was stored (not just the submit).
+    const QString polled = QStringLiteral("SELECT id FROM tasks WHERE pattern = 'job' AND "
+                                          "arguments LIKE '%killed%' AND status = 'working' AND "
+                                          "status_message <> 'submitted'");
+    QTRY_VERIFY_WITH_TIMEOUT(scalar(m_db, polled) > 0, 60000);
     p.kill(); // SIGKILL mid-job
     QVERIFY(p.waitForFinished(10000));
-    const qint64 taskId = scalar(m_db, QStringLiteral("SELECT id FROM tasks WHERE pattern = 'job' "
-                                                      "AND status = 'working'"));
+    const qint64 killedAtMs = QDateTime::currentMSecsSinceEpoch();
+    // What the killed process left: the job live in the store.
+    const qint64 taskId = scalar(m_db, polled);
+    QVERIFY2(taskId > 0, "the job was not live in the store when eddyctl was killed");
 
     const Run r = runCtl(db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
     QVERIFY2(r.code == 0, r.err.constData());
@@ -188,6 +197,17 @@ void tst_CtlAdapter::killNineThenWatchFinishes()
                                          "'completed' AND result LIKE '%iterations%'")
                               .arg(taskId)),
              1);
+    // The restarted eddyctl found the job still running (it stored its progress after the kill)
+    // and followed it to its end...
+    QVERIFY(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM task_events WHERE task_id = %1 AND "
+                                        "status = 'working' AND at > %2")
+                             .arg(taskId)
+                             .arg(killedAtMs))
+            > 0);
+    // ...without submitting it again: the server received one submit.
+    const QByteArray log = m_server.standardError().mid(logFrom);
+    QCOMPARE(log.count("submitted through submit_cfd_case"), qsizetype(1));
+    QCOMPARE(log.count("re-used through submit_cfd_case"), qsizetype(0));
     checkNoJobIdIn(r.out + r.err);
 }
 

@@ -190,8 +190,7 @@ void tst_CtlJobBatch::dueJobsShareOneStatusCallPerTick()
     // The jobs share ticks tickMs apart: one status call per tick, however many jobs were due on
     // it. (A tick sent late on a loaded machine may come close to the next: a few are allowed.)
     QVERIFY2(split * 10 <= calls.size(), qPrintable(summary));
-    // Calls carry several ids. (Not necessarily every job: a job may end by push before the
-    // first tick, on a fast run.)
+    // Calls carry several ids. (Not necessarily every job: the jobs' intervals back off apart.)
     QVERIFY2(widest >= 2, qPrintable(summary));
     QVERIFY2(polled > calls.size(), qPrintable(summary));
 }

@@ -104,6 +104,7 @@ private slots:
     void ticksBackOffAndStartAfresh();
     void ticksBatchCountsAsOneRequest();
     void ticksFailureKeepsTheBatchTogether();
+    void setTicksMovesLiveJobs();
 };
 
 // A task polled at once when added joins its lattice on the second poll (at most one slot late)
@@ -818,6 +819,41 @@ void tst_PollScheduler::ticksFailureKeepsTheBatchTogether()
     QCOMPARE(s.tickAtOrAfter(2000, next), next);
     for (qint64 id : taken)
         QCOMPARE(*s.dueAtMs(id), next);
+}
+
+// The adapter's poll settings changed while jobs are live: queued and in-flight jobs move to the
+// new ticks (backoff afresh), due one new tick after their last poll, and share the new ticks.
+void tst_PollScheduler::setTicksMovesLiveJobs()
+{
+    FakeClock clock;
+    PollScheduler s(
+        PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.0; });
+    const PollScheduler::Ticks slow{4000, 2.0, 16000, 100};
+    const PollScheduler::Ticks fast{500, 1.0, 500, 100};
+    s.add(1, 1, std::nullopt, clock.now, slow);
+    s.add(2, 1, std::nullopt, clock.now, slow);
+    s.add(3, 1, 700); // a plain task: left alone
+    clock.now = *s.dueAtMs(1); // the first slow tick (the plain task is due at once)
+    const qint64 sent = clock.now;
+    QCOMPARE(s.takeDue().size(), 3);
+    s.completed(1, s.backOff(1, true)); // backed off to 8 s
+    QCOMPARE(*s.dueAtMs(1), sent + 8000);
+    clock.now += 200;
+    s.setTicks(1, fast); // queued: moves to the first fast tick after its last poll
+    QCOMPARE(*s.intervalMs(1), qint64(500));
+    QCOMPARE(*s.dueAtMs(1), s.tickAtOrAfter(500, sent + 500));
+    s.setTicks(2, fast); // in flight: its answer puts it on the fast ticks
+    s.completed(2, s.backOff(2, true));
+    QCOMPARE(*s.intervalMs(2), qint64(500));
+    QCOMPARE(*s.dueAtMs(2), *s.dueAtMs(1));
+    s.setTicks(3, fast);
+    s.completed(3, 700);
+    QCOMPARE(*s.intervalMs(3), qint64(700));
+    // Long past its last poll: due on the next fast tick from now, not in the past.
+    clock.now = sent + 60000;
+    s.setTicks(1, slow);
+    QCOMPARE(*s.dueAtMs(1), s.tickAtOrAfter(4000, clock.now));
+    QCOMPARE(*s.intervalMs(1), qint64(4000));
 }
 
 QTEST_GUILESS_MAIN(tst_PollScheduler)

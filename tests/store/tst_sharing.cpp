@@ -175,6 +175,14 @@ void tst_Sharing::feedSeesTheOtherConnection()
     QVERIFY(!changes->gap);
     QVERIFY(feed.read()->isEmpty()); // read once
 
+    // A job adapter stored by A (eddyctl adapter set) reaches B as its server's id.
+    QVERIFY2(m_a.setJobAdapter(m_server, QStringLiteral("{}")), qPrintable(m_a.lastError()));
+    QVERIFY(feed.dataChanged());
+    const auto adapter = feed.read();
+    QVERIFY(adapter && !adapter->isEmpty());
+    QCOMPARE(adapter->jobAdapters, QList<qint64>{m_server});
+    QVERIFY(adapter->tasks.isEmpty());
+
     // The log is pruned before B reads it: B is told to read everything again.
     addTask(m_a, QStringLiteral("a2"), TaskStatus::Working);
     ChangeFeed pruner(m_a.database());
