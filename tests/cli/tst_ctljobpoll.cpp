@@ -26,22 +26,9 @@ using Eddy::Test::writeFile;
 // When (ms of the day, made monotonic past midnight) the server logged each status call.
 QList<qint64> statusCallTimes(const QByteArray &log)
 {
-    static const QRegularExpression line(
-        QStringLiteral("^(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d\\d\\d) eddy\\.server debug: "
-                       "get_cfd_case_status call for \\d+ job\\(s\\)$"),
-        QRegularExpression::MultilineOption);
     QList<qint64> out;
-    qint64 dayOffset = 0;
-    for (auto it = line.globalMatch(QString::fromUtf8(log)); it.hasNext();) {
-        const QRegularExpressionMatch m = it.next();
-        const qint64 at = ((m.captured(1).toLongLong() * 60 + m.captured(2).toLongLong()) * 60
-                           + m.captured(3).toLongLong())
-                              * 1000
-                          + m.captured(4).toLongLong();
-        if (!out.isEmpty() && at + dayOffset < out.last())
-            dayOffset += 24 * 3600 * 1000;
-        out.append(at + dayOffset);
-    }
+    for (const Eddy::Test::StatusCall &call : Eddy::Test::statusCalls(log))
+        out.append(call.atMs);
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include "tests/common/testserver.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 namespace Eddy::Test {
@@ -47,5 +48,33 @@ struct CtlJobServer
 
     qint64 scalar(const QString &sql) const { return Eddy::Test::scalar(db, sql, 10000); }
 };
+
+// One status call as the server logged it: when (ms of the day) and how many ids it asked about.
+struct StatusCall
+{
+    qint64 atMs = 0;
+    int ids = 0;
+};
+
+inline QList<StatusCall> statusCalls(const QByteArray &log)
+{
+    static const QRegularExpression line(
+        QStringLiteral("^(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d\\d\\d) eddy\\.server debug: "
+                       "get_cfd_case_status call for (\\d+) job\\(s\\)$"),
+        QRegularExpression::MultilineOption);
+    QList<StatusCall> out;
+    qint64 dayOffset = 0;
+    for (auto it = line.globalMatch(QString::fromUtf8(log)); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        qint64 at = ((m.captured(1).toLongLong() * 60 + m.captured(2).toLongLong()) * 60
+                     + m.captured(3).toLongLong())
+                        * 1000
+                    + m.captured(4).toLongLong();
+        if (!out.isEmpty() && at + dayOffset < out.last().atMs)
+            dayOffset += 24 * 3600 * 1000; // past midnight
+        out.append({at + dayOffset, m.captured(5).toInt()});
+    }
+    return out;
+}
 
 } // namespace Eddy::Test
