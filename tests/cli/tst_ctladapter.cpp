@@ -4,8 +4,7 @@
 // eddyctl proposes the adapter, stores an edited one, follows jobs through it (results, a mesh
 // question answered from --answers, kill -9 while the job runs then watch, batched status polls),
 // and names the pattern "job" in tasks --json; the job id is never printed.
-#include "tests/common/ctlprocess.h"
-#include "tests/common/testserver.h"
+#include "tests/common/ctljobserver.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -14,26 +13,13 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
-#include <QTemporaryDir>
 #include <QTest>
-
-using Eddy::Test::TestServer;
 
 namespace {
 
 using Run = Eddy::Test::CtlRun;
 using Eddy::Test::ctlBin;
 using Eddy::Test::writeFile;
-
-Run runCtl(const QStringList &args)
-{
-    return Eddy::Test::runCtl(args, {10000, 120000, 5000});
-}
-
-qint64 scalar(const QString &path, const QString &sql)
-{
-    return Eddy::Test::scalar(path, sql, 10000);
-}
 
 } // namespace
 
@@ -50,33 +36,23 @@ private slots:
     void cancelGoesThroughTheCancelTool();
 
 private:
-    QStringList db(const QStringList &rest) const
-    {
-        return QStringList{QStringLiteral("--db"), m_db} + rest;
-    }
     void checkNoJobIdIn(const QByteArray &text);
 
-    TestServer m_server;
-    QTemporaryDir m_dir;
-    QString m_db;
+    Eddy::Test::CtlJobServer m_ctl;
 };
 
 void tst_CtlAdapter::initTestCase()
 {
-    QVERIFY2(QFile::exists(ctlBin()), qPrintable(ctlBin()));
-    QVERIFY2(m_server.start({QStringLiteral("--workers"), QStringLiteral("4"),
-                             QStringLiteral("--no-tasks-extension")}),
-             qPrintable(m_server.errorString()));
-    QVERIFY(m_dir.isValid());
-    m_db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("answers.json")),
+    const QString error = m_ctl.start(4);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY(writeFile(m_ctl.dir.filePath(QStringLiteral("answers.json")),
                       R"({"action": "repair", "smoothing_passes": 5})"));
 }
 
 void tst_CtlAdapter::checkNoJobIdIn(const QByteArray &text)
 {
     const QList<QStringList> ids = Eddy::Test::query(
-        m_db, QStringLiteral("SELECT server_task_id FROM tasks WHERE pattern = 'job'"), 10000);
+        m_ctl.db, QStringLiteral("SELECT server_task_id FROM tasks WHERE pattern = 'job'"), 10000);
     QVERIFY(!ids.isEmpty());
     for (const QStringList &row : ids)
         QVERIFY2(!row[0].isEmpty() && !text.contains(row[0].toUtf8()), "a job id was printed");
@@ -84,7 +60,7 @@ void tst_CtlAdapter::checkNoJobIdIn(const QByteArray &text)
 
 void tst_CtlAdapter::proposeEditAndStore()
 {
-    Run r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("show"), m_server.url()}));
+    Run r = m_ctl.run({QStringLiteral("adapter"), QStringLiteral("show"), m_ctl.server.url()});
     QVERIFY2(r.code == 0, r.err.constData());
     QVERIFY2(r.err.contains("proposed"), r.err.constData());
     QJsonObject a = QJsonDocument::fromJson(r.out).object();
@@ -102,38 +78,41 @@ void tst_CtlAdapter::proposeEditAndStore()
     QJsonObject broken = a;
     status["states"] = QJsonObject{{QStringLiteral("running"), QStringLiteral("busy")}};
     broken["status"] = status;
-    const QString brokenFile = m_dir.filePath(QStringLiteral("broken.json"));
+    const QString brokenFile = m_ctl.dir.filePath(QStringLiteral("broken.json"));
     QVERIFY(writeFile(brokenFile, QJsonDocument(broken).toJson()));
-    r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("set"), m_server.url(), brokenFile}));
+    r = m_ctl.run(
+        {QStringLiteral("adapter"), QStringLiteral("set"), m_ctl.server.url(), brokenFile});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("\"busy\"") && r.err.contains("nothing was stored"), r.err.constData());
-    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM job_adapters")), 0);
+    QCOMPARE(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM job_adapters")), 0);
 
     // The engineer's edit: poll every 200 ms, backing off to 1 s.
     a["poll"] = QJsonObject{{QStringLiteral("intervalMs"), 200},
                             {QStringLiteral("backoff"), 1.5},
                             {QStringLiteral("maxIntervalMs"), 1000}};
-    const QString file = m_dir.filePath(QStringLiteral("adapter.json"));
+    const QString file = m_ctl.dir.filePath(QStringLiteral("adapter.json"));
     QVERIFY(writeFile(file, QJsonDocument(a).toJson()));
-    r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("set"), m_server.url(), file}));
+    r = m_ctl.run({QStringLiteral("adapter"), QStringLiteral("set"), m_ctl.server.url(), file});
     QVERIFY2(r.code == 0, r.err.constData());
-    r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("show"), m_server.url()}));
+    r = m_ctl.run({QStringLiteral("adapter"), QStringLiteral("show"), m_ctl.server.url()});
     QVERIFY2(r.code == 0 && r.err.contains("stored"), r.err.constData());
     QCOMPARE(QJsonDocument::fromJson(r.out).object()["poll"].toObject()["intervalMs"].toInt(), 200);
 }
 
 void tst_CtlAdapter::callWaitPrintsTheResultTool()
 {
-    Run r = runCtl(db({QStringLiteral("call"), m_server.url(), QStringLiteral("submit_cfd_case"),
+    Run r = m_ctl.run({QStringLiteral("call"),
+                       m_ctl.server.url(),
+                       QStringLiteral("submit_cfd_case"),
                        QStringLiteral("{\"reynolds\": 100, \"grid\": 16, \"max_iterations\": 200}"),
-                       QStringLiteral("--wait")}));
+                       QStringLiteral("--wait")});
     QVERIFY2(r.code == 0, r.err.constData());
     const QJsonObject result = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(result["structuredContent"].toObject()["iterations"].toInt(), 200);
     QCOMPARE(result["isError"].toBool(), false);
     checkNoJobIdIn(r.out + r.err);
 
-    r = runCtl(db({QStringLiteral("--json"), QStringLiteral("tasks")}));
+    r = m_ctl.run({QStringLiteral("--json"), QStringLiteral("tasks")});
     QVERIFY2(r.code == 0, r.err.constData());
     bool sawJob = false;
     const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
@@ -151,16 +130,22 @@ void tst_CtlAdapter::callWaitPrintsTheResultTool()
 
 void tst_CtlAdapter::meshQuestionAnsweredThroughTheAnswerTool()
 {
-    Run r = runCtl(db({QStringLiteral("call"), m_server.url(), QStringLiteral("submit_cfd_case"),
+    Run r = m_ctl.run({QStringLiteral("call"),
+                       m_ctl.server.url(),
+                       QStringLiteral("submit_cfd_case"),
                        QStringLiteral("{\"reynolds\": 100, \"grid\": 16, \"max_iterations\": 200, "
                                       "\"force_mesh_defect\": true}"),
-                       QStringLiteral("--wait"), QStringLiteral("--answers"),
-                       m_dir.filePath(QStringLiteral("answers.json"))}));
+                       QStringLiteral("--wait"),
+                       QStringLiteral("--answers"),
+                       m_ctl.dir.filePath(QStringLiteral("answers.json"))});
     QVERIFY2(r.code == 0, r.err.constData());
-    QCOMPARE(QJsonDocument::fromJson(r.out).object()["structuredContent"].toObject()["iterations"].toInt(),
+    QCOMPARE(QJsonDocument::fromJson(r.out)
+                 .object()["structuredContent"]
+                 .toObject()["iterations"]
+                 .toInt(),
              200);
     // The question was stored once and answered from the file, through answer_cfd_case.
-    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM input_requests i JOIN tasks t ON "
+    QCOMPARE(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM input_requests i JOIN tasks t ON "
                                          "t.id = i.task_id WHERE t.pattern = 'job' AND i.state = "
                                          "'answered'")),
              1);
@@ -171,9 +156,12 @@ void tst_CtlAdapter::killNineThenWatchFinishes()
 {
     // A case of several seconds (a tolerance it never reaches, many iterations), so the kill
     // lands while the job runs on the server, not after it.
-    const qsizetype logFrom = m_server.standardError().size();
+    const qsizetype logFrom = m_ctl.server.standardError().size();
     QProcess p;
-    p.start(ctlBin(), db({QStringLiteral("call"), m_server.url(), QStringLiteral("submit_cfd_case"),
+    p.start(ctlBin(),
+            m_ctl.withDb({QStringLiteral("call"),
+                          m_ctl.server.url(),
+                          QStringLiteral("submit_cfd_case"),
                           QStringLiteral("{\"case_name\": \"killed\", \"reynolds\": 100, "
                                          "\"grid\": 48, \"max_iterations\": 600000, "
                                          "\"tolerance\": 1e-14}"),
@@ -183,29 +171,29 @@ void tst_CtlAdapter::killNineThenWatchFinishes()
     const QString polled = QStringLiteral("SELECT id FROM tasks WHERE pattern = 'job' AND "
                                           "arguments LIKE '%killed%' AND status = 'working' AND "
                                           "status_message <> 'submitted'");
-    QTRY_VERIFY_WITH_TIMEOUT(scalar(m_db, polled) > 0, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_ctl.scalar(polled) > 0, 60000);
     p.kill(); // SIGKILL mid-job
     QVERIFY(p.waitForFinished(10000));
     const qint64 killedAtMs = QDateTime::currentMSecsSinceEpoch();
     // What the killed process left: the job live in the store.
-    const qint64 taskId = scalar(m_db, polled);
+    const qint64 taskId = m_ctl.scalar(polled);
     QVERIFY2(taskId > 0, "the job was not live in the store when eddyctl was killed");
 
-    const Run r = runCtl(db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    const Run r = m_ctl.run({QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY2(r.code == 0, r.err.constData());
-    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id = %1 AND status = "
+    QCOMPARE(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id = %1 AND status = "
                                          "'completed' AND result LIKE '%iterations%'")
                               .arg(taskId)),
              1);
     // The restarted eddyctl found the job still running (it stored its progress after the kill)
     // and followed it to its end...
-    QVERIFY(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM task_events WHERE task_id = %1 AND "
+    QVERIFY(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM task_events WHERE task_id = %1 AND "
                                         "status = 'working' AND at > %2")
                              .arg(taskId)
                              .arg(killedAtMs))
             > 0);
     // ...without submitting it again: the server received one submit.
-    const QByteArray log = m_server.standardError().mid(logFrom);
+    const QByteArray log = m_ctl.server.standardError().mid(logFrom);
     QCOMPARE(log.count("submitted through submit_cfd_case"), qsizetype(1));
     QCOMPARE(log.count("re-used through submit_cfd_case"), qsizetype(0));
     checkNoJobIdIn(r.out + r.err);
@@ -214,25 +202,28 @@ void tst_CtlAdapter::killNineThenWatchFinishes()
 void tst_CtlAdapter::cancelGoesThroughTheCancelTool()
 {
     // A job that would run for minutes; call without --wait returns once its id is stored.
-    Run r = runCtl(db({QStringLiteral("call"), m_server.url(), QStringLiteral("submit_cfd_case"),
+    Run r = m_ctl.run({QStringLiteral("call"),
+                       m_ctl.server.url(),
+                       QStringLiteral("submit_cfd_case"),
                        QStringLiteral("{\"reynolds\": 400, \"grid\": 64, \"max_iterations\": "
-                                      "10000000, \"tolerance\": 1e-14}")}));
+                                      "10000000, \"tolerance\": 1e-14}")});
     QVERIFY2(r.code == 0, r.err.constData());
-    const QRegularExpressionMatch m
-        = QRegularExpression(QStringLiteral("^task (\\d+) working")).match(QString::fromUtf8(r.out));
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^task (\\d+) working"))
+                                          .match(QString::fromUtf8(r.out));
     QVERIFY2(m.hasMatch(), r.out.constData());
     const QString task = m.captured(1);
 
     // The server has no tasks/cancel (--no-tasks-extension): only cancel_cfd_case can stop it.
-    r = runCtl(db({QStringLiteral("cancel"), task}));
+    r = m_ctl.run({QStringLiteral("cancel"), task});
     QVERIFY2(r.code == 0, r.err.constData());
     QVERIFY2(r.out.contains("cancel requested"), r.out.constData());
     checkNoJobIdIn(r.out + r.err);
 
-    r = runCtl(db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    r = m_ctl.run({QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY2(r.code == 0, r.err.constData());
-    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id = %1 AND pattern = "
-                                         "'job' AND status = 'cancelled'").arg(task)),
+    QCOMPARE(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id = %1 AND pattern = "
+                                         "'job' AND status = 'cancelled'")
+                              .arg(task)),
              1);
     checkNoJobIdIn(r.out + r.err);
 }

@@ -5,33 +5,21 @@
 // per job: counted from the server's own debug log, one line per status call with how many ids
 // it asked about. A job id the server no longer knows, in the middle of a batch, ends that job
 // alone; the others finish with their results.
-#include "tests/common/ctlprocess.h"
-#include "tests/common/testserver.h"
+#include "tests/common/ctljobserver.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <sqlite3.h>
 
-using Eddy::Test::TestServer;
-
 namespace {
 
 using Run = Eddy::Test::CtlRun;
+using Eddy::Test::StatusCall;
+using Eddy::Test::statusCalls;
 using Eddy::Test::writeFile;
-
-Run runCtl(const QStringList &args)
-{
-    return Eddy::Test::runCtl(args, {10000, 240000, 5000});
-}
-
-qint64 scalar(const QString &path, const QString &sql)
-{
-    return Eddy::Test::scalar(path, sql, 10000);
-}
 
 bool execSql(const QString &path, const QString &sql)
 {
@@ -47,34 +35,6 @@ bool execSql(const QString &path, const QString &sql)
     return ok;
 }
 
-// One status call as the server logged it: when (ms of the day) and how many ids it asked about.
-struct StatusCall
-{
-    qint64 atMs = 0;
-    int ids = 0;
-};
-
-QList<StatusCall> statusCalls(const QByteArray &log)
-{
-    static const QRegularExpression line(
-        QStringLiteral("^(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d\\d\\d) eddy\\.server debug: "
-                       "get_cfd_case_status call for (\\d+) job\\(s\\)$"),
-        QRegularExpression::MultilineOption);
-    QList<StatusCall> out;
-    qint64 dayOffset = 0;
-    for (auto it = line.globalMatch(QString::fromUtf8(log)); it.hasNext();) {
-        const QRegularExpressionMatch m = it.next();
-        qint64 at = ((m.captured(1).toLongLong() * 60 + m.captured(2).toLongLong()) * 60
-                     + m.captured(3).toLongLong())
-                        * 1000
-                    + m.captured(4).toLongLong();
-        if (!out.isEmpty() && at + dayOffset < out.last().atMs)
-            dayOffset += 24 * 3600 * 1000; // past midnight
-        out.append({at + dayOffset, m.captured(5).toInt()});
-    }
-    return out;
-}
-
 } // namespace
 
 class tst_CtlJobBatch : public QObject
@@ -86,35 +46,21 @@ private slots:
     void dueJobsShareOneStatusCallPerTick();
 
 private:
-    QStringList db(const QStringList &rest) const
-    {
-        return QStringList{QStringLiteral("--db"), m_db} + rest;
-    }
-
-    TestServer m_server;
-    QTemporaryDir m_dir;
-    QString m_db;
+    Eddy::Test::CtlJobServer m_ctl;
 };
 
 void tst_CtlJobBatch::initTestCase()
 {
-    QVERIFY2(QFile::exists(Eddy::Test::ctlBin()), qPrintable(Eddy::Test::ctlBin()));
     // Two solver threads for six jobs: some run while others wait in the queue, so their status
     // answers change at different moments and their backoffs differ.
-    QVERIFY2(m_server.start({QStringLiteral("--workers"),
-                             QStringLiteral("2"),
-                             QStringLiteral("--no-tasks-extension"),
-                             QStringLiteral("--log-level"),
-                             QStringLiteral("debug")}),
-             qPrintable(m_server.errorString()));
-    QVERIFY(m_dir.isValid());
-    m_db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
+    const QString error = m_ctl.start(2);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void tst_CtlJobBatch::dueJobsShareOneStatusCallPerTick()
 {
     // The proposed adapter, edited: poll every 500 ms, doubling while nothing changes, up to 4 s.
-    Run r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("show"), m_server.url()}));
+    Run r = m_ctl.run({QStringLiteral("adapter"), QStringLiteral("show"), m_ctl.server.url()});
     QVERIFY2(r.code == 0, r.err.constData());
     QJsonObject a = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(a["status"].toObject()["batchArgument"].toString(), QStringLiteral("job_ids"));
@@ -122,51 +68,48 @@ void tst_CtlJobBatch::dueJobsShareOneStatusCallPerTick()
     a["poll"] = QJsonObject{{QStringLiteral("intervalMs"), tickMs},
                             {QStringLiteral("backoff"), 2.0},
                             {QStringLiteral("maxIntervalMs"), 4000}};
-    const QString file = m_dir.filePath(QStringLiteral("adapter.json"));
+    const QString file = m_ctl.dir.filePath(QStringLiteral("adapter.json"));
     QVERIFY(writeFile(file, QJsonDocument(a).toJson()));
-    r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("set"), m_server.url(), file}));
+    r = m_ctl.run({QStringLiteral("adapter"), QStringLiteral("set"), m_ctl.server.url(), file});
     QVERIFY2(r.code == 0, r.err.constData());
 
     // Seven jobs of different lengths, submitted one eddyctl call each (no waiting).
     const int jobs = 7;
     for (int i = 0; i < jobs; ++i) {
-        r = runCtl(
-            db({QStringLiteral("call"),
-                m_server.url(),
-                QStringLiteral("submit_cfd_case"),
-                QStringLiteral("{\"case_name\": \"batch%1\", \"reynolds\": 100, \"grid\": 48, "
-                               "\"max_iterations\": %2, \"tolerance\": 1e-14}")
-                    .arg(i)
-                    .arg(40000 + 15000 * i)}));
+        r = m_ctl.run(
+            {QStringLiteral("call"),
+             m_ctl.server.url(),
+             QStringLiteral("submit_cfd_case"),
+             QStringLiteral("{\"case_name\": \"batch%1\", \"reynolds\": 100, \"grid\": 48, "
+                            "\"max_iterations\": %2, \"tolerance\": 1e-14}")
+                 .arg(i)
+                 .arg(40000 + 15000 * i)});
         QVERIFY2(r.code == 0, r.err.constData());
     }
-    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job'")),
+    QCOMPARE(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job'")),
              jobs);
     // One job the server no longer knows (as after its expiry): answered "unknown" inside a batch.
-    const qint64 forgotten = scalar(m_db,
-                                    QStringLiteral("SELECT MIN(id) FROM tasks WHERE "
-                                                   "pattern = 'job'"));
-    QVERIFY(execSql(m_db,
+    const qint64 forgotten = m_ctl.scalar(QStringLiteral("SELECT MIN(id) FROM tasks WHERE "
+                                                         "pattern = 'job'"));
+    QVERIFY(execSql(m_ctl.db,
                     QStringLiteral("UPDATE tasks SET server_task_id = "
                                    "'job-the-server-forgot-0123456789' WHERE id = %1")
                         .arg(forgotten)));
 
-    const qsizetype logFrom = m_server.standardError().size();
-    r = runCtl(db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+    const qsizetype logFrom = m_ctl.server.standardError().size();
+    r = m_ctl.run({QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY2(r.code == 0, r.err.constData());
 
     // Every other job finished with its result; the forgotten one ended alone.
-    QCOMPARE(scalar(m_db,
-                    QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
-                                   "status = 'completed' AND result LIKE '%iterations%'")),
+    QCOMPARE(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
+                                         "status = 'completed' AND result LIKE '%iterations%'")),
              jobs - 1);
-    QCOMPARE(scalar(m_db,
-                    QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id = %1 AND status "
-                                   "IN ('lost', 'expired')")
-                        .arg(forgotten)),
+    QCOMPARE(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id = %1 AND status "
+                                         "IN ('lost', 'expired')")
+                              .arg(forgotten)),
              1);
 
-    const QList<StatusCall> calls = statusCalls(m_server.standardError().mid(logFrom));
+    const QList<StatusCall> calls = statusCalls(m_ctl.server.standardError().mid(logFrom));
     QVERIFY2(calls.size() >= 3, qPrintable(QString::number(calls.size())));
     int polled = 0;
     int widest = 0;

@@ -7,55 +7,28 @@
 // - `eddyctl adapter set` in another process retunes the status calls of the jobs a running
 //   `eddyctl watch` already follows: the spacing of the status calls in the server's log follows
 //   the new interval without a restart.
-#include "tests/common/ctlprocess.h"
-#include "tests/common/testserver.h"
+#include "tests/common/ctljobserver.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
-
-using Eddy::Test::TestServer;
 
 namespace {
 
 using Run = Eddy::Test::CtlRun;
 using Eddy::Test::writeFile;
 
-Run runCtl(const QStringList &args)
-{
-    return Eddy::Test::runCtl(args, {10000, 240000, 5000});
-}
-
-qint64 scalar(const QString &path, const QString &sql)
-{
-    return Eddy::Test::scalar(path, sql, 10000);
-}
-
 // When (ms of the day, made monotonic past midnight) the server logged each status call.
 QList<qint64> statusCallTimes(const QByteArray &log)
 {
-    static const QRegularExpression line(
-        QStringLiteral("^(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d\\d\\d) eddy\\.server debug: "
-                       "get_cfd_case_status call for \\d+ job\\(s\\)$"),
-        QRegularExpression::MultilineOption);
     QList<qint64> out;
-    qint64 dayOffset = 0;
-    for (auto it = line.globalMatch(QString::fromUtf8(log)); it.hasNext();) {
-        const QRegularExpressionMatch m = it.next();
-        const qint64 at = ((m.captured(1).toLongLong() * 60 + m.captured(2).toLongLong()) * 60
-                           + m.captured(3).toLongLong())
-                              * 1000
-                          + m.captured(4).toLongLong();
-        if (!out.isEmpty() && at + dayOffset < out.last())
-            dayOffset += 24 * 3600 * 1000;
-        out.append(at + dayOffset);
-    }
+    for (const Eddy::Test::StatusCall &call : Eddy::Test::statusCalls(log))
+        out.append(call.atMs);
     return out;
 }
 
@@ -91,31 +64,19 @@ private slots:
     void adapterSetRetunesLiveJobs();
 
 private:
-    QStringList db(const QStringList &rest) const
-    {
-        return QStringList{QStringLiteral("--db"), m_db} + rest;
-    }
     // Stores the proposed adapter with the given poll settings.
     void setAdapter(qint64 intervalMs, double backoff, qint64 maxIntervalMs);
 
-    TestServer m_server;
-    QTemporaryDir m_dir;
-    QString m_db;
+    Eddy::Test::CtlJobServer m_ctl;
     QJsonObject m_proposed;
 };
 
 void tst_CtlJobPoll::initTestCase()
 {
-    QVERIFY2(QFile::exists(Eddy::Test::ctlBin()), qPrintable(Eddy::Test::ctlBin()));
-    QVERIFY2(m_server.start({QStringLiteral("--workers"),
-                             QStringLiteral("3"),
-                             QStringLiteral("--no-tasks-extension"),
-                             QStringLiteral("--log-level"),
-                             QStringLiteral("debug")}),
-             qPrintable(m_server.errorString()));
-    QVERIFY(m_dir.isValid());
-    m_db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
-    const Run r = runCtl(db({QStringLiteral("adapter"), QStringLiteral("show"), m_server.url()}));
+    const QString error = m_ctl.start(3);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const Run r
+        = m_ctl.run({QStringLiteral("adapter"), QStringLiteral("show"), m_ctl.server.url()});
     QVERIFY2(r.code == 0, r.err.constData());
     m_proposed = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(m_proposed["status"].toObject()["tool"].toString(),
@@ -128,10 +89,10 @@ void tst_CtlJobPoll::setAdapter(qint64 intervalMs, double backoff, qint64 maxInt
     a["poll"] = QJsonObject{{QStringLiteral("intervalMs"), intervalMs},
                             {QStringLiteral("backoff"), backoff},
                             {QStringLiteral("maxIntervalMs"), maxIntervalMs}};
-    const QString file = m_dir.filePath(QStringLiteral("adapter.json"));
+    const QString file = m_ctl.dir.filePath(QStringLiteral("adapter.json"));
     QVERIFY(writeFile(file, QJsonDocument(a).toJson()));
     const Run r
-        = runCtl(db({QStringLiteral("adapter"), QStringLiteral("set"), m_server.url(), file}));
+        = m_ctl.run({QStringLiteral("adapter"), QStringLiteral("set"), m_ctl.server.url(), file});
     QVERIFY2(r.code == 0, r.err.constData());
 }
 
@@ -141,7 +102,7 @@ void tst_CtlJobPoll::sweepOfJobsEndsByStatusCallsOnly()
     if (QTest::currentTestFailed())
         return;
     // Six jobs of different lengths, as one sweep of the submit tool.
-    const QString spec = m_dir.filePath(QStringLiteral("sweep.json"));
+    const QString spec = m_ctl.dir.filePath(QStringLiteral("sweep.json"));
     QVERIFY(writeFile(spec, R"({
         "tool": "submit_cfd_case",
         "fixed": {"reynolds": 100, "grid": 32, "tolerance": 1e-14},
@@ -149,11 +110,12 @@ void tst_CtlJobPoll::sweepOfJobsEndsByStatusCallsOnly()
         "mode": "grid",
         "concurrency": 6
     })"));
-    const qsizetype logFrom = m_server.standardError().size();
-    Run r = runCtl(db({QStringLiteral("sweep"), QStringLiteral("submit"), m_server.url(), spec}));
+    const qsizetype logFrom = m_ctl.server.standardError().size();
+    Run r
+        = m_ctl.run({QStringLiteral("sweep"), QStringLiteral("submit"), m_ctl.server.url(), spec});
     QVERIFY2(r.code == 0, r.err.constData());
     const int jobs = 6;
-    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job'")),
+    QCOMPARE(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job'")),
              jobs);
 
     // eddyctl says how each task ended (push or poll) at debug level.
@@ -163,7 +125,7 @@ void tst_CtlJobPoll::sweepOfJobsEndsByStatusCallsOnly()
                QStringLiteral("eddy.*.info=false\neddy.monitor.debug=true"));
     watch.setProcessEnvironment(env);
     watch.start(Eddy::Test::ctlBin(),
-                db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+                m_ctl.withDb({QStringLiteral("watch"), QStringLiteral("--until-done")}));
     QVERIFY(watch.waitForStarted(10000));
     watch.closeWriteChannel();
     QVERIFY2(watch.waitForFinished(240000), "eddyctl watch did not finish");
@@ -172,9 +134,8 @@ void tst_CtlJobPoll::sweepOfJobsEndsByStatusCallsOnly()
     QVERIFY2(watch.exitCode() == 0, err.constData());
 
     // Every job completed with its result tool's answer...
-    QCOMPARE(scalar(m_db,
-                    QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
-                                   "status = 'completed' AND result LIKE '%iterations%'")),
+    QCOMPARE(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job' AND "
+                                         "status = 'completed' AND result LIKE '%iterations%'")),
              jobs);
     // ...each ended by the adapter's status call, none by a push...
     const qsizetype byPoll = err.count("ended by poll");
@@ -182,12 +143,12 @@ void tst_CtlJobPoll::sweepOfJobsEndsByStatusCallsOnly()
     QVERIFY2(byPush == 0 && byPoll == jobs,
              qPrintable(QStringLiteral("%1 ended by poll, %2 by push").arg(byPoll).arg(byPush)));
     // ...and no listen stream carried a job id (this server has no MCP tasks: every id is a job's).
-    const QString log = QString::fromUtf8(m_server.standardError().mid(logFrom));
+    const QString log = QString::fromUtf8(m_ctl.server.standardError().mid(logFrom));
     static const QRegularExpression listen(
         QStringLiteral("subscriptions/listen for ([1-9]\\d*) task\\(s\\)"));
     const QRegularExpressionMatch m = listen.match(log);
     QVERIFY2(!m.hasMatch(), qPrintable(m.captured(0)));
-    QVERIFY(!statusCallTimes(m_server.standardError().mid(logFrom)).isEmpty());
+    QVERIFY(!statusCallTimes(m_ctl.server.standardError().mid(logFrom)).isEmpty());
 }
 
 void tst_CtlJobPoll::adapterSetRetunesLiveJobs()
@@ -201,13 +162,13 @@ void tst_CtlJobPoll::adapterSetRetunesLiveJobs()
     // Two jobs that would run for minutes.
     QStringList tasks;
     for (int i = 0; i < 2; ++i) {
-        const Run r = runCtl(
-            db({QStringLiteral("call"),
-                m_server.url(),
-                QStringLiteral("submit_cfd_case"),
-                QStringLiteral("{\"case_name\": \"long%1\", \"reynolds\": 400, \"grid\": 64, "
-                               "\"max_iterations\": 10000000, \"tolerance\": 1e-14}")
-                    .arg(i)}));
+        const Run r = m_ctl.run(
+            {QStringLiteral("call"),
+             m_ctl.server.url(),
+             QStringLiteral("submit_cfd_case"),
+             QStringLiteral("{\"case_name\": \"long%1\", \"reynolds\": 400, \"grid\": 64, "
+                            "\"max_iterations\": 10000000, \"tolerance\": 1e-14}")
+                 .arg(i)});
         QVERIFY2(r.code == 0, r.err.constData());
         const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^task (\\d+) working"))
                                               .match(QString::fromUtf8(r.out));
@@ -215,14 +176,14 @@ void tst_CtlJobPoll::adapterSetRetunesLiveJobs()
         tasks << m.captured(1);
     }
 
-    const qsizetype logFrom = m_server.standardError().size();
+    const qsizetype logFrom = m_ctl.server.standardError().size();
     QProcess watch;
     watch.start(Eddy::Test::ctlBin(),
-                db({QStringLiteral("watch"), QStringLiteral("--until-done")}));
+                m_ctl.withDb({QStringLiteral("watch"), QStringLiteral("--until-done")}));
     QVERIFY(watch.waitForStarted(10000));
     watch.closeWriteChannel();
     const auto callsSince = [this](qsizetype from) {
-        return statusCallTimes(m_server.standardError().mid(from));
+        return statusCallTimes(m_ctl.server.standardError().mid(from));
     };
     // The old interval is in force: a few calls about oldMs apart.
     QTRY_VERIFY_WITH_TIMEOUT(callsSince(logFrom).size() >= 4, 60000);
@@ -235,13 +196,13 @@ void tst_CtlJobPoll::adapterSetRetunesLiveJobs()
         watch.waitForFinished(5000);
         return;
     }
-    const qsizetype changedAt = m_server.standardError().size();
+    const qsizetype changedAt = m_ctl.server.standardError().size();
     QTRY_VERIFY_WITH_TIMEOUT(callsSince(changedAt).size() >= 8, 60000);
     const QList<qint64> after = callsSince(changedAt).mid(1); // the first may be an old tick's
 
     // Stop the jobs; watch sees them cancelled and ends.
     for (const QString &task : std::as_const(tasks)) {
-        const Run r = runCtl(db({QStringLiteral("cancel"), task}));
+        const Run r = m_ctl.run({QStringLiteral("cancel"), task});
         QVERIFY2(r.code == 0, r.err.constData());
     }
     QVERIFY2(watch.waitForFinished(120000), "eddyctl watch did not finish");
@@ -252,10 +213,9 @@ void tst_CtlJobPoll::adapterSetRetunesLiveJobs()
     qInfo("%s", qPrintable(summary));
     QVERIFY2(medianGap(before) >= (oldMs + newMs) / 2, qPrintable(summary));
     QVERIFY2(medianGap(after) < (oldMs + newMs) / 2, qPrintable(summary));
-    QCOMPARE(scalar(m_db,
-                    QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id IN (%1) AND status = "
-                                   "'cancelled'")
-                        .arg(tasks.join(QLatin1Char(',')))),
+    QCOMPARE(m_ctl.scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id IN (%1) AND status = "
+                                         "'cancelled'")
+                              .arg(tasks.join(QLatin1Char(',')))),
              2);
 }
 
