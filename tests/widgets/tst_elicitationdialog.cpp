@@ -39,11 +39,13 @@ private:
     {
         return d.findChild<QPushButton *>(QLatin1String(name));
     }
-    // Shows the dialog and waits out its input guard.
-    static void showAndWait(ElicitationDialog &d)
+    // Shows the dialog and waits out its input guard: until the guard says it has ended, not a
+    // fixed time (the guard's 100 ms ticks come late on a loaded machine).
+    [[nodiscard]] static bool showAndWait(ElicitationDialog &d)
     {
         d.show();
-        QTest::qWait(Eddy::AnswerPanel::GuardMs + 100);
+        QTest::qWait(Eddy::AnswerPanel::GuardMs);
+        return QTest::qWaitFor([&d] { return !d.panel()->isGuarded(); }, 10000);
     }
 };
 
@@ -93,7 +95,7 @@ void tst_ElicitationDialog::acceptSendsContent()
 {
     ElicitationDialog d(meshRequest(), context());
     QSignalSpy answered(&d, &ElicitationDialog::answered);
-    showAndWait(d);
+    QVERIFY(showAndWait(d));
     auto *action = qobject_cast<QComboBox *>(d.form()->editor("action"));
     action->setCurrentIndex(action->findText(QStringLiteral("Abort the case")));
     qobject_cast<QSpinBox *>(d.form()->editor("smoothing_passes"))->setValue(5);
@@ -112,7 +114,7 @@ void tst_ElicitationDialog::acceptBlockedByValidation()
     req["params"]["requestedSchema"]["required"].push_back("note");
     ElicitationDialog d(req, context());
     QSignalSpy answered(&d, &ElicitationDialog::answered);
-    showAndWait(d);
+    QVERIFY(showAndWait(d));
     qobject_cast<QLineEdit *>(d.form()->editor("note"))->setText(QStringLiteral("x"));
     button(d, "accept")->click();
     QCOMPARE(answered.count(), 0); // nothing sent while a field is wrong
@@ -131,7 +133,7 @@ void tst_ElicitationDialog::declineAndLater()
     {
         ElicitationDialog d(meshRequest(), context());
         QSignalSpy answered(&d, &ElicitationDialog::answered);
-        showAndWait(d);
+        QVERIFY(showAndWait(d));
         button(d, "decline")->click();
         QCOMPARE(answered.count(), 1);
         QCOMPARE_JSON(d.elicitResult(), json::parse(R"({"action":"decline"})"));
@@ -140,7 +142,7 @@ void tst_ElicitationDialog::declineAndLater()
     {
         ElicitationDialog d(meshRequest(), context());
         QSignalSpy answered(&d, &ElicitationDialog::answered);
-        showAndWait(d);
+        QVERIFY(showAndWait(d));
         QVERIFY(!button(d, "cancel")); // no button that sounds like "cancel the case"
         button(d, "later")->click();
         QVERIFY(!d.isVisible());
@@ -155,7 +157,7 @@ void tst_ElicitationDialog::escapeAndCloseAnswerNothing()
         ElicitationDialog d(meshRequest(), context());
         QSignalSpy answered(&d, &ElicitationDialog::answered);
         QSignalSpy aborted(&d, &ElicitationDialog::abortRequested);
-        showAndWait(d);
+        QVERIFY(showAndWait(d));
         QVERIFY(QTest::qWaitForWindowExposed(&d));
         QTest::keyClick(&d, Qt::Key_Escape);
         QTRY_VERIFY_WITH_TIMEOUT(!d.isVisible(), 10000);
@@ -165,7 +167,7 @@ void tst_ElicitationDialog::escapeAndCloseAnswerNothing()
     {
         ElicitationDialog d(meshRequest(), context());
         QSignalSpy answered(&d, &ElicitationDialog::answered);
-        showAndWait(d);
+        QVERIFY(showAndWait(d));
         QVERIFY(d.close()); // the window manager's close button
         QCOMPARE(answered.count(), 0);
     }
@@ -176,7 +178,7 @@ void tst_ElicitationDialog::abortOnlyAsks()
     ElicitationDialog d(meshRequest(), context());
     QSignalSpy answered(&d, &ElicitationDialog::answered);
     QSignalSpy aborted(&d, &ElicitationDialog::abortRequested);
-    showAndWait(d);
+    QVERIFY(showAndWait(d));
     QPushButton *abort = button(d, "abort");
     QVERIFY(abort);
     QVERIFY(abort->text().contains(QLatin1String("Abort")));
@@ -226,7 +228,7 @@ void tst_ElicitationDialog::urlModeNeedsConsent()
         return consent;
     });
     QSignalSpy answered(&d, &ElicitationDialog::answered);
-    showAndWait(d);
+    QVERIFY(showAndWait(d));
     QCOMPARE(asked, 0); // never opened before the user clicks
     button(d, "accept")->click();
     QCOMPARE(asked, 1);
