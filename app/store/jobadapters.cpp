@@ -14,16 +14,13 @@ bool TaskStore::setJobAdapter(qint64 serverId, const QString &adapterJson)
         "ON CONFLICT(server_id) DO UPDATE SET adapter = excluded.adapter, "
         "updated_at = excluded.updated_at"));
     st.bind(1, serverId).bind(2, adapterJson + QString("")).bind(3, nowMs());
-    Statement log = m_db.prepare(
-        QStringLiteral("INSERT INTO change_log(tbl, row_id) VALUES('job_adapters', ?)"));
-    log.bind(1, serverId);
-    if (!tx.isActive() || !st.exec() || !log.exec() || !tx.commit()) {
+    if (!tx.isActive() || !st.exec()) {
         m_db.setError(QStringLiteral("Cannot store the job adapter of server %1: %2")
                           .arg(serverId)
-                          .arg(st.errorString().isEmpty() ? log.errorString() : st.errorString()));
+                          .arg(st.errorString()));
         return false;
     }
-    return true;
+    return logChange(m_db, QLatin1String("job_adapters"), serverId) && tx.commit();
 }
 
 std::optional<QString> TaskStore::jobAdapter(qint64 serverId)

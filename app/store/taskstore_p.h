@@ -20,20 +20,26 @@ inline qint64 nowMs()
     return QDateTime::currentMSecsSinceEpoch();
 }
 
-// A server added, edited, retired, brought back or deleted: logged for the other processes on
-// the database (ChangeFeed::Changes::servers). Written here rather than by a trigger so that
-// the discovery and tools a refresh stores, which no other process needs, are not logged.
-inline bool logServerChange(Database &db, qint64 serverId)
+// A row another process needs to hear of that no trigger logs: a server added, edited, retired,
+// brought back or deleted ("servers"; not the discovery and tools a refresh stores, which no
+// other process needs), or a server's job adapter stored ("job_adapters", by server id). Read by
+// ChangeFeed; sets the database error when it cannot log.
+inline bool logChange(Database &db, QLatin1String kind, qint64 rowId)
 {
-    Statement st
-        = db.prepare(QStringLiteral("INSERT INTO change_log(tbl, row_id) VALUES('servers', ?)"));
-    st.bind(1, serverId);
+    Statement st = db.prepare(QStringLiteral("INSERT INTO change_log(tbl, row_id) VALUES(?, ?)"));
+    st.bind(1, QString(kind)).bind(2, rowId);
     if (st.exec())
         return true;
-    db.setError(QStringLiteral("Cannot log the change of server %1 for other processes: %2")
-                    .arg(serverId)
+    db.setError(QStringLiteral("Cannot log the change of %1 %2 for other processes: %3")
+                    .arg(QString(kind))
+                    .arg(rowId)
                     .arg(st.errorString()));
     return false;
+}
+
+inline bool logServerChange(Database &db, qint64 serverId)
+{
+    return logChange(db, QLatin1String("servers"), serverId);
 }
 
 } // namespace
