@@ -87,7 +87,7 @@ export EDDY_SERVER_BIN="$build/server/eddy-cfd-server"
 
 run solver 1 bench_solver "$build/bench/solver/bench_solver" --speed-only --quick
 run server 4 "bench_server bench_server_floor" "$build/bench/server/bench_server" --server "$EDDY_SERVER_BIN" \
-    --floor "$build/bench/server/bench_server_floor" --tasks 100,1000 --duration-s 10 --slices 10
+    --floor "$build/bench/server/bench_server_floor" --tasks 100,1000 --duration-s 20 --slices 20
 run client 2 bench_client "$build/bench/client/bench_client" --quick --paced-seconds 10
 run compare 7 bench_compare "$build/bench/compare/bench_compare" all --quick --counts 100,1000 \
     ${node:+--node "$node"} --scripts "$here/server"

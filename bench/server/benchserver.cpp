@@ -818,17 +818,27 @@ std::string row(const RunResult &r)
     return buf;
 }
 
-// One RESULT line: eddy-cfd-server's CPU per poll as a multiple of the floor's, same polls.
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// One RESULT line: eddy-cfd-server's CPU per poll as a multiple of the floor's, same polls. The
+// verdict is the median of the turn pairs (each turn of the server beside the floor's next turn,
+// so a burst of load on the machine moves one pair, not the verdict); the ratio of the totals is
+// shown beside it.
 void printRatio(const Options &o, int tasks, bool keepAlive, const RunResult &eddy,
-                const std::optional<RunResult> &floor)
+                const std::optional<RunResult> &floor, const std::vector<double> &turnRatios)
 {
     char what[160], how[300];
     std::snprintf(what, sizeof what, "Server CPU per `tasks/get` against the floor, %s, %d tasks every %d ms",
                   keepAlive ? "keep-alive" : "new connection per poll", tasks, o.intervalMs);
     std::snprintf(how, sizeof how,
                   "bench_server --server eddy-cfd-server --floor bench_server_floor --tasks %d %s "
-                  "--duration-s %g",
-                  tasks, keepAlive ? "--only-keepalive" : "--only-fresh", o.durationS);
+                  "--duration-s %g --slices %d",
+                  tasks, keepAlive ? "--only-keepalive" : "--only-fresh", o.durationS, o.slices);
     Bench::Result res;
     res.bench = "server";
     res.what = what;
@@ -847,11 +857,22 @@ void printRatio(const Options &o, int tasks, bool keepAlive, const RunResult &ed
         res.why = why;
     } else {
         const double e = serverUsPerPoll(eddy), f = serverUsPerPoll(*floor);
-        res.value = e / f;
-        char shown[200];
-        std::snprintf(shown, sizeof shown, "%.1f µs vs floor %.1f µs = %.2f× (served %.0f%% / %.0f%%)", e, f,
-                      e / f, 100.0 * double(eddy.served) / double(std::max(1L, eddy.asked)),
-                      100.0 * double(floor->served) / double(std::max(1L, floor->asked)));
+        char shown[300];
+        if (turnRatios.size() >= 3) {
+            res.value = median(turnRatios);
+            const auto [lo, hi] = std::minmax_element(turnRatios.begin(), turnRatios.end());
+            std::snprintf(shown, sizeof shown,
+                          "median of %zu turn pairs %.2f× (%.2f–%.2f×); all turns %.1f µs vs floor "
+                          "%.1f µs = %.2f× (served %.0f%% / %.0f%%)",
+                          turnRatios.size(), *res.value, *lo, *hi, e, f, e / f,
+                          100.0 * double(eddy.served) / double(std::max(1L, eddy.asked)),
+                          100.0 * double(floor->served) / double(std::max(1L, floor->asked)));
+        } else {
+            res.value = e / f;
+            std::snprintf(shown, sizeof shown, "%.1f µs vs floor %.1f µs = %.2f× (served %.0f%% / %.0f%%)",
+                          e, f, e / f, 100.0 * double(eddy.served) / double(std::max(1L, eddy.asked)),
+                          100.0 * double(floor->served) / double(std::max(1L, floor->asked)));
+        }
         res.shown = shown;
     }
     Bench::printResult(res);
@@ -882,6 +903,7 @@ int main(int argc, char **argv)
         bool keepAlive;
         RunResult eddy;
         std::optional<RunResult> floor;
+        std::vector<double> turnRatios; // per turn: server µs per poll / floor µs per poll
     };
     std::vector<Pair> pairs;
     {
@@ -914,7 +936,7 @@ int main(int argc, char **argv)
             for (const bool keep : {true, false}) {
                 if ((keep && !o.keepAlive) || (!keep && !o.fresh))
                     continue;
-                Pair pair{count, keep, {}, std::nullopt};
+                Pair pair{count, keep, {}, std::nullopt, {}};
                 if (!floor) {
                     pair.eddy = pollRun(o, server.url(), server.pid(), subset, keep);
                 } else {
@@ -925,10 +947,14 @@ int main(int argc, char **argv)
                     const int inFlight = std::min<int>(o.maxInFlight, count);
                     Poller toServer(server.url(), keep, inFlight), toFloor(floor->url(), keep, inFlight);
                     for (int turn = 0; turn < o.slices; ++turn) {
-                        accumulate(pair.eddy, pollRun(o, server.url(), server.pid(), subset, keep, slice,
-                                                      turn == 0, &toServer));
-                        accumulate(f, pollRun(o, floor->url(), floor->pid(), subset, keep, slice, turn == 0,
-                                              &toFloor));
+                        const RunResult e = pollRun(o, server.url(), server.pid(), subset, keep, slice,
+                                                    turn == 0, &toServer);
+                        const RunResult fl = pollRun(o, floor->url(), floor->pid(), subset, keep, slice,
+                                                     turn == 0, &toFloor);
+                        if (e.served > 0 && fl.served > 0 && e.serverCpuS > 0 && fl.serverCpuS > 0)
+                            pair.turnRatios.push_back(serverUsPerPoll(e) / serverUsPerPoll(fl));
+                        accumulate(pair.eddy, e);
+                        accumulate(f, fl);
                     }
                     f.label = std::string("floor (bench_server_floor), ")
                               + (keep ? "keep-alive" : "new connection per request");
@@ -964,7 +990,7 @@ int main(int argc, char **argv)
         std::printf("%s\n", r.c_str());
     std::printf("\n");
     for (const Pair &p : pairs)
-        printRatio(o, p.tasks, p.keepAlive, p.eddy, p.floor);
+        printRatio(o, p.tasks, p.keepAlive, p.eddy, p.floor, p.turnRatios);
     if (!o.markdownOut.empty()) {
         std::ofstream out(o.markdownOut);
         out << header << "\n";
