@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -31,20 +32,26 @@ constexpr unsigned kMaxDepth = 32;
 constexpr std::ptrdiff_t kMaxNumberChars = 17;
 constexpr std::ptrdiff_t kMaxIntegerDigits = 15;
 
-// The members the scan reads. Each one names one bit of the duplicates mask.
+// The members the scan reads: strings (and the id), then objects. Each one names one bit of
+// the duplicates mask.
 enum Field : unsigned {
     None,
     Jsonrpc,
-    Id,
     Method,
-    Params,
     TaskId,
-    Meta,
     Version,
+    Id,
+    Params, // the first object
+    Meta,
     Capabilities,
     Extensions,
     Tasks,
 };
+
+constexpr bool seenField(unsigned seen, Field field)
+{
+    return (seen >> field) & 1;
+}
 
 // The objects the fields live in, by their nesting depth (the top object is 1). Each is
 // entered only through the field of the one before: params, _meta, clientCapabilities,
@@ -78,20 +85,34 @@ inline std::uint64_t load64(const char *p)
     return v;
 }
 
-// The n = N - 1 bytes at p (which are readable) spell lit.
+inline std::uint32_t load32(const char *p)
+{
+    std::uint32_t v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+template<std::size_t N, std::size_t... I>
+inline std::uint64_t chunkDiff(const char *p, const char (&lit)[N], std::index_sequence<I...>)
+{
+    return ((load64(p + 8 * I) ^ load64(lit + 8 * I)) | ... | 0);
+}
+
+// The n = N - 1 bytes at p (which are readable) spell lit: a few loads compared with
+// constants, the last one overlapping the ones before.
 template<std::size_t N>
 inline bool spells(const char *p, const char (&lit)[N])
 {
     constexpr std::size_t n = N - 1;
-    if constexpr (n < 8) {
-        return std::memcmp(p, lit, n) == 0;
+    static_assert(n >= 3);
+    if constexpr (n < 4) {
+        return p[0] == lit[0] && p[1] == lit[1] && p[2] == lit[2];
+    } else if constexpr (n < 8) {
+        return ((load32(p) ^ load32(lit)) | (load32(p + n - 4) ^ load32(lit + n - 4))) == 0;
     } else {
-        std::uint64_t diff = 0;
-        for (std::size_t i = 0; i + 8 <= n; i += 8)
-            diff |= load64(p + i) ^ load64(lit + i);
-        if constexpr (n % 8 != 0)
-            diff |= load64(p + n - 8) ^ load64(lit + n - 8);
-        return diff == 0;
+        return (chunkDiff(p, lit, std::make_index_sequence<n / 8>())
+                | (load64(p + n - 8) ^ load64(lit + n - 8)))
+               == 0;
     }
 }
 
@@ -205,34 +226,96 @@ bool PollScanner::scan(std::string_view body, Fields &out)
         return false;
     ++p;
 
-    unsigned depth = 1;         // containers open around the cursor
-    unsigned known = kTop;      // depth of the innermost open object whose fields are read
-    std::uint64_t arrays = 0;   // bit i: the container i levels out is an array
-    unsigned seen = 0;          // the fields read so far, by bit
-    Field pending = None;       // the field the next value is for
+    unsigned depth = 1;       // containers open around the cursor
+    unsigned known = kTop;    // depth of the innermost open object whose fields are read
+    std::uint64_t arrays = 0; // bit i: the container i levels out is an array
+    unsigned seen = 0;        // the fields read so far, by bit
     const char *q = nullptr;
 
+    // Each step tests for the token a compact body has there first, and skips white space
+    // only when that fails.
 objectStart: // just after a '{'
     p = skipSpace(p);
     if (*p == '}')
         goto close;
     if (depth > kMaxDepth)
         return false;
-key:
-    if (*p != '"')
-        return false;
-    if (depth == known && (pending = knownKey(known, p + 1, end, q)) != None) {
-        // nlohmann keeps the last of duplicates: let it decide.
-        if (seen & (1u << pending))
+key: // at a member's key, or white space before it
+    if (*p != '"') {
+        p = skipSpace(p);
+        if (*p != '"')
             return false;
-        seen |= 1u << pending;
-    } else if (!(q = plainStringEnd(p + 1, end))) {
-        return false;
     }
-    p = skipSpace(q + 1);
-    if (*p != ':')
+    if (depth == known) {
+        if (const Field field = knownKey(known, p + 1, end, q); field != None) {
+            // nlohmann keeps the last of duplicates: let it decide.
+            if (seenField(seen, field))
+                return false;
+            seen |= 1u << field;
+            p = skipSpace(q + 1);
+            if (*p != ':')
+                return false;
+            p = skipSpace(p + 1);
+            if (field >= Params) {
+                if (*p != '{')
+                    return false;
+                if (field != Tasks)
+                    known = depth + 1;
+                ++p;
+                ++depth;
+                arrays <<= 1;
+                goto objectStart;
+            }
+            if (*p != '"') {
+                if (field != Id)
+                    return false;
+                // A short integer written the way nlohmann writes it back ("-0" reads back
+                // as "0").
+                const char *start = p;
+                if (*p == '-')
+                    ++p;
+                const char *digits = p;
+                while (isDigit(*p))
+                    ++p;
+                const std::ptrdiff_t count = p - digits;
+                if (count == 0 || count > kMaxIntegerDigits || (*digits == '0' && p != start + 1))
+                    return false;
+                out.id = std::string_view(start, std::size_t(p - start));
+                goto next;
+            }
+            if (!(q = plainStringEnd(p + 1, end)))
+                return false;
+            const std::string_view text(p + 1, std::size_t(q - p - 1));
+            switch (field) {
+            case Jsonrpc:
+                out.jsonrpc = text;
+                break;
+            case Method:
+                out.method = text;
+                break;
+            case TaskId:
+                out.taskId = text;
+                break;
+            case Version:
+                out.protocolVersion = text;
+                break;
+            default:
+                out.id = std::string_view(p, text.size() + 2);
+                break;
+            }
+            p = q + 1;
+            goto next;
+        }
+    }
+    if (!(q = plainStringEnd(p + 1, end)))
         return false;
-    p = skipSpace(p + 1);
+    p = q + 1;
+    if (*p != ':') {
+        p = skipSpace(p);
+        if (*p != ':')
+            return false;
+    }
+    ++p;
     goto value;
 
 arrayStart: // just after a '['
@@ -241,107 +324,53 @@ arrayStart: // just after a '['
         goto close;
     if (depth > kMaxDepth)
         return false;
-value:
-    switch (*p) {
-    case '{':
-        switch (pending) {
-        case None:
-            break;
-        case Tasks:
-            out.declaresTasks = true;
-            break;
-        case Params:
-            out.hasParams = true;
-            known = depth + 1;
-            break;
-        case Meta:
-            out.hasMeta = true;
-            known = depth + 1;
-            break;
-        case Capabilities:
-            out.hasCapabilities = true;
-            known = depth + 1;
-            break;
-        case Extensions:
-            known = depth + 1;
-            break;
-        default:
-            return false;
-        }
-        pending = None;
+value: // at a value nobody reads, or white space before it
+    if (*p == '{') {
         ++p;
         ++depth;
         arrays <<= 1;
         goto objectStart;
-    case '[':
-        if (pending != None)
+    }
+    if (*p == '"') {
+        if (!(q = plainStringEnd(p + 1, end)))
             return false;
+        p = q + 1;
+        goto next;
+    }
+    switch (*p) {
+    case ' ':
+    case '\t':
+    case '\n':
+    case '\r':
+        ++p;
+        goto value;
+    case '[':
         ++p;
         ++depth;
         arrays = arrays << 1 | 1;
         goto arrayStart;
-    case '"': {
-        if (!(q = plainStringEnd(p + 1, end)))
-            return false;
-        const std::string_view text(p + 1, std::size_t(q - p - 1));
-        switch (pending) {
-        case None:
-            break;
-        case Jsonrpc:
-            out.jsonrpc = text;
-            break;
-        case Id:
-            out.id = std::string_view(p, text.size() + 2);
-            break;
-        case Method:
-            out.method = text;
-            break;
-        case TaskId:
-            out.taskId = text;
-            break;
-        case Version:
-            out.protocolVersion = text;
-            break;
-        default:
-            return false;
-        }
-        pending = None;
-        p = q + 1;
-        goto next;
-    }
     case 't':
-        if (pending != None || end - p < 4 || std::memcmp(p, "true", 4) != 0)
+        if (end - p < 4 || !spells(p, "true"))
             return false;
         p += 4;
         goto next;
     case 'f':
-        if (pending != None || end - p < 5 || std::memcmp(p, "false", 5) != 0)
+        if (end - p < 5 || !spells(p, "false"))
             return false;
         p += 5;
         goto next;
     case 'n':
-        if (pending != None || end - p < 4 || std::memcmp(p, "null", 4) != 0)
+        if (end - p < 4 || !spells(p, "null"))
             return false;
         p += 4;
         goto next;
     default: {
+        // Few digits and no exponent (the 'e' fails as whatever follows a value), so that no
+        // number can overflow in the full parser.
         const char *start = p;
         if (*p == '-')
             ++p;
-        if (pending == Id) {
-            // A short integer written the way nlohmann writes it back ("-0" reads back as "0").
-            const char *digits = p;
-            while (isDigit(*p))
-                ++p;
-            const std::ptrdiff_t count = p - digits;
-            if (count == 0 || count > kMaxIntegerDigits || (*digits == '0' && p != start + 1))
-                return false;
-            out.id = std::string_view(start, std::size_t(p - start));
-            pending = None;
-            goto next;
-        }
-        // No exponents and few digits, so that no number can overflow in the full parser.
-        if (pending != None || !isDigit(*p))
+        if (!isDigit(*p))
             return false;
         if (*p == '0')
             ++p;
@@ -355,25 +384,44 @@ value:
             while (isDigit(*p))
                 ++p;
         }
-        if (*p == 'e' || *p == 'E' || p - start > kMaxNumberChars)
+        if (p - start > kMaxNumberChars)
             return false;
         goto next;
     }
     }
 
 next: // after a value
-    p = skipSpace(p);
     if (*p == ',') {
-        p = skipSpace(p + 1);
+        ++p;
         if (arrays & 1)
             goto value;
         goto key;
     }
-close: // at a '}' or ']'
-    if (*p != ((arrays & 1) ? ']' : '}'))
+    if (*p == '}') {
+        if (arrays & 1)
+            return false;
+        goto close;
+    }
+    if (*p == ']') {
+        if (!(arrays & 1))
+            return false;
+        goto close;
+    }
+    if (!isSpace(*p))
         return false;
-    if (p == last)
-        return depth == 1;
+    p = skipSpace(p);
+    goto next;
+
+close: // at the '}' or ']' that closes the innermost container
+    if (p == last) {
+        if (depth != 1)
+            return false;
+        out.hasParams = seenField(seen, Params);
+        out.hasMeta = seenField(seen, Meta);
+        out.hasCapabilities = seenField(seen, Capabilities);
+        out.declaresTasks = seenField(seen, Tasks);
+        return true;
+    }
     if (depth == known)
         --known;
     if (--depth == 0)
