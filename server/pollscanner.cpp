@@ -78,6 +78,12 @@ inline const char *skipSpace(const char *p)
     return p;
 }
 
+// The same out of line, for where a compact body has no white space.
+[[gnu::noinline, gnu::cold]] const char *skipSomeSpace(const char *p)
+{
+    return skipSpace(p);
+}
+
 inline std::uint64_t load64(const char *p)
 {
     std::uint64_t v;
@@ -190,9 +196,10 @@ inline unsigned specialBytes(const char *p)
 
 // The closing quote of the plain string whose text starts at p: printable ASCII (0x20-0x7f)
 // without a backslash. Null when the string has anything else or does not end before `end`.
-inline const char *plainStringEnd(const char *p, const char *end)
+// Sixteen bytes at a time while p <= wide, then byte by byte.
+inline const char *plainStringEnd(const char *p, const char *wide, const char *end)
 {
-    while (end - p >= 16) {
+    while (p <= wide) {
         if (const unsigned special = specialBytes(p)) {
             p += std::countr_zero(special);
             return *p == '"' ? p : nullptr;
@@ -221,6 +228,9 @@ bool PollScanner::scan(std::string_view body, Fields &out)
         --last;
     if (last == p || *--last != '}')
         return false;
+    // Where 16 bytes can still be read (a string's text starts at the third byte at the
+    // earliest, so a short body never reads that way).
+    const char *const wide = body.size() >= 16 ? end - 16 : p;
     p = skipSpace(p);
     if (*p != '{')
         return false;
@@ -231,6 +241,12 @@ bool PollScanner::scan(std::string_view body, Fields &out)
     std::uint64_t arrays = 0; // bit i: the container i levels out is an array
     unsigned seen = 0;        // the fields read so far, by bit
     const char *q = nullptr;
+    // At c, perhaps after white space.
+    const auto at = [&p](char c) {
+        if (*p != c)
+            p = skipSomeSpace(p);
+        return *p == c;
+    };
 
     // Each step tests for the token a compact body has there first, and skips white space
     // only when that fails.
@@ -241,23 +257,20 @@ objectStart: // just after a '{'
     if (depth > kMaxDepth)
         return false;
 key: // at a member's key, or white space before it
-    if (*p != '"') {
-        p = skipSpace(p);
-        if (*p != '"')
-            return false;
-    }
+    if (!at('"'))
+        return false;
     if (depth == known) {
         if (const Field field = knownKey(known, p + 1, end, q); field != None) {
             // nlohmann keeps the last of duplicates: let it decide.
             if (seenField(seen, field))
                 return false;
             seen |= 1u << field;
-            p = skipSpace(q + 1);
-            if (*p != ':')
+            p = q + 1;
+            if (!at(':'))
                 return false;
-            p = skipSpace(p + 1);
+            ++p;
             if (field >= Params) {
-                if (*p != '{')
+                if (!at('{'))
                     return false;
                 if (field != Tasks)
                     known = depth + 1;
@@ -266,7 +279,7 @@ key: // at a member's key, or white space before it
                 arrays <<= 1;
                 goto objectStart;
             }
-            if (*p != '"') {
+            if (!at('"')) {
                 if (field != Id)
                     return false;
                 // A short integer written the way nlohmann writes it back ("-0" reads back
@@ -283,7 +296,7 @@ key: // at a member's key, or white space before it
                 out.id = std::string_view(start, std::size_t(p - start));
                 goto next;
             }
-            if (!(q = plainStringEnd(p + 1, end)))
+            if (!(q = plainStringEnd(p + 1, wide, end)))
                 return false;
             const std::string_view text(p + 1, std::size_t(q - p - 1));
             switch (field) {
@@ -307,14 +320,11 @@ key: // at a member's key, or white space before it
             goto next;
         }
     }
-    if (!(q = plainStringEnd(p + 1, end)))
+    if (!(q = plainStringEnd(p + 1, wide, end)))
         return false;
     p = q + 1;
-    if (*p != ':') {
-        p = skipSpace(p);
-        if (*p != ':')
-            return false;
-    }
+    if (!at(':'))
+        return false;
     ++p;
     goto value;
 
@@ -332,7 +342,7 @@ value: // at a value nobody reads, or white space before it
         goto objectStart;
     }
     if (*p == '"') {
-        if (!(q = plainStringEnd(p + 1, end)))
+        if (!(q = plainStringEnd(p + 1, wide, end)))
             return false;
         p = q + 1;
         goto next;
