@@ -65,7 +65,8 @@ inline bool isDigit(char c)
 
 inline bool isSpace(char c)
 {
-    constexpr std::uint64_t space = (1ull << ' ') | (1ull << '\t') | (1ull << '\n') | (1ull << '\r');
+    constexpr std::uint64_t space
+        = (1ull << ' ') | (1ull << '\t') | (1ull << '\n') | (1ull << '\r');
     const auto u = static_cast<unsigned char>(c);
     return u <= ' ' && (space >> u) & 1;
 }

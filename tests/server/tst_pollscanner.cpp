@@ -17,20 +17,22 @@
 #include <string>
 #include <vector>
 
-using nlohmann::json;
 using Eddy::Server::PollScanner;
+using nlohmann::json;
 
 namespace {
 
-const char *const kMeta = R"({"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
-                          R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},)"
-                          R"("extensions":{"io.modelcontextprotocol/tasks":{}}},)"
-                          R"("io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}})";
+const char *const kMeta
+    = R"({"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+      R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},)"
+      R"("extensions":{"io.modelcontextprotocol/tasks":{}}},)"
+      R"("io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}})";
 
 // What every Eddy client sends with a kept-alive tasks/get (nlohmann's key order).
 const char *const kPoll
-    = R"({"id":385,"jsonrpc":"2.0","method":"tasks/get","params":{"_meta":{"io.modelcontextprotocol/)"
-      R"(clientCapabilities":{"elicitation":{"form":{}},"extensions":{"io.modelcontextprotocol/tasks")"
+    = R"({"id":385,"jsonrpc":"2.0","method":"tasks/get","params":{"_meta":{)"
+      R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},)"
+      R"("extensions":{"io.modelcontextprotocol/tasks")"
       R"(:{}}},"io.modelcontextprotocol/clientInfo":{"name":"eddy-bench-server","version":"0.1"},)"
       R"("io.modelcontextprotocol/protocolVersion":"2026-07-28"},"taskId":)"
       R"("708ff219d7ad5b2b0f8186c23292bf2a"}})";
@@ -51,9 +53,12 @@ std::vector<std::string> seeds()
     return {
         kPoll,
         kDecoys,
-        R"({"jsonrpc":"2.0","id":7,"method":"tasks/get","params":{"taskId":"0123abcd","_meta":)" + meta + "}}",
-        R"({"params":{"_meta":)" + meta + R"(,"taskId":"x"},"method":"tasks/get","id":"p-1","jsonrpc":"2.0"})",
-        R"( { "jsonrpc" : "2.0" , "id" : -12 , "method" : "tasks/get" , "params" : { "taskId" : "t" , "_meta" : )"
+        R"({"jsonrpc":"2.0","id":7,"method":"tasks/get","params":{"taskId":"0123abcd","_meta":)"
+            + meta + "}}",
+        R"({"params":{"_meta":)" + meta
+            + R"(,"taskId":"x"},"method":"tasks/get","id":"p-1","jsonrpc":"2.0"})",
+        R"( { "jsonrpc" : "2.0" , "id" : -12 , "method" : "tasks/get" , )"
+        R"("params" : { "taskId" : "t" , "_meta" : )"
             + meta + R"( , "extra" : [ 1 , 2.5 , true , false , null , { "a" : [ ] } ] } } )",
     };
 }
@@ -124,8 +129,8 @@ std::string show(std::string_view v, const std::string &body)
 
 // Where the two scanners' fields differ (the views must be the very same bytes of the body);
 // empty when they agree.
-std::string fieldsDiffer(const std::string &body, const PollScanner::Fields &a,
-                         const PollScanner::Fields &b)
+std::string
+fieldsDiffer(const std::string &body, const PollScanner::Fields &a, const PollScanner::Fields &b)
 {
     const auto same = [](std::string_view x, std::string_view y) {
         return x.data() == y.data() && x.size() == y.size();
@@ -189,8 +194,10 @@ std::string pollWith(const std::vector<int> &order, const std::string &gap)
         R"("id":385)",
         R"("jsonrpc":"2.0")",
         R"("method":"tasks/get")",
-        R"("params":{"taskId":"t-1","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
-        R"("io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":)"
+        R"("params":{"taskId":"t-1","_meta":{)"
+        R"("io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+        R"("io.modelcontextprotocol/clientCapabilities":{"extensions":{)"
+        R"("io.modelcontextprotocol/tasks":)"
         R"({}},"elicitation":{"form":{}}}}})",
     };
     std::string compact = "{";
@@ -203,7 +210,8 @@ std::string pollWith(const std::vector<int> &order, const std::string &gap)
     for (const char c : compact) {
         if (c == '"')
             inString = !inString;
-        const bool structural = !inString && std::string_view("{}[]:,").find(c) != std::string_view::npos;
+        const bool structural
+            = !inString && std::string_view("{}[]:,").find(c) != std::string_view::npos;
         if (structural)
             spaced += gap;
         spaced += c;
@@ -213,8 +221,8 @@ std::string pollWith(const std::vector<int> &order, const std::string &gap)
     return spaced + gap;
 }
 
-std::string nested(int levels, const std::string &open, const std::string &inner,
-                   const std::string &close)
+std::string
+nested(int levels, const std::string &open, const std::string &inner, const std::string &close)
 {
     std::string s = R"({"x":)";
     for (int i = 0; i < levels; ++i)
@@ -286,16 +294,18 @@ void tst_PollScanner::skipsDecoys()
     QCOMPARE(check(body), std::string());
 
     // The Tasks extension only counts inside clientCapabilities.extensions.
-    const std::string misplaced = R"({"params":{"_meta":{"io.modelcontextprotocol/clientCapabilities")"
-                                  R"(:{"io.modelcontextprotocol/tasks":{},"extensions":{"x":{)"
-                                  R"("io.modelcontextprotocol/tasks":{}}}}}}})";
+    const std::string misplaced
+        = R"({"params":{"_meta":{"io.modelcontextprotocol/clientCapabilities")"
+          R"(:{"io.modelcontextprotocol/tasks":{},"extensions":{"x":{)"
+          R"("io.modelcontextprotocol/tasks":{}}}}}}})";
     QVERIFY(PollScanner::scan(misplaced, f));
     QVERIFY(f.hasCapabilities);
     QVERIFY(!f.declaresTasks);
     QCOMPARE(check(misplaced), std::string());
 
     // A read field's name in a skipped object after the known object closed.
-    const std::string after = R"({"params":{"taskId":"a"},"x":{"params":{"taskId":"b"}},"y":[{"id":2}],"id":1})";
+    const std::string after
+        = R"({"params":{"taskId":"a"},"x":{"params":{"taskId":"b"}},"y":[{"id":2}],"id":1})";
     QVERIFY(PollScanner::scan(after, f));
     QCOMPARE(std::string(f.taskId), std::string("a"));
     QCOMPARE(std::string(f.id), std::string("1"));
@@ -344,10 +354,10 @@ void tst_PollScanner::limitsDepth()
     for (int levels = 0; levels < 40; ++levels) {
         for (const auto &[open, inner, close] :
              std::initializer_list<std::array<const char *, 3>>{{"[", "", "]"},
-                                                               {"[", "\"s\"", "]"},
-                                                               {"[1,", "[]", "]"},
-                                                               {R"({"k":)", "{}", "}"},
-                                                               {R"({"k":[],"l":)", "0", "}"}}) {
+                                                                {"[", "\"s\"", "]"},
+                                                                {"[1,", "[]", "]"},
+                                                                {R"({"k":)", "{}", "}"},
+                                                                {R"({"k":[],"l":)", "0", "}"}}) {
             const std::string body = nested(levels, open, inner, close);
             QVERIFY2(check(body).empty(), body.c_str());
         }
@@ -357,14 +367,39 @@ void tst_PollScanner::limitsDepth()
 void tst_PollScanner::agreesWithNlohmannUnderMutation()
 {
     // Characters that matter to JSON, plus bytes the scanner must refuse.
-    static const std::string alphabet = "{}[]:,\"\\ \t\n0123456789-+.eEtrufalsn/ab\x7f\xc3\xa9\xff\x01";
+    static const std::string alphabet
+        = "{}[]:,\"\\ \t\n0123456789-+.eEtrufalsn/ab\x7f\xc3\xa9\xff\x01";
     // Tokens that make a body deeper, shift strings, or repeat a read field.
-    static const std::vector<std::string> tokens = {
-        "{}", "[]", "{", "}", "[", "]", R"("k":)", R"("{")", R"("}")", R"("]")", R"(":")",
-        R"("\"")", "\"", ",", " ", "\r\n", "-0", "1e5", "0.5", "17", "true", "null",
-        R"("taskId":"t",)", R"("id":2,)", R"("_meta":{},)", R"("extensions":{},)",
-        R"("io.modelcontextprotocol/tasks":{},)", R"("params":{},)",
-        R"("io.modelcontextprotocol/protocolVersion":"v",)"};
+    static const std::vector<std::string> tokens
+        = {"{}",
+           "[]",
+           "{",
+           "}",
+           "[",
+           "]",
+           R"("k":)",
+           R"("{")",
+           R"("}")",
+           R"("]")",
+           R"(":")",
+           R"("\"")",
+           "\"",
+           ",",
+           " ",
+           "\r\n",
+           "-0",
+           "1e5",
+           "0.5",
+           "17",
+           "true",
+           "null",
+           R"("taskId":"t",)",
+           R"("id":2,)",
+           R"("_meta":{},)",
+           R"("extensions":{},)",
+           R"("io.modelcontextprotocol/tasks":{},)",
+           R"("params":{},)",
+           R"("io.modelcontextprotocol/protocolVersion":"v",)"};
     std::mt19937 rng(20261130);
     auto all = seeds();
     for (std::string &body : corpus())
@@ -378,11 +413,21 @@ void tst_PollScanner::agreesWithNlohmannUnderMutation()
             const std::size_t at = rng() % body.size();
             const char c = alphabet[rng() % alphabet.size()];
             switch (rng() % 6) {
-            case 0: body.insert(at, 1, c); break;
-            case 1: body.erase(at, 1); break;
-            case 2: body[at] = c; break;
-            case 3: body.insert(at, tokens[rng() % tokens.size()]); break;
-            case 4: body.resize(at); break; // a truncated body
+            case 0:
+                body.insert(at, 1, c);
+                break;
+            case 1:
+                body.erase(at, 1);
+                break;
+            case 2:
+                body[at] = c;
+                break;
+            case 3:
+                body.insert(at, tokens[rng() % tokens.size()]);
+                break;
+            case 4:
+                body.resize(at);
+                break; // a truncated body
             default: { // duplicate a slice, which makes repeated keys
                 const std::size_t len = std::min<std::size_t>(1 + rng() % 40, body.size() - at);
                 body.insert(at, body.substr(at, len));
@@ -480,7 +525,8 @@ void tst_PollScanner::fallsBackOnUnusualShapes_data()
     QTest::newRow("clientCapabilities a number")
         << R"({"params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":1}}})";
     QTest::newRow("extensions true")
-        << R"({"params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":true}}}})";
+        << R"({"params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{)"
+           R"("extensions":true}}}})";
     QTest::newRow("tasks an array")
         << R"({"params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{)"
            R"("io.modelcontextprotocol/tasks":[]}}}}})";
