@@ -1,222 +1,220 @@
 #include "server/pollscanner.h"
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+// One loop over the tokens with an explicit nesting counter, not a recursive descent: a poll
+// comes every few milliseconds and finds the caches cold, so the code is kept to a few cache
+// lines and the common path (a compact body) to a few instructions per byte.
+//
+// Bounds: the body must end, after white space, with the top object's '}'. That byte ends every
+// white space, number and literal run below, so those loops need no end check; only strings
+// (which may contain '}') are bounded by the body's real end. Every token but a '}' is
+// followed by at least that '}', so the cursor never passes it; closing a '}' checks whether it
+// was the last one.
 
 namespace Eddy::Server {
 
 namespace {
 
-// Deeper than any poll: hand such bodies to the full parser.
-constexpr int kMaxDepth = 32;
+// Deeper than any poll: hand such bodies to the full parser. A value nested in more than
+// kMaxDepth containers (the top object counts) is refused.
+constexpr unsigned kMaxDepth = 32;
 // At most 17 characters without an exponent: always finite for nlohmann too (and an integer
 // of that length fits in 64 bits).
 constexpr std::ptrdiff_t kMaxNumberChars = 17;
-constexpr int kMaxIntegerDigits = 15;
+constexpr std::ptrdiff_t kMaxIntegerDigits = 15;
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-// Every member returns false for "not plain", and the scan stops there.
-class Cursor final
-{
-public:
-    explicit Cursor(std::string_view text)
-        : m_p(text.data())
-        , m_end(text.data() + text.size())
-    {}
-
-    void skipSpace()
-    {
-        // One comparison for the usual case, a structural character right here.
-        while (m_p < m_end && static_cast<unsigned char>(*m_p) <= ' '
-               && (*m_p == ' ' || *m_p == '\t' || *m_p == '\n' || *m_p == '\r'))
-            ++m_p;
-    }
-    bool atEnd() const { return m_p == m_end; }
-    bool consume(char c)
-    {
-        skipSpace();
-        if (m_p < m_end && *m_p == c) {
-            ++m_p;
-            return true;
-        }
-        return false;
-    }
-    bool peek(char c)
-    {
-        skipSpace();
-        return m_p < m_end && *m_p == c;
-    }
-
-    // A string of printable ASCII without escapes (so its JSON text is its value); the view
-    // excludes the quotes.
-    bool string(std::string_view &out)
-    {
-        skipSpace();
-        if (m_p >= m_end || *m_p != '"')
-            return false;
-        const char *start = ++m_p;
-        skipPlain();
-        while (m_p < m_end) {
-            const auto c = static_cast<unsigned char>(*m_p);
-            if (c == '"') {
-                out = std::string_view(start, std::size_t(m_p - start));
-                ++m_p;
-                return true;
-            }
-            if (c < 0x20 || c >= 0x80 || c == '\\')
-                return false;
-            ++m_p;
-        }
-        return false;
-    }
-
-    // A JSON-RPC id, as its raw text: a plain string (with its quotes) or a short integer
-    // written the way nlohmann would write it back.
-    bool id(std::string_view &out)
-    {
-        skipSpace();
-        const char *start = m_p;
-        if (m_p < m_end && *m_p == '"') {
-            std::string_view ignored;
-            if (!string(ignored))
-                return false;
-            out = std::string_view(start, std::size_t(m_p - start));
-            return true;
-        }
-        if (m_p < m_end && *m_p == '-')
-            ++m_p;
-        const char *digits = m_p;
-        while (m_p < m_end && isDigit(*m_p))
-            ++m_p;
-        const std::ptrdiff_t count = m_p - digits;
-        if (count == 0 || count > kMaxIntegerDigits || (count > 1 && *digits == '0')
-            || (*digits == '0' && digits != start)) // "-0" reads back as "0"
-            return false;
-        out = std::string_view(start, std::size_t(m_p - start));
-        return true;
-    }
-
-    // Calls onMember(key) with the cursor before each member's value; onMember parses it.
-    template<typename OnMember>
-    bool object(int depth, OnMember onMember)
-    {
-        if (depth > kMaxDepth || !consume('{'))
-            return false;
-        if (consume('}'))
-            return true;
-        do {
-            std::string_view key;
-            if (!string(key) || !consume(':') || !onMember(key))
-                return false;
-        } while (consume(','));
-        return consume('}');
-    }
-
-    bool skipValue(int depth)
-    {
-        skipSpace();
-        if (m_p >= m_end || depth > kMaxDepth)
-            return false;
-        switch (*m_p) {
-        case '{':
-            return object(depth, [&](std::string_view) { return skipValue(depth + 1); });
-        case '[':
-            ++m_p;
-            if (consume(']'))
-                return true;
-            do {
-                if (!skipValue(depth + 1))
-                    return false;
-            } while (consume(','));
-            return consume(']');
-        case '"': {
-            std::string_view ignored;
-            return string(ignored);
-        }
-        case 't':
-            return literal("true");
-        case 'f':
-            return literal("false");
-        case 'n':
-            return literal("null");
-        default:
-            return number();
-        }
-    }
-
-private:
-    // Skips 8 bytes at a time while none of them ends a plain string or disqualifies it (a
-    // quote, a backslash, a control character or a non-ASCII byte); the byte loop in string()
-    // decides the rest. A string is most of a poll's body.
-    void skipPlain()
-    {
-        constexpr std::uint64_t ones = 0x0101010101010101u;
-        constexpr std::uint64_t highs = 0x8080808080808080u;
-        const auto hasZero = [](std::uint64_t v) {
-            return (v - ones) & ~v & highs;
-        };
-        while (m_end - m_p >= 8) {
-            std::uint64_t w;
-            std::memcpy(&w, m_p, sizeof w);
-            // Below 0x20 or from 0x80: the subtraction borrows into, or w already has, a high
-            // bit (a borrow only ever starts at such a byte, so nothing else is flagged).
-            const std::uint64_t special = (((w - 0x20 * ones) | w) & highs)
-                                          | hasZero(w ^ ('"' * ones)) | hasZero(w ^ ('\\' * ones));
-            if (special)
-                return;
-            m_p += 8;
-        }
-    }
-
-    bool literal(std::string_view word)
-    {
-        if (std::size_t(m_end - m_p) < word.size() || std::string_view(m_p, word.size()) != word)
-            return false;
-        m_p += word.size();
-        return true;
-    }
-
-    // No exponents and few digits, so that no number can overflow in the full parser either.
-    bool number()
-    {
-        const char *start = m_p;
-        if (m_p < m_end && *m_p == '-')
-            ++m_p;
-        if (m_p >= m_end || !isDigit(*m_p))
-            return false;
-        if (*m_p == '0')
-            ++m_p;
-        else
-            while (m_p < m_end && isDigit(*m_p))
-                ++m_p;
-        if (m_p < m_end && *m_p == '.') {
-            ++m_p;
-            if (m_p >= m_end || !isDigit(*m_p))
-                return false;
-            while (m_p < m_end && isDigit(*m_p))
-                ++m_p;
-        }
-        if (m_p < m_end && (*m_p == 'e' || *m_p == 'E'))
-            return false;
-        return m_p - start <= kMaxNumberChars;
-    }
-
-    const char *m_p;
-    const char *m_end;
+// The members the scan reads: strings (and the id), then objects. Each one names one bit of
+// the duplicates mask.
+enum Field : unsigned {
+    None,
+    Jsonrpc,
+    Method,
+    TaskId,
+    Version,
+    Id,
+    Params, // the first object
+    Meta,
+    Capabilities,
+    Extensions,
+    Tasks,
 };
 
-// A field the scan reads must appear once: nlohmann would keep the last of duplicates.
-bool firstTime(bool &seen)
+constexpr bool seenField(unsigned seen, Field field)
 {
-    if (seen)
-        return false;
-    seen = true;
-    return true;
+    return (seen >> field) & 1;
+}
+
+// The objects the fields live in, by their nesting depth (the top object is 1). Each is
+// entered only through the field of the one before: params, _meta, clientCapabilities,
+// extensions.
+constexpr unsigned kTop = 1, kParams = 2, kMeta = 3, kCapabilities = 4, kExtensions = 5;
+
+inline bool isDigit(char c)
+{
+    return unsigned(c - '0') < 10u;
+}
+
+inline bool isSpace(char c)
+{
+    constexpr std::uint64_t space
+        = (1ull << ' ') | (1ull << '\t') | (1ull << '\n') | (1ull << '\r');
+    const auto u = static_cast<unsigned char>(c);
+    return u <= ' ' && (space >> u) & 1;
+}
+
+// Stops at the body's last '}' at the latest.
+inline const char *skipSpace(const char *p)
+{
+    while (isSpace(*p))
+        ++p;
+    return p;
+}
+
+// The same out of line, for where a compact body has no white space.
+[[gnu::noinline, gnu::cold]] const char *skipSomeSpace(const char *p)
+{
+    return skipSpace(p);
+}
+
+inline std::uint64_t load64(const char *p)
+{
+    std::uint64_t v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+inline std::uint32_t load32(const char *p)
+{
+    std::uint32_t v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+template<std::size_t N, std::size_t... I>
+inline std::uint64_t chunkDiff(const char *p, const char (&lit)[N], std::index_sequence<I...>)
+{
+    return ((load64(p + 8 * I) ^ load64(lit + 8 * I)) | ... | 0);
+}
+
+// The n = N - 1 bytes at p (which are readable) spell lit: a few loads compared with
+// constants, the last one overlapping the ones before.
+template<std::size_t N>
+inline bool spells(const char *p, const char (&lit)[N])
+{
+    constexpr std::size_t n = N - 1;
+    static_assert(n >= 3);
+    if constexpr (n < 4) {
+        return p[0] == lit[0] && p[1] == lit[1] && p[2] == lit[2];
+    } else if constexpr (n < 8) {
+        return ((load32(p) ^ load32(lit)) | (load32(p + n - 4) ^ load32(lit + n - 4))) == 0;
+    } else {
+        return (chunkDiff(p, lit, std::make_index_sequence<n / 8>())
+                | (load64(p + n - 8) ^ load64(lit + n - 8)))
+               == 0;
+    }
+}
+
+// The field named by the key whose text starts at k, when that key is a member of the known
+// object at depth `in`, with `close` at the key's closing quote; otherwise None. Each name is
+// compared with its closing quote, so a match is the whole (plain) key; any other key is read
+// as a string that names no field.
+inline Field knownKey(unsigned in, const char *k, const char *end, const char *&close)
+{
+    const auto is = [&]<std::size_t N>(const char(&quoted)[N], Field field) {
+        if (end - k < std::ptrdiff_t(N - 1) || !spells(k, quoted))
+            return None;
+        close = k + N - 2;
+        return field;
+    };
+    switch (in) {
+    case kTop:
+        switch (*k) {
+        case 'i':
+            return is("id\"", Id);
+        case 'j':
+            return is("jsonrpc\"", Jsonrpc);
+        case 'm':
+            return is("method\"", Method);
+        case 'p':
+            return is("params\"", Params);
+        default:
+            return None;
+        }
+    case kParams:
+        return *k == 't' ? is("taskId\"", TaskId) : *k == '_' ? is("_meta\"", Meta) : None;
+    case kMeta:
+        // Both start with "io.modelcontextprotocol/".
+        if (end - k < 25)
+            return None;
+        if (k[24] == 'p')
+            return is("io.modelcontextprotocol/protocolVersion\"", Version);
+        if (k[24] == 'c')
+            return is("io.modelcontextprotocol/clientCapabilities\"", Capabilities);
+        return None;
+    case kCapabilities:
+        return *k == 'e' ? is("extensions\"", Extensions) : None;
+    case kExtensions:
+        return *k == 'i' ? is("io.modelcontextprotocol/tasks\"", Tasks) : None;
+    default:
+        return None;
+    }
+}
+
+// Bit i set: byte i of the 16 at p ends or disqualifies a plain string (a quote, a backslash,
+// a control character or a byte from 0x80).
+inline unsigned specialBytes(const char *p)
+{
+    using Bytes = signed char __attribute__((vector_size(16)));
+    Bytes v;
+    std::memcpy(&v, p, sizeof v);
+    // Signed: a control character and a byte from 0x80 are both below ' '.
+    const Bytes hit = (v == '"') | (v == '\\') | (v < ' ');
+#if defined(__SSE2__) && !defined(EDDY_POLLSCANNER_GENERIC)
+    return unsigned(_mm_movemask_epi8(reinterpret_cast<__m128i>(hit)));
+#else
+    std::uint64_t half[2];
+    std::memcpy(half, &hit, sizeof half);
+    if constexpr (std::endian::native == std::endian::big) {
+        half[0] = __builtin_bswap64(half[0]);
+        half[1] = __builtin_bswap64(half[1]);
+    }
+    // One bit per byte: the top bit of each byte, gathered into the top byte by a multiply.
+    constexpr std::uint64_t tops = 0x8080808080808080u, gather = 0x0002040810204081u;
+    const unsigned lo = unsigned(((half[0] & tops) * gather) >> 56);
+    const unsigned hi = unsigned(((half[1] & tops) * gather) >> 56);
+    return lo | hi << 8;
+#endif
+}
+
+// The closing quote of the plain string whose text starts at p: printable ASCII (0x20-0x7f)
+// without a backslash. Null when the string has anything else or does not end before `end`.
+// Sixteen bytes at a time while p <= wide, then byte by byte.
+inline const char *plainStringEnd(const char *p, const char *wide, const char *end)
+{
+    while (p <= wide) {
+        if (const unsigned special = specialBytes(p)) {
+            p += std::countr_zero(special);
+            return *p == '"' ? p : nullptr;
+        }
+        p += 16;
+    }
+    for (; p < end; ++p) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"')
+            return p;
+        if (c < 0x20 || c >= 0x80 || c == '\\')
+            return nullptr;
+    }
+    return nullptr;
 }
 
 } // namespace
@@ -224,47 +222,224 @@ bool firstTime(bool &seen)
 bool PollScanner::scan(std::string_view body, Fields &out)
 {
     out = Fields();
-    Cursor c(body);
-    bool seenJsonrpc = false, seenId = false, seenMethod = false;
-    bool seenTaskId = false, seenVersion = false, seenExtensions = false;
+    const char *p = body.data();
+    const char *const end = p + body.size();
+    const char *last = end; // the top object's '}'
+    while (last != p && isSpace(last[-1]))
+        --last;
+    if (last == p || *--last != '}')
+        return false;
+    // Where 16 bytes can still be read (a string's text starts at the third byte at the
+    // earliest, so a short body never reads that way).
+    const char *const wide = body.size() >= 16 ? end - 16 : p;
+    p = skipSpace(p);
+    if (*p != '{')
+        return false;
+    ++p;
 
-    const auto extensions = [&](std::string_view key) {
-        if (key == "io.modelcontextprotocol/tasks")
-            return firstTime(out.declaresTasks) && c.peek('{') && c.skipValue(5);
-        return c.skipValue(5);
+    unsigned depth = 1;       // containers open around the cursor
+    unsigned known = kTop;    // depth of the innermost open object whose fields are read
+    std::uint64_t arrays = 0; // bit i: the container i levels out is an array
+    unsigned seen = 0;        // the fields read so far, by bit
+    const char *q = nullptr;
+    // At c, perhaps after white space.
+    const auto at = [&p](char c) {
+        if (*p != c)
+            p = skipSomeSpace(p);
+        return *p == c;
     };
-    const auto capabilities = [&](std::string_view key) {
-        if (key == "extensions")
-            return firstTime(seenExtensions) && c.object(4, extensions);
-        return c.skipValue(4);
-    };
-    const auto meta = [&](std::string_view key) {
-        if (key == "io.modelcontextprotocol/protocolVersion")
-            return firstTime(seenVersion) && c.string(out.protocolVersion);
-        if (key == "io.modelcontextprotocol/clientCapabilities")
-            return firstTime(out.hasCapabilities) && c.object(3, capabilities);
-        return c.skipValue(3);
-    };
-    const auto params = [&](std::string_view key) {
-        if (key == "taskId")
-            return firstTime(seenTaskId) && c.string(out.taskId);
-        if (key == "_meta")
-            return firstTime(out.hasMeta) && c.object(2, meta);
-        return c.skipValue(2);
-    };
-    const bool plain = c.object(0, [&](std::string_view key) {
-        if (key == "jsonrpc")
-            return firstTime(seenJsonrpc) && c.string(out.jsonrpc);
-        if (key == "id")
-            return firstTime(seenId) && c.id(out.id);
-        if (key == "method")
-            return firstTime(seenMethod) && c.string(out.method);
-        if (key == "params")
-            return firstTime(out.hasParams) && c.object(1, params);
-        return c.skipValue(1);
-    });
-    c.skipSpace();
-    return plain && c.atEnd();
+
+    // Each step tests for the token a compact body has there first, and skips white space
+    // only when that fails.
+objectStart: // just after a '{'
+    p = skipSpace(p);
+    if (*p == '}')
+        goto close;
+    if (depth > kMaxDepth)
+        return false;
+key: // at a member's key, or white space before it
+    if (!at('"'))
+        return false;
+    if (depth == known) {
+        if (const Field field = knownKey(known, p + 1, end, q); field != None) {
+            // nlohmann keeps the last of duplicates: let it decide.
+            if (seenField(seen, field))
+                return false;
+            seen |= 1u << field;
+            p = q + 1;
+            if (!at(':'))
+                return false;
+            ++p;
+            if (field >= Params) {
+                if (!at('{'))
+                    return false;
+                if (field != Tasks)
+                    known = depth + 1;
+                ++p;
+                ++depth;
+                arrays <<= 1;
+                goto objectStart;
+            }
+            if (!at('"')) {
+                if (field != Id)
+                    return false;
+                // A short integer written the way nlohmann writes it back ("-0" reads back
+                // as "0").
+                const char *start = p;
+                if (*p == '-')
+                    ++p;
+                const char *digits = p;
+                while (isDigit(*p))
+                    ++p;
+                const std::ptrdiff_t count = p - digits;
+                if (count == 0 || count > kMaxIntegerDigits || (*digits == '0' && p != start + 1))
+                    return false;
+                out.id = std::string_view(start, std::size_t(p - start));
+                goto next;
+            }
+            if (!(q = plainStringEnd(p + 1, wide, end)))
+                return false;
+            const std::string_view text(p + 1, std::size_t(q - p - 1));
+            switch (field) {
+            case Jsonrpc:
+                out.jsonrpc = text;
+                break;
+            case Method:
+                out.method = text;
+                break;
+            case TaskId:
+                out.taskId = text;
+                break;
+            case Version:
+                out.protocolVersion = text;
+                break;
+            default:
+                out.id = std::string_view(p, text.size() + 2);
+                break;
+            }
+            p = q + 1;
+            goto next;
+        }
+    }
+    if (!(q = plainStringEnd(p + 1, wide, end)))
+        return false;
+    p = q + 1;
+    if (!at(':'))
+        return false;
+    ++p;
+    goto value;
+
+arrayStart: // just after a '['
+    p = skipSpace(p);
+    if (*p == ']')
+        goto close;
+    if (depth > kMaxDepth)
+        return false;
+value: // at a value nobody reads, or white space before it
+    if (*p == '{') {
+        ++p;
+        ++depth;
+        arrays <<= 1;
+        goto objectStart;
+    }
+    if (*p == '"') {
+        if (!(q = plainStringEnd(p + 1, wide, end)))
+            return false;
+        p = q + 1;
+        goto next;
+    }
+    switch (*p) {
+    case ' ':
+    case '\t':
+    case '\n':
+    case '\r':
+        ++p;
+        goto value;
+    case '[':
+        ++p;
+        ++depth;
+        arrays = arrays << 1 | 1;
+        goto arrayStart;
+    case 't':
+        if (end - p < 4 || !spells(p, "true"))
+            return false;
+        p += 4;
+        goto next;
+    case 'f':
+        if (end - p < 5 || !spells(p, "false"))
+            return false;
+        p += 5;
+        goto next;
+    case 'n':
+        if (end - p < 4 || !spells(p, "null"))
+            return false;
+        p += 4;
+        goto next;
+    default: {
+        // Few digits and no exponent (the 'e' fails as whatever follows a value), so that no
+        // number can overflow in the full parser.
+        const char *start = p;
+        if (*p == '-')
+            ++p;
+        if (!isDigit(*p))
+            return false;
+        if (*p == '0')
+            ++p;
+        else
+            while (isDigit(*p))
+                ++p;
+        if (*p == '.') {
+            ++p;
+            if (!isDigit(*p))
+                return false;
+            while (isDigit(*p))
+                ++p;
+        }
+        if (p - start > kMaxNumberChars)
+            return false;
+        goto next;
+    }
+    }
+
+next: // after a value
+    if (*p == ',') {
+        ++p;
+        if (arrays & 1)
+            goto value;
+        goto key;
+    }
+    if (*p == '}') {
+        if (arrays & 1)
+            return false;
+        goto close;
+    }
+    if (*p == ']') {
+        if (!(arrays & 1))
+            return false;
+        goto close;
+    }
+    if (!isSpace(*p))
+        return false;
+    p = skipSpace(p);
+    goto next;
+
+close: // at the '}' or ']' that closes the innermost container
+    if (p == last) {
+        if (depth != 1)
+            return false;
+        out.hasParams = seenField(seen, Params);
+        out.hasMeta = seenField(seen, Meta);
+        out.hasCapabilities = seenField(seen, Capabilities);
+        out.declaresTasks = seenField(seen, Tasks);
+        return true;
+    }
+    if (depth == known)
+        --known;
+    if (--depth == 0)
+        return false; // the top object ended before the body
+    arrays >>= 1;
+    ++p;
+    goto next;
 }
 
 } // namespace Eddy::Server

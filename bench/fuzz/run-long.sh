@@ -7,7 +7,7 @@ set -u
 seconds=${1:-600}
 out=${2:-$PWD/fuzz-long}
 src=$(cd "$(dirname "$0")/../.." && pwd)
-targets="fuzz_jsonrpc fuzz_sse fuzz_progress fuzz_schema fuzz_taskreply"
+targets="fuzz_jsonrpc fuzz_sse fuzz_progress fuzz_schema fuzz_taskreply fuzz_pollscanner"
 build=$out/build
 mkdir -p "$out"
 

@@ -4,7 +4,8 @@ if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "The fuzzers need clang (libFuzzer): configure with CC=clang "
                         "CXX=clang++, or leave EDDY_FUZZ off.")
 endif()
-set(EDDY_FUZZ_TARGETS fuzz_jsonrpc fuzz_sse fuzz_progress fuzz_schema fuzz_taskreply)
+set(EDDY_FUZZ_TARGETS fuzz_jsonrpc fuzz_sse fuzz_progress fuzz_schema fuzz_taskreply
+    fuzz_pollscanner)
 set(app ${EDDY_ROOT}/app)
 set(fuzz_jsonrpc_SOURCES fuzz_jsonrpc.cpp ${app}/mcp/taskstate.cpp ${app}/mcp/rawjson.cpp ${app}/mcp/taskstatus.cpp
     ${app}/mcp/error.cpp ${app}/mcp/headers.cpp ${app}/mcp/tool.cpp ${app}/net/sseparser.cpp)
@@ -13,6 +14,7 @@ set(fuzz_progress_SOURCES fuzz_progress.cpp ${app}/monitor/progressparser.cpp)
 set(fuzz_schema_SOURCES fuzz_schema.cpp ${EDDY_ROOT}/models/schemafield.cpp)
 set(fuzz_taskreply_SOURCES fuzz_taskreply.cpp ${app}/mcp/jsonscanner.cpp ${app}/mcp/taskreplyparser.cpp
     ${app}/mcp/taskstate.cpp ${app}/mcp/rawjson.cpp ${app}/mcp/taskstatus.cpp)
+set(fuzz_pollscanner_SOURCES fuzz_pollscanner.cpp ${EDDY_ROOT}/server/pollscanner.cpp)
 foreach(target ${EDDY_FUZZ_TARGETS})
     list(TRANSFORM ${target}_SOURCES PREPEND ${EDDY_ROOT}/tests/fuzz/ REGEX "^fuzz_")
     add_executable(${target} ${${target}_SOURCES})

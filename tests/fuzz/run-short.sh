@@ -12,7 +12,7 @@ build=$2
 runs=${3:-100000}
 cap=${4:-180}
 seed=20261130
-targets="fuzz_jsonrpc fuzz_sse fuzz_progress fuzz_schema fuzz_taskreply"
+targets="fuzz_jsonrpc fuzz_sse fuzz_progress fuzz_schema fuzz_taskreply fuzz_pollscanner"
 
 launcher=
 if command -v ccache >/dev/null 2>&1; then
