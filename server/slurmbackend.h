@@ -53,6 +53,8 @@ private:
 
     void dispatchLoop();
     void dispatch(const std::string &id);
+    // Waits up to seconds; true when the server is stopping.
+    bool pause(int seconds);
     enum class Claim { Submit, Found, Wait };
     // The shared-folder lock that keeps two replicas from submitting the same attempt.
     Claim claimSubmission(const std::string &id, Job &job);
