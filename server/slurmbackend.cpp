@@ -405,11 +405,16 @@ void SlurmBackend::cancelled(const std::string &id, int attempt)
     if (job.jobId.empty())
         return;
     std::string why;
-    if (m_api->cancel(job.jobId, why))
+    if (m_api->cancel(job.jobId, why)) {
         Log::info("task " + Log::redact(id) + ": " + (m_rest ? "REST cancel of job " : "scancel ")
                   + job.jobId);
-    else
-        Log::warn("task " + Log::redact(id) + ": " + why);
+        return;
+    }
+    // Slurm not answering (slurmrestd down): the job would run on. endReleased() ends it at the
+    // first refresh Slurm answers, if it still runs then (0: no grace left).
+    Log::warn("task " + Log::redact(id) + ": " + why + "; the job is cancelled when Slurm answers");
+    const std::lock_guard lock(m_mutex);
+    m_released[job.jobId] = 0;
 }
 
 void SlurmBackend::released(const std::string &id, int attempt)
@@ -444,8 +449,10 @@ void SlurmBackend::endReleased(const std::map<std::string, std::string> &states)
         }
     }
     for (const std::string &jobId : stale) {
-        Log::info((m_rest ? "REST cancel of job " : "scancel ") + jobId
-                  + ": its task ended on another replica and the job still runs");
+        Log::info(
+            (m_rest ? "REST cancel of job " : "scancel ") + jobId
+            + ": its task ended (cancelled while Slurm did not answer, or on another replica) and "
+              "the job still runs");
         std::string why;
         if (!m_api->cancel(jobId, why))
             Log::warn(why);

@@ -430,13 +430,19 @@ void tst_SlurmRest::slurmrestdKilledWhileJobsRunLosesNothing()
     const QByteArray jobcompBefore = jobcomp();
     const QString db = m_dir.filePath(QStringLiteral("restd.sqlite"));
     const QString spec = m_dir.filePath(QStringLiteral("sweep2.json"));
-    QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case", "fixed": {"grid": 32, "max_iterations": 3000},
+    // Jobs of a few seconds (about 0.5 s per 20000 iterations here): still running when killed.
+    QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case", "fixed": {"grid": 64, "max_iterations": 150000, "tolerance": 1e-30},
         "vary": {"reynolds": {"list": [100, 400]}}, "mode": "grid", "concurrency": 2})"));
     auto r = runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"), QStringLiteral("submit"), m_server.url(), spec});
     QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    // And a long case, to be cancelled while slurmrestd is down.
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                QStringLiteral(R"({"reynolds": 100, "grid": 64, "max_iterations": 10000000, "tolerance": 1e-30})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const int longTask = QJsonDocument::fromJson(r.out).object().value("id").toInt();
     QVERIFY(waitFor([&] { return tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("RUNNING"),
-                                                                  QStringLiteral("-o"), QStringLiteral("%j")}).count("eddy-") == 2; }));
-    // slurmrestd dies (SIGKILL, by its PID) while both jobs run; a third case comes in meanwhile.
+                                                                  QStringLiteral("-o"), QStringLiteral("%j")}).count("eddy-") == 3; }));
+    // slurmrestd dies (SIGKILL, by its PID) while the jobs run; a fourth case comes in meanwhile.
     QFile pidFile(m_cluster.path() + QStringLiteral("/slurmrestd.pid"));
     QVERIFY(pidFile.open(QIODevice::ReadOnly));
     const qint64 pid = pidFile.readAll().trimmed().toLongLong();
@@ -456,6 +462,8 @@ void tst_SlurmRest::slurmrestdKilledWhileJobsRunLosesNothing()
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
                 QStringLiteral(R"({"reynolds": 1000, "grid": 16, "max_iterations": 200})")});
     QVERIFY2(r.code == 0, r.err.constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("cancel"), QString::number(longTask)});
+    QVERIFY2(r.code == 0, r.err.constData());
     QProcess watch;
     watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY(watch.waitForStarted(10000));
@@ -467,26 +475,30 @@ void tst_SlurmRest::slurmrestdKilledWhileJobsRunLosesNothing()
     const auto failed = [&] {
         return Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status='failed'"), 10000) > 0;
     };
-    QVERIFY2(waitFor([&] { return Eddy::Test::scalar(db, running, 10000) == 2; }),
+    QVERIFY2(waitFor([&] { return Eddy::Test::scalar(db, running, 10000) >= 2; }),
              qPrintable(Eddy::Test::query(db, QStringLiteral("SELECT status_message FROM task_events"), 10000).value(0).join(' ')));
     QVERIFY(waitFor([&] { return Eddy::Test::scalar(db, waiting, 10000) == 1 || failed(); }));
     QVERIFY2(!failed(), qPrintable(Eddy::Test::query(db, QStringLiteral("SELECT status_message FROM tasks WHERE status='failed'"), 10000).value(0).join(' ')));
 
-    // slurmrestd back on its port: every case completes, each submitted exactly once.
+    // slurmrestd back on its port: every case completes, each submitted exactly once, and the
+    // cancelled case's job, which ran on meanwhile, is cancelled then.
     QVERIFY(restart());
     QVERIFY(watch.waitForFinished(120000));
     QCOMPARE(watch.exitCode(), 0);
     QCOMPARE(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status='completed'"), 10000), qint64(3));
-    QCOMPARE(int(restLog().mid(restLogBefore).count("POST /slurm/v0.0.38/job/submit")), 3);
-    QVERIFY(waitFor([&] { return jobcomp().mid(jobcompBefore.size()).count("Name=eddy-") >= 3; }));
-    QTest::qWait(1000); // a fourth job, were there one, would have ended by now
+    QCOMPARE(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status='cancelled'"), 10000), qint64(1));
+    QVERIFY2(waitFor([&] { return jobcomp().mid(jobcompBefore.size()).count("JobState=CANCELLED") == 1; }),
+             jobcomp().mid(jobcompBefore.size()).constData());
+    QCOMPARE(int(restLog().mid(restLogBefore).count("POST /slurm/v0.0.38/job/submit")), 4);
+    QVERIFY(waitFor([&] { return jobcomp().mid(jobcompBefore.size()).count("Name=eddy-") >= 4; }));
+    QTest::qWait(1000); // a fifth job, were there one, would have ended by now
     const QByteArray added = jobcomp().mid(jobcompBefore.size());
-    QCOMPARE(int(added.count("Name=eddy-")), 3);
+    QCOMPARE(int(added.count("Name=eddy-")), 4);
     QSet<QByteArray> names;
     for (const QByteArray &line : added.split('\n'))
         if (const qsizetype at = line.indexOf("Name=eddy-"); at >= 0)
             names.insert(line.mid(at, line.indexOf(' ', at) - at));
-    QCOMPARE(names.size(), 3);
+    QCOMPARE(names.size(), 4);
 }
 
 QTEST_GUILESS_MAIN(tst_SlurmRest)
