@@ -432,7 +432,7 @@ void SlurmBackend::released(const std::string &id, int attempt)
 
 void SlurmBackend::endReleased(const std::map<std::string, std::string> &states)
 {
-    std::vector<std::string> stale;
+    std::vector<std::pair<std::string, bool>> stale; // job id, cancelled here unheard (time 0)
     {
         const std::lock_guard lock(m_mutex);
         const std::int64_t grace = std::max<std::int64_t>(10000, 3 * m_options.slurmRefreshMs);
@@ -441,18 +441,18 @@ void SlurmBackend::endReleased(const std::map<std::string, std::string> &states)
             if (seen == states.end() || isEnded(seen->second) || seen->second == "COMPLETING") {
                 it = m_released.erase(it);
             } else if (nowMs() - it->second >= grace) {
-                stale.push_back(it->first);
+                stale.emplace_back(it->first, it->second == 0);
                 it = m_released.erase(it);
             } else {
                 ++it;
             }
         }
     }
-    for (const std::string &jobId : stale) {
-        Log::info(
-            (m_rest ? "REST cancel of job " : "scancel ") + jobId
-            + ": its task ended (cancelled while Slurm did not answer, or on another replica) and "
-              "the job still runs");
+    for (const auto &[jobId, unheard] : stale) {
+        Log::info((m_rest ? "REST cancel of job " : "scancel ") + jobId
+                  + (unheard ? ": its task was cancelled while Slurm did not answer"
+                             : ": its task ended on another replica")
+                  + " and the job still runs");
         std::string why;
         if (!m_api->cancel(jobId, why))
             Log::warn(why);
