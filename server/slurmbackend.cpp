@@ -518,6 +518,8 @@ void SlurmBackend::refresh()
             std::vector<std::string> done;
             std::vector<std::string> orphans; // live jobs of tasks no longer working (purged)
             for (auto &[id, job] : live) {
+                if (job.jobId.empty())
+                    adopt(id, job, jobs);
                 const auto it = job.jobId.empty() ? seen.end() : seen.find(job.jobId);
                 bool finished = false;
                 if (it == seen.end()) {
@@ -561,9 +563,11 @@ void SlurmBackend::refresh()
             const std::lock_guard lock(m_mutex);
             for (const auto &[id, job] : live) {
                 const auto it = m_live.find(id);
-                if (it == m_live.end() || it->second.jobId != job.jobId
-                    || it->second.attempt != job.attempt)
-                    continue; // cancelled or resubmitted meanwhile
+                // Cancelled or resubmitted meanwhile: not for this refresh to update.
+                if (it == m_live.end() || it->second.attempt != job.attempt
+                    || (it->second.jobId != job.jobId && !it->second.jobId.empty()))
+                    continue;
+                it->second.jobId = job.jobId; // adopt() may have found it
                 if (std::find(done.begin(), done.end(), id) != done.end())
                     m_live.erase(it);
                 else {
@@ -574,6 +578,23 @@ void SlurmBackend::refresh()
         }
     }
     writeStats(live.size());
+}
+
+void SlurmBackend::adopt(const std::string &id, Job &job, const SlurmApi::Jobs &jobs)
+{
+    const std::string comment = commentFor(CaseFolder::caseKey(id), job.attempt);
+    for (const auto &[jobId, listed] : jobs) {
+        if (listed.comment != comment)
+            continue;
+        job.jobId = jobId;
+        std::string error;
+        if (!m_store.setJob(id, job.attempt, jobId, error))
+            Log::error("task " + Log::redact(id) + ": cannot store Slurm job id " + jobId + ": "
+                       + error);
+        Log::info("task " + Log::redact(id) + ": found Slurm job " + jobId
+                  + " by its comment once Slurm answered; not submitting again");
+        return;
+    }
 }
 
 bool SlurmBackend::lookUpCompletion(const Job &job, Completion &out)
