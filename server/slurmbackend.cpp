@@ -2,6 +2,7 @@
 
 #include "server/casefolder.h"
 #include "server/log.h"
+#include "server/slurmconfig.h"
 #include "server/slurmrest.h"
 #include "server/taskmanager.h"
 
@@ -10,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <pwd.h>
-#include <sstream>
 #include <unistd.h>
 #include <vector>
 
@@ -37,16 +37,6 @@ std::string jobName(const std::string &caseKey)
 std::string commentFor(const std::string &caseKey, int attempt)
 {
     return "eddy:" + caseKey + ":" + std::to_string(attempt);
-}
-
-std::vector<std::string> splitLines(const std::string &text)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        if (!line.empty())
-            lines.push_back(line);
-    return lines;
 }
 
 // "KEY=VALUE KEY=VALUE ..." (a jobcomp/filetxt line) -> the value of key, or empty.
@@ -134,6 +124,7 @@ bool SlurmBackend::start(std::string &error)
         return false;
     m_rest = !m_options.slurmRest.empty();
     std::string user = m_options.slurmUser;
+    std::string warning; // the token is another user's
     if (m_rest) {
         if (const passwd *pw = user.empty() ? ::getpwuid(::geteuid()) : nullptr)
             user = pw->pw_name;
@@ -142,48 +133,42 @@ bool SlurmBackend::start(std::string &error)
             error = "cannot use the Slurm REST API at " + m_options.slurmRest + ": " + error;
             return false;
         }
+        warning = rest->warning();
         m_api = std::move(rest);
     } else {
         m_api = std::make_unique<SlurmCliApi>(m_cli);
     }
     // One look at the cluster's configuration: is Slurm there, and where is its completion log.
-    const SlurmCli::Result config = m_cli.run({"scontrol", "show", "config"}, 10000);
-    if (!config.ok() && m_rest) {
-        Log::warn("no job completion log: " + config.why("scontrol show config")
+    // With REST only, the Slurm tools may be missing here: slurm.conf itself then says.
+    SlurmConfig config;
+    std::string why, confWhy;
+    if (!config.ask(m_cli, why) && !(m_rest && config.read(confWhy))) {
+        if (!m_rest) {
+            error = "cannot reach Slurm: " + why
+                    + "; check that slurmctld runs and SLURM_CONF points at its slurm.conf";
+            return false;
+        }
+        Log::warn("no job completion log: " + why + ", and " + confWhy
                   + "; a job Slurm forgets is resolved from its case folder only");
-    } else if (!config.ok()) {
-        error = "cannot reach Slurm: " + config.why("scontrol show config")
-                + "; check that slurmctld runs and SLURM_CONF points at its slurm.conf";
-        return false;
     }
-    std::string compType, minJobAge;
-    for (const std::string &line : splitLines(config.out)) {
-        const auto eq = line.find(" = ");
-        if (eq == std::string::npos)
-            continue;
-        std::string key = line.substr(0, eq);
-        while (!key.empty() && key.back() == ' ')
-            key.pop_back();
-        const std::string value = line.substr(eq + 3);
-        if (key == "JobCompType")
-            compType = value;
-        else if (key == "JobCompLoc")
-            m_jobcompPath = value;
-        else if (key == "MinJobAge")
-            minJobAge = value;
-    }
-    if (compType != "jobcomp/filetxt") {
+    m_jobcompPath = config.compLoc;
+    if (config.compType != "jobcomp/filetxt") {
         m_jobcompPath.clear();
-        Log::warn("Slurm's JobCompType is '" + compType
-                  + "', not jobcomp/filetxt: a job Slurm "
-                    "forgets (MinJobAge "
-                  + minJobAge + ") is resolved from its case folder only");
+        Log::warn("Slurm's JobCompType is '" + config.compType
+                  + "', not jobcomp/filetxt: a job Slurm forgets (MinJobAge " + config.minJobAge
+                  + ") is resolved from its case folder only");
     }
+    if (!warning.empty())
+        Log::warn(warning);
     Log::info("slurm backend: cases in " + m_caseDir + ", solver " + m_solver
-              + (m_rest ? ", REST API " + m_options.slurmRest + " as " + user + ", /jobs every "
+              + (m_rest ? ", REST API " + m_options.slurmRest + " as " + user
+                              + (warning.empty() ? std::string()
+                                                 : " with another user's token (see the warning)")
+                              + ", /jobs every "
                         : std::string(", squeue every "))
-              + std::to_string(m_options.slurmRefreshMs) + " ms, MinJobAge " + minJobAge
-              + (m_jobcompPath.empty() ? "" : ", job completion log " + m_jobcompPath));
+              + std::to_string(m_options.slurmRefreshMs) + " ms, MinJobAge " + config.minJobAge
+              + (m_jobcompPath.empty() ? "" : ", job completion log " + m_jobcompPath)
+              + (config.source.empty() ? "" : " (from " + config.source + ")"));
     m_minuteStartMs = nowMs();
     m_callsAtMinute = m_api->calls();
     m_dispatcher = std::thread([this] { dispatchLoop(); });
@@ -340,14 +325,18 @@ void SlurmBackend::dispatch(const std::string &id)
                                           script,
                                           job.dir + "/slurm-%j.out"};
     SlurmApi::Submitted r = m_api->submit(submission);
-    // Slurm not reached (slurmrestd down or restarting): a few tries, each shown to the client.
-    for (int retry = 1; r.jobId.empty() && r.retryable && retry <= 3 && !m_stopping; ++retry) {
-        const int seconds = 2 * retry;
+    // Slurm not reached, nothing went out (slurmrestd down or restarting): try again until it
+    // answers, the count and the time in the task's message; a cancel or a stop ends the wait.
+    const std::int64_t since = nowMs();
+    for (int tries = 1; r.jobId.empty() && r.retryable; ++tries) {
+        const int seconds = std::min(tries, 3);
         if (!m_tasks.report(id,
-                            "submitting: " + r.why + "; try " + std::to_string(retry + 1)
-                                + " of 4 in " + std::to_string(seconds) + " s"))
-            return;
-        std::this_thread::sleep_for(std::chrono::seconds(seconds));
+                            "not submitted yet: Slurm is not answering (" + r.why + "; "
+                                + std::to_string(tries) + (tries == 1 ? " try in " : " tries in ")
+                                + std::to_string((nowMs() - since) / 1000) + " s); trying again in "
+                                + std::to_string(seconds) + " s")
+            || pause(seconds))
+            return; // a stop leaves the task working: the next start submits it (intent row)
         r = m_api->submit(submission);
     }
     if (r.jobId.empty() && r.unsure) {
@@ -374,6 +363,13 @@ void SlurmBackend::dispatch(const std::string &id)
     Log::info("task " + shortId + " submitted as Slurm job " + jobId + " (attempt "
               + std::to_string(job.attempt) + ")");
     track("queued (Slurm job submitted)");
+}
+
+bool SlurmBackend::pause(int seconds)
+{
+    std::unique_lock lock(m_wakeMutex);
+    return m_wake.wait_for(
+        lock, std::chrono::seconds(seconds), [this] { return m_stopping.load(); });
 }
 
 void SlurmBackend::beforeCancel(const std::string &id)
@@ -409,11 +405,16 @@ void SlurmBackend::cancelled(const std::string &id, int attempt)
     if (job.jobId.empty())
         return;
     std::string why;
-    if (m_api->cancel(job.jobId, why))
+    if (m_api->cancel(job.jobId, why)) {
         Log::info("task " + Log::redact(id) + ": " + (m_rest ? "REST cancel of job " : "scancel ")
                   + job.jobId);
-    else
-        Log::warn("task " + Log::redact(id) + ": " + why);
+        return;
+    }
+    // Slurm not answering (slurmrestd down): the job would run on. endReleased() ends it at the
+    // first refresh Slurm answers, if it still runs then (0: no grace left).
+    Log::warn("task " + Log::redact(id) + ": " + why + "; the job is cancelled when Slurm answers");
+    const std::lock_guard lock(m_mutex);
+    m_released[job.jobId] = 0;
 }
 
 void SlurmBackend::released(const std::string &id, int attempt)
@@ -431,7 +432,7 @@ void SlurmBackend::released(const std::string &id, int attempt)
 
 void SlurmBackend::endReleased(const std::map<std::string, std::string> &states)
 {
-    std::vector<std::string> stale;
+    std::vector<std::pair<std::string, bool>> stale; // job id, cancelled here unheard (time 0)
     {
         const std::lock_guard lock(m_mutex);
         const std::int64_t grace = std::max<std::int64_t>(10000, 3 * m_options.slurmRefreshMs);
@@ -440,16 +441,18 @@ void SlurmBackend::endReleased(const std::map<std::string, std::string> &states)
             if (seen == states.end() || isEnded(seen->second) || seen->second == "COMPLETING") {
                 it = m_released.erase(it);
             } else if (nowMs() - it->second >= grace) {
-                stale.push_back(it->first);
+                stale.emplace_back(it->first, it->second == 0);
                 it = m_released.erase(it);
             } else {
                 ++it;
             }
         }
     }
-    for (const std::string &jobId : stale) {
+    for (const auto &[jobId, unheard] : stale) {
         Log::info((m_rest ? "REST cancel of job " : "scancel ") + jobId
-                  + ": its task ended on another replica and the job still runs");
+                  + (unheard ? ": its task was cancelled while Slurm did not answer"
+                             : ": its task ended on another replica")
+                  + " and the job still runs");
         std::string why;
         if (!m_api->cancel(jobId, why))
             Log::warn(why);
@@ -515,6 +518,8 @@ void SlurmBackend::refresh()
             std::vector<std::string> done;
             std::vector<std::string> orphans; // live jobs of tasks no longer working (purged)
             for (auto &[id, job] : live) {
+                if (job.jobId.empty())
+                    adopt(id, job, jobs);
                 const auto it = job.jobId.empty() ? seen.end() : seen.find(job.jobId);
                 bool finished = false;
                 if (it == seen.end()) {
@@ -558,9 +563,11 @@ void SlurmBackend::refresh()
             const std::lock_guard lock(m_mutex);
             for (const auto &[id, job] : live) {
                 const auto it = m_live.find(id);
-                if (it == m_live.end() || it->second.jobId != job.jobId
-                    || it->second.attempt != job.attempt)
-                    continue; // cancelled or resubmitted meanwhile
+                // Cancelled or resubmitted meanwhile: not for this refresh to update.
+                if (it == m_live.end() || it->second.attempt != job.attempt
+                    || (it->second.jobId != job.jobId && !it->second.jobId.empty()))
+                    continue;
+                it->second.jobId = job.jobId; // adopt() may have found it
                 if (std::find(done.begin(), done.end(), id) != done.end())
                     m_live.erase(it);
                 else {
@@ -571,6 +578,23 @@ void SlurmBackend::refresh()
         }
     }
     writeStats(live.size());
+}
+
+void SlurmBackend::adopt(const std::string &id, Job &job, const SlurmApi::Jobs &jobs)
+{
+    const std::string comment = commentFor(CaseFolder::caseKey(id), job.attempt);
+    for (const auto &[jobId, listed] : jobs) {
+        if (listed.comment != comment)
+            continue;
+        job.jobId = jobId;
+        std::string error;
+        if (!m_store.setJob(id, job.attempt, jobId, error))
+            Log::error("task " + Log::redact(id) + ": cannot store Slurm job id " + jobId + ": "
+                       + error);
+        Log::info("task " + Log::redact(id) + ": found Slurm job " + jobId
+                  + " by its comment once Slurm answered; not submitting again");
+        return;
+    }
 }
 
 bool SlurmBackend::lookUpCompletion(const Job &job, Completion &out)

@@ -53,6 +53,8 @@ private:
 
     void dispatchLoop();
     void dispatch(const std::string &id);
+    // Waits up to seconds; true when the server is stopping.
+    bool pause(int seconds);
     enum class Claim { Submit, Found, Wait };
     // The shared-folder lock that keeps two replicas from submitting the same attempt.
     Claim claimSubmission(const std::string &id, Job &job);
@@ -63,6 +65,9 @@ private:
     // case folder and the job completion log. True when the job needs no more watching.
     bool
     settle(const std::string &id, Job &job, const std::string &state, const std::string &reason);
+    // A job whose id was never stored (the server died right after submitting and Slurm did not
+    // answer at the next start): found by its comment in the first answer that lists it.
+    void adopt(const std::string &id, Job &job, const SlurmApi::Jobs &jobs);
     bool lookUpCompletion(const Job &job, Completion &out);
     // Ends released jobs (released()) that Slurm still runs well after their release; states:
     // this refresh's squeue, job id -> state.

@@ -34,13 +34,13 @@ std::string utc(std::int64_t epoch)
     return text;
 }
 
-// The "exp" claim of a JWT (its middle part, base64url JSON), 0 when there is none.
-std::int64_t expiry(const std::string &token)
+// The claims of a JWT (its middle part, base64url JSON); discarded when it has none.
+json claims(const std::string &token)
 {
     const auto a = token.find('.');
     const auto b = a == std::string::npos ? a : token.find('.', a + 1);
     if (b == std::string::npos)
-        return 0;
+        return json::value_t::discarded;
     std::string payload;
     unsigned bits = 0;
     int count = 0;
@@ -60,16 +60,29 @@ std::int64_t expiry(const std::string &token)
             payload += char((bits >> count) & 0xff);
         }
     }
-    const json claims = json::parse(payload, nullptr, false);
-    if (!claims.is_object() || !claims.contains("exp") || !claims["exp"].is_number())
+    return json::parse(payload, nullptr, false);
+}
+
+// The "exp" claim, 0 when there is none.
+std::int64_t expiry(const std::string &token)
+{
+    const json c = claims(token);
+    if (!c.is_object() || !c.contains("exp") || !c["exp"].is_number())
         return 0;
-    return claims["exp"].get<std::int64_t>();
+    return c["exp"].get<std::int64_t>();
 }
 
 std::string text(const json &j, const char *key)
 {
     return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>()
                                                                   : std::string();
+}
+
+// The "sun" claim (Slurm user name) `scontrol token` puts in, empty when there is none.
+std::string tokenUser(const std::string &token)
+{
+    const json c = claims(token);
+    return c.is_object() ? text(c, "sun") : std::string();
 }
 
 } // namespace
@@ -199,7 +212,8 @@ std::string SlurmRest::explain(const Reply &r, const std::string &what)
     // call fails unspecified (-1, "slurmctld config is unable to load").
     if (r.slurmError == -1 || r.slurmError == 5005) {
         std::string jwt, ignored;
-        const std::int64_t exp = token(jwt, ignored) ? expiry(jwt) : 0;
+        const bool known = token(jwt, ignored);
+        const std::int64_t exp = known ? expiry(jwt) : 0;
         if (exp > 0 && exp <= epochSeconds())
             return "the Slurm token in " + tokenSource() + " expired at " + utc(exp)
                    + "; renew it with `scontrol token lifespan=SECONDS` as " + m_user
@@ -207,6 +221,17 @@ std::string SlurmRest::explain(const Reply &r, const std::string &what)
                           ? std::string(" and restart the server with the new "
                                         "SLURM_JWT")
                           : " and write it into " + m_jwtFile + " (read again on the next call)");
+        // slurmctld takes a token for another user than X-SLURM-USER-NAME only from SlurmUser
+        // or root (verified with Slurm 22.05): a foreign ordinary user's token is rejected.
+        const std::string owner = known ? tokenUser(jwt) : std::string();
+        if (!owner.empty() && owner != m_user)
+            return "slurmctld rejected " + what + ": the Slurm token in " + tokenSource()
+                   + " was made for user " + owner + " (its sun claim) but the server asks as "
+                   + m_user
+                   + " (--slurm-user, default: the user running the server); make a "
+                     "token for "
+                   + m_user + " with `scontrol token username=" + m_user + "` or pass --slurm-user "
+                   + owner;
         return "slurmctld rejected " + what + " (" + r.slurmText
                + "); most likely the Slurm token in " + tokenSource() + " is not valid for user "
                + m_user
@@ -224,8 +249,22 @@ bool SlurmRest::check(std::string &error)
     if (!token(jwt, error))
         return false;
     const Reply r = call("GET", std::string(kApi) + "/ping");
-    if (r.status == 200 && r.slurmError == 0)
+    if (r.status == 200 && r.slurmError == 0) {
+        // Accepted for another user: the token's user is SlurmUser or root, and slurmctld lets
+        // it act as m_user (jobs run as m_user). Allowed, but that token can act as anyone.
+        const std::string owner = tokenUser(jwt);
+        if (!owner.empty() && owner != m_user)
+            m_warning = "the Slurm token in " + tokenSource() + " was made for user " + owner
+                        + " (its sun claim), not for " + m_user
+                        + " (--slurm-user, default: the user running the server); slurmctld "
+                          "accepts it only because "
+                        + owner + " is SlurmUser or root, and jobs run as " + m_user
+                        + ". Such a token can act as any user on the cluster: keep it like an "
+                          "administrator's password, or give the server one made with "
+                          "`scontrol token username="
+                        + m_user + "`";
         return true;
+    }
     error = explain(r, "the ping");
     return false;
 }

@@ -31,6 +31,9 @@ public:
     nlohmann::json counters() const override;
 
     const std::string &user() const { return m_user; }
+    // After a successful check(): why the token's user (its sun claim) is not user(), if it is
+    // not; empty otherwise.
+    const std::string &warning() const { return m_warning; }
 
 private:
     struct Reply
@@ -51,6 +54,7 @@ private:
     const std::string m_url;
     const std::string m_jwtFile;
     const std::string m_user;
+    std::string m_warning;
 
     std::mutex m_mutex; // the token and the last /jobs answer
     std::string m_token;

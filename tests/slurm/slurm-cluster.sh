@@ -7,6 +7,7 @@
 #                                  slurm-wlm-jwt-plugin) on loopback with JWT authentication and
 #                                  prints SLURM_REST=http://127.0.0.1:PORT and SLURM_JWT=<token>
 #   slurm-cluster.sh stop DIR      scancel every job, then stop the daemons by their pid files
+#   slurm-cluster.sh start-rest DIR  start slurmrestd again on its port (after it was killed)
 #   slurm-cluster.sh restart-controller-clean DIR
 #                                  restart slurmctld with -c: it forgets every job (the jobcomp
 #                                  file keeps its records), as after a lost state folder
@@ -18,7 +19,7 @@ cmd=${1:-}
 dir=${2:-}
 rest=
 [ "${3:-}" = "--rest" ] && rest=1
-[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|restart-controller-clean DIR [--rest]" >&2; exit 2; }
+[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|start-rest|restart-controller-clean DIR [--rest]" >&2; exit 2; }
 for tool in munged mungekey slurmctld slurmd sinfo scancel; do
     command -v "$tool" >/dev/null || { echo "slurm-cluster: $tool is missing; run .ci/install-deps (packages slurmctld slurmd slurm-client munge)" >&2; exit 1; }
 done
@@ -52,6 +53,27 @@ free_port() {
         if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
     done
     return 1
+}
+
+start_rest() { # on the port in DIR/slurmrestd.port; its log appended to DIR/slurmrestd.log
+    # slurmrestd never forks and refuses to run as root or as SlurmUser.
+    local port as=()
+    port=$(cat "$dir/slurmrestd.port")
+    if [ "$(id -u)" = 0 ]; then
+        as=(-u nobody -g nogroup)
+    else
+        export SLURMRESTD_SECURITY=disable_user_check
+    fi
+    SLURM_JWT=daemon setsid slurmrestd "${as[@]}" -a rest_auth/jwt -s openapi/v0.0.38 \
+        "127.0.0.1:$port" </dev/null >>"$dir/slurmrestd.log" 2>&1 &
+    echo $! > "$dir/slurmrestd.pid"
+    for _ in $(seq 1 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+        kill -0 "$(cat "$dir/slurmrestd.pid")" 2>/dev/null || { echo "slurm-cluster: slurmrestd exited:" >&2; tail -n 5 "$dir/slurmrestd.log" >&2; exit 1; }
+        sleep 0.1
+    done
+    echo "slurm-cluster: slurmrestd does not accept connections on port $port after 10 s" >&2
+    exit 1
 }
 
 case "$cmd" in
@@ -113,23 +135,9 @@ CONF
     wait_idle
     echo "SLURM_CONF=$SLURM_CONF"
     if [ -n "$rest" ]; then
-        # slurmrestd never forks and refuses to run as root or as SlurmUser.
-        port=$(free_port)
-        as=()
-        if [ "$(id -u)" = 0 ]; then
-            as=(-u nobody -g nogroup)
-        else
-            export SLURMRESTD_SECURITY=disable_user_check
-        fi
-        SLURM_JWT=daemon setsid slurmrestd "${as[@]}" -a rest_auth/jwt -s openapi/v0.0.38 \
-            "127.0.0.1:$port" </dev/null >"$dir/slurmrestd.log" 2>&1 &
-        echo $! > "$dir/slurmrestd.pid"
-        for _ in $(seq 1 100); do
-            (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-            kill -0 "$(cat "$dir/slurmrestd.pid")" 2>/dev/null || { echo "slurm-cluster: slurmrestd exited:" >&2; tail -n 5 "$dir/slurmrestd.log" >&2; exit 1; }
-            sleep 0.1
-        done
-        echo "SLURM_REST=http://127.0.0.1:$port"
+        free_port > "$dir/slurmrestd.port"
+        start_rest
+        echo "SLURM_REST=http://127.0.0.1:$(cat "$dir/slurmrestd.port")"
         scontrol token lifespan="${EDDY_SLURM_JWT_LIFESPAN:-7200}"
     fi
     ;;
@@ -142,13 +150,16 @@ stop)
     stop_pid "$dir/slurmctld.pid"
     stop_pid "$dir/munge/munged.pid"
     ;;
+start-rest)
+    start_rest
+    ;;
 restart-controller-clean)
     stop_pid "$dir/slurmctld.pid"
     slurmctld -c -i
     wait_idle
     ;;
 *)
-    echo "usage: $0 start|stop|restart-controller-clean DIR [--rest]" >&2
+    echo "usage: $0 start|stop|start-rest|restart-controller-clean DIR [--rest]" >&2
     exit 2
     ;;
 esac

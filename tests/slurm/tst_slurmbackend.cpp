@@ -47,6 +47,7 @@ private slots:
     void cancelScancelsTheJob();
     void cancelAfterTheJobFinishedKeepsTheResult();
     void killNineBetweenSbatchAndStoreSubmitsOnce();
+    void killNineThenSlurmSilentAtRestartFindsTheJobLater();
     void requeueResumesFromTheCheckpoint();
     void unknownPartitionFailsTheTaskWithSlurmsReason();
     void jobsSlurmForgotAreSettledFromEvidence();
@@ -300,6 +301,84 @@ void tst_SlurmBackend::killNineBetweenSbatchAndStoreSubmitsOnce()
     QTest::qWait(1000);
     QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 1);
     QVERIFY2(m_server.standardError().contains("by its comment after a restart"), m_server.standardError().constData());
+}
+
+void tst_SlurmBackend::killNineThenSlurmSilentAtRestartFindsTheJobLater()
+{
+    // As above, the server dies between sbatch and storing the job id; at its next start squeue
+    // fails for a while (slurmctld busy, slurmrestd down), so the job cannot be looked for then.
+    // Once Slurm answers, the job is found by its comment: not failed as lost, not resubmitted.
+    // It waits in a down partition meanwhile, so only the comment can tell it is there.
+    int code = -1;
+    const auto partition = [&](const char *state) {
+        tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("PartitionName=eddy"),
+                                          QStringLiteral("State=") + QLatin1String(state)}, &code);
+        return code == 0;
+    };
+    const QString bin = m_dir.filePath(QStringLiteral("silentbin"));
+    QVERIFY(QDir().mkpath(bin));
+    const QString armed = m_dir.filePath(QStringLiteral("crash-armed-2"));
+    const QString silent = m_dir.filePath(QStringLiteral("squeue-silent"));
+    QVERIFY(writeFile(armed, "1"));
+    const auto which = [](const char *name) {
+        return tool(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("command -v ") + QLatin1String(name)}).trimmed();
+    };
+    const QByteArray realSbatch = which("sbatch"), realSqueue = which("squeue");
+    QVERIFY(!realSbatch.isEmpty() && !realSqueue.isEmpty());
+    QVERIFY(writeFile(bin + QStringLiteral("/sbatch"),
+                      "#!/bin/sh\nout=$(" + realSbatch + " \"$@\") || exit $?\necho \"$out\"\n"
+                      "if [ -f '" + armed.toUtf8() + "' ]; then rm -f '" + armed.toUtf8() + "'; kill -9 $PPID; fi\n"));
+    QVERIFY(writeFile(bin + QStringLiteral("/squeue"),
+                      "#!/bin/sh\nif [ -f '" + silent.toUtf8() + "' ]; then\n"
+                      "  echo 'squeue: error: Unable to contact slurm controller (connect failure)' >&2; exit 1\nfi\n"
+                      "exec " + realSqueue + " \"$@\"\n"));
+    for (const char *name : {"/sbatch", "/squeue"})
+        QVERIFY(QFile::setPermissions(bin + QLatin1String(name), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    const QByteArray path = qgetenv("PATH");
+    const QString port = QString::number(m_server.port());
+    QVERIFY(m_server.terminate());
+    QVERIFY(partition("DOWN"));
+    qputenv("PATH", bin.toUtf8() + ':' + path);
+    QVERIFY2(m_server.start(serverArgs() << QStringLiteral("--port") << port, m_server.dataDir()),
+             qPrintable(m_server.errorString()));
+    qputenv("PATH", path);
+
+    const int jobsBefore = eddyJobsInJobcomp();
+    const QString db = m_dir.filePath(QStringLiteral("silent.sqlite"));
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral(R"({"reynolds": 400, "grid": 16, "max_iterations": 300})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QElapsedTimer clock;
+    clock.start();
+    while (m_server.isRunning() && clock.elapsed() < 30000)
+        QTest::qWait(50);
+    QVERIFY2(!m_server.isRunning(), "the sbatch wrapper did not kill the server");
+    QVERIFY(writeFile(silent, "1"));
+    qputenv("PATH", bin.toUtf8() + ':' + path);
+    QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
+    qputenv("PATH", path);
+    // Slurm does not answer: the task waits, and three refreshes later says so.
+    clock.restart();
+    while (!m_server.standardError().contains("Slurm does not answer") && clock.elapsed() < 30000)
+        QTest::qWait(100);
+    QVERIFY2(m_server.standardError().contains("Slurm does not answer"), m_server.standardError().right(2000).constData());
+    QVERIFY(QFile::remove(silent));
+    clock.restart();
+    while (!m_server.standardError().contains("by its comment once Slurm answered") && clock.elapsed() < 30000)
+        QTest::qWait(100);
+    QVERIFY(partition("UP"));
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks"), QStringLiteral("--status"), QStringLiteral("completed")});
+    QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 1);
+    clock.restart();
+    while (eddyJobsInJobcomp() == jobsBefore && clock.elapsed() < 20000)
+        QTest::qWait(100);
+    QTest::qWait(1000);
+    QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 1);
+    QVERIFY2(m_server.standardError().contains("by its comment once Slurm answered"), m_server.standardError().right(2000).constData());
+    // The server goes on without the wrappers on its PATH.
+    QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
 }
 
 void tst_SlurmBackend::requeueResumesFromTheCheckpoint()

@@ -2,21 +2,32 @@
 // its slurmrestd (slurm-cluster.sh start DIR --rest, JWT). The real eddyctl runs cases whose jobs
 // go in, are watched and are cancelled through REST only (slurmrestd's own log and the server's
 // counters say so); one GET /jobs per refresh whatever the number of live jobs; and bad, expired
-// or exposed tokens give messages that say what to do, at start and while tasks run.
+// or exposed tokens give messages that say what to do, at start and while tasks run; another
+// user's token is refused or warned about; jobs Slurm purged while the server was down are
+// settled from the evidence on a host without the Slurm tools; and slurmrestd killed while jobs
+// run shows in the tasks, loses no case and submits none twice once it is back.
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 #include "tests/slurm/slurmtool.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QProcess>
+#include <QScopeGuard>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <functional>
+
+#include <signal.h>
 
 using Eddy::Test::TestServer;
 using Eddy::Test::writeFile;
@@ -50,9 +61,14 @@ private slots:
     void badTokensAreRefusedWithWhatToDo();
     void casesRunThroughRestWithMeshQuestionsAndCancel();
     void brokenTokenShowsInTheTaskUntilRenewed();
+    void anotherUsersTokenIsRefusedOrWarnedAbout();
+    void jobsPurgedWhileTheServerWasDownAreSettledFromEvidence();
+    void slurmrestdKilledWhileJobsRunLosesNothing();
     void oneJobsCallPerRefreshWhateverTheJobCount();
 
 private:
+    QByteArray jobcomp() const;
+    QStringList restJobIds();
     QStringList serverArgs(const QString &jwtFile) const;
     QByteArray restLog() const;
     QJsonObject stats() const;
@@ -61,6 +77,7 @@ private:
     QTemporaryDir m_cluster;
     QTemporaryDir m_dir;
     QString m_url, m_jwt, m_jwtFile;
+    QString m_user; // who runs the test, the cluster and slurmrestd's token: SlurmUser
     TestServer m_server;
     bool m_started = false;
 };
@@ -98,6 +115,32 @@ bool tst_SlurmRest::partition(const char *state)
     return code == 0;
 }
 
+QByteArray tst_SlurmRest::jobcomp() const
+{
+    QFile f(m_cluster.path() + QStringLiteral("/jobcomp.log"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The job ids slurmrestd's GET /jobs lists now (finished ones it still keeps included).
+QStringList tst_SlurmRest::restJobIds()
+{
+    QNetworkAccessManager network;
+    QNetworkRequest request(QUrl(m_url + QStringLiteral("/slurm/v0.0.38/jobs")));
+    request.setRawHeader("X-SLURM-USER-NAME", m_user.toUtf8());
+    request.setRawHeader("X-SLURM-USER-TOKEN", m_jwt.toUtf8());
+    QNetworkReply *reply = network.get(request);
+    QEventLoop loop;
+    connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    QStringList ids;
+    for (const QJsonValue &job : QJsonDocument::fromJson(reply->readAll()).object().value("jobs").toArray())
+        ids << QString::number(job.toObject().value("job_id").toInteger());
+    if (reply->error() != QNetworkReply::NoError)
+        ids << QStringLiteral("error: ") + reply->errorString();
+    reply->deleteLater();
+    return ids;
+}
+
 void tst_SlurmRest::initTestCase()
 {
     QVERIFY(m_cluster.isValid() && m_dir.isValid());
@@ -113,6 +156,7 @@ void tst_SlurmRest::initTestCase()
             m_jwt = QString::fromUtf8(line.mid(10));
     }
     QVERIFY2(!m_url.isEmpty() && !m_jwt.isEmpty(), out.constData());
+    m_user = QString::fromUtf8(tool(QStringLiteral("id"), {QStringLiteral("-un")}).trimmed());
     m_jwtFile = m_dir.filePath(QStringLiteral("slurm.jwt"));
     QVERIFY(writeFile(m_jwtFile, m_jwt.toUtf8() + '\n'));
     QVERIFY(QFile::setPermissions(m_jwtFile, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
@@ -270,6 +314,191 @@ void tst_SlurmRest::oneJobsCallPerRefreshWhateverTheJobCount()
         }));
         QVERIFY(restLog().count("GET /slurm/v0.0.38/jobs") - logA >= calls - 2);
     }
+}
+
+void tst_SlurmRest::anotherUsersTokenIsRefusedOrWarnedAbout()
+{
+    // An ordinary user's token (nobody) while the server asks as its own user: slurmctld rejects
+    // it, and the refusal names both users and the two ways out.
+    const QByteArray foreign = tool(QStringLiteral("scontrol"), {QStringLiteral("token"), QStringLiteral("username=nobody"),
+                                                                 QStringLiteral("lifespan=600")}).trimmed();
+    QVERIFY(foreign.startsWith("SLURM_JWT="));
+    qputenv("SLURM_JWT", foreign.mid(10));
+    TestServer refused;
+    const bool started = refused.start(serverArgs({}));
+    qunsetenv("SLURM_JWT");
+    QVERIFY(!started);
+    const QString message = refused.errorString();
+    QVERIFY2(message.contains(QLatin1String("was made for user nobody (its sun claim) but the server asks as ") + m_user)
+                 && message.contains(QLatin1String("`scontrol token username=") + m_user + '`')
+                 && message.contains(QLatin1String("--slurm-user nobody")),
+             qPrintable(message));
+    // SlurmUser's token with --slurm-user nobody: slurmctld lets it act as nobody, so the server
+    // starts, and says so in a warning and in its startup line.
+    TestServer warned;
+    QVERIFY2(warned.start(serverArgs(m_jwtFile) << QStringLiteral("--slurm-user") << QStringLiteral("nobody")),
+             qPrintable(warned.errorString()));
+    const QByteArray log = warned.standardError();
+    QVERIFY2(log.contains("was made for user " + m_user.toUtf8() + " (its sun claim), not for nobody")
+                 && log.contains("jobs run as nobody") && log.contains("scontrol token username=nobody")
+                 && log.contains("as nobody with another user's token"),
+             log.constData());
+    QVERIFY(!log.contains(m_jwt.toUtf8()));
+    QVERIFY(warned.terminate());
+}
+
+void tst_SlurmRest::jobsPurgedWhileTheServerWasDownAreSettledFromEvidence()
+{
+    // A host with slurmrestd only: no Slurm tools on the server's PATH (slurm.conf says where the
+    // job completion log is). Two cases are submitted while the partition is down; the server
+    // stops, both jobs run, one case's result is lost, and Slurm purges both (MinJobAge 2 s)
+    // before the server starts again. As with squeue (tst_slurmbackend), the folder's result
+    // completes the first and the completion log explains the second.
+    QVERIFY(partition("DOWN"));
+    QStringList args = serverArgs(m_jwtFile);
+    const QString cases = m_dir.filePath(QStringLiteral("purged-cases"));
+    args[args.indexOf(QStringLiteral("--case-dir")) + 1] = cases;
+    args[args.indexOf(QStringLiteral("--slurm-stats")) + 1] = m_dir.filePath(QStringLiteral("purged-stats.json"));
+    // The same port after the restart: the client's database knows the server by its URL.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost));
+    args << QStringLiteral("--port") << QString::number(probe.serverPort());
+    probe.close();
+    const QByteArray path = qgetenv("PATH");
+    TestServer server;
+    qputenv("PATH", "/nonexistent");
+    bool started = server.start(args);
+    qputenv("PATH", path);
+    QVERIFY2(started, qPrintable(server.errorString()));
+    const QString db = m_dir.filePath(QStringLiteral("purged.sqlite"));
+    for (const char *arguments : {R"({"reynolds": 100, "grid": 16, "max_iterations": 200})",
+                                  R"({"reynolds": 400, "grid": 16, "max_iterations": 200})"}) {
+        const auto r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), server.url(), QStringLiteral("run_cfd_case"),
+                               QString::fromLatin1(arguments)});
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+    const QString serverDb = server.dataDir() + QStringLiteral("/tasks.sqlite");
+    const QString stored = QStringLiteral("SELECT job_id FROM slurm_jobs WHERE job_id<>''");
+    QVERIFY(waitFor([&] { return Eddy::Test::query(serverDb, stored, 10000).size() == 2; }));
+    QStringList jobIds;
+    for (const QStringList &row : Eddy::Test::query(serverDb, stored, 10000))
+        jobIds << row[0];
+    QVERIFY(server.terminate());
+    QVERIFY(partition("UP"));
+    QVERIFY2(waitFor([&] {
+                 const QByteArray log = jobcomp();
+                 return log.contains("JobId=" + jobIds[0].toLatin1() + ' ') && log.contains("JobId=" + jobIds[1].toLatin1() + ' ');
+             }), jobcomp().constData());
+    QString lost; // the folder of the reynolds 400 case
+    for (const QString &folder : QDir(cases).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile spec(cases + '/' + folder + QStringLiteral("/case.json"));
+        QVERIFY(spec.open(QIODevice::ReadOnly));
+        if (QJsonDocument::fromJson(spec.readAll()).object().value("arguments").toObject().value("reynolds").toInt() == 400)
+            lost = cases + '/' + folder;
+    }
+    QVERIFY(QFile::remove(lost + QStringLiteral("/result.json")));
+    // Gone from slurmrestd's own answer.
+    QVERIFY2(waitFor([&] {
+                 const QStringList listed = restJobIds();
+                 return !listed.contains(jobIds[0]) && !listed.contains(jobIds[1]) && !listed.join(' ').contains("error");
+             }), qPrintable(restJobIds().join(' ')));
+
+    qputenv("PATH", "/nonexistent");
+    started = server.restart();
+    qputenv("PATH", path);
+    QVERIFY2(started, qPrintable(server.errorString()));
+    auto r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    if (r.code != 0)
+        qInfo("%s", server.standardError().right(4000).constData());
+    QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks")});
+    QJsonObject first, second;
+    for (const QJsonValue &v : QJsonDocument::fromJson(r.out).array())
+        (v.toObject().value("arguments").toObject().value("reynolds").toInt() == 100 ? first : second) = v.toObject();
+    QCOMPARE(first.value("status").toString(), QStringLiteral("completed"));
+    QCOMPARE(second.value("status").toString(), QStringLiteral("failed"));
+    const QString message = second.value("statusMessage").toString();
+    QVERIFY2(message.contains(QLatin1String("ended without a result: it ended COMPLETED, exit code 0:0 (from the job completion log)")),
+             qPrintable(message));
+    QVERIFY(server.standardError().contains("(from " + qgetenv("SLURM_CONF") + ")"));
+    QVERIFY(server.terminate());
+}
+
+void tst_SlurmRest::slurmrestdKilledWhileJobsRunLosesNothing()
+{
+    const qsizetype restLogBefore = restLog().size();
+    const QByteArray jobcompBefore = jobcomp();
+    const QString db = m_dir.filePath(QStringLiteral("restd.sqlite"));
+    const QString spec = m_dir.filePath(QStringLiteral("sweep2.json"));
+    // Jobs of a few seconds (about 0.5 s per 20000 iterations here): still running when killed.
+    QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case", "fixed": {"grid": 64, "max_iterations": 150000, "tolerance": 1e-30},
+        "vary": {"reynolds": {"list": [100, 400]}}, "mode": "grid", "concurrency": 2})"));
+    auto r = runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"), QStringLiteral("submit"), m_server.url(), spec});
+    QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    // And a long case, to be cancelled while slurmrestd is down.
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                QStringLiteral(R"({"reynolds": 100, "grid": 64, "max_iterations": 10000000, "tolerance": 1e-30})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const int longTask = QJsonDocument::fromJson(r.out).object().value("id").toInt();
+    QVERIFY(waitFor([&] { return tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("RUNNING"),
+                                                                  QStringLiteral("-o"), QStringLiteral("%j")}).count("eddy-") == 3; }));
+    // slurmrestd dies (SIGKILL, by its PID) while the jobs run; a fourth case comes in meanwhile.
+    QFile pidFile(m_cluster.path() + QStringLiteral("/slurmrestd.pid"));
+    QVERIFY(pidFile.open(QIODevice::ReadOnly));
+    const qint64 pid = pidFile.readAll().trimmed().toLongLong();
+    QVERIFY(pid > 0);
+    QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
+    bool restarted = false;
+    const auto restart = [&] {
+        int code = -1;
+        tool(Eddy::Test::Slurm::script(), {QStringLiteral("start-rest"), m_cluster.path()}, &code);
+        restarted = true;
+        return code == 0;
+    };
+    const auto guard = qScopeGuard([&] { // the tests after this one need it, too
+        if (!restarted)
+            restart();
+    });
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                QStringLiteral(R"({"reynolds": 1000, "grid": 16, "max_iterations": 200})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("cancel"), QString::number(longTask)});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QProcess watch;
+    watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY(watch.waitForStarted(10000));
+    // The running cases say Slurm is not answering, and why; the new one waits to be submitted.
+    const QString events = QStringLiteral("SELECT COUNT(DISTINCT task_id) FROM task_events WHERE status_message LIKE '%1'");
+    const QString running = events.arg(QStringLiteral("Slurm is not answering (the Slurm REST API at %did not answer the job list "
+                                                      "(cannot connect); check that slurmrestd runs there; % tries in % s)%"));
+    const QString waiting = events.arg(QStringLiteral("not submitted yet: Slurm is not answering (%(cannot connect)%; 4 tries in % s)%"));
+    const auto failed = [&] {
+        return Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status='failed'"), 10000) > 0;
+    };
+    QVERIFY2(waitFor([&] { return Eddy::Test::scalar(db, running, 10000) >= 2; }),
+             qPrintable(Eddy::Test::query(db, QStringLiteral("SELECT status_message FROM task_events"), 10000).value(0).join(' ')));
+    QVERIFY(waitFor([&] { return Eddy::Test::scalar(db, waiting, 10000) == 1 || failed(); }));
+    QVERIFY2(!failed(), qPrintable(Eddy::Test::query(db, QStringLiteral("SELECT status_message FROM tasks WHERE status='failed'"), 10000).value(0).join(' ')));
+
+    // slurmrestd back on its port: every case completes, each submitted exactly once, and the
+    // cancelled case's job, which ran on meanwhile, is cancelled then.
+    QVERIFY(restart());
+    QVERIFY(watch.waitForFinished(120000));
+    QCOMPARE(watch.exitCode(), 0);
+    QCOMPARE(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status='completed'"), 10000), qint64(3));
+    QCOMPARE(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status='cancelled'"), 10000), qint64(1));
+    QVERIFY2(waitFor([&] { return jobcomp().mid(jobcompBefore.size()).count("JobState=CANCELLED") == 1; }),
+             jobcomp().mid(jobcompBefore.size()).constData());
+    QCOMPARE(int(restLog().mid(restLogBefore).count("POST /slurm/v0.0.38/job/submit")), 4);
+    QVERIFY(waitFor([&] { return jobcomp().mid(jobcompBefore.size()).count("Name=eddy-") >= 4; }));
+    QTest::qWait(1000); // a fifth job, were there one, would have ended by now
+    const QByteArray added = jobcomp().mid(jobcompBefore.size());
+    QCOMPARE(int(added.count("Name=eddy-")), 4);
+    QSet<QByteArray> names;
+    for (const QByteArray &line : added.split('\n'))
+        if (const qsizetype at = line.indexOf("Name=eddy-"); at >= 0)
+            names.insert(line.mid(at, line.indexOf(' ', at) - at));
+    QCOMPARE(names.size(), 4);
 }
 
 QTEST_GUILESS_MAIN(tst_SlurmRest)
