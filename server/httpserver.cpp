@@ -69,15 +69,6 @@ void appendNumber(std::string &out, std::size_t value)
     out.append(digits, std::size_t(end - digits));
 }
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
-
 } // namespace
 
 struct HttpServer::Connection
@@ -356,8 +347,15 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
             c->in.assign(pending);
     };
     while (true) {
-        const std::size_t headerEnd = pending.find("\r\n\r\n");
-        if (headerEnd == std::string::npos) {
+        // Reused across requests on this thread, so a poll's header list and bytes keep their
+        // memory; a request handed to another thread is moved out and this one starts empty.
+        thread_local HttpRequest request;
+        if (request.headers.capacity() > 256)
+            decltype(request.headers)().swap(request.headers);
+        request.body = {};
+        HttpHead head;
+        const HttpHead::Result parsed = parseHead(pending, request, head);
+        if (parsed == HttpHead::Result::Incomplete) {
             keepRest();
             if (c->in.size() > kMaxHeaderBytes) {
                 sendError(c, 431);
@@ -370,64 +368,13 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
             rearm(c);
             return true;
         }
-        // Reused across requests on this thread, so a poll's header list and bytes keep their
-        // memory; a request handed to another thread is moved out and this one starts empty.
-        thread_local HttpRequest request;
-        if (request.headers.capacity() > 256)
-            decltype(request.headers)().swap(request.headers);
-        request.headers.clear();
-        request.body = {};
-        bool http10 = false;
-        std::size_t contentLength = 0;
-        bool chunked = false;
-        {
-            const std::string_view head = pending.substr(0, headerEnd);
-            const std::size_t lineEnd = head.find("\r\n");
-            const std::string_view line = head.substr(0, lineEnd);
-            const std::size_t sp1 = line.find(' ');
-            const std::size_t sp2 = line.rfind(' ');
-            if (sp1 == std::string_view::npos || sp2 == sp1) {
-                sendError(c, 400);
-                return false;
-            }
-            request.method.assign(line.substr(0, sp1));
-            std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
-            const std::string_view version = line.substr(sp2 + 1);
-            http10 = version == "HTTP/1.0";
-            if (const auto q = target.find('?'); q != std::string_view::npos)
-                target = target.substr(0, q);
-            request.path.assign(target);
-            std::size_t pos = lineEnd == std::string_view::npos ? head.size() : lineEnd + 2;
-            while (pos < head.size()) {
-                std::size_t end = head.find("\r\n", pos);
-                if (end == std::string_view::npos)
-                    end = head.size();
-                const std::string_view h = head.substr(pos, end - pos);
-                pos = end + 2;
-                const std::size_t colon = h.find(':');
-                if (colon == std::string_view::npos || colon == 0) {
-                    sendError(c, 400);
-                    return false;
-                }
-                const std::string_view name = trim(h.substr(0, colon));
-                const std::string_view value = trim(h.substr(colon + 1));
-                if (equalsIgnoreCase(name, "Content-Length")) {
-                    if (value.empty() || value.size() > 12
-                        || value.find_first_not_of("0123456789") != std::string::npos) {
-                        sendError(c, 400);
-                        return false;
-                    }
-                    contentLength = 0;
-                    for (const char d : value)
-                        contentLength = contentLength * 10 + std::size_t(d - '0');
-                } else if (equalsIgnoreCase(name, "Transfer-Encoding")) {
-                    chunked = true;
-                }
-                // Views into pending; adopt() copies them where the request outlives it.
-                request.headers.emplace_back(name, value);
-            }
+        if (parsed == HttpHead::Result::Bad) {
+            sendError(c, 400);
+            return false;
         }
-        if (chunked) {
+        const bool http10 = head.http10;
+        const std::size_t contentLength = head.contentLength;
+        if (head.chunked) {
             sendError(c, 411); // JSON-RPC messages are small: send them with Content-Length
             return false;
         }
@@ -435,7 +382,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
             rejectOversize(c);
             return false;
         }
-        if (pending.size() < headerEnd + 4 + contentLength) {
+        if (pending.size() < head.size + contentLength) {
             keepRest();
             trackUnfinished(c);
             rearm(c);
@@ -444,9 +391,8 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
         c->answered = true;
         if (c->tracked)
             untrack(c);
-        const std::size_t requestSize = headerEnd + 4 + contentLength;
-        request.body = pending.substr(headerEnd + 4, contentLength);
-        request.indexHeaders();
+        const std::size_t requestSize = head.size + contentLength;
+        request.body = pending.substr(head.size, contentLength);
         const std::string_view *connection = request.header(HttpRequest::Known::Connection);
         const std::string_view connectionValue = connection ? *connection : std::string_view();
         const bool keepAlive = http10 ? equalsIgnoreCase(connectionValue, "keep-alive")
