@@ -27,6 +27,9 @@ namespace {
 
 bool isAcceptable(std::string_view accept)
 {
+    // What clients send ("application/json, text/event-stream") passes on one compare.
+    if (accept.substr(0, 16) == "application/json")
+        return true;
     return containsIgnoreCase(accept, "application/json")
            || containsIgnoreCase(accept, "text/event-stream") || containsIgnoreCase(accept, "*/*")
            || containsIgnoreCase(accept, "application/*");
@@ -47,6 +50,23 @@ std::string_view hostOf(std::string_view value)
     if (const auto colon = value.find(':'); colon != std::string_view::npos)
         value = value.substr(0, colon);
     return value;
+}
+
+// A Host value a local client sends: 127.0.0.1, localhost or [::1] and a port of digits, which
+// hostOf() would reduce to a loopback name. Anything else goes through hostOf().
+bool isLoopbackHostPort(std::string_view value)
+{
+    std::size_t port = 0;
+    if (value.substr(0, 10) == "127.0.0.1:" || value.substr(0, 10) == "localhost:")
+        port = 10;
+    else if (value.substr(0, 6) == "[::1]:")
+        port = 6;
+    else
+        return false;
+    for (std::size_t i = port; i < value.size(); ++i)
+        if (value[i] < '0' || value[i] > '9')
+            return false;
+    return true;
 }
 
 bool isLoopbackName(std::string_view host)
@@ -90,7 +110,7 @@ McpHandler::~McpHandler() = default;
 
 bool McpHandler::isFastPath(const HttpRequest &req)
 {
-    if (req.method != "POST" || req.header(HttpRequest::Known::McpSessionId))
+    if (std::string_view(req.method) != "POST" || req.header(HttpRequest::Known::McpSessionId))
         return false;
     const std::string_view *header = req.header(HttpRequest::Known::McpMethod);
     if (!header)
@@ -130,7 +150,7 @@ bool McpHandler::isAllowedOrigin(std::string_view origin, const std::string_view
 bool McpHandler::guardRebinding(const HttpRequest &req, HttpResponse &res) const
 {
     const std::string_view *host = req.header(HttpRequest::Known::Host);
-    if (host && !isAllowedHost(*host)) {
+    if (host && !isLoopbackHostPort(*host) && !isAllowedHost(*host)) {
         sendError(res, 403, nullptr, -32600,
                   "Forbidden: Host '" + std::string(hostOf(*host))
                       + "' is not a name of this server; a server on a loopback address answers "
@@ -154,11 +174,11 @@ void McpHandler::handle(const HttpRequest &req, HttpResponse &res)
 {
     if (!guardRebinding(req, res))
         return;
-    if (req.path != "/mcp") {
+    if (std::string_view(req.path) != "/mcp") {
         res.status = 404;
         return;
     }
-    if (req.method == "POST") {
+    if (std::string_view(req.method) == "POST") {
         if (!servePoll(req, res))
             handlePost(req, res);
         return;
@@ -272,7 +292,9 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
             return false;
     }
     const std::string_view *contentType = req.header(K::ContentType);
-    if (!contentType || !startsWithIgnoreCase(*contentType, "application/json"))
+    if (!contentType
+        || (contentType->substr(0, 16) != "application/json"
+            && !startsWithIgnoreCase(*contentType, "application/json")))
         return false;
     if (const std::string_view *accept = req.header(K::Accept); accept && !isAcceptable(*accept))
         return false;
