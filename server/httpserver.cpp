@@ -41,7 +41,7 @@ constexpr auto kParkMin = std::chrono::milliseconds(1);
 // The index of the event thread running here; -1 on request threads.
 thread_local int t_eventThread = -1;
 
-const char *reason(int status)
+std::string_view reason(int status)
 {
     switch (status) {
     case 200: return "OK";
@@ -62,11 +62,10 @@ const char *reason(int status)
     }
 }
 
-void appendNumber(std::string &out, std::size_t value)
+char *put(char *p, std::string_view s)
 {
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-    out.append(digits, std::size_t(end - digits));
+    std::memcpy(p, s.data(), s.size());
+    return p + s.size();
 }
 
 } // namespace
@@ -343,7 +342,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
         }
     };
     const auto keepRest = [&] {
-        if (inPlace)
+        if (inPlace && !pending.empty())
             c->in.assign(pending);
     };
     while (true) {
@@ -488,33 +487,38 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
 {
     if (response.status >= 400 && response.body.empty())
         m_errorFiller(response);
-    // The head only: the body goes out from where the handler wrote it, in the same send.
-    thread_local std::string out; // keeps its memory from one response to the next
-    if (out.capacity() > kKeptBufferBytes)
-        std::string().swap(out);
-    out.clear();
-    out += "HTTP/1.1 ";
-    appendNumber(out, std::size_t(response.status));
-    out += ' ';
-    out += reason(response.status);
-    out += "\r\n";
+    // The head only: the body goes out from where the handler wrote it, in the same send. It
+    // is written once into a buffer on the stack when it fits (a poll's does), else on the heap.
+    const std::string_view why = reason(response.status);
+    std::size_t size = 128 + why.size() + response.contentType.size(); // 98 fixed at most
+    for (const auto &[k, v] : response.headers)
+        size += k.size() + v.size() + 4;
+    char stack[512];
+    std::string heap;
+    if (size > sizeof stack)
+        heap.resize(size);
+    char *const begin = size > sizeof stack ? heap.data() : stack;
+    char *p = put(begin, "HTTP/1.1 ");
+    p = std::to_chars(p, p + 11, response.status).ptr;
+    *p++ = ' ';
+    p = put(p, why);
     if (!response.contentType.empty()) {
-        out += "Content-Type: ";
-        out += response.contentType;
-        out += "\r\n";
+        p = put(p, "\r\nContent-Type: ");
+        p = put(p, response.contentType);
     }
-    out += "Content-Length: ";
-    appendNumber(out, response.body.size());
-    out += "\r\n";
+    p = put(p, "\r\nContent-Length: ");
+    p = std::to_chars(p, p + 20, response.body.size()).ptr;
+    p = put(p, "\r\n");
     for (const auto &[k, v] : response.headers) {
-        out += k;
-        out += ": ";
-        out += v;
-        out += "\r\n";
+        p = put(p, k);
+        p = put(p, ": ");
+        p = put(p, v);
+        p = put(p, "\r\n");
     }
     if (!keepAlive)
-        out += "Connection: close\r\n";
-    out += "\r\n";
+        p = put(p, "Connection: close\r\n");
+    p = put(p, "\r\n");
+    const std::string_view out(begin, std::size_t(p - begin));
     if (!sendAll(c->fd, out, response.body) || !keepAlive) {
         close(c);
         return false;
@@ -525,7 +529,7 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
 void HttpServer::stream(Connection *c, HttpResponse &response)
 {
     std::string head = "HTTP/1.1 " + std::to_string(response.status) + " "
-                       + reason(response.status) + "\r\nContent-Type: " + response.contentType
+                       + std::string(reason(response.status)) + "\r\nContent-Type: " + response.contentType
                        + "\r\nTransfer-Encoding: chunked\r\n";
     for (const auto &[k, v] : response.headers)
         head += k + ": " + v + "\r\n";

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstring>
 #include <map>
 
 namespace Eddy::Server {
@@ -24,6 +25,13 @@ using namespace McpWire;
 
 namespace {
 
+
+// std::string_view's ==, always inlined: against a literal it is a length check and a compare
+// of known size, not a call.
+[[gnu::always_inline]] inline bool same(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+}
 
 bool isAcceptable(std::string_view accept)
 {
@@ -299,16 +307,17 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
     if (const std::string_view *accept = req.header(K::Accept); accept && !isAcceptable(*accept))
         return false;
     PollScanner::Fields f;
-    if (!PollScanner::scan(req.body, f) || f.jsonrpc != "2.0" || f.id.empty()
-        || f.method != "tasks/get" || !f.hasParams || !f.hasMeta || !f.hasCapabilities
-        || f.protocolVersion != kModernVersion || !f.declaresTasks || f.taskId.empty())
+    if (!PollScanner::scan(req.body, f) || !same(f.jsonrpc, "2.0") || f.id.empty()
+        || !same(f.method, "tasks/get") || !f.hasParams || !f.hasMeta || !f.hasCapabilities
+        || !same(f.protocolVersion, kModernVersion) || !f.declaresTasks || f.taskId.empty())
         return false;
     const std::string_view *version = req.header(K::McpProtocolVersion);
     const std::string_view *method = req.header(K::McpMethod);
     const std::string_view *name = req.header(K::McpName);
-    // A =?base64?...?= Mcp-Name is legal but unusual: the full path decodes it.
-    if (!version || *version != f.protocolVersion || !method || *method != f.method || !name
-        || trimOws(*name) != f.taskId)
+    // The headers equal the body's values, which are known here. A =?base64?...?= Mcp-Name is
+    // legal but unusual: the full path decodes it.
+    if (!version || !same(*version, kModernVersion) || !method || !same(*method, "tasks/get")
+        || !name || !same(trimOws(*name), f.taskId))
         return false;
     m_tasks.catchUp(); // replicas: another replica's answer or cancel shows on this poll
     return pollReply(m_tasks, f.id, f.taskId, m_tokenHash, res);
