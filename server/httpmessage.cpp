@@ -330,8 +330,19 @@ HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHea
     bool bad = false;
     {
         const std::string_view line(begin, std::size_t(eol - begin));
-        const std::size_t sp1 = line.find(' ');
-        const std::size_t sp2 = line.rfind(' ');
+        std::size_t sp1 = 0;
+        while (sp1 < line.size() && line[sp1] != ' ')
+            ++sp1;
+        if (sp1 == line.size())
+            sp1 = std::string_view::npos;
+        // The usual version needs no search for the last space.
+        constexpr std::string_view kHttp11 = " HTTP/1.1";
+        const std::size_t sp2 = line.size() >= kHttp11.size()
+                                        && std::memcmp(line.data() + line.size() - kHttp11.size(),
+                                                       kHttp11.data(), kHttp11.size())
+                                               == 0
+                                    ? line.size() - kHttp11.size()
+                                    : line.rfind(' ');
         if (sp1 == std::string_view::npos || sp2 == sp1) {
             bad = true;
         } else {

@@ -353,7 +353,9 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
             decltype(request.headers)().swap(request.headers);
         request.body = {};
         HttpHead head;
-        const HttpHead::Result parsed = parseHead(pending, request, head);
+        // Nothing left (the usual end of a poll's read): nothing to parse.
+        const HttpHead::Result parsed = pending.empty() ? HttpHead::Result::Incomplete
+                                                        : parseHead(pending, request, head);
         if (parsed == HttpHead::Result::Incomplete) {
             keepRest();
             if (c->in.size() > kMaxHeaderBytes) {
@@ -499,7 +501,13 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
         heap.resize(size);
     char *const begin = size > sizeof stack ? heap.data() : stack;
     char *p = put(begin, "HTTP/1.1 ");
-    p = std::to_chars(p, p + 11, response.status).ptr;
+    if (response.status >= 100 && response.status <= 999) {
+        *p++ = char('0' + response.status / 100);
+        *p++ = char('0' + response.status / 10 % 10);
+        *p++ = char('0' + response.status % 10);
+    } else {
+        p = std::to_chars(p, p + 11, response.status).ptr;
+    }
     *p++ = ' ';
     p = put(p, why);
     if (!response.contentType.empty()) {

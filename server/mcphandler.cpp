@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <map>
 
@@ -26,17 +27,56 @@ using namespace McpWire;
 namespace {
 
 
-// std::string_view's ==, always inlined: against a literal it is a length check and a compare
-// of known size, not a call.
+// The first n bytes at p equal lit's: whole-word compares for a literal of at most 16 bytes,
+// always inlined (memcmp would be a call for each of the poll's checks).
+template<std::size_t N>
+[[gnu::always_inline]] inline bool bytesEqual(const char *p, const char (&lit)[N])
+{
+    constexpr std::size_t n = N - 1;
+    if constexpr (n >= 8 && n <= 16) {
+        std::uint64_t a = 0, b = 0, c = 0, d = 0;
+        std::memcpy(&a, p, 8);
+        std::memcpy(&b, lit, 8);
+        std::memcpy(&c, p + n - 8, 8);
+        std::memcpy(&d, lit + n - 8, 8);
+        return a == b && c == d;
+    } else if constexpr (n >= 4 && n < 8) {
+        std::uint32_t a = 0, b = 0, c = 0, d = 0;
+        std::memcpy(&a, p, 4);
+        std::memcpy(&b, lit, 4);
+        std::memcpy(&c, p + n - 4, 4);
+        std::memcpy(&d, lit + n - 4, 4);
+        return a == b && c == d;
+    } else {
+        return std::memcmp(p, lit, n) == 0;
+    }
+}
+
+template<std::size_t N>
+[[gnu::always_inline]] inline bool same(std::string_view a, const char (&lit)[N])
+{
+    return a.size() == N - 1 && bytesEqual(a.data(), lit);
+}
+
+template<std::size_t N>
+[[gnu::always_inline]] inline bool startsWith(std::string_view a, const char (&lit)[N])
+{
+    return a.size() >= N - 1 && bytesEqual(a.data(), lit);
+}
+
 [[gnu::always_inline]] inline bool same(std::string_view a, std::string_view b)
 {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
+// McpHandler::kModernVersion as an array, for same().
+constexpr char kModern[] = "2026-07-28";
+static_assert(std::string_view(kModern) == McpHandler::kModernVersion);
+
 bool isAcceptable(std::string_view accept)
 {
     // What clients send ("application/json, text/event-stream") passes on one compare.
-    if (accept.substr(0, 16) == "application/json")
+    if (startsWith(accept, "application/json"))
         return true;
     return containsIgnoreCase(accept, "application/json")
            || containsIgnoreCase(accept, "text/event-stream") || containsIgnoreCase(accept, "*/*")
@@ -65,9 +105,9 @@ std::string_view hostOf(std::string_view value)
 bool isLoopbackHostPort(std::string_view value)
 {
     std::size_t port = 0;
-    if (value.substr(0, 10) == "127.0.0.1:" || value.substr(0, 10) == "localhost:")
+    if (startsWith(value, "127.0.0.1:") || startsWith(value, "localhost:"))
         port = 10;
-    else if (value.substr(0, 6) == "[::1]:")
+    else if (startsWith(value, "[::1]:"))
         port = 6;
     else
         return false;
@@ -301,7 +341,7 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
     }
     const std::string_view *contentType = req.header(K::ContentType);
     if (!contentType
-        || (contentType->substr(0, 16) != "application/json"
+        || (!startsWith(*contentType, "application/json")
             && !startsWithIgnoreCase(*contentType, "application/json")))
         return false;
     if (const std::string_view *accept = req.header(K::Accept); accept && !isAcceptable(*accept))
@@ -309,14 +349,14 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
     PollScanner::Fields f;
     if (!PollScanner::scan(req.body, f) || !same(f.jsonrpc, "2.0") || f.id.empty()
         || !same(f.method, "tasks/get") || !f.hasParams || !f.hasMeta || !f.hasCapabilities
-        || !same(f.protocolVersion, kModernVersion) || !f.declaresTasks || f.taskId.empty())
+        || !same(f.protocolVersion, kModern) || !f.declaresTasks || f.taskId.empty())
         return false;
     const std::string_view *version = req.header(K::McpProtocolVersion);
     const std::string_view *method = req.header(K::McpMethod);
     const std::string_view *name = req.header(K::McpName);
     // The headers equal the body's values, which are known here. A =?base64?...?= Mcp-Name is
     // legal but unusual: the full path decodes it.
-    if (!version || !same(*version, kModernVersion) || !method || !same(*method, "tasks/get")
+    if (!version || !same(*version, kModern) || !method || !same(*method, "tasks/get")
         || !name || !same(trimOws(*name), f.taskId))
         return false;
     m_tasks.catchUp(); // replicas: another replica's answer or cancel shows on this poll
