@@ -384,8 +384,17 @@ HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHea
         if (q == p) {
             bad = true; // nothing before the colon
         } else if (!bad) {
-            const std::string_view value = trimmed(q + 1, e);
-            const std::string_view name = trimmed(p, q);
+            // The usual "Name: value" needs one look at each end instead of trimming loops.
+            const char *v = q + 1 < e && q[1] == ' ' ? q + 2 : q + 1;
+            const std::string_view value
+                = v < e && static_cast<unsigned char>(*v) > ' '
+                          && static_cast<unsigned char>(e[-1]) > ' '
+                      ? std::string_view(v, std::size_t(e - v))
+                      : trimmed(v, e);
+            const std::string_view name = static_cast<unsigned char>(*p) > ' '
+                                                  && static_cast<unsigned char>(q[-1]) > ' '
+                                              ? std::string_view(p, std::size_t(q - p))
+                                              : trimmed(p, q);
             const HttpRequest::Known k = knownName(name);
             // The first header of each Known name fills its slot.
             if (k != HttpRequest::Known::Count
