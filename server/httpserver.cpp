@@ -500,17 +500,24 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
     if (size > sizeof stack)
         heap.resize(size);
     char *const begin = size > sizeof stack ? heap.data() : stack;
-    char *p = put(begin, "HTTP/1.1 ");
-    if (response.status >= 100 && response.status <= 999) {
-        *p++ = char('0' + response.status / 100);
-        *p++ = char('0' + response.status / 10 % 10);
-        *p++ = char('0' + response.status % 10);
+    char *p = begin;
+    if (response.status == 200) {
+        p = put(p, "HTTP/1.1 200 OK"); // a poll's: stored inline, no digits to compute
     } else {
-        p = std::to_chars(p, p + 11, response.status).ptr;
+        p = put(p, "HTTP/1.1 ");
+        if (response.status >= 100 && response.status <= 999) {
+            *p++ = char('0' + response.status / 100);
+            *p++ = char('0' + response.status / 10 % 10);
+            *p++ = char('0' + response.status % 10);
+        } else {
+            p = std::to_chars(p, p + 11, response.status).ptr;
+        }
+        *p++ = ' ';
+        p = put(p, why);
     }
-    *p++ = ' ';
-    p = put(p, why);
-    if (!response.contentType.empty()) {
+    if (response.contentType == std::string_view("application/json")) {
+        p = put(p, "\r\nContent-Type: application/json");
+    } else if (!response.contentType.empty()) {
         p = put(p, "\r\nContent-Type: ");
         p = put(p, response.contentType);
     }
@@ -596,6 +603,8 @@ bool HttpServer::sendAll(int fd, std::string_view head, std::string_view body)
         head = {};
     }
     body.remove_prefix(sent);
+    if (head.empty() && body.empty())
+        return true; // the usual case: all of it went in one call
     return sendAll(fd, head.data(), head.size()) && sendAll(fd, body.data(), body.size());
 }
 
