@@ -106,8 +106,8 @@ inline const char *findColonOrCr(const char *p, const char *end)
     const __m128i cr = _mm_set1_epi8('\r');
     for (; end - p >= 16; p += 16) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
-        const int m = _mm_movemask_epi8(
-            _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, cr)));
+        const int m
+            = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, cr)));
         if (m != 0)
             return p + __builtin_ctz(unsigned(m));
     }
@@ -150,6 +150,12 @@ inline const char *findCrLf(const char *p, const char *end)
 inline bool isBlank(char c)
 {
     return c == ' ' || c == '\t';
+}
+
+// Above ' ': a byte that trimming keeps at either end.
+inline bool isText(char c)
+{
+    return static_cast<unsigned char>(c) > ' ';
 }
 
 // Without surrounding spaces and tabs (and a stray '\r' at the end).
@@ -262,7 +268,7 @@ namespace {
     case 8:
         return kMcpName.matches(p) ? K::McpName : K::Count;
     case 10:
-        return kConnection.matches(p) ? K::Connection
+        return kConnection.matches(p)  ? K::Connection
                : kMcpMethod.matches(p) ? K::McpMethod
                                        : K::Count;
     case 12:
@@ -270,7 +276,7 @@ namespace {
     case 13:
         return kAuthorization.matches(p) ? K::Authorization : K::Count;
     case 14:
-        return kContentLength.matches(p) ? K::ContentLength
+        return kContentLength.matches(p)  ? K::ContentLength
                : kMcpSessionId.matches(p) ? K::McpSessionId
                                           : K::Count;
     case 17:
@@ -339,7 +345,8 @@ HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHea
         constexpr std::string_view kHttp11 = " HTTP/1.1";
         const std::size_t sp2 = line.size() >= kHttp11.size()
                                         && std::memcmp(line.data() + line.size() - kHttp11.size(),
-                                                       kHttp11.data(), kHttp11.size())
+                                                       kHttp11.data(),
+                                                       kHttp11.size())
                                                == 0
                                     ? line.size() - kHttp11.size()
                                     : line.rfind(' ');
@@ -386,13 +393,10 @@ HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHea
         } else if (!bad) {
             // The usual "Name: value" needs one look at each end instead of trimming loops.
             const char *v = q + 1 < e && q[1] == ' ' ? q + 2 : q + 1;
-            const std::string_view value
-                = v < e && static_cast<unsigned char>(*v) > ' '
-                          && static_cast<unsigned char>(e[-1]) > ' '
-                      ? std::string_view(v, std::size_t(e - v))
-                      : trimmed(v, e);
-            const std::string_view name = static_cast<unsigned char>(*p) > ' '
-                                                  && static_cast<unsigned char>(q[-1]) > ' '
+            const std::string_view value = v < e && isText(*v) && isText(e[-1])
+                                               ? std::string_view(v, std::size_t(e - v))
+                                               : trimmed(v, e);
+            const std::string_view name = isText(*p) && isText(q[-1])
                                               ? std::string_view(p, std::size_t(q - p))
                                               : trimmed(p, q);
             const HttpRequest::Known k = knownName(name);

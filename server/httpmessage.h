@@ -34,7 +34,7 @@ struct HttpHead
     std::size_t size = 0;          // through the empty line: where the body begins
     std::size_t contentLength = 0; // the last Content-Length; 0 without one
     bool http10 = false;
-    bool chunked = false;          // a Transfer-Encoding header was present
+    bool chunked = false; // a Transfer-Encoding header was present
 };
 
 struct HttpRequest;
@@ -95,8 +95,7 @@ struct HttpRequest
     }
 
 private:
-    friend HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request,
-                                      HttpHead &head);
+    friend HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHead &head);
     // A request has fewer headers than this: its head is at most 64 KiB.
     static constexpr std::uint16_t kNone = 0xffff;
     // Re-points views that point into [from, from + size) at the same offsets in storage.

@@ -354,8 +354,8 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
         request.body = {};
         HttpHead head;
         // Nothing left (the usual end of a poll's read): nothing to parse.
-        const HttpHead::Result parsed = pending.empty() ? HttpHead::Result::Incomplete
-                                                        : parseHead(pending, request, head);
+        const HttpHead::Result parsed
+            = pending.empty() ? HttpHead::Result::Incomplete : parseHead(pending, request, head);
         if (parsed == HttpHead::Result::Incomplete) {
             keepRest();
             if (c->in.size() > kMaxHeaderBytes) {
@@ -543,9 +543,9 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
 
 void HttpServer::stream(Connection *c, HttpResponse &response)
 {
-    std::string head = "HTTP/1.1 " + std::to_string(response.status) + " "
-                       + std::string(reason(response.status)) + "\r\nContent-Type: " + response.contentType
-                       + "\r\nTransfer-Encoding: chunked\r\n";
+    std::string head
+        = "HTTP/1.1 " + std::to_string(response.status) + " " + std::string(reason(response.status))
+          + "\r\nContent-Type: " + response.contentType + "\r\nTransfer-Encoding: chunked\r\n";
     for (const auto &[k, v] : response.headers)
         head += k + ": " + v + "\r\n";
     head += "\r\n";

@@ -26,7 +26,6 @@ using namespace McpWire;
 
 namespace {
 
-
 // The first n bytes at p equal lit's: whole-word compares for a literal of at most 16 bytes,
 // always inlined (memcmp would be a call for each of the poll's checks).
 template<std::size_t N>
@@ -356,8 +355,8 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
     const std::string_view *name = req.header(K::McpName);
     // The headers equal the body's values, which are known here. A =?base64?...?= Mcp-Name is
     // legal but unusual: the full path decodes it.
-    if (!version || !same(*version, kModern) || !method || !same(*method, "tasks/get")
-        || !name || !same(trimOws(*name), f.taskId))
+    if (!version || !same(*version, kModern) || !method || !same(*method, "tasks/get") || !name
+        || !same(trimOws(*name), f.taskId))
         return false;
     m_tasks.catchUp(); // replicas: another replica's answer or cancel shows on this poll
     return pollReply(m_tasks, f.id, f.taskId, m_tokenHash, res);
