@@ -2,9 +2,15 @@
 
 #include "server/log.h"
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace Eddy::Server {
 
@@ -29,6 +35,147 @@ bool equalsLower(std::string_view name, std::string_view lower)
         if (kLower[static_cast<unsigned char>(name[i])] != static_cast<unsigned char>(lower[i]))
             return false;
     return true;
+}
+
+// A header name in lower case (letters and '-'), compared case-insensitively with a name of the
+// same length a word at a time: a letter position matches either case (bit 0x20 forced on), any
+// other position matches exactly. Words overlap at the end instead of a byte loop.
+template<std::size_t N>
+struct LowerName
+{
+    static constexpr std::size_t size = N - 1;
+    static constexpr std::size_t width = size >= 8 ? 8 : 4;
+    static constexpr std::size_t words = (size + width - 1) / width;
+    static_assert(size >= 4);
+
+    std::string_view text;
+    std::array<std::uint64_t, words> value{};
+    std::array<std::uint64_t, words> mask{};
+
+    constexpr LowerName(const char (&s)[N])
+        : text(s, size)
+    {
+        for (std::size_t w = 0; w < words; ++w) {
+            for (std::size_t i = 0; i < width; ++i) {
+                const auto c = static_cast<unsigned char>(s[offset(w) + i]);
+                value[w] |= std::uint64_t(c) << (8 * i);
+                if (c >= 'a' && c <= 'z')
+                    mask[w] |= std::uint64_t(0x20) << (8 * i);
+            }
+        }
+    }
+    static constexpr std::size_t offset(std::size_t w)
+    {
+        return w + 1 < words ? w * width : size - width;
+    }
+    // p holds size bytes.
+    bool matches(const char *p) const
+    {
+        if constexpr (std::endian::native != std::endian::little) {
+            return equalsLower(std::string_view(p, size), text);
+        } else {
+            for (std::size_t w = 0; w < words; ++w) {
+                std::uint64_t x = 0;
+                std::memcpy(&x, p + offset(w), width);
+                if ((x | mask[w]) != value[w])
+                    return false;
+            }
+            return true;
+        }
+    }
+};
+
+constexpr LowerName kHost("host");
+constexpr LowerName kOrigin("origin");
+constexpr LowerName kAccept("accept");
+constexpr LowerName kMcpName("mcp-name");
+constexpr LowerName kConnection("connection");
+constexpr LowerName kMcpMethod("mcp-method");
+constexpr LowerName kContentType("content-type");
+constexpr LowerName kAuthorization("authorization");
+constexpr LowerName kMcpSessionId("mcp-session-id");
+constexpr LowerName kContentLength("content-length");
+constexpr LowerName kTransferEncoding("transfer-encoding");
+constexpr LowerName kMcpProtocolVersion("mcp-protocol-version");
+
+// The first ':' or '\r' in [p, end), or end.
+inline const char *findColonOrCr(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+    const __m128i colon = _mm_set1_epi8(':');
+    const __m128i cr = _mm_set1_epi8('\r');
+    for (; end - p >= 16; p += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+        const int m
+            = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, cr)));
+        if (m != 0)
+            return p + __builtin_ctz(unsigned(m));
+    }
+#endif
+    while (p < end && *p != ':' && *p != '\r')
+        ++p;
+    return p;
+}
+
+// The first '\r' in [p, end), or end.
+inline const char *findCr(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+    const __m128i cr = _mm_set1_epi8('\r');
+    for (; end - p >= 16; p += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+        const int m = _mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
+        if (m != 0)
+            return p + __builtin_ctz(unsigned(m));
+    }
+#endif
+    while (p < end && *p != '\r')
+        ++p;
+    return p;
+}
+
+// The first "\r\n" at or after p, or null when [p, end) holds none yet.
+inline const char *findCrLf(const char *p, const char *end)
+{
+    while (true) {
+        p = findCr(p, end);
+        if (end - p < 2)
+            return nullptr;
+        if (p[1] == '\n')
+            return p;
+        ++p;
+    }
+}
+
+inline bool isBlank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+// Above ' ': a byte that trimming keeps at either end.
+inline bool isText(char c)
+{
+    return static_cast<unsigned char>(c) > ' ';
+}
+
+// Without surrounding spaces and tabs (and a stray '\r' at the end).
+inline std::string_view trimmed(const char *from, const char *to)
+{
+    // Each test first asks whether the byte is at most ' ' (so are tab and '\r'): one compare
+    // for a byte that is not whitespace.
+    while (from < to && static_cast<unsigned char>(*from) <= ' ' && isBlank(*from))
+        ++from;
+    while (to > from && static_cast<unsigned char>(to[-1]) <= ' '
+           && (isBlank(to[-1]) || to[-1] == '\r'))
+        --to;
+    return std::string_view(from, std::size_t(to - from));
+}
+
+inline void assignIfChanged(std::string &s, std::string_view v)
+{
+    // A poll's method and path are those of the last poll: no copy then.
+    if (s.size() != v.size() || std::memcmp(s.data(), v.data(), v.size()) != 0)
+        s.assign(v);
 }
 
 } // namespace
@@ -105,40 +252,55 @@ void HttpRequest::rebase(const char *from, std::size_t size)
     fix(body);
 }
 
+namespace {
+
+// HttpRequest::knownOf, inlined into parseHead.
+[[gnu::always_inline]] inline HttpRequest::Known knownName(std::string_view name)
+{
+    using K = HttpRequest::Known;
+    const char *p = name.data();
+    // By length first: most names then need no comparison at all.
+    switch (name.size()) {
+    case 4:
+        return kHost.matches(p) ? K::Host : K::Count;
+    case 6:
+        return kOrigin.matches(p) ? K::Origin : kAccept.matches(p) ? K::Accept : K::Count;
+    case 8:
+        return kMcpName.matches(p) ? K::McpName : K::Count;
+    case 10:
+        return kConnection.matches(p)  ? K::Connection
+               : kMcpMethod.matches(p) ? K::McpMethod
+                                       : K::Count;
+    case 12:
+        return kContentType.matches(p) ? K::ContentType : K::Count;
+    case 13:
+        return kAuthorization.matches(p) ? K::Authorization : K::Count;
+    case 14:
+        return kContentLength.matches(p)  ? K::ContentLength
+               : kMcpSessionId.matches(p) ? K::McpSessionId
+                                          : K::Count;
+    case 17:
+        return kTransferEncoding.matches(p) ? K::TransferEncoding : K::Count;
+    case 20:
+        return kMcpProtocolVersion.matches(p) ? K::McpProtocolVersion : K::Count;
+    default:
+        return K::Count;
+    }
+}
+
+} // namespace
+
+HttpRequest::Known HttpRequest::knownOf(std::string_view name)
+{
+    return knownName(name);
+}
+
 void HttpRequest::indexHeaders()
 {
     m_known = filledKnown();
-    const auto slot = [](std::string_view name) -> int {
-        using K = Known;
-        // By length first: most names then need no comparison at all.
-        switch (name.size()) {
-        case 4:
-            return equalsLower(name, "host") ? int(K::Host) : -1;
-        case 6:
-            return equalsLower(name, "origin")   ? int(K::Origin)
-                   : equalsLower(name, "accept") ? int(K::Accept)
-                                                 : -1;
-        case 8:
-            return equalsLower(name, "mcp-name") ? int(K::McpName) : -1;
-        case 10:
-            return equalsLower(name, "connection")   ? int(K::Connection)
-                   : equalsLower(name, "mcp-method") ? int(K::McpMethod)
-                                                     : -1;
-        case 12:
-            return equalsLower(name, "content-type") ? int(K::ContentType) : -1;
-        case 13:
-            return equalsLower(name, "authorization") ? int(K::Authorization) : -1;
-        case 14:
-            return equalsLower(name, "mcp-session-id") ? int(K::McpSessionId) : -1;
-        case 20:
-            return equalsLower(name, "mcp-protocol-version") ? int(K::McpProtocolVersion) : -1;
-        default:
-            return -1;
-        }
-    };
     for (std::size_t i = 0; i < headers.size() && i < kNone; ++i) {
-        const int k = slot(headers[i].first);
-        if (k >= 0 && m_known[std::size_t(k)] == kNone)
+        const Known k = knownOf(headers[i].first);
+        if (k != Known::Count && m_known[std::size_t(k)] == kNone)
             m_known[std::size_t(k)] = std::uint16_t(i);
     }
 }
@@ -155,6 +317,112 @@ const std::string_view *HttpRequest::header(std::string_view name) const
         if (equalsIgnoreCase(k, name))
             return &v;
     return nullptr;
+}
+
+HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHead &head)
+{
+    // One pass: each line's colon and end are found once (a vector compare per 16 bytes), and
+    // each name is classified by its length and a word compare or two. Lines end at "\r\n"
+    // only; a lone '\r' or '\n' is part of its line. Nothing is decided before the empty line
+    // has arrived: a malformed head answers 400 only once it is whole.
+    const char *const begin = bytes.data();
+    const char *const end = begin + bytes.size();
+    request.headers.clear();
+    request.m_known = HttpRequest::filledKnown();
+    head = HttpHead();
+    const char *eol = findCrLf(begin, end);
+    if (!eol)
+        return HttpHead::Result::Incomplete;
+    bool bad = false;
+    {
+        const std::string_view line(begin, std::size_t(eol - begin));
+        std::size_t sp1 = 0;
+        while (sp1 < line.size() && line[sp1] != ' ')
+            ++sp1;
+        if (sp1 == line.size())
+            sp1 = std::string_view::npos;
+        // The usual version needs no search for the last space.
+        constexpr std::string_view kHttp11 = " HTTP/1.1";
+        const std::size_t sp2 = line.size() >= kHttp11.size()
+                                        && std::memcmp(line.data() + line.size() - kHttp11.size(),
+                                                       kHttp11.data(),
+                                                       kHttp11.size())
+                                               == 0
+                                    ? line.size() - kHttp11.size()
+                                    : line.rfind(' ');
+        if (sp1 == std::string_view::npos || sp2 == sp1) {
+            bad = true;
+        } else {
+            assignIfChanged(request.method, line.substr(0, sp1));
+            std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
+            head.http10 = line.substr(sp2 + 1) == "HTTP/1.0";
+            for (std::size_t i = 0; i < target.size(); ++i) {
+                if (target[i] == '?') {
+                    target = target.substr(0, i);
+                    break;
+                }
+            }
+            assignIfChanged(request.path, target);
+        }
+    }
+    const char *p = eol + 2;
+    while (true) {
+        const char *q = p;
+        while (true) {
+            q = findColonOrCr(q, end);
+            if (end - q < 2)
+                return HttpHead::Result::Incomplete;
+            if (*q == ':' || q[1] == '\n')
+                break;
+            ++q; // a lone '\r' in the name
+        }
+        if (*q == '\r') {
+            if (q == p) { // the empty line
+                head.size = std::size_t(q + 2 - begin);
+                break;
+            }
+            bad = true; // a header line without a colon
+            p = q + 2;
+            continue;
+        }
+        const char *e = findCrLf(q + 1, end);
+        if (!e)
+            return HttpHead::Result::Incomplete;
+        if (q == p) {
+            bad = true; // nothing before the colon
+        } else if (!bad) {
+            // The usual "Name: value" needs one look at each end instead of trimming loops.
+            const char *v = q + 1 < e && q[1] == ' ' ? q + 2 : q + 1;
+            const std::string_view value = v < e && isText(*v) && isText(e[-1])
+                                               ? std::string_view(v, std::size_t(e - v))
+                                               : trimmed(v, e);
+            const std::string_view name = isText(*p) && isText(q[-1])
+                                              ? std::string_view(p, std::size_t(q - p))
+                                              : trimmed(p, q);
+            const HttpRequest::Known k = knownName(name);
+            // The first header of each Known name fills its slot.
+            if (k != HttpRequest::Known::Count
+                && request.m_known[std::size_t(k)] == HttpRequest::kNone
+                && request.headers.size() < HttpRequest::kNone)
+                request.m_known[std::size_t(k)] = std::uint16_t(request.headers.size());
+            request.headers.emplace_back(name, value);
+            if (k == HttpRequest::Known::ContentLength) {
+                // Digits only (no sign, no list); the last one counts.
+                std::size_t length = 0;
+                bad = value.empty() || value.size() > 12;
+                for (std::size_t i = 0; i < value.size() && !bad; ++i) {
+                    const unsigned d = unsigned(static_cast<unsigned char>(value[i])) - '0';
+                    bad = d > 9;
+                    length = length * 10 + d;
+                }
+                head.contentLength = length;
+            } else if (k == HttpRequest::Known::TransferEncoding) {
+                head.chunked = true;
+            }
+        }
+        p = e + 2;
+    }
+    return bad ? HttpHead::Result::Bad : HttpHead::Result::Complete;
 }
 
 void runHandler(const HttpHandler &handler, const HttpRequest &request, HttpResponse &response)

@@ -23,6 +23,25 @@ public:
     std::function<void()> done;
 };
 
+// A request head (request line and header lines up to the empty line) parsed where its bytes lie.
+struct HttpHead
+{
+    enum class Result {
+        Incomplete, // no empty line yet: wait for more bytes
+        Bad,        // malformed request line, header line or Content-Length: answer 400
+        Complete
+    };
+    std::size_t size = 0;          // through the empty line: where the body begins
+    std::size_t contentLength = 0; // the last Content-Length; 0 without one
+    bool http10 = false;
+    bool chunked = false; // a Transfer-Encoding header was present
+};
+
+struct HttpRequest;
+// Parses the head at the start of bytes in one pass: fills request's method and path (query
+// string dropped) and its headers with their Known slots, as views into bytes.
+HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHead &head);
+
 struct HttpRequest
 {
     // The headers a request is routed and checked by, found once while parsing (indexHeaders)
@@ -38,8 +57,12 @@ struct HttpRequest
         McpMethod,
         McpName,
         McpProtocolVersion,
+        ContentLength,
+        TransferEncoding,
         Count
     };
+    // Which Known header name is (case-insensitive); Known::Count for any other name.
+    static Known knownOf(std::string_view name);
 
     std::string method;  // "POST", "GET", ...
     std::string path;    // without the query string
@@ -72,6 +95,7 @@ struct HttpRequest
     }
 
 private:
+    friend HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHead &head);
     // A request has fewer headers than this: its head is at most 64 KiB.
     static constexpr std::uint16_t kNone = 0xffff;
     // Re-points views that point into [from, from + size) at the same offsets in storage.

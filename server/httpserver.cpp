@@ -41,7 +41,7 @@ constexpr auto kParkMin = std::chrono::milliseconds(1);
 // The index of the event thread running here; -1 on request threads.
 thread_local int t_eventThread = -1;
 
-const char *reason(int status)
+std::string_view reason(int status)
 {
     switch (status) {
     case 200: return "OK";
@@ -62,20 +62,10 @@ const char *reason(int status)
     }
 }
 
-void appendNumber(std::string &out, std::size_t value)
+char *put(char *p, std::string_view s)
 {
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-    out.append(digits, std::size_t(end - digits));
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
+    std::memcpy(p, s.data(), s.size());
+    return p + s.size();
 }
 
 } // namespace
@@ -352,12 +342,21 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
         }
     };
     const auto keepRest = [&] {
-        if (inPlace)
+        if (inPlace && !pending.empty())
             c->in.assign(pending);
     };
     while (true) {
-        const std::size_t headerEnd = pending.find("\r\n\r\n");
-        if (headerEnd == std::string::npos) {
+        // Reused across requests on this thread, so a poll's header list and bytes keep their
+        // memory; a request handed to another thread is moved out and this one starts empty.
+        thread_local HttpRequest request;
+        if (request.headers.capacity() > 256)
+            decltype(request.headers)().swap(request.headers);
+        request.body = {};
+        HttpHead head;
+        // Nothing left (the usual end of a poll's read): nothing to parse.
+        const HttpHead::Result parsed
+            = pending.empty() ? HttpHead::Result::Incomplete : parseHead(pending, request, head);
+        if (parsed == HttpHead::Result::Incomplete) {
             keepRest();
             if (c->in.size() > kMaxHeaderBytes) {
                 sendError(c, 431);
@@ -370,64 +369,13 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
             rearm(c);
             return true;
         }
-        // Reused across requests on this thread, so a poll's header list and bytes keep their
-        // memory; a request handed to another thread is moved out and this one starts empty.
-        thread_local HttpRequest request;
-        if (request.headers.capacity() > 256)
-            decltype(request.headers)().swap(request.headers);
-        request.headers.clear();
-        request.body = {};
-        bool http10 = false;
-        std::size_t contentLength = 0;
-        bool chunked = false;
-        {
-            const std::string_view head = pending.substr(0, headerEnd);
-            const std::size_t lineEnd = head.find("\r\n");
-            const std::string_view line = head.substr(0, lineEnd);
-            const std::size_t sp1 = line.find(' ');
-            const std::size_t sp2 = line.rfind(' ');
-            if (sp1 == std::string_view::npos || sp2 == sp1) {
-                sendError(c, 400);
-                return false;
-            }
-            request.method.assign(line.substr(0, sp1));
-            std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
-            const std::string_view version = line.substr(sp2 + 1);
-            http10 = version == "HTTP/1.0";
-            if (const auto q = target.find('?'); q != std::string_view::npos)
-                target = target.substr(0, q);
-            request.path.assign(target);
-            std::size_t pos = lineEnd == std::string_view::npos ? head.size() : lineEnd + 2;
-            while (pos < head.size()) {
-                std::size_t end = head.find("\r\n", pos);
-                if (end == std::string_view::npos)
-                    end = head.size();
-                const std::string_view h = head.substr(pos, end - pos);
-                pos = end + 2;
-                const std::size_t colon = h.find(':');
-                if (colon == std::string_view::npos || colon == 0) {
-                    sendError(c, 400);
-                    return false;
-                }
-                const std::string_view name = trim(h.substr(0, colon));
-                const std::string_view value = trim(h.substr(colon + 1));
-                if (equalsIgnoreCase(name, "Content-Length")) {
-                    if (value.empty() || value.size() > 12
-                        || value.find_first_not_of("0123456789") != std::string::npos) {
-                        sendError(c, 400);
-                        return false;
-                    }
-                    contentLength = 0;
-                    for (const char d : value)
-                        contentLength = contentLength * 10 + std::size_t(d - '0');
-                } else if (equalsIgnoreCase(name, "Transfer-Encoding")) {
-                    chunked = true;
-                }
-                // Views into pending; adopt() copies them where the request outlives it.
-                request.headers.emplace_back(name, value);
-            }
+        if (parsed == HttpHead::Result::Bad) {
+            sendError(c, 400);
+            return false;
         }
-        if (chunked) {
+        const bool http10 = head.http10;
+        const std::size_t contentLength = head.contentLength;
+        if (head.chunked) {
             sendError(c, 411); // JSON-RPC messages are small: send them with Content-Length
             return false;
         }
@@ -435,7 +383,7 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
             rejectOversize(c);
             return false;
         }
-        if (pending.size() < headerEnd + 4 + contentLength) {
+        if (pending.size() < head.size + contentLength) {
             keepRest();
             trackUnfinished(c);
             rearm(c);
@@ -444,9 +392,8 @@ bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view 
         c->answered = true;
         if (c->tracked)
             untrack(c);
-        const std::size_t requestSize = headerEnd + 4 + contentLength;
-        request.body = pending.substr(headerEnd + 4, contentLength);
-        request.indexHeaders();
+        const std::size_t requestSize = head.size + contentLength;
+        request.body = pending.substr(head.size, contentLength);
         const std::string_view *connection = request.header(HttpRequest::Known::Connection);
         const std::string_view connectionValue = connection ? *connection : std::string_view();
         const bool keepAlive = http10 ? equalsIgnoreCase(connectionValue, "keep-alive")
@@ -542,33 +489,51 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
 {
     if (response.status >= 400 && response.body.empty())
         m_errorFiller(response);
-    // The head only: the body goes out from where the handler wrote it, in the same send.
-    thread_local std::string out; // keeps its memory from one response to the next
-    if (out.capacity() > kKeptBufferBytes)
-        std::string().swap(out);
-    out.clear();
-    out += "HTTP/1.1 ";
-    appendNumber(out, std::size_t(response.status));
-    out += ' ';
-    out += reason(response.status);
-    out += "\r\n";
-    if (!response.contentType.empty()) {
-        out += "Content-Type: ";
-        out += response.contentType;
-        out += "\r\n";
+    // The head only: the body goes out from where the handler wrote it, in the same send. It
+    // is written once into a buffer on the stack when it fits (a poll's does), else on the heap.
+    const std::string_view why = reason(response.status);
+    std::size_t size = 128 + why.size() + response.contentType.size(); // 98 fixed at most
+    for (const auto &[k, v] : response.headers)
+        size += k.size() + v.size() + 4;
+    char stack[512];
+    std::string heap;
+    if (size > sizeof stack)
+        heap.resize(size);
+    char *const begin = size > sizeof stack ? heap.data() : stack;
+    char *p = begin;
+    if (response.status == 200) {
+        p = put(p, "HTTP/1.1 200 OK"); // a poll's: stored inline, no digits to compute
+    } else {
+        p = put(p, "HTTP/1.1 ");
+        if (response.status >= 100 && response.status <= 999) {
+            *p++ = char('0' + response.status / 100);
+            *p++ = char('0' + response.status / 10 % 10);
+            *p++ = char('0' + response.status % 10);
+        } else {
+            p = std::to_chars(p, p + 11, response.status).ptr;
+        }
+        *p++ = ' ';
+        p = put(p, why);
     }
-    out += "Content-Length: ";
-    appendNumber(out, response.body.size());
-    out += "\r\n";
+    if (response.contentType == std::string_view("application/json")) {
+        p = put(p, "\r\nContent-Type: application/json");
+    } else if (!response.contentType.empty()) {
+        p = put(p, "\r\nContent-Type: ");
+        p = put(p, response.contentType);
+    }
+    p = put(p, "\r\nContent-Length: ");
+    p = std::to_chars(p, p + 20, response.body.size()).ptr;
+    p = put(p, "\r\n");
     for (const auto &[k, v] : response.headers) {
-        out += k;
-        out += ": ";
-        out += v;
-        out += "\r\n";
+        p = put(p, k);
+        p = put(p, ": ");
+        p = put(p, v);
+        p = put(p, "\r\n");
     }
     if (!keepAlive)
-        out += "Connection: close\r\n";
-    out += "\r\n";
+        p = put(p, "Connection: close\r\n");
+    p = put(p, "\r\n");
+    const std::string_view out(begin, std::size_t(p - begin));
     if (!sendAll(c->fd, out, response.body) || !keepAlive) {
         close(c);
         return false;
@@ -578,9 +543,9 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
 
 void HttpServer::stream(Connection *c, HttpResponse &response)
 {
-    std::string head = "HTTP/1.1 " + std::to_string(response.status) + " "
-                       + reason(response.status) + "\r\nContent-Type: " + response.contentType
-                       + "\r\nTransfer-Encoding: chunked\r\n";
+    std::string head
+        = "HTTP/1.1 " + std::to_string(response.status) + " " + std::string(reason(response.status))
+          + "\r\nContent-Type: " + response.contentType + "\r\nTransfer-Encoding: chunked\r\n";
     for (const auto &[k, v] : response.headers)
         head += k + ": " + v + "\r\n";
     head += "\r\n";
@@ -638,6 +603,8 @@ bool HttpServer::sendAll(int fd, std::string_view head, std::string_view body)
         head = {};
     }
     body.remove_prefix(sent);
+    if (head.empty() && body.empty())
+        return true; // the usual case: all of it went in one call
     return sendAll(fd, head.data(), head.size()) && sendAll(fd, body.data(), body.size());
 }
 

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdint>
+#include <cstring>
 #include <map>
 
 namespace Eddy::Server {
@@ -24,9 +26,57 @@ using namespace McpWire;
 
 namespace {
 
+// The first n bytes at p equal lit's: whole-word compares for a literal of at most 16 bytes,
+// always inlined (memcmp would be a call for each of the poll's checks).
+template<std::size_t N>
+[[gnu::always_inline]] inline bool bytesEqual(const char *p, const char (&lit)[N])
+{
+    constexpr std::size_t n = N - 1;
+    if constexpr (n >= 8 && n <= 16) {
+        std::uint64_t a = 0, b = 0, c = 0, d = 0;
+        std::memcpy(&a, p, 8);
+        std::memcpy(&b, lit, 8);
+        std::memcpy(&c, p + n - 8, 8);
+        std::memcpy(&d, lit + n - 8, 8);
+        return a == b && c == d;
+    } else if constexpr (n >= 4 && n < 8) {
+        std::uint32_t a = 0, b = 0, c = 0, d = 0;
+        std::memcpy(&a, p, 4);
+        std::memcpy(&b, lit, 4);
+        std::memcpy(&c, p + n - 4, 4);
+        std::memcpy(&d, lit + n - 4, 4);
+        return a == b && c == d;
+    } else {
+        return std::memcmp(p, lit, n) == 0;
+    }
+}
+
+template<std::size_t N>
+[[gnu::always_inline]] inline bool same(std::string_view a, const char (&lit)[N])
+{
+    return a.size() == N - 1 && bytesEqual(a.data(), lit);
+}
+
+template<std::size_t N>
+[[gnu::always_inline]] inline bool startsWith(std::string_view a, const char (&lit)[N])
+{
+    return a.size() >= N - 1 && bytesEqual(a.data(), lit);
+}
+
+[[gnu::always_inline]] inline bool same(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// McpHandler::kModernVersion as an array, for same().
+constexpr char kModern[] = "2026-07-28";
+static_assert(std::string_view(kModern) == McpHandler::kModernVersion);
 
 bool isAcceptable(std::string_view accept)
 {
+    // What clients send ("application/json, text/event-stream") passes on one compare.
+    if (startsWith(accept, "application/json"))
+        return true;
     return containsIgnoreCase(accept, "application/json")
            || containsIgnoreCase(accept, "text/event-stream") || containsIgnoreCase(accept, "*/*")
            || containsIgnoreCase(accept, "application/*");
@@ -47,6 +97,23 @@ std::string_view hostOf(std::string_view value)
     if (const auto colon = value.find(':'); colon != std::string_view::npos)
         value = value.substr(0, colon);
     return value;
+}
+
+// A Host value a local client sends: 127.0.0.1, localhost or [::1] and a port of digits, which
+// hostOf() would reduce to a loopback name. Anything else goes through hostOf().
+bool isLoopbackHostPort(std::string_view value)
+{
+    std::size_t port = 0;
+    if (startsWith(value, "127.0.0.1:") || startsWith(value, "localhost:"))
+        port = 10;
+    else if (startsWith(value, "[::1]:"))
+        port = 6;
+    else
+        return false;
+    for (std::size_t i = port; i < value.size(); ++i)
+        if (value[i] < '0' || value[i] > '9')
+            return false;
+    return true;
 }
 
 bool isLoopbackName(std::string_view host)
@@ -90,7 +157,7 @@ McpHandler::~McpHandler() = default;
 
 bool McpHandler::isFastPath(const HttpRequest &req)
 {
-    if (req.method != "POST" || req.header(HttpRequest::Known::McpSessionId))
+    if (std::string_view(req.method) != "POST" || req.header(HttpRequest::Known::McpSessionId))
         return false;
     const std::string_view *header = req.header(HttpRequest::Known::McpMethod);
     if (!header)
@@ -130,7 +197,7 @@ bool McpHandler::isAllowedOrigin(std::string_view origin, const std::string_view
 bool McpHandler::guardRebinding(const HttpRequest &req, HttpResponse &res) const
 {
     const std::string_view *host = req.header(HttpRequest::Known::Host);
-    if (host && !isAllowedHost(*host)) {
+    if (host && !isLoopbackHostPort(*host) && !isAllowedHost(*host)) {
         sendError(res, 403, nullptr, -32600,
                   "Forbidden: Host '" + std::string(hostOf(*host))
                       + "' is not a name of this server; a server on a loopback address answers "
@@ -154,11 +221,11 @@ void McpHandler::handle(const HttpRequest &req, HttpResponse &res)
 {
     if (!guardRebinding(req, res))
         return;
-    if (req.path != "/mcp") {
+    if (std::string_view(req.path) != "/mcp") {
         res.status = 404;
         return;
     }
-    if (req.method == "POST") {
+    if (std::string_view(req.method) == "POST") {
         if (!servePoll(req, res))
             handlePost(req, res);
         return;
@@ -272,21 +339,24 @@ bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
             return false;
     }
     const std::string_view *contentType = req.header(K::ContentType);
-    if (!contentType || !startsWithIgnoreCase(*contentType, "application/json"))
+    if (!contentType
+        || (!startsWith(*contentType, "application/json")
+            && !startsWithIgnoreCase(*contentType, "application/json")))
         return false;
     if (const std::string_view *accept = req.header(K::Accept); accept && !isAcceptable(*accept))
         return false;
     PollScanner::Fields f;
-    if (!PollScanner::scan(req.body, f) || f.jsonrpc != "2.0" || f.id.empty()
-        || f.method != "tasks/get" || !f.hasParams || !f.hasMeta || !f.hasCapabilities
-        || f.protocolVersion != kModernVersion || !f.declaresTasks || f.taskId.empty())
+    if (!PollScanner::scan(req.body, f) || !same(f.jsonrpc, "2.0") || f.id.empty()
+        || !same(f.method, "tasks/get") || !f.hasParams || !f.hasMeta || !f.hasCapabilities
+        || !same(f.protocolVersion, kModern) || !f.declaresTasks || f.taskId.empty())
         return false;
     const std::string_view *version = req.header(K::McpProtocolVersion);
     const std::string_view *method = req.header(K::McpMethod);
     const std::string_view *name = req.header(K::McpName);
-    // A =?base64?...?= Mcp-Name is legal but unusual: the full path decodes it.
-    if (!version || *version != f.protocolVersion || !method || *method != f.method || !name
-        || trimOws(*name) != f.taskId)
+    // The headers equal the body's values, which are known here. A =?base64?...?= Mcp-Name is
+    // legal but unusual: the full path decodes it.
+    if (!version || !same(*version, kModern) || !method || !same(*method, "tasks/get") || !name
+        || !same(trimOws(*name), f.taskId))
         return false;
     m_tasks.catchUp(); // replicas: another replica's answer or cancel shows on this poll
     return pollReply(m_tasks, f.id, f.taskId, m_tokenHash, res);

@@ -40,7 +40,9 @@ bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_vi
     }
     body += "}}";
     res.status = 200;
-    res.contentType = "application/json";
+    // clear() and append(): the reused response keeps the capacity, and no _M_replace runs.
+    res.contentType.clear();
+    res.contentType.append("application/json");
     return true;
 }
 

@@ -11,6 +11,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -69,6 +70,9 @@ private slots:
     void originChecked();
     void rawHttp_data();
     void rawHttp();
+    void pollHeads_data();
+    void pollHeads();
+    void pollHeadInPieces();
     void pipelinedKeepAlive();
     void keepAliveAcrossThreads();
     void oneShotConnectionsClosed();
@@ -579,6 +583,171 @@ void tst_ServerProtocol::rawHttp()
     // Every error carries a JSON-RPC body, and the server lives on.
     QVERIFY(reply.find("\"jsonrpc\":\"2.0\"") != std::string::npos);
     QCOMPARE(m_client->request("tools/list").status, 200L);
+}
+
+void tst_ServerProtocol::pollHeads_data()
+{
+    // tasks/get polls whose head varies around what the server's one-pass head parser and the
+    // poll's shortcut checks (loopback Host, exact Content-Type and Accept) take: everything
+    // they do not take must end as the general rules say. %T is a real task id, %L the body's
+    // length.
+    QTest::addColumn<QByteArray>("target");
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<int>("status");
+    // True where the exact status is HttpServer's own transport choice (httplib: any 4xx).
+    QTest::addColumn<bool>("transportStatus");
+    const QByteArray rest = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tasks/get\r\n"
+                            "Mcp-Name: %T\r\nContent-Length: %L\r\n";
+    const QByteArray usual = "Content-Type: application/json\r\n"
+                             "Accept: application/json, text/event-stream\r\n"
+                             + rest;
+    QTest::newRow("usual") << QByteArray("/mcp") << "Host: 127.0.0.1:8\r\n" + usual << 200 << false;
+    QTest::newRow("query string") << QByteArray("/mcp?a=1") << "Host: 127.0.0.1\r\n" + usual << 200
+                                  << false;
+    QTest::newRow("names in odd case")
+        << QByteArray("/mcp")
+        << QByteArray(
+               "hOST: localhost:1\r\ncontent-type: application/json\r\nACCEPT: */*\r\n"
+               "mcp-protocol-version: 2026-07-28\r\nMCP-METHOD: tasks/get\r\nmcp-NAME: %T\r\n"
+               "CONTENT-length: %L\r\n")
+        << 200 << false;
+    QTest::newRow("values in odd case")
+        << QByteArray("/mcp")
+        << "Host: LocalHost:80\r\nContent-Type: Application/JSON; charset=utf-8\r\n"
+           "Accept: TEXT/EVENT-STREAM\r\n"
+               + rest
+        << 200 << false;
+    QTest::newRow("blanks around values, none after colon")
+        << QByteArray("/mcp")
+        << QByteArray(
+               "Host:[::1]:9\r\nContent-Type:application/json \t\r\nAccept:\t application/json\r\n"
+               "MCP-Protocol-Version:2026-07-28\r\nMcp-Method: \ttasks/get  \r\n"
+               "Mcp-Name:   %T \r\nContent-Length: %L \r\n")
+        << 200 << false;
+    QTest::newRow("no Accept") << QByteArray("/mcp")
+                               << "Host: 127.0.0.1:8\r\nContent-Type: application/json\r\n" + rest
+                               << 200 << false;
+    QTest::newRow("Accept without JSON or SSE")
+        << QByteArray("/mcp")
+        << "Host: 127.0.0.1:8\r\nContent-Type: application/json\r\nAccept: text/html\r\n" + rest
+        << 406 << false;
+    QTest::newRow("Content-Type not JSON")
+        << QByteArray("/mcp")
+        << "Host: 127.0.0.1:8\r\nContent-Type: text/plain\r\nAccept: */*\r\n" + rest << 415
+        << false;
+    QTest::newRow("Content-Type JSON cut short")
+        << QByteArray("/mcp") << "Host: 127.0.0.1:8\r\nContent-Type: application/jso\r\n" + rest
+        << 415 << false;
+    QTest::newRow("Host only starts like loopback")
+        << QByteArray("/mcp") << "Host: 127.0.0.1.example.org:80\r\n" + usual << 403 << false;
+    QTest::newRow("Host 127.0.0.10")
+        << QByteArray("/mcp") << "Host: 127.0.0.10:80\r\n" + usual << 403 << false;
+    QTest::newRow("Host localhost.example.org")
+        << QByteArray("/mcp") << "Host: localhost.example.org:80\r\n" + usual << 403 << false;
+    QTest::newRow("Host [::1] with a letter port")
+        << QByteArray("/mcp") << "Host: [::1]:8a\r\n" + usual << 200 << false;
+    QTest::newRow("Content-Length twice, same value")
+        << QByteArray("/mcp") << "Host: 127.0.0.1\r\nContent-Length: %L\r\n" + usual << 200 << true;
+    QTest::newRow("second Content-Length not a number")
+        << QByteArray("/mcp") << "Host: 127.0.0.1\r\n" + usual + "Content-Length: 1x\r\n"
+        << 400 << true;
+    QTest::newRow("Content-Length with a sign")
+        << QByteArray("/mcp") << "Host: 127.0.0.1\r\n" + usual + "content-length: +%L\r\n"
+        << 400 << true;
+    QTest::newRow("obs-fold continuation line")
+        << QByteArray("/mcp") << "Host: 127.0.0.1\r\nX-Note: a\r\n  b\r\n" + usual << 400 << true;
+    QTest::newRow("empty header name")
+        << QByteArray("/mcp") << "Host: 127.0.0.1\r\n: x\r\n" + usual << 400 << true;
+    QTest::newRow("Transfer-Encoding in odd case")
+        << QByteArray("/mcp") << "Host: 127.0.0.1\r\n" + usual + "transfer-ENCODING: chunked\r\n"
+        << 411 << true;
+}
+
+void tst_ServerProtocol::pollHeads()
+{
+    QFETCH(QByteArray, target);
+    QFETCH(QByteArray, head);
+    QFETCH(int, status);
+    QFETCH(bool, transportStatus);
+    if (m_pollTask.empty()) {
+        m_pollTask
+            = m_client->createTask({{"reynolds", 100}, {"grid", 16}, {"force_mesh_defect", true}});
+        QVERIFY(!m_pollTask.empty());
+    }
+    const std::string body
+        = message("tasks/get", {{"taskId", m_pollTask}, {"_meta", McpTestClient::meta()}});
+    std::string text
+        = "POST " + target.toStdString() + " HTTP/1.1\r\n" + head.toStdString() + "\r\n";
+    const auto replace = [&text](const std::string &from, const std::string &to) {
+        for (auto at = text.find(from); at != std::string::npos;
+             at = text.find(from, at + to.size()))
+            text.replace(at, from.size(), to);
+    };
+    replace("%T", m_pollTask);
+    replace("%L", std::to_string(body.size()));
+    const std::string reply = rawExchange(m_server.port(), text + body, 10000, true);
+    if (transportStatus && httplibEngine()) {
+        // httplib's own transport is more lenient (it reads the first Content-Length and lets
+        // odd header lines pass): any answer will do there, and the server lives on.
+        QVERIFY2(reply.rfind("HTTP/1.1 ", 0) == 0, reply.substr(0, 200).c_str());
+        QCOMPARE(m_client->request("tools/list").status, 200L);
+        return;
+    }
+    QVERIFY2(reply.rfind("HTTP/1.1 " + std::to_string(status), 0) == 0,
+             reply.substr(0, 300).c_str());
+    if (status == 200) {
+        QVERIFY2(reply.find("\"taskId\":\"" + m_pollTask + "\"") != std::string::npos,
+                 reply.c_str());
+        QVERIFY2(reply.find("\"id\":7") != std::string::npos, reply.c_str());
+    } else {
+        QVERIFY2(reply.find("\"jsonrpc\":\"2.0\"") != std::string::npos, reply.c_str());
+    }
+}
+
+void tst_ServerProtocol::pollHeadInPieces()
+{
+    // One kept-alive connection, each poll sent in pieces cut at the places a head parser must
+    // wait at: inside the CR LF pairs, before and after a colon, inside the empty line and the
+    // body. Every poll is answered once whole, and only then.
+    if (m_pollTask.empty()) {
+        m_pollTask
+            = m_client->createTask({{"reynolds", 100}, {"grid", 16}, {"force_mesh_defect", true}});
+        QVERIFY(!m_pollTask.empty());
+    }
+    const std::string body
+        = message("tasks/get", {{"taskId", m_pollTask}, {"_meta", McpTestClient::meta()}});
+    const std::string poll
+        = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+          "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tasks/get\r\n"
+          "Mcp-Name: "
+          + m_pollTask + "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    const int fd = connectLoopback(m_server.port());
+    QVERIFY(fd >= 0);
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    const std::vector<std::string> cuts = {"POST /mcp HTTP/1.1\r",
+                                           "Host",
+                                           "Host:",
+                                           "json\r",
+                                           "Name: ",
+                                           "\r\n\r",
+                                           "\r\n\r\n",
+                                           "\"jsonrpc\""};
+    for (const std::string &cut : cuts) {
+        QVERIFY(poll.find(cut) != std::string::npos);
+        const std::size_t at = poll.find(cut) + cut.size();
+        QVERIFY(at < poll.size());
+        QVERIFY(sendText(fd, poll.substr(0, at)));
+        // Not answered yet: the request is not whole.
+        pollfd p{fd, POLLIN, 0};
+        QCOMPARE(::poll(&p, 1, 50), 0);
+        QVERIFY(sendText(fd, poll.substr(at)));
+        const std::string reply = readReply(fd, 10000, true);
+        QVERIFY2(reply.rfind("HTTP/1.1 200", 0) == 0, (cut + ": " + reply.substr(0, 300)).c_str());
+        QVERIFY2(reply.find("\"taskId\":\"" + m_pollTask + "\"") != std::string::npos,
+                 reply.c_str());
+    }
+    ::close(fd);
 }
 
 void tst_ServerProtocol::pipelinedKeepAlive()
