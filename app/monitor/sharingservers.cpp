@@ -18,11 +18,22 @@ void Sharing::noteServer(qint64 serverId, bool active)
         m_activeServers.remove(serverId);
 }
 
-void Sharing::releaseTask(qint64 taskId)
+void Sharing::releaseTasks(const QList<qint64> &taskIds)
 {
-    if (!m_leases.release(Store::Leases::taskItem(taskId)))
-        qCWarning(lcMonitor) << "cannot give back the lease of task" << taskId << ":"
-                             << m_engine.m_store.lastError();
+    if (taskIds.isEmpty())
+        return;
+    // One commit for the lot, as Engine::open takes them: a server with thousands of live tasks
+    // would otherwise cost a commit (and a WAL frame) each. Without a transaction (another
+    // writer holds the lock past the busy timeout) each is given back on its own.
+    Store::Transaction tx(m_engine.m_store.database());
+    for (qint64 taskId : taskIds) {
+        if (!m_leases.release(Store::Leases::taskItem(taskId)))
+            qCWarning(lcMonitor) << "cannot give back the lease of task" << taskId << ":"
+                                 << m_engine.m_store.lastError();
+    }
+    if (tx.isActive() && !tx.commit())
+        qCWarning(lcMonitor) << "cannot give back the leases of" << taskIds.size()
+                             << "task(s):" << m_engine.m_store.lastError();
 }
 
 void Sharing::checkServers(const QList<qint64> &serverIds)
@@ -34,8 +45,10 @@ void Sharing::checkServers(const QList<qint64> &serverIds)
         const auto rec = m_engine.m_store.server(id);
         const bool active = rec && !rec->retired;
         if (active) {
-            if (m_activeServers.contains(id))
+            if (m_activeServers.contains(id)) {
                 edited = true; // its name, URL or token: listed again
+                m_engine.relinkServer(id); // a new URL or token: a new client (engineclients.cpp)
+            }
             else
                 added << id; // new, or a removed one brought back
             m_activeServers.insert(id);
