@@ -5,6 +5,8 @@
 // lists the new URL, keeps the task and its lease, polls it at the new address (debug log: one
 // line per tasks/get, task ids shortened), sends the answer there and sees the task complete,
 // without a restart. The server asks for a token throughout, so the new client carries it too.
+// Then the token: set wrong by eddyctl, the window's next call is refused by the server (401);
+// set right again, the next call runs.
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
@@ -42,6 +44,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
     void urlChangedElsewhereFollowsTheTask();
+    void tokenChangedElsewhereIsUsedAtOnce(); // after the one above, on its window and server
 
 private:
     bool listed(const QString &url) const;
@@ -51,6 +54,7 @@ private:
     QTemporaryDir m_dir;
     QString m_db;
     std::unique_ptr<Test::E2eWindow> m_app;
+    qint64 m_serverId = 0;
 };
 
 void tst_ServerEdit::initTestCase()
@@ -101,6 +105,7 @@ void tst_ServerEdit::urlChangedElsewhereFollowsTheTask()
     const QString oldUrl = m_server.url();
     const qint64 serverId = m_app->addServer(oldUrl, s_name, s_token);
     QVERIFY(serverId > 0);
+    m_serverId = serverId;
 
     // A case whose mesh check asks: the task waits for its answer for as long as it takes.
     m_app->bridge()->callOnce(serverId,
@@ -176,6 +181,62 @@ void tst_ServerEdit::urlChangedElsewhereFollowsTheTask()
                  .value(0)
                  .value(0),
              QStringLiteral("completed"));
+}
+
+void tst_ServerEdit::tokenChangedElsewhereIsUsedAtOnce()
+{
+    QVERIFY(m_app && m_serverId > 0);
+    MainWindow &w = *m_app->window();
+    const auto lastCase = [this] {
+        return Test::query(m_db,
+                           QStringLiteral("SELECT state, error FROM cases ORDER BY id DESC LIMIT 1"),
+                           10000)
+            .value(0);
+    };
+    const auto callAndWait = [&](int reynolds) {
+        const int before = int(Test::scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM cases"), 10000));
+        m_app->bridge()->callOnce(m_serverId,
+                                  QStringLiteral("run_cfd_case"),
+                                  QStringLiteral(R"({"reynolds":%1,"grid":16,"max_iterations":200})")
+                                      .arg(reynolds)
+                                      .toUtf8(),
+                                  w.currentSession());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            Test::scalar(m_db,
+                         QStringLiteral("SELECT COUNT(*) FROM cases WHERE id > %1 AND state IN "
+                                        "('submitted','completed','rejected')")
+                             .arg(before),
+                         10000)
+                > 0,
+            60000);
+    };
+
+    // A wrong token: the window's next call carries it, and the server refuses it.
+    Test::CtlRun run = ctl({QStringLiteral("--token"),
+                            QStringLiteral("wrong-token"),
+                            QStringLiteral("servers"),
+                            QStringLiteral("set"),
+                            s_name});
+    QVERIFY2(run.code == 0, run.err.constData());
+    QVERIFY2(run.out.contains("a new token"), run.out.constData());
+    m_app->onEngine([](Monitor::Engine &e) { e.checkSharedChanges(); }); // what eddyctl wrote
+    callAndWait(200);
+    QStringList last = lastCase();
+    QCOMPARE(last.value(0), QStringLiteral("rejected"));
+    QVERIFY2(last.value(1).contains(QLatin1String("HTTP 401")), qPrintable(last.value(1)));
+
+    // The right one again: the next call runs and completes.
+    run = ctl({QStringLiteral("--token"),
+               s_token,
+               QStringLiteral("servers"),
+               QStringLiteral("set"),
+               s_name});
+    QVERIFY2(run.code == 0, run.err.constData());
+    m_app->onEngine([](Monitor::Engine &e) { e.checkSharedChanges(); });
+    callAndWait(300);
+    last = lastCase();
+    QVERIFY2(last.value(0) != QLatin1String("rejected"), qPrintable(last.value(1)));
+    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->statusCounts().value(TaskStatus::Completed), 2, 60000);
 }
 
 QTEST_MAIN(tst_ServerEdit)
