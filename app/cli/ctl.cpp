@@ -115,7 +115,7 @@ bool Ctl::parse()
                 value = m_args[++i];
             }
             if (a == QLatin1String("--db")) m_db = value;
-            else if (a == QLatin1String("--token")) { m_token = value; m_tokenGiven = true; }
+            else if (a == QLatin1String("--token")) m_token = value;
             else if (a == QLatin1String("--url")) m_newUrl = value;
             else if (a == QLatin1String("--name")) m_newName = value;
             else if (a == QLatin1String("--answers")) m_answersFile = value;
@@ -128,6 +128,7 @@ bool Ctl::parse()
             else if (a == QLatin1String("--agent-context")) m_agentContext = value;
             else if (a == QLatin1String("--server")) m_server = value;
             else if (a == QLatin1String("--output")) m_output = value;
+            m_tokenGiven = m_tokenGiven || a == QLatin1String("--token"); // servers set: even ""
         } else if (a == QLatin1String("--json")) {
             m_json = true;
         } else if (a == QLatin1String("--wait")) {

@@ -99,8 +99,10 @@ void Engine::relinkServer(qint64 serverId)
             break;
         }
     }
-    qCInfo(lcMonitor, "server %lld: its %s changed; requests go through a new client from now on",
-           serverId, rec->url != old->config().url.toString() ? "URL" : "token");
+    qCInfo(lcMonitor,
+           "server %lld: its %s changed; requests go through a new client from now on",
+           serverId,
+           rec->url != old->config().url.toString() ? "URL" : "token");
     retireClient(old);
     armPollTimer();
 }
@@ -123,10 +125,8 @@ void Engine::endServerCalls(qint64 serverId, Mcp::Client *client)
     for (const QPointer<Mcp::CallJob> &call : std::as_const(calls)) {
         if (!call)
             continue;
-        client->cancelCall(call.data(),
-                           QStringLiteral("The server was removed from Eddy"),
-                           {},
-                           s_removedNotifyMs);
+        client->cancelCall(
+            call.data(), QStringLiteral("The server was removed from Eddy"), {}, s_removedNotifyMs);
     }
     // Everything else on the wire (polls, a case being sent, answers): aborted, so whoever
     // waits for it hears so now; their handlers find the server gone.

@@ -48,9 +48,9 @@ void Sharing::checkServers(const QList<qint64> &serverIds)
             if (m_activeServers.contains(id)) {
                 edited = true; // its name, URL or token: listed again
                 m_engine.relinkServer(id); // a new URL or token: a new client (engineclients.cpp)
-            }
-            else
+            } else {
                 added << id; // new, or a removed one brought back
+            }
             m_activeServers.insert(id);
             continue;
         }

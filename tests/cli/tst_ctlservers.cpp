@@ -181,11 +181,16 @@ void tst_CtlServers::setUrlNameAndToken()
     r = ctl({srv, set, QStringLiteral("127.0.0.1")});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("give what to change"), r.err.constData());
-    r = ctl({srv, set, QStringLiteral("127.0.0.1"), QStringLiteral("--url"), QStringLiteral("ftp://x")});
+    r = ctl({srv,
+             set,
+             QStringLiteral("127.0.0.1"),
+             QStringLiteral("--url"),
+             QStringLiteral("ftp://x")});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("is not an http(s) URL") && r.err.contains("Nothing was changed"),
              r.err.constData());
-    r = ctl({srv, set, QStringLiteral("nosuchserver"), QStringLiteral("--name"), QStringLiteral("x")});
+    r = ctl(
+        {srv, set, QStringLiteral("nosuchserver"), QStringLiteral("--name"), QStringLiteral("x")});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("no server is named \"nosuchserver\"")
                  && r.err.contains("nothing was changed"),
@@ -226,9 +231,9 @@ void tst_CtlServers::setUrlNameAndToken()
     r = ctl({QStringLiteral("--token"), QString(), srv, set, QStringLiteral("Moved CFD")});
     QVERIFY2(r.code == 0, r.err.constData());
     QVERIFY2(r.out.contains("now has no token"), r.out.constData());
-    QCOMPARE(scalar(QStringLiteral("SELECT COUNT(*) FROM servers WHERE id = %1 AND token = ''")
-                        .arg(id)),
-             qint64(1));
+    QCOMPARE(
+        scalar(QStringLiteral("SELECT COUNT(*) FROM servers WHERE id = %1 AND token = ''").arg(id)),
+        qint64(1));
 }
 
 QTEST_GUILESS_MAIN(tst_CtlServers)

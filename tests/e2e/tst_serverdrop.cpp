@@ -160,9 +160,8 @@ void tst_ServerDrop::streamedCallEndsWhenItsServerIsRemoved()
     QTRY_VERIFY_WITH_TIMEOUT(
         m_server->standardError().contains("client of its streamed tools/call disconnected"),
         10000);
-    QTRY_COMPARE_WITH_TIMEOUT(cell(0, TaskTableModel::StatusRole).toInt(),
-                              int(TaskStatus::Lost),
-                              10000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        cell(0, TaskTableModel::StatusRole).toInt(), int(TaskStatus::Lost), 10000);
     const QString said = QStringLiteral("its server was removed from Eddy, so Eddy closed the "
                                         "streamed call");
     QTRY_VERIFY_WITH_TIMEOUT(cell(TaskTableModel::MessageColumn).toString().contains(said), 10000);
@@ -170,8 +169,8 @@ void tst_ServerDrop::streamedCallEndsWhenItsServerIsRemoved()
              qPrintable(cell(TaskTableModel::MessageColumn).toString()));
     // Nothing is left waiting for it.
     QTRY_VERIFY_WITH_TIMEOUT(engineIdle(), 10000);
-    const QString stored = QStringLiteral("SELECT status, status_message FROM tasks WHERE id = %1")
-                               .arg(taskId);
+    const QString stored
+        = QStringLiteral("SELECT status, status_message FROM tasks WHERE id = %1").arg(taskId);
     QList<QStringList> row = Test::query(m_db, stored, 10000);
     QCOMPARE(row.value(0).value(0), QStringLiteral("lost"));
     QVERIFY2(row.value(0).value(1).contains(said), qPrintable(row.value(0).value(1)));
@@ -202,9 +201,8 @@ void tst_ServerDrop::questionsAndLeasesOfARemovedServer()
                                       .arg(100 + i)
                                       .toUtf8(),
                                   w.currentSession());
-    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->statusCounts().value(TaskStatus::InputRequired),
-                              s_tasks,
-                              60000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        w.taskModel()->statusCounts().value(TaskStatus::InputRequired), s_tasks, 60000);
     QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), s_tasks, 30000);
     const QString pending
         = QStringLiteral("SELECT COUNT(*) FROM input_requests WHERE state = 'pending'");
@@ -224,9 +222,8 @@ void tst_ServerDrop::questionsAndLeasesOfARemovedServer()
     const Test::CtlRun run = ctl({QStringLiteral("servers"), QStringLiteral("remove"), name});
     QVERIFY2(run.code == 0, run.err.constData());
     QTRY_VERIFY_WITH_TIMEOUT(!listed(m_server->url()), 10000);
-    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->statusCounts().value(TaskStatus::Lost),
-                              s_tasks,
-                              10000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        w.taskModel()->statusCounts().value(TaskStatus::Lost), s_tasks, 10000);
     QTRY_COMPARE_WITH_TIMEOUT(Test::scalar(m_db, leases, 10000), qint64(0), 10000);
     std::vector<std::string> statements;
     m_app->onEngine([trace, &statements](Monitor::Engine &e) {

@@ -113,9 +113,8 @@ void tst_ServerEdit::urlChangedElsewhereFollowsTheTask()
                               R"({"case_name":"moving","reynolds":100,"grid":16,)"
                               R"("max_iterations":200,"force_mesh_defect":true})",
                               w.currentSession());
-    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->statusCounts().value(TaskStatus::InputRequired),
-                              1,
-                              60000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        w.taskModel()->statusCounts().value(TaskStatus::InputRequired), 1, 60000);
     const qint64 taskId = w.taskModel()->index(0, 0).data(TaskTableModel::TaskIdRole).toLongLong();
     QVERIFY(taskId > 0);
     QString serverTaskId;
@@ -126,8 +125,8 @@ void tst_ServerEdit::urlChangedElsewhereFollowsTheTask()
     QVERIFY(serverTaskId.size() > 6);
     const QByteArray logId = (serverTaskId.left(6) + QStringLiteral("…")).toUtf8();
     QTRY_VERIFY_WITH_TIMEOUT(m_server.standardError().count("tasks/get " + logId) >= 2, 30000);
-    const QString lease = QStringLiteral("SELECT COUNT(*) FROM leases WHERE item = 'task:%1'")
-                              .arg(taskId);
+    const QString lease
+        = QStringLiteral("SELECT COUNT(*) FROM leases WHERE item = 'task:%1'").arg(taskId);
     QCOMPARE(Test::scalar(m_db, lease, 10000), qint64(1));
 
     // The server moves: stopped (its tasks are stored) and started again on another port; the
@@ -155,7 +154,9 @@ void tst_ServerEdit::urlChangedElsewhereFollowsTheTask()
 
     // The window polls the task at the new address (with the token: no 401 there), still
     // holding its lease; the row is the same task, still waiting.
-    const auto newLog = [&] { return m_server.standardError().mid(logBefore); };
+    const auto newLog = [&] {
+        return m_server.standardError().mid(logBefore);
+    };
     QTRY_VERIFY_WITH_TIMEOUT(newLog().count("tasks/get " + logId) >= 2, 30000);
     QCOMPARE(Test::scalar(m_db, lease, 10000), qint64(1));
     QCOMPARE(w.taskModel()->rowCount(), 1);
@@ -164,20 +165,20 @@ void tst_ServerEdit::urlChangedElsewhereFollowsTheTask()
     // Its question is answered from the window: the answer goes to the new address and the task
     // completes there.
     const auto rows = Test::query(
-        m_db, QStringLiteral("SELECT key FROM input_requests WHERE task_id = %1").arg(taskId), 5000);
+        m_db,
+        QStringLiteral("SELECT key FROM input_requests WHERE task_id = %1").arg(taskId),
+        5000);
     QCOMPARE(rows.size(), 1);
     m_app->bridge()->answerInput(taskId,
                                  rows[0][0],
                                  QByteArrayLiteral("{\"action\":\"accept\",\"content\":{\"action\":"
                                                    "\"repair\",\"smoothing_passes\":3}}"),
                                  QStringLiteral("tester"));
-    QTRY_COMPARE_WITH_TIMEOUT(int(w.taskModel()->task(taskId)->status),
-                              int(TaskStatus::Completed),
-                              60000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        int(w.taskModel()->task(taskId)->status), int(TaskStatus::Completed), 60000);
     QVERIFY(newLog().contains("tasks/update " + logId));
-    QCOMPARE(Test::query(m_db,
-                         QStringLiteral("SELECT status FROM tasks WHERE id = %1").arg(taskId),
-                         10000)
+    QCOMPARE(Test::query(
+                 m_db, QStringLiteral("SELECT status FROM tasks WHERE id = %1").arg(taskId), 10000)
                  .value(0)
                  .value(0),
              QStringLiteral("completed"));
@@ -188,19 +189,22 @@ void tst_ServerEdit::tokenChangedElsewhereIsUsedAtOnce()
     QVERIFY(m_app && m_serverId > 0);
     MainWindow &w = *m_app->window();
     const auto lastCase = [this] {
-        return Test::query(m_db,
-                           QStringLiteral("SELECT state, error FROM cases ORDER BY id DESC LIMIT 1"),
-                           10000)
+        return Test::query(
+                   m_db,
+                   QStringLiteral("SELECT state, error FROM cases ORDER BY id DESC LIMIT 1"),
+                   10000)
             .value(0);
     };
     const auto callAndWait = [&](int reynolds) {
-        const int before = int(Test::scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM cases"), 10000));
-        m_app->bridge()->callOnce(m_serverId,
-                                  QStringLiteral("run_cfd_case"),
-                                  QStringLiteral(R"({"reynolds":%1,"grid":16,"max_iterations":200})")
-                                      .arg(reynolds)
-                                      .toUtf8(),
-                                  w.currentSession());
+        const int before
+            = int(Test::scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM cases"), 10000));
+        m_app->bridge()->callOnce(
+            m_serverId,
+            QStringLiteral("run_cfd_case"),
+            QStringLiteral(R"({"reynolds":%1,"grid":16,"max_iterations":200})")
+                .arg(reynolds)
+                .toUtf8(),
+            w.currentSession());
         QTRY_VERIFY_WITH_TIMEOUT(
             Test::scalar(m_db,
                          QStringLiteral("SELECT COUNT(*) FROM cases WHERE id > %1 AND state IN "
