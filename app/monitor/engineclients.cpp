@@ -66,7 +66,10 @@ void Engine::relinkServer(qint64 serverId)
     if (!rec || rec->retired)
         return; // removed: dropServer()'s
     ServerLink *l = *it;
-    const bool moved = rec->url != l->record.url || rec->token != l->record.token;
+    // An era set by hand (2025-11-25 for a server that misdetects) needs a new client too.
+    const Mcp::Era era = Mcp::eraFromString(rec->era);
+    const bool moved = rec->url != l->record.url || rec->token != l->record.token
+                       || (era != Mcp::Era::Unknown && era != l->client->era());
     l->record = *rec;
     if (!moved)
         return; // its name: nothing the client holds
@@ -102,7 +105,9 @@ void Engine::relinkServer(qint64 serverId)
     qCInfo(lcMonitor,
            "server %lld: its %s changed; requests go through a new client from now on",
            serverId,
-           rec->url != old->config().url.toString() ? "URL" : "token");
+           rec->url != old->config().url.toString() ? "URL"
+           : rec->token != old->config().token     ? "token"
+                                                   : "protocol era");
     retireClient(old);
     armPollTimer();
 }
