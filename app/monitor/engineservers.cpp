@@ -89,7 +89,7 @@ QList<qint64> Engine::dropServer(qint64 serverId)
         Mcp::Client *client = l->client;
         delete l;
         for (const auto &w : waiting)
-            w({}, QStringLiteral("The server was removed from Eddy."));
+            w({}, tr("The server was removed from Eddy."));
         endServerCalls(serverId, client); // engineclients.cpp
     }
     m_jobAdapters.remove(serverId);

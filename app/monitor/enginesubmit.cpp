@@ -300,7 +300,7 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
             // case rejected, or deleted it.
             m_caseRounds.remove(c.id);
             m_caseAttempts.remove(c.id);
-            emit caseRejected(c.id, QStringLiteral("Not sent: its server was removed from Eddy."));
+            emit caseRejected(c.id, tr("Not sent: its server was removed from Eddy."));
         } else if (e.isTransient() || e.kind() == Mcp::Error::Kind::Aborted) {
             retryCase(c, e);
         } else if (resumed && m_caseRounds.contains(c.id)) {

@@ -1,7 +1,8 @@
 // Servers added, edited or removed by another process on the same database (the change log's
 // "servers" entries, which the store's server writes add). A removed server is dropped here at
 // once: its live tasks are no longer polled, their leases are given back and its listen stream
-// is closed, so it is not asked again by any process; the change is announced
+// is closed, so it is not asked again by any process. One whose URL or token was changed gets a
+// new client at once (Engine::relinkServer), its tasks and leases kept. The change is announced
 // (Engine::serversChanged) for whoever lists the servers.
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
