@@ -82,6 +82,8 @@ QString InboxModel::answerSummary(const Store::InputRequestRecord &request)
 {
     if (request.state == Store::InputState::Pending)
         return {};
+    if (request.state == Store::InputState::Closed)
+        return tr("Closed, not answered");
     const auto answer = json::parse(request.answer.toStdString(), nullptr, false);
     const std::string action = answer.is_object() ? answer.value("action", std::string()) : std::string();
     if (action == "decline")
@@ -109,6 +111,15 @@ QString InboxModel::answerText(const Store::InputRequestRecord &request)
 {
     if (request.state == Store::InputState::Pending)
         return tr("Not answered yet.");
+    if (request.state == Store::InputState::Closed) {
+        // Closed by the server's removal (TaskStore::removeServer); an answer being sent then
+        // never went out.
+        return request.answer.isEmpty()
+                   ? tr("Not answered: the question was closed when its server was removed "
+                        "from Eddy.")
+                   : tr("Not sent: the question was closed when its server was removed from "
+                        "Eddy, before the answer went out.");
+    }
     QString text = answerSummary(request);
     const QString when = request.answeredAtMs
                              ? QLocale().toString(QDateTime::fromMSecsSinceEpoch(*request.answeredAtMs), QLocale::ShortFormat)
@@ -152,7 +163,9 @@ QVariant InboxModel::data(const QModelIndex &index, int role) const
         case ServerColumn: return m_describe ? m_describe(r.taskId).second : QString();
         case WaitingColumn: {
             if (!open)
-                return r.state == Store::InputState::Answering ? tr("sending") : tr("answered");
+                return r.state == Store::InputState::Answering ? tr("sending")
+                       : r.state == Store::InputState::Closed  ? tr("closed")
+                                                               : tr("answered");
             const qint64 now = m_fixedNow ? m_fixedNow : QDateTime::currentMSecsSinceEpoch();
             return TaskTableModel::durationText(now - r.firstSeenAtMs);
         }

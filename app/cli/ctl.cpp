@@ -50,6 +50,9 @@ QString Ctl::usage()
         "                                        remove a server; its tasks are kept as history\n"
         "                                        (running ones no longer watched) unless\n"
         "                                        --delete-tasks deletes them with it\n"
+        "  servers set NAME|URL [--url URL] [--name NAME] [--token TOKEN]\n"
+        "                                        change a server's address, name or token; its\n"
+        "                                        tasks stay (a running Eddy follows at once)\n"
         "  attach SESSION QUERY                  attach matching tasks to a session, e.g.\n"
         "                                        tool=run_cfd_case status=completed reynolds=400\n"
         "  agent PROMPT [--session NAME] [--yes]\n"
@@ -92,7 +95,8 @@ bool Ctl::parse()
                                     QStringLiteral("--session"), QStringLiteral("--status"), QStringLiteral("--format"),
                                     QStringLiteral("--agent-url"), QStringLiteral("--agent-model"),
                                     QStringLiteral("--agent-key"), QStringLiteral("--agent-context"),
-                                    QStringLiteral("--server"), QStringLiteral("--output")};
+                                    QStringLiteral("--server"), QStringLiteral("--output"),
+                                    QStringLiteral("--url"), QStringLiteral("--name")};
     for (int i = 0; i < m_args.size(); ++i) {
         QString a = m_args[i];
         QString value;
@@ -112,6 +116,8 @@ bool Ctl::parse()
             }
             if (a == QLatin1String("--db")) m_db = value;
             else if (a == QLatin1String("--token")) m_token = value;
+            else if (a == QLatin1String("--url")) m_newUrl = value;
+            else if (a == QLatin1String("--name")) m_newName = value;
             else if (a == QLatin1String("--answers")) m_answersFile = value;
             else if (a == QLatin1String("--session")) m_session = value;
             else if (a == QLatin1String("--status")) m_status = value;
@@ -122,6 +128,7 @@ bool Ctl::parse()
             else if (a == QLatin1String("--agent-context")) m_agentContext = value;
             else if (a == QLatin1String("--server")) m_server = value;
             else if (a == QLatin1String("--output")) m_output = value;
+            m_tokenGiven = m_tokenGiven || a == QLatin1String("--token"); // servers set: even ""
         } else if (a == QLatin1String("--json")) {
             m_json = true;
         } else if (a == QLatin1String("--wait")) {

@@ -74,6 +74,7 @@ private:
     void cmdHandlesImport();
     void cmdAdapter();
     void cmdServers(); // ctlservers.cpp
+    void setServer(const Store::ServerRecord &server, const QList<Store::ServerRecord> &servers);
 
     QStringList m_args;          // positional, command first
     QString m_db;
@@ -84,6 +85,9 @@ private:
     QString m_format;
     QString m_server;            // handles import --server URL
     QString m_output;            // handles export --output FILE
+    std::optional<QString> m_newUrl;  // servers set --url URL
+    std::optional<QString> m_newName; // servers set --name NAME
+    bool m_tokenGiven = false;   // --token was given (servers set: even empty, to clear it)
     bool m_toStdout = false;     // handles export --stdout
     bool m_json = false;
     bool m_wait = false;

@@ -169,6 +169,8 @@ void Engine::close()
     }
     qDeleteAll(m_links);
     m_links.clear();
+    // Retired clients (engineclients.cpp) still running a call: theirs end with them.
+    qDeleteAll(findChildren<Mcp::Client *>(QString(), Qt::FindDirectChildrenOnly));
     m_byServerTaskId.clear();
     delete m_http;
     m_http = nullptr;
@@ -198,33 +200,7 @@ Engine::ServerLink *Engine::link(qint64 serverId)
         return nullptr;
     auto *l = new ServerLink;
     l->record = *rec;
-    Mcp::ServerConfig config;
-    config.url = QUrl(rec->url);
-    config.token = rec->token;
-    config.timeoutMs = m_requestTimeoutMs;
-    config.lowSpeedBytesPerSec = m_lowSpeedBytesPerSec;
-    config.lowSpeedWindowMs = m_lowSpeedWindowMs;
-    l->client = new Mcp::Client(config, m_http, this);
-    const Mcp::Era era = Mcp::eraFromString(rec->era);
-    if (era != Mcp::Era::Unknown)
-        l->client->setEra(era);
-    connect(l->client, &Mcp::Client::eraDetected, this, [this, serverId](Mcp::Era detected) {
-        if (auto r = m_store.server(serverId))
-            m_store.setServerDiscovery(serverId, Mcp::eraToString(detected), r->discovery);
-    });
-    // The keys the task's questions have in the store, so the client keeps them stable.
-    l->client->setQuestionRecord([this](const std::string &serverTaskId) {
-        std::vector<std::pair<QString, bool>> record;
-        const auto it = m_byServerTaskId.constFind(QString::fromStdString(serverTaskId));
-        if (it == m_byServerTaskId.constEnd())
-            return record;
-        for (const Store::InputRequestRecord &r : m_store.inputRequests(*it))
-            record.emplace_back(r.key, r.state == Store::InputState::Answered);
-        return record;
-    });
-    connect(l->client, &Mcp::Client::warning, this, [](const QString &message) {
-        qCWarning(lcMonitor) << message;
-    });
+    l->client = newClient(serverId, *rec);
     m_links.insert(serverId, l);
     return l;
 }
@@ -254,12 +230,7 @@ qint64 Engine::addServer(const QString &url, const QString &name, const QString 
         if (!token.isEmpty() && token != existing->token) {
             existing->token = token;
             m_store.updateServer(*existing);
-            if (auto it = m_links.find(existing->id); it != m_links.end()) {
-                // The client holds the old token: rebuild it on next use.
-                (*it)->client->deleteLater();
-                delete *it;
-                m_links.erase(it);
-            }
+            relinkServer(existing->id); // the client holds the old token
         }
         return existing->id;
     }
@@ -283,11 +254,7 @@ bool Engine::updateServer(const Store::ServerRecord &server)
         emit operationFailed(m_store.lastError());
         return false;
     }
-    if (auto it = m_links.find(server.id); it != m_links.end()) {
-        (*it)->client->deleteLater();
-        delete *it;
-        m_links.erase(it);
-    }
+    relinkServer(server.id);
     return true;
 }
 

@@ -306,6 +306,16 @@ private:
     // engineservers.cpp: stops everything of a server that is removed (its live tasks, their
     // leases, its unsent cases, its client and listen stream); the live task ids it dropped.
     QList<qint64> dropServer(qint64 serverId);
+    // engineclients.cpp: a server's client (link() keeps one per server); its URL or token
+    // changed here or in another process: a new client for what is sent from now on, the old
+    // one retired. Nothing when neither changed.
+    Mcp::Client *newClient(qint64 serverId, const Store::ServerRecord &server);
+    void relinkServer(qint64 serverId);
+    // The server was removed: its streamed calls end (rows stored lost, saying why) and
+    // everything else in flight is aborted; the client goes once its calls have ended.
+    void endServerCalls(qint64 serverId, Mcp::Client *client);
+    // Deleted once no job of it is left (a streamed call may still be running on it).
+    void retireClient(Mcp::Client *client);
     double lastX(qint64 taskId); // for a message without a counter
     void queueChange(const Store::TaskRecord &task);
     void queueFinished(const Store::TaskRecord &task); // queueChange() + ChangeSet::finished
@@ -415,6 +425,7 @@ private:
         std::optional<double> percent; // of the last progress notification with a total
         QPointer<Mcp::CallJob> job;    // the call whose stream this is
         bool cancelling = false;       // cancelStreamed(): its end is a cancellation
+        bool serverRemoved = false;    // endServerCalls(): ended as its server was removed
     };
     QHash<qint64, StreamedRow> m_streamed; // case id -> its row while the stream is open
     std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)

@@ -68,9 +68,10 @@ QList<qint64> Engine::dropServer(qint64 serverId)
         m_ttlWarned.remove(taskId);
         m_fieldWarned.remove(taskId);
         m_inbox->forget(taskId);
-        if (m_sharing)
-            m_sharing->releaseTask(taskId); // nobody is to poll it: no lease to run out
     }
+    if (m_sharing)
+        m_sharing->releaseTasks(live); // nobody is to poll them: no lease to run out
+
     for (auto it = m_caseQueue.begin(); it != m_caseQueue.end(); ++it) {
         it->removeIf([serverId](const Store::CaseRecord &c) { return c.serverId == serverId; });
     }
@@ -83,8 +84,13 @@ QList<qint64> Engine::dropServer(qint64 serverId)
             listen->deleteLater(); // closes the stream
         }
         delete l->listenTimer;
-        l->client->deleteLater();
+        // Submissions waiting for its tools hear that it is gone.
+        const auto waiting = std::move(l->waitingForTools);
+        Mcp::Client *client = l->client;
         delete l;
+        for (const auto &w : waiting)
+            w({}, tr("The server was removed from Eddy."));
+        endServerCalls(serverId, client); // engineclients.cpp
     }
     m_jobAdapters.remove(serverId);
     return live;

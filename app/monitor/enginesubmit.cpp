@@ -294,7 +294,14 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
     const qint64 now = nowMs();
     if (job->hasError() || job->kind() == Mcp::CallJob::Kind::Error) {
         const Mcp::Error e = job->error();
-        if (e.isTransient() || e.kind() == Mcp::Error::Kind::Aborted) {
+        const auto server = m_store.server(c.serverId);
+        if (e.kind() == Mcp::Error::Kind::Aborted && (!server || server->retired)) {
+            // Its server was removed by another process (endServerCalls()), which stored the
+            // case rejected, or deleted it.
+            m_caseRounds.remove(c.id);
+            m_caseAttempts.remove(c.id);
+            emit caseRejected(c.id, tr("Not sent: its server was removed from Eddy."));
+        } else if (e.isTransient() || e.kind() == Mcp::Error::Kind::Aborted) {
             retryCase(c, e);
         } else if (resumed && m_caseRounds.contains(c.id)) {
             // The server would not take a round trip resumed from the journal (its requestState

@@ -96,8 +96,8 @@ QString InputInbox::answerSummary(const QList<Store::InputRequestRecord> &reques
 {
     QStringList parts;
     for (const Store::InputRequestRecord &r : requests) {
-        if (r.state == Store::InputState::Pending)
-            continue;
+        if (r.state == Store::InputState::Pending || r.state == Store::InputState::Closed)
+            continue; // not answered (a closed question's answer, if any, was never sent)
         const json answer = json::parse(r.answer.toStdString(), nullptr, false);
         QString part = answer.is_object() && answer.value("action", json()).is_string()
                            ? QString::fromStdString(answer["action"].get<std::string>())

@@ -274,6 +274,26 @@ void PollScheduler::failed(qint64 taskId, qint64 retryAfterMs)
     enqueue(taskId, e);
 }
 
+void PollScheduler::restartServer(qint64 serverId)
+{
+    ServerState &s = m_servers[serverId];
+    s.failures = 0;
+    s.backoffUntil = 0;
+    const qint64 now = m_clock();
+    for (auto &[taskId, e] : m_tasks) {
+        if (e.serverId != serverId)
+            continue;
+        if (e.inFlight && e.ticks < 0) {
+            e.inFlight = false;
+            --s.inFlight;
+            e.dueAt = now;
+            enqueue(taskId, e);
+        } else if (!e.inFlight) {
+            setDue(taskId, e, std::min(e.dueAt, e.ticks >= 0 ? nextSlot(e, now) : now));
+        }
+    }
+}
+
 void PollScheduler::pollSoon(qint64 taskId)
 {
     const auto it = m_tasks.find(taskId);

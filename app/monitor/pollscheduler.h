@@ -99,6 +99,11 @@ public:
     // backoff, up to the cap) or something (back to tickMs). Returns the interval to pass to
     // completed(); for a task without ticks, its interval unchanged.
     qint64 backOff(qint64 taskId, bool unchanged);
+    // The server's address or token changed (Engine::relinkServer): its backoff is forgotten
+    // and each of its tasks is due now (a task on ticks: on its next tick). A task without ticks
+    // in flight is so no more (its answer from the old address is not awaited); a batch on ticks
+    // in flight settles when its answer comes.
+    void restartServer(qint64 serverId);
     // A task on ticks moves to other ticks (its adapter's poll settings changed): its backoff
     // starts afresh at the new tickMs, and its next poll is due on the new ticks one new tick
     // after its last (at once when that has passed). Nothing for a task without ticks.

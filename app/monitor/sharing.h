@@ -66,8 +66,9 @@ public:
     void check(bool force);
     // This process added or removed a server itself: its own change log entry is no news.
     void noteServer(qint64 serverId, bool active);
-    // Gives a task's lease back (its server was removed: nobody is to poll it).
-    void releaseTask(qint64 taskId);
+    // Gives the tasks' leases back, in one transaction (their server was removed: nobody is to
+    // poll them).
+    void releaseTasks(const QList<qint64> &taskIds);
     // Live tasks another process polls (this one follows them).
     int followedCount() const { return int(m_followed.size()); }
     bool follows(qint64 taskId) const { return m_followed.contains(taskId); }

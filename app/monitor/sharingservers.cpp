@@ -1,7 +1,8 @@
 // Servers added, edited or removed by another process on the same database (the change log's
 // "servers" entries, which the store's server writes add). A removed server is dropped here at
 // once: its live tasks are no longer polled, their leases are given back and its listen stream
-// is closed, so it is not asked again by any process; the change is announced
+// is closed, so it is not asked again by any process. One whose URL or token was changed gets a
+// new client at once (Engine::relinkServer), its tasks and leases kept. The change is announced
 // (Engine::serversChanged) for whoever lists the servers.
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
@@ -18,11 +19,22 @@ void Sharing::noteServer(qint64 serverId, bool active)
         m_activeServers.remove(serverId);
 }
 
-void Sharing::releaseTask(qint64 taskId)
+void Sharing::releaseTasks(const QList<qint64> &taskIds)
 {
-    if (!m_leases.release(Store::Leases::taskItem(taskId)))
-        qCWarning(lcMonitor) << "cannot give back the lease of task" << taskId << ":"
-                             << m_engine.m_store.lastError();
+    if (taskIds.isEmpty())
+        return;
+    // One commit for the lot, as Engine::open takes them: a server with thousands of live tasks
+    // would otherwise cost a commit (and a WAL frame) each. Without a transaction (another
+    // writer holds the lock past the busy timeout) each is given back on its own.
+    Store::Transaction tx(m_engine.m_store.database());
+    for (qint64 taskId : taskIds) {
+        if (!m_leases.release(Store::Leases::taskItem(taskId)))
+            qCWarning(lcMonitor) << "cannot give back the lease of task" << taskId << ":"
+                                 << m_engine.m_store.lastError();
+    }
+    if (tx.isActive() && !tx.commit())
+        qCWarning(lcMonitor) << "cannot give back the leases of" << taskIds.size()
+                             << "task(s):" << m_engine.m_store.lastError();
 }
 
 void Sharing::checkServers(const QList<qint64> &serverIds)
@@ -34,10 +46,12 @@ void Sharing::checkServers(const QList<qint64> &serverIds)
         const auto rec = m_engine.m_store.server(id);
         const bool active = rec && !rec->retired;
         if (active) {
-            if (m_activeServers.contains(id))
+            if (m_activeServers.contains(id)) {
                 edited = true; // its name, URL or token: listed again
-            else
+                m_engine.relinkServer(id); // a new URL or token: a new client (engineclients.cpp)
+            } else {
                 added << id; // new, or a removed one brought back
+            }
             m_activeServers.insert(id);
             continue;
         }

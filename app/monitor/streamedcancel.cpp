@@ -41,14 +41,18 @@ void Engine::cancelStreamed(const Store::TaskRecord &t)
     queueChange(it->task);
     qCInfo(lcMonitor, "task %lld: cancelling its streamed call", id);
     ++m_answersInFlight; // the engine is not idle until the call has ended
-    l->client->cancelCall(
-        it->job, QStringLiteral("Cancelled by the user in Eddy"), [this, id](const Mcp::Error &e) {
-            --m_answersInFlight;
-            if (!e.isOk())
-                qCWarning(lcMonitor, "task %lld: %s", id, qPrintable(e.message()));
-            emit cancelSent(id, true, {});
-            checkIdle();
-        });
+    // The client it was sent through: a retired one when the server's URL changed since.
+    auto *client = qobject_cast<Mcp::Client *>(it->job->parent());
+    (client ? client : l->client)
+        ->cancelCall(it->job,
+                     QStringLiteral("Cancelled by the user in Eddy"),
+                     [this, id](const Mcp::Error &e) {
+                         --m_answersInFlight;
+                         if (!e.isOk())
+                             qCWarning(lcMonitor, "task %lld: %s", id, qPrintable(e.message()));
+                         emit cancelSent(id, true, {});
+                         checkIdle();
+                     });
 }
 
 } // namespace Eddy::Monitor

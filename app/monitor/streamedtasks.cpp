@@ -146,6 +146,16 @@ QString StreamedCalls::cancelledMessage(std::optional<double> percent)
     return tr("cancelled: Eddy ended the streamed call on request.");
 }
 
+QString StreamedCalls::serverRemovedMessage(std::optional<double> percent)
+{
+    if (percent)
+        return tr("ended at %1 %: its server was removed from Eddy, so Eddy closed the streamed "
+                  "call; the server may have stopped the run.")
+            .arg(std::floor(*percent), 0, 'f', 0);
+    return tr("ended before any progress: its server was removed from Eddy, so Eddy closed the "
+              "streamed call; the server may have stopped the run.");
+}
+
 QString StreamedCalls::orphanedMessage(std::optional<double> percent)
 {
     if (percent)
@@ -210,7 +220,7 @@ void Engine::streamOpened(const Store::CaseRecord &c, Mcp::CallJob *job)
     }
     if (auto stored = m_store.task(*id))
         t = *stored;
-    m_streamed.insert(c.id, StreamedRow{t, std::nullopt, job, false});
+    m_streamed.insert(c.id, StreamedRow{t, std::nullopt, job, false, false});
     if (auto sess = m_pendingSessionForCase.take(c.id))
         m_store.attachTask(sess, *id);
     qCInfo(lcMonitor, "case %lld: streamed call, task %lld", c.id, *id);
@@ -270,6 +280,24 @@ bool Engine::streamFinished(const Store::CaseRecord &c, Mcp::CallJob *job)
         t.isToolError = job->isToolError();
         samples = ProgressParser::historySamples(t.result, t.id, now);
         replaceResiduals = !samples.isEmpty();
+    } else if (row.serverRemoved) {
+        // Its server was removed in another process (endServerCalls()). With its tasks deleted
+        // the row is gone: nothing to store or show.
+        if (!m_store.task(t.id)) {
+            qCInfo(lcMonitor, "task %lld: streamed call ended, its server and row removed", t.id);
+            return true;
+        }
+        t.status = Store::TaskStatus::Lost;
+        t.statusMessage = StreamedCalls::serverRemovedMessage(row.percent);
+        t.finishedAtMs = nowMs();
+        if (!m_store.storeRemovedServerTaskEnd(t))
+            qCWarning(lcMonitor) << "cannot store task" << t.id << ":" << m_store.lastError();
+        if (auto stored = m_store.task(t.id))
+            t = *stored;
+        queueChange(t);
+        qCInfo(lcMonitor, "task %lld: streamed call ended, its server was removed", t.id);
+        emit taskFinished(t);
+        return true;
     } else if (row.cancelling) {
         // Cancelled from Eddy: whatever ended the stream (our close, or the server ending it
         // after notifications/cancelled), the run was stopped on request.

@@ -37,6 +37,8 @@ public:
     static QString lostMessage(std::optional<double> percent, const QString &cause = {});
     // The row's message when the call was cancelled from Eddy (its stream closed on request).
     static QString cancelledMessage(std::optional<double> percent);
+    // The row's message when its server was removed (in another process) while it streamed.
+    static QString serverRemovedMessage(std::optional<double> percent);
     // The row's message when Eddy finds a stream whose process has ended (kill -9, a crash).
     static QString orphanedMessage(std::optional<double> percent);
 

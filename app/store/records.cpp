@@ -48,6 +48,7 @@ QString toText(InputState state)
     case InputState::Pending: return QStringLiteral("pending");
     case InputState::Answering: return QStringLiteral("answering");
     case InputState::Answered: return QStringLiteral("answered");
+    case InputState::Closed: return QStringLiteral("closed");
     }
     return {};
 }

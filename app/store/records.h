@@ -145,7 +145,9 @@ struct ProgressSample
     double y = 0.0;
 };
 
-enum class InputState { Pending, Answering, Answered };
+// Closed: never to be answered (its server was removed from Eddy; a pending question is closed
+// with no answer, one being sent keeps the answer that was not sent).
+enum class InputState { Pending, Answering, Answered, Closed };
 QString toText(InputState state);
 
 struct InputRequestRecord

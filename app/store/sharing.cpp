@@ -305,6 +305,7 @@ std::optional<InputRequestRecord> ChangeFeed::inputRequest(qint64 id)
     const QString state = st.text(4);
     r.state = state == QLatin1String("answered")    ? InputState::Answered
               : state == QLatin1String("answering") ? InputState::Answering
+              : state == QLatin1String("closed")    ? InputState::Closed
                                                     : InputState::Pending;
     r.answer = st.text(5);
     r.firstSeenAtMs = st.int64(6);

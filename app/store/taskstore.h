@@ -43,6 +43,10 @@ public:
     // events, samples, questions and sweeps.
     enum class Removal { RefuseIfUsed, KeepTasks, DeleteTasks };
     bool removeServer(qint64 id, Removal mode = Removal::RefuseIfUsed);
+    // The end of a removed server's row that this process itself ended afterwards (a streamed
+    // call whose stream it closed): its status, message and error, with an event. storeTaskUpdate
+    // leaves such rows as the remover stored them. False + lastError() on error.
+    bool storeRemovedServerTaskEnd(const TaskRecord &task);
     struct ServerUse
     {
         int tasks = 0; // stored tasks

@@ -68,9 +68,15 @@ bool TaskStore::removeServer(qint64 id, Removal mode)
         return false;
     };
     if (mode == Removal::KeepTasks) {
-        // Every row stays readable; nothing of this server is sent or polled again.
+        // Every row stays readable; nothing of this server is sent or polled again. Its open
+        // questions are closed (an answer being sent stays on record, unsent), so no process
+        // lists them as waiting or sends them.
         const bool ok
-            = run("UPDATE tasks SET status='lost', status_message='No longer followed: its server "
+            = run("UPDATE input_requests SET state='closed', answered_at=COALESCE(answered_at, "
+                  "?2) WHERE state IN ('pending','answering') AND task_id IN (SELECT id FROM "
+                  "tasks WHERE server_id=?1)",
+                  now)
+              && run("UPDATE tasks SET status='lost', status_message='No longer followed: its server "
                   "was removed from Eddy.', updated_at=?2, finished_at=COALESCE(finished_at, ?2) "
                   "WHERE server_id=?1 AND status IN ('working','input_required')",
                   now)
@@ -105,6 +111,36 @@ bool TaskStore::removeServer(qint64 id, Removal mode)
     }
     // Deleted rows log nothing: the server's entry tells other processes its tasks went too.
     return logServerChange(m_db, id) && tx.commit();
+}
+
+bool TaskStore::storeRemovedServerTaskEnd(const TaskRecord &t)
+{
+    Transaction tx(m_db);
+    if (!tx.isActive())
+        return false;
+    const qint64 now = nowMs();
+    Statement st = m_db.prepare(
+        QStringLiteral("UPDATE tasks SET status=?, status_message=?, error=?, updated_at=?, "
+                       "finished_at=COALESCE(finished_at, ?) WHERE id=?"));
+    st.bind(1, toText(t.status))
+        .bind(2, t.statusMessage + QString(""))
+        .bind(3, t.error + QString(""))
+        .bind(4, now)
+        .bind(5, t.finishedAtMs.value_or(now))
+        .bind(6, t.id);
+    if (!st.exec()) {
+        m_db.setError(QStringLiteral("Cannot store task %1: %2").arg(t.id).arg(st.errorString()));
+        return false;
+    }
+    if (m_db.changes() == 1) {
+        Statement ev = prepareTaskEvent(m_db, t, now);
+        if (!ev.exec()) {
+            m_db.setError(
+                QStringLiteral("Cannot store task %1: %2").arg(t.id).arg(ev.errorString()));
+            return false;
+        }
+    }
+    return tx.commit();
 }
 
 } // namespace Eddy::Store

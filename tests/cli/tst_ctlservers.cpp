@@ -2,7 +2,10 @@
 // SQLite file (issue 14, item 10): an unknown name is refused and changes nothing; by default the
 // server's tasks are kept as history (the server leaves the list, its finished task keeps its
 // result, its running task is stored lost and no longer watched); its URL added again brings it
-// back with them; --delete-tasks deletes it with its tasks, cases, events and samples.
+// back with them; --delete-tasks deletes it with its tasks, cases, events and samples. And
+// eddyctl servers set NAME|URL [--url] [--name] [--token]: refused with a clear error and
+// nothing changed for nothing to change, a bad URL, an unknown server or a taken URL; otherwise
+// the server keeps its id and tasks under the new URL, name and token.
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 
@@ -23,6 +26,7 @@ class tst_CtlServers : public QObject
 private slots:
     void initTestCase();
     void removeKeepingThenDeletingTasks();
+    void setUrlNameAndToken();
 
 private:
     Run ctl(const QStringList &args)
@@ -156,6 +160,80 @@ void tst_CtlServers::removeKeepingThenDeletingTasks()
     QCOMPARE(scalar(QStringLiteral("SELECT COUNT(*) FROM cases")), qint64(0));
     QCOMPARE(scalar(QStringLiteral("SELECT COUNT(*) FROM task_events")), qint64(0));
     QCOMPARE(scalar(QStringLiteral("SELECT COUNT(*) FROM progress_samples")), qint64(0));
+}
+
+void tst_CtlServers::setUrlNameAndToken()
+{
+    m_db = m_dir.filePath(QStringLiteral("set.sqlite"));
+    // Not waited for: the server may still be busy with the long case of the test before.
+    Run r = call(QStringLiteral(R"({"reynolds": 100, "grid": 16, "max_iterations": 200})"), false);
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QString servers = QStringLiteral("SELECT COUNT(*) FROM servers");
+    QCOMPARE(scalar(servers), qint64(1));
+    const qint64 id = scalar(QStringLiteral("SELECT id FROM servers"));
+    const QString unchanged = QStringLiteral("SELECT COUNT(*) FROM servers WHERE name = "
+                                             "'127.0.0.1' AND token = '' AND url = '%1'")
+                                  .arg(m_server.url());
+    const QString set = QStringLiteral("set");
+    const QString srv = QStringLiteral("servers");
+
+    // Nothing to change, a URL that is not one, an unknown server, a URL another has: refused.
+    r = ctl({srv, set, QStringLiteral("127.0.0.1")});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("give what to change"), r.err.constData());
+    r = ctl({srv,
+             set,
+             QStringLiteral("127.0.0.1"),
+             QStringLiteral("--url"),
+             QStringLiteral("ftp://x")});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("is not an http(s) URL") && r.err.contains("Nothing was changed"),
+             r.err.constData());
+    r = ctl(
+        {srv, set, QStringLiteral("nosuchserver"), QStringLiteral("--name"), QStringLiteral("x")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("no server is named \"nosuchserver\"")
+                 && r.err.contains("nothing was changed"),
+             r.err.constData());
+    const QString other = QStringLiteral("http://127.0.0.1:9/mcp");
+    r = ctl({QStringLiteral("discover"), other}); // stored, though nobody answers there
+    QCOMPARE(scalar(servers), qint64(2));
+    r = ctl({srv, set, m_server.url(), QStringLiteral("--url"), other});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("already has the URL"), r.err.constData());
+    QCOMPARE(scalar(unchanged), qint64(1));
+
+    // Moved, renamed and given a token: the same server, with its task.
+    const QString moved
+        = QString(m_server.url()).replace(QStringLiteral("127.0.0.1"), QStringLiteral("localhost"));
+    r = ctl({QStringLiteral("--token"),
+             QStringLiteral("t0ken"),
+             srv,
+             set,
+             m_server.url(),
+             QStringLiteral("--url"),
+             moved,
+             QStringLiteral("--name"),
+             QStringLiteral("Moved CFD")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("\"127.0.0.1\" now has URL " + moved.toUtf8())
+                 && r.out.contains("name \"Moved CFD\"") && r.out.contains("a new token"),
+             r.out.constData());
+    QVERIFY2(!r.out.contains("t0ken"), r.out.constData()); // a secret is not printed
+    QCOMPARE(scalar(QStringLiteral("SELECT COUNT(*) FROM servers WHERE id = %1 AND url = '%2' AND "
+                                   "name = 'Moved CFD' AND token = 't0ken'")
+                        .arg(id)
+                        .arg(moved)),
+             qint64(1));
+    QCOMPARE(scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE server_id = %1").arg(id)),
+             qint64(1));
+    // The token removed again, by the new name.
+    r = ctl({QStringLiteral("--token"), QString(), srv, set, QStringLiteral("Moved CFD")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("now has no token"), r.out.constData());
+    QCOMPARE(
+        scalar(QStringLiteral("SELECT COUNT(*) FROM servers WHERE id = %1 AND token = ''").arg(id)),
+        qint64(1));
 }
 
 QTEST_GUILESS_MAIN(tst_CtlServers)

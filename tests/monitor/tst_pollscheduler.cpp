@@ -86,6 +86,7 @@ private slots:
     void slowAnswerDoesNotStretchCadence();
     void perServerCap();
     void backoffAndRetryAfter();
+    void restartServerForgetsBackoffAndFlight();
     void pollSoonRespectsInterval();
     void removeWhileInFlight();
     void duePollsShareOneWakeUp();
@@ -668,6 +669,36 @@ void tst_PollScheduler::pollSoonLeavesAndRejoinsLattice()
 }
 
 // After a backoff a task goes out when the server may be asked again, then rejoins its slot.
+void tst_PollScheduler::restartServerForgetsBackoffAndFlight()
+{
+    // The server's address changed (Engine::relinkServer): its backoff and its polls in flight
+    // are forgotten and each of its tasks is due now; another server's tasks are left alone.
+    FakeClock clock;
+    PollScheduler s(PollScheduler::Config(), [&] { return clock.now; }, [] { return 0.0; });
+    s.add(1, 1, 2000);
+    s.add(2, 1, 2000);
+    s.add(3, 1, 2000);
+    s.add(9, 2, 2000);
+    QCOMPARE(s.takeDue().size(), 4);
+    s.completed(3, 2000);
+    s.failed(1); // then the old address fails: the server backs off
+    QVERIFY(s.backoffUntil(1) > clock.now);
+    QCOMPARE(s.inFlight(1), 1); // task 2's poll is still on the wire
+    clock.now += 10;
+    s.restartServer(1);
+    QCOMPARE(s.failureCount(1), 0);
+    QCOMPARE(s.backoffUntil(1), qint64(0));
+    QCOMPARE(s.inFlight(1), 0);
+    QCOMPARE(s.inFlight(2), 1); // task 9 is another server's
+    QList<qint64> due = s.takeDue();
+    std::sort(due.begin(), due.end());
+    QCOMPARE(due, (QList<qint64>{1, 2, 3}));
+    QCOMPARE(s.inFlight(1), 3);
+    // An answer that arrives anyway for a task no longer in flight changes nothing for the count.
+    s.completed(9, 2000);
+    QCOMPARE(s.inFlight(2), 0);
+}
+
 void tst_PollScheduler::backoffRejoinsLattice()
 {
     FakeClock clock;
