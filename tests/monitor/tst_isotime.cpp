@@ -26,13 +26,15 @@ void TstIsoTime::sameAsQt_data()
     const QDate leap(2028, 2, 29);
     QTest::newRow("epoch") << QDateTime::fromMSecsSinceEpoch(0, Qt::UTC);
     QTest::newRow("a poll") << QDateTime::fromString("2026-12-02T05:47:01.123Z", Qt::ISODateWithMs);
-    QTest::newRow("no ms on the wire") << QDateTime::fromString("2026-07-28T10:00:00Z", Qt::ISODate);
+    QTest::newRow("no ms on the wire")
+        << QDateTime::fromString("2026-07-28T10:00:00Z", Qt::ISODate);
     QTest::newRow("leap day, last ms") << QDateTime(leap, QTime(23, 59, 59, 999), Qt::UTC);
     QTest::newRow("offset +05:30")
         << QDateTime::fromString("2026-12-02T01:02:03.004+05:30", Qt::ISODateWithMs);
     QTest::newRow("offset -11:00 across new year")
         << QDateTime(QDate(2026, 12, 31), QTime(20, 0), QTimeZone(-11 * 3600));
-    QTest::newRow("local time") << QDateTime(QDate(2026, 6, 1), QTime(12, 34, 56, 789), Qt::LocalTime);
+    QTest::newRow("local time") << QDateTime(
+        QDate(2026, 6, 1), QTime(12, 34, 56, 789), Qt::LocalTime);
     QTest::newRow("before 1970") << QDateTime(QDate(1969, 12, 31), QTime(23, 59, 59, 1), Qt::UTC);
     QTest::newRow("year 1") << QDateTime(QDate(1, 1, 1), QTime(0, 0), Qt::UTC);
     QTest::newRow("year 9999") << QDateTime(QDate(9999, 12, 31), QTime(23, 59, 59, 999), Qt::UTC);
@@ -52,7 +54,8 @@ void TstIsoTime::sameAsQtAtRandom()
     // Any millisecond from year 1 to 9999 (seeded: a failure names its time and repeats).
     QRandomGenerator rng(20261202);
     const qint64 from = QDateTime(QDate(1, 1, 1), QTime(0, 0), Qt::UTC).toMSecsSinceEpoch();
-    const qint64 to = QDateTime(QDate(9999, 12, 31), QTime(23, 59, 59, 999), Qt::UTC).toMSecsSinceEpoch();
+    const qint64 to
+        = QDateTime(QDate(9999, 12, 31), QTime(23, 59, 59, 999), Qt::UTC).toMSecsSinceEpoch();
     for (int i = 0; i < 20000; ++i) {
         const qint64 ms = from + qint64(rng.bounded(quint64(to - from) + 1));
         const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
