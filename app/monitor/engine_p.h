@@ -3,6 +3,7 @@
 // Private to the Engine sources: the helpers and the server link its parts share.
 
 #include "app/monitor/engine.h"
+#include "app/monitor/isotime.h"
 #include "app/monitor/outcome.h"
 #include "app/monitor/log.h"
 #include "app/monitor/schemavalidator.h"
@@ -75,7 +76,7 @@ inline Store::TaskStatus fromMcp(Mcp::TaskStatus s)
 
 inline QString isoTime(const QDateTime &t)
 {
-    return t.isValid() ? t.toUTC().toString(Qt::ISODateWithMs) : QString();
+    return isoTimeUtc(t);
 }
 
 inline QString errorJson(const Mcp::Error &e)

@@ -180,6 +180,10 @@ void Engine::pumpSubmissions()
             const Store::CaseRecord c = queue.takeFirst();
             sendCase(c);
         }
+        // takeFirst() keeps the room of the cases sent (a 10,000-case sweep's list is ~3 MB):
+        // give it back as the queue drains, for the tasks the sent cases become.
+        if (queue.size() < queue.capacity() / 4)
+            queue.squeeze();
     }
 }
 

@@ -21,12 +21,14 @@ bool Leases::acquire(const QString &item, qint64 nowMs, qint64 ttlMs)
 {
     // One statement: two processes asking at once are serialised by SQLite's write lock, and
     // the second finds the first's live lease.
-    Statement st = m_db.prepare(QStringLiteral(
-        "INSERT INTO leases(item, owner, expires_at) VALUES(?1, ?2, ?3) "
-        "ON CONFLICT(item) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
-        "WHERE leases.owner = excluded.owner OR leases.expires_at < ?4"));
-    st.bind(1, item).bind(2, m_owner).bind(3, nowMs + ttlMs).bind(4, nowMs);
-    return st.exec() && m_db.changes() == 1;
+    if (!m_acquire.isValid())
+        m_acquire = m_db.prepare(QStringLiteral(
+            "INSERT INTO leases(item, owner, expires_at) VALUES(?1, ?2, ?3) "
+            "ON CONFLICT(item) DO UPDATE SET owner = excluded.owner, expires_at = "
+            "excluded.expires_at WHERE leases.owner = excluded.owner OR leases.expires_at < ?4"));
+    m_acquire.reset(); // a failed step leaves the statement to be reset before the next bind
+    m_acquire.bind(1, item).bind(2, m_owner).bind(3, nowMs + ttlMs).bind(4, nowMs);
+    return m_acquire.exec() && m_db.changes() == 1;
 }
 
 bool Leases::takeOver(const QString &item, qint64 nowMs, qint64 ttlMs)

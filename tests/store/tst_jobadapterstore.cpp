@@ -1,4 +1,5 @@
-// Job adapters stored with their server, and task rows that remember their pattern.
+// Job adapters stored with their server, and task rows that remember their pattern (the three
+// known words and one a later version may write).
 #include "app/store/taskstore.h"
 
 #include <QTemporaryDir>
@@ -46,6 +47,45 @@ private slots:
         QCOMPARE(store.jobAdapter(serverId).value_or(QString()), QStringLiteral("{\"a\":2}"));
         QCOMPARE(store.task(taskId)->pattern, QStringLiteral("job"));
         QCOMPARE(store.liveTasks().value(0).pattern, QStringLiteral("job"));
+    }
+
+    void everyPatternReadsBack()
+    {
+        QTemporaryDir dir;
+        TaskStore store;
+        QVERIFY2(store.open(dir.filePath(QStringLiteral("eddy.sqlite"))),
+                 qPrintable(store.lastError()));
+        ServerRecord s;
+        s.url = QStringLiteral("http://127.0.0.1:1/mcp");
+        const qint64 serverId = *store.addServer(s);
+        const QStringList patterns{QStringLiteral("task"),
+                                   QStringLiteral("streamed"),
+                                   QStringLiteral("job"),
+                                   QStringLiteral("workflow")};
+        QList<qint64> ids;
+        for (const QString &pattern : patterns) {
+            CaseRecord c;
+            c.serverId = serverId;
+            c.tool = QStringLiteral("run_cfd_case");
+            c.arguments = QStringLiteral("{}");
+            c.idempotencyKey = QStringLiteral("key-") + pattern;
+            QVERIFY2(store.journalCase(c), qPrintable(store.lastError()));
+            TaskRecord t;
+            t.serverId = serverId;
+            t.tool = c.tool;
+            t.serverTaskId = QStringLiteral("id-") + pattern;
+            t.pattern = pattern;
+            ids << *store.recordTaskForCase(c.id, t);
+        }
+        for (int i = 0; i < patterns.size(); ++i)
+            QCOMPARE(store.task(ids[i])->pattern, patterns[i]);
+        QStringList live;
+        for (const TaskRecord &t : store.liveTasks())
+            live << t.pattern;
+        live.sort();
+        QStringList expected = patterns;
+        expected.sort();
+        QCOMPARE(live, expected);
     }
 };
 

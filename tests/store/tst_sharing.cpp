@@ -1,13 +1,16 @@
 // Two connections on one real database file, as two processes would hold them: leases (one
-// holder at a time, renewal, takeover once expired, release) and the change feed (data_version
-// moves only for the other connection's commits; the log names exactly the rows written, in
-// commit order; samples by rowid; a pruned log is reported as a gap; a server's add, edit,
-// removal and return are logged, and a poll stored after its removal leaves its task alone).
+// holder at a time, renewal, takeover once expired, release, an acquire after a failed one) and
+// the change feed (data_version moves only for the other connection's commits; the log names
+// exactly the rows written, in commit order; samples by rowid; a pruned log is reported as a gap;
+// a server's add, edit, removal and return are logged, and a poll stored after its removal leaves
+// its task alone).
 #include "app/store/sharing.h"
 #include "app/store/taskstore.h"
 
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sqlite3.h>
 
 using namespace Eddy::Store;
 
@@ -20,6 +23,7 @@ private Q_SLOTS:
     void cleanup();
     void oneHolderAtATime();
     void expiredLeaseIsTakenOver();
+    void acquireAfterAFailedAcquire();
     void unheldLiveTasksAndAnswers();
     void feedSeesTheOtherConnection();
     void adoptSweepOnlyWithoutSession();
@@ -108,6 +112,25 @@ void tst_Sharing::expiredLeaseIsTakenOver()
     QVERIFY(held.isEmpty());
     QVERIFY(a.grant(item, 2600, 1500)); // granted outright (won in the same transaction)
     QCOMPARE(b.holder(item, 2600).value_or(QString()), QStringLiteral("A"));
+}
+
+// acquire() keeps its statement prepared between calls: one that failed (the other process held
+// the write lock) must not leave its item bound for the next.
+void tst_Sharing::acquireAfterAFailedAcquire()
+{
+    Leases b(m_b.database(), QStringLiteral("B"));
+    QVERIFY(b.acquire(Leases::taskItem(1), 1000, 5000));
+    sqlite3_busy_timeout(m_b.database().handle(), 0); // fail at once instead of after 10 s
+    QVERIFY(m_a.database().begin());
+    QVERIFY(!b.acquire(Leases::taskItem(2), 1000, 5000));
+    m_a.database().rollback();
+    QVERIFY(b.acquire(Leases::taskItem(3), 1000, 5000));
+    QCOMPARE(b.holder(Leases::taskItem(3), 2000).value_or(QString()), QStringLiteral("B"));
+    QVERIFY(!b.holder(Leases::taskItem(2), 2000));
+    QVERIFY(b.acquire(Leases::taskItem(1), 2000, 5000)); // renewed through the same statement
+    QList<QString> held;
+    QVERIFY(b.renewAll(3000, 5000, &held));
+    QCOMPARE(held.size(), 2);
 }
 
 void tst_Sharing::unheldLiveTasksAndAnswers()
