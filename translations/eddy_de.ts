@@ -1026,6 +1026,22 @@ Answer: %2</source>
 
 Antwort: %2</translation>
     </message>
+    <message>
+        <source>Closed, not answered</source>
+        <translation>Geschlossen, nicht beantwortet</translation>
+    </message>
+    <message>
+        <source>Not answered: the question was closed when its server was removed from Eddy.</source>
+        <translation>Nicht beantwortet: Die Frage wurde geschlossen, als ihr Server aus Eddy entfernt wurde.</translation>
+    </message>
+    <message>
+        <source>Not sent: the question was closed when its server was removed from Eddy, before the answer went out.</source>
+        <translation>Nicht gesendet: Die Frage wurde geschlossen, als ihr Server aus Eddy entfernt wurde, bevor die Antwort hinausging.</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>geschlossen</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::JobAdapterActions</name>
@@ -2149,6 +2165,17 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     </message>
 </context>
 <context>
+    <name>Eddy::Monitor::Engine</name>
+    <message>
+        <source>The server was removed from Eddy.</source>
+        <translation>Der Server wurde aus Eddy entfernt.</translation>
+    </message>
+    <message>
+        <source>Not sent: its server was removed from Eddy.</source>
+        <translation>Nicht gesendet: Sein Server wurde aus Eddy entfernt.</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::Monitor::JobAdapter</name>
     <message>
         <source>The adapter is not valid JSON (%1). Fix the syntax and try again.</source>
@@ -2303,6 +2330,14 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>cancelled: Eddy ended the streamed call on request.</source>
         <translation>abgebrochen: Eddy hat den gestreamten Aufruf auf Anforderung beendet.</translation>
+    </message>
+    <message>
+        <source>ended at %1 %: its server was removed from Eddy, so Eddy closed the streamed call; the server may have stopped the run.</source>
+        <translation>bei %1 % beendet: Sein Server wurde aus Eddy entfernt, daher hat Eddy den gestreamten Aufruf geschlossen; der Server hat den Lauf möglicherweise angehalten.</translation>
+    </message>
+    <message>
+        <source>ended before any progress: its server was removed from Eddy, so Eddy closed the streamed call; the server may have stopped the run.</source>
+        <translation>vor jedem Fortschritt beendet: Sein Server wurde aus Eddy entfernt, daher hat Eddy den gestreamten Aufruf geschlossen; der Server hat den Lauf möglicherweise angehalten.</translation>
     </message>
 </context>
 <context>
