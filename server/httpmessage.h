@@ -32,7 +32,7 @@ struct HttpHead
         Complete
     };
     std::size_t size = 0;          // through the empty line: where the body begins
-    std::size_t contentLength = 0; // the last Content-Length; 0 without one
+    std::size_t contentLength = 0; // Content-Length (repeats agree); 0 without one
     bool http10 = false;
     bool chunked = false; // a Transfer-Encoding header was present
 };
