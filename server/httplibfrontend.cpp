@@ -91,6 +91,7 @@ HttplibFrontend::HttplibFrontend(Handler handler, FastPath, ErrorFiller errorFil
         for (const auto &[name, value] : response.headers)
             res.set_header(name, value);
         if (!response.isStream()) {
+            response.flatten();
             if (!response.body.empty() || !response.contentType.empty())
                 res.set_content(response.body, response.contentType);
             return;

@@ -64,6 +64,11 @@ public:
     // Appends the task's rendered DetailedTask members to out; false (out unchanged) when the
     // token sees no such task. Looks the id up without copying it: tasks/get's hot path.
     bool appendDetail(std::string_view id, const std::string &tokenHash, std::string &out) const;
+    // As appendDetail, but where the stored rendering is the answer as it is (the task is not
+    // queued) it is handed out in shared instead of copied (out unchanged): it is replaced,
+    // never changed, when the task changes, so it may be sent after the lock is released.
+    bool shareDetail(std::string_view id, const std::string &tokenHash, std::string &out,
+                     std::shared_ptr<const std::string> &shared) const;
     bool snapshot(const std::string &id, const std::string &tokenHash, Snapshot &out) const;
     // Applies inputResponses; unknown or already-answered keys are ignored. False: no such task.
     bool update(const std::string &id, const std::string &tokenHash,
@@ -113,7 +118,8 @@ private:
     struct Entry
     {
         TaskRecord record;
-        std::string fragment;       // rendered 2026 DetailedTask, refreshed on every change
+        // Rendered 2026 DetailedTask, replaced (never changed) on every change: never null.
+        std::shared_ptr<const std::string> fragment = std::make_shared<const std::string>();
         int pollIntervalMs = 0;
         bool queued = false;
         std::uint64_t ticket = 0;   // queue order; its rank among queued tickets is the position
