@@ -541,7 +541,8 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
         sent = sendAll(c->fd, parts, 2);
     } else {
         const std::size_t at = std::min(response.sharedAt, body.size());
-        const std::string_view parts[] = {out, std::string_view(body.data(), at),
+        const std::string_view parts[] = {out,
+                                          std::string_view(body.data(), at),
                                           *response.shared,
                                           std::string_view(body.data() + at, body.size() - at)};
         sent = sendAll(c->fd, parts, 4);

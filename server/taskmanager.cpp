@@ -413,8 +413,10 @@ bool TaskManager::appendDetail(std::string_view id, const std::string &tokenHash
     return true;
 }
 
-bool TaskManager::shareDetail(std::string_view id, const std::string &tokenHash,
-                              std::string &out, std::shared_ptr<const std::string> &shared) const
+bool TaskManager::shareDetail(std::string_view id,
+                              const std::string &tokenHash,
+                              std::string &out,
+                              std::shared_ptr<const std::string> &shared) const
 {
     const std::shared_lock lock(m_mutex);
     const EntryPtr *e = lookupVisible(id, tokenHash);

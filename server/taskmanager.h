@@ -67,7 +67,9 @@ public:
     // As appendDetail, but where the stored rendering is the answer as it is (the task is not
     // queued) it is handed out in shared instead of copied (out unchanged): it is replaced,
     // never changed, when the task changes, so it may be sent after the lock is released.
-    bool shareDetail(std::string_view id, const std::string &tokenHash, std::string &out,
+    bool shareDetail(std::string_view id,
+                     const std::string &tokenHash,
+                     std::string &out,
                      std::shared_ptr<const std::string> &shared) const;
     bool snapshot(const std::string &id, const std::string &tokenHash, Snapshot &out) const;
     // Applies inputResponses; unknown or already-answered keys are ignored. False: no such task.
