@@ -651,8 +651,7 @@ void tst_ServerProtocol::pollHeads_data()
     // Two lengths that disagree frame the body two ways (RFC 9112 6.3): a proxy in front may
     // have used the other one, so the request is refused rather than the last one believed.
     QTest::newRow("Content-Length twice, different values")
-        << QByteArray("/mcp") << "Host: 127.0.0.1\r\nContent-Length: 0\r\n" + usual << 400
-        << true;
+        << QByteArray("/mcp") << "Host: 127.0.0.1\r\nContent-Length: 0\r\n" + usual << 400 << true;
     QTest::newRow("second Content-Length not a number")
         << QByteArray("/mcp") << "Host: 127.0.0.1\r\n" + usual + "Content-Length: 1x\r\n"
         << 400 << true;
