@@ -194,7 +194,7 @@ void HttpServer::stop()
         Log::warn("cannot wake the event threads");
 }
 
-void HttpServer::eventLoop(int index)
+[[gnu::hot]] void HttpServer::eventLoop(int index)
 {
     t_eventThread = index;
     const int epollFd = m_epollFds[std::size_t(index)];
@@ -287,7 +287,7 @@ void HttpServer::accept(int epollFd)
     onReadable(c);
 }
 
-void HttpServer::onReadable(Connection *c)
+[[gnu::hot]] void HttpServer::onReadable(Connection *c)
 {
     char buf[64 * 1024];
     while (true) {
@@ -326,7 +326,7 @@ void HttpServer::onReadable(Connection *c)
     serveBuffered(c, false, {});
 }
 
-bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view fresh)
+[[gnu::hot]] bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view fresh)
 {
     // Requests are parsed where their bytes lie: in c->in or, when c->in was empty, in fresh
     // (the event thread's read buffer). Whatever is left unserved when the loop waits for more
@@ -485,7 +485,7 @@ void HttpServer::serve(Connection *c, HttpRequest request, bool keepAlive)
         serveBuffered(c, true, {});
 }
 
-bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keepAlive)
+[[gnu::hot]] bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keepAlive)
 {
     if (response.status >= 400 && response.bodySize() == 0)
         m_errorFiller(response);
@@ -594,7 +594,7 @@ void HttpServer::stream(Connection *c, HttpResponse &response)
     close(c); // streams are never reused: a client opens a new connection for its next call
 }
 
-bool HttpServer::sendAll(int fd, const std::string_view *parts, std::size_t count)
+[[gnu::hot]] bool HttpServer::sendAll(int fd, const std::string_view *parts, std::size_t count)
 {
     // One sendmsg for all parts (empty ones are fine there); what a partial send leaves goes
     // out through sendAll below.

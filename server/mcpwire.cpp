@@ -21,7 +21,7 @@ bool containsIgnoreCase(std::string_view s, std::string_view needle)
     return false;
 }
 
-bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_view taskId,
+[[gnu::hot]] bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_view taskId,
                const std::string &tokenHash, HttpResponse &res)
 {
     // At debug level every poll is one line (the id redacted): who polls how often, e.g. to

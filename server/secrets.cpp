@@ -104,7 +104,7 @@ std::string Secrets::sha256Hex(std::string_view data)
     return out;
 }
 
-bool Secrets::constantTimeEquals(std::string_view a, std::string_view b)
+[[gnu::hot]] bool Secrets::constantTimeEquals(std::string_view a, std::string_view b)
 {
     // Every byte of the shorter one is compared, whatever differs: the time depends on the
     // lengths only. Eight bytes at a time (a token hash is 64), then the rest.

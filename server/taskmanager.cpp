@@ -42,7 +42,7 @@ TaskManager::~TaskManager()
     shutdown();
 }
 
-std::int64_t TaskManager::nowMs()
+[[gnu::hot]] std::int64_t TaskManager::nowMs()
 {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())
@@ -112,7 +112,7 @@ bool TaskManager::isExpired(const Entry &e, std::int64_t now) const
     return e.record.createdMs + e.record.ttlMs <= now;
 }
 
-const TaskManager::EntryPtr *TaskManager::lookupVisible(std::string_view id,
+[[gnu::hot]] const TaskManager::EntryPtr *TaskManager::lookupVisible(std::string_view id,
                                                         const std::string &tokenHash) const
 {
     const auto it = m_tasks.find(id);
@@ -413,7 +413,7 @@ bool TaskManager::appendDetail(std::string_view id, const std::string &tokenHash
     return true;
 }
 
-bool TaskManager::shareDetail(std::string_view id,
+[[gnu::hot]] bool TaskManager::shareDetail(std::string_view id,
                               const std::string &tokenHash,
                               std::string &out,
                               std::shared_ptr<const std::string> &shared) const
