@@ -40,6 +40,13 @@ HttpRequest toRequest(const httplib::Request &in)
     return out;
 }
 
+// Two Content-Length headers with different values (RFC 9112 6.3: an error).
+bool lengthsDisagree(const httplib::Request &in)
+{
+    const auto [first, last] = in.headers.equal_range("Content-Length");
+    return std::any_of(first, last, [&](const auto &h) { return h.second != first->second; });
+}
+
 } // namespace
 
 // httplib::Server keeps its listening socket protected; this subclass only reaches it to
@@ -70,12 +77,21 @@ HttplibFrontend::HttplibFrontend(Handler handler, FastPath, ErrorFiller errorFil
     svr.set_tcp_nodelay(true);
 
     const auto serve = [this](const httplib::Request &req, httplib::Response &res) {
+        if (lengthsDisagree(req)) {
+            // httplib framed the body by the first Content-Length; a proxy in front may have
+            // taken another (request smuggling). Refused as under HttpServer, and the
+            // connection ends: what follows on it is framed ambiguously too.
+            res.status = 400; // the error handler adds the body
+            res.set_header("Connection", "close");
+            return;
+        }
         HttpResponse response;
         handle(toRequest(req), response);
         res.status = response.status;
         for (const auto &[name, value] : response.headers)
             res.set_header(name, value);
         if (!response.isStream()) {
+            response.flatten();
             if (!response.body.empty() || !response.contentType.empty())
                 res.set_content(response.body, response.contentType);
             return;

@@ -319,7 +319,7 @@ const std::string_view *HttpRequest::header(std::string_view name) const
     return nullptr;
 }
 
-HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHead &head)
+[[gnu::hot]] HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHead &head)
 {
     // One pass: each line's colon and end are found once (a vector compare per 16 bytes), and
     // each name is classified by its length and a word compare or two. Lines end at "\r\n"
@@ -365,6 +365,7 @@ HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHea
             assignIfChanged(request.path, target);
         }
     }
+    bool haveLength = false;
     const char *p = eol + 2;
     while (true) {
         const char *q = p;
@@ -407,7 +408,9 @@ HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHea
                 request.m_known[std::size_t(k)] = std::uint16_t(request.headers.size());
             request.headers.emplace_back(name, value);
             if (k == HttpRequest::Known::ContentLength) {
-                // Digits only (no sign, no list); the last one counts.
+                // Digits only (no sign, no list). Repeats must agree (RFC 9112 6.3): lengths
+                // that differ frame the body two ways, and a proxy in front may have taken the
+                // other one (request smuggling).
                 std::size_t length = 0;
                 bad = value.empty() || value.size() > 12;
                 for (std::size_t i = 0; i < value.size() && !bad; ++i) {
@@ -415,6 +418,8 @@ HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHea
                     bad = d > 9;
                     length = length * 10 + d;
                 }
+                bad = bad || (haveLength && length != head.contentLength);
+                haveLength = true;
                 head.contentLength = length;
             } else if (k == HttpRequest::Known::TransferEncoding) {
                 head.chunked = true;
@@ -425,7 +430,7 @@ HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHea
     return bad ? HttpHead::Result::Bad : HttpHead::Result::Complete;
 }
 
-void runHandler(const HttpHandler &handler, const HttpRequest &request, HttpResponse &response)
+[[gnu::hot]] void runHandler(const HttpHandler &handler, const HttpRequest &request, HttpResponse &response)
 {
     try {
         handler(request, response);

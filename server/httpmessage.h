@@ -4,10 +4,12 @@
 // socket code in HttpServer. A response is either a complete body or a stream (SSE), whose
 // provider is called repeatedly on a dedicated thread until it calls done() or fails.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,7 +34,7 @@ struct HttpHead
         Complete
     };
     std::size_t size = 0;          // through the empty line: where the body begins
-    std::size_t contentLength = 0; // the last Content-Length; 0 without one
+    std::size_t contentLength = 0; // Content-Length (repeats agree); 0 without one
     bool http10 = false;
     bool chunked = false; // a Transfer-Encoding header was present
 };
@@ -121,6 +123,11 @@ struct HttpResponse
     int status = 200;
     std::vector<std::pair<std::string, std::string>> headers;
     std::string body;
+    // A part of the body kept elsewhere and sent from there instead of copied (a task's stored
+    // rendering): the body is body[0, sharedAt) + *shared + body[sharedAt, end). A front end
+    // that needs the body in one piece calls flatten().
+    std::shared_ptr<const std::string> shared;
+    std::size_t sharedAt = 0;
     std::string contentType;
     Provider provider; // set: the body is streamed
     Releaser releaser; // called once when the stream ends
@@ -131,6 +138,7 @@ struct HttpResponse
     }
     void set_content(std::string content, const std::string &type)
     {
+        shared.reset();
         body = std::move(content);
         contentType = type;
     }
@@ -141,6 +149,13 @@ struct HttpResponse
         releaser = std::move(r);
     }
     bool isStream() const { return static_cast<bool>(provider); }
+    std::size_t bodySize() const { return body.size() + (shared ? shared->size() : 0); }
+    void flatten()
+    {
+        if (shared)
+            body.insert(std::min(sharedAt, body.size()), *shared);
+        shared.reset();
+    }
 };
 
 // Inline: every request compares each header name with several others.

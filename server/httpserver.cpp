@@ -194,7 +194,7 @@ void HttpServer::stop()
         Log::warn("cannot wake the event threads");
 }
 
-void HttpServer::eventLoop(int index)
+[[gnu::hot]] void HttpServer::eventLoop(int index)
 {
     t_eventThread = index;
     const int epollFd = m_epollFds[std::size_t(index)];
@@ -287,7 +287,7 @@ void HttpServer::accept(int epollFd)
     onReadable(c);
 }
 
-void HttpServer::onReadable(Connection *c)
+[[gnu::hot]] void HttpServer::onReadable(Connection *c)
 {
     char buf[64 * 1024];
     while (true) {
@@ -326,7 +326,7 @@ void HttpServer::onReadable(Connection *c)
     serveBuffered(c, false, {});
 }
 
-bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view fresh)
+[[gnu::hot]] bool HttpServer::serveBuffered(Connection *c, bool inlineOnly, std::string_view fresh)
 {
     // Requests are parsed where their bytes lie: in c->in or, when c->in was empty, in fresh
     // (the event thread's read buffer). Whatever is left unserved when the loop waits for more
@@ -485,9 +485,9 @@ void HttpServer::serve(Connection *c, HttpRequest request, bool keepAlive)
         serveBuffered(c, true, {});
 }
 
-bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keepAlive)
+[[gnu::hot]] bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keepAlive)
 {
-    if (response.status >= 400 && response.body.empty())
+    if (response.status >= 400 && response.bodySize() == 0)
         m_errorFiller(response);
     // The head only: the body goes out from where the handler wrote it, in the same send. It
     // is written once into a buffer on the stack when it fits (a poll's does), else on the heap.
@@ -522,7 +522,7 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
         p = put(p, response.contentType);
     }
     p = put(p, "\r\nContent-Length: ");
-    p = std::to_chars(p, p + 20, response.body.size()).ptr;
+    p = std::to_chars(p, p + 20, response.bodySize()).ptr;
     p = put(p, "\r\n");
     for (const auto &[k, v] : response.headers) {
         p = put(p, k);
@@ -534,7 +534,21 @@ bool HttpServer::finishResponse(Connection *c, HttpResponse &response, bool keep
         p = put(p, "Connection: close\r\n");
     p = put(p, "\r\n");
     const std::string_view out(begin, std::size_t(p - begin));
-    if (!sendAll(c->fd, out, response.body) || !keepAlive) {
+    const std::string &body = response.body;
+    bool sent;
+    if (!response.shared) {
+        const std::string_view parts[] = {out, body};
+        sent = sendAll(c->fd, parts, 2);
+    } else {
+        const std::size_t at = std::min(response.sharedAt, body.size());
+        const std::string_view parts[] = {out,
+                                          std::string_view(body.data(), at),
+                                          *response.shared,
+                                          std::string_view(body.data() + at, body.size() - at)};
+        sent = sendAll(c->fd, parts, 4);
+        response.shared.reset(); // a task's old rendering is not held until the next answer
+    }
+    if (!sent || !keepAlive) {
         close(c);
         return false;
     }
@@ -580,14 +594,20 @@ void HttpServer::stream(Connection *c, HttpResponse &response)
     close(c); // streams are never reused: a client opens a new connection for its next call
 }
 
-bool HttpServer::sendAll(int fd, std::string_view head, std::string_view body)
+[[gnu::hot]] bool HttpServer::sendAll(int fd, const std::string_view *parts, std::size_t count)
 {
-    // One sendmsg for both parts; what a partial send leaves goes out through sendAll below.
-    iovec parts[2] = {{const_cast<char *>(head.data()), head.size()},
-                      {const_cast<char *>(body.data()), body.size()}};
+    // One sendmsg for all parts (empty ones are fine there); what a partial send leaves goes
+    // out through sendAll below.
+    iovec vec[kMaxParts];
+    std::size_t total = 0;
+    count = std::min(count, kMaxParts);
+    for (std::size_t i = 0; i < count; ++i) {
+        vec[i] = {const_cast<char *>(parts[i].data()), parts[i].size()};
+        total += parts[i].size();
+    }
     msghdr message{};
-    message.msg_iov = parts;
-    message.msg_iovlen = body.empty() ? 1 : 2;
+    message.msg_iov = vec;
+    message.msg_iovlen = count;
     ssize_t n = -1;
     do {
         n = ::sendmsg(fd, &message, MSG_NOSIGNAL);
@@ -595,17 +615,17 @@ bool HttpServer::sendAll(int fd, std::string_view head, std::string_view body)
     std::size_t sent = n > 0 ? std::size_t(n) : 0;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
         return false;
-    if (sent < head.size()) {
-        head.remove_prefix(sent);
-        sent = 0;
-    } else {
-        sent -= head.size();
-        head = {};
-    }
-    body.remove_prefix(sent);
-    if (head.empty() && body.empty())
+    if (sent == total)
         return true; // the usual case: all of it went in one call
-    return sendAll(fd, head.data(), head.size()) && sendAll(fd, body.data(), body.size());
+    for (std::size_t i = 0; i < count; ++i) {
+        std::string_view part = parts[i];
+        const std::size_t done = std::min(sent, part.size());
+        sent -= done;
+        part.remove_prefix(done);
+        if (!part.empty() && !sendAll(fd, part.data(), part.size()))
+            return false;
+    }
+    return true;
 }
 
 bool HttpServer::sendAll(int fd, const char *data, std::size_t size)

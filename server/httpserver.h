@@ -83,7 +83,8 @@ private:
     bool finishResponse(Connection *c, HttpResponse &response, bool keepAlive);
     void stream(Connection *c, HttpResponse &response);
     bool sendAll(int fd, const char *data, std::size_t size);
-    bool sendAll(int fd, std::string_view head, std::string_view body);
+    static constexpr std::size_t kMaxParts = 4;
+    bool sendAll(int fd, const std::string_view *parts, std::size_t count); // at most kMaxParts
     // Puts c (back) into its event thread's set; a no-op while it is there.
     void rearm(Connection *c);
     // Takes c out of its event thread's set before another thread serves it.

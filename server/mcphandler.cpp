@@ -155,7 +155,7 @@ McpHandler::McpHandler(TaskManager &tasks, LegacySession &sessions, const Server
 
 McpHandler::~McpHandler() = default;
 
-bool McpHandler::isFastPath(const HttpRequest &req)
+[[gnu::hot]] bool McpHandler::isFastPath(const HttpRequest &req)
 {
     if (std::string_view(req.method) != "POST" || req.header(HttpRequest::Known::McpSessionId))
         return false;
@@ -167,7 +167,7 @@ bool McpHandler::isFastPath(const HttpRequest &req)
     return method == "tasks/get" || method == "server/discover" || method == "tools/list";
 }
 
-bool McpHandler::isAllowedHost(std::string_view hostHeader) const
+[[gnu::hot]] bool McpHandler::isAllowedHost(std::string_view hostHeader) const
 {
     const std::string_view host = hostOf(hostHeader);
     if (!m_checkHost || isLoopbackName(host))
@@ -194,7 +194,7 @@ bool McpHandler::isAllowedOrigin(std::string_view origin, const std::string_view
            && isAllowedHost(*hostHeader);
 }
 
-bool McpHandler::guardRebinding(const HttpRequest &req, HttpResponse &res) const
+[[gnu::hot]] bool McpHandler::guardRebinding(const HttpRequest &req, HttpResponse &res) const
 {
     const std::string_view *host = req.header(HttpRequest::Known::Host);
     if (host && !isLoopbackHostPort(*host) && !isAllowedHost(*host)) {
@@ -217,7 +217,7 @@ bool McpHandler::guardRebinding(const HttpRequest &req, HttpResponse &res) const
     return true;
 }
 
-void McpHandler::handle(const HttpRequest &req, HttpResponse &res)
+[[gnu::hot]] void McpHandler::handle(const HttpRequest &req, HttpResponse &res)
 {
     if (!guardRebinding(req, res))
         return;
@@ -326,7 +326,7 @@ void McpHandler::sendResult(HttpResponse &res, const json &id, const json &resul
                     "application/json");
 }
 
-bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
+[[gnu::hot]] bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
 {
     // Every check of handlePost, handleModern, checkHeaders and tasksGet, in the passing
     // direction only: whatever fails here fails (or passes) there with the same words.

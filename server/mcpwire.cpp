@@ -21,7 +21,7 @@ bool containsIgnoreCase(std::string_view s, std::string_view needle)
     return false;
 }
 
-bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_view taskId,
+[[gnu::hot]] bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_view taskId,
                const std::string &tokenHash, HttpResponse &res)
 {
     // At debug level every poll is one line (the id redacted): who polls how often, e.g. to
@@ -34,10 +34,12 @@ bool pollReply(const TaskManager &tasks, std::string_view idText, std::string_vi
     body += "{\"jsonrpc\":\"2.0\",\"id\":";
     body += idText;
     body += ",\"result\":{\"resultType\":\"complete\",";
-    if (!tasks.appendDetail(taskId, tokenHash, body)) {
+    // The task's stored rendering is sent from where it is kept, not copied into body.
+    if (!tasks.shareDetail(taskId, tokenHash, body, res.shared)) {
         body.clear();
         return false;
     }
+    res.sharedAt = body.size();
     body += "}}";
     res.status = 200;
     // clear() and append(): the reused response keeps the capacity, and no _M_replace runs.

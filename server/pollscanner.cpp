@@ -219,7 +219,7 @@ inline const char *plainStringEnd(const char *p, const char *wide, const char *e
 
 } // namespace
 
-bool PollScanner::scan(std::string_view body, Fields &out)
+[[gnu::hot]] bool PollScanner::scan(std::string_view body, Fields &out)
 {
     out = Fields();
     const char *p = body.data();

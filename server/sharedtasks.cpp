@@ -66,7 +66,7 @@ bool TaskManager::adopt(const std::string &id)
     return true;
 }
 
-void TaskManager::catchUp()
+[[gnu::hot]] void TaskManager::catchUp()
 {
     if (!m_replicaIds)
         return;

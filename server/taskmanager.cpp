@@ -42,7 +42,7 @@ TaskManager::~TaskManager()
     shutdown();
 }
 
-std::int64_t TaskManager::nowMs()
+[[gnu::hot]] std::int64_t TaskManager::nowMs()
 {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())
@@ -112,7 +112,7 @@ bool TaskManager::isExpired(const Entry &e, std::int64_t now) const
     return e.record.createdMs + e.record.ttlMs <= now;
 }
 
-const TaskManager::EntryPtr *TaskManager::lookupVisible(std::string_view id,
+[[gnu::hot]] const TaskManager::EntryPtr *TaskManager::lookupVisible(std::string_view id,
                                                         const std::string &tokenHash) const
 {
     const auto it = m_tasks.find(id);
@@ -146,9 +146,10 @@ void TaskManager::render(Entry &e)
     } else {
         e.pollIntervalMs = m_options.pollIntervalMs;
     }
-    e.fragment = TaskJson::fragment(TaskJson::detailed(e.record, e.pollIntervalMs));
+    e.fragment = std::make_shared<const std::string>(
+        TaskJson::fragment(TaskJson::detailed(e.record, e.pollIntervalMs)));
     if (e.record.status == TaskStatus::Working && e.queued) {
-        const auto at = e.fragment.find(placeholder);
+        const auto at = e.fragment->find(placeholder);
         if (at != std::string::npos)
             e.placeholderAt = at + placeholder.size() - 1;
     }
@@ -164,13 +165,14 @@ std::size_t TaskManager::queuePosition(const Entry &e) const
 
 void TaskManager::appendFragment(const Entry &e, std::string &out) const
 {
+    const std::string &fragment = *e.fragment;
     if (!e.queued || e.placeholderAt == std::string::npos) {
-        out += e.fragment;
+        out += fragment;
         return;
     }
-    out.append(e.fragment, 0, e.placeholderAt);
+    out.append(fragment, 0, e.placeholderAt);
     out += std::to_string(queuePosition(e));
-    out.append(e.fragment, e.placeholderAt + 1, std::string::npos);
+    out.append(fragment, e.placeholderAt + 1, std::string::npos);
 }
 
 TaskRecord TaskManager::recordOf(const Entry &e) const
@@ -408,6 +410,22 @@ bool TaskManager::appendDetail(std::string_view id, const std::string &tokenHash
     if (!e)
         return false;
     appendFragment(**e, out);
+    return true;
+}
+
+[[gnu::hot]] bool TaskManager::shareDetail(std::string_view id,
+                              const std::string &tokenHash,
+                              std::string &out,
+                              std::shared_ptr<const std::string> &shared) const
+{
+    const std::shared_lock lock(m_mutex);
+    const EntryPtr *e = lookupVisible(id, tokenHash);
+    if (!e)
+        return false;
+    if ((*e)->queued && (*e)->placeholderAt != std::string::npos)
+        appendFragment(**e, out); // the queue position is spliced in
+    else
+        shared = (*e)->fragment;
     return true;
 }
 

@@ -10,8 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <bit>
 #include <condition_variable>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -64,6 +66,13 @@ public:
     // Appends the task's rendered DetailedTask members to out; false (out unchanged) when the
     // token sees no such task. Looks the id up without copying it: tasks/get's hot path.
     bool appendDetail(std::string_view id, const std::string &tokenHash, std::string &out) const;
+    // As appendDetail, but where the stored rendering is the answer as it is (the task is not
+    // queued) it is handed out in shared instead of copied (out unchanged): it is replaced,
+    // never changed, when the task changes, so it may be sent after the lock is released.
+    bool shareDetail(std::string_view id,
+                     const std::string &tokenHash,
+                     std::string &out,
+                     std::shared_ptr<const std::string> &shared) const;
     bool snapshot(const std::string &id, const std::string &tokenHash, Snapshot &out) const;
     // Applies inputResponses; unknown or already-answered keys are ignored. False: no such task.
     bool update(const std::string &id, const std::string &tokenHash,
@@ -113,7 +122,8 @@ private:
     struct Entry
     {
         TaskRecord record;
-        std::string fragment;       // rendered 2026 DetailedTask, refreshed on every change
+        // Rendered 2026 DetailedTask, replaced (never changed) on every change: never null.
+        std::shared_ptr<const std::string> fragment = std::make_shared<const std::string>();
         int pollIntervalMs = 0;
         bool queued = false;
         std::uint64_t ticket = 0;   // queue order; its rank among queued tickets is the position
@@ -129,12 +139,24 @@ private:
     // Deliberately not noexcept: libstdc++ then keeps each node's hash in the node, so a
     // lookup compares stored hashes along its bucket instead of rehashing the neighbours'
     // ids (which a poll every few milliseconds finds cold in cache).
+    // Ids are minted at random (32 hex digits; a replica's have ".tag" after them): three of
+    // their words, multiplied, spread them over the buckets as well as hashing every byte does,
+    // at a fraction of the work. A client's key only picks the bucket its own lookup scans; it
+    // cannot place entries. Shorter keys hash every byte.
     struct IdHash
     {
         using is_transparent = void;
         std::size_t operator()(std::string_view s) const
         {
-            return std::hash<std::string_view>{}(s);
+            if (s.size() < 16)
+                return std::hash<std::string_view>{}(s);
+            std::uint64_t a = 0, b = 0, c = 0;
+            std::memcpy(&a, s.data(), 8);
+            std::memcpy(&b, s.data() + 8, 8);
+            std::memcpy(&c, s.data() + s.size() - 8, 8);
+            const std::uint64_t h
+                = (a ^ std::rotl(b, 21) ^ std::rotl(c, 42) ^ s.size()) * 0x9e3779b97f4a7c15ULL;
+            return std::size_t(h ^ (h >> 32));
         }
     };
 

@@ -648,6 +648,10 @@ void tst_ServerProtocol::pollHeads_data()
         << QByteArray("/mcp") << "Host: [::1]:8a\r\n" + usual << 200 << false;
     QTest::newRow("Content-Length twice, same value")
         << QByteArray("/mcp") << "Host: 127.0.0.1\r\nContent-Length: %L\r\n" + usual << 200 << true;
+    // Two lengths that disagree frame the body two ways (RFC 9112 6.3): a proxy in front may
+    // have used the other one, so the request is refused rather than the last one believed.
+    QTest::newRow("Content-Length twice, different values")
+        << QByteArray("/mcp") << "Host: 127.0.0.1\r\nContent-Length: 0\r\n" + usual << 400 << true;
     QTest::newRow("second Content-Length not a number")
         << QByteArray("/mcp") << "Host: 127.0.0.1\r\n" + usual + "Content-Length: 1x\r\n"
         << 400 << true;
