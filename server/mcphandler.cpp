@@ -7,6 +7,7 @@
 #include "server/mcpwire.h"
 #include "server/pollscanner.h"
 #include "server/secrets.h"
+#include "server/spells.h"
 #include "server/sse.h"
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
@@ -26,41 +27,16 @@ using namespace McpWire;
 
 namespace {
 
-// The first n bytes at p equal lit's: whole-word compares for a literal of at most 16 bytes,
-// always inlined (memcmp would be a call for each of the poll's checks).
-template<std::size_t N>
-[[gnu::always_inline]] inline bool bytesEqual(const char *p, const char (&lit)[N])
-{
-    constexpr std::size_t n = N - 1;
-    if constexpr (n >= 8 && n <= 16) {
-        std::uint64_t a = 0, b = 0, c = 0, d = 0;
-        std::memcpy(&a, p, 8);
-        std::memcpy(&b, lit, 8);
-        std::memcpy(&c, p + n - 8, 8);
-        std::memcpy(&d, lit + n - 8, 8);
-        return a == b && c == d;
-    } else if constexpr (n >= 4 && n < 8) {
-        std::uint32_t a = 0, b = 0, c = 0, d = 0;
-        std::memcpy(&a, p, 4);
-        std::memcpy(&b, lit, 4);
-        std::memcpy(&c, p + n - 4, 4);
-        std::memcpy(&d, lit + n - 4, 4);
-        return a == b && c == d;
-    } else {
-        return std::memcmp(p, lit, n) == 0;
-    }
-}
-
 template<std::size_t N>
 [[gnu::always_inline]] inline bool same(std::string_view a, const char (&lit)[N])
 {
-    return a.size() == N - 1 && bytesEqual(a.data(), lit);
+    return a.size() == N - 1 && spells(a.data(), lit);
 }
 
 template<std::size_t N>
 [[gnu::always_inline]] inline bool startsWith(std::string_view a, const char (&lit)[N])
 {
-    return a.size() >= N - 1 && bytesEqual(a.data(), lit);
+    return a.size() >= N - 1 && spells(a.data(), lit);
 }
 
 [[gnu::always_inline]] inline bool same(std::string_view a, std::string_view b)

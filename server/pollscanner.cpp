@@ -1,5 +1,7 @@
 #include "server/pollscanner.h"
 
+#include "server/spells.h"
+
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -83,44 +85,6 @@ inline const char *skipSpace(const char *p)
 [[gnu::noinline, gnu::cold]] const char *skipSomeSpace(const char *p)
 {
     return skipSpace(p);
-}
-
-inline std::uint64_t load64(const char *p)
-{
-    std::uint64_t v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-inline std::uint32_t load32(const char *p)
-{
-    std::uint32_t v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-template<std::size_t N, std::size_t... I>
-inline std::uint64_t chunkDiff(const char *p, const char (&lit)[N], std::index_sequence<I...>)
-{
-    return ((load64(p + 8 * I) ^ load64(lit + 8 * I)) | ... | 0);
-}
-
-// The n = N - 1 bytes at p (which are readable) spell lit: a few loads compared with
-// constants, the last one overlapping the ones before.
-template<std::size_t N>
-inline bool spells(const char *p, const char (&lit)[N])
-{
-    constexpr std::size_t n = N - 1;
-    static_assert(n >= 3);
-    if constexpr (n < 4) {
-        return p[0] == lit[0] && p[1] == lit[1] && p[2] == lit[2];
-    } else if constexpr (n < 8) {
-        return ((load32(p) ^ load32(lit)) | (load32(p + n - 4) ^ load32(lit + n - 4))) == 0;
-    } else {
-        return (chunkDiff(p, lit, std::make_index_sequence<n / 8>())
-                | (load64(p + n - 8) ^ load64(lit + n - 8)))
-               == 0;
-    }
 }
 
 // The field named by the key whose text starts at k, when that key is a member of the known
