@@ -61,6 +61,13 @@ private:
     QString onlyNewTaskId(const QStringList &before) const;
     QStringList serverTaskIds() const;
     bool waitForJobState(const QString &caseKey, const QByteArray &state);
+    bool setPartitionState(const char *state);
+    // Slurm jobs of Eddy's in the completion log beyond `before`, once the count has moved (or
+    // 20 s have passed) and a second more: a second job for one case would show here.
+    int jobsAddedSince(int before);
+    // Writes an executable sbatch into bin that submits through the real one, answers, then
+    // kills its caller (the server) with SIGKILL while `armed` exists; it removes `armed`.
+    static bool writeCrashingSbatch(const QString &bin, const QString &armed);
 
     QTemporaryDir m_cluster;
     QTemporaryDir m_dir;
@@ -255,6 +262,50 @@ void tst_SlurmBackend::cancelAfterTheJobFinishedKeepsTheResult()
     QCOMPARE(QJsonDocument::fromJson(r.out).object().value("structuredContent").toObject().value("iterations").toInt(), 200);
 }
 
+namespace {
+
+// The path of a program on PATH, or empty.
+QByteArray whichTool(const char *name)
+{
+    return tool(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("command -v ") + QLatin1String(name)})
+        .trimmed();
+}
+
+bool writeExecutable(const QString &path, const QByteArray &script)
+{
+    return writeFile(path, script)
+           && QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+}
+
+} // namespace
+
+bool tst_SlurmBackend::writeCrashingSbatch(const QString &bin, const QString &armed)
+{
+    const QByteArray realSbatch = whichTool("sbatch");
+    return !realSbatch.isEmpty()
+           && writeExecutable(bin + QStringLiteral("/sbatch"),
+                              "#!/bin/sh\nout=$(" + realSbatch + " \"$@\") || exit $?\necho \"$out\"\n"
+                              "if [ -f '" + armed.toUtf8() + "' ]; then rm -f '" + armed.toUtf8() + "'; kill -9 $PPID; fi\n");
+}
+
+bool tst_SlurmBackend::setPartitionState(const char *state)
+{
+    int code = -1;
+    tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("PartitionName=eddy"),
+                                      QStringLiteral("State=") + QLatin1String(state)}, &code);
+    return code == 0;
+}
+
+int tst_SlurmBackend::jobsAddedSince(int before)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (eddyJobsInJobcomp() == before && clock.elapsed() < 20000)
+        QTest::qWait(100);
+    QTest::qWait(1000);
+    return eddyJobsInJobcomp() - before;
+}
+
 void tst_SlurmBackend::killNineBetweenSbatchAndStoreSubmitsOnce()
 {
     // An sbatch in front of the real one that submits, answers, then kills its caller (the server)
@@ -263,12 +314,7 @@ void tst_SlurmBackend::killNineBetweenSbatchAndStoreSubmitsOnce()
     QVERIFY(QDir().mkpath(bin));
     const QString armed = m_dir.filePath(QStringLiteral("crash-armed"));
     QVERIFY(writeFile(armed, "1"));
-    const QByteArray realSbatch = tool(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("command -v sbatch")}).trimmed();
-    QVERIFY(!realSbatch.isEmpty());
-    QVERIFY(writeFile(bin + QStringLiteral("/sbatch"),
-                      "#!/bin/sh\nout=$(" + realSbatch + " \"$@\") || exit $?\necho \"$out\"\n"
-                      "if [ -f '" + armed.toUtf8() + "' ]; then rm -f '" + armed.toUtf8() + "'; kill -9 $PPID; fi\n"));
-    QVERIFY(QFile::setPermissions(bin + QStringLiteral("/sbatch"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    QVERIFY(writeCrashingSbatch(bin, armed));
     const QByteArray path = qgetenv("PATH");
     // The same port after every restart: eddyctl's database remembers the server's URL.
     const QString port = QString::number(m_server.port());
@@ -295,11 +341,7 @@ void tst_SlurmBackend::killNineBetweenSbatchAndStoreSubmitsOnce()
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks"), QStringLiteral("--status"), QStringLiteral("completed")});
     QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 1);
     // Exactly one job ran for the case.
-    clock.restart();
-    while (eddyJobsInJobcomp() == jobsBefore && clock.elapsed() < 20000)
-        QTest::qWait(100);
-    QTest::qWait(1000);
-    QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 1);
+    QCOMPARE(jobsAddedSince(jobsBefore), 1);
     QVERIFY2(m_server.standardError().contains("by its comment after a restart"), m_server.standardError().constData());
 }
 
@@ -309,35 +351,22 @@ void tst_SlurmBackend::killNineThenSlurmSilentAtRestartFindsTheJobLater()
     // fails for a while (slurmctld busy, slurmrestd down), so the job cannot be looked for then.
     // Once Slurm answers, the job is found by its comment: not failed as lost, not resubmitted.
     // It waits in a down partition meanwhile, so only the comment can tell it is there.
-    int code = -1;
-    const auto partition = [&](const char *state) {
-        tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("PartitionName=eddy"),
-                                          QStringLiteral("State=") + QLatin1String(state)}, &code);
-        return code == 0;
-    };
     const QString bin = m_dir.filePath(QStringLiteral("silentbin"));
     QVERIFY(QDir().mkpath(bin));
     const QString armed = m_dir.filePath(QStringLiteral("crash-armed-2"));
     const QString silent = m_dir.filePath(QStringLiteral("squeue-silent"));
     QVERIFY(writeFile(armed, "1"));
-    const auto which = [](const char *name) {
-        return tool(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("command -v ") + QLatin1String(name)}).trimmed();
-    };
-    const QByteArray realSbatch = which("sbatch"), realSqueue = which("squeue");
-    QVERIFY(!realSbatch.isEmpty() && !realSqueue.isEmpty());
-    QVERIFY(writeFile(bin + QStringLiteral("/sbatch"),
-                      "#!/bin/sh\nout=$(" + realSbatch + " \"$@\") || exit $?\necho \"$out\"\n"
-                      "if [ -f '" + armed.toUtf8() + "' ]; then rm -f '" + armed.toUtf8() + "'; kill -9 $PPID; fi\n"));
-    QVERIFY(writeFile(bin + QStringLiteral("/squeue"),
-                      "#!/bin/sh\nif [ -f '" + silent.toUtf8() + "' ]; then\n"
-                      "  echo 'squeue: error: Unable to contact slurm controller (connect failure)' >&2; exit 1\nfi\n"
-                      "exec " + realSqueue + " \"$@\"\n"));
-    for (const char *name : {"/sbatch", "/squeue"})
-        QVERIFY(QFile::setPermissions(bin + QLatin1String(name), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    QVERIFY(writeCrashingSbatch(bin, armed));
+    const QByteArray realSqueue = whichTool("squeue");
+    QVERIFY(!realSqueue.isEmpty());
+    QVERIFY(writeExecutable(bin + QStringLiteral("/squeue"),
+                            "#!/bin/sh\nif [ -f '" + silent.toUtf8() + "' ]; then\n"
+                            "  echo 'squeue: error: Unable to contact slurm controller (connect failure)' >&2; exit 1\nfi\n"
+                            "exec " + realSqueue + " \"$@\"\n"));
     const QByteArray path = qgetenv("PATH");
     const QString port = QString::number(m_server.port());
     QVERIFY(m_server.terminate());
-    QVERIFY(partition("DOWN"));
+    QVERIFY(setPartitionState("DOWN"));
     qputenv("PATH", bin.toUtf8() + ':' + path);
     QVERIFY2(m_server.start(serverArgs() << QStringLiteral("--port") << port, m_server.dataDir()),
              qPrintable(m_server.errorString()));
@@ -366,16 +395,12 @@ void tst_SlurmBackend::killNineThenSlurmSilentAtRestartFindsTheJobLater()
     clock.restart();
     while (!m_server.standardError().contains("by its comment once Slurm answered") && clock.elapsed() < 30000)
         QTest::qWait(100);
-    QVERIFY(partition("UP"));
+    QVERIFY(setPartitionState("UP"));
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY2(r.code == 0, (r.out + r.err).constData());
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("tasks"), QStringLiteral("--status"), QStringLiteral("completed")});
     QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 1);
-    clock.restart();
-    while (eddyJobsInJobcomp() == jobsBefore && clock.elapsed() < 20000)
-        QTest::qWait(100);
-    QTest::qWait(1000);
-    QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 1);
+    QCOMPARE(jobsAddedSince(jobsBefore), 1);
     QVERIFY2(m_server.standardError().contains("by its comment once Slurm answered"), m_server.standardError().right(2000).constData());
     // The server goes on without the wrappers on its PATH.
     QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
@@ -453,13 +478,7 @@ void tst_SlurmBackend::jobsSlurmForgotAreSettledFromEvidence()
     // Two cases run while the server is down; then slurmctld loses its job records (restarted
     // clean), so squeue lists neither job when the server comes back. The partition is down while
     // they are submitted: they wait in the queue until the server has stopped.
-    int code = -1;
-    const auto partition = [&](const char *state) {
-        tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("PartitionName=eddy"),
-                                          QStringLiteral("State=") + QLatin1String(state)}, &code);
-        return code == 0;
-    };
-    QVERIFY(partition("DOWN"));
+    QVERIFY(setPartitionState("DOWN"));
     const QString db = m_dir.filePath(QStringLiteral("forgot.sqlite"));
     const QStringList before = serverTaskIds();
     Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
@@ -480,7 +499,7 @@ void tst_SlurmBackend::jobsSlurmForgotAreSettledFromEvidence()
         QTest::qWait(50);
     QCOMPARE(Eddy::Test::scalar(serverDb(), stored, 10000), qint64(2));
     QVERIFY(m_server.terminate());
-    QVERIFY(partition("UP"));
+    QVERIFY(setPartitionState("UP"));
     const QString a = QFileInfo(caseFolder(withResult)).fileName();
     const QString b = QFileInfo(caseFolder(withoutResult)).fileName();
     clock.restart();
@@ -490,6 +509,7 @@ void tst_SlurmBackend::jobsSlurmForgotAreSettledFromEvidence()
     QVERIFY2(QFile::exists(caseFolder(withoutResult) + QStringLiteral("/result.json")), "the job left no result");
     // The second case's result is lost (a shared folder that did not sync, a user who cleaned up).
     QVERIFY(QFile::remove(caseFolder(withoutResult) + QStringLiteral("/result.json")));
+    int code = -1;
     tool(script(), {QStringLiteral("restart-controller-clean"), m_cluster.path()}, &code);
     QCOMPARE(code, 0);
     const QByteArray listed = tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"), QStringLiteral("-o"), QStringLiteral("%j")});
