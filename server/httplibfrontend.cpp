@@ -32,6 +32,7 @@ HttpRequest toRequest(const httplib::Request &in)
     HttpRequest out;
     out.method = in.method;
     out.path = in.path;
+    out.http10 = in.version == "HTTP/1.0";
     out.headers.reserve(in.headers.size());
     for (const auto &[name, value] : in.headers)
         out.headers.emplace_back(name, value);

@@ -196,6 +196,7 @@ HttpRequest &HttpRequest::operator=(const HttpRequest &other)
         return *this;
     method = other.method;
     path = other.path;
+    http10 = other.http10;
     headers = other.headers;
     body = other.body;
     m_storage = other.m_storage;
@@ -213,6 +214,7 @@ HttpRequest &HttpRequest::operator=(HttpRequest &&other) noexcept
     const std::size_t size = other.m_storage.size();
     method = std::move(other.method);
     path = std::move(other.path);
+    http10 = other.http10;
     headers = std::move(other.headers);
     body = other.body;
     m_storage = std::move(other.m_storage);
@@ -300,8 +302,8 @@ void HttpRequest::indexHeaders()
     m_known = filledKnown();
     for (std::size_t i = 0; i < headers.size() && i < kNone; ++i) {
         const Known k = knownOf(headers[i].first);
-        if (k != Known::Count && m_known[std::size_t(k)] == kNone)
-            m_known[std::size_t(k)] = std::uint16_t(i);
+        if (k != Known::Count)
+            noteKnown(k, std::uint16_t(i));
     }
 }
 
@@ -329,6 +331,7 @@ const std::string_view *HttpRequest::header(std::string_view name) const
     const char *const end = begin + bytes.size();
     request.headers.clear();
     request.m_known = HttpRequest::filledKnown();
+    request.http10 = false;
     head = HttpHead();
     const char *eol = findCrLf(begin, end);
     if (!eol)
@@ -355,7 +358,7 @@ const std::string_view *HttpRequest::header(std::string_view name) const
         } else {
             assignIfChanged(request.method, line.substr(0, sp1));
             std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
-            head.http10 = line.substr(sp2 + 1) == "HTTP/1.0";
+            request.http10 = line.substr(sp2 + 1) == "HTTP/1.0";
             for (std::size_t i = 0; i < target.size(); ++i) {
                 if (target[i] == '?') {
                     target = target.substr(0, i);
@@ -401,11 +404,8 @@ const std::string_view *HttpRequest::header(std::string_view name) const
                                               ? std::string_view(p, std::size_t(q - p))
                                               : trimmed(p, q);
             const HttpRequest::Known k = knownName(name);
-            // The first header of each Known name fills its slot.
-            if (k != HttpRequest::Known::Count
-                && request.m_known[std::size_t(k)] == HttpRequest::kNone
-                && request.headers.size() < HttpRequest::kNone)
-                request.m_known[std::size_t(k)] = std::uint16_t(request.headers.size());
+            if (k != HttpRequest::Known::Count && request.headers.size() < HttpRequest::kNone)
+                request.noteKnown(k, std::uint16_t(request.headers.size()));
             request.headers.emplace_back(name, value);
             if (k == HttpRequest::Known::ContentLength) {
                 // Digits only (no sign, no list). Repeats must agree (RFC 9112 6.3): lengths

@@ -35,7 +35,6 @@ struct HttpHead
     };
     std::size_t size = 0;          // through the empty line: where the body begins
     std::size_t contentLength = 0; // Content-Length (repeats agree); 0 without one
-    bool http10 = false;
     bool chunked = false; // a Transfer-Encoding header was present
 };
 
@@ -68,6 +67,7 @@ struct HttpRequest
 
     std::string method;  // "POST", "GET", ...
     std::string path;    // without the query string
+    bool http10 = false; // the request line says HTTP/1.0 (which needs no Host)
     // Names and values (surrounding whitespace trimmed) and the body are views: into storage
     // when the request owns its bytes (adopt()), or into memory that outlives the handler
     // call. Copies and moves keep views into storage pointing into their own storage.
@@ -95,20 +95,40 @@ struct HttpRequest
         const std::uint16_t i = m_known[std::size_t(name)];
         return i == kNone ? nullptr : &headers[i].second;
     }
+    // The second Host header, null when there is at most one: a request with more than one is
+    // invalid (RFC 9112 3.2). Found while parsing, so the usual request pays one array read.
+    const std::string_view *repeatedHost() const
+    {
+        const std::uint16_t i = m_known[kRepeatedHost];
+        return i == kNone ? nullptr : &headers[i].second;
+    }
 
 private:
     friend HttpHead::Result parseHead(std::string_view bytes, HttpRequest &request, HttpHead &head);
     // A request has fewer headers than this: its head is at most 64 KiB.
     static constexpr std::uint16_t kNone = 0xffff;
+    // The slot after the Known ones: the index of a second Host header.
+    static constexpr std::size_t kRepeatedHost = std::size_t(Known::Count);
+    // Header i is named k: the first of each Known name fills its slot, a second Host the
+    // kRepeatedHost one.
+    void noteKnown(Known k, std::uint16_t i)
+    {
+        std::uint16_t &slot = m_known[std::size_t(k)];
+        if (slot == kNone)
+            slot = i;
+        else if (k == Known::Host && m_known[kRepeatedHost] == kNone)
+            m_known[kRepeatedHost] = i;
+    }
     // Re-points views that point into [from, from + size) at the same offsets in storage.
     void rebase(const char *from, std::size_t size);
 
     std::string m_storage;
-    std::array<std::uint16_t, std::size_t(Known::Count)> m_known = filledKnown();
+    using KnownSlots = std::array<std::uint16_t, kRepeatedHost + 1>;
+    KnownSlots m_known = filledKnown();
 
-    static constexpr std::array<std::uint16_t, std::size_t(Known::Count)> filledKnown()
+    static constexpr KnownSlots filledKnown()
     {
-        std::array<std::uint16_t, std::size_t(Known::Count)> a{};
+        KnownSlots a{};
         for (auto &v : a)
             v = kNone;
         return a;

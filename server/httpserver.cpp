@@ -48,6 +48,7 @@ std::string_view reason(int status)
     case 202: return "Accepted";
     case 400: return "Bad Request";
     case 401: return "Unauthorized";
+    case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 406: return "Not Acceptable";
@@ -373,7 +374,7 @@ void HttpServer::accept(int epollFd)
             sendError(c, 400);
             return false;
         }
-        const bool http10 = head.http10;
+        const bool http10 = request.http10;
         const std::size_t contentLength = head.contentLength;
         if (head.chunked) {
             sendError(c, 411); // JSON-RPC messages are small: send them with Content-Length

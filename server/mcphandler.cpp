@@ -13,6 +13,7 @@
 #include "server/taskmanager.h"
 
 #include <algorithm>
+#include <arpa/inet.h>
 #include <cctype>
 #include <chrono>
 #include <cstdint>
@@ -90,6 +91,80 @@ bool isLoopbackHostPort(std::string_view value)
         if (value[i] < '0' || value[i] > '9')
             return false;
     return true;
+}
+
+bool isRegNameChar(char c)
+{
+    // unreserved and sub-delims (RFC 3986 2.3, 2.2); '%' is checked with its two hex digits.
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+           || (c != '\0' && std::strchr("-._~!$&'()*+,;=", c) != nullptr);
+}
+
+bool isHexDigit(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// What is wrong with a character c found in a Host value, for the 400 message.
+std::string badHostChar(char c, std::string_view port)
+{
+    if (c == '@')
+        return "it contains '@', but user information (name@) is never part of a Host";
+    if (c == '/' || c == '?' || c == '#')
+        return "it contains a path or query, but a Host names only the host and the port";
+    if (c == ' ' || c == '\t')
+        return "it contains a blank";
+    if (c == ':')
+        return "it has more than one ':' (an IPv6 address goes in brackets, as in [::1]:8000)";
+    if (!port.empty())
+        return "the port '" + std::string(port) + "' is not a number";
+    return "it contains a character that no host name has";
+}
+
+// Why value is not a Host value, uri-host [ ":" port ] (RFC 9110 7.2; RFC 3986 3.2.2, 3.2.3);
+// empty when it is one. The host is a reg-name or IPv4 address, or an IPv6 address in
+// brackets (IPvFuture is in the grammar, but nothing reaches this server by one); it may not be
+// empty (RFC 9110 4.2.1: an http URI has a host). The port may be empty, as port = *DIGIT
+// allows ("localhost:" means the default port).
+std::string hostSyntaxError(std::string_view value)
+{
+    if (value.empty())
+        return "it is empty";
+    std::string_view host = value;
+    std::string_view port;
+    if (value.front() == '[') {
+        const auto close = value.find(']');
+        if (close == std::string_view::npos)
+            return "the IPv6 address has no closing ']'";
+        const std::string address(value.substr(1, close - 1));
+        in6_addr parsed{};
+        if (inet_pton(AF_INET6, address.c_str(), &parsed) != 1)
+            return "'[" + address + "]' is not an IPv6 address";
+        const std::string_view rest = value.substr(close + 1);
+        if (!rest.empty() && rest.front() != ':')
+            return "only ':' and a port may follow the ']'";
+        port = rest.substr(rest.empty() ? 0 : 1);
+    } else {
+        if (const auto colon = value.find(':'); colon != std::string_view::npos) {
+            host = value.substr(0, colon);
+            port = value.substr(colon + 1);
+        }
+        if (host.empty())
+            return "the host before the ':' is empty";
+        for (std::size_t i = 0; i < host.size(); ++i) {
+            if (host[i] == '%' && i + 2 < host.size() && isHexDigit(host[i + 1])
+                && isHexDigit(host[i + 2])) {
+                i += 2;
+                continue;
+            }
+            if (!isRegNameChar(host[i]))
+                return badHostChar(host[i], {});
+        }
+    }
+    for (const char c : port)
+        if (c < '0' || c > '9')
+            return badHostChar(c, port);
+    return {};
 }
 
 bool isLoopbackName(std::string_view host)
@@ -170,17 +245,46 @@ bool McpHandler::isAllowedOrigin(std::string_view origin, const std::string_view
            && isAllowedHost(*hostHeader);
 }
 
+bool McpHandler::checkHost(const HttpRequest &req, const std::string_view *host,
+                           HttpResponse &res) const
+{
+    // RFC 9112 3.2: a missing (in HTTP/1.1), repeated or invalid Host is answered 400.
+    static constexpr std::string_view send
+        = "; send one Host header with the host and port of the server's URL, e.g. "
+          "'Host: 127.0.0.1:8000' for http://127.0.0.1:8000/mcp";
+    const auto bad = [&](const std::string &what) {
+        sendError(res, 400, nullptr, -32600, "Bad request: " + what + std::string(send));
+        return false;
+    };
+    if (!host)
+        return req.http10 || bad("the Host header is missing (HTTP/1.1 requires one)");
+    if (req.repeatedHost())
+        return bad("the request has more than one Host header");
+    if (host->empty())
+        return bad("the Host header is empty");
+    if (const std::string why = hostSyntaxError(*host); !why.empty()) {
+        constexpr std::size_t kShown = 100;
+        const std::string shown = host->size() > kShown
+                                      ? std::string(host->substr(0, kShown)) + "..."
+                                      : std::string(*host);
+        return bad("the Host header '" + shown + "' is not of the form host[:port]: " + why);
+    }
+    if (isAllowedHost(*host))
+        return true;
+    sendError(res, 403, nullptr, -32600,
+              "Forbidden: Host '" + std::string(hostOf(*host))
+                  + "' is not a name of this server; a server on a loopback address answers "
+                    "only Host localhost, 127.0.0.1 or [::1] (DNS-rebinding protection). "
+                    "Behind a reverse proxy, start it with --allowed-host NAME");
+    return false;
+}
+
 [[gnu::hot]] bool McpHandler::guardRebinding(const HttpRequest &req, HttpResponse &res) const
 {
     const std::string_view *host = req.header(HttpRequest::Known::Host);
-    if (host && !isLoopbackHostPort(*host) && !isAllowedHost(*host)) {
-        sendError(res, 403, nullptr, -32600,
-                  "Forbidden: Host '" + std::string(hostOf(*host))
-                      + "' is not a name of this server; a server on a loopback address answers "
-                        "only Host localhost, 127.0.0.1 or [::1] (DNS-rebinding protection). "
-                        "Behind a reverse proxy, start it with --allowed-host NAME");
+    // The usual Host, one 127.0.0.1:PORT, passes on one comparison; any other is checked in full.
+    if ((!host || !isLoopbackHostPort(*host) || req.repeatedHost()) && !checkHost(req, host, res))
         return false;
-    }
     const std::string_view *origin = req.header(HttpRequest::Known::Origin);
     if (origin && !isAllowedOrigin(*origin, host)) {
         // A web page must not drive a local solver server (DNS rebinding): spec says 403.

@@ -83,6 +83,8 @@ private:
 
     // DNS-rebinding protection (docs/server.md): false after answering 403.
     bool guardRebinding(const HttpRequest &req, HttpResponse &res) const;
+    // Host present (or HTTP/1.0), once, well-formed and allowed; false after answering 400/403.
+    bool checkHost(const HttpRequest &req, const std::string_view *host, HttpResponse &res) const;
     bool isAllowedHost(std::string_view hostHeader) const;
     bool isAllowedOrigin(std::string_view origin, const std::string_view *hostHeader) const;
     void tasksGet(HttpResponse &res, const Call &call);
