@@ -23,6 +23,8 @@ constexpr std::size_t kPoolThreads = 256;
 constexpr std::size_t kKeepAliveRequests = 100000;
 // Same as HttpServer: a burst of pollers connecting at once must not overflow the queue.
 constexpr int kListenBacklog = 4096;
+// The request head limit HttpServer keeps (431 beyond it).
+constexpr std::size_t kMaxHeadBytes = 64 * 1024;
 // How long stop() lets closed SSE streams write their final frame before the sockets go.
 constexpr auto kStreamDrain = std::chrono::seconds(2);
 
@@ -46,6 +48,16 @@ bool lengthsDisagree(const httplib::Request &in)
 {
     const auto [first, last] = in.headers.equal_range("Content-Length");
     return std::any_of(first, last, [&](const auto &h) { return h.second != first->second; });
+}
+
+// The request head's size as httplib read it, give or take the blanks it trimmed and the four
+// REMOTE_/LOCAL_ headers it adds (some 80 bytes): httplib limits each line (8 KiB), not the sum.
+std::size_t headSize(const httplib::Request &in)
+{
+    std::size_t size = in.method.size() + in.target.size() + in.version.size() + 4;
+    for (const auto &[name, value] : in.headers)
+        size += name.size() + value.size() + 4;
+    return size + 2;
 }
 
 } // namespace
@@ -83,6 +95,11 @@ HttplibFrontend::HttplibFrontend(Handler handler, FastPath, ErrorFiller errorFil
             // taken another (request smuggling). Refused as under HttpServer, and the
             // connection ends: what follows on it is framed ambiguously too.
             res.status = 400; // the error handler adds the body
+            res.set_header("Connection", "close");
+            return;
+        }
+        if (headSize(req) > kMaxHeadBytes) {
+            res.status = 431; // as HttpServer answers; httplib keeps the connection open
             res.set_header("Connection", "close");
             return;
         }

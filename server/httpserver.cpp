@@ -370,6 +370,11 @@ void HttpServer::accept(int epollFd)
             rearm(c);
             return true;
         }
+        // A whole head that came in one read is held to the limit a head still arriving is.
+        if (head.size > kMaxHeaderBytes) {
+            sendError(c, 431);
+            return false;
+        }
         if (parsed == HttpHead::Result::Bad) {
             sendError(c, 400);
             return false;
