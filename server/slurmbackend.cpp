@@ -346,7 +346,10 @@ void SlurmBackend::dispatch(const std::string &id)
         bool ok = false;
         r.jobId = findByComment(comment, ok);
         if (r.jobId.empty()) {
-            // The intent row makes the next start look for it by comment again.
+            // Each refresh looks for it by comment (adopt()); the intent row makes the next
+            // start do so, too.
+            Log::warn("task " + shortId + ": " + r.why
+                      + "; its job is looked for by its comment, never submitted again");
             track("waiting: " + r.why);
             return;
         }
