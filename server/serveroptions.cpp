@@ -76,6 +76,10 @@ std::string ServerOptions::usage()
            "                          when it changes)\n"
            "  --slurm-user NAME       slurm: X-SLURM-USER-NAME for --slurm-rest (default: the\n"
            "                          user running the server)\n"
+           "  --slurm-rest-timeout-s N  slurm: how long each --slurm-rest call waits for\n"
+           "                          slurmrestd's answer, 1 to 600 (default 20); a submission\n"
+           "                          left unanswered is looked for by its comment, never sent\n"
+           "                          again\n"
            "  --replica-key-file FILE slurm: run as one of several replicas sharing DATA_DIR\n"
            "                          and the case folder: task ids carry a MAC under this key\n"
            "                          (a file of at least 32 bytes, mode 0600) and any replica\n"
@@ -90,6 +94,7 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
 {
     const unsigned cores = std::thread::hardware_concurrency();
     out.workers = cores > 1 ? int(cores) - 1 : 1;
+    bool restTimeout = false; // --slurm-rest-timeout-s given
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string flag = args[i];
         std::string value;
@@ -119,7 +124,8 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                                              "--case-dir", "--slurm-partition",
                                              "--slurm-refresh-ms", "--slurm-solver",
                                              "--slurm-stats", "--replica-key-file",
-                                             "--slurm-rest", "--slurm-jwt-file", "--slurm-user"};
+                                             "--slurm-rest", "--slurm-jwt-file", "--slurm-user",
+                                             "--slurm-rest-timeout-s"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -236,6 +242,12 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                 return bad(flag == "--slurm-user" ? "give the Slurm user the token was made for"
                                                   : "give the path of the token file (mode 0600)");
             (flag == "--slurm-user" ? out.slurmUser : out.slurmJwtFile) = value;
+        } else if (flag == "--slurm-rest-timeout-s") {
+            if (!parseInt(value, 1, 600, number))
+                return bad("expected whole seconds from 1 to 600 (how long a call to slurmrestd "
+                           "waits for its answer)");
+            out.slurmRestTimeoutS = int(number);
+            restTimeout = true;
         } else if (flag == "--slurm-refresh-ms") {
             if (!parseInt(value, 100, 600000, number))
                 return bad("expected milliseconds from 100 to 600000");
@@ -251,6 +263,11 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
     if ((!out.slurmJwtFile.empty() || !out.slurmUser.empty()) && out.slurmRest.empty()) {
         error = "--slurm-jwt-file and --slurm-user go with --slurm-rest URL (slurmrestd); the "
                 "command-line tools authenticate through munge";
+        return ParseResult::Error;
+    }
+    if (restTimeout && out.slurmRest.empty()) {
+        error = "--slurm-rest-timeout-s goes with --slurm-rest URL (slurmrestd); the command-line "
+                "tools have their own time-outs";
         return ParseResult::Error;
     }
     if (!out.slurmRest.empty() && out.backend != "slurm") {

@@ -58,6 +58,9 @@ struct ServerOptions
     std::string slurmRest;
     std::string slurmJwtFile;
     std::string slurmUser;
+    // How long each slurmrestd call waits for the answer; a submission without one is looked
+    // for by its comment, never sent again.
+    int slurmRestTimeoutS = 20;
     // Replicas sharing --data-dir and --case-dir: the shared MAC key for task ids (0600 file).
     std::string replicaKeyFile;
 

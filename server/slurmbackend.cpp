@@ -128,7 +128,8 @@ bool SlurmBackend::start(std::string &error)
     if (m_rest) {
         if (const passwd *pw = user.empty() ? ::getpwuid(::geteuid()) : nullptr)
             user = pw->pw_name;
-        auto rest = std::make_unique<SlurmRest>(m_options.slurmRest, m_options.slurmJwtFile, user);
+        auto rest = std::make_unique<SlurmRest>(
+            m_options.slurmRest, m_options.slurmJwtFile, user, m_options.slurmRestTimeoutS);
         if (!rest->check(error)) {
             error = "cannot use the Slurm REST API at " + m_options.slurmRest + ": " + error;
             return false;
@@ -164,7 +165,8 @@ bool SlurmBackend::start(std::string &error)
               + (m_rest ? ", REST API " + m_options.slurmRest + " as " + user
                               + (warning.empty() ? std::string()
                                                  : " with another user's token (see the warning)")
-                              + ", /jobs every "
+                              + ", answer time-out " + std::to_string(m_options.slurmRestTimeoutS)
+                              + " s, /jobs every "
                         : std::string(", squeue every "))
               + std::to_string(m_options.slurmRefreshMs) + " ms, MinJobAge " + config.minJobAge
               + (m_jobcompPath.empty() ? "" : ", job completion log " + m_jobcompPath)
@@ -344,7 +346,10 @@ void SlurmBackend::dispatch(const std::string &id)
         bool ok = false;
         r.jobId = findByComment(comment, ok);
         if (r.jobId.empty()) {
-            // The intent row makes the next start look for it by comment again.
+            // Each refresh looks for it by comment (adopt()); the intent row makes the next
+            // start do so, too.
+            Log::warn("task " + shortId + ": " + r.why
+                      + "; its job is looked for by its comment, never submitted again");
             track("waiting: " + r.why);
             return;
         }

@@ -87,10 +87,11 @@ std::string tokenUser(const std::string &token)
 
 } // namespace
 
-SlurmRest::SlurmRest(std::string url, std::string jwtFile, std::string user)
+SlurmRest::SlurmRest(std::string url, std::string jwtFile, std::string user, int timeoutS)
     : m_url(url.back() == '/' ? url.substr(0, url.size() - 1) : url)
     , m_jwtFile(std::move(jwtFile))
     , m_user(std::move(user))
+    , m_timeoutS(timeoutS)
 {}
 
 std::string SlurmRest::tokenSource() const
@@ -162,9 +163,11 @@ SlurmRest::call(const std::string &method, const std::string &path, const std::s
     }
     // A client per call: the dispatcher and the refresher never wait on each other's socket.
     httplib::Client client(m_url);
+    // A stalled slurmrestd (stopped, or its threads all busy) still accepts connections into
+    // its listen backlog: only the read time-out (--slurm-rest-timeout-s) ends such a call.
     client.set_connection_timeout(5);
-    client.set_read_timeout(20);
-    client.set_write_timeout(20);
+    client.set_read_timeout(m_timeoutS);
+    client.set_write_timeout(m_timeoutS);
     const httplib::Headers headers = {{"X-SLURM-USER-NAME", m_user}, {"X-SLURM-USER-TOKEN", jwt}};
     httplib::Result res = method == "POST" ? client.Post(path, headers, body, "application/json")
                           : method == "DELETE" ? client.Delete(path, headers)
@@ -172,8 +175,9 @@ SlurmRest::call(const std::string &method, const std::string &path, const std::s
     if (!res) {
         const httplib::Error e = res.error();
         r.transport = e == httplib::Error::Connection ? std::string("cannot connect")
-                      : e == httplib::Error::Read     ? std::string("no answer within 20 s")
-                                                  : "HTTP client error: " + httplib::to_string(e);
+                      : e == httplib::Error::Read
+                          ? "no answer within " + std::to_string(m_timeoutS) + " s"
+                          : "HTTP client error: " + httplib::to_string(e);
         r.maybeSent = res.error() != httplib::Error::Connection;
         ++m_failures;
         return r;

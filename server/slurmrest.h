@@ -20,7 +20,8 @@ class SlurmRest final : public SlurmApi
 {
 public:
     // url: http://HOST:PORT. jwtFile empty: the token is SLURM_JWT from the environment.
-    SlurmRest(std::string url, std::string jwtFile, std::string user);
+    // timeoutS: how long a call waits for slurmrestd's answer (and to send the request).
+    SlurmRest(std::string url, std::string jwtFile, std::string user, int timeoutS = 20);
 
     // The token is there (an owner-only file) and slurmrestd answers a ping with it.
     bool check(std::string &error) override;
@@ -54,6 +55,7 @@ private:
     const std::string m_url;
     const std::string m_jwtFile;
     const std::string m_user;
+    const int m_timeoutS;
     std::string m_warning;
 
     std::mutex m_mutex; // the token and the last /jobs answer

@@ -38,6 +38,13 @@ void tst_ServerFlags::badFlags_data()
     QTest::newRow("slurm refresh") << QStringList{"--slurm-refresh-ms", "5"} << "--slurm-refresh-ms";
     QTest::newRow("slurm partition") << QStringList{"--slurm-partition", "a,b"} << "--slurm-partition";
     QTest::newRow("case dir") << QStringList{"--case-dir="} << "--case-dir";
+    QTest::newRow("rest timeout zero") << QStringList{"--slurm-rest-timeout-s", "0"}
+                                       << "bad value '0' for --slurm-rest-timeout-s: expected whole seconds from 1 to 600";
+    QTest::newRow("rest timeout range") << QStringList{"--slurm-rest-timeout-s=601"} << "from 1 to 600";
+    QTest::newRow("rest timeout ms") << QStringList{"--slurm-rest-timeout-s", "2.5"} << "whole seconds";
+    QTest::newRow("rest timeout without rest")
+        << QStringList{"--backend", "slurm", "--slurm-rest-timeout-s", "5"}
+        << "--slurm-rest-timeout-s goes with --slurm-rest URL";
     QTest::newRow("replicas without slurm")
         << QStringList{"--replica-key-file", "replica.key"} << "needs --backend slurm";
 }
@@ -65,7 +72,8 @@ void tst_ServerFlags::help()
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     for (const char *flag : {"--host", "--port", "--data-dir", "--workers", "--token",
                              "--poll-interval-ms", "--ttl-ms", "--log-level", "--http-engine",
-                             "--backend", "--case-dir", "--slurm-partition", "--slurm-refresh-ms"})
+                             "--backend", "--case-dir", "--slurm-partition", "--slurm-refresh-ms",
+                             "--slurm-rest-timeout-s"})
         QVERIFY2(out.contains(QLatin1String(flag)), flag);
 }
 

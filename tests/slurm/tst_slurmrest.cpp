@@ -5,7 +5,9 @@
 // or exposed tokens give messages that say what to do, at start and while tasks run; another
 // user's token is refused or warned about; jobs Slurm purged while the server was down are
 // settled from the evidence on a host without the Slurm tools; and slurmrestd killed while jobs
-// run shows in the tasks, loses no case and submits none twice once it is back.
+// run shows in the tasks, loses no case and submits none twice once it is back; and a stalled
+// slurmrestd (stopped, not dead) shows in the tasks after --slurm-rest-timeout-s and gets the
+// submission it took late no second time.
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 #include "tests/slurm/slurmtool.h"
@@ -64,6 +66,7 @@ private slots:
     void anotherUsersTokenIsRefusedOrWarnedAbout();
     void jobsPurgedWhileTheServerWasDownAreSettledFromEvidence();
     void slurmrestdKilledWhileJobsRunLosesNothing();
+    void stalledSlurmrestdTimesOutAndSubmitsNothingTwice();
     void oneJobsCallPerRefreshWhateverTheJobCount();
 
 private:
@@ -278,6 +281,110 @@ void tst_SlurmRest::brokenTokenShowsInTheTaskUntilRenewed()
     QVERIFY(watch.waitForFinished(120000));
     QCOMPARE(watch.exitCode(), 0);
     QCOMPARE(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status='completed'"), 10000), qint64(1));
+}
+
+void tst_SlurmRest::stalledSlurmrestdTimesOutAndSubmitsNothingTwice()
+{
+    // slurmrestd stopped (SIGSTOP by its PID), not dead: the kernel still completes connections
+    // into its listen backlog and buffers the requests, so every call hangs until the server's
+    // read time-out (--slurm-rest-timeout-s 2). A case submitted then times out unanswered, and
+    // once slurmrestd runs again it reads the queued request and makes the job after all: the
+    // server must find THAT job by its comment and submit no second one.
+    const qsizetype restLogBefore = restLog().size();
+    const QByteArray jobcompBefore = jobcomp();
+    QStringList args = serverArgs(m_jwtFile);
+    const QString statsFile = m_dir.filePath(QStringLiteral("stalled-stats.json"));
+    args[args.indexOf(QStringLiteral("--slurm-stats")) + 1] = statsFile;
+    args << QStringLiteral("--slurm-rest-timeout-s") << QStringLiteral("2");
+    TestServer server;
+    QVERIFY2(server.start(args), qPrintable(server.errorString()));
+    const QString db = m_dir.filePath(QStringLiteral("stalled.sqlite"));
+    // A long case, running when slurmrestd stalls (cancelled at the end).
+    auto r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("call"), server.url(), QStringLiteral("run_cfd_case"),
+                     QStringLiteral(R"({"reynolds": 100, "grid": 64, "max_iterations": 10000000, "tolerance": 1e-30})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const int running = QJsonDocument::fromJson(r.out).object().value("id").toInt();
+    QVERIFY(waitFor([&] { return tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("RUNNING"),
+                                                                  QStringLiteral("-o"), QStringLiteral("%j")}).count("eddy-") == 1; }));
+    QFile pidFile(m_cluster.path() + QStringLiteral("/slurmrestd.pid"));
+    QVERIFY(pidFile.open(QIODevice::ReadOnly));
+    const pid_t pid = pid_t(pidFile.readAll().trimmed().toLongLong());
+    QVERIFY(pid > 0);
+    QCOMPARE(::kill(pid, SIGSTOP), 0);
+    bool stopped = true;
+    const auto guard = qScopeGuard([&] { // the tests after this one need it running
+        if (stopped)
+            ::kill(pid, SIGCONT);
+    });
+    // Submitted while slurmrestd is stopped: it cannot have read the request before the time-out.
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("call"), server.url(), QStringLiteral("run_cfd_case"),
+                QStringLiteral(R"({"reynolds": 400, "grid": 16, "max_iterations": 200})")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const int late = QJsonDocument::fromJson(r.out).object().value("id").toInt();
+    QProcess watch;
+    watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY(watch.waitForStarted(10000));
+    const auto dump = [&] {
+        QStringList lines;
+        for (const QStringList &row : Eddy::Test::query(db, QStringLiteral("SELECT task_id, status, status_message FROM task_events ORDER BY id"), 10000))
+            lines << row.join(QLatin1String(" | "));
+        return lines.join('\n') + '\n' + QString::fromUtf8(server.standardError().right(3000));
+    };
+    // Both tasks say that Slurm is not answering, with the real time-out, the tries and the
+    // time: the running one about its job list, the new one about its submission or job list.
+    const QString notAnswering = QStringLiteral(
+        "SELECT MAX(id) FROM task_events WHERE task_id=%1 AND status='working' AND status_message LIKE "
+        "'%Slurm is not answering (the Slurm REST API at %did not answer the %2 (no answer within 2 s); "
+        "check that slurmrestd runs there; % tries in % s)%'");
+    QVERIFY2(waitFor([&] {
+                 return Eddy::Test::scalar(db, notAnswering.arg(running).arg(QLatin1String("job list")), 10000) > 0
+                        && Eddy::Test::scalar(db, notAnswering.arg(late).arg(QLatin1String("%")), 10000) > 0;
+             }), qPrintable(dump()));
+    const qint64 lastSilent = Eddy::Test::scalar(db, notAnswering.arg(running).arg(QLatin1String("job list")), 10000);
+    QCOMPARE(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status<>'working'"), 10000), qint64(0));
+
+    QCOMPARE(::kill(pid, SIGCONT), 0);
+    stopped = false;
+    // The running case shows its progress again and the new one completes.
+    const QString recovered = QStringLiteral("SELECT COUNT(*) FROM task_events WHERE task_id=%1 AND id>%2 AND "
+                                             "status='working' AND status_message NOT LIKE 'Slurm is not answering%'")
+                                  .arg(running).arg(lastSilent);
+    QVERIFY2(waitFor([&] { return Eddy::Test::scalar(db, recovered, 10000) > 0; }), qPrintable(dump()));
+    QVERIFY2(waitFor([&] { return Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE id=%1 AND status='completed'").arg(late), 10000) == 1; }),
+             qPrintable(dump()));
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("cancel"), QString::number(running)});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY(watch.waitForFinished(120000));
+    QCOMPARE(watch.exitCode(), 0);
+    QCOMPARE(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status='cancelled'"), 10000), qint64(1));
+
+    // Exactly one job per case: slurmrestd got two submissions (the late one read only after
+    // SIGCONT), the server sent two, and the completion log has two jobs with different names.
+    QVERIFY(waitFor([&] { return jobcomp().mid(jobcompBefore.size()).count("Name=eddy-") >= 2; }));
+    QTest::qWait(1000); // a third job, were there one, would have ended by now
+    QCOMPARE(int(restLog().mid(restLogBefore).count("POST /slurm/v0.0.38/job/submit")), 2);
+    QFile serverStats(statsFile);
+    QVERIFY(serverStats.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(serverStats.readAll()).object().value("rest_submits").toInt(), 2);
+    const QByteArray added = jobcomp().mid(jobcompBefore.size());
+    QCOMPARE(int(added.count("Name=eddy-")), 2);
+    QSet<QByteArray> names;
+    for (const QByteArray &line : added.split('\n'))
+        if (const qsizetype at = line.indexOf("Name=eddy-"); at >= 0)
+            names.insert(line.mid(at, line.indexOf(' ', at) - at));
+    QCOMPARE(names.size(), 2);
+    // How: the submission timed out unanswered, the task said it waits, and the job slurmrestd
+    // made late was found by its comment.
+    QVERIFY2(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM task_events WHERE task_id=%1 AND status_message LIKE "
+                                                   "'waiting: the Slurm REST API at %did not answer the submission (no answer within 2 s)%'")
+                                        .arg(late), 10000) > 0,
+             qPrintable(dump()));
+    const QByteArray log = server.standardError();
+    QVERIFY2(log.contains("did not answer the submission (no answer within 2 s); check that slurmrestd runs there; "
+                          "its job is looked for by its comment, never submitted again")
+                 && log.contains("by its comment once Slurm answered; not submitting again"),
+             log.right(3000).constData());
+    QVERIFY(server.terminate());
 }
 
 void tst_SlurmRest::oneJobsCallPerRefreshWhateverTheJobCount()
