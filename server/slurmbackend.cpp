@@ -410,7 +410,7 @@ void SlurmBackend::cancelled(const std::string &id, int attempt)
     if (job.jobId.empty())
         return;
     std::string why;
-    if (m_api->cancel(job.jobId, why)) {
+    if (cancelJob(job.jobId, why)) {
         Log::info("task " + Log::redact(id) + ": " + (m_rest ? "REST cancel of job " : "scancel ")
                   + job.jobId);
         return;
@@ -420,6 +420,20 @@ void SlurmBackend::cancelled(const std::string &id, int attempt)
     Log::warn("task " + Log::redact(id) + ": " + why + "; the job is cancelled when Slurm answers");
     const std::lock_guard lock(m_mutex);
     m_released[job.jobId] = 0;
+}
+
+bool SlurmBackend::cancelJob(const std::string &jobId, std::string &why)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        if (!m_cancelSent.insert(jobId).second)
+            return true; // another path has just ended it
+    }
+    if (m_api->cancel(jobId, why))
+        return true;
+    const std::lock_guard lock(m_mutex);
+    m_cancelSent.erase(jobId);
+    return false;
 }
 
 void SlurmBackend::released(const std::string &id, int attempt)
@@ -459,7 +473,7 @@ void SlurmBackend::endReleased(const std::map<std::string, std::string> &states)
                              : ": its task ended on another replica")
                   + " and the job still runs");
         std::string why;
-        if (!m_api->cancel(jobId, why))
+        if (!cancelJob(jobId, why))
             Log::warn(why);
     }
 }
@@ -514,6 +528,17 @@ void SlurmBackend::refresh()
             std::map<std::string, std::pair<std::string, std::string>> seen;
             for (const auto &[jobId, j] : jobs)
                 seen[jobId] = {j.state, j.reason};
+            {
+                // A cancelled job is forgotten here once Slurm shows it ended or gone.
+                const std::lock_guard lock(m_mutex);
+                for (auto it = m_cancelSent.begin(); it != m_cancelSent.end();) {
+                    const auto state = seen.find(*it);
+                    if (state == seen.end() || isEnded(state->second.first))
+                        it = m_cancelSent.erase(it);
+                    else
+                        ++it;
+                }
+            }
             if (released) {
                 std::map<std::string, std::string> states;
                 for (const auto &[jobId, stateAndReason] : seen)
@@ -562,7 +587,7 @@ void SlurmBackend::refresh()
                 Log::info((m_rest ? "REST cancel of job " : "scancel ") + jobId
                           + ": its task is no longer waiting for it");
                 std::string why;
-                if (!m_api->cancel(jobId, why))
+                if (!cancelJob(jobId, why))
                     Log::warn(why);
             }
             const std::lock_guard lock(m_mutex);

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -72,6 +73,10 @@ private:
     // Ends released jobs (released()) that Slurm still runs well after their release; states:
     // this refresh's squeue, job id -> state.
     void endReleased(const std::map<std::string, std::string> &states);
+    // Cancels a job once: a cancel that arrives while a refresh finds the same task no longer
+    // working would otherwise end its job twice (two scancel or DELETE calls). False with why
+    // when Slurm did not take it (it may then be tried again).
+    bool cancelJob(const std::string &jobId, std::string &why);
     void writeStats(std::size_t liveJobs);
 
     TaskManager &m_tasks;
@@ -86,6 +91,7 @@ private:
     std::mutex m_mutex;                // guards m_live and m_released
     std::map<std::string, Job> m_live; // task id -> its current job
     std::map<std::string, std::int64_t> m_released; // job id -> when released (ms), see released()
+    std::set<std::string> m_cancelSent; // jobs cancelled and not yet seen ended, see cancelJob()
 
     std::string m_jobcompPath; // JobCompLoc of jobcomp/filetxt, empty without one
     std::uintmax_t m_jobcompOffset = 0;
