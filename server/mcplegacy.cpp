@@ -108,6 +108,9 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
         std::string taskId;
         if (!taskIdParam(res, call, taskId))
             return;
+        // One debug line per poll, as in the 2026 era (pollReply).
+        if (Log::enabled(Log::Level::Debug))
+            Log::debug("tasks/get " + Log::redact(taskId));
         TaskManager::Snapshot snap;
         if (!m_tasks.snapshot(taskId, call.tokenHash, snap)) {
             sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");

@@ -39,6 +39,7 @@ private slots:
     void cancelReturnsTask();
     void unknownSession();
     void sessionGoneAfterRestart();
+    void pollsLoggedAtDebug();
 
 private:
     std::string createLegacyTask(const json &args, int ttl = 60000)
@@ -277,6 +278,28 @@ void tst_ServerLegacy::sessionGoneAfterRestart()
     QCOMPARE(again.status, 200L);
     QCOMPARE(again.result().value("taskId", ""), id);
     QVERIFY(again.result().value("status", "") != "");
+}
+
+void tst_ServerLegacy::pollsLoggedAtDebug()
+{
+    // At debug level each tasks/get is one line with the id cut short, as in the 2026 era: a
+    // maintainer (and bench_compare discipline) counts who polls how often from the log alone.
+    Eddy::Test::TestServer server;
+    QVERIFY2(server.start({"--workers", "1", "--log-level", "debug"}), qPrintable(server.errorString()));
+    McpTestClient client(server.url());
+    const std::string session = client.initialize();
+    QVERIFY(!session.empty());
+    const HttpReply created = client.legacy(session, "tools/call",
+        {{"name", "run_cfd_case"},
+         {"arguments", {{"reynolds", 100}, {"grid", 16}, {"force_mesh_defect", true}}},
+         {"task", {{"ttl", 600000}}}});
+    const std::string id = created.result()["task"].value("taskId", "");
+    QVERIFY2(id.size() > 6, created.body.c_str());
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(client.legacy(session, "tasks/get", {{"taskId", id}}).status, 200L);
+    const QByteArray log = server.standardError();
+    QCOMPARE(log.count(QByteArray("tasks/get ") + QByteArray::fromStdString(id.substr(0, 6)) + "…"), 3);
+    QVERIFY2(!log.contains(QByteArray::fromStdString(id)), "the whole task id is in the log");
 }
 
 QTEST_GUILESS_MAIN(tst_ServerLegacy)
