@@ -118,11 +118,12 @@ QString MainWindow::deliveryText(const Delivery &d) const
                            .section(QStringLiteral(" It is kept"), 0, 0);
         if (last.isEmpty())
             last = x.message;
-        return tr("%1: not sent: %2 — it will be sent again (same idempotency key) when Eddy "
-                  "reopens or "
-                  "eddyctl watch runs")
+        return tr("%1: not sent: %2 — it will be sent again (same idempotency key) as soon as "
+                  "the server answers again, when Eddy reopens or eddyctl watch runs")
             .arg(label, last.trimmed());
     }
+    if (x.attempt <= 0) // a deferred case, sent again as its server answers again
+        return tr("%1: sending again now: %2").arg(label, why);
     const qint64 left = std::max<qint64>(0, d.dueAtMs - QDateTime::currentMSecsSinceEpoch());
     if (left == 0)
         return tr("%1: retry %2 of %3 now: %4").arg(label).arg(x.attempt).arg(x.limit).arg(why);

@@ -32,13 +32,21 @@ void Ctl::cmdSweepSubmit()
     auto total = std::make_shared<int>(-1);
     auto doneCount = std::make_shared<int>(0);
     auto sweepId = std::make_shared<qint64>(-1);
-    auto maybeFinish = [this, total, doneCount, sweepId] {
+    auto deferred = std::make_shared<int>(0); // no answer after the last retry: left for watch
+    auto maybeFinish = [this, total, doneCount, sweepId, deferred] {
         if (*total >= 0 && *doneCount >= *total) {
+            const int submitted = *total - m_rejected - *deferred;
             if (m_json)
-                m_out << QString::fromStdString(json{{"sweep", *sweepId}, {"cases", *total}, {"rejected", m_rejected}}.dump()) << Qt::endl;
+                m_out << QString::fromStdString(json{{"sweep", *sweepId}, {"cases", *total}, {"rejected", m_rejected},
+                                                     {"unsent", *deferred}}.dump()) << Qt::endl;
+            else if (*deferred == 0)
+                m_out << QStringLiteral("sweep %1: %2 case(s) submitted, %3 rejected").arg(*sweepId).arg(submitted).arg(m_rejected) << Qt::endl;
             else
-                m_out << QStringLiteral("sweep %1: %2 case(s) submitted, %3 rejected").arg(*sweepId).arg(*total - m_rejected).arg(m_rejected) << Qt::endl;
-            finish(m_rejected ? Failure : Ok);
+                m_out << QStringLiteral("sweep %1: %2 case(s) submitted, %3 rejected, %4 kept unsent (eddyctl watch "
+                                        "sends them with the same idempotency keys)")
+                             .arg(*sweepId).arg(submitted).arg(m_rejected).arg(*deferred)
+                      << Qt::endl;
+            finish(m_rejected || *deferred ? Failure : Ok);
         }
     };
     connect(&m_engine, &Monitor::Engine::submissionRejected, this, [this](const QString &m) { fail(m); });
@@ -71,6 +79,22 @@ void Ctl::cmdSweepSubmit()
         m_err << QStringLiteral("case %1 rejected: %2").arg(caseId).arg(m) << Qt::endl;
         maybeFinish();
     });
+    // A server that does not answer: each retry is said, and a case whose retries ran out ends
+    // this command (it stays journalled) rather than keeping it waiting without a word.
+    connect(&m_engine, &Monitor::Engine::caseRetrying, this,
+            [this](qint64 caseId, int, int, qint64, const QString &message) {
+                if (m_expectCases.contains(caseId))
+                    m_err << QStringLiteral("call %1: %2").arg(caseId).arg(message) << Qt::endl;
+            });
+    connect(&m_engine, &Monitor::Engine::caseDeferred, this,
+            [this, doneCount, deferred, maybeFinish](qint64 caseId, const QString &message) {
+                if (!m_expectCases.remove(caseId))
+                    return;
+                ++*doneCount;
+                ++*deferred;
+                m_err << QStringLiteral("call %1: %2").arg(caseId).arg(message) << Qt::endl;
+                maybeFinish();
+            });
     m_engine.submitSweep(*id, spec, session);
 }
 
@@ -115,6 +139,9 @@ void Ctl::cmdWatch()
     connect(&m_engine, &Monitor::Engine::changesReady, this, [this](const Monitor::ChangeSet &c) {
         for (const Store::TaskRecord &t : c.tasks)
             printChange(t);
+    });
+    connect(&m_engine, &Monitor::Engine::caseDeferred, this, [this](qint64 caseId, const QString &message) {
+        m_err << QStringLiteral("call %1: %2").arg(caseId).arg(message) << Qt::endl;
     });
     connect(&m_engine, &Monitor::Engine::ttlWarning, this, [this](qint64 taskId, qint64 msLeft) {
         m_err << QStringLiteral("task %1: the server may forget it in %2 s; its result is at risk")

@@ -181,6 +181,7 @@ void Engine::close()
     m_caseQueue.clear();
     m_caseRounds.clear();
     m_caseAttempts.clear();
+    m_caseWaits.clear(); // their retry timers find nothing
     m_wrongTask.clear();
     m_fieldWarned.clear();
     m_ttlWarned.clear();
@@ -282,6 +283,7 @@ void Engine::refreshServer(qint64 serverId)
         emit serverStateChanged(serverId, ServerState::Online,
                                 QStringLiteral("%1 %2").arg(job->info().serverName, job->info().serverVersion),
                                 false);
+        sendWaitingCases(serverId); // asked to look: what waits for it need not wait any longer
         withTools(serverId, [](const json &, const QString &) {});
     });
 }
@@ -325,6 +327,7 @@ void Engine::withTools(qint64 serverId, std::function<void(const json &, const Q
             l->record.tools = QString::fromStdString(tools.dump());
             m_store.setServerTools(serverId, l->record.tools);
             emit toolsChanged(serverId);
+            serverAnswered(serverId, true);
         }
         auto waiting = std::move(l->waitingForTools);
         l->waitingForTools.clear();

@@ -84,7 +84,10 @@ public:
     // Failures of tools/call before a task exists (reset, timeout, 429/503, a transfer slower
     // than the floor) are retried with exponential backoff from baseDelayMs (or the server's
     // Retry-After, capped at a minute) at most `attempts` times; then the case is left journalled
-    // (watch sends it again with the same idempotency key) and caseDeferred() says so.
+    // (watch sends it again with the same idempotency key) and caseDeferred() says so. A case
+    // that got no answer at all does not wait out its backoff once the server answers again (a
+    // poll, a listen stream, another call): it is sent at once, and a deferred case too (see
+    // serverAnswered()).
     void setCaseRetryPolicy(int attempts, qint64 baseDelayMs)
     {
         m_caseRetryLimit = std::max(0, attempts);
@@ -247,8 +250,11 @@ signals:
     void caseInputRequested(const Eddy::Monitor::Engine::CaseQuestion &question);
     void caseInputAnswered(qint64 caseId, const QString &key, bool ok, const QString &message);
     // tools/call failed before a task exists and is sent again in delayMs (attempt of limit).
+    // delayMs 0: sent now, as its server answers again (attempt 0: a deferred case, sent again
+    // with a fresh set of attempts).
     void caseRetrying(qint64 caseId, int attempt, int limit, qint64 delayMs, const QString &message);
-    // Retries ran out: the case stays journalled (unsent) for a later watch to send again.
+    // Retries ran out: the case stays journalled (unsent); it is sent again when its server
+    // answers again while this engine runs, or by a later watch.
     void caseDeferred(qint64 caseId, const QString &message);
     void taskFinished(const Eddy::Store::TaskRecord &task);
     // A live task whose result may be lost: the server may forget it in msLeft.
@@ -335,6 +341,18 @@ private:
     void askCase(qint64 caseId);
     void autoAnswerCase(const CaseQuestion &question);
     void retryCase(const Store::CaseRecord &c, const Mcp::Error &e);
+    // An exchange with the server was answered (a poll, a job status call, a listen stream,
+    // tools/list, discovery, a tools/call). A server that was not Online is so now, and the
+    // cases waiting for it to answer again are sent at once: those whose last tools/call got no
+    // answer (on their retry timer) and the deferred ones. evenIfOnline: an answer that says
+    // the server takes calls (a tools/call, a refresh) sends them even when nothing saw the
+    // server fail meanwhile; a poll or a listen stream only when the server was not Online
+    // (its polls failed, or nothing had heard from it yet), so a server that answers polls but
+    // keeps failing calls gets no more calls than the backoff allows.
+    void serverAnswered(qint64 serverId, bool evenIfOnline);
+    void sendWaitingCases(qint64 serverId);
+    // Back in the queue, unless it is no longer unsent (another process sent it); false then.
+    bool requeueCase(const Store::CaseRecord &c);
     void wrongTaskAnswer(qint64 taskId, const Mcp::Error &e);
     // Streamed calls (streamedtasks.cpp): a tools/call answered as an SSE stream is a row of
     // pattern "streamed" from the moment the stream opens.
@@ -412,6 +430,17 @@ private:
     };
     QHash<qint64, CaseRound> m_caseRounds;
     QHash<qint64, int> m_caseAttempts;   // case id -> transient failures so far
+    // Cases waiting to be sent again after tools/call failed: on their retry timer, or deferred
+    // (retries ran out). Their server answering again sends them (sendWaitingCases()).
+    struct CaseWait
+    {
+        Store::CaseRecord c;
+        quint64 timer = 0;     // the retry timer's token: a timer that is not current does nothing
+        bool noAnswer = false; // the last failure got no answer (not the server's "later")
+        bool deferred = false;
+    };
+    QHash<qint64, CaseWait> m_caseWaits; // case id -> its wait
+    quint64 m_caseWaitTimers = 0;        // tokens handed out
     int m_caseRetryLimit = 6;
     qint64 m_caseRetryBaseMs = 1000;
     int m_lowSpeedBytesPerSec = 1024;

@@ -179,11 +179,7 @@ void Engine::sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QLi
         } else {
             finishJobPoll(ids.first(), adapter, payload);
         }
-        ServerLink *l = link(serverId);
-        if (l && l->state != ServerState::Online) {
-            l->state = ServerState::Online;
-            emit serverStateChanged(serverId, ServerState::Online, {}, false);
-        }
+        serverAnswered(serverId, false);
         armPollTimer();
         checkIdle();
     });

@@ -80,8 +80,9 @@ void Engine::startListen(qint64 serverId)
         armPollTimer();
         checkIdle();
     });
-    connect(listen, &Mcp::Listen::acknowledged, this, [l](const std::vector<std::string> &) {
+    connect(listen, &Mcp::Listen::acknowledged, this, [this, l, serverId](const std::vector<std::string> &) {
         l->listenFailures = 0;
+        serverAnswered(serverId, false);
     });
     connect(listen, &Mcp::Listen::closed, this, [this, serverId, listen](const Mcp::Error &error) {
         ServerLink *l = link(serverId);
@@ -176,11 +177,7 @@ void Engine::poll(qint64 taskId)
                 }
             }
         } else {
-            ServerLink *l = link(serverId);
-            if (l && l->state != ServerState::Online) {
-                l->state = ServerState::Online;
-                emit serverStateChanged(serverId, ServerState::Online, {}, false);
-            }
+            serverAnswered(serverId, false);
             m_wrongTask.remove(taskId);
             applyState(taskId, job->state());
         }

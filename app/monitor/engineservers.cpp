@@ -75,6 +75,16 @@ QList<qint64> Engine::dropServer(qint64 serverId)
     for (auto it = m_caseQueue.begin(); it != m_caseQueue.end(); ++it) {
         it->removeIf([serverId](const Store::CaseRecord &c) { return c.serverId == serverId; });
     }
+    // Cases waiting to be sent again (the store has rejected them): their rows say why.
+    QList<qint64> waiting;
+    for (auto it = m_caseWaits.cbegin(); it != m_caseWaits.cend(); ++it)
+        if (it->c.serverId == serverId)
+            waiting << it.key();
+    for (qint64 caseId : std::as_const(waiting)) {
+        m_caseWaits.remove(caseId);
+        m_caseAttempts.remove(caseId);
+        emit caseRejected(caseId, tr("Not sent: its server was removed from Eddy."));
+    }
     if (auto it = m_links.find(serverId); it != m_links.end()) {
         ServerLink *l = *it;
         m_links.erase(it);

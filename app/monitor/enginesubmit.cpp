@@ -3,6 +3,28 @@
 
 namespace Eddy::Monitor {
 
+namespace {
+
+// The server said nothing: the connection failed, was reset or timed out, or a gateway found no
+// server behind it. Not the server's own "busy, later" (429, 503, Retry-After): that pace is kept.
+bool gotNoAnswer(const Mcp::Error &e)
+{
+    if (e.retryAfterMs() > 0)
+        return false;
+    switch (e.kind()) {
+    case Mcp::Error::Kind::Transport:
+    case Mcp::Error::Kind::Timeout:
+    case Mcp::Error::Kind::Aborted:
+        return true;
+    case Mcp::Error::Kind::Http:
+        return e.httpStatus() == 502 || e.httpStatus() == 504;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
 // ---------------------------------------------------------------- submission
 
 void Engine::submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId)
@@ -329,6 +351,7 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
         return;
     }
     m_caseAttempts.remove(c.id);
+    serverAnswered(c.serverId, true); // its other waiting cases need not wait any longer
     if (m_caseRounds.remove(c.id) > 0 || !c.pendingInput.isEmpty())
         m_store.setCasePendingInput(c.id, {});
     Store::TaskRecord t;
@@ -382,15 +405,21 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
 void Engine::retryCase(const Store::CaseRecord &c, const Mcp::Error &e)
 {
     // Not answered: try again later with the same key (the server dedups), with backoff and a
-    // message per attempt; after the last one the case stays journalled for a later run.
+    // message per attempt; after the last one the case stays journalled for a later run. Either
+    // way its server answering again sends it at once (serverAnswered()).
     const int attempt = ++m_caseAttempts[c.id];
     if (attempt > m_caseRetryLimit) {
         m_caseAttempts.remove(c.id);
+        m_caseWaits.insert(c.id, CaseWait{c, 0, true, true});
+        QString last = e.message();
+        if (!last.endsWith(QLatin1Char('.')))
+            last += QLatin1Char('.');
         const QString message =
             QStringLiteral("The call of %1 (case %2) got no answer after %3 attempts; the last "
-                           "error: %4 It is kept unsent: run eddyctl watch (or reopen Eddy) to "
-                           "send it again with the same idempotency key.")
-                .arg(c.tool).arg(c.id).arg(attempt).arg(e.message());
+                           "error: %4 It is kept unsent: it is sent again with the same "
+                           "idempotency key as soon as the server answers again while Eddy runs, "
+                           "or run eddyctl watch (or reopen Eddy) to send it again.")
+                .arg(c.tool).arg(c.id).arg(attempt).arg(last);
         qCWarning(lcMonitor).noquote() << message;
         emit caseDeferred(c.id, message);
         return;
@@ -407,16 +436,76 @@ void Engine::retryCase(const Store::CaseRecord &c, const Mcp::Error &e)
                                 .arg(m_caseRetryLimit)
                                 .arg(double(delay) / 1000.0, 0, 'g', 3);
     qCWarning(lcMonitor, "case %lld: %s", c.id, qPrintable(message));
+    const quint64 timer = ++m_caseWaitTimers;
+    m_caseWaits.insert(c.id, CaseWait{c, timer, gotNoAnswer(e), false});
     emit caseRetrying(c.id, attempt, m_caseRetryLimit, delay, message);
-    QTimer::singleShot(int(delay), this, [this, c] {
-        if (!isOpen())
-            return;
-        Store::CaseRecord again = c;
-        if (auto stored = m_store.caseRecord(c.id))
-            again.pendingInput = stored->pendingInput;
-        enqueueCase(again);
+    QTimer::singleShot(int(delay), this, [this, id = c.id, timer] {
+        const auto it = m_caseWaits.constFind(id);
+        if (it == m_caseWaits.constEnd() || it->timer != timer)
+            return; // sent already (its server answered again), or the engine was closed
+        requeueCase(m_caseWaits.take(id).c);
         pumpSubmissions();
+        checkIdle();
     });
+}
+
+bool Engine::requeueCase(const Store::CaseRecord &c)
+{
+    const auto stored = m_store.caseRecord(c.id);
+    if (stored && stored->state != Store::CaseState::Pending && stored->state != Store::CaseState::Sent) {
+        m_caseAttempts.remove(c.id); // another process on the database sent it meanwhile
+        return false;
+    }
+    Store::CaseRecord again = c;
+    if (stored)
+        again.pendingInput = stored->pendingInput;
+    enqueueCase(again);
+    return true;
+}
+
+void Engine::serverAnswered(qint64 serverId, bool evenIfOnline)
+{
+    ServerLink *l = link(serverId);
+    if (!l)
+        return;
+    const bool wasDown = l->state != ServerState::Online;
+    if (wasDown) {
+        l->state = ServerState::Online;
+        emit serverStateChanged(serverId, ServerState::Online, {}, false);
+    }
+    if (wasDown || evenIfOnline)
+        sendWaitingCases(serverId);
+}
+
+void Engine::sendWaitingCases(qint64 serverId)
+{
+    if (m_caseWaits.isEmpty() || !m_monitoring || !isOpen())
+        return;
+    QList<qint64> ids;
+    for (auto it = m_caseWaits.cbegin(); it != m_caseWaits.cend(); ++it)
+        if (it->c.serverId == serverId && (it->noAnswer || it->deferred))
+            ids << it.key();
+    if (ids.isEmpty())
+        return;
+    std::sort(ids.begin(), ids.end()); // in the order they were journalled
+    qCInfo(lcMonitor, "server %lld answers again: sending its %d waiting case(s) now", serverId,
+           int(ids.size()));
+    for (qint64 id : std::as_const(ids)) {
+        const CaseWait w = m_caseWaits.take(id); // its retry timer, if any, finds nothing now
+        if (!requeueCase(w.c))
+            continue;
+        // A deferred case gets a fresh set of attempts; a waiting one uses the retry announced.
+        const int attempt = w.deferred ? 0 : m_caseAttempts.value(id);
+        const QString message =
+            w.deferred ? QStringLiteral("the server answers again; sent again now (with the same "
+                                        "idempotency key)")
+                       : QStringLiteral("the server answers again; retry %1 of %2 now (re-sent "
+                                        "with the same idempotency key)")
+                             .arg(attempt)
+                             .arg(m_caseRetryLimit);
+        emit caseRetrying(id, attempt, m_caseRetryLimit, 0, message);
+    }
+    pumpSubmissions();
 }
 
 void Engine::journalCaseQuestion(qint64 caseId)
