@@ -165,6 +165,18 @@ private:
     QString questionLabel(qint64 taskId) const;
     // The panel's question left the inbox or was answered elsewhere: say so.
     void syncAnswerPanel();
+    // A question the panel shows, and once it can no longer be answered the note saying why.
+    struct ClosedQuestion
+    {
+        qint64 taskId = 0;
+        QString key;
+        qint64 serverId = 0;
+        QString label;
+        QString note;
+    };
+    // Why: answered, its server removed, its task ended (and how), or (before a task) the server
+    // no longer waits for it.
+    QString closedQuestionNote(const ClosedQuestion &question) const;
     // The inbox's columns at the list's width: the question takes the room, the case, waiting
     // time and answer take at most their share (elided, whole in the tooltip).
     void fitInboxColumns();
@@ -201,6 +213,8 @@ private:
     QTimer *m_popupTimer = nullptr;
     qint64 m_lastDialogClosedMs = 0;
     QSet<QPair<qint64, QString>> m_dismissed; // closed without an answer: not popped up again
+    ClosedQuestion m_panelQuestion; // the one last put in the panel
+    std::optional<ClosedQuestion> m_closedQuestion; // while the panel says why it closed
     std::optional<qint64> m_relaunchParent; // case id the sweep editor is relaunching
     SweepEditor *m_sweepEditor = nullptr;
     QWidget *m_sweepWindow = nullptr;
