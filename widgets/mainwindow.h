@@ -141,6 +141,8 @@ private:
     void onSelection(const QList<qint64> &taskIds);
     void onDetail(const EngineBridge::TaskDetail &detail);
     void showError(const QString &title, const QString &message);
+    // A status-bar message shortened ("...") to the room left of the counts.
+    void showStatus(const QString &message, int timeoutMs);
     void notify(const QString &title, const QString &message);
     void rerun(const QList<qint64> &taskIds);
     std::optional<ElicitationContext> questionContext(qint64 taskId, const QString &key, nlohmann::json *request);
@@ -223,6 +225,7 @@ private:
     QTimer *m_clock;
     QHash<QString, QLabel *> m_counts;
     QLabel *m_activity;
+    QPair<QString, QString> m_statusMessage; // the status bar's message as shown, and whole
     QLabel *m_delivery = nullptr;
     QMap<qint64, Delivery> m_deliveries; // case id -> its latest retry or deferral
     std::optional<qint64> m_session;
