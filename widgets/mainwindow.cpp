@@ -119,6 +119,12 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
         m_counts.insert(label, l);
     }
     statusBar()->addWidget(m_activity, 1);
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &message) {
+        statusBar()->setToolTip(!message.isEmpty() && message == m_statusMessage.first
+                                        && message != m_statusMessage.second
+                                    ? m_statusMessage.second
+                                    : QString());
+    });
     m_activity->setObjectName(QStringLiteral("serverActivity"));
     m_activity->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never over the counts
     connect(m_servers, &ServerListModel::stateAnnounced, this, [this](const QString &sentence) {
@@ -272,10 +278,10 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
         showError(tr("Not Submitted"), message);
     });
     connect(m_bridge, &EngineBridge::caseRejected, this, [this](qint64, const QString &message) {
-        statusBar()->showMessage(tr("A case was rejected by the server: %1").arg(message), 10000);
+        showStatus(tr("A case was rejected by the server: %1").arg(message), 10000);
     });
     connect(m_bridge, &EngineBridge::operationFailed, this, [this](const QString &message) {
-        statusBar()->showMessage(message, 10000);
+        showStatus(message, 10000);
     });
     connect(m_bridge, &EngineBridge::ttlWarning, this, [this](qint64 taskId, qint64 msLeft) {
         notify(tr("Task may be forgotten"),

@@ -141,6 +141,8 @@ private:
     void onSelection(const QList<qint64> &taskIds);
     void onDetail(const EngineBridge::TaskDetail &detail);
     void showError(const QString &title, const QString &message);
+    // A status-bar message shortened ("...") to the room left of the counts.
+    void showStatus(const QString &message, int timeoutMs);
     void notify(const QString &title, const QString &message);
     void rerun(const QList<qint64> &taskIds);
     std::optional<ElicitationContext> questionContext(qint64 taskId, const QString &key, nlohmann::json *request);
@@ -165,6 +167,18 @@ private:
     QString questionLabel(qint64 taskId) const;
     // The panel's question left the inbox or was answered elsewhere: say so.
     void syncAnswerPanel();
+    // A question the panel shows, and once it can no longer be answered the note saying why.
+    struct ClosedQuestion
+    {
+        qint64 taskId = 0;
+        QString key;
+        qint64 serverId = 0;
+        QString label;
+        QString note;
+    };
+    // Why: answered, its server removed, its task ended (and how), or (before a task) the server
+    // no longer waits for it.
+    QString closedQuestionNote(const ClosedQuestion &question) const;
     // The inbox's columns at the list's width: the question takes the room, the case, waiting
     // time and answer take at most their share (elided, whole in the tooltip).
     void fitInboxColumns();
@@ -201,6 +215,8 @@ private:
     QTimer *m_popupTimer = nullptr;
     qint64 m_lastDialogClosedMs = 0;
     QSet<QPair<qint64, QString>> m_dismissed; // closed without an answer: not popped up again
+    ClosedQuestion m_panelQuestion; // the one last put in the panel
+    std::optional<ClosedQuestion> m_closedQuestion; // while the panel says why it closed
     std::optional<qint64> m_relaunchParent; // case id the sweep editor is relaunching
     SweepEditor *m_sweepEditor = nullptr;
     QWidget *m_sweepWindow = nullptr;
@@ -209,6 +225,7 @@ private:
     QTimer *m_clock;
     QHash<QString, QLabel *> m_counts;
     QLabel *m_activity;
+    QPair<QString, QString> m_statusMessage; // the status bar's message as shown, and whole
     QLabel *m_delivery = nullptr;
     QMap<qint64, Delivery> m_deliveries; // case id -> its latest retry or deferral
     std::optional<qint64> m_session;

@@ -365,9 +365,26 @@ void MainWindow::attachEarlierTasks()
         m_bridge->attachTasks(*m_session, ids);
 }
 
+void MainWindow::showStatus(const QString &message, int timeoutMs)
+{
+    // QStatusBar cuts a message that runs into its permanent widgets (the counts) mid-word and
+    // without "...": a question read "... at cell ● Working 0". Shortened to the room left of
+    // them (QStatusBar's own margins: 6 px left, 2 px before the first permanent widget); the
+    // whole text is the status bar's tooltip while the message shows.
+    QStatusBar *bar = statusBar();
+    int right = bar->width() - 12;
+    for (const QLabel *count : std::as_const(m_counts)) {
+        if (count->isVisible())
+            right = std::min(right, count->x() - 2);
+    }
+    const QString shown = bar->fontMetrics().elidedText(message, Qt::ElideRight, std::max(0, right - 6));
+    m_statusMessage = {shown, message};
+    bar->showMessage(shown, timeoutMs);
+}
+
 void MainWindow::showError(const QString &title, const QString &message)
 {
-    statusBar()->showMessage(message, 10000);
+    showStatus(message, 10000);
     auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open(); // never a nested event loop inside an engine callback
@@ -377,7 +394,7 @@ void MainWindow::notify(const QString &title, const QString &message)
 {
     if (m_tray && m_tray->isVisible())
         m_tray->showMessage(title, message, QSystemTrayIcon::Information, 8000);
-    statusBar()->showMessage(message, 8000);
+    showStatus(message, 8000);
 }
 
 } // namespace Eddy

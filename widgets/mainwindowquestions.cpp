@@ -290,10 +290,38 @@ void MainWindow::showQuestion(qint64 taskId, const QString &key)
     }
     json request;
     if (const auto ctx = questionContext(taskId, key, &request)) {
+        // Kept for the note that says why, should it close before it is answered: by then its
+        // task (deleted with its server) may be gone.
+        const Store::TaskRecord *t = m_tasks->task(taskId);
+        const Store::CaseRecord *c = m_inbox->caseOf(taskId);
+        m_panelQuestion = ClosedQuestion{taskId, key, t ? t->serverId : c ? c->serverId : 0,
+                                         questionLabel(taskId), {}};
         m_answerPanel->setQuestion(request, *ctx);
         // Once its layout has settled at the panel's width.
         QMetaObject::invokeMethod(this, &MainWindow::fitInboxToQuestion, Qt::QueuedConnection);
     }
+}
+
+QString MainWindow::closedQuestionNote(const ClosedQuestion &q) const
+{
+    const Store::InputRequestRecord *r = m_inbox->request(m_inbox->rowOf(q.taskId, q.key));
+    if (r && (r->state == Store::InputState::Answered || r->state == Store::InputState::Answering))
+        return tr("This question of %1 was answered: %2").arg(q.label, InboxModel::answerText(*r));
+    // Only a server's removal closes a question in the store; a removed server leaves the list
+    // (its tasks kept as history, or deleted with it and their questions with them).
+    const bool closed = r && r->state == Store::InputState::Closed;
+    if (closed || (q.serverId && !m_servers->server(q.serverId))) {
+        return closed && !r->answer.isEmpty()
+                   ? tr("This question of %1 is closed: its server was removed from Eddy before "
+                        "the answer went out.").arg(q.label)
+                   : tr("This question of %1 is closed: its server was removed from Eddy.").arg(q.label);
+    }
+    if (InboxModel::isCaseKey(q.taskId))
+        return tr("This question of %1 is closed: the server no longer waits for it.").arg(q.label);
+    if (const Store::TaskRecord *t = m_tasks->task(q.taskId); t && !t->isLive())
+        return tr("This question of %1 is closed: its task ended (%2).")
+            .arg(q.label, TaskTableModel::statusText(t->status, t->isToolError));
+    return tr("This question of %1 is closed: its task ended.").arg(q.label);
 }
 
 void MainWindow::syncAnswerPanel()
@@ -303,15 +331,27 @@ void MainWindow::syncAnswerPanel()
             m_inbox->request(m_inbox->rowOf(m_answerPanel->taskId(), m_answerPanel->key()));
         if (r && r->state == Store::InputState::Pending)
             return;
-        const QString label = questionLabel(m_answerPanel->taskId());
+        m_closedQuestion = m_panelQuestion;
+        if (m_closedQuestion->taskId != m_answerPanel->taskId() || m_closedQuestion->key != m_answerPanel->key())
+            m_closedQuestion = ClosedQuestion{m_answerPanel->taskId(), m_answerPanel->key(), 0,
+                                              questionLabel(m_answerPanel->taskId()), {}};
+        m_closedQuestion->note = closedQuestionNote(*m_closedQuestion);
         m_answerPanel->setProperty("defaultNote", false);
-        m_answerPanel->clearQuestion(
-            r ? tr("This question of %1 was answered: %2").arg(label, InboxModel::answerText(*r))
-            : InboxModel::isCaseKey(m_answerPanel->taskId())
-                ? tr("This question of %1 is closed: the server no longer waits for it.").arg(label)
-                : tr("This question of %1 is closed: its task ended.").arg(label));
+        m_answerPanel->clearQuestion(m_closedQuestion->note);
         return;
     }
+    // Why it closed may be known only later: a server removed by another process (or here) is
+    // delisted after its tasks ended. The note is kept up to date while it is shown.
+    if (m_closedQuestion && m_answerPanel->noteText() == m_closedQuestion->note) {
+        const Store::InputRequestRecord *r =
+            m_inbox->request(m_inbox->rowOf(m_closedQuestion->taskId, m_closedQuestion->key));
+        if (!r || r->state != Store::InputState::Pending) {
+            m_closedQuestion->note = closedQuestionNote(*m_closedQuestion);
+            m_answerPanel->clearQuestion(m_closedQuestion->note);
+            return;
+        }
+    }
+    m_closedQuestion.reset();
     if (m_answerPanel->noteText().isEmpty() || m_answerPanel->property("defaultNote").toBool()) {
         const int open = m_inbox->pendingCount();
         m_answerPanel->clearQuestion(open ? tr("%n open question(s). Select one in the list to answer it here while its "

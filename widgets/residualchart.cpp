@@ -100,6 +100,10 @@ ResidualChart::ResidualChart(QWidget *parent)
     m_view = new ChartView(m_chart, this);
     m_chart->setAnimationOptions(QChart::NoAnimation); // live data: animations only lag
     m_chart->legend()->setAlignment(Qt::AlignBottom);
+    // The legend's default 9 px padding on each side gave its one line of names 40 px; at the
+    // chart's minimum height (1280x800, a question open) that left the plot 62 px, and the upright
+    // y title is cut to the plot's height ("Residu..." in German). Unpadded: 22 px, an 80 px plot.
+    m_chart->legend()->layout()->setContentsMargins(0, 0, 0, 0);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_chart->setBackgroundRoundness(0);

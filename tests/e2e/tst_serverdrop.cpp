@@ -8,7 +8,10 @@
 // - the questions its tasks were waiting on are closed in the store by eddyctl's removal (every
 //   process reads the same), and the task's history says why they went unanswered;
 // - the window gives back all of the server's task leases in one transaction (the statements
-//   its database connection runs, traced).
+//   its database connection runs, traced);
+// - a question shown in the answer panel when its server is removed (by eddyctl, or in the
+//   window keeping or deleting its tasks) is said to be closed because the server was removed,
+//   and one whose task was cancelled (by eddyctl) because its task ended.
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/inboxmodel.h"
@@ -17,11 +20,17 @@
 #include "tests/common/ctlprocess.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
+#include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 
+#include <QAction>
+#include <QListView>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -66,6 +75,8 @@ private Q_SLOTS:
     void streamedCallEndsWhenItsServerIsRemoved_data();
     void streamedCallEndsWhenItsServerIsRemoved();
     void questionsAndLeasesOfARemovedServer();
+    void answerPanelSaysWhyItsQuestionClosed_data();
+    void answerPanelSaysWhyItsQuestionClosed();
 
 private:
     void openWindow(const QString &dbFile);
@@ -290,6 +301,75 @@ void tst_ServerDrop::questionsAndLeasesOfARemovedServer()
     const QString history = InboxModel::answerText(asked[0]);
     QVERIFY2(history.contains(QLatin1String("closed when its server was removed")),
              qPrintable(history));
+}
+
+void tst_ServerDrop::answerPanelSaysWhyItsQuestionClosed_data()
+{
+    QTest::addColumn<QString>("how");
+    QTest::addColumn<QString>("reason");
+    const QString removed = QStringLiteral("is closed: its server was removed from Eddy.");
+    QTest::newRow("eddyctl removes the server") << QStringLiteral("eddyctl") << removed;
+    QTest::newRow("window removes it, keeping tasks") << QStringLiteral("removeKeepTasks") << removed;
+    QTest::newRow("window removes it with its tasks") << QStringLiteral("removeDeleteTasks") << removed;
+    QTest::newRow("eddyctl cancels the task")
+        << QStringLiteral("cancel") << QStringLiteral("is closed: its task ended (Cancelled).");
+}
+
+void tst_ServerDrop::answerPanelSaysWhyItsQuestionClosed()
+{
+    QFETCH(QString, how);
+    QFETCH(QString, reason);
+    m_server = std::make_unique<Test::TestServer>();
+    QVERIFY2(m_server->start({QStringLiteral("--poll-interval-ms"), QStringLiteral("200")}),
+             qPrintable(m_server->errorString()));
+    openWindow(QStringLiteral("panel-%1.sqlite").arg(how));
+    MainWindow &w = *m_app->window();
+    const QString name = QStringLiteral("Meshing CFD");
+    const qint64 serverId = m_app->addServer(m_server->url(), name);
+    QVERIFY(serverId > 0);
+    // A case whose mesh check asks; the engineer picks its question in the inbox.
+    m_app->bridge()->callOnce(serverId,
+                              QStringLiteral("run_cfd_case"),
+                              R"({"reynolds":100,"grid":16,"max_iterations":200,)"
+                              R"("force_mesh_defect":true})",
+                              w.currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 1, 60000);
+    QTableView *inbox = w.inboxView();
+    const int row = w.inboxModel()->firstPendingRow();
+    const qint64 taskId = w.inboxModel()->request(row)->taskId;
+    const QRect cell = inbox->visualRect(w.inboxModel()->index(row, InboxModel::MessageColumn));
+    QTest::mouseClick(inbox->viewport(), Qt::LeftButton, {}, cell.center());
+    AnswerPanel *panel = w.answerPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->hasQuestion() && panel->taskId() == taskId, 10000);
+
+    if (how == QLatin1String("eddyctl")) {
+        const Test::CtlRun run = ctl({QStringLiteral("servers"), QStringLiteral("remove"), name});
+        QVERIFY2(run.code == 0, run.err.constData());
+    } else if (how == QLatin1String("cancel")) {
+        const Test::CtlRun run = ctl({QStringLiteral("cancel"), QString::number(taskId)});
+        QVERIFY2(run.code == 0, run.err.constData());
+    } else { // Server > Remove Server... on the selected server, as tst_serverremove does
+        auto *list = w.findChild<QListView *>(QStringLiteral("servers"));
+        QVERIFY(list);
+        list->setCurrentIndex(w.serverModel()->index(w.serverModel()->rowOf(serverId)));
+        w.findChild<QAction *>(QStringLiteral("removeServer"))->trigger();
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (box = w.findChild<QMessageBox *>(QStringLiteral("removeServerConfirm"))) && box->isVisible(),
+            10000);
+        auto *button = box->findChild<QPushButton *>(how);
+        QVERIFY(button);
+        QTest::mouseClick(button, Qt::LeftButton);
+    }
+    // The panel no longer offers the question, and says why, naming the case it was for.
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->hasQuestion(), 30000);
+    QTRY_VERIFY2_WITH_TIMEOUT(panel->noteText().contains(reason), qPrintable(panel->noteText()), 10000);
+    // ... and keeps saying it once the window has read everything again.
+    if (how != QLatin1String("cancel"))
+        QTRY_VERIFY_WITH_TIMEOUT(!listed(m_server->url()), 10000);
+    QTest::qWait(500);
+    QVERIFY2(panel->noteText().contains(reason), qPrintable(panel->noteText()));
+    QVERIFY2(panel->noteText().startsWith(QLatin1String("This question of ")), qPrintable(panel->noteText()));
 }
 
 QTEST_MAIN(tst_ServerDrop)

@@ -1,0 +1,296 @@
+#include "models/enginebridge.h"
+#include "models/inboxmodel.h"
+#include "models/serverlistmodel.h"
+#include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
+#include "tests/common/testserver.h"
+#include "widgets/answerpanel.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/mainwindow.h"
+#include "widgets/residualchart.h"
+#include "widgets/taskmonitor.h"
+#include "widgets/uitranslations.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QLabel>
+#include <QLogValueAxis>
+#include <QScreen>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTranslator>
+#include <QValueAxis>
+
+#include <memory>
+
+using namespace Eddy;
+using Store::TaskStatus;
+
+// What an engineer reads where the window is smallest: the real window on a 1280x800 screen
+// (offscreen) at its own size, against the real eddy-cfd-server and a real SQLite file, a
+// converged case's residuals shown while a mesh question is open in the answer panel (the inbox
+// then takes the height the question needs and the chart keeps its minimum). In German, then the
+// same database reopened in English:
+// - the residual chart's axis titles are drawn whole ("Residuum" was drawn "Residu...");
+// - every status-bar message fits left of the counts (a question's text ran into them, cut
+//   mid-word with no "...").
+class tst_SmallScreen : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void germanTitlesReadWhole();
+    void germanStatusMessagesFit();
+    void englishTitlesReadWhole();
+    void englishStatusMessagesFit();
+    void cleanupTestCase();
+
+private:
+    bool openWindow(const QString &lang);
+    // The converged case's residuals in the chart, its mesh question open in the panel.
+    void showResidualsBesideTheQuestion();
+    // The text `chart` draws as the title of its y axis (drawn upright) or its x axis.
+    static QString drawnTitle(QChart *chart, bool vertical);
+    void verifyTitlesWhole();
+    void verifyStatusMessagesFit();
+
+    Test::TestServer m_server;
+    QTemporaryDir m_dir;
+    std::unique_ptr<Test::E2eWindow> m_app;
+    qint64 m_serverId = 0;
+    qint64 m_converged = 0;
+    // Each status-bar message as shown, with the room QStatusBar gave it then (its message rect:
+    // 6 px in from the left, up to 2 px before the first permanent widget shown) and the status
+    // bar's tooltip then.
+    struct Shown
+    {
+        QString message;
+        int room = 0;
+        QString toolTip;
+    };
+    QList<Shown> m_messages;
+};
+
+bool tst_SmallScreen::openWindow(const QString &lang)
+{
+    m_app.reset();
+    for (QTranslator *t : qApp->findChildren<QTranslator *>()) {
+        qApp->removeTranslator(t);
+        delete t;
+    }
+    installUiTranslations(qApp, lang);
+    Test::E2eWindowOptions options;
+    options.size = QSize(); // the window picks its own size on the 1280x800 screen, as for a user
+    options.waitForSession = true;
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), options);
+    if (!m_app)
+        return false;
+    m_messages.clear();
+    QStatusBar *bar = m_app->window()->statusBar();
+    connect(bar, &QStatusBar::messageChanged, this, [this, bar](const QString &message) {
+        if (message.isEmpty())
+            return;
+        int right = bar->width() - 12;
+        for (const QLabel *count : bar->findChildren<QLabel *>()) {
+            if (count->objectName().startsWith(QLatin1String("count_")) && count->isVisible())
+                right = std::min(right, count->x() - 2);
+        }
+        m_messages.append({message, right - 6, bar->toolTip()});
+    });
+    return true;
+}
+
+void tst_SmallScreen::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("EddyTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_smallscreen"));
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+    QCOMPARE(QGuiApplication::primaryScreen()->geometry().size(), QSize(1280, 800));
+    QVERIFY2(m_server.start({QStringLiteral("--poll-interval-ms"), QStringLiteral("200")}),
+             qPrintable(m_server.errorString()));
+    QVERIFY(openWindow(QStringLiteral("de")));
+    MainWindow &w = *m_app->window();
+    QCOMPARE(w.taskModel()->headerData(TaskTableModel::CaseColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Fall")); // the German translation is in
+    m_serverId = m_app->addServer(m_server.url(), QStringLiteral("Test CFD"));
+    QVERIFY(m_serverId > 0);
+    // Of the cases without a mesh defect one converges (its residual and u, v, omega) and one
+    // stops short; the other two ask about their mesh.
+    m_app->bridge()->submitSweep(m_serverId,
+                                 R"({"tool": "run_cfd_case",
+        "fixed": {"reynolds": 100, "grid": 16, "tolerance": 1e-5},
+        "vary": {"force_mesh_defect": {"list": [false, true]}, "max_iterations": {"list": [50, 20000]}},
+        "concurrency": 4})",
+                                 w.currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 2, 120000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->statusCounts().value(TaskStatus::Completed), 2, 120000);
+    for (int r = 0; r < w.taskModel()->rowCount(); ++r) {
+        if (w.taskModel()->outcome(w.taskModel()->taskIdAt(r)) == Monitor::Outcome::Converged)
+            m_converged = w.taskModel()->taskIdAt(r);
+    }
+    QVERIFY(m_converged > 0);
+}
+
+void tst_SmallScreen::showResidualsBesideTheQuestion()
+{
+    MainWindow &w = *m_app->window();
+    QTRY_VERIFY_WITH_TIMEOUT(w.inboxModel()->pendingCount() >= 1, 60000);
+    QTableView *inbox = w.inboxView();
+    QTRY_VERIFY(inbox->isVisible());
+    const QRect cell = inbox->visualRect(
+        w.inboxModel()->index(w.inboxModel()->firstPendingRow(), InboxModel::MessageColumn));
+    QTest::mouseClick(inbox->viewport(), Qt::LeftButton, {}, cell.center());
+    QTRY_VERIFY_WITH_TIMEOUT(w.answerPanel()->hasQuestion(), 10000);
+    QTest::qWait(300); // the inbox grows to the question after its layout settles
+    w.monitor()->selectTask(m_converged);
+    ResidualChart *chart = w.chart();
+    QTRY_VERIFY_WITH_TIMEOUT(chart->series().size() >= 2, 30000); // residual and fields
+    QTRY_VERIFY_WITH_TIMEOUT(chart->chartView()->isVisible(), 10000);
+    QTest::qWait(500); // the ranges follow the samples after 100 ms, the layout after that
+}
+
+QString tst_SmallScreen::drawnTitle(QChart *chart, bool vertical)
+{
+    const QAbstractAxis *axis = chart->axes(vertical ? Qt::Vertical : Qt::Horizontal).value(0);
+    if (!axis)
+        return QStringLiteral("<no axis>");
+    const QString title = axis->titleText();
+    // The axis draws its title as a text item; truncated, it ends in "...". The y title is the
+    // one turned upright.
+    for (QGraphicsItem *item : chart->scene()->items()) {
+        auto *text = dynamic_cast<QGraphicsTextItem *>(item);
+        if (!text || !text->isVisible() || (text->rotation() != 0) != vertical)
+            continue;
+        const QString drawn = text->toPlainText();
+        if (drawn == title || (drawn.endsWith(QLatin1String("...")) && title.startsWith(drawn.chopped(3))))
+            return drawn;
+    }
+    return QStringLiteral("<no title drawn for %1>").arg(title);
+}
+
+void tst_SmallScreen::verifyTitlesWhole()
+{
+    MainWindow &w = *m_app->window();
+    // The chart is as short as the window ever makes it: its minimum, the question beside it.
+    QCOMPARE(w.chart()->height(), w.chart()->minimumHeight());
+    QChart *chart = w.chart()->chart();
+    for (const auto theme : {MainWindow::Theme::Light, MainWindow::Theme::Dark}) {
+        w.applyTheme(theme);
+        QTest::qWait(200);
+        const QString where = QStringLiteral("%1 theme, a %2x%3 plot in a %4x%5 window")
+                                  .arg(theme == MainWindow::Theme::Dark ? QStringLiteral("dark")
+                                                                        : QStringLiteral("light"))
+                                  .arg(chart->plotArea().width())
+                                  .arg(chart->plotArea().height())
+                                  .arg(w.width())
+                                  .arg(w.height());
+        for (const bool vertical : {true, false}) {
+            const QAbstractAxis *axis = chart->axes(vertical ? Qt::Vertical : Qt::Horizontal).value(0);
+            QVERIFY(axis);
+            QVERIFY2(drawnTitle(chart, vertical) == axis->titleText(),
+                     qPrintable(QStringLiteral("%1 drawn as %2; %3")
+                                    .arg(axis->titleText(), drawnTitle(chart, vertical), where)));
+            // Legible: not shrunk below the size of the tick labels beside it.
+            QVERIFY2(axis->titleFont().pointSizeF() >= axis->labelsFont().pointSizeF(),
+                     qPrintable(QStringLiteral("title %1 pt, labels %2 pt; %3")
+                                    .arg(axis->titleFont().pointSizeF())
+                                    .arg(axis->labelsFont().pointSizeF())
+                                    .arg(where)));
+        }
+    }
+    w.applyTheme(MainWindow::Theme::Light);
+}
+
+void tst_SmallScreen::verifyStatusMessagesFit()
+{
+    // Among them the question's own ("... asks: Mesh defect forced for a demonstration..."),
+    // shortened; whole in the tooltip while it shows.
+    QVERIFY2(!m_messages.isEmpty(), "no status-bar message was shown");
+    bool question = false;
+    const QFontMetrics metrics = m_app->window()->statusBar()->fontMetrics();
+    for (const Shown &shown : std::as_const(m_messages)) {
+        QVERIFY2(metrics.horizontalAdvance(shown.message) <= shown.room,
+                 qPrintable(QStringLiteral("%1 px in %2 px: %3")
+                                .arg(metrics.horizontalAdvance(shown.message))
+                                .arg(shown.room)
+                                .arg(shown.message)));
+        if (!shown.message.contains(QLatin1String("Mesh defect")))
+            continue;
+        question = true;
+        QVERIFY2(shown.message.endsWith(QChar(0x2026)), qPrintable(shown.message));
+        QVERIFY2(shown.toolTip.startsWith(shown.message.chopped(1))
+                     && shown.toolTip.endsWith(QLatin1String("Repair or abort to continue the demonstration.")),
+                 qPrintable(shown.toolTip));
+    }
+    QVERIFY2(question, qPrintable(m_messages.value(0).message));
+}
+
+void tst_SmallScreen::germanTitlesReadWhole()
+{
+    showResidualsBesideTheQuestion();
+    QCOMPARE(m_app->window()->chart()->chart()->axes(Qt::Vertical).value(0)->titleText(),
+             QStringLiteral("Residuum"));
+    verifyTitlesWhole();
+}
+
+void tst_SmallScreen::germanStatusMessagesFit()
+{
+    verifyStatusMessagesFit();
+}
+
+void tst_SmallScreen::englishTitlesReadWhole()
+{
+    QVERIFY(openWindow(QStringLiteral("en")));
+    QTRY_VERIFY_WITH_TIMEOUT(m_app->window()->taskModel()->task(m_converged), 30000);
+    // A second case that asks: its question is announced in this window too.
+    m_app->bridge()->callOnce(m_serverId,
+                              QStringLiteral("run_cfd_case"),
+                              R"({"reynolds":400,"grid":16,"max_iterations":200,"force_mesh_defect":true})",
+                              m_app->window()->currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->inboxModel()->pendingCount(), 3, 60000);
+    showResidualsBesideTheQuestion();
+    QCOMPARE(m_app->window()->chart()->chart()->axes(Qt::Vertical).value(0)->titleText(),
+             QStringLiteral("Residual"));
+    verifyTitlesWhole();
+}
+
+void tst_SmallScreen::englishStatusMessagesFit()
+{
+    verifyStatusMessagesFit();
+}
+
+void tst_SmallScreen::cleanupTestCase()
+{
+    m_app.reset();
+}
+
+int main(int argc, char **argv)
+{
+    // An offscreen screen of the size the layout must fit (the plugin's default is 800x600).
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("screen.json"));
+    QFile f(config);
+    if (!f.open(QIODevice::WriteOnly))
+        return 2;
+    f.write(R"({"screens": [{"name": "screen-1280x800", "x": 0, "y": 0, "width": 1280, "height": 800,
+                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
+    f.close();
+    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toLocal8Bit());
+    QApplication app(argc, argv);
+    tst_SmallScreen test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_smallscreen.moc"
