@@ -1857,10 +1857,6 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <translation>%1 fragt vor dem Start: %2</translation>
     </message>
     <message>
-        <source>%1: not sent: %2 — it will be sent again (same idempotency key) when Eddy reopens or eddyctl watch runs</source>
-        <translation>%1: nicht gesendet: %2 – er wird erneut gesendet (gleicher Idempotenzschlüssel), sobald Eddy wieder öffnet oder eddyctl watch läuft</translation>
-    </message>
-    <message>
         <source>%1: retry %2 of %3 now: %4</source>
         <translation>%1: Wiederholung %2 von %3 jetzt: %4</translation>
     </message>
@@ -1898,6 +1894,26 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>Session %1</source>
         <translation>Sitzung %1</translation>
+    </message>
+    <message>
+        <source>%1: not sent: %2 — it will be sent again (same idempotency key) as soon as the server answers again, when Eddy reopens or eddyctl watch runs</source>
+        <translation>%1: nicht gesendet: %2 — der Aufruf wird erneut gesendet (gleicher Idempotenzschlüssel), sobald der Server wieder antwortet, wenn Eddy neu geöffnet wird oder eddyctl watch läuft</translation>
+    </message>
+    <message>
+        <source>%1: sending again now: %2</source>
+        <translation>%1: wird jetzt erneut gesendet: %2</translation>
+    </message>
+    <message>
+        <source>This question of %1 is closed: its server was removed from Eddy before the answer went out.</source>
+        <translation>Diese Frage von %1 ist geschlossen: Ihr Server wurde aus Eddy entfernt, bevor die Antwort gesendet wurde.</translation>
+    </message>
+    <message>
+        <source>This question of %1 is closed: its server was removed from Eddy.</source>
+        <translation>Diese Frage von %1 ist geschlossen: Ihr Server wurde aus Eddy entfernt.</translation>
+    </message>
+    <message>
+        <source>This question of %1 is closed: its task ended (%2).</source>
+        <translation>Diese Frage von %1 ist geschlossen: Die Aufgabe ist beendet (%2).</translation>
     </message>
 </context>
 <context>
