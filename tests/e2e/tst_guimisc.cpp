@@ -147,18 +147,24 @@ void tst_GuiMisc::relaunchShowsServerOnlineByName()
     QTRY_COMPARE_WITH_TIMEOUT(serverActivity(w), QStringLiteral("Local CFD server online"), 30000);
     m_app.reset();
 
-    // Relaunch where a poll succeeds before the window's first snapshot has listed the server.
+    // Relaunch where the server answers (its listen stream or a poll) before the window's first
+    // snapshot has listed it. The engine may hear it as soon as it opens, on its own thread, so
+    // the counting starts before the engine runs.
     int online = 0;
     QMetaObject::Connection counting;
-    m_app = startApp([&](Test::E2eWindow &app) {
-        counting = connect(app.engine(),
+    Test::E2eWindowOptions options;
+    options.configureEngine = [&](Monitor::Engine &engine) {
+        counting = connect(&engine,
                            &Monitor::Engine::serverStateChanged,
-                           app.window(),
+                           this,
                            [&](qint64, Monitor::Engine::ServerState state, const QString &) {
                                online += state == Monitor::Engine::ServerState::Online;
                            });
+    };
+    options.beforeStart = [&](Test::E2eWindow &) {
         QTRY_VERIFY_WITH_TIMEOUT(online > 0, 60000);
-    });
+    };
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), options);
     disconnect(counting);
     QVERIFY(m_app);
     MainWindow &again = *m_app->window();
