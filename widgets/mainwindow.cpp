@@ -110,7 +110,9 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
                                                   {tr("Done"), Outcome::Converged},
                                                   {tr("Not converged"), Outcome::NotConverged},
                                                   {tr("Tool error"), Outcome::ToolError},
-                                                  {tr("Failed"), Outcome::Failed}};
+                                                  {tr("Failed"), Outcome::Failed},
+                                                  {tr("Cancelled"), Outcome::Cancelled},
+                                                  {tr("Expired/lost"), Outcome::Lost}};
     for (const auto &[label, outcome] : counters) {
         auto *l = new QLabel(this);
         l->setObjectName(QStringLiteral("count_%1").arg(Monitor::OutcomeText::key(outcome)));

@@ -1,0 +1,209 @@
+#include "app/monitor/engine.h"
+#include "models/enginebridge.h"
+#include "models/inboxmodel.h"
+#include "models/serverlistmodel.h"
+#include "models/sweepresultsmodel.h"
+#include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
+#include "tests/common/testserver.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/mainwindow.h"
+#include "widgets/sweepresultsview.h"
+#include "widgets/taskmonitor.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QDialog>
+#include <QDockWidget>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+using namespace Eddy;
+using Store::TaskStatus;
+using json = nlohmann::json;
+
+// An engineer reviewing a past sweep: the real window (offscreen, 1280x800) against the real
+// eddy-cfd-server and a real SQLite file. One sweep of four cases ends converged, not converged,
+// converged after its mesh question was answered "repair", and cancelled at its question. Then
+// Eddy closes, the server restarts on a data folder that no longer has those tasks, and Eddy
+// opens again on the same database: everything below is read from what Eddy kept.
+class tst_SweepReview : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void statusBarCountsEveryCase();
+    void cleanupTestCase();
+
+private:
+    bool runSweep();
+    bool reopen();
+    qint64 taskOf(bool defect, int maxIterations) const;
+    QString residualText(qint64 taskId) const;
+
+    Test::TestServer m_server;
+    QTemporaryDir m_dir;
+    std::unique_ptr<Test::E2eWindow> m_app;
+    MainWindow *m_window = nullptr; // m_app's
+    QHash<qint64, QString> m_residualBefore; // task -> Residual column before the restart
+};
+
+namespace {
+
+Test::E2eWindowOptions windowOptions()
+{
+    Test::E2eWindowOptions options;
+    options.size = QSize(1280, 800);
+    options.waitForSession = true;
+    return options;
+}
+
+} // namespace
+
+void tst_SweepReview::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("EddyTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_sweepreview"));
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+    QVERIFY2(m_server.start({QStringLiteral("--workers"), QStringLiteral("2")},
+                            m_dir.filePath(QStringLiteral("server-before"))),
+             qPrintable(m_server.errorString()));
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), windowOptions());
+    QVERIFY(m_app);
+    m_window = m_app->window();
+    QVERIFY(m_app->addServer(m_server.url(), QStringLiteral("Test CFD")) > 0);
+    QVERIFY(runSweep());
+    QVERIFY(reopen());
+}
+
+bool tst_SweepReview::runSweep()
+{
+    const qint64 serverId
+        = m_window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    const QByteArray spec = R"({"tool": "run_cfd_case",
+        "fixed": {"case_name": "review", "reynolds": 100, "grid": 16, "tolerance": 1e-4},
+        "vary": {"force_mesh_defect": {"list": [false, true]}, "max_iterations": {"list": [30, 20000]}},
+        "concurrency": 4})";
+    m_app->bridge()->submitSweep(serverId, spec, m_window->currentSession());
+    TaskTableModel *tasks = m_window->taskModel();
+    if (!QTest::qWaitFor([&] { return tasks->rowCount() == 4; }, 60000))
+        return false;
+    // The limited defective case is cancelled at its question, the other one repaired.
+    const InboxModel *inbox = m_window->inboxModel();
+    QSet<qint64> handled;
+    const auto settled = [&] {
+        for (int r = 0; r < inbox->rowCount(); ++r) {
+            const qint64 task = inbox->index(r, 0).data(InboxModel::TaskIdRole).toLongLong();
+            if (handled.contains(task))
+                continue;
+            handled.insert(task);
+            if (task == taskOf(true, 30))
+                m_app->bridge()->cancelTasks({task});
+            else
+                m_app->bridge()->answerInput(
+                    task, inbox->index(r, 0).data(InboxModel::KeyRole).toString(),
+                    R"({"action":"accept","content":{"action":"repair","smoothing_passes":5}})");
+        }
+        const auto counts = tasks->statusCounts();
+        return counts.value(TaskStatus::Completed) == 3 && counts.value(TaskStatus::Cancelled) == 1;
+    };
+    if (!QTest::qWaitFor(settled, 180000)) {
+        qWarning("the sweep did not settle: %s", qPrintable(m_window->statusCountsText()));
+        return false;
+    }
+    // What the Residual column read while Eddy watched the cases end (results and their
+    // residual histories arrive just after the status).
+    QTest::qWait(1500);
+    for (int r = 0; r < tasks->rowCount(); ++r)
+        m_residualBefore.insert(tasks->taskIdAt(r), residualText(tasks->taskIdAt(r)));
+    return true;
+}
+
+bool tst_SweepReview::reopen()
+{
+    m_app.reset();
+    m_window = nullptr;
+    // The server forgot every task: a fresh data folder on the same address.
+    const QString port = QString::number(m_server.port());
+    m_server.terminate();
+    if (!m_server.start({QStringLiteral("--workers"), QStringLiteral("2"), QStringLiteral("--port"), port},
+                        m_dir.filePath(QStringLiteral("server-after")))) {
+        qWarning("%s", qPrintable(m_server.errorString()));
+        return false;
+    }
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), windowOptions());
+    if (!m_app)
+        return false;
+    m_window = m_app->window();
+    return QTest::qWaitFor([&] { return m_window->taskModel()->rowCount() == 4; }, 30000);
+}
+
+qint64 tst_SweepReview::taskOf(bool defect, int maxIterations) const
+{
+    const TaskTableModel *m = m_window->taskModel();
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const Store::TaskRecord *t = m->task(m->taskIdAt(r));
+        const json args = json::parse(t->arguments.toStdString(), nullptr, false);
+        if (args.value("force_mesh_defect", false) == defect
+            && args.value("max_iterations", 0) == maxIterations)
+            return t->id;
+    }
+    return 0;
+}
+
+QString tst_SweepReview::residualText(qint64 taskId) const
+{
+    const TaskTableModel *m = m_window->taskModel();
+    for (int r = 0; r < m->rowCount(); ++r) {
+        if (m->taskIdAt(r) == taskId)
+            return m->index(r, TaskTableModel::ResidualColumn).data().toString();
+    }
+    return QStringLiteral("(no row)");
+}
+
+void tst_SweepReview::statusBarCountsEveryCase()
+{
+    // The counts a person reads in the status bar add up to the four cases, the cancelled one
+    // included, each under its own outcome.
+    QStringList shown;
+    int total = 0;
+    static const QRegularExpression count(QStringLiteral("^(.*) <b>(\\d+)</b>"));
+    for (QLabel *label : m_window->statusBar()->findChildren<QLabel *>()) {
+        if (!label->objectName().startsWith(QLatin1String("count_")) || !label->isVisible())
+            continue;
+        const QString plain = QString(label->text()).remove(QRegularExpression(QStringLiteral("<span[^>]*>[^<]*</span>\\s*")))
+                                  .remove(QStringLiteral("&nbsp;"));
+        const auto m = count.match(plain.trimmed());
+        QVERIFY2(m.hasMatch(), qPrintable(label->text()));
+        total += m.captured(2).toInt();
+        shown << plain.trimmed();
+    }
+    const QString all = shown.join(QStringLiteral(" | "));
+    QVERIFY2(total == 4, qPrintable(all));
+    QVERIFY2(all.contains(QLatin1String("Cancelled <b>1</b>")), qPrintable(all));
+}
+
+void tst_SweepReview::cleanupTestCase()
+{
+    m_app.reset();
+}
+
+QTEST_MAIN(tst_SweepReview)
+#include "tst_sweepreview.moc"
