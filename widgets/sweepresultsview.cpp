@@ -514,6 +514,9 @@ void SweepResultsView::enlargePlot()
         m_view->window()->raise();
         return;
     }
+    // Taking the plot out and putting it back lays the splitter out afresh (the table squeezed
+    // to a third of its width, or the plot to nothing): it comes back at the widths it had.
+    const QList<int> sizes = m_split->sizes();
     auto *dialog = new QDialog(this);
     dialog->setObjectName(QStringLiteral("enlargedPlot"));
     dialog->setWindowTitle(tr("Sweep Results Plot"));
@@ -524,9 +527,10 @@ void SweepResultsView::enlargePlot()
     // Large, but inside the screen.
     const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 800);
     dialog->resize(QSize(1100, 750).boundedTo(available.size() * 9 / 10));
-    connect(dialog, &QDialog::finished, this, [this] {
+    connect(dialog, &QDialog::finished, this, [this, sizes] {
         m_split->insertWidget(1, m_view); // back beside the table
         m_view->show();
+        m_split->setSizes(sizes);
     });
     dialog->show();
 }

@@ -48,6 +48,7 @@ class tst_SweepReview : public QObject
 private Q_SLOTS:
     void initTestCase();
     void statusBarCountsEveryCase();
+    void enlargedPlotReturnsBesideTheTable();
     void cleanupTestCase();
 
 private:
@@ -71,6 +72,20 @@ Test::E2eWindowOptions windowOptions()
     options.size = QSize(1280, 800);
     options.waitForSession = true;
     return options;
+}
+
+// Clicks the tab of the bottom dock area titled `title`, as a person would.
+bool clickDockTab(MainWindow *window, const QString &title)
+{
+    for (QTabBar *bar : window->findChildren<QTabBar *>()) {
+        for (int i = 0; i < bar->count(); ++i) {
+            if (bar->tabText(i) == title && bar->isVisible()) {
+                QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(i).center());
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 } // namespace
@@ -198,6 +213,31 @@ void tst_SweepReview::statusBarCountsEveryCase()
     const QString all = shown.join(QStringLiteral(" | "));
     QVERIFY2(total == 4, qPrintable(all));
     QVERIFY2(all.contains(QLatin1String("Cancelled <b>1</b>")), qPrintable(all));
+}
+
+void tst_SweepReview::enlargedPlotReturnsBesideTheTable()
+{
+    m_window->monitor()->selectTask(taskOf(false, 20000));
+    QVERIFY(clickDockTab(m_window, QStringLiteral("Sweep Results")));
+    SweepResultsView *view = m_window->sweepResults();
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->withResultsCount(), 3, 20000);
+    auto *split = qobject_cast<QSplitter *>(view->chartView()->parentWidget());
+    QVERIFY(split);
+    QTRY_VERIFY(split->sizes().value(0) > 0);
+    const QList<int> before = split->sizes();
+    view->findChild<QWidget *>(QStringLiteral("enlargePlot"))->setFocus();
+    QTest::mouseClick(view->findChild<QWidget *>(QStringLiteral("enlargePlot")), Qt::LeftButton);
+    auto *dialog = view->findChild<QDialog *>(QStringLiteral("enlargedPlot"));
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->isVisible());
+    QCOMPARE(view->chartView()->window(), dialog);
+    dialog->close(); // the window's close button
+    QTRY_COMPARE(view->chartView()->parentWidget(), split);
+    QApplication::processEvents();
+    // Back where it was: the table keeps its width (it was squeezed to a sliver).
+    const QList<int> after = split->sizes();
+    QVERIFY2(std::abs(after.value(0) - before.value(0)) <= 2,
+             qPrintable(QStringLiteral("table %1 px before, %2 px after").arg(before.value(0)).arg(after.value(0))));
 }
 
 void tst_SweepReview::cleanupTestCase()
