@@ -457,6 +457,13 @@ void MainWindow::buildDocks()
     m_sweepDock->setWidget(m_sweepResultsView);
     addDockWidget(Qt::BottomDockWidgetArea, m_sweepDock);
     tabifyDockWidget(m_inboxDock, m_sweepDock);
+    connect(m_sweepDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        // The inbox opens small while empty; the sweep's plot needs room for its axes (in a
+        // shorter one Qt Charts cuts every label and title to "..."): as much as a question gets.
+        const int wanted = std::clamp(height() * 3 / 10, 200, 320);
+        if (visible && !m_sweepDock->isFloating() && m_sweepDock->height() < wanted)
+            resizeDocks({m_sweepDock}, {wanted}, Qt::Vertical);
+    });
     m_inboxDock->raise();
 
     // Right, behind the result: the agent's chat. Its cards lead to the task in the monitor.

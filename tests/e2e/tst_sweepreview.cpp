@@ -49,6 +49,7 @@ private Q_SLOTS:
     void initTestCase();
     void statusBarCountsEveryCase();
     void enlargedPlotReturnsBesideTheTable();
+    void sweepPlotAxesAreReadableInTheDock();
     void cleanupTestCase();
 
 private:
@@ -72,6 +73,17 @@ Test::E2eWindowOptions windowOptions()
     options.size = QSize(1280, 800);
     options.waitForSession = true;
     return options;
+}
+
+// Every text the chart draws (axis labels and titles, legend entries) that is shown.
+QStringList drawnTexts(QChartView *view)
+{
+    QStringList texts;
+    for (QGraphicsItem *item : view->scene()->items()) {
+        if (auto *text = dynamic_cast<QGraphicsTextItem *>(item); text && text->isVisible())
+            texts << text->toPlainText();
+    }
+    return texts;
 }
 
 // Clicks the tab of the bottom dock area titled `title`, as a person would.
@@ -238,6 +250,32 @@ void tst_SweepReview::enlargedPlotReturnsBesideTheTable()
     const QList<int> after = split->sizes();
     QVERIFY2(std::abs(after.value(0) - before.value(0)) <= 2,
              qPrintable(QStringLiteral("table %1 px before, %2 px after").arg(before.value(0)).arg(after.value(0))));
+}
+
+void tst_SweepReview::sweepPlotAxesAreReadableInTheDock()
+{
+    m_window->monitor()->selectTask(taskOf(false, 20000));
+    QVERIFY(clickDockTab(m_window, QStringLiteral("Sweep Results")));
+    SweepResultsView *view = m_window->sweepResults();
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->withResultsCount(), 3, 20000);
+    for (const QString &y : {QStringLiteral("final_residual"), QStringLiteral("iterations")}) {
+        QVERIFY(view->setPlot(QStringLiteral("max_iterations"), y));
+        QApplication::processEvents();
+        // Qt Charts cuts a label that does not fit to "...": none may be cut, the axes' titles
+        // and the legend included.
+        QTRY_VERIFY(!drawnTexts(view->chartView()).isEmpty());
+        QTest::qWait(100); // the chart lays out on the next turns
+        const QStringList texts = drawnTexts(view->chartView());
+        for (const QString &text : texts)
+            QVERIFY2(!text.contains(QLatin1String("...")) && !text.contains(QChar(0x2026)),
+                     qPrintable(QStringLiteral("%1: \"%2\" cut in a %3x%4 plot; drawn: %5")
+                                    .arg(y, text)
+                                    .arg(view->chartView()->width())
+                                    .arg(view->chartView()->height())
+                                    .arg(texts.join(QStringLiteral(", ")))));
+        QVERIFY2(texts.contains(y), qPrintable(texts.join(QStringLiteral(", "))));
+        QVERIFY2(texts.contains(QStringLiteral("max_iterations")), qPrintable(texts.join(QStringLiteral(", "))));
+    }
 }
 
 void tst_SweepReview::cleanupTestCase()
