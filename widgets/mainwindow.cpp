@@ -137,6 +137,11 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     statusBar()->addWidget(m_delivery, 2);
     connect(m_tasks, &TaskTableModel::countsChanged, this, &MainWindow::updateStatusBar);
     connect(m_tasks, &TaskTableModel::sweepInfoNeeded, m_bridge, &EngineBridge::requestSweep);
+    connect(m_tasks, &TaskTableModel::storedResidualsNeeded, m_bridge, &EngineBridge::requestLatestResiduals);
+    connect(m_bridge, &EngineBridge::latestResidualsReady, m_tasks,
+            [this](const QList<qint64> &, const QList<Store::ProgressSample> &samples) {
+                m_tasks->applyStoredResiduals(samples);
+            });
     connect(m_inbox, &InboxModel::countChanged, this, &MainWindow::updateStatusBar);
     updateStatusBar();
 

@@ -50,6 +50,7 @@ private Q_SLOTS:
     void statusBarCountsEveryCase();
     void enlargedPlotReturnsBesideTheTable();
     void sweepPlotAxesAreReadableInTheDock();
+    void residualColumnKeepsItsNumbersAfterRestart();
     void cleanupTestCase();
 
 private:
@@ -275,6 +276,18 @@ void tst_SweepReview::sweepPlotAxesAreReadableInTheDock()
                                     .arg(texts.join(QStringLiteral(", ")))));
         QVERIFY2(texts.contains(y), qPrintable(texts.join(QStringLiteral(", "))));
         QVERIFY2(texts.contains(QStringLiteral("max_iterations")), qPrintable(texts.join(QStringLiteral(", "))));
+    }
+}
+
+void tst_SweepReview::residualColumnKeepsItsNumbersAfterRestart()
+{
+    // The Residual column reads what it read while the cases ran: the last residual Eddy stored
+    // (from the result's history), not the status message's rounder number.
+    QCOMPARE(m_residualBefore.size(), 4);
+    for (auto it = m_residualBefore.begin(); it != m_residualBefore.end(); ++it) {
+        const QString before = it.value();
+        QTRY_COMPARE_WITH_TIMEOUT(residualText(it.key()), before, 5000);
+        QVERIFY2(it.key() == taskOf(true, 30) || !before.isEmpty(), qPrintable(QString::number(it.key())));
     }
 }
 
