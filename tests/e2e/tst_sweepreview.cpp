@@ -51,6 +51,7 @@ private Q_SLOTS:
     void enlargedPlotReturnsBesideTheTable();
     void sweepPlotAxesAreReadableInTheDock();
     void residualColumnKeepsItsNumbersAfterRestart();
+    void sweepTableColumnsReadInOneNotation();
     void cleanupTestCase();
 
 private:
@@ -288,6 +289,39 @@ void tst_SweepReview::residualColumnKeepsItsNumbersAfterRestart()
         const QString before = it.value();
         QTRY_COMPARE_WITH_TIMEOUT(residualText(it.key()), before, 5000);
         QVERIFY2(it.key() == taskOf(true, 30) || !before.isEmpty(), qPrintable(QString::number(it.key())));
+    }
+}
+
+void tst_SweepReview::sweepTableColumnsReadInOneNotation()
+{
+    // The final residuals of converged and unconverged cases span seven decades: one column
+    // must not mix "9.9501e-05" with "12.9306" (as %g prints them), or the numbers read as
+    // different kinds. Every number column is in one notation, the full value in the tooltip.
+    m_window->monitor()->selectTask(taskOf(false, 20000));
+    SweepResultsModel *results = m_window->sweepResults()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(results->withResultsCount(), 3, 20000);
+    const int residual = results->scalarColumn(QStringLiteral("final_residual"));
+    QVERIFY(residual > 0);
+    for (int column = 1; column < results->columnCount(); ++column) {
+        QStringList texts;
+        int scientific = 0;
+        for (int r = 0; r < results->rowCount(); ++r) {
+            const QModelIndex cell = results->index(r, column);
+            if (cell.data(SweepResultsModel::ValueRole).typeId() != QMetaType::Double)
+                continue;
+            const QString text = cell.data().toString();
+            texts << text;
+            scientific += text.contains(QLatin1Char('e')) ? 1 : 0;
+            bool ok = false;
+            const double shown = text.toDouble(&ok);
+            const double value = cell.data(SweepResultsModel::ValueRole).toDouble();
+            QVERIFY2(ok && std::abs(shown - value) <= std::abs(value) * 1e-4, qPrintable(text));
+        }
+        const QString header = results->headerData(column, Qt::Horizontal).toString();
+        QVERIFY2(scientific == 0 || scientific == texts.size(),
+                 qPrintable(QStringLiteral("%1: %2").arg(header, texts.join(QStringLiteral(", ")))));
+        if (column == residual)
+            QVERIFY2(scientific == 3, qPrintable(texts.join(QStringLiteral(", "))));
     }
 }
 
