@@ -397,6 +397,11 @@ void SweepResultsView::replot()
         to->setVisible(true);
         m_logY = logY;
     }
+    // Nothing to plot: no axes either. An empty 0..1 frame says nothing, and in the short dock
+    // Qt Charts cut its labels to "...", which looked broken.
+    m_axisX->setVisible(!pts.isEmpty());
+    if (!m_logY)
+        m_axisY->setVisible(!pts.isEmpty());
     m_plotted = pts;
     rebuildSeries(pts, outcomes);
     // The key matters once anything but a good result is drawn.

@@ -47,6 +47,7 @@ class tst_SweepReview : public QObject
 
 private Q_SLOTS:
     void initTestCase();
+    void emptyPlotShowsNoCutLabels();
     void statusBarCountsEveryCase();
     void enlargedPlotReturnsBesideTheTable();
     void sweepPlotAxesAreReadableInTheDock();
@@ -205,6 +206,30 @@ QString tst_SweepReview::residualText(qint64 taskId) const
             return m->index(r, TaskTableModel::ResidualColumn).data().toString();
     }
     return QStringLiteral("(no row)");
+}
+
+void tst_SweepReview::emptyPlotShowsNoCutLabels()
+{
+    // The window just opened, no task selected: the tab says to pick one, and its empty plot
+    // draws nothing cut to "..." (it drew an empty 0..1 frame whose labels were all cut).
+    QVERIFY(clickDockTab(m_window, QStringLiteral("Sweep Results")));
+    SweepResultsView *view = m_window->sweepResults();
+    QCOMPARE(view->model()->sweepId(), 0);
+    QTRY_VERIFY(view->chartView()->isVisible());
+    // Also when the engineer has made the dock shorter (dragging its edge; a restored layout).
+    QTest::qWait(100); // the dock takes its height on the next turns
+    const int tall = m_window->sweepResultsDock()->height();
+    for (int height : {tall, 170}) {
+        m_window->resizeDocks({m_window->sweepResultsDock()}, {height}, Qt::Vertical);
+        QTest::qWait(100); // the chart lays out on the next turns
+        for (const QString &text : drawnTexts(view->chartView()))
+            QVERIFY2(!text.contains(QLatin1String("...")),
+                     qPrintable(QStringLiteral("\"%1\" in a %2 px high plot")
+                                    .arg(text)
+                                    .arg(view->chartView()->height())));
+    }
+    // Back to the inbox: the next look at the tab gives it its room again.
+    QVERIFY(clickDockTab(m_window, QStringLiteral("Input Inbox")));
 }
 
 void tst_SweepReview::statusBarCountsEveryCase()
