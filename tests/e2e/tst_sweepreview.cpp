@@ -8,6 +8,7 @@
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
+#include "widgets/resultview.h"
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
 
@@ -53,6 +54,7 @@ private Q_SLOTS:
     void sweepPlotAxesAreReadableInTheDock();
     void residualColumnKeepsItsNumbersAfterRestart();
     void sweepTableColumnsReadInOneNotation();
+    void resultTextAgreesWithItsNumbers();
     void cleanupTestCase();
 
 private:
@@ -347,6 +349,45 @@ void tst_SweepReview::sweepTableColumnsReadInOneNotation()
                  qPrintable(QStringLiteral("%1: %2").arg(header, texts.join(QStringLiteral(", ")))));
         if (column == residual)
             QVERIFY2(scientific == 3, qPrintable(texts.join(QStringLiteral(", "))));
+    }
+}
+
+void tst_SweepReview::resultTextAgreesWithItsNumbers()
+{
+    // The result's paragraph (the Text tab) as an engineer reads it beside the table: its
+    // residual and solver time are the result's own numbers, and no clause says something else.
+    const SweepResultsModel *results = m_window->sweepResults()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(results->withResultsCount(), 3, 20000);
+    for (const auto &[task, converged] : {std::pair{taskOf(false, 20000), true}, std::pair{taskOf(false, 30), false}}) {
+        m_window->monitor()->selectTask(task);
+        ResultView *view = m_window->resultView();
+        const QString opening = converged ? QStringLiteral("converged after") : QStringLiteral("did not converge");
+        QTRY_VERIFY_WITH_TIMEOUT(view->text().contains(opening), 20000);
+        const QString text = view->text();
+        double finalResidual = 0, wallSeconds = 0;
+        for (int r = 0; r < results->rowCount(); ++r) {
+            if (results->index(r, 0).data(SweepResultsModel::TaskIdRole).toLongLong() != task)
+                continue;
+            finalResidual = results->index(r, results->scalarColumn(QStringLiteral("final_residual")))
+                                .data(SweepResultsModel::ValueRole).toDouble();
+            wallSeconds = results->index(r, results->scalarColumn(QStringLiteral("wall_seconds")))
+                              .data(SweepResultsModel::ValueRole).toDouble();
+        }
+        QVERIFY2(finalResidual > 0 && wallSeconds > 0, qPrintable(text));
+        static const QRegularExpression residual(QStringLiteral("residual of ([-+0-9.e]+)"));
+        static const QRegularExpression time(QStringLiteral("([-+0-9.e]+) s of solver time"));
+        const auto r = residual.match(text);
+        const auto t = time.match(text);
+        QVERIFY2(r.hasMatch() && t.hasMatch(), qPrintable(text));
+        // Three significant digits (two say "1.0e-6" of a run that met a 1e-6 tolerance with
+        // 9.97e-7), within half a unit of the third.
+        static const QRegularExpression threeDigits(QStringLiteral("^\\d\\.\\d\\de"));
+        QVERIFY2(threeDigits.match(r.captured(1)).hasMatch(), qPrintable(text));
+        QVERIFY2(std::abs(r.captured(1).toDouble() - finalResidual) <= finalResidual * 0.005,
+                 qPrintable(QStringLiteral("%1 (final_residual %2)").arg(text).arg(finalResidual)));
+        QVERIFY2(std::abs(t.captured(1).toDouble() - wallSeconds) <= wallSeconds * 0.05,
+                 qPrintable(QStringLiteral("%1 (wall_seconds %2)").arg(text).arg(wallSeconds)));
+        QVERIFY2(!text.contains(QLatin1String("more iterations in ")), qPrintable(text));
     }
 }
 
