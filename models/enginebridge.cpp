@@ -211,6 +211,27 @@ void EngineBridge::requestSamples(const QList<qint64> &taskIds)
     });
 }
 
+void EngineBridge::requestLatestResiduals(const QList<qint64> &taskIds)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    // In slices, each its own turn of the engine's loop: a search over 100,000 rows asks for
+    // all of them, and polls must not wait behind that many lookups.
+    constexpr qsizetype slice = 500;
+    for (qsizetype from = 0; from < taskIds.size(); from += slice) {
+        const QList<qint64> ids = taskIds.mid(from, slice);
+        QMetaObject::invokeMethod(engine, [this, engine, ids] {
+            QList<Store::ProgressSample> found;
+            for (qint64 id : ids) {
+                if (auto s = engine->latestSample(id, QStringLiteral("residual")))
+                    found << *s;
+            }
+            Q_EMIT latestResidualsReady(ids, found);
+        });
+    }
+}
+
 void EngineBridge::requestSweep(qint64 sweepId)
 {
     if (!m_engine)

@@ -107,6 +107,9 @@ public:
     void requestServers();
     void requestTaskDetail(qint64 taskId);
     void requestSamples(const QList<qint64> &taskIds);
+    // Each task's last stored residual sample (latestResidualsReady()): what the task table's
+    // Residual column showed live, for rows listed without their samples.
+    void requestLatestResiduals(const QList<qint64> &taskIds);
     void requestSweep(qint64 sweepId);
     void requestSweepResults(qint64 sweepId);
     // Tasks matching a query (for "Attach earlier tasks..."), without results.
@@ -167,6 +170,8 @@ Q_SIGNALS:
     void serverRemoved(qint64 serverId); // its tasks changed or went: views read again
     void taskDetailReady(const Eddy::EngineBridge::TaskDetail &detail);
     void samplesReady(const QList<qint64> &taskIds, const QList<Eddy::Store::ProgressSample> &samples);
+    // The tasks asked about, and the samples of those that have one.
+    void latestResidualsReady(const QList<qint64> &taskIds, const QList<Eddy::Store::ProgressSample> &samples);
     void sweepReady(const Eddy::Store::SweepRecord &sweep, const QHash<qint64, int> &caseIndex);
     void sweepResultsReady(const Eddy::EngineBridge::SweepResults &results);
     void searchReady(const QList<Eddy::Store::TaskRecord> &tasks);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace Eddy {
@@ -41,14 +42,25 @@ void flatten(const json &value, const QString &prefix, QList<QPair<QString, QVar
     }
 }
 
-QString displayOf(const QVariant &v)
+// Whether %g would print the number in scientific notation (six significant digits).
+bool printsScientific(double v)
+{
+    const double a = std::abs(v);
+    return a != 0 && std::isfinite(a) && (a < 1e-4 || a >= 1e6);
+}
+
+// A column's numbers in one notation: %g alone mixes "9.971e-07" with "0.266733" and "35.4135"
+// in one residual column, which reads as if the numbers were of different kinds. A column with
+// any number %g prints in scientific notation prints them all so, to five significant digits,
+// and right-aligned they line up.
+QString displayOf(const QVariant &v, bool scientific)
 {
     if (!v.isValid())
         return {};
     if (v.typeId() == QMetaType::Bool)
         return v.toBool() ? SweepResultsModel::tr("yes") : SweepResultsModel::tr("no");
     if (v.typeId() == QMetaType::Double)
-        return QString::number(v.toDouble(), 'g', 6);
+        return scientific ? QString::number(v.toDouble(), 'e', 4) : QString::number(v.toDouble(), 'g', 6);
     return v.toString();
 }
 
@@ -104,6 +116,16 @@ QVariant SweepResultsModel::headerData(int section, Qt::Orientation orientation,
     return {};
 }
 
+QString SweepResultsModel::valueName(int column) const
+{
+    const int p = int(m_params.size());
+    if (column >= 1 && column <= p)
+        return m_params.at(column - 1);
+    if (column > p + 1 && column - p - 2 < m_scalars.size())
+        return m_scalars.at(column - p - 2);
+    return {};
+}
+
 QVariant SweepResultsModel::cell(const Row &row, int column) const
 {
     const int p = int(m_params.size());
@@ -126,10 +148,10 @@ QVariant SweepResultsModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         if (index.column() == 0)
             return row.caseIndex >= 0 ? tr("Case %1").arg(row.caseIndex + 1) : tr("Task %1").arg(row.task.id);
-        return displayOf(v);
+        return displayOf(v, m_scientific.contains(valueName(index.column())));
     case Qt::ToolTipRole:
         return v.typeId() == QMetaType::Double ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest)
-                                                : displayOf(v);
+                                                : displayOf(v, false);
     case Qt::TextAlignmentRole:
         return int((v.typeId() == QMetaType::Double && index.column() > 0 ? Qt::AlignRight : Qt::AlignLeft)
                    | Qt::AlignVCenter);
@@ -187,6 +209,12 @@ void SweepResultsModel::fill(Row &row, const Store::TaskRecord &task, bool keepR
                 row.scalars.insert(name, value);
         }
     }
+    for (const QHash<QString, QVariant> *values : {&row.params, &row.scalars}) {
+        for (auto it = values->begin(); it != values->end(); ++it) {
+            if (it->typeId() == QMetaType::Double && printsScientific(it->toDouble()))
+                m_scientific.insert(it.key());
+        }
+    }
 }
 
 QStringList SweepResultsModel::newScalarNames(const Row &row) const
@@ -206,6 +234,7 @@ void SweepResultsModel::setSweep(qint64 sweepId, const QStringList &variedNames,
     m_sweepId = sweepId;
     m_params = variedNames;
     m_scalars.clear();
+    m_scientific.clear();
     m_caseIndex = caseIndex;
     m_rows.clear();
     m_byTask.clear();
@@ -242,6 +271,7 @@ void SweepResultsModel::clear()
     m_sweepId = 0;
     m_params.clear();
     m_scalars.clear();
+    m_scientific.clear();
     m_rows.clear();
     m_byTask.clear();
     m_byCase.clear();
@@ -256,6 +286,7 @@ void SweepResultsModel::updateTasks(const QList<Store::TaskRecord> &tasks)
     if (m_sweepId == 0)
         return;
     bool changed = false;
+    const qsizetype scientificBefore = m_scientific.size();
     for (const auto &t : tasks) {
         if (t.sweepId != m_sweepId)
             continue;
@@ -300,6 +331,8 @@ void SweepResultsModel::updateTasks(const QList<Store::TaskRecord> &tasks)
             Q_EMIT dataChanged(index(r, 0), index(r, columnCount() - 1));
         }
     }
+    if (m_scientific.size() != scientificBefore && !m_rows.isEmpty()) // a column changed notation
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::DisplayRole});
     if (changed)
         Q_EMIT resultsChanged();
 }

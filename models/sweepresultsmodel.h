@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QList>
 #include <QPointF>
+#include <QSet>
 #include <QStringList>
 #include <QVariant>
 
@@ -105,6 +106,7 @@ private:
     void fill(Row &row, const Store::TaskRecord &task, bool keepResult);
     QStringList newScalarNames(const Row &row) const;
     QVariant cell(const Row &row, int column) const;
+    QString valueName(int column) const; // the parameter or scalar a column shows, else empty
 
     qint64 m_sweepId = 0;
     QStringList m_params;
@@ -114,6 +116,7 @@ private:
     QHash<int, int> m_byCase; // case index -> row (the latest attempt's)
     QHash<qint64, int> m_caseIndex;
     QList<Store::CaseRecord> m_cases;
+    QSet<QString> m_scientific; // columns shown in scientific notation (see displayOf())
 };
 
 } // namespace Eddy

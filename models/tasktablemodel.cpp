@@ -291,6 +291,17 @@ void TaskTableModel::fillDerived(const Row &row) const
             if (sample.series == Monitor::ProgressParser::Residual)
                 row.messageResidual = sample.y;
         }
+        if (row.messageResidual && !row.storedResidualAsked) {
+            row.storedResidualAsked = true;
+            if (m_residualsWanted.isEmpty()) {
+                // One request for all the rows a paint or a sort derives in this turn.
+                auto *self = const_cast<TaskTableModel *>(this);
+                QMetaObject::invokeMethod(self, [self] {
+                    Q_EMIT self->storedResidualsNeeded(std::exchange(self->m_residualsWanted, {}));
+                }, Qt::QueuedConnection);
+            }
+            m_residualsWanted << row.task.id;
+        }
     }
     row.parameters = parts.join(QStringLiteral(", "));
     row.search = QStringList{row.parameters, row.task.tool, row.task.statusMessage,

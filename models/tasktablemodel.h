@@ -109,6 +109,9 @@ public:
     void applyTasks(const QList<Store::TaskRecord> &tasks);
     // Folds new progress samples into the progress, residual and ETA columns.
     void applySamples(const QList<Store::ProgressSample> &samples);
+    // Stored residual samples asked for with storedResidualsNeeded(): each fills the Residual
+    // column of a row that has seen no residual sample since it was listed.
+    void applyStoredResiduals(const QList<Store::ProgressSample> &samples);
     // One engine change set: tasks, then samples, with one dataChanged per contiguous range of
     // changed rows (not one per kind of change).
     void applyChanges(const QList<Store::TaskRecord> &tasks, const QList<Store::ProgressSample> &samples);
@@ -168,6 +171,10 @@ Q_SIGNALS:
     void allTasksListed();
     // New tasks arrived whose sweep has no label yet: the owner may look the sweep up.
     void sweepInfoNeeded(qint64 sweepId);
+    // Rows shown without their samples (listed from the database) whose status message has a
+    // residual: the owner looks up their last stored residual (applyStoredResiduals()). Asked
+    // once per row, when a view first needs the row's Residual column.
+    void storedResidualsNeeded(const QList<qint64> &taskIds);
 
 private:
     struct Row
@@ -184,8 +191,12 @@ private:
         mutable QString allArguments;         // "name = value" lines: the tooltip
         mutable QHash<QString, QVariant> args; // scalar arguments by name: the varied columns
         // The residual of the final status message ("converged at iteration 812 of 20000,
-        // residual 9.9e-07"): the column's value for a task listed without its samples.
+        // residual 9.9e-07"): the column's value for a task listed without its samples until
+        // its last stored residual sample arrives. The server rounds the message (9.97e-07
+        // reads 1.0e-6, at the tolerance): the column must read what it read while Eddy
+        // watched the task, after a restart too.
         mutable std::optional<double> messageResidual;
+        mutable bool storedResidualAsked = false;
         mutable bool derived = false;
     };
 
@@ -233,6 +244,7 @@ private:
     QSet<qint64> m_sessionSweeps;
     QSet<qint64> m_sessionCases;
     QSet<qint64> m_askedSweeps;
+    mutable QList<qint64> m_residualsWanted; // storedResidualsNeeded() on the next turn
     QHash<Store::TaskStatus, int> m_counts;
     QHash<Monitor::Outcome, int> m_outcomeCounts;
     int m_otherPatternRows = 0;

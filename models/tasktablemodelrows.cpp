@@ -348,6 +348,20 @@ void TaskTableModel::applySamples(const QList<Store::ProgressSample> &samples)
         Q_EMIT countsChanged();
 }
 
+void TaskTableModel::applyStoredResiduals(const QList<Store::ProgressSample> &samples)
+{
+    QList<int> changed;
+    for (const auto &s : samples) {
+        const int r = m_index.value(s.taskId, -1);
+        // A row that got a residual since it asked has a newer one.
+        if (r < 0 || m_rows[r].progress.residual)
+            continue;
+        m_rows[r].progress.residual = s.y;
+        changed << r;
+    }
+    emitRowsChanged(changed, ResidualColumn, ResidualColumn);
+}
+
 void TaskTableModel::applyChanges(const QList<Store::TaskRecord> &tasks, const QList<Store::ProgressSample> &samples)
 {
     m_deferChanges = true;

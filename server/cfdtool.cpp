@@ -157,6 +157,19 @@ std::string fixed(double v, int digits)
     return buf;
 }
 
+// A run's solver time to two significant digits ("0.047", "1.9", "12"), whole seconds from 100
+// on: "%.1f" said "0.0 s" of every quick run, as if it had cost nothing.
+std::string seconds(double s)
+{
+    if (!(s > 0) || !std::isfinite(s))
+        return "0";
+    if (s >= 100)
+        return fixed(s, 0);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2g", s);
+    return buf;
+}
+
 // Three significant digits: a chart needs no more, and the result stays small.
 json chartValue(double v)
 {
@@ -310,12 +323,12 @@ Solver::CaseParams CfdTool::caseParams(const json &a)
     return p;
 }
 
-std::string CfdTool::sci(double value)
+std::string CfdTool::sci(double value, int decimals)
 {
     if (!std::isfinite(value))
         return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.1e", value);
+    std::snprintf(buf, sizeof buf, "%.*e", decimals, value);
     // printf pads the exponent ("3.1e-04"); engineers and the contract write "3.1e-4".
     std::string s(buf);
     const auto e = s.find('e');
@@ -426,18 +439,25 @@ json CfdTool::result(const json &arguments, const Solver::CaseResult &r)
                        + shortJson(arguments.value("reynolds", json(0))) + " on a "
                        + std::to_string(grid) + "x" + std::to_string(grid) + " grid (grading "
                        + fixed(arguments.value("grading", 1.0), 2) + ") ";
+    // The residual to three digits: to two, one that met the tolerance just (9.97e-7 for 1e-6)
+    // read as the tolerance itself ("1.0e-6 (tolerance 1.0e-6)").
+    const std::string residual = sci(r.finalResidual, 2);
+    const std::string tolerance = sci(arguments.value("tolerance", 1e-6));
+    const std::string solverTime = seconds(r.wallSeconds) + " s of solver time";
+    const int maxIterations = arguments.value("max_iterations", 20000);
     if (r.converged)
         text += "converged after " + std::to_string(r.iterations) + " iterations to a residual of "
-                + sci(r.finalResidual) + " (tolerance " + sci(arguments.value("tolerance", 0.0))
-                + ")";
+                + residual + " (tolerance " + tolerance + ") in " + solverTime;
+    else if (r.iterations < maxIterations) // blew up before its limit (finalMessage() says so too)
+        text += "diverged after " + std::to_string(r.iterations) + " iterations (" + solverTime
+                + ") with a residual of " + residual + ", so its profiles are no solution";
     else
         text += "did not converge: it stopped at the limit of " + std::to_string(r.iterations)
-                + " iterations with a residual of " + sci(r.finalResidual) + " against a tolerance of "
-                + sci(arguments.value("tolerance", 0.0))
+                + " iterations (" + solverTime + ") with a residual of " + residual
+                + " against a tolerance of " + tolerance
                 + ", so treat the profiles as provisional and rerun with more iterations";
-    text += " in " + fixed(r.wallSeconds, 1) + " s of solver time. The primary vortex sits at (x, y) = ("
-            + fixed(r.vortexX, 3) + ", " + fixed(r.vortexY, 3) + ") with a stream function of "
-            + sci(r.vortexPsi);
+    text += ". The primary vortex sits at (x, y) = (" + fixed(r.vortexX, 3) + ", " + fixed(r.vortexY, 3)
+            + ") with a stream function of " + sci(r.vortexPsi);
     if (!r.uCentreline.empty()) {
         std::size_t k = 0;
         for (std::size_t i = 1; i < r.uCentreline.size(); ++i)

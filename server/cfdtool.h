@@ -36,8 +36,9 @@ public:
     // "converged at iteration 812 of 20000, residual 9.8e-7 (u ..., v ..., ω ...)" or
     // "stopped at the iteration limit, not converged: iteration 200 of 200, residual ...".
     static std::string finalMessage(const Solver::CaseResult &result, int maxIterations);
-    // Two significant digits in e-notation without exponent padding: 3.1e-4.
-    static std::string sci(double value);
+    // Two significant digits in e-notation without exponent padding: 3.1e-4 (`decimals` 2:
+    // three significant digits, 3.14e-4).
+    static std::string sci(double value, int decimals = 1);
 
     // The elicitation/create request (method + params) asking whether to repair the mesh.
     static nlohmann::json meshQuestion(const Solver::MeshQuality &quality, bool retry);

@@ -110,7 +110,9 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
                                                   {tr("Done"), Outcome::Converged},
                                                   {tr("Not converged"), Outcome::NotConverged},
                                                   {tr("Tool error"), Outcome::ToolError},
-                                                  {tr("Failed"), Outcome::Failed}};
+                                                  {tr("Failed"), Outcome::Failed},
+                                                  {tr("Cancelled"), Outcome::Cancelled},
+                                                  {tr("Expired/lost"), Outcome::Lost}};
     for (const auto &[label, outcome] : counters) {
         auto *l = new QLabel(this);
         l->setObjectName(QStringLiteral("count_%1").arg(Monitor::OutcomeText::key(outcome)));
@@ -141,6 +143,11 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     statusBar()->addWidget(m_delivery, 2);
     connect(m_tasks, &TaskTableModel::countsChanged, this, &MainWindow::updateStatusBar);
     connect(m_tasks, &TaskTableModel::sweepInfoNeeded, m_bridge, &EngineBridge::requestSweep);
+    connect(m_tasks, &TaskTableModel::storedResidualsNeeded, m_bridge, &EngineBridge::requestLatestResiduals);
+    connect(m_bridge, &EngineBridge::latestResidualsReady, m_tasks,
+            [this](const QList<qint64> &, const QList<Store::ProgressSample> &samples) {
+                m_tasks->applyStoredResiduals(samples);
+            });
     connect(m_inbox, &InboxModel::countChanged, this, &MainWindow::updateStatusBar);
     updateStatusBar();
 
@@ -461,6 +468,13 @@ void MainWindow::buildDocks()
     m_sweepDock->setWidget(m_sweepResultsView);
     addDockWidget(Qt::BottomDockWidgetArea, m_sweepDock);
     tabifyDockWidget(m_inboxDock, m_sweepDock);
+    connect(m_sweepDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        // The inbox opens small while empty; the sweep's plot needs room for its axes (in a
+        // shorter one Qt Charts cuts every label and title to "..."): as much as a question gets.
+        const int wanted = std::clamp(height() * 3 / 10, 200, 320);
+        if (visible && !m_sweepDock->isFloating() && m_sweepDock->height() < wanted)
+            resizeDocks({m_sweepDock}, {wanted}, Qt::Vertical);
+    });
     m_inboxDock->raise();
 
     // Right, behind the result: the agent's chat. Its cards lead to the task in the monitor.

@@ -76,13 +76,16 @@ QString MainWindow::statusCountsText() const
 {
     using Monitor::Outcome;
     const auto c = m_tasks->outcomeCounts();
-    return tr("Working %1 · Waiting for input %2 · Done %3 · Not converged %4 · Tool error %5 · Failed %6")
+    return tr("Working %1 · Waiting for input %2 · Done %3 · Not converged %4 · Tool error %5 · Failed %6 · "
+              "Cancelled %7 · Expired/lost %8")
         .arg(c.value(Outcome::Working))
         .arg(c.value(Outcome::NeedsInput))
         .arg(c.value(Outcome::Converged) + c.value(Outcome::Completed))
         .arg(c.value(Outcome::NotConverged))
         .arg(c.value(Outcome::ToolError))
-        .arg(c.value(Outcome::Failed) + c.value(Outcome::Expired) + c.value(Outcome::Lost));
+        .arg(c.value(Outcome::Failed))
+        .arg(c.value(Outcome::Cancelled))
+        .arg(c.value(Outcome::Expired) + c.value(Outcome::Lost));
 }
 
 void MainWindow::updateStatusBar()
@@ -105,8 +108,11 @@ void MainWindow::updateStatusBar()
     set(tr("Done"), Outcome::Converged, c.value(Outcome::Converged) + c.value(Outcome::Completed));
     set(tr("Not converged"), Outcome::NotConverged, c.value(Outcome::NotConverged));
     set(tr("Tool error"), Outcome::ToolError, c.value(Outcome::ToolError));
-    set(tr("Failed"), Outcome::Failed,
-        c.value(Outcome::Failed) + c.value(Outcome::Expired) + c.value(Outcome::Lost));
+    // Every task is counted once, under its own outcome: a cancelled case or one the server
+    // forgot is neither done nor failed.
+    set(tr("Failed"), Outcome::Failed, c.value(Outcome::Failed));
+    set(tr("Cancelled"), Outcome::Cancelled, c.value(Outcome::Cancelled));
+    set(tr("Expired/lost"), Outcome::Lost, c.value(Outcome::Expired) + c.value(Outcome::Lost));
     if (m_inboxDock) {
         const int pending = m_inbox->pendingCount();
         m_inboxDock->setWindowTitle(pending ? tr("Input Inbox (%1)").arg(pending) : tr("Input Inbox"));

@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QFileDialog>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -26,6 +27,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -88,12 +90,19 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_axisLogY->setBase(10);
     m_axisLogY->setLabelFormat(QStringLiteral("%.0e"));
     m_axisLogY->setMinorTickCount(0); // decade lines only: the plot is small
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    // Beside the plot, not under it: the dock is short, and the y axis needs the height for its
+    // title and labels.
+    m_chart->legend()->setAlignment(Qt::AlignRight);
     m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_chart->setBackgroundRoundness(0);
     m_view->setChart(m_chart);
+    // A taller or shorter plot labels more or fewer decades (see decadesPerLabel()).
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] {
+        if (m_logY && m_logDecades > 0 && decadesPerLabel(m_logDecades) != m_logDecadesPerLabel)
+            QMetaObject::invokeMethod(this, &SweepResultsView::replot, Qt::QueuedConnection);
+    });
     applyMarkerStyle();
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(100); // the dock may be small at 1280x800; Enlarge Plot gives room
@@ -388,6 +397,11 @@ void SweepResultsView::replot()
         to->setVisible(true);
         m_logY = logY;
     }
+    // Nothing to plot: no axes either. An empty 0..1 frame says nothing, and in the short dock
+    // Qt Charts cut its labels to "...", which looked broken.
+    m_axisX->setVisible(!pts.isEmpty());
+    if (!m_logY)
+        m_axisY->setVisible(!pts.isEmpty());
     m_plotted = pts;
     rebuildSeries(pts, outcomes);
     // The key matters once anything but a good result is drawn.
@@ -419,11 +433,34 @@ void SweepResultsView::replot()
     const double padX = x1 > x0 ? (x1 - x0) * 0.05 : std::max(1.0, std::abs(x0) * 0.1);
     setNiceRange(m_axisX, x0 - padX, x1 + padX);
     if (m_logY) {
-        m_axisLogY->setRange(std::pow(10.0, std::floor(std::log10(y0))), std::pow(10.0, std::ceil(std::log10(y1))));
+        // A label every k decades, as many as the plot's height can hold: Qt Charts cuts labels
+        // closer than their own height to "...", and in the dock a residual spanning ten
+        // decades would leave none legible.
+        const double lo = std::floor(std::log10(y0));
+        const double hi = std::ceil(std::log10(y1));
+        m_logDecades = hi - lo;
+        const int k = decadesPerLabel(m_logDecades);
+        m_logDecadesPerLabel = k;
+        m_axisLogY->setBase(std::pow(10.0, k));
+        const double from = std::floor(lo / k) * k;
+        const double to = std::max(std::ceil(hi / k) * k, from + k);
+        m_axisLogY->setRange(std::pow(10.0, from), std::pow(10.0, to));
     } else {
         const double padY = y1 > y0 ? (y1 - y0) * 0.08 : std::max(1e-12, std::abs(y0) * 0.1);
         setNiceRange(m_axisY, y0 - padY, y1 + padY);
     }
+}
+
+int SweepResultsView::decadesPerLabel(double decades) const
+{
+    const double height = m_chart->plotArea().height();
+    // Qt Charts gives each label the axis height over the number of labels, less a padding
+    // of a few pixels above and below.
+    const double perLabel = QFontMetricsF(m_axisLogY->labelsFont()).height() + 8;
+    int k = 1;
+    while (height > 0 && (decades / k + 1) * perLabel > height && k < decades)
+        ++k;
+    return k;
 }
 
 bool SweepResultsView::exportCsv(const QString &path) const
@@ -514,6 +551,9 @@ void SweepResultsView::enlargePlot()
         m_view->window()->raise();
         return;
     }
+    // Taking the plot out and putting it back lays the splitter out afresh (the table squeezed
+    // to a third of its width, or the plot to nothing): it comes back at the widths it had.
+    const QList<int> sizes = m_split->sizes();
     auto *dialog = new QDialog(this);
     dialog->setObjectName(QStringLiteral("enlargedPlot"));
     dialog->setWindowTitle(tr("Sweep Results Plot"));
@@ -524,11 +564,29 @@ void SweepResultsView::enlargePlot()
     // Large, but inside the screen.
     const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 800);
     dialog->resize(QSize(1100, 750).boundedTo(available.size() * 9 / 10));
-    connect(dialog, &QDialog::finished, this, [this] {
+    connect(dialog, &QDialog::finished, this, [this, sizes] {
         m_split->insertWidget(1, m_view); // back beside the table
         m_view->show();
+        m_split->setSizes(sizes);
     });
     dialog->show();
+}
+
+void SweepResultsView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_splitShared)
+        return;
+    // The splitter would size the table by its many columns and leave the plot a strip too
+    // narrow for its axis labels (Qt Charts cuts them to "..."): three fifths and two fifths,
+    // once the dock has its width.
+    QTimer::singleShot(0, this, [this] {
+        const int width = m_split->width() - m_split->handleWidth();
+        if (m_splitShared || width <= 0)
+            return;
+        m_splitShared = true;
+        m_split->setSizes({width * 3 / 5, width - width * 3 / 5});
+    });
 }
 
 void SweepResultsView::setDark(bool dark)

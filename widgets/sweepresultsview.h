@@ -63,12 +63,16 @@ public:
 Q_SIGNALS:
     void taskActivated(qint64 taskId);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     static QString outcomeName(int outcome); // a Monitor::Outcome, as the legend names it
     void refreshChoices();
     void replot();
     void rebuildSeries(const QList<QPointF> &points, const QList<int> &outcomes);
     void applyMarkerStyle();
+    int decadesPerLabel(double decades) const; // on the log axis, for the plot's height
     void exportInteractive(const QString &kind);
     void rememberChoice() const;
     QStringList rememberedChoice() const; // {x, y}, or empty
@@ -89,10 +93,13 @@ private:
     QValueAxis *m_axisY;
     QLogValueAxis *m_axisLogY;
     bool m_logY = false;
+    double m_logDecades = 0;     // the plotted values' decades on the log axis
+    int m_logDecadesPerLabel = 1; // its labels' spacing, for the plot's height
     bool m_userPickedY = false;
     bool m_dark = false;
     QString m_plotKey;
     QSplitter *m_split = nullptr;
+    bool m_splitShared = false; // the table and the plot got their shares of the width
 };
 
 } // namespace Eddy

@@ -126,6 +126,7 @@ public:
     QList<Store::TaskRecord> tasks(const Store::TaskQuery &query = {});
     QList<Store::TaskEventRecord> taskEvents(qint64 taskId);
     QList<Store::ProgressSample> progressSamples(qint64 taskId);
+    std::optional<Store::ProgressSample> latestSample(qint64 taskId, const QString &series);
     std::optional<Store::InputRequestRecord> inputRequest(qint64 taskId, const QString &key);
     QList<Store::InputRequestRecord> inputRequests(qint64 taskId);
     QList<Store::InputRequestRecord> pendingInputRequests();

@@ -46,6 +46,11 @@ QList<Store::ProgressSample> Engine::progressSamples(qint64 taskId)
     return m_store.isOpen() ? m_store.progressSamples(taskId) : QList<Store::ProgressSample>{};
 }
 
+std::optional<Store::ProgressSample> Engine::latestSample(qint64 taskId, const QString &series)
+{
+    return m_store.isOpen() ? m_store.latestSample(taskId, series) : std::nullopt;
+}
+
 std::optional<Store::InputRequestRecord> Engine::inputRequest(qint64 taskId, const QString &key)
 {
     return m_store.isOpen() ? m_store.inputRequest(taskId, key) : std::nullopt;

@@ -129,6 +129,9 @@ public:
     std::optional<QString> jobAdapter(qint64 serverId);
     QList<TaskEventRecord> taskEvents(qint64 taskId);
     QList<ProgressSample> progressSamples(qint64 taskId);
+    // The task's last stored sample of one series (the highest id: samples are stored in order),
+    // read backwards along the task's index, so it costs a few rows, not the task's history.
+    std::optional<ProgressSample> latestSample(qint64 taskId, const QString &series);
     // Drops a task's samples of one series and its fields ("residual" and "residual.*"): a
     // result's full residual history replaces what polling saw of it.
     bool deleteSamples(qint64 taskId, const QString &series);

@@ -192,6 +192,23 @@ QList<ProgressSample> TaskStore::progressSamples(qint64 taskId)
     return out;
 }
 
+std::optional<ProgressSample> TaskStore::latestSample(qint64 taskId, const QString &series)
+{
+    Statement st = m_db.prepare(QStringLiteral(
+        "SELECT task_id, at, series, x, y FROM progress_samples WHERE task_id=? AND series=? "
+        "ORDER BY id DESC LIMIT 1"));
+    st.bind(1, taskId).bind(2, series);
+    if (st.step() != Statement::StepResult::Row)
+        return std::nullopt;
+    ProgressSample s;
+    s.taskId = st.int64(0);
+    s.atMs = st.int64(1);
+    s.series = st.text(2);
+    s.x = st.real(3);
+    s.y = st.real(4);
+    return s;
+}
+
 // ---------------------------------------------------------------- input requests
 
 std::optional<InputRequestRecord> TaskStore::recordInputRequest(qint64 taskId, const QString &key,
