@@ -56,7 +56,12 @@ public:
     QString text() const;
     QTreeWidget *tree() const { return m_tree; }
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    // Gives the banner, lineage and answers the height of their lines (see the .cpp).
+    void fitSummary();
     static void fillTree(QTreeWidgetItem *parent, const nlohmann::json &value);
 
     QLabel *m_banner;
