@@ -71,6 +71,10 @@ ResultView::ResultView(QWidget *parent)
     m_answers->setObjectName(QStringLiteral("answers"));
     m_answers->setWordWrap(true);
     m_answers->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    // Beside a chart that needs its height its lines may be cut (the inbox has the question
+    // whole) rather than hold the result dock so tall that the inbox below cannot grow for the
+    // question being answered; see setSummaryWhole().
+    m_answers->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     m_answers->setContentsMargins(6, 0, 6, 2);
     m_answers->setTextFormat(Qt::PlainText); // the question is the server's text: never HTML
     m_answers->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -123,6 +127,14 @@ void ResultView::resizeEvent(QResizeEvent *event)
     fitSummary();
 }
 
+void ResultView::setSummaryWhole(bool whole)
+{
+    if (whole == m_summaryWhole)
+        return;
+    m_summaryWhole = whole;
+    fitSummary();
+}
+
 void ResultView::fitSummary()
 {
     // A word-wrapped label asks for one line's height only, and the dock above (the residual
@@ -132,8 +144,10 @@ void ResultView::fitSummary()
     // an error). Cut there, a label ends on a whole line and its tooltip has the whole text.
     const auto fit = [this](QLabel *label, int maxLines) {
         label->ensurePolished(); // a banner's style sheet adds its border and padding
-        if (label->isHidden()) {
+        if (label->isHidden() || !m_summaryWhole) {
+            label->setToolTip(QString());
             label->setMinimumHeight(0);
+            label->setMaximumHeight(QWIDGETSIZE_MAX);
             return;
         }
         const QMargins m = label->contentsMargins();

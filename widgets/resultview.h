@@ -51,6 +51,10 @@ public:
     // Reference markers drawn over the plotted curve (0 = none), and their legend name.
     int shownReferencePoints() const;
     QString shownReferenceName() const;
+    // Whether the banner, lineage and answers take the height of all their lines (up to a few
+    // each). Only while the dock above has height to spare (the residual chart shows no series):
+    // beside a chart at its minimum they would push the window past a 1280x800 screen.
+    void setSummaryWhole(bool whole);
     Outcome outcome() const { return m_outcome; }
     QString bannerText() const;
     QString text() const;
@@ -79,6 +83,7 @@ private:
     QWidget *m_images;
     QString bannerStyle(Monitor::Outcome outcome) const;
     Outcome m_outcome = Outcome::None;
+    bool m_summaryWhole = true;
 };
 
 } // namespace Eddy

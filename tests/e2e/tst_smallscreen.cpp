@@ -82,6 +82,7 @@ private:
     std::unique_ptr<Test::E2eWindow> m_app;
     qint64 m_serverId = 0;
     qint64 m_converged = 0;
+    QSize m_openedSize; // the window's size on the screen once opened
     // Each status-bar message as shown, with the room QStatusBar gave it then (its message rect:
     // 6 px in from the left, up to 2 px before the first permanent widget shown) and the status
     // bar's tooltip then.
@@ -109,6 +110,7 @@ bool tst_SmallScreen::openWindow(const QString &lang)
     if (!m_app)
         return false;
     m_messages.clear();
+    m_openedSize = m_app->window()->size();
     QStatusBar *bar = m_app->window()->statusBar();
     connect(bar, &QStatusBar::messageChanged, this, [this, bar](const QString &message) {
         if (message.isEmpty())
@@ -294,6 +296,7 @@ void tst_SmallScreen::germanSummaryReadsWhole()
     const ResultView *result = m_app->window()->resultView();
     verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("answers")), QStringLiteral("German answers"));
     verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("banner")), QStringLiteral("German banner"));
+    QCOMPARE(m_app->window()->size(), m_openedSize); // the window did not grow past the screen
 }
 
 void tst_SmallScreen::englishSummaryReadsWhole()
@@ -302,6 +305,7 @@ void tst_SmallScreen::englishSummaryReadsWhole()
     const ResultView *result = m_app->window()->resultView();
     verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("answers")), QStringLiteral("English answers"));
     verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("banner")), QStringLiteral("English banner"));
+    QCOMPARE(m_app->window()->size(), m_openedSize);
 }
 
 void tst_SmallScreen::englishToolErrorReadsWhole()
@@ -323,6 +327,15 @@ void tst_SmallScreen::englishToolErrorReadsWhole()
     const ResultView *result = w.resultView();
     verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("banner")), QStringLiteral("tool-error banner"));
     verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("answers")), QStringLiteral("aborted case's answers"));
+    QCOMPARE(w.size(), m_openedSize);
+    // Then the converged case with its residuals: the chart takes its height back and the window
+    // stays on the screen.
+    w.monitor()->selectTask(m_converged);
+    QTRY_VERIFY_WITH_TIMEOUT(w.chart()->series().size() >= 2, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::Success, 10000);
+    QTest::qWait(500);
+    QCOMPARE(w.chart()->height(), w.chart()->minimumHeight());
+    QCOMPARE(w.size(), m_openedSize);
 }
 
 void tst_SmallScreen::germanTitlesReadWhole()
