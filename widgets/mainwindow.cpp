@@ -189,6 +189,8 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
             [this](const QList<SampleSeriesModel *> &series) {
                 if (series.isEmpty() && !m_chartSeries->tasks().isEmpty())
                     m_chart->setPlaceholder(tr("No residuals reported yet for the selected task(s)."));
+                // Without series the chart gives its height to the result's summary.
+                m_result->setSummaryWhole(series.isEmpty());
                 m_chart->setSeries(series);
             });
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);

@@ -181,8 +181,10 @@ ResidualChart::ResidualChart(QWidget *parent)
     // Axis titles and tick labels need this much; below it the dock shrinks the result pane
     // instead (at 1280x800 the chart was squeezed to 40 px and its labels to "..."). No more:
     // while a question is answered the inbox below takes the height it needs. Less than this left
-    // German tick labels elided to "..." at 1280x800.
-    setMinimumHeight(180);
+    // German tick labels elided to "..." at 1280x800. Without series only the placeholder's
+    // lines under the tools need room: the result dock below takes the rest (a waiting case's
+    // "Answer: ..." was cut there while this said it had no residuals).
+    m_tools = tools;
     setSeries({});
 }
 
@@ -246,6 +248,7 @@ void ResidualChart::setSeries(const QList<SampleSeriesModel *> &models)
     m_chart->legend()->setVisible(!models.isEmpty());
     m_view->setVisible(!models.isEmpty());
     m_placeholder->setVisible(models.isEmpty());
+    setMinimumHeight(models.isEmpty() ? m_tools->sizeHint().height() + 4 * fontMetrics().lineSpacing() : 180);
     updateRanges();
 }
 

@@ -9,6 +9,7 @@ class QChartView;
 class QLogValueAxis;
 class QValueAxis;
 class QLabel;
+class QLayout;
 class QTimer;
 class QToolButton;
 
@@ -63,6 +64,7 @@ private:
     QLogValueAxis *m_y;
     double m_laidOutHeight = 0; // plot height the y labels were last spaced for
     QLabel *m_placeholder;
+    QLayout *m_tools; // the row of buttons over the chart
     QTimer *m_rangeTimer;
     QList<QPointer<SampleSeriesModel>> m_models;
     bool m_zoomed = false;

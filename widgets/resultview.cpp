@@ -70,8 +70,10 @@ ResultView::ResultView(QWidget *parent)
     m_lineage->hide();
     m_answers->setObjectName(QStringLiteral("answers"));
     m_answers->setWordWrap(true);
-    // Its lines may be cut (the inbox has the question whole) rather than hold the result dock
-    // so tall that the inbox below cannot grow for the question being answered.
+    m_answers->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    // Beside a chart that needs its height its lines may be cut (the inbox has the question
+    // whole) rather than hold the result dock so tall that the inbox below cannot grow for the
+    // question being answered; see setSummaryWhole().
     m_answers->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     m_answers->setContentsMargins(6, 0, 6, 2);
     m_answers->setTextFormat(Qt::PlainText); // the question is the server's text: never HTML
@@ -119,6 +121,49 @@ ResultView::ResultView(QWidget *parent)
     clear();
 }
 
+void ResultView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitSummary();
+}
+
+void ResultView::setSummaryWhole(bool whole)
+{
+    if (whole == m_summaryWhole)
+        return;
+    m_summaryWhole = whole;
+    fitSummary();
+}
+
+void ResultView::fitSummary()
+{
+    // A word-wrapped label asks for one line's height only, and the dock above (the residual
+    // chart) kept the rest: "Answer: Not answered yet." and a tool error's banner were cut
+    // mid-line at 1280x800. Each summary label asks for all its lines at the width it has, up to
+    // a few whole lines (the tabs below keep room; the inbox has a question whole, the JSON tab
+    // an error). Cut there, a label ends on a whole line and its tooltip has the whole text.
+    const auto fit = [this](QLabel *label, int maxLines) {
+        label->ensurePolished(); // a banner's style sheet adds its border and padding
+        if (label->isHidden() || !m_summaryWhole) {
+            label->setToolTip(QString());
+            label->setMinimumHeight(0);
+            label->setMaximumHeight(QWIDGETSIZE_MAX);
+            return;
+        }
+        const QMargins m = label->contentsMargins();
+        const int chrome = m.top() + m.bottom() + 2 * label->margin();
+        const int whole = label->heightForWidth(width());
+        const int most = chrome + maxLines * label->fontMetrics().lineSpacing();
+        const int h = std::min(whole, most);
+        label->setToolTip(whole > most ? label->text() : QString());
+        if (label->minimumHeight() != h || label->maximumHeight() != h)
+            label->setFixedHeight(h);
+    };
+    fit(m_banner, 4);
+    fit(m_lineage, 2);
+    fit(m_answers, 9);
+}
+
 void ResultView::clear()
 {
     m_outcome = Outcome::None;
@@ -134,12 +179,14 @@ void ResultView::clear()
     m_curves.clear();
     m_curveList->clear();
     showCurve(-1);
+    fitSummary();
 }
 
 void ResultView::setAnswers(const QStringList &lines)
 {
     m_answers->setText(lines.join(QLatin1Char('\n')));
     m_answers->setVisible(!lines.isEmpty());
+    fitSummary();
 }
 
 QString ResultView::answersText() const
@@ -160,6 +207,7 @@ void ResultView::setLineage(std::optional<qint64> parentTaskId, const QList<qint
     }
     m_lineage->setText(parts.join(QLatin1Char(' ')));
     m_lineage->setVisible(!parts.isEmpty());
+    fitSummary();
 }
 
 QString ResultView::lineageText() const
@@ -373,6 +421,7 @@ void ResultView::setTask(const Store::TaskRecord &task)
     }
     m_banner->setText(banner);
     m_banner->setStyleSheet(css);
+    fitSummary();
 
     if (result.is_object()) {
         QStringList texts;

@@ -51,12 +51,21 @@ public:
     // Reference markers drawn over the plotted curve (0 = none), and their legend name.
     int shownReferencePoints() const;
     QString shownReferenceName() const;
+    // Whether the banner, lineage and answers take the height of all their lines (up to a few
+    // each). Only while the dock above has height to spare (the residual chart shows no series):
+    // beside a chart at its minimum they would push the window past a 1280x800 screen.
+    void setSummaryWhole(bool whole);
     Outcome outcome() const { return m_outcome; }
     QString bannerText() const;
     QString text() const;
     QTreeWidget *tree() const { return m_tree; }
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    // Gives the banner, lineage and answers the height of their lines (see the .cpp).
+    void fitSummary();
     static void fillTree(QTreeWidgetItem *parent, const nlohmann::json &value);
 
     QLabel *m_banner;
@@ -74,6 +83,7 @@ private:
     QWidget *m_images;
     QString bannerStyle(Monitor::Outcome outcome) const;
     Outcome m_outcome = Outcome::None;
+    bool m_summaryWhole = true;
 };
 
 } // namespace Eddy

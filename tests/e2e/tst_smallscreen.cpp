@@ -8,12 +8,15 @@
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/residualchart.h"
+#include "widgets/resultview.h"
+#include "widgets/schemaform.h"
 #include "widgets/taskmonitor.h"
 #include "widgets/uitranslations.h"
 
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QFile>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
@@ -41,7 +44,10 @@ using Store::TaskStatus;
 // same database reopened in English:
 // - the residual chart's axis titles are drawn whole ("Residuum" was drawn "Residu...");
 // - every status-bar message fits left of the counts (a question's text ran into them, cut
-//   mid-word with no "...").
+//   mid-word with no "...");
+// - the result dock shows a waiting case's "Asked: ... / Answer: Not answered yet." whole, and a
+//   tool error's banner too (both were cut mid-line under a chart that only said it had no
+//   residuals).
 class tst_SmallScreen : public QObject
 {
     Q_OBJECT
@@ -50,8 +56,11 @@ private Q_SLOTS:
     void initTestCase();
     void germanTitlesReadWhole();
     void germanStatusMessagesFit();
+    void germanSummaryReadsWhole();
     void englishTitlesReadWhole();
     void englishStatusMessagesFit();
+    void englishSummaryReadsWhole();
+    void englishToolErrorReadsWhole();
     void cleanupTestCase();
 
 private:
@@ -62,12 +71,18 @@ private:
     static QString drawnTitle(QChart *chart, bool vertical);
     void verifyTitlesWhole();
     void verifyStatusMessagesFit();
+    // A waiting case selected from the inbox: its question and answer in the result dock.
+    void showWaitingCase();
+    // `label` (in the result dock) shown with every line whole: its visible part reaches down to
+    // its last line ("Answer: ..." in the summary).
+    void verifyShownWhole(const QLabel *label, const QString &what);
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
     std::unique_ptr<Test::E2eWindow> m_app;
     qint64 m_serverId = 0;
     qint64 m_converged = 0;
+    QSize m_openedSize; // the window's size on the screen once opened
     // Each status-bar message as shown, with the room QStatusBar gave it then (its message rect:
     // 6 px in from the left, up to 2 px before the first permanent widget shown) and the status
     // bar's tooltip then.
@@ -95,6 +110,7 @@ bool tst_SmallScreen::openWindow(const QString &lang)
     if (!m_app)
         return false;
     m_messages.clear();
+    m_openedSize = m_app->window()->size();
     QStatusBar *bar = m_app->window()->statusBar();
     connect(bar, &QStatusBar::messageChanged, this, [this, bar](const QString &message) {
         if (message.isEmpty())
@@ -234,6 +250,92 @@ void tst_SmallScreen::verifyStatusMessagesFit()
                  qPrintable(shown.toolTip));
     }
     QVERIFY2(question, qPrintable(m_messages.value(0).message));
+}
+
+void tst_SmallScreen::showWaitingCase()
+{
+    MainWindow &w = *m_app->window();
+    QTableView *inbox = w.inboxView();
+    const QRect cell = inbox->visualRect(
+        w.inboxModel()->index(w.inboxModel()->firstPendingRow(), InboxModel::MessageColumn));
+    QTest::mouseClick(inbox->viewport(), Qt::LeftButton, {}, cell.center());
+    QTRY_VERIFY_WITH_TIMEOUT(w.answerPanel()->hasQuestion(), 10000);
+    const qint64 waiting = w.answerPanel()->taskId();
+    w.monitor()->selectTask(waiting);
+    QTRY_VERIFY_WITH_TIMEOUT(w.resultView()->answersText().contains(
+                                 InboxModel::tr("Not answered yet.")), 10000);
+    QTest::qWait(500); // the layout settles after the result and the chart's placeholder
+}
+
+void tst_SmallScreen::verifyShownWhole(const QLabel *label, const QString &what)
+{
+    QVERIFY2(label && label->isVisible(), qPrintable(what));
+    const MainWindow &w = *m_app->window();
+    // The lines end this far down in the label: its height for its width less its bottom margin.
+    const int needed = label->heightForWidth(label->width()) - label->contentsMargins().bottom()
+                       - label->margin();
+    const QRect visible = label->visibleRegion().boundingRect();
+    QVERIFY2(visible.top() <= label->contentsMargins().top() + label->margin() && visible.bottom() + 1 >= needed,
+             qPrintable(QStringLiteral("%1: lines down to y=%2, visible y=%3..%4 (label %5 px high, result "
+                                       "dock %6 px, residuals dock %7 px, window %8x%9): %10")
+                            .arg(what)
+                            .arg(needed)
+                            .arg(visible.top())
+                            .arg(visible.bottom() + 1)
+                            .arg(label->height())
+                            .arg(w.findChild<QWidget *>(QStringLiteral("resultDock"))->height())
+                            .arg(w.findChild<QWidget *>(QStringLiteral("chartDock"))->height())
+                            .arg(w.width())
+                            .arg(w.height())
+                            .arg(label->text())));
+}
+
+void tst_SmallScreen::germanSummaryReadsWhole()
+{
+    showWaitingCase();
+    const ResultView *result = m_app->window()->resultView();
+    verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("answers")), QStringLiteral("German answers"));
+    verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("banner")), QStringLiteral("German banner"));
+    QCOMPARE(m_app->window()->size(), m_openedSize); // the window did not grow past the screen
+}
+
+void tst_SmallScreen::englishSummaryReadsWhole()
+{
+    showWaitingCase();
+    const ResultView *result = m_app->window()->resultView();
+    verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("answers")), QStringLiteral("English answers"));
+    verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("banner")), QStringLiteral("English banner"));
+    QCOMPARE(m_app->window()->size(), m_openedSize);
+}
+
+void tst_SmallScreen::englishToolErrorReadsWhole()
+{
+    // The waiting case aborted at its question, as an engineer does from the answer panel: the
+    // tool reports an error.
+    MainWindow &w = *m_app->window();
+    showWaitingCase();
+    const qint64 aborted = w.answerPanel()->taskId();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.answerPanel()->isGuarded(), 10000);
+    auto *action = qobject_cast<QComboBox *>(w.answerPanel()->form()->editor("action"));
+    QVERIFY(action);
+    action->setCurrentIndex(action->count() - 1); // "Abort this case"
+    w.answerPanel()->acceptInput();
+    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->outcome(aborted), Monitor::Outcome::ToolError, 30000);
+    w.monitor()->selectTask(aborted);
+    QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::ToolError, 10000);
+    QTest::qWait(500);
+    const ResultView *result = w.resultView();
+    verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("banner")), QStringLiteral("tool-error banner"));
+    verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("answers")), QStringLiteral("aborted case's answers"));
+    QCOMPARE(w.size(), m_openedSize);
+    // Then the converged case with its residuals: the chart takes its height back and the window
+    // stays on the screen.
+    w.monitor()->selectTask(m_converged);
+    QTRY_VERIFY_WITH_TIMEOUT(w.chart()->series().size() >= 2, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::Success, 10000);
+    QTest::qWait(500);
+    QCOMPARE(w.chart()->height(), w.chart()->minimumHeight());
+    QCOMPARE(w.size(), m_openedSize);
 }
 
 void tst_SmallScreen::germanTitlesReadWhole()
