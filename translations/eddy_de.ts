@@ -1749,10 +1749,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>Jede Frage in einem eigenen Dialog öffnen statt im Antwortbereich neben dem Posteingang</translation>
     </message>
     <message>
-        <source>Working %1 · Waiting for input %2 · Done %3 · Not converged %4 · Tool error %5 · Failed %6</source>
-        <translation>In Arbeit %1 · Wartet auf Eingabe %2 · Fertig %3 · Nicht konvergiert %4 · Werkzeugfehler %5 · Fehlgeschlagen %6</translation>
-    </message>
-    <message>
         <source>The answer for %1 did not arrive: %2</source>
         <translation>Die Antwort für %1 ist nicht angekommen: %2</translation>
     </message>
@@ -1914,6 +1910,18 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>This question of %1 is closed: its task ended (%2).</source>
         <translation>Diese Frage von %1 ist geschlossen: Die Aufgabe ist beendet (%2).</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Expired/lost</source>
+        <translation>Abgelaufen/verloren</translation>
+    </message>
+    <message>
+        <source>Working %1 · Waiting for input %2 · Done %3 · Not converged %4 · Tool error %5 · Failed %6 · Cancelled %7 · Expired/lost %8</source>
+        <translation>In Arbeit %1 · Wartet auf Eingabe %2 · Fertig %3 · Nicht konvergiert %4 · Werkzeugfehler %5 · Fehlgeschlagen %6 · Abgebrochen %7 · Abgelaufen/verloren %8</translation>
     </message>
 </context>
 <context>
