@@ -20,6 +20,18 @@ QString patternText(const Statement &st, int column)
     return QString::fromStdString(p);
 }
 
+// A progress_samples row selected as task_id, at, series, x, y.
+ProgressSample sampleAt(Statement &st)
+{
+    ProgressSample s;
+    s.taskId = st.int64(0);
+    s.atMs = st.int64(1);
+    s.series = st.text(2);
+    s.x = st.real(3);
+    s.y = st.real(4);
+    return s;
+}
+
 TaskRecord readTask(Statement &st)
 {
     TaskRecord t;
@@ -180,15 +192,8 @@ QList<ProgressSample> TaskStore::progressSamples(qint64 taskId)
     Statement st = m_db.prepare(QStringLiteral(
         "SELECT task_id, at, series, x, y FROM progress_samples WHERE task_id=? ORDER BY id"));
     st.bind(1, taskId);
-    while (st.step() == Statement::StepResult::Row) {
-        ProgressSample s;
-        s.taskId = st.int64(0);
-        s.atMs = st.int64(1);
-        s.series = st.text(2);
-        s.x = st.real(3);
-        s.y = st.real(4);
-        out << s;
-    }
+    while (st.step() == Statement::StepResult::Row)
+        out << sampleAt(st);
     return out;
 }
 
@@ -200,13 +205,7 @@ std::optional<ProgressSample> TaskStore::latestSample(qint64 taskId, const QStri
     st.bind(1, taskId).bind(2, series);
     if (st.step() != Statement::StepResult::Row)
         return std::nullopt;
-    ProgressSample s;
-    s.taskId = st.int64(0);
-    s.atMs = st.int64(1);
-    s.series = st.text(2);
-    s.x = st.real(3);
-    s.y = st.real(4);
-    return s;
+    return sampleAt(st);
 }
 
 // ---------------------------------------------------------------- input requests
