@@ -45,26 +45,7 @@ using Run = Eddy::Test::CtlRun;
 
 Run runCtl(const QStringList &args, const QHash<QString, QString> &env = {})
 {
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    for (auto it = env.cbegin(); it != env.cend(); ++it)
-        e.insert(it.key(), it.value());
-    p.setProcessEnvironment(e);
-    p.start(Eddy::Test::ctlBin(), args);
-    Run r;
-    if (!p.waitForStarted(10000))
-        return r;
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-        r.err = "timed out: " + p.readAllStandardError();
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return Eddy::Test::runCtl(args, {10000, 60000, 5000}, env);
 }
 
 QList<QStringList> query(const QString &path, const QString &sql)

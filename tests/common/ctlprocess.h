@@ -4,6 +4,7 @@
 // and read a SQLite file another process owns. Every wait is the caller's to choose: a crash suite
 // on a loaded machine waits minutes where a command-line check waits seconds.
 #include <QFile>
+#include <QHash>
 #include <QProcess>
 #include <QStringList>
 
@@ -30,11 +31,19 @@ struct CtlTimeouts
     int killMs;   // for it to go after the kill
 };
 
-// Runs eddyctl with args and no input; its exit code, or -2 when it crashed, -1 when it did not
-// start or did not finish in time (err then says "timed out").
-inline CtlRun runCtl(const QStringList &args, const CtlTimeouts &timeouts)
+// Runs eddyctl with args and no input, env added to this process's environment; its exit code,
+// or -2 when it crashed, -1 when it did not start or did not finish in time (err then says
+// "timed out").
+inline CtlRun runCtl(const QStringList &args, const CtlTimeouts &timeouts,
+                     const QHash<QString, QString> &env = {})
 {
     QProcess p;
+    if (!env.isEmpty()) {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (auto it = env.cbegin(); it != env.cend(); ++it)
+            e.insert(it.key(), it.value());
+        p.setProcessEnvironment(e);
+    }
     p.start(ctlBin(), args);
     CtlRun r;
     if (!p.waitForStarted(timeouts.startMs))
