@@ -62,7 +62,7 @@ run() {
     shift 4
     if [ ! -x "$bin" ]; then
         note "$name: $bin is missing; skipped"
-        missing "$name" "${bin#"$build"/} is not built (cmake --build BUILD_DIR --target $target)"
+        missing "$name" "${bin#"$build"/} is not built (configure with -DEDDY_TESTS=ON, then cmake --build BUILD_DIR --target $target)"
         failed=1
         return
     fi
