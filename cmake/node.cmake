@@ -52,7 +52,7 @@ set(EDDY_NODE "" CACHE FILEPATH
 set(EDDY_NODE_EXECUTABLE "")
 set(EDDY_NODE_VERSION "")
 set(EDDY_NODE_PROBLEM "")
-set(_eddy_node_fix "run .ci/install-deps (it installs Node.js ${_eddy_node_pinned} into tests/interop/node-runtime when the system's is older than ${EDDY_NODE_MIN_MAJOR}), then re-run cmake")
+set(_eddy_node_fix "run .ci/install-deps --tests (it installs Node.js ${_eddy_node_pinned} into tests/interop/node-runtime when the system's is older than ${EDDY_NODE_MIN_MAJOR}), then re-run cmake")
 
 if(EDDY_NODE)
     _eddy_node_version("${EDDY_NODE}" _v)

@@ -210,7 +210,7 @@ async function clientMode(opts) {
 }
 
 if (!existsSync(suiteMain)) {
-    fail('tests/interop/node_modules has no @modelcontextprotocol/conformance: run .ci/install-deps (npm ci in tests/interop)');
+    fail('tests/interop/node_modules has no @modelcontextprotocol/conformance: run .ci/install-deps --tests (npm ci in tests/interop)');
 } else {
     const opts = parseArgs(process.argv.slice(2));
     if (opts.mode === 'server') await serverMode(opts);

@@ -78,7 +78,7 @@ async function main() {
         return;
     }
     if (!existsSync(join(here, 'node_modules', '@modelcontextprotocol'))) {
-        fail('tests/interop/node_modules is missing: run .ci/install-deps (it runs "npm ci" in tests/interop) and try again');
+        fail('tests/interop/node_modules is missing: run .ci/install-deps --tests (it runs "npm ci" in tests/interop) and try again');
         return;
     }
     if (!existsSync(opts.server)) {

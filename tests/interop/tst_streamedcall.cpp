@@ -50,7 +50,7 @@ public:
         if (node.isEmpty()) {
             m_error = qEnvironmentVariable("EDDY_NODE_PROBLEM",
                                            QStringLiteral("Node.js was not found when CMake "
-                                                          "configured: run .ci/install-deps, then "
+                                                          "configured: run .ci/install-deps --tests, then "
                                                           "re-run cmake"));
             return {};
         }

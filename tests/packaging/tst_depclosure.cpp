@@ -1,8 +1,11 @@
-// The dependency-closure check: every Debian package whose files this build used is named in
-// .ci/packages.txt (what .ci/install-deps installs, without recommends) or is a hard dependency
-// (Depends/Pre-Depends, transitively) of one that is. A fresh Debian 12 root gets exactly that
-// closure, so a package that is here only because something recommends it, or because the machine
-// had it anyway, would break the README's commands there.
+// The dependency-closure check, for both install sets of .ci/install-deps (without recommends):
+// - the programs (eddy, eddyctl, eddy-cfd-server, eddy-cfd-solve) as a plain configure builds them
+//   use only packages named in .ci/packages.txt or their hard dependencies (Depends/Pre-Depends,
+//   transitively): the README's first command;
+// - this whole build, tests and benchmarks included, uses only packages named in .ci/packages.txt
+//   or .ci/packages-tests.txt or their hard dependencies: the README's test command (--tests).
+// A fresh Debian 12 root gets exactly that closure, so a package that is here only because something
+// recommends it, or because the machine had it anyway, would break the README's commands there.
 //
 // "Files the build used": the CMake package configs, find modules and pkg-config files CMake read
 // (build.ninja's regeneration inputs), every absolute file a compile or link command names (tools,
@@ -10,6 +13,7 @@
 // pkg-config modules with what they require. Owners come from `dpkg-query -S`, dependencies from
 // `dpkg-query -W`.
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -126,34 +130,49 @@ class tst_DepClosure final : public QObject
 private slots:
     void initTestCase();
     void relationParsing();
+    void programsUseOnlyTheRunSet();
     void everyUsedPackageIsInstalledByInstallDeps();
+    void cleanupTestCase();
 
 private:
     void addUsed(const QString &path, const QString &why);
-    void collectFromCache();
-    void collectFromNinjaFiles();
-    void collectFromNinjaDeps();
+    void collectFromCache(const QHash<QString, QString> &cache);
+    void collectFromNinjaFiles(const QString &buildDir);
+    void collectFromNinjaDeps(const QStringList &objects = {});
+    void collectProgramInputs(QStringList *objects);
     void collectPkgConfig(const QString &module, const QString &why, QSet<QString> &seen);
+    void checkClosure(const QStringList &listNames);
 
     QString m_sourceDir;
     QString m_buildDir;
+    QString m_plainDir; // a plain configure (no -DEDDY_TESTS) of the same sources
     QString m_launcher;
     QMap<QString, QString> m_used; // file -> why the build used it
     QHash<QString, QString> m_cache;
 };
 
-void tst_DepClosure::initTestCase()
+// CMakeCache.txt's entries, NAME -> value.
+QHash<QString, QString> readCache(const QString &buildDir)
 {
-    m_sourceDir = QDir(QStringLiteral(EDDY_SOURCE_TREE)).canonicalPath();
-    m_buildDir = QDir(QStringLiteral(EDDY_BUILD_TREE)).canonicalPath();
-    QFile cache(m_buildDir + QStringLiteral("/CMakeCache.txt"));
-    QVERIFY2(cache.open(QIODevice::ReadOnly | QIODevice::Text), qPrintable(cache.fileName()));
+    QHash<QString, QString> entries;
+    QFile cache(buildDir + QStringLiteral("/CMakeCache.txt"));
+    if (!cache.open(QIODevice::ReadOnly | QIODevice::Text))
+        return entries;
     static const QRegularExpression entry(QStringLiteral("^([^#/][^:=]*):[A-Z]+=(.*)$"));
     while (!cache.atEnd()) {
         const auto m = entry.match(QString::fromUtf8(cache.readLine()).trimmed());
         if (m.hasMatch())
-            m_cache.insert(m.captured(1), m.captured(2));
+            entries.insert(m.captured(1), m.captured(2));
     }
+    return entries;
+}
+
+void tst_DepClosure::initTestCase()
+{
+    m_sourceDir = QDir(QStringLiteral(EDDY_SOURCE_TREE)).canonicalPath();
+    m_buildDir = QDir(QStringLiteral(EDDY_BUILD_TREE)).canonicalPath();
+    m_cache = readCache(m_buildDir);
+    QVERIFY2(!m_cache.isEmpty(), qPrintable(m_buildDir + QStringLiteral("/CMakeCache.txt cannot be read")));
     QVERIFY2(m_cache.value(QStringLiteral("CMAKE_GENERATOR")).contains(QLatin1String("Ninja")),
              "the check reads build.ninja and ninja's dependency log: configure with -G Ninja");
     // A compiler launcher (ccache) is the developer's choice, not something the build needs.
@@ -186,7 +205,8 @@ void tst_DepClosure::relationParsing()
 
 void tst_DepClosure::addUsed(const QString &path, const QString &why)
 {
-    if (path.isEmpty() || isUnder(path, m_sourceDir) || isUnder(path, m_buildDir) || path == m_launcher)
+    if (path.isEmpty() || isUnder(path, m_sourceDir) || isUnder(path, m_buildDir)
+        || (!m_plainDir.isEmpty() && isUnder(path, m_plainDir)) || path == m_launcher)
         return;
     const QFileInfo fi(path);
     if (!fi.exists() || fi.isDir())
@@ -197,9 +217,9 @@ void tst_DepClosure::addUsed(const QString &path, const QString &why)
 
 // find_package(X) leaves X_DIR; the config file in it is what CMake loaded. (build.ninja's
 // regeneration inputs list them too; this keeps the reason readable.)
-void tst_DepClosure::collectFromCache()
+void tst_DepClosure::collectFromCache(const QHash<QString, QString> &cache)
 {
-    for (auto it = m_cache.cbegin(); it != m_cache.cend(); ++it) {
+    for (auto it = cache.cbegin(); it != cache.cend(); ++it) {
         if (!it.key().endsWith(QLatin1String("_DIR")) || it.value().endsWith(QLatin1String("NOTFOUND")))
             continue;
         const QString name = it.key().chopped(4);
@@ -211,7 +231,7 @@ void tst_DepClosure::collectFromCache()
         }
     }
     QSet<QString> seen;
-    for (auto it = m_cache.cbegin(); it != m_cache.cend(); ++it) {
+    for (auto it = cache.cbegin(); it != cache.cend(); ++it) {
         if (it.key().endsWith(QLatin1String("_MODULE_NAME")) && !it.value().isEmpty())
             collectPkgConfig(it.value(), QStringLiteral("pkg-config module %1").arg(it.value()), seen);
     }
@@ -236,11 +256,11 @@ void tst_DepClosure::collectPkgConfig(const QString &module, const QString &why,
 
 // Absolute system paths in the Ninja files: compilers and Qt's tools, the libraries each link
 // names, and (as regeneration inputs of build.ninja) every CMake file configure read.
-void tst_DepClosure::collectFromNinjaFiles()
+void tst_DepClosure::collectFromNinjaFiles(const QString &buildDir)
 {
     static const QRegularExpression sysPath(QStringLiteral("(?<![\\w./+-])(/(?:usr|opt|lib|lib64|bin|sbin|etc)/[^\\s;:\"'$|]+)"));
     for (const QString &name : {QStringLiteral("build.ninja"), QStringLiteral("CMakeFiles/rules.ninja")}) {
-        QFile f(m_buildDir + QLatin1Char('/') + name);
+        QFile f(buildDir + QLatin1Char('/') + name);
         QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
         const QString text = QString::fromUtf8(f.readAll());
         for (auto it = sysPath.globalMatch(text); it.hasNext();)
@@ -248,11 +268,12 @@ void tst_DepClosure::collectFromNinjaFiles()
     }
 }
 
-// Every header the compiler read, from ninja's dependency log (filled by the build).
-void tst_DepClosure::collectFromNinjaDeps()
+// Every header the compiler read, from ninja's dependency log (filled by the build): of every object,
+// or of the objects given.
+void tst_DepClosure::collectFromNinjaDeps(const QStringList &objects)
 {
     const QString ninja = m_cache.value(QStringLiteral("CMAKE_MAKE_PROGRAM"), QStringLiteral("ninja"));
-    const Run deps = run(ninja, {QStringLiteral("-t"), QStringLiteral("deps")}, m_buildDir);
+    const Run deps = run(ninja, QStringList{QStringLiteral("-t"), QStringLiteral("deps")} + objects, m_buildDir);
     QVERIFY2(deps.exitCode == 0, qPrintable(QString::fromUtf8(deps.err)));
     int headers = 0;
     QSet<QString> seen;
@@ -269,14 +290,75 @@ void tst_DepClosure::collectFromNinjaDeps()
     qInfo("%d system headers in ninja's dependency log", headers);
 }
 
+// The system files the program targets are built from (ninja -t inputs: tools, libraries), and the
+// objects among their inputs.
+void tst_DepClosure::collectProgramInputs(QStringList *objects)
+{
+    const QString ninja = m_cache.value(QStringLiteral("CMAKE_MAKE_PROGRAM"), QStringLiteral("ninja"));
+    const QStringList programs{QStringLiteral("app/eddy"), QStringLiteral("app/cli/eddyctl"),
+                               QStringLiteral("server/eddy-cfd-server"), QStringLiteral("server/eddy-cfd-solve")};
+    const Run inputs = run(ninja, QStringList{QStringLiteral("-t"), QStringLiteral("inputs")} + programs, m_buildDir);
+    QVERIFY2(inputs.exitCode == 0, qPrintable(QString::fromUtf8(inputs.err)));
+    for (const QString &line : QString::fromUtf8(inputs.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        if (line.endsWith(QLatin1String(".o")))
+            *objects << line;
+        else if (line.startsWith(QLatin1Char('/')))
+            addUsed(QDir::cleanPath(line), QStringLiteral("an input of the programs"));
+    }
+    QVERIFY2(objects->size() > 50, qPrintable(QStringLiteral("ninja -t inputs found only %1 objects of %2")
+                                                  .arg(objects->size()).arg(programs.join(QLatin1String(", ")))));
+}
+
+// The README's first command: a plain configure (what it reads) and the programs' compile and link
+// inputs in this build (the same sources and flags).
+void tst_DepClosure::programsUseOnlyTheRunSet()
+{
+    m_used.clear();
+    m_plainDir = QDir::temp().filePath(QStringLiteral("tst_depclosure-plain-%1").arg(QCoreApplication::applicationPid()));
+    QDir(m_plainDir).removeRecursively();
+    const QString cmake = m_cache.value(QStringLiteral("CMAKE_COMMAND"), QStringLiteral("cmake"));
+    const Run configure = run(cmake, {QStringLiteral("-S"), m_sourceDir, QStringLiteral("-B"), m_plainDir,
+                                      QStringLiteral("-G"), m_cache.value(QStringLiteral("CMAKE_GENERATOR")),
+                                      QStringLiteral("-DCMAKE_MAKE_PROGRAM=") + m_cache.value(QStringLiteral("CMAKE_MAKE_PROGRAM"))});
+    QVERIFY2(configure.exitCode == 0, qPrintable(QStringLiteral("a plain configure failed:\n%1%2")
+                                                     .arg(QString::fromUtf8(configure.out), QString::fromUtf8(configure.err))));
+    const QHash<QString, QString> plainCache = readCache(m_plainDir);
+    QVERIFY2(plainCache.value(QStringLiteral("EDDY_TESTS")) == QLatin1String("OFF"),
+             "a plain configure should leave EDDY_TESTS off: the README's first command builds no test");
+    QVERIFY2(!QFile::exists(m_plainDir + QStringLiteral("/tests")), "a plain configure set up the tests");
+    collectFromCache(plainCache);
+    collectFromNinjaFiles(m_plainDir);
+    QStringList objects;
+    collectProgramInputs(&objects);
+    collectFromNinjaDeps(objects);
+    if (QTest::currentTestFailed())
+        return;
+    checkClosure({QStringLiteral("packages.txt")});
+}
+
+// The README's test command: this whole build, tests and benchmarks included.
 void tst_DepClosure::everyUsedPackageIsInstalledByInstallDeps()
 {
-    collectFromCache();
-    collectFromNinjaFiles();
+    m_used.clear();
+    collectFromCache(m_cache);
+    collectFromNinjaFiles(m_buildDir);
     collectFromNinjaDeps();
     if (QTest::currentTestFailed())
         return;
+    checkClosure({QStringLiteral("packages.txt"), QStringLiteral("packages-tests.txt")});
+}
+
+void tst_DepClosure::cleanupTestCase()
+{
+    if (!m_plainDir.isEmpty())
+        QDir(m_plainDir).removeRecursively();
+}
+
+// Every file in m_used comes from a package in the closure of the named lists (in .ci/).
+void tst_DepClosure::checkClosure(const QStringList &listNames)
+{
     QVERIFY(!m_used.isEmpty());
+    const QString listsText = QStringLiteral(".ci/") + listNames.join(QLatin1String(" + .ci/"));
 
     // Owners of the used files. A path dpkg does not know may be the /usr-merged alias of one it
     // knows (/lib/x vs /usr/lib/x) or a symlink to one.
@@ -346,18 +428,20 @@ void tst_DepClosure::everyUsedPackageIsInstalledByInstallDeps()
         return r;
     };
 
-    QString error;
-    const QString listPath = m_sourceDir + QStringLiteral("/.ci/packages.txt");
-    const QStringList listed = readPackageList(listPath, &error);
-    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QStringList listed;
+    for (const QString &name : listNames) {
+        QString error;
+        listed += readPackageList(m_sourceDir + QStringLiteral("/.ci/") + name, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
     QStringList notInstalled;
     for (const QString &name : listed) {
         if (!installed.contains(name))
             notInstalled << name;
     }
     QVERIFY2(notInstalled.isEmpty(),
-             qPrintable(QStringLiteral("listed in .ci/packages.txt but not installed: %1; run .ci/install-deps")
-                            .arg(notInstalled.join(QLatin1String(", ")))));
+             qPrintable(QStringLiteral("listed in %1 but not installed: %2; run .ci/install-deps --tests")
+                            .arg(listsText, notInstalled.join(QLatin1String(", ")))));
 
     // The closure apt installs with --no-install-recommends: of "a | b" it takes a (when a is
     // installed here; otherwise whichever alternative is).
@@ -426,22 +510,25 @@ void tst_DepClosure::everyUsedPackageIsInstalledByInstallDeps()
         if (more > 0)
             files << QStringLiteral("and %1 more").arg(more);
         problems << QStringLiteral("%1: the build uses it but a fresh root would not have it (%2); add it to "
-                                   ".ci/packages.txt. Used: %3")
-                        .arg(it.key(), why, files.join(QLatin1String("; ")));
+                                   "%3. Used: %4")
+                        .arg(it.key(), why, listNames.size() == 1 ? listsText
+                                                      : QStringLiteral(".ci/packages-tests.txt (.ci/packages.txt "
+                                                                       "if the programs use it)"),
+                             files.join(QLatin1String("; ")));
     }
     if (!unowned.isEmpty())
         problems << QStringLiteral("files the build used that no Debian package installed (a fresh root "
                                    "would not have them): %1")
                         .arg(unowned.join(QLatin1String("; ")));
-    qInfo("%lld files the build used, from %lld packages; closure of .ci/packages.txt: %lld packages",
-          qlonglong(used.size()), qlonglong([&] {
+    qInfo("%lld files used, from %lld packages; closure of %s: %lld packages", qlonglong(used.size()),
+          qlonglong([&] {
               QSet<QString> s;
               for (const auto &l : std::as_const(owners))
                   for (const QString &p : l)
                       s.insert(p);
               return s.size();
           }()),
-          qlonglong(closure.size()));
+          qPrintable(listsText), qlonglong(closure.size()));
     QVERIFY2(problems.isEmpty(), qPrintable(QLatin1Char('\n') + problems.join(QLatin1Char('\n'))));
 }
 

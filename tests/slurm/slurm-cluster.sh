@@ -21,7 +21,7 @@ rest=
 [ "${3:-}" = "--rest" ] && rest=1
 [ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|start-rest|restart-controller-clean DIR [--rest]" >&2; exit 2; }
 for tool in munged mungekey slurmctld slurmd sinfo scancel; do
-    command -v "$tool" >/dev/null || { echo "slurm-cluster: $tool is missing; run .ci/install-deps (packages slurmctld slurmd slurm-client munge)" >&2; exit 1; }
+    command -v "$tool" >/dev/null || { echo "slurm-cluster: $tool is missing; run .ci/install-deps --tests (packages slurmctld slurmd slurm-client munge)" >&2; exit 1; }
 done
 export SLURM_CONF="$dir/slurm.conf"
 
