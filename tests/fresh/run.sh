@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fresh-root test (ctest label "fresh"): the README's first command on a freshly bootstrapped
+# The fresh-root test (ctest label "fresh"): the README's two commands on a freshly bootstrapped
 # Debian 12, with nothing installed that the README does not install.
 #
 #   tests/fresh/run.sh SOURCE_DIR
@@ -7,8 +7,17 @@
 # Stage 1: a minimal Debian 12 root (debootstrap --variant=minbase bookworm, from the Debian mirror
 # this machine's apt sources use), a `git archive` export of SOURCE_DIR's HEAD in it (untracked
 # files cannot help), and the README's first command run in it with chroot up to and including
-# the build of eddy, eddyctl and eddy-cfd-server. A failed configure or build fails the test and
-# names the Debian package that provides the missing file (asked of this machine's dpkg).
+# its build, which must make eddy, eddyctl and eddy-cfd-server and no test. A failed configure or
+# build fails the test and names the Debian package that provides the missing file (asked of this
+# machine's dpkg). Then no system service may be enabled, asked to start, or running in the root.
+#
+# Stage 1b: the README's test command in the same root up to its configure (.ci/install-deps
+# --tests, cmake -DEDDY_TESTS=ON; its build and ctest are what CI runs): every package of both
+# lists is installed, still no service is enabled or running, and the Node.js the interop and
+# conformance tests would run is checked.
+#
+# Services: the root's policy-rc.d denies every start (the root has no init) and logs each request;
+# the enabled units (*.wants links, SysV S links) are compared with the bootstrapped root's.
 #
 # Stage 2: the README's package command (cpack -G DEB) in that root; then a second root from the
 # same base, with no -dev package, installs both .deb files with apt, and eddy-cfd-server --help,
@@ -54,7 +63,7 @@ fi
 
 for tool in debootstrap chroot git tar gzip sha256sum dpkg findmnt; do
     command -v "$tool" >/dev/null 2>&1 \
-        || die "'$tool' is missing on this machine: run .ci/install-deps (it installs debootstrap)"
+        || die "'$tool' is missing on this machine: run .ci/install-deps --tests (it installs debootstrap)"
 done
 
 source_dir=$(cd "$1" && pwd)
@@ -163,29 +172,42 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-# --- the README's first command ------------------------------------------------------------------
-# Read from HEAD's README.md: the first line that starts with ".ci/install-deps &&". Its steps are
-# run one by one (to time them) up to and including "cmake --build", which is limited to the three
-# programs; what follows (starting the GUI) is not run.
+# --- the README's two commands ------------------------------------------------------------------
+# Read from HEAD's README.md: the first command is the first line that starts with
+# ".ci/install-deps &&"; its steps are run one by one (to time them) up to and including
+# "cmake --build" (what follows, starting the GUI, is not run). The test command is the first line
+# that starts with ".ci/install-deps --tests &&"; its steps are run up to its configure.
 readme=$(git -C "$source_dir" show HEAD:README.md 2>/dev/null) || die "HEAD has no README.md"
 first_command=$(printf '%s\n' "$readme" | grep -m1 '^\.ci/install-deps &&' || true)
 [ -n "$first_command" ] \
     || die "README.md no longer has a command that starts with '.ci/install-deps &&': update tests/fresh/run.sh with the README's first command"
-declare -a steps=()
-build_seen=0
-while IFS= read -r s; do
-    s=$(printf '%s' "$s" | sed -e 's/^ *//' -e 's/ *$//')
-    [ -n "$s" ] || continue
-    if [[ "$s" == "cmake --build "* ]]; then
-        steps+=("$s --target ${targets[*]} -j $jobs")
-        build_seen=1
-        break
-    fi
-    steps+=("$s")
-done < <(printf '%s\n' "$first_command" | sed 's/ && /\n/g')
-[ "$build_seen" -eq 1 ] \
+test_command=$(printf '%s\n' "$readme" | grep -m1 '^\.ci/install-deps --tests &&' || true)
+[ -n "$test_command" ] \
+    || die "README.md no longer has a test command that starts with '.ci/install-deps --tests &&': update tests/fresh/run.sh"
+# command_steps COMMAND LAST: the command's steps, one a line, up to the first that starts with LAST.
+command_steps() {
+    local s found=0
+    while IFS= read -r s; do
+        s=$(printf '%s' "$s" | sed -e 's/^ *//' -e 's/ *$//')
+        [ -n "$s" ] || continue
+        printf '%s\n' "$s"
+        if [[ "$s" == "$2"* ]]; then
+            found=1
+            break
+        fi
+    done < <(printf '%s\n' "$1" | sed 's/ && /\n/g')
+    [ "$found" -eq 1 ]
+}
+declare -a steps=() test_steps=()
+mapfile -t steps < <(command_steps "$first_command" "cmake --build ") \
+    && [[ "${steps[-1]}" == "cmake --build "* ]] \
     || die "the README's first command ($first_command) has no 'cmake --build' step: update tests/fresh/run.sh"
+steps[-1]="${steps[-1]} -j $jobs"
+mapfile -t test_steps < <(command_steps "$test_command" "cmake -S ") \
+    && [[ "${test_steps[-1]}" == "cmake -S "* ]] \
+    || die "the README's test command ($test_command) has no 'cmake -S' step: update tests/fresh/run.sh"
 say "README's first command: $first_command"
+say "README's test command: $test_command"
 
 step_label() {
     case "$1" in
@@ -274,6 +296,7 @@ fi
 [ -n "$ca_bundle" ] || ca_bundle=${NODE_EXTRA_CA_CERTS:-}
 [ -z "$ca_bundle" ] || [ -r "$ca_bundle" ] || ca_bundle=""
 root_ca=/etc/eddy-fresh-host-ca.pem
+policy_log=/var/log/eddy-fresh-policy-rc.log
 
 prepare_root() { # prepare_root DIR: apt sources, resolv.conf, CA bundle, mounts
     local r=$1
@@ -285,8 +308,8 @@ prepare_root() { # prepare_root DIR: apt sources, resolv.conf, CA bundle, mounts
     rm -f "$r/etc/resolv.conf"
     cp -L /etc/resolv.conf "$r/etc/resolv.conf"
     [ -z "$ca_bundle" ] || cp -L "$ca_bundle" "$r$root_ca"
-    # No daemon of an installed package starts inside the root.
-    printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
+    # No daemon of an installed package starts inside the root; every request is logged.
+    printf '#!/bin/sh\necho "$*" >>%s\nexit 101\n' "$policy_log" >"$r/usr/sbin/policy-rc.d"
     chmod 755 "$r/usr/sbin/policy-rc.d"
     mount_in "$r/proc" -t proc proc
     mount_in "$r/sys" -t sysfs -o ro sysfs
@@ -404,6 +427,32 @@ run_step() { # run_step ROOT LABEL COMMAND
     end "$label"
 }
 
+# --- services -------------------------------------------------------------------------------------
+# enabled_services ROOT: the root's enabled units and SysV start links, one a line.
+enabled_services() {
+    (cd "$1" && { find etc/systemd/system -path '*.wants/*' 2>/dev/null; ls -1 etc/rc[2345].d/S* 2>/dev/null; } | sort) || true
+}
+# check_services ROOT WHAT NO_REQUESTS: after WHAT, no unit is enabled that the bootstrapped root did
+# not have, no process runs in the root, and (NO_REQUESTS=1) no package asked to start a service.
+check_services() {
+    local r=$1 what=$2 no_requests=$3 now new p running=""
+    now=$(enabled_services "$r")
+    new=$(comm -13 <(printf '%s\n' "$services_base") <(printf '%s\n' "$now") | sed '/^$/d')
+    [ -z "$new" ] || die "after $what, services are enabled in the root: $(printf '%s ' $new)(an install must leave every service it brings disabled)"
+    for p in /proc/[0-9]*; do
+        [ "$(readlink "$p/root" 2>/dev/null)" = "$r" ] || continue
+        running="$running $(cat "$p/comm" 2>/dev/null)[${p#/proc/}]"
+    done
+    [ -z "$running" ] || die "after $what, processes still run in the root:$running"
+    if [ -s "$r$policy_log" ]; then
+        if [ "$no_requests" -eq 1 ]; then
+            die "after $what, packages asked to start services (denied here; a desktop would run them): $(sort -u "$r$policy_log" | tr '\n' ';')"
+        fi
+        say "after $what: service starts asked for and denied: $(awk '{ print $1 }' "$r$policy_log" | sort -u | tr '\n' ' ')"
+    fi
+    say "after $what: no service enabled, none running"
+}
+
 # --- stage 1: the README's first command in a fresh root -----------------------------------------
 say "source: $source_dir at $head; cache: $cache_dir; scratch: $scratch"
 root1="$scratch/root1"
@@ -411,6 +460,7 @@ make_root "$root1"
 prepare_root "$root1"
 mkdir -p "$root1/usr/src/eddy"
 git -C "$source_dir" archive --format=tar HEAD | tar -C "$root1/usr/src/eddy" -xf -
+services_base=$(enabled_services "$root1")
 for s in "${steps[@]}"; do
     run_step "$root1" "$(step_label "$s")" "$s"
 done
@@ -419,6 +469,22 @@ for t in "${targets[@]}"; do
     [ -n "$f" ] || die "the build succeeded but built no '$t'"
     say "built $f"
 done
+built_tests=$(in_root "$root1" "find build -type f -name 'tst_*' -perm -u+x | head -n 3")
+[ -z "$built_tests" ] || die "the README's first command built tests ($built_tests ...): it should build only what a user runs"
+check_services "$root1" "the README's first command" 1
+say "stage 1 passed: the README's first command builds ${targets[*]} and no test, and leaves no service enabled or running"
+
+# --- stage 1b: the README's test command, up to its configure -----------------------------------
+for s in "${test_steps[@]}"; do
+    run_step "$root1" "$(step_label "$s")-tests" "$s"
+done
+missing_packages=$(in_root "$root1" "sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^\$/d' .ci/packages.txt .ci/packages-tests.txt \
+    | while read -r p; do dpkg-query -W -f='\${Status}' \"\$p\" 2>/dev/null | grep -q 'install ok installed' || echo \"\$p\"; done")
+[ -z "$missing_packages" ] || die "after the README's test command's install, these listed packages are not installed: $missing_packages"
+for program in slurmctld slurmd munged nginx xvfb-run debootstrap clang; do
+    in_root "$root1" "command -v $program >/dev/null" || die "after .ci/install-deps --tests, '$program' is missing"
+done
+check_services "$root1" "the README's test command's install" 0
 # The Node.js that the interop and conformance tests would run (Debian 12's own is 18): read from
 # ctest's test commands, it must be one node for both, of the pinned major version or newer, and
 # must load the conformance suite.
@@ -454,7 +520,7 @@ NODECHECK
 )
 in_root "$root1" "$node_check" || die "the Node.js of the interop and conformance tests failed its check (above)"
 end "node for the tests"
-say "stage 1 passed: the README's first command builds ${targets[*]} in a fresh Debian 12 root"
+say "stage 1b passed: the README's test command installs every test package and the tests' Node.js, and leaves no service enabled or running"
 
 # --- stage 2: the .deb packages, installed into a second clean root ------------------------------
 # The README's package command, "(cd build && cpack -G DEB)", made in the stage-1 root after the
