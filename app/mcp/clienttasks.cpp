@@ -42,8 +42,10 @@ TaskJob *Client::getTask(const std::string &taskId, const QByteArray &traceparen
         if (!state.isValid()
             || std::string_view(state.taskId)
                    != std::string_view(taskId.constData(), size_t(taskId.size()))) {
-            guard->finish(Error::protocol(tr("The server's tasks/get answer is invalid: %1")
-                                              .arg(state.isValid() ? tr("it is about another task") : why)));
+            Error e = Error::protocol(tr("The server's tasks/get answer is invalid: %1")
+                                          .arg(state.isValid() ? tr("it is about another task") : why));
+            e.setAboutAnotherTask(state.isValid());
+            guard->finish(e);
             return;
         }
         if (m_era == Era::Legacy

@@ -71,6 +71,10 @@ public:
     // The URL answered HTTP, but not as an MCP server (a web page, a wrong path): see NotMcp.
     bool isNotMcp() const { return m_notMcp; }
     void setNotMcp(bool notMcp) { m_notMcp = notMcp; }
+    // A tasks/get answer that is about another task id than the one asked for (a protocol error):
+    // told apart by this flag, never by the (translated) message.
+    bool isAboutAnotherTask() const { return m_aboutAnotherTask; }
+    void setAboutAnotherTask(bool about) { m_aboutAnotherTask = about; }
 
     // Parses an HTTP Retry-After value (delta seconds or HTTP date) into ms; -1 when invalid.
     static qint64 parseRetryAfter(const QByteArray &value);
@@ -83,6 +87,7 @@ private:
     bool m_streamDropped = false;
     bool m_pollFirst = false;
     bool m_notMcp = false;
+    bool m_aboutAnotherTask = false;
     QString m_message;
     QString m_serverMessage;
     QString m_method;

@@ -78,14 +78,16 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent,
             report.lines << line;
             continue;
         }
-        if (!server->era.isEmpty() && TaskHandle::generationForEra(server->era) != ref.generation) {
+        const Mcp::Era era = Mcp::eraFromString(server->era);
+        if (era != Mcp::Era::Unknown && TaskHandle::generationForEra(era) != ref.generation) {
             line.message
                 = TaskHandle::tr("generation %1 does not match the server %2, which speaks %3 "
                                  "(generation %4)")
                       .arg(ref.generation,
                            server->url,
-                           server->era,
-                           TaskHandle::generationForEra(server->era));
+                           QLatin1String(era == Mcp::Era::Legacy ? Mcp::kLegacyVersion
+                                                                 : Mcp::kModernVersion),
+                           TaskHandle::generationForEra(era));
             report.lines << line;
             continue;
         }
@@ -179,7 +181,7 @@ HandleExport Engine::exportHandles(const Store::TaskQuery &query,
         }
         TaskHandle::Reference ref;
         ref.endpointId = TaskHandle::endpointIdForServer(server->url);
-        ref.generation = TaskHandle::generationForEra(server->era);
+        ref.generation = TaskHandle::generationForEra(Mcp::eraFromString(server->era));
         ref.taskId = t.serverTaskId;
         ref.originalOperation = QStringLiteral("tools/call");
         out.jsonLines += QByteArray::fromStdString(ref.toJson().dump()) + '\n';

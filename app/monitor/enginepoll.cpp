@@ -161,8 +161,7 @@ void Engine::poll(qint64 taskId)
             const Mcp::Error e = job->error();
             if (isUnknownTask(e)) {
                 markGone(taskId, e.message());
-            } else if (e.kind() == Mcp::Error::Kind::Protocol
-                       && e.message().contains(QLatin1String("about another task"))) {
+            } else if (e.isAboutAnotherTask()) {
                 wrongTaskAnswer(taskId, e);
             } else {
                 const bool badParams = e.isTaskGone();

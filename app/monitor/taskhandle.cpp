@@ -204,9 +204,9 @@ QString endpointIdForServer(const QString &serverUrl)
     return endpointId(QString::fromLatin1(s_namespace), connectionDescriptor(serverUrl));
 }
 
-QString generationForEra(const QString &era)
+QString generationForEra(Mcp::Era era)
 {
-    return era == QLatin1String("2025-11-25") ? QStringLiteral("v1") : QStringLiteral("v2");
+    return era == Mcp::Era::Legacy ? QStringLiteral("v1") : QStringLiteral("v2");
 }
 
 json Reference::toJson() const

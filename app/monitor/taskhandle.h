@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/mcp/era.h"
+
 #include <QCoreApplication>
 #include <QList>
 #include <QString>
@@ -40,7 +42,7 @@ nlohmann::json connectionDescriptor(const QString &serverUrl);
 // Eddy's endpoint id of a server URL.
 QString endpointIdForServer(const QString &serverUrl);
 // "v1" for a 2025-11-25 server, "v2" otherwise.
-QString generationForEra(const QString &era);
+QString generationForEra(Mcp::Era era);
 
 struct Reference
 {

@@ -1,7 +1,8 @@
 // eddyctl end to end: the real eddyctl binary against the real eddy-cfd-server. A 12-case sweep
 // with mesh questions answered from --answers and exported; the command-line contract (exit
-// codes, no server task id ever printed); and kill -9 at random moments during submission and
-// watching, proving no case lost, none run twice on the server, every result stored.
+// codes, no server task id ever printed); kill -9 at random moments during submission and
+// watching, proving no case lost, none run twice on the server, every result stored; and task
+// handles of a 2025-11-25 server exported and imported as generation "v1".
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 
@@ -52,6 +53,7 @@ private slots:
     void sweepWithMeshQuestionsAnsweredAndExported();
     void callWaitCancelAttachAndExitCodes();
     void killNineAtRandomMoments();
+    void legacyServersHandlesAreGenerationV1();
 
 private:
     QString serverDb() const { return m_server.dataDir() + QStringLiteral("/tasks.sqlite"); }
@@ -291,6 +293,46 @@ void tst_EddyCtl::killNineAtRandomMoments()
     qInfo("killed %d submissions and %d watches out of %d trials", killedSubmitting, killedWatching, trials);
     QVERIFY(killedSubmitting + killedWatching >= trials / 2); // the kills really happened
     checkNoServerIdIn(m_allOutput);
+}
+
+// A server Eddy detected as 2025-11-25 (the era the store keeps after detection, "legacy"): its
+// task handles export as generation "v1", a "v1" handle of it imports, a "v2" one is refused.
+void tst_EddyCtl::legacyServersHandlesAreGenerationV1()
+{
+    const QString db = m_dir.filePath(QStringLiteral("legacy.sqlite"));
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
+                    QStringLiteral("{\"reynolds\": 100, \"grid\": 8, \"max_iterations\": 50}"), QStringLiteral("--wait")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(query(db, QStringLiteral("SELECT era FROM servers")), (QList<QStringList>{{QStringLiteral("modern")}}));
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("handles"), QStringLiteral("export"), QStringLiteral("--stdout")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.contains("\"generation\":\"v2\""), r.out.constData());
+
+    // The same server as a 2025-11-25 one (as detection stores it).
+    sqlite3 *handle = nullptr;
+    QCOMPARE(sqlite3_open(QFile::encodeName(db).constData(), &handle), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(handle, "UPDATE servers SET era = 'legacy'", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(handle);
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("handles"), QStringLiteral("export"), QStringLiteral("--stdout")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject exported = QJsonDocument::fromJson(r.out.trimmed().split('\n').first()).object();
+    QCOMPARE(exported.value(QStringLiteral("generation")).toString(), QStringLiteral("v1"));
+
+    auto importLine = [&](const char *generation, const char *taskId) {
+        QJsonObject ref = exported;
+        ref.insert(QStringLiteral("generation"), QLatin1String(generation));
+        ref.insert(QStringLiteral("taskId"), QLatin1String(taskId));
+        const QString file = m_dir.filePath(QStringLiteral("handle-%1.jsonl").arg(QLatin1String(generation)));
+        writeFile(file, QJsonDocument(ref).toJson(QJsonDocument::Compact) + '\n');
+        return runCtl({QStringLiteral("--db"), db, QStringLiteral("handles"), QStringLiteral("import"), file});
+    };
+    r = importLine("v1", "handed-over-legacy-task");
+    QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    QCOMPARE(scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE server_task_id = 'handed-over-legacy-task'")), 1);
+    r = importLine("v2", "handed-over-modern-task");
+    QVERIFY2(r.code != 0, (r.out + r.err).constData());
+    QVERIFY2((r.out + r.err).contains("generation v2 does not match"), (r.out + r.err).constData());
+    QVERIFY2((r.out + r.err).contains("2025-11-25"), (r.out + r.err).constData());
 }
 
 QTEST_GUILESS_MAIN(tst_EddyCtl)

@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 
 #include <vector>
 
@@ -28,6 +29,7 @@ enum Flag {
     Cancel = 2,       // the test cancels the task once it exists
     HttpsToPlain = 4, // the server URL says https:// but the port speaks plain HTTP
     SelfSigned = 8,   // the server URL points at a TLS server with a self-signed certificate
+    German = 16,      // Eddy's German translation is installed, as `eddy --lang de` does
 };
 
 struct Scenario
@@ -547,6 +549,15 @@ std::vector<Scenario> catalogue()
                      QCOMPARE(s.count("tasks/get"), 3); // given up after the limit, no busy loop
                  },
                  [](Monitor::Engine &e) { e.setWrongTaskLimit(3); }});
+    // The same with the messages in German: the engine tells the fault by its kind, not its text.
+    s.push_back({"tasks/get about another task, for ever, in German", "the same, in a German window",
+                 {QStringLiteral("unreliable")},
+                 at("tasks/get", 0, edited([](json &m, const Call &) { m["result"]["taskId"] = "someone-else"; })),
+                 German, [](Monitor::Engine &e, HostileServer &s) {
+                     QVERIFY(e.store().liveTasks().isEmpty());
+                     QCOMPARE(s.count("tasks/get"), 3);
+                 },
+                 [](Monitor::Engine &e) { e.setWrongTaskLimit(3); }});
     s.push_back({"failed task whose error is not an object", "`\"status\":\"failed\",\"error\":\"nope\"`",
                  {QStringLiteral("error is not an object")},
                  at("tasks/get", 0, edited([](json &m, const Call &) {
@@ -718,6 +729,15 @@ void tst_Hostile::misbehaviour()
         url = QStringLiteral("https://127.0.0.1:%1/mcp").arg(tls.serverPort());
     }
 
+    QTranslator german;
+    if (sc.flags & German) {
+        QVERIFY2(german.load(QStringLiteral(":/i18n/eddy_de.qm")), "the German translation is not built into the test");
+        QCoreApplication::installTranslator(&german);
+        QVERIFY2(QCoreApplication::translate("Eddy::Mcp::Client", "it is about another task")
+                     != QLatin1String("it is about another task"),
+                 "the German translation does not translate the wrong-task message");
+    }
+    auto removeGerman = qScopeGuard([&german] { QCoreApplication::removeTranslator(&german); });
     QStringList transcript;
     g_transcript = &transcript;
     g_previous = qInstallMessageHandler(captureLog);

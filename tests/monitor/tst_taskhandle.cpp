@@ -205,7 +205,7 @@ void TstTaskHandle::importValidates()
     // A 2025-11-25 server's tasks are generation v1: a v2 reference to it is refused.
     auto legacy = engine.store().serverByUrl(url);
     QVERIFY(engine.store().setServerDiscovery(
-        legacy->id, QStringLiteral("2025-11-25"), QStringLiteral("{}")));
+        legacy->id, Mcp::eraToString(Mcp::Era::Legacy), QStringLiteral("{}")));
     report = engine.importHandles(line(ref(url, "secret-task-dddd")), {});
     QCOMPARE(report.count(Outcome::Rejected), 1);
     QVERIFY2(report.lines[0].message.contains(QLatin1String("generation v2 does not match")),
