@@ -356,9 +356,14 @@ void tst_SmallScreen::verifySweepEditorShowsRequiredFields(const QString &what)
     QVERIFY(QTest::qWaitForWindowExposed(window));
     QTest::qWait(300);
     const QRect screen = window->screen()->availableGeometry();
-    QVERIFY2(screen.contains(window->frameGeometry()),
-             qPrintable(QStringLiteral("%1: the editor window %2 is off the screen")
-                            .arg(what, QVariant(window->frameGeometry()).toString())));
+    const QRect frame = window->frameGeometry();
+    QVERIFY2(screen.contains(frame),
+             qPrintable(QStringLiteral("%1: the editor window (%2, %3) %4x%5 is off the screen")
+                            .arg(what)
+                            .arg(frame.x())
+                            .arg(frame.y())
+                            .arg(frame.width())
+                            .arg(frame.height())));
     auto *submit = editor->findChild<QPushButton *>(QStringLiteral("submit"));
     QVERIFY(submit && submit->isVisible());
     QVERIFY(window->rect().contains(QRect(submit->mapTo(window, QPoint(0, 0)), submit->size())));
@@ -371,10 +376,11 @@ void tst_SmallScreen::verifySweepEditorShowsRequiredFields(const QString &what)
         QVERIFY(scroll);
         const QRect shown(field->mapTo(scroll->viewport(), QPoint(0, 0)), field->size());
         QVERIFY2(scroll->viewport()->rect().contains(shown),
-                 qPrintable(QStringLiteral("%1: %2 at %3 is outside the form's view %4 (scrolled to %5)")
-                                .arg(what, QLatin1String(name), QVariant(shown).toString(),
-                                     QVariant(scroll->viewport()->rect()).toString())
-                                .arg(scroll->verticalScrollBar()->value())));
+                 qPrintable(QStringLiteral("%1: %2 at y %3..%4 is outside the form's view, %5 high")
+                                .arg(what, QLatin1String(name))
+                                .arg(shown.top())
+                                .arg(shown.bottom())
+                                .arg(scroll->viewport()->height())));
         QCOMPARE(scroll->verticalScrollBar()->value(), 0);
     }
     editor->markClean();

@@ -85,7 +85,16 @@ private:
     Test::CtlRun ctl(const QStringList &args) const;
     // Closes the editor as a person does (Escape), discarding what it holds.
     void discardEditor();
-    QAction *action(const char *name) const { return m_app->window()->findChild<QAction *>(QLatin1String(name)); }
+    // A File menu action by its object name ("openSweep") or its text ("New Sweep...").
+    QAction *action(const char *name) const
+    {
+        for (QAction *a : m_app->window()->findChildren<QAction *>()) {
+            if (a->objectName() == QLatin1String(name)
+                || (qstrcmp(name, "newSweep") == 0 && a->text() == QLatin1String("New Sweep...")))
+                return a;
+        }
+        return nullptr;
+    }
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
@@ -432,8 +441,7 @@ void tst_SweepSpec::newSweepAfterRelaunchStartsOver()
     // The editor last held the relaunch (max_iterations 20000, grid 16, reynolds 100, ...).
     Q_EMIT m_app->window()->monitor()->relaunchRequested(m_app->window()->taskModel()->taskIdAt(0));
     QTRY_VERIFY(editor()->window()->isVisible());
-    editor()->window()->close(); // nothing typed: it closes without asking
-    QTRY_VERIFY(!editor()->window()->isVisible());
+    discardEditor();
     QVERIFY(action("newSweep")); // File > New Sweep... (Ctrl+N)
     action("newSweep")->trigger();
     QTRY_VERIFY(editor()->window()->isVisible());
