@@ -7,6 +7,7 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 
 namespace Eddy {
@@ -169,14 +170,15 @@ SchemaField SchemaField::fromSchema(const nlohmann::json &schema, const std::str
                 const bool isReq = std::find(req.begin(), req.end(), it.key()) != req.end();
                 f.children.push_back(fromSchema(it.value(), it.key(), isReq));
             }
-            // nlohmann::json sorts keys; servers list the important fields first, and an
-            // "x-order"/"propertyOrder" hint is honoured when present.
+            // nlohmann::json sorts keys; an "x-order"/"propertyOrder" hint is honoured when
+            // present, and otherwise the required fields come first: what must be filled in is
+            // at the top of the form, not below the fold under the optional ones.
             std::stable_sort(f.children.begin(), f.children.end(), [](const auto &a, const auto &b) {
                 auto order = [](const SchemaField &c) {
                     auto o = Json::number(c.schema, "x-order");
                     if (!o)
                         o = Json::number(c.schema, "propertyOrder");
-                    return o.value_or(1e9);
+                    return std::pair(o.value_or(1e9), c.required ? 0 : 1);
                 };
                 return order(a) < order(b);
             });

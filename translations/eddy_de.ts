@@ -518,7 +518,7 @@
     <name>Eddy::AnswerPanel</name>
     <message>
         <source>Accept</source>
-        <translation>Übernehmen</translation>
+        <translation>Annehmen</translation>
     </message>
     <message>
         <source>Decline</source>
@@ -609,8 +609,8 @@ Fragen der Server warten in der Liste; wählen Sie eine, um sie hier zu beantwor
     <message numerus="yes">
         <source>Please fix %n field(s) before accepting.</source>
         <translation>
-            <numerusform>Bitte korrigieren Sie %n Feld vor dem Übernehmen.</numerusform>
-            <numerusform>Bitte korrigieren Sie %n Felder vor dem Übernehmen.</numerusform>
+            <numerusform>Bitte korrigieren Sie %n Feld vor dem Annehmen.</numerusform>
+            <numerusform>Bitte korrigieren Sie %n Felder vor dem Annehmen.</numerusform>
         </translation>
     </message>
     <message>
@@ -972,7 +972,7 @@ Das Handbuch ist docs/user-guide.md im Quellcode von Eddy.</translation>
     </message>
     <message>
         <source>Accepted</source>
-        <translation>Übernommen</translation>
+        <translation>Angenommen</translation>
     </message>
     <message>
         <source>%1: %2</source>
@@ -1922,6 +1922,10 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>Working %1 · Waiting for input %2 · Done %3 · Not converged %4 · Tool error %5 · Failed %6 · Cancelled %7 · Expired/lost %8</source>
         <translation>In Arbeit %1 · Wartet auf Eingabe %2 · Fertig %3 · Nicht konvergiert %4 · Werkzeugfehler %5 · Fehlgeschlagen %6 · Abgebrochen %7 · Abgelaufen/verloren %8</translation>
+    </message>
+    <message>
+        <source>Run Once with the varied values unchanged runs %1 again in its sweep, e.g. with more iterations.</source>
+        <translation>„Einmal ausführen“ mit unveränderten variierten Werten rechnet %1 erneut in seiner Parameterstudie, z. B. mit mehr Iterationen.</translation>
     </message>
 </context>
 <context>
@@ -2947,6 +2951,10 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Varied by the sweep</source>
         <translation>Wird von der Parameterstudie variiert</translation>
     </message>
+    <message>
+        <source>not set</source>
+        <translation>nicht gesetzt</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::ServerDialog</name>
@@ -3299,24 +3307,8 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>Intervall (LHS)</translation>
     </message>
     <message>
-        <source>100, 400, 1000</source>
-        <translation>100, 400, 1000</translation>
-    </message>
-    <message>
         <source>Remove</source>
         <translation>Entfernen</translation>
-    </message>
-    <message>
-        <source>values, e.g. 100, 400, 1000</source>
-        <translation>Werte, z. B. 100, 400, 1000</translation>
-    </message>
-    <message>
-        <source>from, to, step, e.g. 100, 1000, 300</source>
-        <translation>Start, Ende, Schritt, z. B. 100, 1000, 300</translation>
-    </message>
-    <message>
-        <source>min, max, e.g. 100, 1000</source>
-        <translation>Min, Max, z. B. 100, 1000</translation>
     </message>
     <message>
         <source>%1: &quot;%2&quot; is not a number.</source>
@@ -3373,6 +3365,66 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>The sweep has no cases.</source>
         <translation>Die Parameterstudie hat keine Fälle.</translation>
     </message>
+    <message>
+        <source>What this sweep is for (optional)</source>
+        <translation>Wozu diese Parameterstudie dient (optional)</translation>
+    </message>
+    <message>
+        <source>Stored with the sweep and saved in its spec file</source>
+        <translation>Wird mit der Parameterstudie gespeichert und in ihre Spezifikationsdatei geschrieben</translation>
+    </message>
+    <message>
+        <source>Description:</source>
+        <translation>Beschreibung:</translation>
+    </message>
+    <message>
+        <source>%1 … %2</source>
+        <translation>%1 … %2</translation>
+    </message>
+    <message>
+        <source>≥ %1</source>
+        <translation>≥ %1</translation>
+    </message>
+    <message>
+        <source>≤ %1</source>
+        <translation>≤ %1</translation>
+    </message>
+    <message>
+        <source>true, false</source>
+        <translation>true, false</translation>
+    </message>
+    <message>
+        <source>some of: %1</source>
+        <translation>einige von: %1</translation>
+    </message>
+    <message>
+        <source>values separated by commas</source>
+        <translation>Werte, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>values separated by commas, each %1</source>
+        <translation>Werte, durch Kommas getrennt, je %1</translation>
+    </message>
+    <message>
+        <source>from, to, step</source>
+        <translation>Start, Ende, Schritt</translation>
+    </message>
+    <message>
+        <source>from, to, step within %1</source>
+        <translation>Start, Ende, Schritt innerhalb %1</translation>
+    </message>
+    <message>
+        <source>min, max</source>
+        <translation>Min, Max</translation>
+    </message>
+    <message>
+        <source>min, max within %1</source>
+        <translation>Min, Max innerhalb %1</translation>
+    </message>
+    <message>
+        <source>The cases before the last edit; they update once the sweep is valid again.</source>
+        <translation>Die Fälle vor der letzten Änderung; sie werden aktualisiert, sobald die Parameterstudie wieder gültig ist.</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SweepFile</name>
@@ -3423,6 +3475,16 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Eddy cannot write %1: %2</source>
         <translation>Eddy kann %1 nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <source>The tool &quot;%1&quot; cannot take these values, so Eddy left them out of the editor and will not submit the sweep until each is fixed there (or in the file):
+%2</source>
+        <translation>Das Werkzeug „%1“ kann diese Werte nicht annehmen. Eddy hat sie deshalb nicht in den Editor übernommen und reicht die Parameterstudie erst ein, wenn jeder dort (oder in der Datei) korrigiert ist:
+%2</translation>
+    </message>
+    <message>
+        <source>Saved to %1</source>
+        <translation>Gespeichert in %1</translation>
     </message>
 </context>
 <context>

@@ -70,6 +70,7 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *newSweep = file->addAction(tr("New Sweep..."), this, &MainWindow::showSweepEditor);
+    newSweep->setObjectName(QStringLiteral("newSweep"));
     newSweep->setShortcut(QKeySequence::New);
     QAction *openSweep = file->addAction(tr("Open Sweep..."), this, [this] {
         showSweepEditor();
@@ -78,7 +79,11 @@ void MainWindow::buildMenus()
     openSweep->setObjectName(QStringLiteral("openSweep"));
     openSweep->setShortcut(QKeySequence::Open);
     QAction *saveSweep = file->addAction(tr("Save Sweep..."), this, [this] {
-        showSweepEditor();
+        if (m_servers->rowCount() == 0)
+            return showSweepEditor(); // says what to do first
+        sweepEditor();
+        m_sweepWindow->show(); // what is saved is what the editor holds, a relaunch's too
+        m_sweepWindow->raise();
         SweepFile::askToSave(sweepEditor(), m_sweepWindow);
     });
     saveSweep->setObjectName(QStringLiteral("saveSweep"));
@@ -244,6 +249,11 @@ SweepEditor *MainWindow::sweepEditor()
                     m_sweepWindow->hide();
                 });
         m_sweepWindow->resize(1100, 680);
+        // Ctrl+O and Ctrl+S work in the editor's own window too, not only in the main one.
+        for (const char *name : {"openSweep", "saveSweep"}) {
+            if (auto *a = findChild<QAction *>(QLatin1String(name)))
+                m_sweepWindow->addAction(a);
+        }
     }
     return m_sweepEditor;
 }
@@ -254,8 +264,13 @@ void MainWindow::showSweepEditor()
         showError(tr("No Server"), tr("Add a server first (Server > Add Server...)."));
         return;
     }
-    sweepEditor();
+    SweepEditor *editor = sweepEditor();
     m_relaunchParent.reset();
+    // A relaunch's arguments are that task's, not a new sweep's starting point.
+    if (m_sweepWindow->property("holdsRelaunch").toBool()) {
+        m_sweepWindow->setProperty("holdsRelaunch", false);
+        editor->startOver();
+    }
     m_sweepWindow->setWindowTitle(tr("New Sweep"));
     m_sweepWindow->show();
     m_sweepWindow->raise();
@@ -291,13 +306,19 @@ void MainWindow::relaunch(qint64 taskId)
         showError(tr("Tool Unavailable"), tr("The server no longer lists the tool %1.").arg(t->tool));
         return;
     }
-    editor->clearVaried();
+    editor->startOver(); // nothing of an earlier sweep or file stays
     json args = json::parse(t->arguments.toStdString(), nullptr, false);
     if (args.is_object())
         args.erase("idempotency_key");
     editor->form()->setValue(args.is_object() ? args : json::object());
+    editor->updatePreview();
     m_relaunchParent = t->caseId; // "Run Once" journals the new case with this lineage
-    m_sweepWindow->setWindowTitle(tr("Relaunch %1 with Edits").arg(m_tasks->caseLabel(taskId)));
+    m_sweepWindow->setProperty("holdsRelaunch", true);
+    const QString label = m_tasks->caseLabel(taskId).isEmpty() ? tr("Task %1").arg(taskId) : m_tasks->caseLabel(taskId);
+    m_sweepWindow->setWindowTitle(tr("Relaunch %1 with Edits").arg(label));
+    if (t->sweepId)
+        editor->showNotice(tr("Run Once with the varied values unchanged runs %1 again in its sweep, "
+                              "e.g. with more iterations.").arg(label));
     m_sweepWindow->show();
     m_sweepWindow->raise();
 }

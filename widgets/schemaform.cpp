@@ -162,7 +162,10 @@ void SchemaForm::buildEntry(Entry &e)
     auto *box = new QVBoxLayout(cell);
     box->setContentsMargins(0, 0, 0, 0);
     box->setSpacing(2);
-    const auto changed = [this] { Q_EMIT valueChanged(); };
+    const auto changed = [this, name = QString::fromStdString(f.name)] {
+        Q_EMIT valueChanged();
+        Q_EMIT fieldEdited(name);
+    };
 
     switch (f.kind) {
     case Kind::String: {
@@ -196,16 +199,30 @@ void SchemaForm::buildEntry(Entry &e)
         if (f.minimum && f.maximum && (f.required || f.hasDefault()) && *f.minimum >= INT_MIN
             && *f.maximum <= INT_MAX) {
             auto *spin = new QSpinBox(cell);
-            spin->setRange(static_cast<int>(std::ceil(*f.minimum + (f.exclusiveMinimum ? 1 : 0))),
+            const int lowest = static_cast<int>(std::ceil(*f.minimum + (f.exclusiveMinimum ? 1 : 0)));
+            // A required number without a default starts "not set", never at its minimum: a
+            // sweep is not run at grid 8 because nobody typed a grid.
+            const bool unset = !f.hasDefault() && lowest > INT_MIN;
+            spin->setRange(unset ? lowest - 1 : lowest,
                            static_cast<int>(std::floor(*f.maximum - (f.exclusiveMaximum ? 1 : 0))));
+            if (unset) {
+                spin->setSpecialValueText(tr("not set"));
+                spin->setValue(spin->minimum());
+            }
             spin->setAccelerated(true);
             spin->setToolTip(boundsHint(f));
             connect(spin, &QSpinBox::valueChanged, this, changed);
             e.editor = spin;
-            e.read = [spin](QString &) -> json { return spin->value(); };
-            e.write = [spin](const json &v) {
+            e.read = [spin, unset](QString &) -> json {
+                if (unset && spin->value() == spin->minimum())
+                    return json();
+                return spin->value();
+            };
+            e.write = [spin, unset](const json &v) {
                 if (v.is_number())
                     spin->setValue(static_cast<int>(v.get<double>()));
+                else if (unset)
+                    spin->setValue(spin->minimum());
             };
             break;
         }
@@ -249,6 +266,7 @@ void SchemaForm::buildEntry(Entry &e)
         connect(check, &QCheckBox::toggled, this, [this, &e] {
             e.touched = true;
             Q_EMIT valueChanged();
+            Q_EMIT fieldEdited(QString::fromStdString(e.field.name));
         });
         e.editor = check;
         e.read = [check, &e](QString &) -> json {

@@ -48,6 +48,8 @@ public:
 
 Q_SIGNALS:
     void valueChanged();
+    // A person changed the top-level field `name` (not emitted by setValue()).
+    void fieldEdited(const QString &name);
 
 private:
     struct Entry

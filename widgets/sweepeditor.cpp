@@ -29,6 +29,7 @@
 namespace Eddy {
 
 using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
 
 namespace {
 
@@ -70,6 +71,9 @@ SweepEditor::SweepEditor(QWidget *parent)
     , m_concurrency(new QSpinBox(this))
     , m_preview(new QTableWidget(this))
     , m_problems(new QLabel(this))
+    , m_notice(new QLabel(this))
+    , m_sweepDescription(new QLineEdit(this))
+    , m_noticeTimer(new QTimer(this))
     , m_submit(new QPushButton(tr("Submit Sweep"), this))
     , m_once(new QPushButton(tr("Run Once"), this))
     , m_previewTimer(new QTimer(this))
@@ -97,6 +101,14 @@ SweepEditor::SweepEditor(QWidget *parent)
 
     auto *sweepBox = new QGroupBox(tr("Sweep"), this);
     auto *sweepLayout = new QVBoxLayout(sweepBox);
+    m_sweepDescription->setObjectName(QStringLiteral("sweepDescription"));
+    m_sweepDescription->setPlaceholderText(tr("What this sweep is for (optional)"));
+    m_sweepDescription->setToolTip(tr("Stored with the sweep and saved in its spec file"));
+    connect(m_sweepDescription, &QLineEdit::textEdited, this, [this] { m_filled = true; });
+    auto *describe = new QFormLayout;
+    describe->setContentsMargins(0, 0, 0, 0);
+    describe->addRow(tr("Description:"), m_sweepDescription);
+    sweepLayout->addLayout(describe);
     m_varied->setObjectName(QStringLiteral("varied"));
     m_varied->setHorizontalHeaderLabels({tr("Parameter"), tr("Varies as"), tr("Values"), QString()});
     m_varied->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
@@ -154,8 +166,15 @@ SweepEditor::SweepEditor(QWidget *parent)
     m_once->setToolTip(tr("Call the tool once with the form's values"));
     connect(m_submit, &QPushButton::clicked, this, &SweepEditor::submit);
     connect(m_once, &QPushButton::clicked, this, &SweepEditor::runOnce);
+    m_notice->setObjectName(QStringLiteral("notice"));
+    m_notice->setTextFormat(Qt::PlainText);
+    m_notice->setWordWrap(true);
+    m_noticeTimer->setSingleShot(true);
+    m_noticeTimer->setInterval(8000);
+    connect(m_noticeTimer, &QTimer::timeout, m_notice, &QLabel::clear);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_problems, 1);
+    buttons->addWidget(m_notice, 1);
     buttons->addWidget(m_once);
     buttons->addWidget(m_submit);
 
@@ -187,6 +206,7 @@ SweepEditor::SweepEditor(QWidget *parent)
     const auto later = [this] { m_previewTimer->start(); };
     connect(m_form, &SchemaForm::valueChanged, this, later);
     connect(m_form, &SchemaForm::valueChanged, this, [this] { m_filled = true; });
+    connect(m_form, &SchemaForm::fieldEdited, this, &SweepEditor::clearFileProblems);
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this, later] {
         const bool lhs = m_mode->currentData().toString() == QLatin1String("lhs");
         m_samples->setEnabled(lhs);
@@ -301,6 +321,10 @@ void SweepEditor::loadTool()
     }
     m_form->setSchema(formSchema.is_null() ? json::object() : formSchema);
     m_varied->setRowCount(0);
+    m_fileProblems.clear();
+    m_preview->clear(); // another tool's cases are not kept in view
+    m_preview->setRowCount(0);
+    m_preview->setColumnCount(0);
     m_submit->setEnabled(!name.isEmpty());
     m_once->setEnabled(!name.isEmpty());
     updatePreview();
@@ -317,6 +341,53 @@ void SweepEditor::markClean()
     m_filled = false;
 }
 
+void SweepEditor::setSweepDescription(const QString &text)
+{
+    m_sweepDescription->setText(text);
+}
+
+QString SweepEditor::sweepDescription() const
+{
+    return m_sweepDescription->text().trimmed();
+}
+
+void SweepEditor::setFileProblems(const QList<Monitor::SweepExpander::Problem> &problems)
+{
+    m_fileProblems = problems;
+    updatePreview();
+}
+
+QStringList SweepEditor::fileProblems() const
+{
+    QStringList texts;
+    for (const auto &p : m_fileProblems)
+        texts << p.text;
+    return texts;
+}
+
+void SweepEditor::clearFileProblems(const QString &argument)
+{
+    const auto n = m_fileProblems.removeIf([&argument](const Monitor::SweepExpander::Problem &p) {
+        return p.argument.isEmpty() || p.argument == argument;
+    });
+    if (n > 0)
+        m_previewTimer->start();
+}
+
+void SweepEditor::startOver()
+{
+    m_sweepDescription->clear();
+    m_mode->setCurrentIndex(0);
+    m_concurrency->setValue(4);
+    loadTool(); // the tool's defaults, nothing varied, no file problems
+}
+
+void SweepEditor::showNotice(const QString &text)
+{
+    m_notice->setText(text);
+    m_noticeTimer->start();
+}
+
 void SweepEditor::addVariedRow()
 {
     m_filled = true;
@@ -328,24 +399,31 @@ void SweepEditor::addVariedRow()
         if (auto *c = qobject_cast<QComboBox *>(m_varied->cellWidget(r, 0)))
             taken.insert(c->currentData().toString());
     }
-    int firstNumeric = -1; // the natural thing to vary: a number nobody varies yet
+    // The natural thing to vary: a number nobody varies yet; one the tool requires before an
+    // optional one (reynolds, not a wall grading), a real number before a whole one (a grid).
+    int best = -1;
+    int bestRank = 4;
     for (const SchemaField &f : m_form->field().children) {
         if (!f.isPrimitive())
             continue;
         const QString name = QString::fromStdString(f.name);
-        if (firstNumeric < 0 && !taken.contains(name)
-            && (f.kind == SchemaField::Kind::Number || f.kind == SchemaField::Kind::Integer))
-            firstNumeric = field->count();
+        if (!taken.contains(name)
+            && (f.kind == SchemaField::Kind::Number || f.kind == SchemaField::Kind::Integer)) {
+            const int rank = (f.required ? 0 : 2) + (f.kind == SchemaField::Kind::Number ? 0 : 1);
+            if (rank < bestRank) {
+                bestRank = rank;
+                best = field->count();
+            }
+        }
         field->addItem(f.title, name);
     }
-    if (firstNumeric >= 0)
-        field->setCurrentIndex(firstNumeric);
+    if (best >= 0)
+        field->setCurrentIndex(best);
     auto *kind = new QComboBox(m_varied);
     kind->addItem(tr("List"), int(VaryKind::List));
     kind->addItem(tr("Range"), int(VaryKind::Range));
     kind->addItem(tr("Interval (LHS)"), int(VaryKind::Interval));
     auto *values = new QLineEdit(m_varied);
-    values->setPlaceholderText(tr("100, 400, 1000"));
     auto *remove = new QToolButton(m_varied);
     remove->setText(tr("Remove"));
     remove->setAutoRaise(true);
@@ -361,15 +439,16 @@ void SweepEditor::addVariedRow()
         syncVaried();
         m_previewTimer->start();
     };
-    connect(field, &QComboBox::currentIndexChanged, this, changed);
-    connect(kind, &QComboBox::currentIndexChanged, this, [kind, values, changed] {
-        switch (static_cast<VaryKind>(kind->currentData().toInt())) {
-        case VaryKind::List: values->setPlaceholderText(tr("values, e.g. 100, 400, 1000")); break;
-        case VaryKind::Range: values->setPlaceholderText(tr("from, to, step, e.g. 100, 1000, 300")); break;
-        case VaryKind::Interval: values->setPlaceholderText(tr("min, max, e.g. 100, 1000")); break;
+    const auto placeholder = [this, values] {
+        for (int r = 0; r < m_varied->rowCount(); ++r) {
+            if (m_varied->cellWidget(r, 2) == values)
+                updatePlaceholder(r);
         }
-        changed();
-    });
+    };
+    connect(field, &QComboBox::currentIndexChanged, this, placeholder);
+    connect(field, &QComboBox::currentIndexChanged, this, changed);
+    connect(kind, &QComboBox::currentIndexChanged, this, placeholder);
+    connect(kind, &QComboBox::currentIndexChanged, this, changed);
     connect(values, &QLineEdit::textChanged, this, changed);
     connect(remove, &QToolButton::clicked, this, [this, remove, changed] {
         for (int r = 0; r < m_varied->rowCount(); ++r) {
@@ -380,7 +459,54 @@ void SweepEditor::addVariedRow()
         }
         changed();
     });
+    updatePlaceholder(row);
     syncVaried();
+}
+
+void SweepEditor::updatePlaceholder(int row)
+{
+    auto *field = static_cast<QComboBox *>(m_varied->cellWidget(row, 0));
+    auto *kind = static_cast<QComboBox *>(m_varied->cellWidget(row, 1));
+    auto *values = static_cast<QLineEdit *>(m_varied->cellWidget(row, 2));
+    if (!field || !kind || !values)
+        return;
+    const SchemaField *f = nullptr;
+    for (const SchemaField &c : m_form->field().children) {
+        if (QString::fromStdString(c.name) == field->currentData().toString())
+            f = &c;
+    }
+    // What this parameter takes, from its schema: never an example that suits another one.
+    QString bounds;
+    if (f && f->minimum && f->maximum)
+        bounds = tr("%1 … %2").arg(QString::number(*f->minimum, 'g', 12), QString::number(*f->maximum, 'g', 12));
+    else if (f && f->minimum)
+        bounds = tr("≥ %1").arg(QString::number(*f->minimum, 'g', 12));
+    else if (f && f->maximum)
+        bounds = tr("≤ %1").arg(QString::number(*f->maximum, 'g', 12));
+    QString text;
+    switch (static_cast<VaryKind>(kind->currentData().toInt())) {
+    case VaryKind::List:
+        if (f && f->kind == SchemaField::Kind::Boolean) {
+            text = tr("true, false");
+        } else if (f && f->kind == SchemaField::Kind::Enum) {
+            QStringList options;
+            for (const auto &o : f->options)
+                options << f->optionTitle(o.value);
+            text = tr("some of: %1").arg(options.join(QLatin1String(", ")));
+        } else {
+            text = bounds.isEmpty() ? tr("values separated by commas")
+                                    : tr("values separated by commas, each %1").arg(bounds);
+        }
+        break;
+    case VaryKind::Range:
+        text = bounds.isEmpty() ? tr("from, to, step") : tr("from, to, step within %1").arg(bounds);
+        break;
+    case VaryKind::Interval:
+        text = bounds.isEmpty() ? tr("min, max") : tr("min, max within %1").arg(bounds);
+        break;
+    }
+    values->setPlaceholderText(text);
+    values->setToolTip(text);
 }
 
 void SweepEditor::syncVaried()
@@ -390,6 +516,8 @@ void SweepEditor::syncVaried()
         varied.insert(static_cast<QComboBox *>(m_varied->cellWidget(r, 0))->currentData().toString());
     for (const SchemaField &f : m_form->field().children)
         m_form->setFieldVaried(f.name, varied.contains(QString::fromStdString(f.name)));
+    for (const QString &name : std::as_const(varied)) // varying it replaces the file's value
+        clearFileProblems(name);
 }
 
 void SweepEditor::setVaried(const QString &name, VaryKind kind, const QString &values)
@@ -499,10 +627,11 @@ json SweepEditor::parseValues(const std::string &field, VaryKind kind, const QSt
     return json{{"min", nums[0]}, {"max", nums[1]}};
 }
 
-json SweepEditor::spec(QStringList *errors) const
+ordered_json SweepEditor::spec(QStringList *errors) const
 {
-    QStringList problems = m_form->validate();
-    json vary = json::object();
+    QStringList problems = fileProblems();
+    problems << m_form->validate();
+    ordered_json vary = ordered_json::object();
     for (int r = 0; r < m_varied->rowCount(); ++r) {
         const QString name = static_cast<QComboBox *>(m_varied->cellWidget(r, 0))->currentData().toString();
         const auto kind = static_cast<VaryKind>(static_cast<QComboBox *>(m_varied->cellWidget(r, 1))->currentData().toInt());
@@ -514,12 +643,15 @@ json SweepEditor::spec(QStringList *errors) const
         else if (vary.contains(name.toStdString()))
             problems << tr("%1 is varied twice; keep one row.").arg(name);
         else
-            vary[name.toStdString()] = v;
+            vary[name.toStdString()] = ordered_json(v);
     }
-    json s = {{"tool", currentTool().toStdString()},
-              {"fixed", m_form->value()},
-              {"mode", m_mode->currentData().toString().toStdString()},
-              {"concurrency", m_concurrency->value()}};
+    ordered_json s = ordered_json::object();
+    if (!sweepDescription().isEmpty())
+        s["description"] = sweepDescription().toStdString();
+    s["tool"] = currentTool().toStdString();
+    s["fixed"] = ordered_json(m_form->value());
+    s["mode"] = m_mode->currentData().toString().toStdString();
+    s["concurrency"] = m_concurrency->value();
     if (!vary.empty())
         s["vary"] = vary;
     if (m_mode->currentData().toString() == QLatin1String("lhs")) {
@@ -530,23 +662,26 @@ json SweepEditor::spec(QStringList *errors) const
         problems << tr("Choose a tool first; add a server if the list is empty.");
     if (errors)
         *errors = problems;
-    return problems.isEmpty() ? s : json();
+    return problems.isEmpty() ? s : ordered_json();
 }
 
 int SweepEditor::updatePreview()
 {
     QStringList errors;
-    const json s = spec(&errors);
-    m_preview->clear();
-    m_preview->setRowCount(0);
-    m_preview->setColumnCount(0);
-    // The button always says what it would submit, or why it cannot.
+    const ordered_json s = spec(&errors);
+    m_once->setEnabled(!currentTool().isEmpty() && m_fileProblems.isEmpty());
+    // The button always says what it would submit, or why it cannot. The cases stay in view,
+    // greyed, while a row is being typed: the table does not blink empty at every keystroke.
     const auto blocked = [this](const QString &why) {
         m_problems->setText(why);
         m_submit->setText(tr("Submit Sweep"));
         m_submit->setEnabled(false);
         m_submit->setToolTip(tr("Fix this first: %1").arg(why));
         m_preview->setProperty("caseCount", 0);
+        m_preview->setEnabled(false);
+        m_preview->setToolTip(m_preview->rowCount() > 0
+                                  ? tr("The cases before the last edit; they update once the sweep is valid again.")
+                                  : QString());
         return 0;
     };
     if (s.is_null())
@@ -561,9 +696,10 @@ int SweepEditor::updatePreview()
     if (cases->empty())
         return blocked(tr("The sweep has no cases."));
     m_problems->clear();
-    QStringList columns;
-    for (const auto &axis : parsed->axes)
-        columns << axis.name;
+    m_preview->clear();
+    m_preview->setEnabled(true);
+    m_preview->setToolTip(QString());
+    QStringList columns = parsed->variedOrder; // as the rows list them
     if (columns.isEmpty()) {
         for (auto it = s["fixed"].begin(); it != s["fixed"].end(); ++it)
             columns << QString::fromStdString(it.key());
@@ -607,7 +743,7 @@ void SweepEditor::submit()
     if (n <= 0)
         return;
     QStringList errors;
-    const json s = spec(&errors);
+    const ordered_json s = spec(&errors);
     if (s.is_null())
         return;
     m_filled = false;
@@ -616,7 +752,7 @@ void SweepEditor::submit()
 
 void SweepEditor::runOnce()
 {
-    const QStringList errors = m_form->validate();
+    const QStringList errors = fileProblems() + m_form->validate();
     if (!errors.isEmpty() || currentTool().isEmpty()) {
         m_problems->setText(errors.isEmpty() ? tr("Choose a tool first.") : errors.join(QLatin1Char('\n')));
         return;

@@ -1,11 +1,14 @@
 #pragma once
 
+#include "app/monitor/sweepexpander.h"
+
 #include <QWidget>
 
 #include <nlohmann/json.hpp>
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
@@ -39,6 +42,21 @@ public:
     bool setCurrentTool(const QString &name);
     QString currentTool() const;
     SchemaForm *form() const { return m_form; }
+    // The current tool's inputSchema as the server lists it.
+    const nlohmann::json &toolSchema() const { return m_schema; }
+    // The sweep's free-text description (the spec's "description").
+    void setSweepDescription(const QString &text);
+    QString sweepDescription() const;
+    // Problems an opened file had that the form cannot show (a value of the wrong type, a key
+    // the tool does not have): listed with the editor's problems, they keep Submit and Run Once
+    // disabled until the argument they name is edited or varied (one naming no argument: until
+    // any field is edited). Replaced by the next file; cleared by another tool or startOver().
+    void setFileProblems(const QList<Monitor::SweepExpander::Problem> &problems);
+    QStringList fileProblems() const;
+    // Empties the editor for a new sweep: the tool's defaults, nothing varied, no description.
+    void startOver();
+    // A short confirmation under the buttons ("Saved to …"), gone after a while.
+    void showNotice(const QString &text);
 
     // Adds (or changes) a varied parameter; `values` is the text the user would type:
     // List "100, 400, 1000"; Range "100, 1000, 300" (from, to, step); Interval "100, 1000".
@@ -47,8 +65,9 @@ public:
     void setLatinHypercube(bool on, int samples = 8, quint64 seed = 1);
     void setConcurrency(int n);
 
-    // The sweep spec JSON; empty + *errors when something must be fixed first.
-    nlohmann::json spec(QStringList *errors) const;
+    // The sweep spec JSON, its parameters in the order the rows list them; empty + *errors
+    // when something must be fixed first.
+    nlohmann::ordered_json spec(QStringList *errors) const;
     // Expands the spec into the preview table; returns the number of cases (0 + message on error).
     int updatePreview();
     int previewCount() const;
@@ -72,6 +91,8 @@ private:
     void syncVaried();
     void addVariedRow();
     nlohmann::json parseValues(const std::string &field, VaryKind kind, const QString &text, QString *error) const;
+    void clearFileProblems(const QString &argument);
+    void updatePlaceholder(int row);
 
     QComboBox *m_server;
     QComboBox *m_tool;
@@ -84,6 +105,10 @@ private:
     QSpinBox *m_concurrency;
     QTableWidget *m_preview;
     QLabel *m_problems;
+    QLabel *m_notice;
+    QLineEdit *m_sweepDescription;
+    QTimer *m_noticeTimer;
+    QList<Monitor::SweepExpander::Problem> m_fileProblems;
     QPushButton *m_submit;
     QPushButton *m_once;
     QTimer *m_previewTimer;

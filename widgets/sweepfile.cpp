@@ -9,7 +9,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSaveFile>
+#include <QSet>
 #include <QSettings>
 #include <QStringList>
 
@@ -80,9 +82,29 @@ bool SweepFile::load(SweepEditor *editor, const QByteArray &text, QString *error
                      .arg(spec->tool);
         return false;
     }
+    // The same check eddyctl's submit makes, key by key. Nothing the form cannot show is
+    // replaced by a default in silence: a value of the wrong type is left out (the field shows
+    // "not set" or its default) and its problem keeps Submit disabled until the field is edited.
+    const QList<Monitor::SweepExpander::Problem> problems
+        = Monitor::SweepExpander::checkArguments(*spec, editor->toolSchema());
+    json fixed = spec->fixed;
+    QSet<QString> unknownVaried;
+    for (const Monitor::SweepExpander::Problem &p : problems) {
+        fixed.erase(p.key.toStdString());
+        if (p.argument != p.key)
+            unknownVaried.insert(p.key);
+    }
     editor->clearVaried();
-    editor->form()->setValue(spec->fixed);
-    for (const Monitor::SweepAxis &axis : spec->axes) {
+    editor->setSweepDescription(spec->description);
+    editor->form()->setValue(fixed);
+    std::vector<Monitor::SweepAxis> axes; // in the file's order: the rows, the preview's columns
+    for (const QString &name : spec->variedOrder) {
+        for (const Monitor::SweepAxis &axis : spec->axes) {
+            if (axis.name == name && !unknownVaried.contains(name))
+                axes.push_back(axis);
+        }
+    }
+    for (const Monitor::SweepAxis &axis : axes) {
         switch (axis.kind) {
         case Monitor::SweepAxis::Kind::List:
             editor->setVaried(axis.name, SweepEditor::VaryKind::List, listText(axis.values));
@@ -106,6 +128,16 @@ bool SweepFile::load(SweepEditor *editor, const QByteArray &text, QString *error
                               spec->samples > 0 ? spec->samples : 8,
                               spec->seed);
     editor->setConcurrency(spec->concurrency);
+    editor->setFileProblems(problems);
+    if (!problems.isEmpty()) {
+        QStringList lines;
+        for (const Monitor::SweepExpander::Problem &p : problems)
+            lines << QStringLiteral("• ") + p.text;
+        *error = tr("The tool \"%1\" cannot take these values, so Eddy left them out of the editor "
+                    "and will not submit the sweep until each is fixed there (or in the file):\n%2")
+                     .arg(spec->tool, lines.join(QLatin1Char('\n')));
+        return false;
+    }
     if (editor->updatePreview() <= 0) {
         *error = tr("The sweep does not fit the tool \"%1\": %2")
                      .arg(spec->tool, editor->problemText());
@@ -117,7 +149,7 @@ bool SweepFile::load(SweepEditor *editor, const QByteArray &text, QString *error
 QByteArray SweepFile::save(const SweepEditor *editor, QString *error)
 {
     QStringList problems;
-    const json s = editor->spec(&problems);
+    const nlohmann::ordered_json s = editor->spec(&problems);
     if (s.is_null()) {
         *error = tr("Fix the sweep first: %1").arg(problems.join(QLatin1Char(' ')));
         return {};
@@ -162,15 +194,19 @@ void SweepFile::askToSave(SweepEditor *editor, QWidget *parent)
     QFileDialog *dialog = fileDialog(parent, tr("Save Sweep"));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     QObject::connect(
-        dialog, &QFileDialog::fileSelected, parent, [text, parent](const QString &path) {
+        dialog, &QFileDialog::fileSelected, parent, [text, parent, editor = QPointer<SweepEditor>(editor)](const QString &path) {
             QSettings().setValue(QStringLiteral("sweepFile/dir"), QFileInfo(path).absolutePath());
             QSaveFile file(path);
             if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size()
-                || !file.commit())
+                || !file.commit()) {
                 showError(parent,
                           tr("Save Sweep"),
                           tr("Eddy cannot write %1: %2")
                               .arg(QDir::toNativeSeparators(path), file.errorString()));
+                return;
+            }
+            if (editor)
+                editor->showNotice(tr("Saved to %1").arg(QFileInfo(path).fileName()));
         });
     dialog->open();
 }

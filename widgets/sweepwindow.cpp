@@ -41,8 +41,8 @@ void SweepWindow::reject()
         m_asking = nullptr;
         if (button != discard)
             return;
-        if (m_editor)
-            m_editor->markClean();
+        if (m_editor) // discarded: the next New Sweep starts from the tool's defaults
+            m_editor->startOver();
         QDialog::reject();
     });
     m_asking->open();

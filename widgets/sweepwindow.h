@@ -9,7 +9,8 @@ namespace Eddy {
 class SweepEditor;
 
 // The window around the sweep editor. Escape or closing it asks before discarding a filled
-// editor (a box named "discardSweep" with "discard" and "keepEditing" buttons).
+// editor (a box named "discardSweep" with "discard" and "keepEditing" buttons); Discard empties
+// the editor (SweepEditor::startOver()).
 class SweepWindow final : public QDialog
 {
     Q_OBJECT

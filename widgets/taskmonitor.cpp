@@ -229,24 +229,45 @@ void TaskMonitor::selectTask(qint64 taskId)
 
 void TaskMonitor::cancelSelected()
 {
-    QList<qint64> live;
-    for (qint64 id : selectedTaskIds()) {
-        const Store::TaskRecord *t = m_model->task(id);
-        if (t && t->isLive() && !t->cancelRequested)
-            live << id;
-    }
+    const auto stillLive = [this](const QList<qint64> &ids) {
+        QList<qint64> out;
+        for (qint64 id : ids) {
+            const Store::TaskRecord *t = m_model->task(id);
+            if (t && t->isLive() && !t->cancelRequested)
+                out << id;
+        }
+        return out;
+    };
+    QList<qint64> live = stillLive(selectedTaskIds());
     if (live.isEmpty())
         return;
     // Always asked, one task or many: Del sits beside the arrow keys and a cancel is final.
     if (m_confirmCancel) {
-        QMessageBox box(QMessageBox::Question, tr("Cancel Tasks"),
-                        tr("Ask the server to cancel %n running task(s)? Results already computed "
-                           "are lost.",
-                           nullptr, static_cast<int>(live.size())),
+        const auto question = [](qsizetype n) {
+            return tr("Ask the server to cancel %n running task(s)? Results already computed "
+                      "are lost.",
+                      nullptr, static_cast<int>(n));
+        };
+        QMessageBox box(QMessageBox::Question, tr("Cancel Tasks"), question(live.size()),
                         QMessageBox::Yes | QMessageBox::No, this);
         box.setObjectName(QStringLiteral("cancelConfirm"));
         box.setDefaultButton(QMessageBox::No);
+        // A case that finishes while the box is open has nothing left to lose: the box counts
+        // only the cases still running, and goes when none is.
+        const auto follow = [&box, &live, &stillLive, &question] {
+            const QList<qint64> now = stillLive(live);
+            if (now.isEmpty())
+                box.done(QMessageBox::No);
+            else if (now.size() != live.size())
+                box.setText(question(now.size()));
+        };
+        connect(m_model, &QAbstractItemModel::dataChanged, &box, follow);
+        connect(m_model, &QAbstractItemModel::modelReset, &box, follow);
+        connect(m_model, &QAbstractItemModel::rowsRemoved, &box, follow);
         if (box.exec() != QMessageBox::Yes)
+            return;
+        live = stillLive(live);
+        if (live.isEmpty())
             return;
     }
     Q_EMIT cancelRequested(live);

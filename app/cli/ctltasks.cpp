@@ -295,7 +295,11 @@ void Ctl::cmdExport()
         return;
     if (!m_engine.sweep(sweep))
         return fail(QStringLiteral("there is no sweep %1.").arg(sweep));
-    const auto cases = m_engine.cases(sweep);
+    // One row per design point, its latest attempt (a re-run or a relaunch that kept the varied
+    // values), in case order: what the window's table, plot and CSV show.
+    auto cases = Monitor::SweepExport::latestAttempts(m_engine.cases(sweep));
+    std::stable_sort(cases.begin(), cases.end(),
+                     [](const Store::CaseRecord &a, const Store::CaseRecord &b) { return a.index < b.index; });
     struct Row
     {
         Store::CaseRecord c;

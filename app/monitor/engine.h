@@ -295,7 +295,7 @@ private:
     bool isSubmitting() const; // a tools/call in flight or a case waiting to be sent
     void withTools(qint64 serverId, std::function<void(const nlohmann::json &tools, const QString &error)> then);
     void startSubmission(qint64 serverId, const QString &tool, std::vector<nlohmann::json> cases,
-                         const nlohmann::json &inputSchema, const nlohmann::json &specRaw,
+                         const nlohmann::json &inputSchema, const nlohmann::ordered_json &specRaw,
                          int concurrency, std::optional<qint64> sessionId, bool single,
                          std::optional<qint64> parentCaseId = std::nullopt);
     void pumpSubmissions();

@@ -1,5 +1,6 @@
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
+#include "app/monitor/sweepexport.h"
 
 namespace Eddy::Monitor {
 
@@ -106,13 +107,13 @@ void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &ar
             checkIdle();
             return;
         }
-        startSubmission(serverId, tool, {args}, schema, json(), s_singleCallConcurrency, sessionId, true,
+        startSubmission(serverId, tool, {args}, schema, nlohmann::ordered_json(), s_singleCallConcurrency, sessionId, true,
                         parentCaseId);
     });
 }
 
 void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<json> caseArgs,
-                             const json &inputSchema, const json &specRaw, int concurrency,
+                             const json &inputSchema, const nlohmann::ordered_json &specRaw, int concurrency,
                              std::optional<qint64> sessionId, bool single,
                              std::optional<qint64> parentCaseId)
 {
@@ -139,9 +140,10 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
     if (single) {
         Store::CaseRecord &c = cases.first();
         c.parentCaseId = parentCaseId;
-        // A re-run (the parent's arguments unchanged) is a new attempt of the same design point:
-        // it joins the parent's sweep at the parent's case index. Edited arguments are a new
-        // point of their own and stay a single call.
+        // A re-run, or a relaunch that keeps the sweep's varied values (more iterations, a
+        // tighter tolerance), is a new attempt of the same design point: it joins the parent's
+        // sweep at the parent's case index, and the sweep shows it instead of the earlier one.
+        // A changed varied value is a new point of its own and stays a single call.
         if (parentCaseId) {
             if (const auto parent = m_store.caseRecord(*parentCaseId); parent && parent->sweepId) {
                 json mine = json::parse(c.arguments.toStdString(), nullptr, false);
@@ -149,7 +151,17 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
                 if (mine.is_object() && theirs.is_object()) {
                     mine.erase("idempotency_key");
                     theirs.erase("idempotency_key");
-                    if (mine == theirs) {
+                    bool samePoint = mine == theirs;
+                    const auto sweep = m_store.sweep(*parent->sweepId);
+                    const QStringList varied = sweep ? SweepExport::variedNames(sweep->spec) : QStringList();
+                    if (!samePoint && !varied.isEmpty() && c.tool == parent->tool) {
+                        samePoint = true;
+                        for (const QString &name : varied) {
+                            const std::string key = name.toStdString();
+                            samePoint = samePoint && mine.value(key, json()) == theirs.value(key, json());
+                        }
+                    }
+                    if (samePoint) {
                         c.sweepId = parent->sweepId;
                         c.index = parent->index;
                     }

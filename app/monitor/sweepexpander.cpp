@@ -3,7 +3,9 @@
 
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <numeric>
 #include <random>
 
@@ -31,7 +33,139 @@ bool addError(QStringList *errors, const QString &e)
     return false;
 }
 
+int editDistance(const QString &a, const QString &b)
+{
+    std::vector<int> row(size_t(b.size()) + 1);
+    std::iota(row.begin(), row.end(), 0);
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        int diagonal = row[0];
+        row[0] = int(i);
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const int up = row[size_t(j)];
+            row[size_t(j)] = std::min({up + 1, row[size_t(j - 1)] + 1,
+                                       diagonal + (a[i - 1].toLower() == b[j - 1].toLower() ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[size_t(b.size())];
+}
+
+QString numberText(double d)
+{
+    return QString::number(d, 'g', 12);
+}
+
 } // namespace
+
+QString SweepExpander::expects(const json &prop)
+{
+    if (!prop.is_object())
+        return {};
+    if (const auto e = prop.find("enum"); e != prop.end() && e->is_array()) {
+        QStringList options;
+        for (const json &o : *e)
+            options << QString::fromStdString(o.dump());
+        return QStringLiteral("one of %1").arg(options.join(QStringLiteral(", ")));
+    }
+    const QString type = SchemaValidator::typeOf(prop);
+    QString what = type == QLatin1String("integer")   ? QStringLiteral("an integer")
+                   : type == QLatin1String("number")  ? QStringLiteral("a number")
+                   : type == QLatin1String("string")  ? QStringLiteral("a text in quotes")
+                   : type == QLatin1String("boolean") ? QStringLiteral("true or false")
+                   : type == QLatin1String("array")   ? QStringLiteral("a list [...]")
+                   : type == QLatin1String("object")  ? QStringLiteral("an object {...}")
+                                                      : QString();
+    if (what.isEmpty())
+        return {};
+    const auto bound = [&prop](const char *key) -> std::optional<double> {
+        const auto it = prop.find(key);
+        if (it == prop.end() || !it->is_number())
+            return std::nullopt;
+        return it->get<double>();
+    };
+    const auto min = bound("minimum"), max = bound("maximum");
+    const auto xmin = bound("exclusiveMinimum"), xmax = bound("exclusiveMaximum");
+    if (min && max)
+        what += QStringLiteral(" from %1 to %2").arg(numberText(*min), numberText(*max));
+    else if (xmin && max)
+        what += QStringLiteral(" above %1 and at most %2").arg(numberText(*xmin), numberText(*max));
+    else if (min)
+        what += QStringLiteral(" of at least %1").arg(numberText(*min));
+    else if (xmin)
+        what += QStringLiteral(" above %1").arg(numberText(*xmin));
+    else if (max)
+        what += QStringLiteral(" of at most %1").arg(numberText(*max));
+    else if (xmax)
+        what += QStringLiteral(" below %1").arg(numberText(*xmax));
+    return what;
+}
+
+QList<SweepExpander::Problem> SweepExpander::checkArguments(const SweepSpec &spec, const json &inputSchema)
+{
+    QList<Problem> out;
+    const json props = inputSchema.is_object() ? inputSchema.value("properties", json::object()) : json::object();
+    const bool hasProps = props.is_object() && !props.empty();
+    QStringList names; // the tool's arguments, the key Eddy sets left out
+    for (auto it = props.begin(); hasProps && it != props.end(); ++it)
+        if (it.key() != s_keyArgument)
+            names << QString::fromStdString(it.key());
+    const QString accepted = names.join(QStringLiteral(", "));
+    // The argument a misspelt key most likely means: close in spelling, or one starts the other.
+    const auto likeliest = [&names](const QString &key) {
+        QString best;
+        // A typo or two, fewer in a short name ("seed" is not "grid").
+        const int allowed = std::clamp(int(key.size()) / 3, 1, 3);
+        int bestDistance = allowed + 1;
+        for (const QString &n : names) {
+            int d = editDistance(key, n);
+            if (d >= bestDistance && key.size() >= 4 && n.size() >= 4
+                && (n.startsWith(key, Qt::CaseInsensitive) || key.startsWith(n, Qt::CaseInsensitive)))
+                d = allowed;
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = n;
+            }
+        }
+        return best;
+    };
+    const auto unknown = [&](const QString &where, const QString &key) {
+        const QString meant = likeliest(key);
+        Problem p{key, meant, {}};
+        p.text = meant.isEmpty()
+                     ? QStringLiteral("%1.%2: the tool %3 has no argument \"%2\" (it accepts: %4)")
+                           .arg(where, key, spec.tool, accepted)
+                     : QStringLiteral("%1.%2: the tool %3 has no argument \"%2\"; did you mean "
+                                      "\"%4\"? (it accepts: %5)")
+                           .arg(where, key, spec.tool, meant, accepted);
+        out << p;
+    };
+    for (auto it = spec.fixed.begin(); it != spec.fixed.end(); ++it) {
+        const QString key = QString::fromStdString(it.key());
+        if (it.key() == s_keyArgument) {
+            out << Problem{key, {}, QStringLiteral("fixed.idempotency_key: Eddy sets a unique key for every case; remove it.")};
+        } else if (hasProps && !props.contains(it.key())) {
+            unknown(QStringLiteral("fixed"), key);
+        } else if (hasProps) {
+            const json &prop = props[it.key()];
+            const QStringList problems
+                = SchemaValidator::validate(it.value(), prop, QStringLiteral("fixed.%1").arg(key));
+            if (!problems.isEmpty()) {
+                const QString wanted = expects(prop);
+                out << Problem{key, key,
+                               wanted.isEmpty() ? problems.join(QStringLiteral("; "))
+                                                : QStringLiteral("%1 (the tool %2 expects %3)")
+                                                      .arg(problems.join(QStringLiteral("; ")), spec.tool, wanted)};
+            }
+        }
+    }
+    for (const SweepAxis &axis : spec.axes) {
+        if (axis.name == QLatin1String(s_keyArgument))
+            out << Problem{axis.name, {}, QStringLiteral("vary.idempotency_key: Eddy sets a unique key for every case; remove it.")};
+        else if (hasProps && !props.contains(axis.name.toStdString()))
+            unknown(QStringLiteral("vary"), axis.name);
+    }
+    return out;
+}
 
 std::vector<std::vector<double>> SweepExpander::latinHypercube(int n, int dims, quint64 seed)
 {
@@ -55,30 +189,9 @@ std::optional<std::vector<json>> SweepExpander::expand(const SweepSpec &spec, co
                                                        QStringList *errors)
 {
     const json props = inputSchema.is_object() ? inputSchema.value("properties", json::object()) : json::object();
-    const bool hasProps = props.is_object() && !props.empty();
     bool ok = true;
-    auto known = [&](const std::string &name) { return !hasProps || props.contains(name); };
-    auto knownList = [&] {
-        QStringList names;
-        for (auto it = props.begin(); it != props.end(); ++it)
-            if (it.key() != s_keyArgument)
-                names << QString::fromStdString(it.key());
-        return names.join(QStringLiteral(", "));
-    };
-    for (auto it = spec.fixed.begin(); it != spec.fixed.end(); ++it) {
-        if (it.key() == s_keyArgument)
-            ok = addError(errors, QStringLiteral("fixed.idempotency_key: Eddy sets a unique key for every case; remove it."));
-        else if (!known(it.key()))
-            ok = addError(errors, QStringLiteral("fixed.%1: the tool %2 has no such argument (it accepts: %3)")
-                                      .arg(QString::fromStdString(it.key()), spec.tool, knownList()));
-    }
-    for (const SweepAxis &axis : spec.axes) {
-        if (axis.name == QLatin1String(s_keyArgument))
-            ok = addError(errors, QStringLiteral("vary.idempotency_key: Eddy sets a unique key for every case; remove it."));
-        else if (!known(axis.name.toStdString()))
-            ok = addError(errors, QStringLiteral("vary.%1: the tool %2 has no such argument (it accepts: %3)")
-                                      .arg(axis.name, spec.tool, knownList()));
-    }
+    for (const Problem &p : checkArguments(spec, inputSchema))
+        ok = addError(errors, p.text);
     if (!ok)
         return std::nullopt;
 

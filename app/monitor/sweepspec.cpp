@@ -2,11 +2,12 @@
 
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
 
 namespace Eddy::Monitor {
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 
@@ -39,7 +40,8 @@ bool parseAxis(const QString &name, const json &def, SweepAxis *axis, QString *e
         if (!list.is_array() || list.empty())
             return fail(error, QStringLiteral("vary.%1.list must be a non-empty array of values").arg(name));
         axis->kind = SweepAxis::Kind::List;
-        axis->values.assign(list.begin(), list.end());
+        for (const json &v : list)
+            axis->values.push_back(nlohmann::json(v));
         return true;
     }
     if (def.contains("range")) {
@@ -89,6 +91,11 @@ std::optional<SweepSpec> SweepSpec::fromText(const QByteArray &text, QString *er
     return fromJson(doc, error);
 }
 
+std::optional<SweepSpec> SweepSpec::fromJson(const nlohmann::json &doc, QString *error)
+{
+    return fromJson(json(doc), error);
+}
+
 std::optional<SweepSpec> SweepSpec::fromJson(const json &doc, QString *error)
 {
     if (!doc.is_object()) {
@@ -118,10 +125,18 @@ std::optional<SweepSpec> SweepSpec::fromJson(const json &doc, QString *error)
             fail(error, QStringLiteral("\"fixed\" must be an object of argument values."));
             return std::nullopt;
         }
-        spec.fixed = doc["fixed"];
+        spec.fixed = nlohmann::json(doc["fixed"]);
     }
-    const std::string mode = doc.value("mode", std::string("grid"));
-    if (!doc.value("mode", json("grid")).is_string() || (mode != "grid" && mode != "lhs")) {
+    if (doc.contains("description")) {
+        if (!doc["description"].is_string()) {
+            fail(error, QStringLiteral("\"description\" must be a text in quotes."));
+            return std::nullopt;
+        }
+        spec.description = QString::fromStdString(doc["description"].get<std::string>());
+    }
+    const json modeValue = doc.value("mode", json("grid"));
+    const std::string mode = modeValue.is_string() ? modeValue.get<std::string>() : std::string();
+    if (mode != "grid" && mode != "lhs") {
         fail(error, QStringLiteral("\"mode\" must be \"grid\" or \"lhs\"."));
         return std::nullopt;
     }
@@ -150,7 +165,10 @@ std::optional<SweepSpec> SweepSpec::fromJson(const json &doc, QString *error)
                 return std::nullopt;
             }
             spec.axes.push_back(axis);
+            spec.variedOrder << name;
         }
+        std::stable_sort(spec.axes.begin(), spec.axes.end(),
+                         [](const SweepAxis &a, const SweepAxis &b) { return a.name.toStdString() < b.name.toStdString(); });
     }
     if (spec.mode == Mode::LatinHypercube) {
         if (!doc.contains("samples") || !doc["samples"].is_number_integer() || doc["samples"].get<qint64>() < 1) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <nlohmann/json.hpp>
 
@@ -27,15 +28,20 @@ struct SweepSpec
     enum class Mode { Grid, LatinHypercube };
     QString tool;
     nlohmann::json fixed = nlohmann::json::object();
-    std::vector<SweepAxis> axes;        // sorted by argument name (the last varies fastest)
+    // Sorted by argument name (the last varies fastest): the cases' order and a seed's Latin
+    // hypercube points do not depend on how the file lists them.
+    std::vector<SweepAxis> axes;
+    QStringList variedOrder;            // the varied names as the file lists them
     Mode mode = Mode::Grid;
     int samples = 0;                    // lhs
     quint64 seed = 1;                   // lhs
     int concurrency = 4;
-    nlohmann::json raw;                 // the file as read, stored with the sweep
+    QString description;                // free text, stored with the sweep
+    nlohmann::ordered_json raw;         // the file as read, in its order; stored with the sweep
 
     // Parses and checks the file's own shape (not the tool's schema); on failure returns
     // nullopt and sets *error to a sentence naming the offending key.
+    static std::optional<SweepSpec> fromJson(const nlohmann::ordered_json &json, QString *error);
     static std::optional<SweepSpec> fromJson(const nlohmann::json &json, QString *error);
     static std::optional<SweepSpec> fromText(const QByteArray &text, QString *error);
 };

@@ -37,6 +37,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -335,6 +336,12 @@ void tst_GuiMisc::sweepEditorDefaultsLabelAndEscape()
     editor->clearVaried(); // the proposed row has no values yet
     auto *submit = editor->findChild<QPushButton *>(QStringLiteral("submit"));
     QVERIFY(submit);
+    // The required grid has no default: it reads "not set" and must be given (it used to start
+    // at its minimum, 8, and sweeps ran at that resolution unasked).
+    auto *grid = qobject_cast<QSpinBox *>(editor->form()->editor("grid"));
+    QVERIFY(grid);
+    QCOMPARE(grid->text(), grid->specialValueText());
+    grid->setValue(16);
     editor->setVaried(
         QStringLiteral("reynolds"), SweepEditor::VaryKind::List, QStringLiteral("100, 400, 1000"));
     QTRY_COMPARE(submit->text(), QStringLiteral("Submit 3 Cases"));

@@ -10,6 +10,7 @@
 #include "widgets/residualchart.h"
 #include "widgets/resultview.h"
 #include "widgets/schemaform.h"
+#include "widgets/sweepeditor.h"
 #include "widgets/taskmonitor.h"
 #include "widgets/uitranslations.h"
 
@@ -22,7 +23,10 @@
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLogValueAxis>
+#include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -57,10 +61,12 @@ private Q_SLOTS:
     void germanTitlesReadWhole();
     void germanStatusMessagesFit();
     void germanSummaryReadsWhole();
+    void germanSweepEditorShowsRequiredFields();
     void englishTitlesReadWhole();
     void englishStatusMessagesFit();
     void englishSummaryReadsWhole();
     void englishToolErrorReadsWhole();
+    void englishSweepEditorShowsRequiredFields();
     void cleanupTestCase();
 
 private:
@@ -76,6 +82,9 @@ private:
     // `label` (in the result dock) shown with every line whole: its visible part reaches down to
     // its last line ("Answer: ..." in the summary).
     void verifyShownWhole(const QLabel *label, const QString &what);
+    // New Sweep on this screen: the required arguments (reynolds *, grid *) are in view without
+    // scrolling the form, and the window with its Submit button is on the screen.
+    void verifySweepEditorShowsRequiredFields(const QString &what);
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
@@ -336,6 +345,56 @@ void tst_SmallScreen::englishToolErrorReadsWhole()
     QTest::qWait(500);
     QCOMPARE(w.chart()->height(), w.chart()->minimumHeight());
     QCOMPARE(w.size(), m_openedSize);
+}
+
+void tst_SmallScreen::verifySweepEditorShowsRequiredFields(const QString &what)
+{
+    MainWindow &w = *m_app->window();
+    w.showSweepEditor();
+    SweepEditor *editor = w.sweepEditor();
+    QWidget *window = editor->window();
+    QVERIFY(QTest::qWaitForWindowExposed(window));
+    QTest::qWait(300);
+    const QRect screen = window->screen()->availableGeometry();
+    const QRect frame = window->frameGeometry();
+    QVERIFY2(screen.contains(frame),
+             qPrintable(QStringLiteral("%1: the editor window (%2, %3) %4x%5 is off the screen")
+                            .arg(what)
+                            .arg(frame.x())
+                            .arg(frame.y())
+                            .arg(frame.width())
+                            .arg(frame.height())));
+    auto *submit = editor->findChild<QPushButton *>(QStringLiteral("submit"));
+    QVERIFY(submit && submit->isVisible());
+    QVERIFY(window->rect().contains(QRect(submit->mapTo(window, QPoint(0, 0)), submit->size())));
+    for (const char *name : {"reynolds", "grid"}) {
+        QWidget *field = editor->form()->editor(name);
+        QVERIFY(field);
+        QScrollArea *scroll = nullptr;
+        for (QWidget *p = field->parentWidget(); p && !scroll; p = p->parentWidget())
+            scroll = qobject_cast<QScrollArea *>(p);
+        QVERIFY(scroll);
+        const QRect shown(field->mapTo(scroll->viewport(), QPoint(0, 0)), field->size());
+        QVERIFY2(scroll->viewport()->rect().contains(shown),
+                 qPrintable(QStringLiteral("%1: %2 at y %3..%4 is outside the form's view, %5 high")
+                                .arg(what, QLatin1String(name))
+                                .arg(shown.top())
+                                .arg(shown.bottom())
+                                .arg(scroll->viewport()->height())));
+        QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+    }
+    editor->markClean();
+    window->hide();
+}
+
+void tst_SmallScreen::germanSweepEditorShowsRequiredFields()
+{
+    verifySweepEditorShowsRequiredFields(QStringLiteral("German"));
+}
+
+void tst_SmallScreen::englishSweepEditorShowsRequiredFields()
+{
+    verifySweepEditorShowsRequiredFields(QStringLiteral("English"));
 }
 
 void tst_SmallScreen::germanTitlesReadWhole()

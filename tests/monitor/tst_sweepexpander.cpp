@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QTest>
 
 #include <algorithm>
@@ -68,6 +69,8 @@ private slots:
     void tooManyCasesRefused();
     void validatorOneOfAndItems();
     void shippedExamplesExpand();
+    void argumentsCheckedKeyByKey();
+    void fileOrderKeptCaseOrderNot();
 };
 
 void tst_SweepExpander::gridIsTheProduct()
@@ -237,6 +240,56 @@ void tst_SweepExpander::shippedExamplesExpand()
         ++sweeps;
     }
     QVERIFY2(sweeps >= 3, qPrintable(dir.path()));
+}
+
+void tst_SweepExpander::argumentsCheckedKeyByKey()
+{
+    // The review's files: each problem names the key, the value and what the tool expects, and
+    // a misspelt key the argument it likely means.
+    QString err;
+    const auto spec = SweepSpec::fromText(R"({"tool": "run_cfd_case",
+        "fixed": {"grid": "64", "max_iteration": 500, "reynold": 100, "tolerance": 1e-4},
+        "vary": {"renolds": {"list": [100]}}})", &err);
+    QVERIFY2(spec, qPrintable(err));
+    const QList<SweepExpander::Problem> problems = SweepExpander::checkArguments(*spec, cfdSchema());
+    QCOMPARE(problems.size(), 4);
+    QHash<QString, SweepExpander::Problem> byKey;
+    for (const auto &p : problems)
+        byKey.insert(p.key, p);
+    QCOMPARE(byKey.value(QStringLiteral("grid")).argument, QStringLiteral("grid"));
+    QCOMPARE(byKey.value(QStringLiteral("grid")).text,
+             QStringLiteral("fixed.grid: \"64\" is not of type integer (the tool run_cfd_case expects an integer from 8 to 1024)"));
+    QCOMPARE(byKey.value(QStringLiteral("max_iteration")).argument, QStringLiteral("max_iterations"));
+    QVERIFY(byKey.value(QStringLiteral("max_iteration")).text.startsWith(
+        QStringLiteral("fixed.max_iteration: the tool run_cfd_case has no argument \"max_iteration\"; did you mean \"max_iterations\"?")));
+    QCOMPARE(byKey.value(QStringLiteral("reynold")).argument, QStringLiteral("reynolds"));
+    QCOMPARE(byKey.value(QStringLiteral("renolds")).argument, QStringLiteral("reynolds"));
+    QVERIFY(byKey.value(QStringLiteral("renolds")).text.startsWith(QStringLiteral("vary.renolds:")));
+    // expand() refuses with the same sentences.
+    QStringList errors;
+    QVERIFY(!SweepExpander::expand(*spec, cfdSchema(), &errors));
+    QVERIFY2(errors.contains(byKey.value(QStringLiteral("grid")).text), qPrintable(errors.join(QLatin1Char('\n'))));
+    QCOMPARE(SweepExpander::expects(cfdSchema()["properties"]["reynolds"]), QStringLiteral("a number above 0 and at most 1000000"));
+    QCOMPARE(SweepExpander::expects(cfdSchema()["properties"]["scheme"]), QStringLiteral("one of \"upwind\", \"central\""));
+}
+
+void tst_SweepExpander::fileOrderKeptCaseOrderNot()
+{
+    QString err;
+    const auto listed = SweepSpec::fromText(R"({"description": "d", "tool": "t", "fixed": {"grid": 16},
+        "vary": {"reynolds": {"list": [100, 400]}, "grading": {"list": [1, 2]}}})", &err);
+    const auto sorted = SweepSpec::fromText(R"({"tool": "t", "fixed": {"grid": 16},
+        "vary": {"grading": {"list": [1, 2]}, "reynolds": {"list": [100, 400]}}})", &err);
+    QVERIFY(listed && sorted);
+    QCOMPARE(listed->variedOrder, (QStringList{QStringLiteral("reynolds"), QStringLiteral("grading")}));
+    QCOMPARE(listed->description, QStringLiteral("d"));
+    // The raw spec (what is stored) keeps the file's order.
+    const std::string raw = listed->raw.dump();
+    QVERIFY(raw.find("reynolds") < raw.find("grading"));
+    QVERIFY(raw.find("description") < raw.find("tool"));
+    // The cases do not depend on it: the same order, whichever way the file lists the axes.
+    QStringList errors;
+    QCOMPARE(*SweepExpander::expand(*listed, cfdSchema(), &errors), *SweepExpander::expand(*sorted, cfdSchema(), &errors));
 }
 
 QTEST_GUILESS_MAIN(tst_SweepExpander)

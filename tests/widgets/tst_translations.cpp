@@ -43,6 +43,8 @@ void tst_Translations::translatesUi()
     QCOMPARE(TaskTableModel::statusText(Store::TaskStatus::Working), QStringLiteral("In Arbeit"));
     QCOMPARE(TaskTableModel::statusText(Store::TaskStatus::Completed, true), QStringLiteral("Werkzeugfehler"));
     QCOMPARE(QCoreApplication::translate("Eddy::MainWindow", "&File"), QStringLiteral("&Datei"));
+    // A proposal (a mesh repair) is accepted: "Annehmen", not "Übernehmen" (to take over).
+    QCOMPARE(QCoreApplication::translate("Eddy::AnswerPanel", "Accept"), QStringLiteral("Annehmen"));
     Store::SessionRecord s{5, QStringLiteral("Studie"), 0, 6};
     SessionListModel sessions;
     sessions.setSessions({s});
