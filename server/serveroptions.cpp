@@ -60,6 +60,8 @@ std::string ServerOptions::usage()
            "                          iterations (sampled every 50 ms; default 0 = by time)\n"
            "  --backend local|slurm   where cases run: solver threads here (local, the default)\n"
            "                          or one Slurm batch job per case (slurm)\n"
+           "  --openfoam-cases DIR    run_openfoam_case may run OpenFOAM case folders under DIR\n"
+           "                          (copied, never changed; default: templates only)\n"
            "  --case-dir DIR          slurm: case folders, shared with the compute nodes\n"
            "                          (default DATA_DIR/cases)\n"
            "  --slurm-partition P     slurm: submit to partition P (default: the cluster's)\n"
@@ -125,7 +127,7 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                                              "--slurm-refresh-ms", "--slurm-solver",
                                              "--slurm-stats", "--replica-key-file",
                                              "--slurm-rest", "--slurm-jwt-file", "--slurm-user",
-                                             "--slurm-rest-timeout-s"};
+                                             "--slurm-rest-timeout-s", "--openfoam-cases"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -225,6 +227,10 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             (flag == "--case-dir" ? out.caseDir
                                   : flag == "--slurm-solver" ? out.slurmSolver
                                                              : out.slurmStatsFile) = value;
+        } else if (flag == "--openfoam-cases") {
+            if (value.empty())
+                return bad("give the folder that holds your OpenFOAM case folders");
+            out.openfoamCases = value;
         } else if (flag == "--replica-key-file") {
             if (value.empty())
                 return bad("give the path of the key file the replicas share (mode 0600)");
