@@ -103,6 +103,9 @@ private slots:
     void toolListed();
     void cavityCompletesWithProgressAndResults();
     void ownCaseIsCopiedNotChanged();
+    void steadyTemplate();
+    void functionObjectTemplate();
+    void withoutOpenFoam();
     void badInputRefused_data();
     void badInputRefused();
     void meshQuestionFromCheckMesh();
@@ -272,6 +275,79 @@ void tst_ServerOpenFoam::ownCaseIsCopiedNotChanged()
              QStringLiteral("0.005"));
     QCOMPARE(readFile(own + QStringLiteral("/constant/transportProperties")), before);
     QVERIFY2(!QFileInfo(own + QStringLiteral("/constant/polyMesh")).exists(), "the original was meshed");
+}
+
+void tst_ServerOpenFoam::steadyTemplate()
+{
+    // simpleFoam pitzDaily for 10 iterations: not converged, but no error either.
+    const std::string id = start({{"template", "pitzDaily"}, {"end_time", 10}}, *m_client);
+    QVERIFY(!id.empty());
+    const json done = waitTerminal(*m_client, id);
+    QCOMPARE(done.value("status", ""), std::string("completed"));
+    const json &result = done["result"];
+    QVERIFY2(!result.value("isError", true), result.dump().c_str());
+    const std::string message = done.value("statusMessage", "");
+    QVERIFY2(QRegularExpression(QStringLiteral(
+                 "^stopped at the iteration limit, not converged: iteration 10 of 10, residual \\S+ "
+                 "\\(Ux \\S+, Uy \\S+, p \\S+, epsilon \\S+, k \\S+\\), continuity \\S+, execution \\S+ s$"))
+                 .match(QString::fromStdString(message)).hasMatch(),
+             message.c_str());
+    const json &s = result["structuredContent"];
+    QCOMPARE(s.value("outcome", ""), std::string("iteration limit"));
+    QCOMPARE(s.value("converged", true), false);
+    QCOMPARE(s.value("steady", false), true);
+    QCOMPARE(s["mesh"].value("cells", 0), 12225);
+    // One series per field, by iteration, for the chart (docs/sweeps.md).
+    QCOMPARE(s["residual_history"]["iteration"].size(), std::size_t(10));
+    QCOMPARE(s["residual_history"]["k"].size(), std::size_t(10));
+}
+
+void tst_ServerOpenFoam::functionObjectTemplate()
+{
+    // pisoFoam porousBlockage, five steps: topoSet after blockMesh, and the pressure drop the
+    // template's function object writes.
+    const std::string id = start({{"template", "porousBlockage"}, {"end_time", 0.25}}, *m_client);
+    QVERIFY(!id.empty());
+    const json done = waitTerminal(*m_client, id);
+    QCOMPARE(done.value("status", ""), std::string("completed"));
+    const json &result = done["result"];
+    QVERIFY2(!result.value("isError", true), result.dump().c_str());
+    const json &fo = result["structuredContent"]["function_objects"];
+    QVERIFY2(fo.contains("pressureDrop/p") && fo["pressureDrop/p"].get<double>() > 0, fo.dump().c_str());
+    QVERIFY2(fo.contains("pressureDrop.region1/areaAverage(p)"), fo.dump().c_str());
+    QVERIFY2(text(result).find("pressureDrop/p = ") != std::string::npos, text(result).c_str());
+    const QString caseDir = QString::fromStdString(result["structuredContent"].value("case_folder", ""));
+    QVERIFY(QFile::exists(caseDir + QStringLiteral("/log.topoSet")));
+    QVERIFY(QFile::exists(caseDir + QStringLiteral("/log.pisoFoam")));
+}
+
+void tst_ServerOpenFoam::withoutOpenFoam()
+{
+    // A server that finds no OpenFOAM still lists the tool, saying what to install; a call is
+    // refused with the same words.
+    const QByteArray path = qgetenv("PATH");
+    const QByteArray project = qgetenv("WM_PROJECT_DIR");
+    qputenv("PATH", "/nonexistent");
+    qunsetenv("WM_PROJECT_DIR");
+    TestServer bare;
+    const bool started = bare.start({QStringLiteral("--workers"), QStringLiteral("1")});
+    qputenv("PATH", path);
+    if (!project.isEmpty())
+        qputenv("WM_PROJECT_DIR", project);
+    QVERIFY2(started, qPrintable(bare.errorString()));
+    McpTestClient client(bare.url());
+    std::string description;
+    const HttpReply list = client.request("tools/list");
+    QVERIFY2(list.result().contains("tools"), list.body.c_str());
+    for (const json &tool : list.result()["tools"])
+        if (tool.value("name", "") == "run_openfoam_case")
+            description = tool.value("description", "");
+    QVERIFY2(description.rfind("Unavailable on this server: OpenFOAM is not installed", 0) == 0, description.c_str());
+    QVERIFY2(description.find("apt-get install openfoam openfoam-examples") != std::string::npos, description.c_str());
+    const HttpReply r = client.request("tools/call", {{"name", "run_openfoam_case"}, {"arguments", {{"template", "cavity"}}}});
+    QVERIFY(r.result().value("isError", false));
+    QVERIFY2(text(r.result()).find("run_openfoam_case is unavailable: OpenFOAM is not installed") != std::string::npos,
+             r.body.c_str());
 }
 
 void tst_ServerOpenFoam::badInputRefused_data()
