@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 namespace Eddy::Server {
@@ -97,6 +98,14 @@ std::string shortJson(const json &v)
 json finite(double v)
 {
     return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+// A time or a duration as an engineer writes it: "0.1", "12.5", "2e-05".
+std::string plain(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
 }
 
 std::string residualText(const FoamLog::Step &step)
@@ -430,30 +439,30 @@ json FoamTool::result(const json &arguments, const FoamLog &log, const Outcome &
     if (died) {
         text += "failed in the " + o.failedStep + " step (" + o.exitText + ")";
         if (!std::isnan(last.time))
-            text += " at time " + CfdTool::sci(last.time, 3);
+            text += " at time " + plain(last.time);
         if (!log.fatal().empty())
             text += ": " + log.fatal();
         text += ". Last lines of log." + o.failedStep + ":\n" + o.logTail + "\n";
     } else if (diverged) {
         text += "diverged: its residuals are no longer finite at time "
-                + CfdTool::sci(last.time, 3) + " (" + residualText(last) + ")";
+                + plain(last.time) + " (" + residualText(last) + ")";
     } else if (outcome == "converged") {
         text += "converged (residual controls met) in " + std::to_string(log.convergedIterations())
                 + " iterations";
     } else if (outcome == "iteration limit") {
         text += "stopped at its iteration limit without meeting the residual controls";
     } else {
-        text += "reached its end time " + CfdTool::sci(last.time, 3) + " after "
+        text += "reached its end time " + plain(last.time) + " after "
                 + std::to_string(log.steps()) + " time steps";
     }
     if (!died && std::isfinite(last.executionSeconds))
-        text += " in " + CfdTool::sci(last.executionSeconds, 2) + " s of execution time";
+        text += " in " + plain(last.executionSeconds) + " s of execution time";
     if (!died && !last.residuals.empty())
         text += "; final initial residuals " + residualText(last);
     if (o.scalars.is_object() && !o.scalars.empty()) {
         std::string values;
         for (const auto &[key, value] : o.scalars.items())
-            values += (values.empty() ? "" : ", ") + key + " = " + CfdTool::sci(value.get<double>(), 3);
+            values += (values.empty() ? "" : ", ") + key + " = " + plain(value.get<double>());
         text += "; function objects: " + values;
     }
     text += (died ? "Case folder: " : ". Case folder: ") + o.caseDir + ".";
