@@ -70,11 +70,6 @@ int main(int argc, char **argv)
                   << "': " << ec.message() << "; pass a writable folder with --data-dir\n";
         return 1;
     }
-    if (!options.openfoamCases.empty() && !std::filesystem::is_directory(options.openfoamCases, ec)) {
-        std::cerr << "eddy-cfd-server: --openfoam-cases '" << options.openfoamCases
-                  << "' is not a folder; give the folder that holds your OpenFOAM cases\n";
-        return 1;
-    }
     TaskStore store;
     if (!store.open((std::filesystem::path(options.dataDir) / "tasks.sqlite").string(), error)) {
         std::cerr << "eddy-cfd-server: " << error << "\n";

@@ -1,6 +1,7 @@
 #include "server/serveroptions.h"
 
 #include <charconv>
+#include <filesystem>
 #include <thread>
 
 namespace Eddy::Server {
@@ -228,8 +229,9 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                                   : flag == "--slurm-solver" ? out.slurmSolver
                                                              : out.slurmStatsFile) = value;
         } else if (flag == "--openfoam-cases") {
-            if (value.empty())
-                return bad("give the folder that holds your OpenFOAM case folders");
+            std::error_code ec;
+            if (value.empty() || !std::filesystem::is_directory(value, ec))
+                return bad("not a folder; give the folder that holds your OpenFOAM case folders");
             out.openfoamCases = value;
         } else if (flag == "--replica-key-file") {
             if (value.empty())

@@ -45,6 +45,8 @@ void tst_ServerFlags::badFlags_data()
     QTest::newRow("rest timeout without rest")
         << QStringList{"--backend", "slurm", "--slurm-rest-timeout-s", "5"}
         << "--slurm-rest-timeout-s goes with --slurm-rest URL";
+    QTest::newRow("openfoam cases missing")
+        << QStringList{"--openfoam-cases", "no-such-folder-here"} << "--openfoam-cases";
     QTest::newRow("replicas without slurm")
         << QStringList{"--replica-key-file", "replica.key"} << "needs --backend slurm";
 }

@@ -104,6 +104,7 @@ private slots:
     void cavityCompletesWithProgressAndResults();
     void ownCaseIsCopiedNotChanged();
     void steadyTemplate();
+    void parallelRun();
     void functionObjectTemplate();
     void withoutOpenFoam();
     void badInputRefused_data();
@@ -112,6 +113,7 @@ private slots:
     void answerAbortEnds();
     void answerCorrectionChangesSchemes();
     void answerChangeMeshRunsAgain();
+    void cancelLeavesNoProcess_data();
     void cancelLeavesNoProcess();
     void killNineResumesFromLatestTime();
 
@@ -302,6 +304,22 @@ void tst_ServerOpenFoam::steadyTemplate()
     QCOMPARE(s["residual_history"]["k"].size(), std::size_t(10));
 }
 
+void tst_ServerOpenFoam::parallelRun()
+{
+    // Two processes: decomposePar, mpirun, reconstructPar, each in its own log.
+    const std::string id = start({{"template", "cavity"}, {"end_time", 0.1}, {"processors", 2}}, *m_client);
+    QVERIFY(!id.empty());
+    const json done = waitTerminal(*m_client, id);
+    QCOMPARE(done.value("status", ""), std::string("completed"));
+    QVERIFY2(!done["result"].value("isError", true), done.dump().c_str());
+    const QString caseDir = QString::fromStdString(done["result"]["structuredContent"].value("case_folder", ""));
+    QCOMPARE(foamValue(caseDir, QStringLiteral("system/decomposeParDict"), QStringLiteral("numberOfSubdomains")),
+             QStringLiteral("2"));
+    for (const char *path : {"log.decomposePar", "log.reconstructPar", "processor0/0/U", "processor1/0.1/U", "0.1/U"})
+        QVERIFY2(QFileInfo::exists(caseDir + QLatin1Char('/') + QLatin1String(path)), path);
+    QVERIFY(readFile(caseDir + QStringLiteral("/log.icoFoam")).contains(QStringLiteral("nProcs : 2")));
+}
+
 void tst_ServerOpenFoam::functionObjectTemplate()
 {
     // pisoFoam porousBlockage, five steps: topoSet after blockMesh, and the pressure drop the
@@ -487,9 +505,19 @@ void tst_ServerOpenFoam::answerChangeMeshRunsAgain()
     QVERIFY(foamValue(caseDir, QStringLiteral("system/blockMeshDict"), QStringLiteral("vertices")).contains(QStringLiteral("( 1 1 0 )")));
 }
 
+void tst_ServerOpenFoam::cancelLeavesNoProcess_data()
+{
+    QTest::addColumn<int>("processors");
+    QTest::newRow("serial") << 1;
+    QTest::newRow("mpirun") << 2; // the ranks are mpirun's children: the group must go whole
+}
+
 void tst_ServerOpenFoam::cancelLeavesNoProcess()
 {
-    const std::string id = start({{"template", "cavity"}, {"end_time", 100000}, {"write_interval", 1000000}}, *m_client);
+    QFETCH(int, processors);
+    const std::string id = start({{"template", "cavity"}, {"end_time", 100000}, {"write_interval", 1000000},
+                                  {"processors", processors}},
+                                 *m_client);
     QVERIFY(!id.empty());
     const json running = m_client->waitForTask(id, [](const json &t) {
         return t.value("statusMessage", "").rfind("icoFoam: time", 0) == 0 || McpTestClient::isTerminal(t);
