@@ -1,5 +1,7 @@
 #include "server/checkmeshreport.h"
 
+#include "server/foamtext.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,25 +13,8 @@ using nlohmann::json;
 
 namespace {
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
-
-double numberAfter(std::string_view s, std::string_view key)
-{
-    const auto at = s.find(key);
-    if (at == std::string_view::npos)
-        return CheckMeshReport::kNone;
-    const std::string rest(s.substr(at + key.size(), 40));
-    char *end = nullptr;
-    const double v = std::strtod(rest.c_str(), &end);
-    return end == rest.c_str() ? CheckMeshReport::kNone : v;
-}
+using FoamText::numberAfter;
+using FoamText::trim;
 
 // The first whole number in s, or -1.
 long long firstCount(std::string_view s)

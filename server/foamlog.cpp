@@ -1,6 +1,7 @@
 #include "server/foamlog.h"
 
 #include "server/cfdtool.h"
+#include "server/foamtext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,46 +12,10 @@ namespace Eddy::Server {
 
 namespace {
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
-
-bool startsWith(std::string_view s, std::string_view prefix)
-{
-    return s.substr(0, prefix.size()) == prefix;
-}
-
-// The number at the start of s (after spaces), or NaN when there is none. OpenFOAM writes
-// "nan", "-nan" and "inf" when a run blows up; strtod reads them.
-double numberAt(std::string_view s, std::size_t *used = nullptr)
-{
-    std::size_t i = 0;
-    while (i < s.size() && s[i] == ' ')
-        ++i;
-    std::size_t j = i;
-    while (j < s.size() && s[j] != ' ' && s[j] != ',' && s[j] != ')' && s[j] != '\t')
-        ++j;
-    const std::string token(s.substr(i, j - i));
-    char *end = nullptr;
-    const double v = std::strtod(token.c_str(), &end);
-    if (used)
-        *used = j;
-    if (token.empty() || end != token.c_str() + token.size())
-        return FoamLog::kNone;
-    return v;
-}
-
-// The number after `key` in s, or NaN.
-double numberAfter(std::string_view s, std::string_view key)
-{
-    const auto at = s.find(key);
-    return at == std::string_view::npos ? FoamLog::kNone : numberAt(s.substr(at + key.size()));
-}
+using FoamText::numberAfter;
+using FoamText::numberAt;
+using FoamText::startsWith;
+using FoamText::trim;
 
 // Plain digits where they read well ("0.25", "12.5"), else e-notation.
 std::string fixedOrSci(double v, int digits = 6)

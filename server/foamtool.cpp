@@ -4,6 +4,7 @@
 #include "server/checkmeshreport.h"
 #include "server/foamcase.h"
 #include "server/foamlog.h"
+#include "server/toolargs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -89,12 +90,6 @@ json outputSchema()
             {"required", {"case_name", "solver", "outcome", "converged", "case_folder"}}};
 }
 
-std::string shortJson(const json &v)
-{
-    std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
-    return s.size() > 60 ? s.substr(0, 60) + "..." : s;
-}
-
 json finite(double v)
 {
     return std::isfinite(v) ? json(v) : json(nullptr);
@@ -171,23 +166,13 @@ bool FoamTool::validate(const json &arguments, const std::string &casesRoot, jso
                 + FoamCase::templateNames() + ") or 'case', and optional settings.";
         return false;
     }
-    static const char *const known[] = {"template", "case", "case_name", "set", "end_time",
-                                        "write_interval", "processors", "idempotency_key"};
-    for (const auto &[key, value] : arguments.items()) {
-        bool ok = false;
-        for (const char *k : known)
-            ok = ok || key == k;
-        if (!ok) {
-            error = "Unknown argument '" + key + "': run_openfoam_case accepts template, case, "
-                    "case_name, set, end_time, write_interval, processors and idempotency_key.";
-            return false;
-        }
-    }
+    if (!ToolArgs::onlyKnown(arguments,
+                             {"template", "case", "case_name", "set", "end_time",
+                              "write_interval", "processors", "idempotency_key"},
+                             name, error))
+        return false;
     const auto bad = [&](const char *arg, const std::string &what) {
-        error = std::string("Invalid argument '") + arg + "': " + what;
-        if (arguments.contains(arg))
-            error += " (got " + shortJson(arguments.at(arg)) + ")";
-        error += ".";
+        error = ToolArgs::invalid(arguments, arg, what);
         return false;
     };
     normalized = {{"tool", name}};
@@ -216,14 +201,10 @@ bool FoamTool::validate(const json &arguments, const std::string &casesRoot, jso
             return bad("case", "the folder has no system/controlDict, so it is no OpenFOAM case");
         normalized["case"] = c;
     }
-    if (arguments.contains("case_name")) {
-        const json &v = arguments["case_name"];
-        if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 200)
-            return bad("case_name", "must be a non-empty string of at most 200 characters");
-        normalized["case_name"] = v;
-    } else {
-        normalized["case_name"] = hasTemplate ? arguments["template"] : arguments["case"];
-    }
+    normalized["case_name"] = hasTemplate ? arguments["template"] : arguments["case"];
+    if (!ToolArgs::optionalName(arguments, "case_name", normalized, error)
+        || !ToolArgs::optionalName(arguments, "idempotency_key", normalized, error))
+        return false;
     for (const char *key : {"end_time", "write_interval"}) {
         if (!arguments.contains(key))
             continue;
@@ -239,12 +220,6 @@ bool FoamTool::validate(const json &arguments, const std::string &casesRoot, jso
             return bad("processors", "must be a whole number from 1 to "
                                          + std::to_string(kMaxProcessors));
         normalized["processors"] = v;
-    }
-    if (arguments.contains("idempotency_key")) {
-        const json &v = arguments["idempotency_key"];
-        if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 200)
-            return bad("idempotency_key", "must be a non-empty string of at most 200 characters");
-        normalized["idempotency_key"] = v;
     }
     normalized["set"] = json::object();
     if (arguments.contains("set")) {
