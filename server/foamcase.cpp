@@ -122,18 +122,24 @@ std::string trimmed(std::string s)
     return first == std::string::npos ? std::string() : s.substr(first);
 }
 
-bool endsWithFooter(const fs::path &file)
+// The last (at most) n bytes of a file; empty when it cannot be read.
+std::string lastBytes(const fs::path &file, std::streamoff n)
 {
     std::ifstream in(file, std::ios::binary);
     if (!in)
-        return false;
+        return {};
     in.seekg(0, std::ios::end);
     const std::streamoff size = in.tellg();
-    const std::streamoff take = std::min<std::streamoff>(size, 200);
+    const std::streamoff take = std::min<std::streamoff>(size, n);
     in.seekg(size - take);
-    std::string tailText(std::size_t(take), '\0');
-    in.read(tailText.data(), take);
-    const std::string t = trimmed(tailText);
+    std::string text(std::size_t(take), '\0');
+    in.read(text.data(), take);
+    return text;
+}
+
+bool endsWithFooter(const fs::path &file)
+{
+    const std::string t = trimmed(lastBytes(file, 200));
     return t.size() > 4 && t.compare(t.size() - 2, 2, "//") == 0
            && t.rfind("// *") != std::string::npos;
 }
@@ -487,15 +493,7 @@ json functionObjectScalars(const std::string &caseDir)
 
 std::string tail(const std::string &path, int lines)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return {};
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    const std::streamoff take = std::min<std::streamoff>(size, 16384);
-    in.seekg(size - take);
-    std::string text(std::size_t(take), '\0');
-    in.read(text.data(), take);
+    std::string text = lastBytes(path, 16384);
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
         text.pop_back();
     std::size_t at = text.size();
