@@ -7,6 +7,7 @@
 #include "tests/common/testserver.h"
 #include "tests/server/mcptestclient.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -116,6 +117,8 @@ private slots:
     void cancelLeavesNoProcess_data();
     void cancelLeavesNoProcess();
     void killNineResumesFromLatestTime();
+    void shutdownResumes();
+    void legacyTaskAndToolError();
 
 private:
     std::string start(const json &arguments, McpTestClient &client);
@@ -583,6 +586,62 @@ void tst_ServerOpenFoam::killNineResumesFromLatestTime()
     QVERIFY(!QFileInfo::exists(caseDir + QStringLiteral("/log.icoFoam.2")));
     QCOMPARE(done["result"]["structuredContent"].value("last_time", 0.0), 20.0);
     QVERIFY(processesUnder(openfoam).isEmpty());
+}
+
+void tst_ServerOpenFoam::shutdownResumes()
+{
+    // SIGTERM stops the solver and leaves the task working; the next start resumes it.
+    TestServer server;
+    QVERIFY2(server.start({QStringLiteral("--workers"), QStringLiteral("1"), QStringLiteral("--poll-interval-ms"), QStringLiteral("100")}),
+             qPrintable(server.errorString()));
+    McpTestClient client(server.url());
+    const std::string id = start({{"template", "cavity"}, {"end_time", 10}, {"write_interval", 100}}, client);
+    QVERIFY(!id.empty());
+    const json running = client.waitForTask(id, [](const json &t) {
+        const auto at = QRegularExpression(QStringLiteral("^icoFoam: time = ([0-9.]+) "))
+                            .match(QString::fromStdString(t.value("statusMessage", "")));
+        return (at.hasMatch() && at.captured(1).toDouble() >= 1) || McpTestClient::isTerminal(t);
+    });
+    QVERIFY2(running.value("status", "") == "working", running.dump().c_str());
+    QVERIFY(server.terminate());
+    const QString openfoam = server.dataDir() + QStringLiteral("/openfoam");
+    QVERIFY2(processesUnder(openfoam).isEmpty(), qPrintable(processesUnder(openfoam).join(',')));
+    QVERIFY2(server.restart(), qPrintable(server.errorString()));
+    McpTestClient again(server.url());
+    const json done = waitTerminal(again, id);
+    QCOMPARE(done.value("status", ""), std::string("completed"));
+    QVERIFY2(!done["result"].value("isError", true), done.dump().c_str());
+    const QString caseDir = QString::fromStdString(done["result"]["structuredContent"].value("case_folder", ""));
+    QVERIFY2(firstTime(readFile(caseDir + QStringLiteral("/log.icoFoam"))) > 0.5,
+             qPrintable(readFile(caseDir + QStringLiteral("/log.restart"))));
+}
+
+void tst_ServerOpenFoam::legacyTaskAndToolError()
+{
+    // 2025-11-25: a task-augmented call; a solver that dies makes the task failed.
+    const std::string session = m_client->initialize();
+    QVERIFY(!session.empty());
+    const HttpReply created = m_client->legacy(session, "tools/call",
+        {{"name", "run_openfoam_case"}, {"arguments", badMeshCase("legacy")}, {"task", {{"ttl", 600000}}}});
+    const std::string id = created.result()["task"].value("taskId", "");
+    QVERIFY2(!id.empty(), created.body.c_str());
+    const auto get = [&] { return m_client->legacy(session, "tasks/get", {{"taskId", id}}).result(); };
+    QDeadlineTimer deadline(60000);
+    while (get().value("status", "") != "input_required" && !deadline.hasExpired())
+        QTest::qWait(40);
+    QCOMPARE(get().value("status", ""), std::string("input_required"));
+    // Both eras see the same task: answered through tasks/update, "continue" runs icoFoam on the
+    // rejected mesh, where it dies.
+    const json task = m_client->getTask(id).result();
+    QVERIFY2(task["inputRequests"].is_object() && !task["inputRequests"].empty(), task.dump().c_str());
+    const std::string key = task["inputRequests"].begin().key();
+    m_client->request("tasks/update", {{"taskId", id},
+                                       {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"action", "continue"}}}}}}}});
+    while (get().value("status", "") == "working" && !deadline.hasExpired())
+        QTest::qWait(40);
+    const json ended = get();
+    QCOMPARE(ended.value("status", ""), std::string("failed"));
+    QVERIFY2(ended.value("statusMessage", "").rfind("icoFoam failed", 0) == 0, ended.dump().c_str());
 }
 
 QTEST_GUILESS_MAIN(tst_ServerOpenFoam)
