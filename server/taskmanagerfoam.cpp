@@ -33,7 +33,16 @@ void TaskManager::runFoamCase(const EntryPtr &e, const json &arguments)
     hooks.stopRequested = [&] { return e->stop.load() || m_stopping.load(); };
     hooks.report = [&](const std::string &message) { progress(e, message); };
     FoamRunner runner(arguments, caseDir, m_options.openfoamCases, hooks);
-    switch (runner.run(arguments.value("mesh_answers", json::array()))) {
+    FoamRunner::Outcome outcome = FoamRunner::Outcome::Stopped;
+    try {
+        outcome = runner.run(arguments.value("mesh_answers", json::array()));
+    } catch (const std::exception &ex) { // a file system or JSON error: no exception leaves a worker
+        finish(e, TaskStatus::Failed, nullptr,
+               {{"code", -32603}, {"message", std::string("The OpenFOAM case failed: ") + ex.what()}},
+               std::string("failed: ") + ex.what(), attempt);
+        return;
+    }
+    switch (outcome) {
     case FoamRunner::Outcome::Stopped: {
         if (m_stopping && !e->stop)
             Log::info("task " + Log::redact(id) + " stopped for shutdown; it resumes from its "
