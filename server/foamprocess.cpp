@@ -7,6 +7,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -21,6 +23,16 @@ namespace Eddy::Server {
 namespace {
 
 constexpr auto kPollStep = std::chrono::milliseconds(20);
+
+// A process that has ended but was not reaped yet (its parent is gone or slow) is no threat.
+bool isZombie(pid_t pid)
+{
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    const auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
+}
 
 } // namespace
 
@@ -250,20 +262,34 @@ bool FoamProcess::run(const std::vector<std::string> &argv,
     return true;
 }
 
-bool FoamProcess::killLeftover(pid_t pgid, const std::string &dir)
+int FoamProcess::killMarked(const std::string &entry)
 {
-    if (pgid <= 1)
-        return false;
+    const std::string needle = entry + '\0';
+    std::vector<pid_t> marked;
     std::error_code ec;
-    const auto cwd = std::filesystem::read_symlink("/proc/" + std::to_string(pgid) + "/cwd", ec);
-    if (ec || std::filesystem::weakly_canonical(dir, ec) != cwd)
-        return false;
-    if (::getpgid(pgid) != pgid)
-        return false;
-    ::killpg(pgid, SIGKILL);
-    for (int i = 0; i < 250 && ::kill(pgid, 0) == 0; ++i)
+    for (const std::filesystem::directory_entry &e : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        const pid_t pid = pid_t(std::stol(name));
+        if (pid == ::getpid())
+            continue;
+        std::ifstream in(e.path() / "environ", std::ios::binary); // unreadable: not ours
+        const std::string variables((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (variables.rfind(needle, 0) == 0 || variables.find('\0' + needle) != std::string::npos)
+            marked.push_back(pid);
+    }
+    for (const pid_t pid : marked)
+        ::kill(pid, SIGKILL);
+    const auto gone = [&] {
+        for (const pid_t pid : marked)
+            if (::kill(pid, 0) == 0 && !isZombie(pid))
+                return false;
+        return true;
+    };
+    for (int i = 0; i < 250 && !gone(); ++i)
         std::this_thread::sleep_for(kPollStep);
-    return true;
+    return int(marked.size());
 }
 
 } // namespace Eddy::Server

@@ -2,8 +2,8 @@
 
 // One OpenFOAM utility or solver as a child process: its own process group, stdout and stderr
 // to a log file (or captured), signals unblocked, killed with SIGKILL if the server dies. Stopped
-// with SIGTERM to the whole group, then SIGKILL after a grace period, so mpirun's ranks go too.
-// Used by one thread at a time.
+// with SIGTERM to the whole group (mpirun passes it on to its ranks, which have groups of their
+// own), then SIGKILL after a grace period. Used by one thread at a time.
 
 #include <sys/types.h>
 
@@ -51,9 +51,11 @@ public:
 
     // The full path of an executable on PATH, or empty.
     static std::string which(const std::string &name);
-    // Sends SIGKILL to a process group left from an earlier server run, if pgid still leads one
-    // whose working folder is dir. True when one was found.
-    static bool killLeftover(pid_t pgid, const std::string &dir);
+    // Sends SIGKILL to every process of this user whose environment holds entry exactly
+    // ("EDDY_FOAM_RUN=<case key>", set on each step): what a step left behind after a stop or an
+    // earlier server's death, such as mpirun's ranks, which run in process groups of their own.
+    // Waits (at most 5 s) for them to go; returns how many there were.
+    static int killMarked(const std::string &entry);
 
 private:
     bool spawn(const std::vector<std::string> &argv,

@@ -47,6 +47,11 @@ FoamRunner::FoamRunner(json arguments, std::string caseDir, std::string casesRoo
     , m_hooks(std::move(hooks))
 {}
 
+std::string FoamRunner::marker() const
+{
+    return "EDDY_FOAM_RUN=" + fs::path(m_caseDir).filename().string();
+}
+
 void FoamRunner::report(const std::string &message)
 {
     if (message == m_lastReport)
@@ -69,13 +74,12 @@ FoamRunner::Step FoamRunner::runStep(const std::vector<std::string> &argv,
     const std::string logPath = (fs::path(m_caseDir) / ("log." + logName)).string();
     FoamProcess process;
     std::string error;
-    if (!process.start(argv, m_caseDir, FoamCase::environment(FoamCase::installation()), logPath,
-                       false, error)) {
+    std::vector<std::string> env = FoamCase::environment(FoamCase::installation());
+    env.push_back(marker());
+    if (!process.start(argv, m_caseDir, env, logPath, false, error)) {
         m_exitText = error;
         return Step::Failed;
     }
-    m_state["pgid"] = process.pid(); // a leftover group is ended on the next resume
-    saveState();
     const int fd = solver ? ::open(logPath.c_str(), O_RDONLY | O_CLOEXEC) : -1;
     const auto drain = [&] {
         char buf[65536];
@@ -86,6 +90,7 @@ FoamRunner::Step FoamRunner::runStep(const std::vector<std::string> &argv,
     while (!process.finished()) {
         if (m_hooks.stopRequested && m_hooks.stopRequested()) {
             process.stop(kStopGrace);
+            FoamProcess::killMarked(marker()); // ranks mpirun did not take with it
             stopped = true;
             break;
         }
@@ -98,8 +103,6 @@ FoamRunner::Step FoamRunner::runStep(const std::vector<std::string> &argv,
     drain();
     if (fd >= 0)
         ::close(fd);
-    m_state.erase("pgid");
-    saveState();
     if (stopped)
         return Step::Stopped;
     m_exitText = process.describeExit();
@@ -348,8 +351,11 @@ FoamRunner::Outcome FoamRunner::run(const json &answers)
     m_state = CaseFolder::readJson((fs::path(m_caseDir) / kStateFile).string());
     if (!m_state.is_object())
         m_state = json::object();
-    if (m_state.contains("pgid") && m_state["pgid"].is_number_integer())
-        FoamProcess::killLeftover(m_state["pgid"].get<int>(), m_caseDir);
+    // An earlier server that died (kill -9) took its steps' direct children with it; what they
+    // started may still be running in this folder.
+    if (const int left = FoamProcess::killMarked(marker()))
+        appendText(fs::path(m_caseDir) / "log.restart",
+                   "killed " + std::to_string(left) + " process(es) left from an earlier run\n");
     if (!m_state.value("prepared", false)) {
         std::string step, why;
         if (!prepare(step, why))

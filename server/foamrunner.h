@@ -57,6 +57,8 @@ private:
     bool prepareRestart(std::string &why);
     Outcome solve();
     void report(const std::string &message);
+    // The environment entry every step of this case carries (its folder's name, a hash).
+    std::string marker() const;
 
     nlohmann::json m_arguments;
     std::string m_caseDir;

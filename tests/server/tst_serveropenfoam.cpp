@@ -117,6 +117,7 @@ private slots:
     void cancelLeavesNoProcess_data();
     void cancelLeavesNoProcess();
     void killNineResumesFromLatestTime();
+    void shutdownResumes_data();
     void shutdownResumes();
     void legacyTaskAndToolError();
 
@@ -565,13 +566,25 @@ void tst_ServerOpenFoam::killNineResumesFromLatestTime()
     half.write(readFile(caseDir + QStringLiteral("/0.5/U")).left(500).toUtf8());
     half.close();
 
+    // A straggler of the killed run (as mpirun's ranks are for a few seconds): a process that
+    // carries the case's marker. The restarted server must end it before resuming.
+    QProcess straggler;
+    QProcessEnvironment marked = QProcessEnvironment::systemEnvironment();
+    marked.insert(QStringLiteral("EDDY_FOAM_RUN"), cases[0]);
+    straggler.setProcessEnvironment(marked);
+    straggler.start(QStringLiteral("sleep"), {QStringLiteral("600")});
+    QVERIFY(straggler.waitForStarted(10000));
+
     QVERIFY2(server.restart(), qPrintable(server.errorString()));
     McpTestClient again(server.url());
     const json done = waitTerminal(again, id, 90000);
+    QVERIFY(straggler.waitForFinished(10000));
+    QCOMPARE(straggler.exitStatus(), QProcess::CrashExit); // SIGKILL
     QCOMPARE(done.value("status", ""), std::string("completed"));
     QVERIFY2(!done["result"].value("isError", true), done.dump().c_str());
     const QString restart = readFile(caseDir + QStringLiteral("/log.restart"));
     QVERIFY2(restart.contains(QStringLiteral("removed the incomplete time folder 19.5")), qPrintable(restart));
+    QVERIFY2(restart.contains(QStringLiteral("killed 1 process(es) left from an earlier run")), qPrintable(restart));
     // Written again, whole, by the resumed run.
     QVERIFY(readFile(cut + QStringLiteral("/U")).trimmed().endsWith(QStringLiteral("//")));
     const auto from = QRegularExpression(QStringLiteral("restarting from time (\\S+)")).match(restart);
@@ -588,14 +601,24 @@ void tst_ServerOpenFoam::killNineResumesFromLatestTime()
     QVERIFY(processesUnder(openfoam).isEmpty());
 }
 
+void tst_ServerOpenFoam::shutdownResumes_data()
+{
+    QTest::addColumn<int>("processors");
+    QTest::newRow("serial") << 1;
+    QTest::newRow("mpirun") << 2; // resumed from the processor folders' latest time
+}
+
 void tst_ServerOpenFoam::shutdownResumes()
 {
     // SIGTERM stops the solver and leaves the task working; the next start resumes it.
+    QFETCH(int, processors);
     TestServer server;
     QVERIFY2(server.start({QStringLiteral("--workers"), QStringLiteral("1"), QStringLiteral("--poll-interval-ms"), QStringLiteral("100")}),
              qPrintable(server.errorString()));
     McpTestClient client(server.url());
-    const std::string id = start({{"template", "cavity"}, {"end_time", 10}, {"write_interval", 100}}, client);
+    const std::string id = start({{"template", "cavity"}, {"end_time", 3}, {"write_interval", 100},
+                                  {"processors", processors}},
+                                 client);
     QVERIFY(!id.empty());
     const json running = client.waitForTask(id, [](const json &t) {
         const auto at = QRegularExpression(QStringLiteral("^icoFoam: time = ([0-9.]+) "))
@@ -614,6 +637,8 @@ void tst_ServerOpenFoam::shutdownResumes()
     const QString caseDir = QString::fromStdString(done["result"]["structuredContent"].value("case_folder", ""));
     QVERIFY2(firstTime(readFile(caseDir + QStringLiteral("/log.icoFoam"))) > 0.5,
              qPrintable(readFile(caseDir + QStringLiteral("/log.restart"))));
+    QCOMPARE(done["result"]["structuredContent"].value("last_time", 0.0), 3.0);
+    QVERIFY(QFileInfo::exists(caseDir + QStringLiteral("/3/U")));
 }
 
 void tst_ServerOpenFoam::legacyTaskAndToolError()
