@@ -19,6 +19,14 @@ namespace {
 
 constexpr int kMaxProcessors = 64;
 
+json templateList()
+{
+    json names = json::array();
+    for (const FoamCase::Template &t : FoamCase::templates())
+        names.push_back(t.name);
+    return names;
+}
+
 json inputSchema()
 {
     return {
@@ -26,6 +34,7 @@ json inputSchema()
         {"properties",
          {{"template",
            {{"type", "string"},
+            {"enum", templateList()},
             {"description", "One of the server's case templates: " + FoamCase::templateNames()
                                 + ". Give either template or case."}}},
           {"case",
