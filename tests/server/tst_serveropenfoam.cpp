@@ -268,9 +268,14 @@ void tst_ServerOpenFoam::ownCaseIsCopiedNotChanged()
     cp.start(QStringLiteral("cp"), {QStringLiteral("-r"), tutorial, own});
     QVERIFY(cp.waitForFinished(30000) && cp.exitCode() == 0);
     const QString before = readFile(own + QStringLiteral("/constant/transportProperties"));
+    // Tutorials may come gzipped (0/U.gz): the copy unpacks them.
+    QProcess gz;
+    gz.start(QStringLiteral("gzip"), {own + QStringLiteral("/0/U")});
+    QVERIFY(gz.waitForFinished(30000) && gz.exitCode() == 0);
 
     const std::string id = start({{"case", "studies/mycavity"}, {"end_time", 0.05},
-                                  {"set", {{"constant/transportProperties:nu", 0.005}}}},
+                                  {"set", {{"constant/transportProperties:nu", 0.005},
+                                           {"0/U:boundaryField/movingWall/value", "uniform (2 0 0)"}}}},
                                  *m_client);
     QVERIFY(!id.empty());
     const json done = waitTerminal(*m_client, id);
@@ -281,6 +286,10 @@ void tst_ServerOpenFoam::ownCaseIsCopiedNotChanged()
              QStringLiteral("0.005"));
     QCOMPARE(readFile(own + QStringLiteral("/constant/transportProperties")), before);
     QVERIFY2(!QFileInfo(own + QStringLiteral("/constant/polyMesh")).exists(), "the original was meshed");
+    QVERIFY(QFileInfo(own + QStringLiteral("/0/U.gz")).isFile());
+    QVERIFY(readFile(caseDir + QStringLiteral("/log.copy")).contains(QStringLiteral("unpacked U.gz")));
+    QCOMPARE(foamValue(caseDir, QStringLiteral("0/U"), QStringLiteral("boundaryField/movingWall/value")),
+             QStringLiteral("uniform ( 2 0 0 )"));
 }
 
 void tst_ServerOpenFoam::steadyTemplate()
