@@ -437,17 +437,16 @@ bool isCompleteTime(const std::string &caseDir, const std::string &folder)
             return false;
         files.push_back(e.path().filename().string());
     }
-    // Another written time (not the start) names the fields every write has.
+    // The written time before it (not the start folder) names the fields every write has.
     const auto times = timeFolders(caseDir);
-    for (auto it = times.rbegin(); it != times.rend(); ++it) {
-        if (it->first == folder || it == std::prev(times.rend())
-            || !isFile(fs::path(caseDir) / it->first / "uniform" / "time"))
-            continue;
-        for (const fs::directory_entry &e : fs::directory_iterator(fs::path(caseDir) / it->first, ec))
+    const auto self = std::find_if(times.begin(), times.end(),
+                                   [&](const auto &t) { return t.first == folder; });
+    if (self != times.end() && self - times.begin() >= 2) {
+        const fs::path previous = fs::path(caseDir) / std::prev(self)->first;
+        for (const fs::directory_entry &e : fs::directory_iterator(previous, ec))
             if (e.is_regular_file()
                 && std::find(files.begin(), files.end(), e.path().filename().string()) == files.end())
                 return false;
-        break;
     }
     return !files.empty();
 }

@@ -70,8 +70,8 @@ bool copyCase(const std::string &from, const std::string &to, std::string &log,
 
 // Time folders (name, value) in ascending time, "0" included.
 std::vector<std::pair<std::string, double>> timeFolders(const std::string &caseDir);
-// A written time is complete when every field of the start folder is there and every file
-// ends with OpenFOAM's closing line; a folder cut off mid-write is not.
+// A written time is complete when it has uniform/time, every file ends with OpenFOAM's closing
+// line, and it has every file the written time before it has; a folder cut off mid-write is not.
 bool isCompleteTime(const std::string &caseDir, const std::string &folder);
 
 // The last value of every column each function object wrote under postProcessing/, as

@@ -574,6 +574,11 @@ void tst_ServerOpenFoam::killNineResumesFromLatestTime()
     QVERIFY(half.open(QIODevice::WriteOnly));
     half.write(readFile(caseDir + QStringLiteral("/0.5/U")).left(500).toUtf8());
     half.close();
+    // And one whose files are whole but too few: p and phi were never written.
+    const QString few = caseDir + QStringLiteral("/19.25");
+    QVERIFY(QDir().mkpath(few + QStringLiteral("/uniform")));
+    QVERIFY(QFile::copy(caseDir + QStringLiteral("/0.5/uniform/time"), few + QStringLiteral("/uniform/time")));
+    QVERIFY(QFile::copy(caseDir + QStringLiteral("/0.5/U"), few + QStringLiteral("/U")));
 
     // A straggler of the killed run (as mpirun's ranks are for a few seconds): a process that
     // carries the case's marker. The restarted server must end it before resuming.
@@ -593,6 +598,7 @@ void tst_ServerOpenFoam::killNineResumesFromLatestTime()
     QVERIFY2(!done["result"].value("isError", true), done.dump().c_str());
     const QString restart = readFile(caseDir + QStringLiteral("/log.restart"));
     QVERIFY2(restart.contains(QStringLiteral("removed the incomplete time folder 19.5")), qPrintable(restart));
+    QVERIFY2(restart.contains(QStringLiteral("removed the incomplete time folder 19.25")), qPrintable(restart));
     QVERIFY2(restart.contains(QStringLiteral("killed 1 process(es) left from an earlier run")), qPrintable(restart));
     // Written again, whole, by the resumed run.
     QVERIFY(readFile(cut + QStringLiteral("/U")).trimmed().endsWith(QStringLiteral("//")));
