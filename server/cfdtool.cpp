@@ -18,9 +18,7 @@ json inputSchema()
     return {
         {"type", "object"},
         {"properties",
-         {{"case_name",
-           {{"type", "string"}, {"minLength", 1}, {"maxLength", 200},
-            {"description", "A name for this case, used in the summary."}}},
+         {{"case_name", ToolArgs::nameSchema("A name for this case, used in the summary.")},
           {"reynolds",
            {{"type", "number"}, {"exclusiveMinimum", 0}, {"maximum", 1e6},
             {"description", "Reynolds number U L / nu."}}},
@@ -44,8 +42,7 @@ json inputSchema()
            {{"type", "boolean"}, {"default", false},
             {"description", "Report a mesh defect even on a good mesh (demos and tests)."}}},
           {"idempotency_key",
-           {{"type", "string"}, {"minLength", 1}, {"maxLength", 200},
-            {"description", "Repeating a key returns the task created first with it."}}}}},
+           ToolArgs::nameSchema("Repeating a key returns the task created first with it.")}}},
         {"required", {"reynolds", "grid"}},
         {"additionalProperties", false}};
 }

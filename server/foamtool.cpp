@@ -42,9 +42,7 @@ json inputSchema()
             {"description", "An OpenFOAM case folder of your own, relative to the folder the "
                             "server was started with (--openfoam-cases). It is copied; the "
                             "original is never changed."}}},
-          {"case_name",
-           {{"type", "string"}, {"minLength", 1}, {"maxLength", 200},
-            {"description", "A name for this case, used in the summary."}}},
+          {"case_name", ToolArgs::nameSchema("A name for this case, used in the summary.")},
           {"set",
            {{"type", "object"},
             {"description",
@@ -66,8 +64,7 @@ json inputSchema()
             {"description", "Run on this many processes (decomposePar, mpirun, "
                             "reconstructPar)."}}},
           {"idempotency_key",
-           {{"type", "string"}, {"minLength", 1}, {"maxLength", 200},
-            {"description", "Repeating a key returns the task created first with it."}}}}},
+           ToolArgs::nameSchema("Repeating a key returns the task created first with it.")}}},
         {"additionalProperties", false}};
 }
 

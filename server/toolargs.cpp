@@ -48,6 +48,11 @@ bool optionalName(const json &arguments, const char *arg, json &normalized, std:
     return true;
 }
 
+json nameSchema(const std::string &description)
+{
+    return {{"type", "string"}, {"minLength", 1}, {"maxLength", 200}, {"description", description}};
+}
+
 std::string shortJson(const json &v, std::size_t max)
 {
     std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);

@@ -23,6 +23,8 @@ std::string invalid(const nlohmann::json &arguments, const char *arg, const std:
 // of at most 200 characters, copied to normalized; false with error otherwise.
 bool optionalName(const nlohmann::json &arguments, const char *arg, nlohmann::json &normalized,
                   std::string &error);
+// The inputSchema property of such a name-like argument.
+nlohmann::json nameSchema(const std::string &description);
 // The value as compact JSON, cut after max characters ("...").
 std::string shortJson(const nlohmann::json &v, std::size_t max = 40);
 
