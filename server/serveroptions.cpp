@@ -32,7 +32,8 @@ std::string ServerOptions::usage()
 {
     return "Usage: eddy-cfd-server [options]\n"
            "The reference MCP Tasks server (protocol 2026-07-28, also 2025-11-25) with a\n"
-           "lid-driven cavity CFD solver, exposed as the tool run_cfd_case at POST /mcp.\n\n"
+           "lid-driven cavity CFD solver, exposed as the tool run_cfd_case at POST /mcp, and\n"
+           "run_openfoam_case for OpenFOAM cases when OpenFOAM is installed.\n\n"
            "Options:\n"
            "  --host HOST             address to listen on (default 127.0.0.1)\n"
            "  --port PORT             TCP port, 0 picks a free one (default 0)\n"

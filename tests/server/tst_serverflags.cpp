@@ -75,7 +75,7 @@ void tst_ServerFlags::help()
     for (const char *flag : {"--host", "--port", "--data-dir", "--workers", "--token",
                              "--poll-interval-ms", "--ttl-ms", "--log-level", "--http-engine",
                              "--backend", "--case-dir", "--slurm-partition", "--slurm-refresh-ms",
-                             "--slurm-rest-timeout-s"})
+                             "--slurm-rest-timeout-s", "--openfoam-cases"})
         QVERIFY2(out.contains(QLatin1String(flag)), flag);
 }
 
