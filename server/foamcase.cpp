@@ -329,7 +329,7 @@ bool checkEntries(const std::string &sourceDir, const json &entries, std::string
         std::error_code ec;
         fs::create_directories(copy.parent_path(), ec);
         for (const fs::directory_entry &e : fs::directory_iterator(source.parent_path(), ec))
-            if (e.is_regular_file())
+            if (e.is_regular_file() && !e.is_symlink()) // as the copy: links are not followed
                 fs::copy_file(e.path(), copy.parent_path() / e.path().filename(),
                               fs::copy_options::overwrite_existing, ec);
         if (!isFile(copy) && isFile(copy.string() + ".gz")) {
@@ -376,8 +376,15 @@ bool copyCase(const std::string &from, const std::string &to, std::string &log,
         if (laterTime || name.rfind("processor", 0) == 0 || name.rfind("log.", 0) == 0
             || name == "postProcessing")
             continue;
+        // A link may lead out of the cases folder, which is never read outside: not followed.
+        if (e.is_symlink()) {
+            log += "skipped the symbolic link " + name + "\n";
+            continue;
+        }
         fs::copy(e.path(), fs::path(to) / name,
-                 fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
+                 fs::copy_options::recursive | fs::copy_options::overwrite_existing
+                     | fs::copy_options::skip_symlinks,
+                 ec);
         if (ec) {
             error = "cannot copy " + name + ": " + ec.message();
             return false;

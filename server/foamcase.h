@@ -63,8 +63,8 @@ bool valueText(const nlohmann::json &value, const std::string &current, std::str
 bool checkEntries(const std::string &sourceDir, const nlohmann::json &entries,
                   std::string &error);
 
-// Copies a case (without processor* folders, logs or earlier results' time folders) and
-// unpacks gzipped files; false with error.
+// Copies a case (without processor* folders, logs, earlier results' time folders or symbolic
+// links) and unpacks gzipped files; false with error.
 bool copyCase(const std::string &from, const std::string &to, std::string &log,
               std::string &error);
 

@@ -268,6 +268,10 @@ void tst_ServerOpenFoam::ownCaseIsCopiedNotChanged()
     cp.start(QStringLiteral("cp"), {QStringLiteral("-r"), tutorial, own});
     QVERIFY(cp.waitForFinished(30000) && cp.exitCode() == 0);
     const QString before = readFile(own + QStringLiteral("/constant/transportProperties"));
+    // Links out of the cases folder are not followed.
+    QTemporaryDir elsewhere;
+    QVERIFY(QFile::link(elsewhere.path(), own + QStringLiteral("/outside")));
+    QVERIFY(QFile::link(elsewhere.path(), own + QStringLiteral("/constant/outside")));
     // Tutorials may come gzipped (0/U.gz): the copy unpacks them.
     QProcess gz;
     gz.start(QStringLiteral("gzip"), {own + QStringLiteral("/0/U")});
@@ -287,7 +291,11 @@ void tst_ServerOpenFoam::ownCaseIsCopiedNotChanged()
     QCOMPARE(readFile(own + QStringLiteral("/constant/transportProperties")), before);
     QVERIFY2(!QFileInfo(own + QStringLiteral("/constant/polyMesh")).exists(), "the original was meshed");
     QVERIFY(QFileInfo(own + QStringLiteral("/0/U.gz")).isFile());
-    QVERIFY(readFile(caseDir + QStringLiteral("/log.copy")).contains(QStringLiteral("unpacked U.gz")));
+    const QString copyLog = readFile(caseDir + QStringLiteral("/log.copy"));
+    QVERIFY2(copyLog.contains(QStringLiteral("unpacked U.gz")), qPrintable(copyLog));
+    QVERIFY2(copyLog.contains(QStringLiteral("skipped the symbolic link outside")), qPrintable(copyLog));
+    QVERIFY(!QFileInfo::exists(caseDir + QStringLiteral("/outside")));
+    QVERIFY(!QFileInfo::exists(caseDir + QStringLiteral("/constant/outside")));
     QCOMPARE(foamValue(caseDir, QStringLiteral("0/U"), QStringLiteral("boundaryField/movingWall/value")),
              QStringLiteral("uniform ( 2 0 0 )"));
 }
