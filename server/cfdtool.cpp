@@ -1,5 +1,7 @@
 #include "server/cfdtool.h"
 
+#include "server/toolargs.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,9 +18,7 @@ json inputSchema()
     return {
         {"type", "object"},
         {"properties",
-         {{"case_name",
-           {{"type", "string"}, {"minLength", 1}, {"maxLength", 200},
-            {"description", "A name for this case, used in the summary."}}},
+         {{"case_name", ToolArgs::nameSchema("A name for this case, used in the summary.")},
           {"reynolds",
            {{"type", "number"}, {"exclusiveMinimum", 0}, {"maximum", 1e6},
             {"description", "Reynolds number U L / nu."}}},
@@ -42,8 +42,7 @@ json inputSchema()
            {{"type", "boolean"}, {"default", false},
             {"description", "Report a mesh defect even on a good mesh (demos and tests)."}}},
           {"idempotency_key",
-           {{"type", "string"}, {"minLength", 1}, {"maxLength", 200},
-            {"description", "Repeating a key returns the task created first with it."}}}}},
+           ToolArgs::nameSchema("Repeating a key returns the task created first with it.")}}},
         {"required", {"reynolds", "grid"}},
         {"additionalProperties", false}};
 }
@@ -142,14 +141,6 @@ bool isFiniteNumber(const json &v, double &out)
     return std::isfinite(out);
 }
 
-std::string shortJson(const json &v)
-{
-    std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (s.size() > 40)
-        s = s.substr(0, 40) + "...";
-    return s;
-}
-
 std::string fixed(double v, int digits)
 {
     char buf[64];
@@ -226,37 +217,18 @@ bool CfdTool::validate(const json &arguments, json &normalized, std::string &err
                 "settings.";
         return false;
     }
-    static const char *const known[] = {"case_name", "reynolds", "grid", "max_iterations",
-                                        "tolerance", "lid_velocity", "grading",
-                                        "force_mesh_defect", "idempotency_key"};
-    for (const auto &[key, value] : arguments.items()) {
-        bool ok = false;
-        for (const char *k : known)
-            ok = ok || key == k;
-        if (!ok) {
-            error = "Unknown argument '" + key + "': run_cfd_case accepts case_name, reynolds, "
-                    "grid, max_iterations, tolerance, lid_velocity, grading, force_mesh_defect "
-                    "and idempotency_key.";
-            return false;
-        }
-    }
+    if (!ToolArgs::onlyKnown(arguments,
+                             {"case_name", "reynolds", "grid", "max_iterations", "tolerance",
+                              "lid_velocity", "grading", "force_mesh_defect", "idempotency_key"},
+                             name, error))
+        return false;
     const auto bad = [&](const char *arg, const std::string &what) {
-        error = std::string("Invalid argument '") + arg + "': " + what;
-        if (arguments.contains(arg))
-            error += " (got " + shortJson(arguments.at(arg)) + ")";
-        error += ".";
+        error = ToolArgs::invalid(arguments, arg, what);
         return false;
     };
-    normalized = json::object();
-
-    if (arguments.contains("case_name")) {
-        const json &v = arguments["case_name"];
-        if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 200)
-            return bad("case_name", "must be a non-empty string of at most 200 characters");
-        normalized["case_name"] = v;
-    } else {
-        normalized["case_name"] = "cavity";
-    }
+    normalized = {{"case_name", "cavity"}};
+    if (!ToolArgs::optionalName(arguments, "case_name", normalized, error))
+        return false;
 
     double d = 0;
     std::int64_t n = 0;
@@ -302,13 +274,7 @@ bool CfdTool::validate(const json &arguments, json &normalized, std::string &err
             return bad("force_mesh_defect", "must be true or false");
         normalized["force_mesh_defect"] = arguments["force_mesh_defect"];
     }
-    if (arguments.contains("idempotency_key")) {
-        const json &v = arguments["idempotency_key"];
-        if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 200)
-            return bad("idempotency_key", "must be a non-empty string of at most 200 characters");
-        normalized["idempotency_key"] = v;
-    }
-    return true;
+    return ToolArgs::optionalName(arguments, "idempotency_key", normalized, error);
 }
 
 Solver::CaseParams CfdTool::caseParams(const json &a)
@@ -436,7 +402,7 @@ json CfdTool::result(const json &arguments, const Solver::CaseResult &r)
     const std::string caseName = arguments.value("case_name", "cavity");
     const int grid = arguments.value("grid", 0);
     std::string text = "Lid-driven cavity case '" + caseName + "' at Re = "
-                       + shortJson(arguments.value("reynolds", json(0))) + " on a "
+                       + ToolArgs::shortJson(arguments.value("reynolds", json(0))) + " on a "
                        + std::to_string(grid) + "x" + std::to_string(grid) + " grid (grading "
                        + fixed(arguments.value("grading", 1.0), 2) + ") ";
     // The residual to three digits: to two, one that met the tolerance just (9.97e-7 for 1e-6)

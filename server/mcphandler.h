@@ -76,6 +76,10 @@ private:
     void toolsList(HttpResponse &res, const Call &call);
     // run_cfd_case's Tool object for this mode (Tasks extension or streamed).
     nlohmann::json runToolDefinition(bool legacy) const;
+    // Validates a call of a task-running tool (run_cfd_case, run_openfoam_case) by name;
+    // false with a tool error's text.
+    bool validateRun(const nlohmann::json &name, const nlohmann::json &arguments,
+                     nlohmann::json &normalized, std::string &error) const;
     void toolsCall(HttpResponse &res, const Call &call, const HttpRequest &req);
     void fixtureCall(HttpResponse &res, const Call &call, const HttpRequest &req);
     void emptyList(HttpResponse &res, const Call &call);

@@ -5,6 +5,7 @@
 #include "server/mcphandler.h"
 
 #include "server/cfdtool.h"
+#include "server/foamtool.h"
 #include "server/jobtools.h"
 #include "server/conformancefixtures.h"
 #include "server/legacysession.h"
@@ -91,6 +92,8 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
     } else if (m == "tools/list") {
         json tools = JobTools::definitions();
         tools.insert(tools.begin(), runToolDefinition(true));
+        if (m_options.tasksExtension)
+            tools.insert(tools.begin() + 1, FoamTool::definition(true));
         sendResult(res, call.id, {{"tools", std::move(tools)}});
     } else if (m == "logging/setLevel" && !m_options.tasksExtension) {
         const json level = call.params.value("level", json());
@@ -165,11 +168,12 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
 {
     const json name = call.params.value("name", json());
     const bool jobTool = name.is_string() && JobTools::isTool(name.get<std::string>());
-    if (!jobTool && (!name.is_string() || name.get<std::string>() != CfdTool::name)) {
+    const bool foam = name.is_string() && name.get<std::string>() == FoamTool::name;
+    if (!jobTool && !foam && (!name.is_string() || name.get<std::string>() != CfdTool::name)) {
         sendError(res, 200, call.id, -32602,
-                  "Unknown tool: this server has run_cfd_case and the job tools "
-                  "submit_cfd_case, get_cfd_case_status, answer_cfd_case, cancel_cfd_case and "
-                  "get_cfd_result");
+                  "Unknown tool: this server has run_cfd_case, run_openfoam_case and the job "
+                  "tools submit_cfd_case, get_cfd_case_status, answer_cfd_case, "
+                  "cancel_cfd_case and get_cfd_result");
         return;
     }
     if ((jobTool || !m_options.tasksExtension) && call.params.contains("task")) {
@@ -185,13 +189,13 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
                                   call.params.value("arguments", json()), call.tokenHash));
         return;
     }
-    if (!m_options.tasksExtension) {
+    if (!m_options.tasksExtension && !foam) {
         streamedRun(res, call, true);
         return;
     }
     json arguments;
     std::string error;
-    if (!CfdTool::validate(call.params.value("arguments", json()), arguments, error)) {
+    if (!validateRun(name, call.params.value("arguments", json()), arguments, error)) {
         sendResult(res, call.id, CfdTool::errorResult(error));
         return;
     }

@@ -4,6 +4,7 @@
 #include "server/mcphandler.h"
 
 #include "server/cfdtool.h"
+#include "server/foamtool.h"
 #include "server/conformancefixtures.h"
 #include "server/jobtools.h"
 #include "server/legacysession.h"
@@ -84,10 +85,34 @@ json McpHandler::runToolDefinition(bool legacy) const
     return tool;
 }
 
+bool McpHandler::validateRun(const json &name, const json &arguments, json &normalized,
+                             std::string &error) const
+{
+    if (name.is_string() && name.get<std::string>() == CfdTool::name)
+        return CfdTool::validate(arguments, normalized, error);
+    if (!name.is_string() || name.get<std::string>() != FoamTool::name) {
+        error = "Unknown tool: this server has run_cfd_case, run_openfoam_case and the job "
+                "tools submit_cfd_case, get_cfd_case_status, answer_cfd_case, cancel_cfd_case "
+                "and get_cfd_result (see tools/list)";
+        return false;
+    }
+    if (!m_options.tasksExtension || m_options.backend != "local") {
+        error = "run_openfoam_case runs as a task on the local backend only: this server was "
+                "started with "
+                + std::string(m_options.tasksExtension ? "--backend " + m_options.backend
+                                                       : "--no-tasks-extension")
+                + "; use a server without it";
+        return false;
+    }
+    return FoamTool::validate(arguments, m_options.openfoamCases, normalized, error);
+}
+
 void McpHandler::toolsList(HttpResponse &res, const Call &call)
 {
     json tools = m_options.conformanceFixtures ? ConformanceFixtures::tools() : json::array();
     tools.push_back(runToolDefinition(false));
+    if (m_options.tasksExtension)
+        tools.push_back(FoamTool::definition(false));
     for (json &tool : JobTools::definitions())
         tools.push_back(std::move(tool));
     sendResult(res, call.id,
@@ -149,14 +174,15 @@ void McpHandler::toolsCall(HttpResponse &res, const Call &call, const HttpReques
         sendResult(res, call.id, result);
         return;
     }
-    if (!name.is_string() || name.get<std::string>() != CfdTool::name) {
+    const bool foam = name.is_string() && name.get<std::string>() == FoamTool::name;
+    if (!foam && (!name.is_string() || name.get<std::string>() != CfdTool::name)) {
         sendError(res, 200, call.id, -32602,
-                  "Unknown tool: this server has run_cfd_case and the job tools "
-                  "submit_cfd_case, get_cfd_case_status, answer_cfd_case, cancel_cfd_case and "
-                  "get_cfd_result (see tools/list)");
+                  "Unknown tool: this server has run_cfd_case, run_openfoam_case and the job "
+                  "tools submit_cfd_case, get_cfd_case_status, answer_cfd_case, "
+                  "cancel_cfd_case and get_cfd_result (see tools/list)");
         return;
     }
-    if (!m_options.tasksExtension) {
+    if (!m_options.tasksExtension && !foam) {
         streamedRun(res, call, false);
         return;
     }
@@ -164,7 +190,7 @@ void McpHandler::toolsCall(HttpResponse &res, const Call &call, const HttpReques
         return;
     json arguments;
     std::string error;
-    if (!CfdTool::validate(call.params.value("arguments", json()), arguments, error)) {
+    if (!validateRun(name, call.params.value("arguments", json()), arguments, error)) {
         json result = CfdTool::errorResult(error);
         result["resultType"] = "complete";
         sendResult(res, call.id, result);

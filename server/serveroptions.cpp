@@ -1,6 +1,7 @@
 #include "server/serveroptions.h"
 
 #include <charconv>
+#include <filesystem>
 #include <thread>
 
 namespace Eddy::Server {
@@ -31,7 +32,8 @@ std::string ServerOptions::usage()
 {
     return "Usage: eddy-cfd-server [options]\n"
            "The reference MCP Tasks server (protocol 2026-07-28, also 2025-11-25) with a\n"
-           "lid-driven cavity CFD solver, exposed as the tool run_cfd_case at POST /mcp.\n\n"
+           "lid-driven cavity CFD solver, exposed as the tool run_cfd_case at POST /mcp, and\n"
+           "run_openfoam_case for OpenFOAM cases when OpenFOAM is installed.\n\n"
            "Options:\n"
            "  --host HOST             address to listen on (default 127.0.0.1)\n"
            "  --port PORT             TCP port, 0 picks a free one (default 0)\n"
@@ -60,6 +62,8 @@ std::string ServerOptions::usage()
            "                          iterations (sampled every 50 ms; default 0 = by time)\n"
            "  --backend local|slurm   where cases run: solver threads here (local, the default)\n"
            "                          or one Slurm batch job per case (slurm)\n"
+           "  --openfoam-cases DIR    run_openfoam_case may run OpenFOAM case folders under DIR\n"
+           "                          (copied, never changed; default: templates only)\n"
            "  --case-dir DIR          slurm: case folders, shared with the compute nodes\n"
            "                          (default DATA_DIR/cases)\n"
            "  --slurm-partition P     slurm: submit to partition P (default: the cluster's)\n"
@@ -125,7 +129,7 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                                              "--slurm-refresh-ms", "--slurm-solver",
                                              "--slurm-stats", "--replica-key-file",
                                              "--slurm-rest", "--slurm-jwt-file", "--slurm-user",
-                                             "--slurm-rest-timeout-s"};
+                                             "--slurm-rest-timeout-s", "--openfoam-cases"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -225,6 +229,11 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             (flag == "--case-dir" ? out.caseDir
                                   : flag == "--slurm-solver" ? out.slurmSolver
                                                              : out.slurmStatsFile) = value;
+        } else if (flag == "--openfoam-cases") {
+            std::error_code ec;
+            if (value.empty() || !std::filesystem::is_directory(value, ec))
+                return bad("not a folder; give the folder that holds your OpenFOAM case folders");
+            out.openfoamCases = value;
         } else if (flag == "--replica-key-file") {
             if (value.empty())
                 return bad("give the path of the key file the replicas share (mode 0600)");

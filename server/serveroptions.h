@@ -61,6 +61,9 @@ struct ServerOptions
     // How long each slurmrestd call waits for the answer; a submission without one is looked
     // for by its comment, never sent again.
     int slurmRestTimeoutS = 20;
+    // --openfoam-cases DIR: the folder run_openfoam_case may take engineers' own cases from
+    // (its 'case' argument is relative to it); empty: templates only. Never written.
+    std::string openfoamCases;
     // Replicas sharing --data-dir and --case-dir: the shared MAC key for task ids (0600 file).
     std::string replicaKeyFile;
 

@@ -2,6 +2,7 @@
 
 #include "server/backend.h"
 #include "server/cfdtool.h"
+#include "server/foamtool.h"
 #include "server/log.h"
 #include "server/replicaids.h"
 #include "server/secrets.h"
@@ -398,7 +399,10 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
         out.pollIntervalMs = e->pollIntervalMs;
     }
     Log::info("task " + Log::redact(copy.id) + " created (" + copy.arguments.value("case_name", "")
-              + ", grid " + std::to_string(copy.arguments.value("grid", 0)) + ")");
+              + (copy.arguments.contains("grid")
+                     ? ", grid " + std::to_string(copy.arguments.value("grid", 0))
+                     : ", " + copy.arguments.value("tool", std::string()))
+              + ")");
     return true;
 }
 
@@ -594,6 +598,10 @@ void TaskManager::runCase(const std::string &id)
         render(*e);
     }
     notify(id);
+    if (FoamTool::isFoamTask(arguments)) {
+        runFoamCase(e, arguments);
+        return;
+    }
     const std::string shortId = Log::redact(id);
     try {
         Solver::CavitySolver solver(CfdTool::caseParams(arguments));
@@ -624,25 +632,10 @@ void TaskManager::runCase(const std::string &id)
                     return false;
                 const std::string message = CfdTool::progressMessage(p);
                 const std::int64_t now = nowMs();
-                bool announce = false;
-                {
-                    const std::unique_lock lock(m_mutex);
-                    if (isTerminal(e->record.status))
-                        return false;
-                    e->record.statusMessage = message;
-                    e->record.updatedMs = now;
-                    e->iteration = p.iteration;
-                    e->nearEnd = p.residual <= tolerance * kNearEndResidualFactor
-                                 || p.iteration >= kNearEndIterationShare * p.maxIterations;
-                    render(*e);
-                    // Listeners hear about progress at most once per poll interval.
-                    if (now - e->lastNotifyMs >= m_options.pollIntervalMs) {
-                        e->lastNotifyMs = now;
-                        announce = true;
-                    }
-                }
-                if (announce)
-                    notify(id);
+                if (!progress(e, message, p.iteration,
+                              p.residual <= tolerance * kNearEndResidualFactor
+                                  || p.iteration >= kNearEndIterationShare * p.maxIterations))
+                    return false;
                 if (std::chrono::steady_clock::now() - lastCheckpoint >= checkpointEvery) {
                     m_store.saveCheckpoint(id, solver.checkpoint(), message, now);
                     lastCheckpoint = std::chrono::steady_clock::now();
@@ -678,10 +671,49 @@ void TaskManager::runCase(const std::string &id)
     }
 }
 
+bool TaskManager::progress(const EntryPtr &e, const std::string &message, int iteration,
+                           bool nearEnd)
+{
+    const std::int64_t now = nowMs();
+    bool announce = false;
+    std::string id;
+    {
+        const std::unique_lock lock(m_mutex);
+        if (isTerminal(e->record.status))
+            return false;
+        id = e->record.id;
+        e->record.statusMessage = message;
+        e->record.updatedMs = now;
+        e->iteration = iteration;
+        e->nearEnd = nearEnd;
+        render(*e);
+        // Listeners hear about progress at most once per poll interval.
+        if (now - e->lastNotifyMs >= m_options.pollIntervalMs) {
+            e->lastNotifyMs = now;
+            announce = true;
+        }
+    }
+    if (announce)
+        notify(id);
+    return true;
+}
+
 void TaskManager::askAboutMesh(const EntryPtr &e,
                                const Solver::MeshQuality &quality,
                                bool retry,
                                int attempt)
+{
+    ask(e, CfdTool::meshQuestion(quality, retry),
+        "waiting for input: the mesh failed its "
+            + (quality.metric.empty() ? std::string("quality") : quality.metric) + " check",
+        quality.description, attempt);
+}
+
+void TaskManager::ask(const EntryPtr &e,
+                      json question,
+                      const std::string &message,
+                      const std::string &finding,
+                      int attempt)
 {
     std::string id;
     {
@@ -695,15 +727,13 @@ void TaskManager::askAboutMesh(const EntryPtr &e,
         id = r.id;
         const std::string key = "mesh_repair_" + std::to_string(++r.keyCounter);
         r.inputRequests = json::object();
-        r.inputRequests[key] = CfdTool::meshQuestion(quality, retry);
+        r.inputRequests[key] = std::move(question);
         r.status = TaskStatus::InputRequired;
-        r.statusMessage = "waiting for input: the mesh failed its "
-                          + (quality.metric.empty() ? std::string("quality") : quality.metric)
-                          + " check";
+        r.statusMessage = message;
         r.updatedMs = nowMs();
         render(*e);
     }
-    Log::info("task " + Log::redact(id) + " asks about its mesh: " + quality.description);
+    Log::info("task " + Log::redact(id) + " asks about its mesh: " + finding);
     persist(id);
     notify(id);
 }

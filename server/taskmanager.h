@@ -180,17 +180,31 @@ private:
                      const std::string &tokenHash,
                      const nlohmann::json &inputResponses,
                      bool &changed);
+    // Ends a task that was asked about its mesh with a tool error saying why; under unique lock.
+    void endAtMeshCheck(Entry &e, const std::string &why);
     CancelOutcome
     cancelHeld(const std::string &id, const std::string &tokenHash, Snapshot &after, int &attempt);
     void notify(const std::string &id);
     void workerLoop();
     void janitorLoop();
     void runCase(const std::string &id);
+    // run_openfoam_case's work for a claimed task (taskmanagerfoam.cpp).
+    void runFoamCase(const EntryPtr &e, const nlohmann::json &arguments);
+    // A statusMessage from a running case: listeners hear of it at most once per poll interval.
+    // False when the task has ended meanwhile (cancelled).
+    bool progress(const EntryPtr &e, const std::string &message, int iteration = 0,
+                  bool nearEnd = false);
     // attempt -1: whatever attempt the task is at (the local solver).
     void askAboutMesh(const EntryPtr &e,
                       const Solver::MeshQuality &quality,
                       bool retry,
                       int attempt = -1);
+    // Puts the task in input_required with question under a fresh mesh_repair_N key.
+    void ask(const EntryPtr &e,
+             nlohmann::json question,
+             const std::string &message,
+             const std::string &finding,
+             int attempt);
     void finish(const EntryPtr &e,
                 TaskStatus status,
                 nlohmann::json result,

@@ -4,6 +4,7 @@
 #include "server/taskmanager.h"
 
 #include "server/cfdtool.h"
+#include "server/foamtool.h"
 #include "server/log.h"
 
 namespace Eddy::Server {
@@ -55,14 +56,33 @@ bool TaskManager::applyAnswer(const std::string &id,
                 return it != object.end() && it->is_string() ? it->get<std::string>()
                                                              : std::string();
             };
+            r.inputRequests = nullptr;
+            r.updatedMs = nowMs();
+            changed = true;
+            std::string why;
+            if (FoamTool::isFoamTask(r.arguments)) {
+                json answer;
+                if (FoamTool::parseAnswer(response, answer, why)) {
+                    // Kept with the arguments (stored, replicated); the runner applies each once.
+                    if (!r.arguments.contains("mesh_answers"))
+                        r.arguments["mesh_answers"] = json::array();
+                    r.arguments["mesh_answers"].push_back(answer);
+                    r.repairs.push_back(0); // the attempt count
+                    r.status = TaskStatus::Working;
+                    Log::info("task " + Log::redact(id) + ": mesh answer " + answer.dump());
+                    enqueue(e);
+                    break;
+                }
+                endAtMeshCheck(*e, "checkMesh failed the mesh and " + why
+                                       + ". Change the mesh and run the case again, or answer "
+                                         "with correct or continue.");
+                break;
+            }
             const std::string action = text(response, "action");
             const json content = response.is_object() && response.contains("content")
                                      ? response["content"]
                                      : json::object();
             const std::string choice = text(content, "action");
-            r.inputRequests = nullptr;
-            r.updatedMs = nowMs();
-            changed = true;
             if (action == "accept" && choice == "repair") {
                 int passes = 5;
                 if (content.contains("smoothing_passes")
@@ -76,7 +96,6 @@ bool TaskManager::applyAnswer(const std::string &id,
                           + " smoothing passes");
                 enqueue(e);
             } else {
-                std::string why;
                 if (action == "accept" && choice == "abort")
                     why = "the engineer chose to abort it";
                 else if (action == "decline")
@@ -86,25 +105,31 @@ bool TaskManager::applyAnswer(const std::string &id,
                 else
                     why = "the answer to the mesh question was not understood (expected "
                           "action accept with content.action repair or abort)";
-                const std::string text = "Case '" + r.arguments.value("case_name", "cavity")
-                                         + "' was not run: its mesh failed the quality check and "
-                                         + why + ". Lower 'grading' or rerun and choose repair.";
-                r.result = CfdTool::errorResult(text);
-                if (r.legacy) {
-                    // 2025-11-25: a tool error makes the task failed.
-                    r.status = TaskStatus::Failed;
-                    r.error = {{"code", -32603}, {"message", text}};
-                } else {
-                    r.status = TaskStatus::Completed;
-                }
-                r.statusMessage = "aborted at the mesh check";
-                Log::info("task " + Log::redact(id) + ": aborted at the mesh check");
-                render(*e);
+                endAtMeshCheck(*e, "its mesh failed the quality check and " + why
+                                       + ". Lower 'grading' or rerun and choose repair.");
             }
             break;
         }
     }
     return true;
+}
+
+void TaskManager::endAtMeshCheck(Entry &e, const std::string &why)
+{
+    TaskRecord &r = e.record;
+    const std::string text = "Case '" + r.arguments.value("case_name", "cavity")
+                             + "' was not run: " + why;
+    r.result = CfdTool::errorResult(text);
+    if (r.legacy) {
+        // 2025-11-25: a tool error makes the task failed.
+        r.status = TaskStatus::Failed;
+        r.error = {{"code", -32603}, {"message", text}};
+    } else {
+        r.status = TaskStatus::Completed;
+    }
+    r.statusMessage = "aborted at the mesh check";
+    Log::info("task " + Log::redact(r.id) + ": aborted at the mesh check");
+    render(e);
 }
 
 } // namespace Eddy::Server

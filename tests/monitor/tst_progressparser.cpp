@@ -43,6 +43,7 @@ private slots:
     void builtins_data();
     void builtins();
     void xIsTheIteration();
+    void openFoamForms();
     void userTemplates();
     void residualHistory();
     void badTemplateReported();
@@ -120,6 +121,34 @@ void tst_ProgressParser::xIsTheIteration()
         QCOMPARE(x.x, 1234.0);
     const auto w = p.parse(QStringLiteral("stopped at the iteration limit (400), residual 1.7e-1"), QString(), 77000);
     QCOMPARE(w.first().x, 400.0);
+}
+
+void tst_ProgressParser::openFoamForms()
+{
+    // run_openfoam_case's statusMessage (docs/openfoam.md): every field the solver names becomes
+    // its own series, with no list of names here; x is the simulated time of a transient run and
+    // the iteration of a steady one.
+    ProgressParser p;
+    const auto transient = toMap(p.parse(QStringLiteral(
+        "icoFoam: time = 0.25 of 0.5 (50%), residual 8.6e-7 (Ux 2.3e-7, Uy 5.1e-7, p 8.6e-7), "
+        "Courant max 0.852, continuity 8.9e-9, execution 0.05 s"), QStringLiteral("run_openfoam_case"), 1000));
+    QCOMPARE(transient.value(QStringLiteral("time")), 0.25);
+    QCOMPARE(transient.value(QStringLiteral("percent")), 50.0);
+    QCOMPARE(transient.value(QStringLiteral("residual.Uy")), 5.1e-7);
+    QCOMPARE(transient.value(QStringLiteral("residual.p")), 8.6e-7);
+    QVERIFY(!transient.contains(QStringLiteral("iteration")));
+    for (const ProgressSample &x : p.parse(QStringLiteral("icoFoam: time = 0.25 of 0.5 (50%), residual 8.6e-7 (Ux 2.3e-7)"),
+                                           QString(), 1000))
+        QCOMPARE(x.x, 0.25);
+    const auto steady = p.parse(QStringLiteral(
+        "simpleFoam: iteration 120 of 2000, residual 3.1e-3 (Ux 1.2e-3, Uy 3.1e-3, p 2.0e-3, epsilon 1.1e-4, "
+        "k 2.2e-4), continuity 3.4e-3, execution 5.8 s"), QString(), 1000);
+    const auto m = toMap(steady);
+    QCOMPARE(m.value(QStringLiteral("max_iterations")), 2000.0);
+    QCOMPARE(m.value(QStringLiteral("residual.epsilon")), 1.1e-4);
+    QCOMPARE(m.value(QStringLiteral("residual.k")), 2.2e-4);
+    for (const ProgressSample &x : steady)
+        QCOMPARE(x.x, 120.0);
 }
 
 void tst_ProgressParser::residualHistory()

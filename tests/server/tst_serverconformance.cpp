@@ -320,8 +320,8 @@ void tst_ServerConformance::fixturesOnlyWithFlag()
     QVERIFY2(plain.start(withExtraServerArgs({"--workers", "1"})), qPrintable(plain.errorString()));
     McpTestClient client(plain.url());
     const HttpReply list = client.request("tools/list", json::object(), false);
-    // Without the fixtures: run_cfd_case and the five job tools.
-    QCOMPARE(list.result()["tools"].size(), std::size_t(6));
+    // Without the fixtures: run_cfd_case, run_openfoam_case and the five job tools.
+    QCOMPARE(list.result()["tools"].size(), std::size_t(7));
     QCOMPARE(list.result()["tools"][0]["name"].get<std::string>(), std::string("run_cfd_case"));
     const HttpReply refused
         = client.request("tools/call", {{"name", "greet"}, {"arguments", json::object()}});

@@ -45,6 +45,8 @@ void tst_ServerFlags::badFlags_data()
     QTest::newRow("rest timeout without rest")
         << QStringList{"--backend", "slurm", "--slurm-rest-timeout-s", "5"}
         << "--slurm-rest-timeout-s goes with --slurm-rest URL";
+    QTest::newRow("openfoam cases missing")
+        << QStringList{"--openfoam-cases", "no-such-folder-here"} << "--openfoam-cases";
     QTest::newRow("replicas without slurm")
         << QStringList{"--replica-key-file", "replica.key"} << "needs --backend slurm";
 }
@@ -73,7 +75,7 @@ void tst_ServerFlags::help()
     for (const char *flag : {"--host", "--port", "--data-dir", "--workers", "--token",
                              "--poll-interval-ms", "--ttl-ms", "--log-level", "--http-engine",
                              "--backend", "--case-dir", "--slurm-partition", "--slurm-refresh-ms",
-                             "--slurm-rest-timeout-s"})
+                             "--slurm-rest-timeout-s", "--openfoam-cases"})
         QVERIFY2(out.contains(QLatin1String(flag)), flag);
 }
 

@@ -303,7 +303,7 @@ void tst_ServerPatterns::legacySessionUsesJobTools()
     const std::string session = m_client->initialize();
     QVERIFY(!session.empty());
     const json tools = m_client->legacy(session, "tools/list").result()["tools"];
-    QCOMPARE(tools.size(), std::size_t(6));
+    QCOMPARE(tools.size(), std::size_t(7));
     const HttpReply submitted
         = m_client->legacy(session,
                            "tools/call",

@@ -75,8 +75,8 @@ void tst_ServerProtocol::toolsList()
     QCOMPARE(res.value("resultType", ""), std::string("complete"));
     QVERIFY(res.contains("ttlMs"));
     QVERIFY(res.contains("cacheScope"));
-    // run_cfd_case first, then the five job tools (tst_serverpatterns covers those).
-    QCOMPARE(res["tools"].size(), std::size_t(6));
+    // run_cfd_case first, run_openfoam_case (tst_serveropenfoam), then the five job tools.
+    QCOMPARE(res["tools"].size(), std::size_t(7));
     const json &tool = res["tools"][0];
     QCOMPARE(tool["name"].get<std::string>(), std::string("run_cfd_case"));
     QCOMPARE(tool["inputSchema"]["type"].get<std::string>(), std::string("object"));
