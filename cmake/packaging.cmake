@@ -126,12 +126,16 @@ This package holds the eddy application and eddyctl, its command-line tool.
 With eddy-cfd-server installed, Eddy starts a local server on its first run.")
 
 set(CPACK_DEBIAN_SERVER_PACKAGE_NAME eddy-cfd-server)
+# OpenFOAM (Debian's v1912) behind run_openfoam_case; without it the tool says what to install.
+set(CPACK_DEBIAN_SERVER_PACKAGE_RECOMMENDS "openfoam, openfoam-examples")
 set(CPACK_DEBIAN_SERVER_DESCRIPTION
 "reference MCP Tasks server with a lid-driven cavity CFD solver
 eddy-cfd-server serves the Model Context Protocol over Streamable HTTP with
-the tasks extension. Its one tool, run_cfd_case, solves the 2D incompressible
-lid-driven cavity; tasks and checkpoints are kept in SQLite, so running cases
-survive a restart.
+the tasks extension. Its tool run_cfd_case solves the 2D incompressible
+lid-driven cavity; run_openfoam_case runs OpenFOAM cases (templates or the
+engineer's own) with checkMesh questions, live residuals and restarts, when
+openfoam and openfoam-examples are installed. Tasks and checkpoints are kept
+in SQLite, so running cases survive a restart.
 
 This package holds the server, its manual page, and systemd units: a system
 service under a dynamic user and a user service, both on 127.0.0.1:8765.")

@@ -141,6 +141,7 @@ void tst_Debs::control_data()
     QTest::newRow("server Depends sqlite") << true << "Depends" << "(^|, )libsqlite3-0 ";
     QTest::newRow("server Depends httplib") << true << "Depends" << "(^|, )libcpp-httplib0.11 ";
     QTest::newRow("server has no Qt") << true << "Depends" << "^((?!libqt6).)*$";
+    QTest::newRow("server Recommends OpenFOAM") << true << "Recommends" << "^openfoam, openfoam-examples$";
 }
 
 void tst_Debs::control()
