@@ -17,7 +17,8 @@
 # conformance tests would run is checked.
 #
 # Services: the root's policy-rc.d denies every start (the root has no init) and logs each request;
-# the enabled units (*.wants links, SysV S links) are compared with the bootstrapped root's.
+# the enabled units (*.wants links, SysV S links in runlevels 2-5) are compared with the
+# bootstrapped root's, and no process may be left running in the root.
 #
 # Stage 2: the README's package command (cpack -G DEB) in that root; then a second root from the
 # same base, with no -dev package, installs both .deb files with apt, and eddy-cfd-server --help,
@@ -432,10 +433,13 @@ run_step() { # run_step ROOT LABEL COMMAND
 enabled_services() {
     (cd "$1" && { find etc/systemd/system -path '*.wants/*' 2>/dev/null; ls -1 etc/rc[2345].d/S* 2>/dev/null; } | sort) || true
 }
-# check_services ROOT WHAT NO_REQUESTS: after WHAT, no unit is enabled that the bootstrapped root did
-# not have, no process runs in the root, and (NO_REQUESTS=1) no package asked to start a service.
+# check_services ROOT WHAT: after WHAT, no unit is enabled (a *.wants link, a SysV start link in
+# runlevels 2-5) that the bootstrapped root did not have, and no process runs in the root. The start
+# requests policy-rc.d denied are listed: a package's maintainer script asks for a (re)start whether
+# or not the script starts a daemon (x11-common's only makes /tmp/.X11-unix); what a desktop would
+# run is what stays enabled.
 check_services() {
-    local r=$1 what=$2 no_requests=$3 now new p running=""
+    local r=$1 what=$2 now new p running=""
     now=$(enabled_services "$r")
     new=$(comm -13 <(printf '%s\n' "$services_base") <(printf '%s\n' "$now") | sed '/^$/d')
     [ -z "$new" ] || die "after $what, services are enabled in the root: $(printf '%s ' $new)(an install must leave every service it brings disabled)"
@@ -445,10 +449,7 @@ check_services() {
     done
     [ -z "$running" ] || die "after $what, processes still run in the root:$running"
     if [ -s "$r$policy_log" ]; then
-        if [ "$no_requests" -eq 1 ]; then
-            die "after $what, packages asked to start services (denied here; a desktop would run them): $(sort -u "$r$policy_log" | tr '\n' ';')"
-        fi
-        say "after $what: service starts asked for and denied: $(awk '{ print $1 }' "$r$policy_log" | sort -u | tr '\n' ' ')"
+        say "after $what: (re)starts asked for and denied: $(sort -u "$r$policy_log" | tr '\n' ';')"
     fi
     say "after $what: no service enabled, none running"
 }
@@ -471,7 +472,7 @@ for t in "${targets[@]}"; do
 done
 built_tests=$(in_root "$root1" "find build -type f -name 'tst_*' -perm -u+x | head -n 3")
 [ -z "$built_tests" ] || die "the README's first command built tests ($built_tests ...): it should build only what a user runs"
-check_services "$root1" "the README's first command" 1
+check_services "$root1" "the README's first command"
 say "stage 1 passed: the README's first command builds ${targets[*]} and no test, and leaves no service enabled or running"
 
 # --- stage 1b: the README's test command, up to its configure -----------------------------------
@@ -484,7 +485,7 @@ missing_packages=$(in_root "$root1" "sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '
 for program in slurmctld slurmd munged nginx xvfb-run debootstrap clang; do
     in_root "$root1" "command -v $program >/dev/null" || die "after .ci/install-deps --tests, '$program' is missing"
 done
-check_services "$root1" "the README's test command's install" 0
+check_services "$root1" "the README's test command's install"
 # The Node.js that the interop and conformance tests would run (Debian 12's own is 18): read from
 # ctest's test commands, it must be one node for both, of the pinned major version or newer, and
 # must load the conformance suite.
