@@ -222,8 +222,10 @@ void TaskMonitor::selectTask(qint64 taskId)
     const QModelIndex idx = m_proxy->mapFromSource(m_model->index(row, 0));
     if (!idx.isValid())
         return;
-    m_view->selectionModel()->select(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    m_view->setCurrentIndex(idx);
+    // Through the selection model: the view's setCurrentIndex() applies the keys held down,
+    // and with Ctrl (Ctrl+I, Answer Next Question) it toggled the row just selected off again.
+    m_view->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect
+                                                       | QItemSelectionModel::Rows);
     m_view->scrollTo(idx);
 }
 
