@@ -215,6 +215,7 @@ private:
     QTimer *m_popupTimer = nullptr;
     qint64 m_lastDialogClosedMs = 0;
     QSet<QPair<qint64, QString>> m_dismissed; // closed without an answer: not popped up again
+    QSet<QPair<qint64, QString>> m_announced; // questions announced once, when first seen open
     ClosedQuestion m_panelQuestion; // the one last put in the panel
     std::optional<ClosedQuestion> m_closedQuestion; // while the panel says why it closed
     std::optional<qint64> m_relaunchParent; // case id the sweep editor is relaunching

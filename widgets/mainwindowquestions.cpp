@@ -155,8 +155,16 @@ void MainWindow::updateDeliveries()
 
 void MainWindow::onInputRequested(const Store::InputRequestRecord &request)
 {
-    if (m_inbox->addRequests({request}) == 0 && m_inbox->rowOf(request.taskId, request.key) < 0)
+    m_inbox->addRequests({request});
+    // Announced once, when first seen open: never for a question listed already, answered or
+    // closed, whatever path (a refresh, another process's write) brings its record again.
+    const int row = m_inbox->rowOf(request.taskId, request.key);
+    const Store::InputRequestRecord *listed = m_inbox->request(row);
+    if (request.state != Store::InputState::Pending || !listed
+        || listed->state != Store::InputState::Pending
+        || m_announced.contains({request.taskId, request.key}))
         return;
+    m_announced.insert({request.taskId, request.key});
     notify(tr("Input needed"), tr("%1 asks: %2").arg(m_tasks->caseLabel(request.taskId), InboxModel::messageOf(request)));
     if (m_autoDialogs)
         schedulePopup();
