@@ -267,6 +267,7 @@ void MainWindow::onDetail(const EngineBridge::TaskDetail &detail)
     }
     m_result->setAnswers(answers);
     const qint64 end = detail.task.finishedAtMs.value_or(QDateTime::currentMSecsSinceEpoch());
+    m_timeline->setTask(detail.task);
     m_timeline->setEvents(detail.events, end);
     m_timeline->setOutcome(detail.task.isLive() ? std::nullopt
                                                 : std::optional<Monitor::Outcome>(Monitor::outcomeOf(detail.task)));
