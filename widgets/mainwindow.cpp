@@ -60,6 +60,9 @@
 #include <cmath>
 #include <utility>
 
+#include <pwd.h>
+#include <unistd.h>
+
 namespace Eddy {
 
 using json = nlohmann::json;
@@ -604,7 +607,11 @@ QString MainWindow::localUserName()
         if (!user.isEmpty())
             return user;
     }
-    return QStringLiteral("eddy");
+    // Without them (a service, a bare container): the account's name, never a made-up one that
+    // reads like a program ("eddy" passed for eddyctl).
+    if (const passwd *pw = ::getpwuid(::geteuid()); pw && pw->pw_name && *pw->pw_name)
+        return QString::fromLocal8Bit(pw->pw_name);
+    return tr("user %1").arg(::geteuid());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
