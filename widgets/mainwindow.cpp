@@ -93,6 +93,7 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     setWindowIcon(QIcon(QStringLiteral(":/eddy/icons/eddy.svg")));
     setDockNestingEnabled(true);
     setCentralWidget(m_monitor);
+    m_inbox->setEndedAs([this](qint64 taskId) { return endedAs(taskId); });
     m_inbox->setDescribe([this](qint64 taskId) {
         if (InboxModel::isCaseKey(taskId)) {
             const Store::CaseRecord *c = m_inbox->caseOf(taskId);
@@ -462,6 +463,9 @@ void MainWindow::buildDocks()
     connect(m_inbox, &QAbstractItemModel::rowsRemoved, this, &MainWindow::syncAnswerPanel);
     connect(m_inbox, &QAbstractItemModel::modelReset, this, &MainWindow::syncAnswerPanel);
     connect(m_inbox, &QAbstractItemModel::dataChanged, this, &MainWindow::syncAnswerPanel);
+    // A closed question's reason changes when its server leaves the list (removed, not ended).
+    connect(m_servers, &QAbstractItemModel::modelReset, this, &MainWindow::syncAnswerPanel);
+    connect(m_servers, &QAbstractItemModel::rowsRemoved, this, &MainWindow::syncAnswerPanel);
     m_inboxDock = new QDockWidget(tr("Input Inbox"), this);
     m_inboxDock->setObjectName(QStringLiteral("inboxDock"));
     m_inboxDock->setWidget(inboxSplitter);

@@ -167,6 +167,8 @@ private:
     QString questionLabel(qint64 taskId) const;
     // The panel's question left the inbox or was answered elsewhere: say so.
     void syncAnswerPanel();
+    // How a shown task ended, when that closed its questions (InboxModel::EndedAs).
+    std::optional<Store::TaskStatus> endedAs(qint64 taskId) const;
     // A question the panel shows, and once it can no longer be answered the note saying why.
     struct ClosedQuestion
     {

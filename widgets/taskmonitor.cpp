@@ -229,6 +229,26 @@ void TaskMonitor::selectTask(qint64 taskId)
     m_view->scrollTo(idx);
 }
 
+void TaskMonitor::selectTasks(const QList<qint64> &taskIds)
+{
+    QItemSelection selection;
+    QModelIndex first;
+    for (qint64 id : taskIds) {
+        const int row = m_model->rowOf(id);
+        const QModelIndex idx = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, 0));
+        if (!idx.isValid())
+            continue;
+        selection.select(idx, idx);
+        if (!first.isValid())
+            first = idx;
+    }
+    if (!first.isValid())
+        return;
+    QItemSelectionModel *model = m_view->selectionModel();
+    model->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    model->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+}
+
 void TaskMonitor::cancelSelected()
 {
     QList<qint64> live;
