@@ -1042,6 +1042,18 @@ Antwort: %2</translation>
         <source>closed</source>
         <translation>geschlossen</translation>
     </message>
+    <message>
+        <source>Not answered: %1.</source>
+        <translation>Nicht beantwortet: %1.</translation>
+    </message>
+    <message>
+        <source>its case was cancelled before an answer was given</source>
+        <translation>Der Fall wurde abgebrochen, bevor eine Antwort gegeben wurde</translation>
+    </message>
+    <message>
+        <source>its task ended (%1) before an answer was given</source>
+        <translation>Die Aufgabe endete (%1), bevor eine Antwort gegeben wurde</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::JobAdapterActions</name>
@@ -1922,6 +1934,14 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>Working %1 · Waiting for input %2 · Done %3 · Not converged %4 · Tool error %5 · Failed %6 · Cancelled %7 · Expired/lost %8</source>
         <translation>In Arbeit %1 · Wartet auf Eingabe %2 · Fertig %3 · Nicht konvergiert %4 · Werkzeugfehler %5 · Fehlgeschlagen %6 · Abgebrochen %7 · Abgelaufen/verloren %8</translation>
+    </message>
+    <message>
+        <source>user %1</source>
+        <translation>Benutzer %1</translation>
+    </message>
+    <message>
+        <source>This question of %1 is closed: %2.</source>
+        <translation>Diese Frage von %1 ist geschlossen: %2.</translation>
     </message>
 </context>
 <context>
@@ -3194,6 +3214,18 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Computing %1 · waiting for input %2</source>
         <translation>Rechnen %1 · Warten auf Eingabe %2</translation>
+    </message>
+    <message>
+        <source>Queued %1 · computing %2 · waiting for input %3</source>
+        <translation>Warteschlange %1 · Rechnen %2 · Warten auf Eingabe %3</translation>
+    </message>
+    <message>
+        <source>%1 · solver time %2 s</source>
+        <translation>%1 · Rechenzeit des Lösers %2 s</translation>
+    </message>
+    <message>
+        <source>%1 · seen %2 after it ended (Eddy was closed or not looking)</source>
+        <translation>%1 · erst %2 nach dem Ende gesehen (Eddy war geschlossen oder hat nicht nachgesehen)</translation>
     </message>
 </context>
 <context>
