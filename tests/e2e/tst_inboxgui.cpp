@@ -12,7 +12,8 @@
 // - Answer Next Question (Ctrl+I) selects the asking case and charts it;
 // - the status line under the chart tells time in the server's queue and time after a case ended
 //   while Eddy was closed from computing, and gives the solver's own time;
-// - without USER (and USERNAME, LOGNAME) an answer is stored with the account's name.
+// - without USER (and USERNAME, LOGNAME) an answer is stored with the account's name;
+// - a declined case's result does not advise lowering a grading that is already 1.
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/inboxmodel.h"
@@ -243,6 +244,12 @@ void tst_InboxGui::questionIsAnnouncedOnce()
     QTRY_VERIFY_WITH_TIMEOUT(!w.answerPanel()->isGuarded(), 5000);
     w.answerPanel()->findChild<QPushButton *>(QStringLiteral("decline"))->click();
     QTRY_VERIFY_WITH_TIMEOUT(!w.taskModel()->task(ids[1])->isLive(), 60000);
+    // The server's account of the declined case gives advice that fits it: its defect was
+    // forced, and its grading is already 1 (uniform).
+    const QString declined
+        = Test::query(m_db, QStringLiteral("SELECT result FROM tasks WHERE id = %1").arg(ids[1]), 5000).value(0).value(0);
+    QVERIFY2(declined.contains(QLatin1String("forced by 'force_mesh_defect'")), qPrintable(declined));
+    QVERIFY2(!declined.contains(QLatin1String("Lower 'grading'")), qPrintable(declined));
 
     // F5: the window reads the database again, its own answers among it.
     QSignalSpy changes(m_app->bridge(), &EngineBridge::changesReady);
