@@ -57,8 +57,8 @@ public:
     // Open and answered questions, listed by the order they were asked (store id).
     void setRequests(const QList<Store::InputRequestRecord> &requests);
     // Adds open requests not yet listed (the same key twice is one row); returns how many. A
-    // listed open request that comes answered (or being answered: by another process on the
-    // database) takes the answer.
+    // listed row not answered yet takes a record that comes answered, being answered (by another
+    // process on the database) or closed.
     int addRequests(const QList<Store::InputRequestRecord> &requests);
     bool removeRequest(qint64 taskId, const QString &key);
     // Pre-task questions: the row's task id is caseKey(caseId). Adds an open question of a case
