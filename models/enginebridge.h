@@ -32,7 +32,8 @@ public:
         QList<Store::SweepRecord> sweeps;
         QHash<qint64, int> caseIndex; // case id -> position in its sweep
         QList<Store::InputRequestRecord> pendingInputs;
-        QList<Store::InputRequestRecord> answeredInputs; // the most recent, for the inbox's record
+        // The most recent answered or closed ones, for the inbox's record.
+        QList<Store::InputRequestRecord> answeredInputs;
     };
 
     struct TaskDetail

@@ -107,11 +107,13 @@ QString InboxModel::answerSummary(const Store::InputRequestRecord &request)
     return parts.join(QStringLiteral("; "));
 }
 
-QString InboxModel::answerText(const Store::InputRequestRecord &request)
+QString InboxModel::answerText(const Store::InputRequestRecord &request, std::optional<Store::TaskStatus> endedAs)
 {
     if (request.state == Store::InputState::Pending)
         return tr("Not answered yet.");
     if (request.state == Store::InputState::Closed) {
+        if (const QString why = closedWhy(request, endedAs); !why.isEmpty())
+            return tr("Not answered: %1.").arg(why);
         // Closed by the server's removal (TaskStore::removeServer); an answer being sent then
         // never went out.
         return request.answer.isEmpty()
@@ -133,6 +135,15 @@ QString InboxModel::answerText(const Store::InputRequestRecord &request)
     if (request.state == Store::InputState::Answering)
         text = tr("%1 (sending...)").arg(text);
     return text;
+}
+
+QString InboxModel::closedWhy(const Store::InputRequestRecord &request, std::optional<Store::TaskStatus> endedAs)
+{
+    if (request.state != Store::InputState::Closed || !endedAs || !isTerminal(*endedAs))
+        return {};
+    if (*endedAs == Store::TaskStatus::Cancelled)
+        return tr("its case was cancelled before an answer was given");
+    return tr("its task ended (%1) before an answer was given").arg(TaskTableModel::statusText(*endedAs));
 }
 
 QVariant InboxModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -176,7 +187,7 @@ QVariant InboxModel::data(const QModelIndex &index, int role) const
         QString tip = messageOf(r);
         if (m_describe)
             tip = tr("%1\n\nAsked by %2 (%3).").arg(tip, m_describe(r.taskId).first, m_describe(r.taskId).second);
-        return tr("%1\n\nAnswer: %2").arg(tip, answerText(r));
+        return tr("%1\n\nAnswer: %2").arg(tip, answerText(r, endedAs(r.taskId)));
     }
     case Qt::ForegroundRole:
         if (!open)
@@ -186,7 +197,7 @@ QVariant InboxModel::data(const QModelIndex &index, int role) const
     case KeyRole: return r.key;
     case RequestRole: return r.request;
     case StateRole: return int(r.state);
-    case AnswerTextRole: return answerText(r);
+    case AnswerTextRole: return answerText(r, endedAs(r.taskId));
     case BeforeTaskRole:
         return isCaseKey(r.taskId);
     default: return {};
@@ -329,6 +340,41 @@ bool InboxModel::removeRequest(qint64 taskId, const QString &key)
     endRemoveRows();
     Q_EMIT countChanged(pendingCount());
     return true;
+}
+
+bool InboxModel::addRecord(const Store::InputRequestRecord &request)
+{
+    if (request.state == Store::InputState::Pending || rowOf(request.taskId, request.key) >= 0)
+        return false;
+    // Where setRequests() puts it: in the order asked, after the pre-task questions.
+    int row = 0;
+    while (row < rowCount() && m_rows[row].id <= request.id)
+        ++row;
+    beginInsertRows({}, row, row);
+    m_rows.insert(row, request);
+    endInsertRows();
+    return true;
+}
+
+std::optional<Store::TaskStatus> InboxModel::endedAs(qint64 taskId) const
+{
+    return m_endedAs ? m_endedAs(taskId) : std::nullopt;
+}
+
+void InboxModel::closeTask(qint64 taskId, qint64 atMs)
+{
+    bool closed = false;
+    for (int row = 0; row < rowCount(); ++row) {
+        Store::InputRequestRecord &r = m_rows[row];
+        if (r.taskId != taskId || r.state != Store::InputState::Pending)
+            continue;
+        r.state = Store::InputState::Closed;
+        r.answeredAtMs = atMs;
+        emitRow(row);
+        closed = true;
+    }
+    if (closed)
+        Q_EMIT countChanged(pendingCount());
 }
 
 void InboxModel::removeTask(qint64 taskId)

@@ -7,6 +7,8 @@
 #include "server/foamtool.h"
 #include "server/log.h"
 
+#include <cstdio>
+
 namespace Eddy::Server {
 
 using nlohmann::json;
@@ -105,8 +107,20 @@ bool TaskManager::applyAnswer(const std::string &id,
                 else
                     why = "the answer to the mesh question was not understood (expected "
                           "action accept with content.action repair or abort)";
-                endAtMeshCheck(*e, "its mesh failed the quality check and " + why
-                                       + ". Lower 'grading' or rerun and choose repair.");
+                // What would let it pass: advice that fits this case's arguments (a uniform
+                // mesh cannot be made more uniform).
+                const json grading = r.arguments.value("grading", json(1.0));
+                const double g = grading.is_number() ? grading.get<double>() : 1.0;
+                std::string advice = "Rerun it and choose repair.";
+                if (r.arguments.value("force_mesh_defect", json(false)) == json(true)) {
+                    advice = "The defect was forced by 'force_mesh_defect': rerun without it, or "
+                             "rerun and choose repair.";
+                } else if (g > 1) {
+                    char now[32];
+                    std::snprintf(now, sizeof now, "%g", g);
+                    advice = std::string("Lower 'grading' (now ") + now + ") or rerun and choose repair.";
+                }
+                endAtMeshCheck(*e, "its mesh failed the quality check and " + why + ". " + advice);
             }
             break;
         }

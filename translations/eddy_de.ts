@@ -1042,6 +1042,18 @@ Antwort: %2</translation>
         <source>closed</source>
         <translation>geschlossen</translation>
     </message>
+    <message>
+        <source>Not answered: %1.</source>
+        <translation>Nicht beantwortet: %1.</translation>
+    </message>
+    <message>
+        <source>its case was cancelled before an answer was given</source>
+        <translation>Der Fall wurde abgebrochen, bevor eine Antwort gegeben wurde</translation>
+    </message>
+    <message>
+        <source>its task ended (%1) before an answer was given</source>
+        <translation>Die Aufgabe endete (%1), bevor eine Antwort gegeben wurde</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::JobAdapterActions</name>
@@ -1926,6 +1938,14 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>Run Once with the varied values unchanged runs %1 again in its sweep, e.g. with more iterations.</source>
         <translation>„Einmal ausführen“ mit unveränderten variierten Werten rechnet %1 erneut in seiner Parameterstudie, z. B. mit mehr Iterationen.</translation>
+    </message>
+    <message>
+        <source>user %1</source>
+        <translation>Benutzer %1</translation>
+    </message>
+    <message>
+        <source>This question of %1 is closed: %2.</source>
+        <translation>Diese Frage von %1 ist geschlossen: %2.</translation>
     </message>
 </context>
 <context>
@@ -3202,6 +3222,18 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Computing %1 · waiting for input %2</source>
         <translation>Rechnen %1 · Warten auf Eingabe %2</translation>
+    </message>
+    <message>
+        <source>Queued %1 · computing %2 · waiting for input %3</source>
+        <translation>Warteschlange %1 · Rechnen %2 · Warten auf Eingabe %3</translation>
+    </message>
+    <message>
+        <source>%1 · solver time %2 s</source>
+        <translation>%1 · Rechenzeit des Lösers %2 s</translation>
+    </message>
+    <message>
+        <source>%1 · seen %2 after it ended (Eddy was closed or not looking)</source>
+        <translation>%1 · erst %2 nach dem Ende gesehen (Eddy war geschlossen oder hat nicht nachgesehen)</translation>
     </message>
 </context>
 <context>

@@ -60,6 +60,9 @@
 #include <cmath>
 #include <utility>
 
+#include <pwd.h>
+#include <unistd.h>
+
 namespace Eddy {
 
 using json = nlohmann::json;
@@ -90,6 +93,7 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     setWindowIcon(QIcon(QStringLiteral(":/eddy/icons/eddy.svg")));
     setDockNestingEnabled(true);
     setCentralWidget(m_monitor);
+    m_inbox->setEndedAs([this](qint64 taskId) { return endedAs(taskId); });
     m_inbox->setDescribe([this](qint64 taskId) {
         if (InboxModel::isCaseKey(taskId)) {
             const Store::CaseRecord *c = m_inbox->caseOf(taskId);
@@ -459,6 +463,9 @@ void MainWindow::buildDocks()
     connect(m_inbox, &QAbstractItemModel::rowsRemoved, this, &MainWindow::syncAnswerPanel);
     connect(m_inbox, &QAbstractItemModel::modelReset, this, &MainWindow::syncAnswerPanel);
     connect(m_inbox, &QAbstractItemModel::dataChanged, this, &MainWindow::syncAnswerPanel);
+    // A closed question's reason changes when its server leaves the list (removed, not ended).
+    connect(m_servers, &QAbstractItemModel::modelReset, this, &MainWindow::syncAnswerPanel);
+    connect(m_servers, &QAbstractItemModel::rowsRemoved, this, &MainWindow::syncAnswerPanel);
     m_inboxDock = new QDockWidget(tr("Input Inbox"), this);
     m_inboxDock->setObjectName(QStringLiteral("inboxDock"));
     m_inboxDock->setWidget(inboxSplitter);
@@ -604,7 +611,11 @@ QString MainWindow::localUserName()
         if (!user.isEmpty())
             return user;
     }
-    return QStringLiteral("eddy");
+    // Without them (a service, a bare container): the account's name, never a made-up one that
+    // reads like a program ("eddy" passed for eddyctl).
+    if (const passwd *pw = ::getpwuid(::geteuid()); pw && pw->pw_name && *pw->pw_name)
+        return QString::fromLocal8Bit(pw->pw_name);
+    return tr("user %1").arg(::geteuid());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -167,6 +167,8 @@ private:
     QString questionLabel(qint64 taskId) const;
     // The panel's question left the inbox or was answered elsewhere: say so.
     void syncAnswerPanel();
+    // How a shown task ended, when that closed its questions (InboxModel::EndedAs).
+    std::optional<Store::TaskStatus> endedAs(qint64 taskId) const;
     // A question the panel shows, and once it can no longer be answered the note saying why.
     struct ClosedQuestion
     {
@@ -215,6 +217,7 @@ private:
     QTimer *m_popupTimer = nullptr;
     qint64 m_lastDialogClosedMs = 0;
     QSet<QPair<qint64, QString>> m_dismissed; // closed without an answer: not popped up again
+    QSet<QPair<qint64, QString>> m_announced; // questions announced once, when first seen open
     ClosedQuestion m_panelQuestion; // the one last put in the panel
     std::optional<ClosedQuestion> m_closedQuestion; // while the panel says why it closed
     std::optional<qint64> m_relaunchParent; // case id the sweep editor is relaunching

@@ -219,8 +219,13 @@ void MainWindow::abortCase(qint64 taskId)
     if (m_dialog && m_dialog->context().taskNumber == taskId)
         m_dialog->reject();
     if (m_answerPanel->taskId() == taskId) {
+        // Until the case has ended: then the note says how (syncAnswerPanel).
+        m_closedQuestion = m_panelQuestion;
+        if (m_closedQuestion->taskId != taskId || m_closedQuestion->key != m_answerPanel->key())
+            m_closedQuestion = ClosedQuestion{taskId, m_answerPanel->key(), 0, label, {}};
+        m_closedQuestion->note = tr("Abort requested for %1; waiting for the server to cancel it.").arg(label);
         m_answerPanel->setProperty("defaultNote", false);
-        m_answerPanel->clearQuestion(tr("Abort requested for %1; waiting for the server to cancel it.").arg(label));
+        m_answerPanel->clearQuestion(m_closedQuestion->note);
     }
     statusBar()->showMessage(tr("Abort requested for %1.").arg(label), 8000);
 }

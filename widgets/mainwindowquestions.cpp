@@ -155,8 +155,24 @@ void MainWindow::updateDeliveries()
 
 void MainWindow::onInputRequested(const Store::InputRequestRecord &request)
 {
-    if (m_inbox->addRequests({request}) == 0 && m_inbox->rowOf(request.taskId, request.key) < 0)
+    // A question answered or closed elsewhere updates its row; one of a shown task not listed
+    // yet is listed as the next start would list it.
+    if (request.state != Store::InputState::Pending) {
+        if (m_inbox->rowOf(request.taskId, request.key) >= 0)
+            m_inbox->addRequests({request});
+        else if (m_tasks->task(request.taskId))
+            m_inbox->addRecord(request);
         return;
+    }
+    m_inbox->addRequests({request});
+    // Announced once, when first seen open: never for a question listed already, answered or
+    // closed, whatever path (a refresh, another process's write) brings its record again.
+    const int row = m_inbox->rowOf(request.taskId, request.key);
+    const Store::InputRequestRecord *listed = m_inbox->request(row);
+    if (!listed || listed->state != Store::InputState::Pending
+        || m_announced.contains({request.taskId, request.key}))
+        return;
+    m_announced.insert({request.taskId, request.key});
     notify(tr("Input needed"), tr("%1 asks: %2").arg(m_tasks->caseLabel(request.taskId), InboxModel::messageOf(request)));
     if (m_autoDialogs)
         schedulePopup();
@@ -285,7 +301,7 @@ void MainWindow::showQuestion(qint64 taskId, const QString &key)
         m_answerPanel->setProperty("defaultNote", false);
         m_answerPanel->clearQuestion(
             tr("%1 asked:\n%2\n\nAnswer: %3")
-                .arg(label, InboxModel::messageOf(*r), InboxModel::answerText(*r)));
+                .arg(label, InboxModel::messageOf(*r), InboxModel::answerText(*r, endedAs(taskId))));
         return;
     }
     json request;
@@ -302,13 +318,23 @@ void MainWindow::showQuestion(qint64 taskId, const QString &key)
     }
 }
 
+std::optional<Store::TaskStatus> MainWindow::endedAs(qint64 taskId) const
+{
+    const Store::TaskRecord *t = m_tasks->task(taskId);
+    if (!t || t->isLive() || !m_servers->server(t->serverId))
+        return std::nullopt; // running, unknown, or its server removed (which closed them)
+    return t->status;
+}
+
 QString MainWindow::closedQuestionNote(const ClosedQuestion &q) const
 {
     const Store::InputRequestRecord *r = m_inbox->request(m_inbox->rowOf(q.taskId, q.key));
     if (r && (r->state == Store::InputState::Answered || r->state == Store::InputState::Answering))
         return tr("This question of %1 was answered: %2").arg(q.label, InboxModel::answerText(*r));
-    // Only a server's removal closes a question in the store; a removed server leaves the list
-    // (its tasks kept as history, or deleted with it and their questions with them).
+    // Its task's end closed it (the store keeps why), or its server's removal: a removed server
+    // leaves the list (its tasks kept as history, or deleted with it and their questions too).
+    if (const QString why = r ? InboxModel::closedWhy(*r, endedAs(q.taskId)) : QString(); !why.isEmpty())
+        return tr("This question of %1 is closed: %2.").arg(q.label, why);
     const bool closed = r && r->state == Store::InputState::Closed;
     if (closed || (q.serverId && !m_servers->server(q.serverId))) {
         return closed && !r->answer.isEmpty()
@@ -348,8 +374,8 @@ void MainWindow::syncAnswerPanel()
         if (!r || r->state != Store::InputState::Pending) {
             m_closedQuestion->note = closedQuestionNote(*m_closedQuestion);
             m_answerPanel->clearQuestion(m_closedQuestion->note);
-            return;
         }
+        return; // still open: an abort on its way, the note changes once it has ended
     }
     m_closedQuestion.reset();
     if (m_answerPanel->noteText().isEmpty() || m_answerPanel->property("defaultNote").toBool()) {

@@ -163,7 +163,13 @@ void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
         m_tasks->setCaseIndex(it.key(), it.value());
     for (const auto &sw : s.sweeps)
         m_tasks->setSweepInfo(sw.id, sweepLabel(sw.id), EngineBridge::variedNames(sw.spec));
+    // A reload (F5 after missed changes, another program's work) keeps what is selected: the
+    // tasks in the monitor and the question in the inbox.
+    const QList<qint64> selected = m_monitor->selectedTaskIds();
+    const Store::InputRequestRecord *picked = m_inbox->request(m_inboxView->currentIndex().row());
+    const auto question = picked ? std::optional(qMakePair(picked->taskId, picked->key)) : std::nullopt;
     m_tasks->setTasks(s.tasks);
+    m_monitor->selectTasks(selected);
     m_sessionList->setCurrentIndex(m_sessions->index(std::max(0, m_sessions->rowOf(m_session.value_or(SessionListModel::AllSessions)))));
     // Open questions, and the answered ones of the shown tasks as their record.
     QList<Store::InputRequestRecord> questions = s.pendingInputs;
@@ -172,6 +178,9 @@ void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
             questions << r;
     }
     m_inbox->setRequests(questions);
+    if (const int row = question ? m_inbox->rowOf(question->first, question->second) : -1; row >= 0)
+        m_inboxView->selectionModel()->setCurrentIndex(m_inbox->index(row, InboxModel::MessageColumn),
+                                                       QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     updateTitle();
     updateStatusBar();
     onSelection(m_monitor->selectedTaskIds());
@@ -208,19 +217,21 @@ void MainWindow::onChanges(const Monitor::ChangeSet &changes)
             m_bridge->requestSweepResults(*t.sweepId);
         }
     }
-    for (const auto &t : changes.tasks) {
-        if (!t.isLive())
-            m_inbox->removeTask(t.id);
+    for (const auto &t : changes.tasks)
         if (t.id == m_detailTask)
             m_bridge->requestTaskDetail(t.id);
-    }
     // Finishes and new questions arrive here only (the engine's taskFinished/inputRequested are
     // for its other consumers): each is announced once.
     for (const auto &t : changes.tasks)
         if (changes.finished.contains(t.id))
             announceFinished(t);
+    // An ended task's questions come as stored (closed with it, or answered elsewhere); one
+    // still open here was closed by the end all the same.
     for (const auto &r : changes.inputs)
         onInputRequested(r);
+    for (const auto &t : changes.tasks)
+        if (!t.isLive())
+            m_inbox->closeTask(t.id, t.finishedAtMs.value_or(QDateTime::currentMSecsSinceEpoch()));
 }
 
 void MainWindow::announceFinished(const Store::TaskRecord &task)
@@ -263,10 +274,13 @@ void MainWindow::onDetail(const EngineBridge::TaskDetail &detail)
         QString asked = InboxModel::messageOf(r);
         if (asked.size() > 160)
             asked = asked.left(159) + QChar(0x2026);
-        answers << tr("Asked: %1\nAnswer: %2").arg(asked, InboxModel::answerText(r));
+        const bool serverKept = m_servers->server(detail.task.serverId);
+        answers << tr("Asked: %1\nAnswer: %2")
+                       .arg(asked, InboxModel::answerText(r, serverKept ? std::optional(detail.task.status) : std::nullopt));
     }
     m_result->setAnswers(answers);
     const qint64 end = detail.task.finishedAtMs.value_or(QDateTime::currentMSecsSinceEpoch());
+    m_timeline->setTask(detail.task);
     m_timeline->setEvents(detail.events, end);
     m_timeline->setOutcome(detail.task.isLive() ? std::nullopt
                                                 : std::optional<Monitor::Outcome>(Monitor::outcomeOf(detail.task)));

@@ -3,8 +3,12 @@
 #include "models/outcomepalette.h"
 #include "models/tasktablemodel.h"
 
+#include <QDateTime>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
+
+#include <nlohmann/json.hpp>
 
 namespace Eddy {
 
@@ -15,6 +19,22 @@ StatusTimeline::StatusTimeline(QWidget *parent)
 {
     setObjectName(QStringLiteral("StatusTimeline"));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+}
+
+void StatusTimeline::setTask(const Store::TaskRecord &task)
+{
+    m_serverEndMs.reset();
+    m_solverSeconds.reset();
+    m_pollIntervalMs = task.pollIntervalMs.value_or(1000);
+    if (task.isLive())
+        return;
+    const QDateTime end = QDateTime::fromString(task.lastUpdatedAt, Qt::ISODateWithMs);
+    if (end.isValid())
+        m_serverEndMs = end.toMSecsSinceEpoch();
+    const auto result = nlohmann::json::parse(task.result.toStdString(), nullptr, false);
+    const nlohmann::json content = result.is_object() ? result.value("structuredContent", nlohmann::json()) : nlohmann::json();
+    if (content.is_object() && content.value("wall_seconds", nlohmann::json()).is_number())
+        m_solverSeconds = content["wall_seconds"].get<double>();
 }
 
 void StatusTimeline::setEvents(const QList<Store::TaskEventRecord> &events, qint64 endMs)
@@ -47,13 +67,52 @@ qint64 StatusTimeline::timeIn(TaskStatus status) const
     return total;
 }
 
+StatusTimeline::Split StatusTimeline::split() const
+{
+    Split out;
+    for (int i = 0; i < m_events.size(); ++i) {
+        const Store::TaskEventRecord &e = m_events[i];
+        if (isTerminal(e.status))
+            continue;
+        const qint64 from = e.atMs;
+        qint64 to = i + 1 < m_events.size() ? m_events[i + 1].atMs : m_endMs;
+        // Seen ending later than it ended, by more than polling explains: the rest was not
+        // watched (a server clock far off only moves the end within this stretch).
+        if (i + 1 < m_events.size() && isTerminal(m_events[i + 1].status) && m_serverEndMs
+            && *m_serverEndMs < to && to - std::max(*m_serverEndMs, from) > m_pollIntervalMs) {
+            out.unwatchedMs += to - std::max(*m_serverEndMs, from);
+            to = std::max(*m_serverEndMs, from);
+        }
+        const qint64 span = std::max<qint64>(0, to - from);
+        if (e.status == TaskStatus::InputRequired)
+            out.waitingMs += span;
+        else if (e.statusMessage.startsWith(QLatin1String("queued"), Qt::CaseInsensitive))
+            out.queuedMs += span;
+        else
+            out.computingMs += span;
+    }
+    return out;
+}
+
 QString StatusTimeline::summary() const
 {
     if (m_events.isEmpty())
         return tr("No status history yet.");
-    return tr("Computing %1 · waiting for input %2")
-        .arg(TaskTableModel::durationText(timeIn(TaskStatus::Working)),
-             TaskTableModel::durationText(timeIn(TaskStatus::InputRequired)));
+    const Split t = split();
+    QString text = t.queuedMs > 0 ? tr("Queued %1 · computing %2 · waiting for input %3")
+                                        .arg(TaskTableModel::durationText(t.queuedMs),
+                                             TaskTableModel::durationText(t.computingMs),
+                                             TaskTableModel::durationText(t.waitingMs))
+                                  : tr("Computing %1 · waiting for input %2")
+                                        .arg(TaskTableModel::durationText(t.computingMs),
+                                             TaskTableModel::durationText(t.waitingMs));
+    if (m_solverSeconds)
+        text = tr("%1 · solver time %2 s")
+                   .arg(text, QLocale().toString(*m_solverSeconds, 'f', *m_solverSeconds < 1 ? 2 : 1));
+    if (t.unwatchedMs > 0)
+        text = tr("%1 · seen %2 after it ended (Eddy was closed or not looking)")
+                   .arg(text, TaskTableModel::durationText(t.unwatchedMs));
+    return text;
 }
 
 QSize StatusTimeline::sizeHint() const

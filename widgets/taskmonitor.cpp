@@ -222,9 +222,31 @@ void TaskMonitor::selectTask(qint64 taskId)
     const QModelIndex idx = m_proxy->mapFromSource(m_model->index(row, 0));
     if (!idx.isValid())
         return;
-    m_view->selectionModel()->select(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    m_view->setCurrentIndex(idx);
+    // Through the selection model: the view's setCurrentIndex() applies the keys held down,
+    // and with Ctrl (Ctrl+I, Answer Next Question) it toggled the row just selected off again.
+    m_view->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect
+                                                       | QItemSelectionModel::Rows);
     m_view->scrollTo(idx);
+}
+
+void TaskMonitor::selectTasks(const QList<qint64> &taskIds)
+{
+    QItemSelection selection;
+    QModelIndex first;
+    for (qint64 id : taskIds) {
+        const int row = m_model->rowOf(id);
+        const QModelIndex idx = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, 0));
+        if (!idx.isValid())
+            continue;
+        selection.select(idx, idx);
+        if (!first.isValid())
+            first = idx;
+    }
+    if (!first.isValid())
+        return;
+    QItemSelectionModel *model = m_view->selectionModel();
+    model->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    model->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
 }
 
 void TaskMonitor::cancelSelected()

@@ -52,6 +52,8 @@ public:
     // Failed, cancelled, expired, lost or ended with a tool error (aborted): Re-run applies.
     static bool isRerunnable(const Store::TaskRecord &task);
     void selectTask(qint64 taskId);
+    // Selects the listed ones of these tasks (a reload keeps the selection), the first current.
+    void selectTasks(const QList<qint64> &taskIds);
     // Selects and shows the first row of this sweep as soon as one is listed (a new sweep).
     void selectSweepWhenListed(qint64 sweepId);
     // The columns shown on a first start; the rest are in the header's context menu.

@@ -8,8 +8,11 @@
 namespace Eddy::Monitor {
 
 // What changed since the engine's last emission (at most one per batch interval): the latest
-// record of every changed task, new progress samples, newly seen input requests and the ids of
-// the tasks that ended in this batch (their final records are in `tasks`). A value type for
+// record of every changed task, new progress samples, input requests newly seen or no longer
+// open (answered here or elsewhere, closed with their task: an ended task brings the stored
+// state of each of its questions) and the ids of the tasks that ended in this batch (their final
+// records are in `tasks`). An input request here is a question to announce only when it is open
+// and its (task, key) was not seen before. A value type for
 // queued signals to the GUI thread, which learns of finishes and questions only from here.
 //
 // The same type carries a snapshot in chunks (Engine::requestSnapshot → Engine::snapshotChunk):

@@ -16,6 +16,7 @@
 #include <QDateTime>
 #include <QUuid>
 
+#include <algorithm>
 #include <chrono>
 
 Q_LOGGING_CATEGORY(lcMonitor, "eddy.monitor")
@@ -373,6 +374,14 @@ void Engine::queueFinished(const Store::TaskRecord &task)
     queueChange(task);
     if (!m_pending.finished.contains(task.id))
         m_pending.finished << task.id;
+    // With the end, how each of its questions ended as stored: closed by the end, or answered
+    // (perhaps by another process this one has not heard from yet).
+    for (const Store::InputRequestRecord &r : m_store.inputRequests(task.id)) {
+        const auto same = [&r](const Store::InputRequestRecord &q) { return q.id == r.id; };
+        if (r.state != Store::InputState::Pending
+            && std::none_of(m_pending.inputs.cbegin(), m_pending.inputs.cend(), same))
+            m_pending.inputs << r;
+    }
 }
 
 void Engine::queueChange(const Store::TaskRecord &task)

@@ -1,4 +1,5 @@
 #include "app/store/sharing.h"
+#include "app/store/taskstore_p.h"
 
 #include <QDateTime>
 #include <QSet>
@@ -293,27 +294,12 @@ bool ChangeFeed::prune(int maxAgeSeconds)
 
 std::optional<InputRequestRecord> ChangeFeed::inputRequest(qint64 id)
 {
-    Statement st = m_db.prepare(QStringLiteral(
-        "SELECT id, task_id, key, request, state, answer, first_seen_at, answered_at, answered_by "
-        "FROM input_requests WHERE id = ?"));
+    Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM input_requests WHERE id = ?")
+                                    .arg(QLatin1String(s_inputColumns)));
     st.bind(1, id);
     if (st.step() != Statement::StepResult::Row)
         return std::nullopt;
-    InputRequestRecord r;
-    r.id = st.int64(0);
-    r.taskId = st.int64(1);
-    r.key = st.text(2);
-    r.request = st.text(3);
-    const QString state = st.text(4);
-    r.state = state == QLatin1String("answered")    ? InputState::Answered
-              : state == QLatin1String("answering") ? InputState::Answering
-              : state == QLatin1String("closed")    ? InputState::Closed
-                                                    : InputState::Pending;
-    r.answer = st.text(5);
-    r.firstSeenAtMs = st.int64(6);
-    r.answeredAtMs = st.optInt64(7);
-    r.answeredBy = st.text(8);
-    return r;
+    return readInput(st);
 }
 
 } // namespace Eddy::Store

@@ -150,7 +150,7 @@ public:
                      const QString &answeredBy = {});
     bool finishAnswer(qint64 taskId, const QString &key, bool accepted);
     QList<InputRequestRecord> answeringInputRequests(); // answers to (re)send after a restart
-    // The most recently answered questions (Answering or Answered), oldest first.
+    // The most recent questions no longer open (Answering, Answered or Closed), oldest first.
     QList<InputRequestRecord> answeredInputRequests(int limit = 500);
 
     // --- user progress templates

@@ -127,6 +127,19 @@ bool TaskStore::storeTaskUpdate(const TaskRecord &t, bool addEvent, const QList<
     }
     if (m_db.changes() == 0)
         return tx.commit(); // nothing to add events or samples to
+    if (isTerminal(t.status)) {
+        // Nobody can answer its open questions any more: closed, for every process and the next
+        // start; why is the status the task ended in. An answer already given or being sent
+        // stays on record.
+        Statement close = m_db.prepare(QStringLiteral(
+            "UPDATE input_requests SET state='closed', answered_at=? WHERE task_id=? AND state='pending'"));
+        close.bind(1, now).bind(2, t.id);
+        if (!close.exec()) {
+            m_db.setError(QStringLiteral("Cannot close the questions of task %1: %2")
+                              .arg(t.id).arg(close.errorString()));
+            return false;
+        }
+    }
     if (addEvent) {
         Statement ev = prepareTaskEvent(m_db, t, now);
         if (!ev.exec())
@@ -287,7 +300,7 @@ bool TaskStore::finishAnswer(qint64 taskId, const QString &key, bool accepted)
 QList<InputRequestRecord> TaskStore::answeredInputRequests(int limit)
 {
     Statement st = m_db.prepare(QStringLiteral(
-        "SELECT * FROM (SELECT %1 FROM input_requests WHERE state IN ('answering','answered') "
+        "SELECT * FROM (SELECT %1 FROM input_requests WHERE state IN ('answering','answered','closed') "
         "ORDER BY id DESC LIMIT ?) ORDER BY id").arg(QLatin1String(s_inputColumns)));
     st.bind(1, limit);
     return readAll(st, readInput);

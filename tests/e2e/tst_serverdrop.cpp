@@ -312,7 +312,8 @@ void tst_ServerDrop::answerPanelSaysWhyItsQuestionClosed_data()
     QTest::newRow("window removes it, keeping tasks") << QStringLiteral("removeKeepTasks") << removed;
     QTest::newRow("window removes it with its tasks") << QStringLiteral("removeDeleteTasks") << removed;
     QTest::newRow("eddyctl cancels the task")
-        << QStringLiteral("cancel") << QStringLiteral("is closed: its task ended (Cancelled).");
+        << QStringLiteral("cancel")
+        << QStringLiteral("is closed: its case was cancelled before an answer was given.");
 }
 
 void tst_ServerDrop::answerPanelSaysWhyItsQuestionClosed()

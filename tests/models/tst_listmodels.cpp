@@ -74,6 +74,34 @@ void tst_ListModels::inbox()
     broken.request = QStringLiteral("{not json");
     model.setRequests({broken});
     QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("The server asks for input."));
+
+    // A task that ends unanswered closes its question, which stays listed saying why.
+    model.setEndedAs([](qint64 task) {
+        return task == 5 ? std::optional(Store::TaskStatus::Cancelled) : std::nullopt;
+    });
+    InputRequestRecord asked = request(5, "mesh", "Repair?");
+    asked.id = 50;
+    QCOMPARE(model.addRequests({asked}), 1);
+    QCOMPARE(model.pendingCount(), 2);
+    model.closeTask(5, 9000);
+    QCOMPARE(model.pendingCount(), 1); // the other task's question is still open
+    QCOMPARE(model.index(1, 0).data(InboxModel::AnswerTextRole).toString(),
+             QStringLiteral("Not answered: its case was cancelled before an answer was given."));
+    // ... unless it was answered elsewhere just before: the stored record takes its place.
+    InputRequestRecord answered5 = asked;
+    answered5.state = Store::InputState::Answered;
+    answered5.answer = QStringLiteral(R"({"action":"decline"})");
+    answered5.answeredBy = QStringLiteral("eddyctl");
+    QCOMPARE(model.addRequests({answered5}), 0);
+    QVERIFY(model.index(1, 0).data(InboxModel::AnswerTextRole).toString().startsWith(QStringLiteral("Declined — by eddyctl")));
+    // A record not listed yet goes where a restart lists it: in the order asked.
+    InputRequestRecord earlier = answered5;
+    earlier.id = 30;
+    earlier.taskId = 6;
+    QVERIFY(model.addRecord(earlier));
+    QVERIFY(!model.addRecord(earlier));
+    QCOMPARE(model.index(1, 0).data(InboxModel::TaskIdRole).toLongLong(), 6);
+    QCOMPARE(model.index(2, 0).data(InboxModel::TaskIdRole).toLongLong(), 5);
 }
 
 void tst_ListModels::servers()

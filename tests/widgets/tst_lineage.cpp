@@ -16,6 +16,7 @@
 #include "widgets/statustimeline.h"
 
 #include <QAction>
+#include <QDateTime>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -189,6 +190,29 @@ void tst_Lineage::subSecondDurations()
     Store::TaskEventRecord d{4, 1, 1700, TaskStatus::Completed, {}};
     timeline.setEvents({a, b, c, d}, 1700);
     QCOMPARE(timeline.summary(), QStringLiteral("Computing 450 ms · waiting for input 250 ms"));
+
+    // Queued 2 s, computing 3 s, ended at 5 s by the server's clock and seen ended at 60 s
+    // (Eddy was closed): the 55 s are not computing; the solver's own time is the result's.
+    Store::TaskRecord task;
+    task.status = TaskStatus::Completed;
+    task.pollIntervalMs = 500;
+    task.lastUpdatedAt = QDateTime::fromMSecsSinceEpoch(1'000'000 + 5000, Qt::UTC).toString(Qt::ISODateWithMs);
+    task.result = QStringLiteral(R"({"content":[],"structuredContent":{"wall_seconds":2.9}})");
+    timeline.setTask(task);
+    Store::TaskEventRecord queued{1, 2, 1'000'000, TaskStatus::Working, QStringLiteral("queued, position #1")};
+    Store::TaskEventRecord running{2, 2, 1'002'000, TaskStatus::Working, QStringLiteral("iteration 10")};
+    Store::TaskEventRecord done{3, 2, 1'060'000, TaskStatus::Completed, {}};
+    timeline.setEvents({queued, running, done}, 1'060'000);
+    QCOMPARE(timeline.summary(),
+             QStringLiteral("Queued 2 s · computing 3 s · waiting for input 0 ms · solver time 2.9 s · "
+                            "seen 55 s after it ended (Eddy was closed or not looking)"));
+    // Cancelled in the queue: it never computed.
+    task.status = TaskStatus::Cancelled;
+    task.result.clear();
+    timeline.setTask(task);
+    Store::TaskEventRecord cancelled{3, 2, 1'001'000, TaskStatus::Cancelled, {}};
+    timeline.setEvents({queued, cancelled}, 1'001'000);
+    QCOMPARE(timeline.summary(), QStringLiteral("Queued 1 s · computing 0 ms · waiting for input 0 ms"));
 }
 
 QTEST_MAIN(tst_Lineage)
