@@ -3,6 +3,7 @@
 #include "models/serverlistmodel.h"
 #include "models/sessionlistmodel.h"
 #include "widgets/elicitationdialog.h"
+#include "widgets/filedialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/taskmonitor.h"
 
@@ -23,16 +24,9 @@ namespace {
 
 QFileDialog *handlesDialog(QWidget *parent, const QString &title)
 {
-    auto *dialog = new QFileDialog(parent, title);
-    dialog->setObjectName(QStringLiteral("handlesFileDialog"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setOption(QFileDialog::DontUseNativeDialog);
-    dialog->setNameFilters(
-        {HandlesActions::tr("Task handles (*.jsonl *.json)"), HandlesActions::tr("All files (*)")});
-    const QString dir = QSettings().value(QStringLiteral("handles/dir")).toString();
-    if (!dir.isEmpty() && QFileInfo(dir).isDir())
-        dialog->setDirectory(dir);
-    return dialog;
+    return newFileDialog(parent, title, QStringLiteral("handlesFileDialog"),
+                         {HandlesActions::tr("Task handles (*.jsonl *.json)"), HandlesActions::tr("All files (*)")},
+                         QStringLiteral("handles/dir"));
 }
 
 // Readable by the owner only, also when the file existed: the mode is set before any secret is

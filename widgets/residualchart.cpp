@@ -2,6 +2,7 @@
 
 #include "models/sampleseriesmodel.h"
 #include "models/svgplot.h"
+#include "widgets/filedialog.h"
 #include "widgets/niceaxis.h"
 
 #include <QChart>
@@ -11,7 +12,6 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QWheelEvent>
-#include <QFileDialog>
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -405,7 +405,7 @@ bool ResidualChart::exportSvg(const QString &path) const
 
 void ResidualChart::exportSvgInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
+    const QString path = saveFileName(this, tr("Export Chart"),
                                                       tr("residuals.svg"), tr("SVG drawings (*.svg)"));
     if (!path.isEmpty() && !exportSvg(path))
         QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1. Choose a folder you can write to.").arg(path));
@@ -413,7 +413,7 @@ void ResidualChart::exportSvgInteractive()
 
 void ResidualChart::exportPngInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), tr("residuals.png"),
+    const QString path = saveFileName(this, tr("Export Chart"), tr("residuals.png"),
                                                       tr("PNG images (*.png)"));
     if (!path.isEmpty() && !exportPng(path))
         QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1. Choose a folder you can write to.").arg(path));
@@ -421,7 +421,7 @@ void ResidualChart::exportPngInteractive()
 
 void ResidualChart::exportCsvInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Samples"), tr("residuals.csv"),
+    const QString path = saveFileName(this, tr("Export Samples"), tr("residuals.csv"),
                                                       tr("CSV files (*.csv)"));
     if (!path.isEmpty() && !exportCsv(path))
         QMessageBox::warning(this, tr("Export Samples"), tr("Could not write %1. Choose a folder you can write to.").arg(path));

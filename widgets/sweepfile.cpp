@@ -1,6 +1,7 @@
 #include "widgets/sweepfile.h"
 
 #include "app/monitor/sweepspec.h"
+#include "widgets/filedialog.h"
 #include "widgets/schemaform.h"
 #include "widgets/sweepeditor.h"
 
@@ -54,15 +55,10 @@ void showError(QWidget *parent, const QString &title, const QString &text)
 
 QFileDialog *fileDialog(QWidget *parent, const QString &title)
 {
-    auto *dialog = new QFileDialog(parent, title);
-    dialog->setObjectName(QStringLiteral("sweepFileDialog"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setOption(QFileDialog::DontUseNativeDialog);
-    dialog->setNameFilters({SweepFile::tr("Sweep specs (*.json)"), SweepFile::tr("All files (*)")});
+    QFileDialog *dialog = newFileDialog(parent, title, QStringLiteral("sweepFileDialog"),
+                                        {SweepFile::tr("Sweep specs (*.json)"), SweepFile::tr("All files (*)")},
+                                        QStringLiteral("sweepFile/dir"));
     dialog->setDefaultSuffix(QStringLiteral("json"));
-    const QString dir = QSettings().value(QStringLiteral("sweepFile/dir")).toString();
-    if (!dir.isEmpty() && QFileInfo(dir).isDir())
-        dialog->setDirectory(dir);
     return dialog;
 }
 

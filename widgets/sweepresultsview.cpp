@@ -3,13 +3,13 @@
 #include "models/svgplot.h"
 #include "models/outcomepalette.h"
 #include "models/sweepresultsmodel.h"
+#include "widgets/filedialog.h"
 #include "widgets/niceaxis.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QDialog>
-#include <QFileDialog>
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -518,7 +518,7 @@ void SweepResultsView::exportInteractive(const QString &kind)
         filter = tr("SVG drawings (*.svg)");
     else
         filter = tr("PNG images (*.png)");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Sweep Results"), base + QLatin1Char('.') + kind, filter);
+    const QString path = saveFileName(this, tr("Export Sweep Results"), base + QLatin1Char('.') + kind, filter);
     if (path.isEmpty())
         return;
     const bool ok = kind == QLatin1String("csv") ? exportCsv(path)
