@@ -9,6 +9,7 @@
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
 #include <QDBusMessage>
+#include <QFileInfo>
 #include <QProcess>
 #include <QStatusBar>
 #include <QTimer>
@@ -36,11 +37,21 @@ QString DesktopService::objectPath()
     return QStringLiteral("/io/github/eddy/Eddy");
 }
 
+bool DesktopService::hasSessionBus()
+{
+    if (!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
+        return true;
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    return !runtime.isEmpty() && QFileInfo::exists(runtime + QStringLiteral("/bus"));
+}
+
 bool DesktopService::registerOnBus()
 {
-    QDBusConnection bus = QDBusConnection::sessionBus();
-    if (m_registered || !bus.isConnected())
+    if (m_registered || !hasSessionBus())
         return m_registered;
+    QDBusConnection bus = QDBusConnection::sessionBus();
+    if (!bus.isConnected())
+        return false;
     // The object first: whoever sees the name can call it at once.
     if (!bus.registerObject(objectPath(), this, QDBusConnection::ExportAdaptors))
         return false;
@@ -103,6 +114,8 @@ void DesktopService::quit()
 
 bool DesktopService::forwardQuestion(qint64 number)
 {
+    if (!hasSessionBus())
+        return false;
     QDBusConnection bus = QDBusConnection::sessionBus();
     if (!bus.isConnected() || !bus.interface()->isServiceRegistered(serviceName()))
         return false;

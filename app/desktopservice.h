@@ -34,6 +34,9 @@ public:
     void raiseWindow();
     void quit();
 
+    // Whether the desktop has a session bus to talk to: asked first, so that no D-Bus library
+    // starts one of its own (dbus-launch) for a window under a bare X server.
+    static bool hasSessionBus();
     static QString serviceName();
     static QString objectPath();
     // Asks the window that owns the name to show question `number`; false when none answers.

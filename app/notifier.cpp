@@ -48,7 +48,7 @@ QString valueText(const json &v)
 } // namespace
 
 Notifier::Notifier(const QString &dbPath, const QStringList &windowArgs, QObject *parent)
-    : QObject(parent), m_dbPath(dbPath), m_windowArgs(windowArgs), m_bus(QDBusConnection::sessionBus())
+    : QObject(parent), m_dbPath(dbPath), m_windowArgs(windowArgs), m_bus(QString()) // connected in start()
 {
 }
 
@@ -65,6 +65,11 @@ QString Notifier::serviceName()
 
 void Notifier::start()
 {
+    if (!DesktopService::hasSessionBus())
+        return stop(tr("no D-Bus session bus (%1); questions wait in Eddy's window.")
+                        .arg(QStringLiteral("DBUS_SESSION_BUS_ADDRESS")),
+                    1);
+    m_bus = QDBusConnection::sessionBus();
     if (!m_bus.isConnected())
         return stop(tr("no D-Bus session bus (%1); questions wait in Eddy's window.")
                         .arg(m_bus.lastError().message()),

@@ -14,6 +14,7 @@
 #include <QDBusMessage>
 #include <QDBusReply>
 #include <QDBusVariant>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -64,6 +65,7 @@ class tst_Notifier : public QObject
 private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
+    void saysSoWithoutASessionBus();
     void saysSoWithoutANotificationDaemon();
     void questionsReachTheDesktopWhileTheWindowIsClosed();
 
@@ -185,6 +187,23 @@ QProcessEnvironment tst_Notifier::eddyEnv() const
         env.insert(QString::fromLatin1(v), m_dir.filePath(QStringLiteral("home/") + QString::fromLatin1(v)));
     env.insert(QStringLiteral("EDDY_LEASE_MS"), QStringLiteral("1500")); // the notifier takes over quickly
     return env;
+}
+
+void tst_Notifier::saysSoWithoutASessionBus()
+{
+    // No bus address and none in the runtime folder: said once, and no bus of its own started.
+    QProcessEnvironment env = eddyEnv();
+    env.remove(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
+    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_dir.filePath(QStringLiteral("no-runtime")));
+    QProcess notifier;
+    notifier.setProcessEnvironment(env);
+    notifier.start(qEnvironmentVariable("EDDY_GUI_BIN"),
+                   {QStringLiteral("--notify"), QStringLiteral("--db"), m_dir.filePath(QStringLiteral("none.sqlite")),
+                    QStringLiteral("--lang"), QStringLiteral("en")});
+    QVERIFY(notifier.waitForFinished(60000));
+    QCOMPARE(notifier.exitCode(), 1);
+    const QString err = QString::fromUtf8(notifier.readAllStandardError());
+    QCOMPARE(err.count(QLatin1String("no D-Bus session bus")), 1);
 }
 
 void tst_Notifier::saysSoWithoutANotificationDaemon()
@@ -322,6 +341,8 @@ void tst_Notifier::questionsReachTheDesktopWhileTheWindowIsClosed()
         return;
     const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
     const QString eddy = qEnvironmentVariable("EDDY_GUI_BIN");
+    QElapsedTimer stopwatch; // for the report: how long each step takes (nothing asserted on it)
+    stopwatch.start();
 
     // The window, on the bus once it lists its questions.
     QProcess *window = startProcess(eddy,
@@ -363,6 +384,7 @@ void tst_Notifier::questionsReachTheDesktopWhileTheWindowIsClosed()
 
     // Closed with the tasks running (no bundled server here, so no "Keep Running" question): the
     // window starts the notifier as it goes.
+    stopwatch.restart();
     QVERIFY(activate(QStringLiteral("quit"), {}));
     QVERIFY(window->waitForFinished(60000));
     QCOMPARE(window->exitCode(), 0);
@@ -371,6 +393,7 @@ void tst_Notifier::questionsReachTheDesktopWhileTheWindowIsClosed()
 
     // One notification per question, naming the server and the case, and no task id.
     QTRY_COMPARE_WITH_TIMEOUT(seen().size(), 2, 60000);
+    qInfo("window quit to both notifications shown: %lld ms", stopwatch.elapsed());
     const QList<Seen> shown = seen();
     QHash<int, uint> idOfCase; // case index -> dunst's id of its notification
     for (const Seen &s : shown) {
@@ -386,10 +409,12 @@ void tst_Notifier::questionsReachTheDesktopWhileTheWindowIsClosed()
     QCOMPARE(displayed(), 2);
 
     // eddyctl cancels the second case: its notification closes, the first stays.
+    stopwatch.restart();
     const Test::CtlRun cancel
         = Test::runCtl({QStringLiteral("--db"), db, QStringLiteral("cancel"), rows[1][1]}, s_ctl);
     QVERIFY2(cancel.code == 0, cancel.err.constData());
     QTRY_VERIFY_WITH_TIMEOUT(history().contains(idOfCase[1]), 60000);
+    qInfo("eddyctl cancel to its notification closed: %lld ms", stopwatch.elapsed());
     QCOMPARE(displayed(), 1);
     QVERIFY(!history().contains(idOfCase[0]));
 
@@ -400,12 +425,14 @@ void tst_Notifier::questionsReachTheDesktopWhileTheWindowIsClosed()
     QProcessEnvironment ctlEnv = QProcessEnvironment::systemEnvironment();
     ctlEnv.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), m_busAddress);
     ctl.setProcessEnvironment(ctlEnv);
+    stopwatch.restart();
     ctl.start(QStringLiteral("dunstctl"), {QStringLiteral("action"), QStringLiteral("0")});
     QVERIFY(ctl.waitForFinished(30000));
     QCOMPARE(ctl.exitCode(), 0);
     QTRY_VERIFY_WITH_TIMEOUT(m_bus->interface()->isServiceRegistered(s_window).value(), 60000);
     remember(pidOf(s_window));
     QTRY_COMPARE_WITH_TIMEOUT(shownQuestion(), rows[0][3].toLongLong(), 30000);
+    qInfo("dunstctl action to the window showing the question: %lld ms", stopwatch.elapsed());
     QTRY_VERIFY_WITH_TIMEOUT(!m_bus->interface()->isServiceRegistered(s_notifier).value(), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(history().contains(idOfCase[0]), 30000);
     QCOMPARE(displayed(), 0);
