@@ -226,6 +226,8 @@ int main(int argc, char *argv[])
     EngineBridge bridge(engine);
     MainWindow window(&bridge, agent);
     DesktopService desktop(&window);
+    window.setNotifierCommand(QStringList{QCoreApplication::applicationFilePath(), QStringLiteral("--db"), dbPath}
+                              + langArgs(earlyLang));
     FirstRun firstRun(&bridge);
     if (parser.isSet(serverDataOption))
         firstRun.setDataDir(parser.value(serverDataOption));

@@ -721,6 +721,17 @@ Sie wurde von %2 gesendet.</translation>
     </message>
 </context>
 <context>
+    <name>Eddy::AutostartEntry</name>
+    <message>
+        <source>Eddy could not remove %1; remove it by hand to stop the notifier at login.</source>
+        <translation>Eddy konnte %1 nicht entfernen; entfernen Sie die Datei von Hand, damit die Benachrichtigungen beim Anmelden nicht mehr starten.</translation>
+    </message>
+    <message>
+        <source>Eddy could not write %1 (%2); check that the folder is writable.</source>
+        <translation>Eddy konnte %1 nicht schreiben (%2); prüfen Sie, ob der Ordner beschreibbar ist.</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::DesktopService</name>
     <message>
         <source>That question is no longer open: it was answered, or its task ended.</source>
@@ -1374,6 +1385,18 @@ Antwort: %2</translation>
 </context>
 <context>
     <name>Eddy::MainWindow</name>
+    <message>
+        <source>Notify About Questions After Login</source>
+        <translation>Nach dem Anmelden über Fragen benachrichtigen</translation>
+    </message>
+    <message>
+        <source>Start Eddy&apos;s notifier when you log in, so that questions of tasks left running show as desktop notifications before you open Eddy</source>
+        <translation>Eddys Benachrichtigungen beim Anmelden starten, damit Fragen weiterlaufender Aufgaben als Desktop-Benachrichtigungen erscheinen, bevor Sie Eddy öffnen</translation>
+    </message>
+    <message>
+        <source>Notifications After Login</source>
+        <translation>Benachrichtigungen nach dem Anmelden</translation>
+    </message>
     <message>
         <source>Task %1</source>
         <translation>Aufgabe %1</translation>
