@@ -3,7 +3,7 @@
 // that follows open questions while the window is closed (app/notifier.h), without a display.
 
 #include "app/agent/agent.h"
-#include "app/desktopservice.h"
+#include "widgets/desktopservice.h"
 #include "app/notifier.h"
 #include "app/monitor/engine.h"
 #include "app/store/taskstore.h"

@@ -1,6 +1,6 @@
 #include "app/notifier.h"
 
-#include "app/desktopservice.h"
+#include "widgets/desktopservice.h"
 #include "app/monitor/sweepexport.h"
 
 #include <QCoreApplication>

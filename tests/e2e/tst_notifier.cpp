@@ -5,10 +5,19 @@
 // file. Two cases of a sweep ask their mesh question; the window closes with them running; the
 // notifier shows one notification per question naming the server and the case; eddyctl cancels
 // one case and its notification closes; "Answer..." on the other, invoked through dunst, starts
-// Eddy at exactly that question and the notifier ends; the answer reaches the server once.
+// Eddy at exactly that question and the notifier ends; the answer reaches the server once. And
+// with a window open (in this process), a second `eddy --answer N` brings that window to question
+// N, where a click on Accept sends the answer once.
 #include "tests/common/ctlprocess.h"
+#include "models/inboxmodel.h"
+#include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
+#include "widgets/answerpanel.h"
+#include "widgets/desktopservice.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/mainwindow.h"
 
+#include <QApplication>
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
 #include <QDBusMessage>
@@ -16,6 +25,8 @@
 #include <QDBusVariant>
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QPushButton>
+#include <QSettings>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -68,6 +79,7 @@ private Q_SLOTS:
     void saysSoWithoutASessionBus();
     void saysSoWithoutANotificationDaemon();
     void questionsReachTheDesktopWhileTheWindowIsClosed();
+    void aSecondEddyBringsTheOpenWindowToTheQuestion();
 
 private:
     bool needs(const QString &program, const QString &package);
@@ -91,6 +103,7 @@ private:
     QList<QProcess *> m_processes; // ours, ended in cleanupTestCase
     QList<qint64> m_detached;      // started by eddy (notifier, window): ended by pid if still there
     std::unique_ptr<QDBusConnection> m_bus;
+    std::unique_ptr<Test::E2eWindow> m_app; // the window of this process
 };
 
 bool tst_Notifier::needs(const QString &program, const QString &package)
@@ -114,6 +127,10 @@ QProcess *tst_Notifier::startProcess(const QString &program, const QStringList &
 
 void tst_Notifier::initTestCase()
 {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("EddyTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_notifier"));
+    QSettings().clear();
     QVERIFY(m_dir.isValid());
     QVERIFY(needs(QStringLiteral("dbus-daemon"), QStringLiteral("dbus-daemon")));
     QVERIFY(needs(QStringLiteral("Xvfb"), QStringLiteral("xvfb")));
@@ -145,6 +162,7 @@ void tst_Notifier::initTestCase()
     QTRY_VERIFY_WITH_TIMEOUT(bus->canReadLine() || bus->state() == QProcess::NotRunning, 30000);
     m_busAddress = QString::fromUtf8(bus->readLine()).trimmed();
     QVERIFY2(!m_busAddress.isEmpty(), "dbus-daemon printed no address");
+    qputenv("DBUS_SESSION_BUS_ADDRESS", m_busAddress.toUtf8()); // this process's window uses it
     m_bus = std::make_unique<QDBusConnection>(QDBusConnection::connectToBus(m_busAddress, QStringLiteral("tst")));
     QVERIFY2(m_bus->isConnected(), qPrintable(m_bus->lastError().message()));
 
@@ -155,6 +173,8 @@ void tst_Notifier::initTestCase()
 
 void tst_Notifier::cleanupTestCase()
 {
+    m_app.reset();
+    QSettings().clear();
     for (qint64 pid : std::as_const(m_detached)) {
         if (!isGone(pid)) {
             ::kill(pid_t(pid), SIGKILL);
@@ -455,5 +475,53 @@ void tst_Notifier::questionsReachTheDesktopWhileTheWindowIsClosed()
     QTRY_VERIFY_WITH_TIMEOUT(isGone(windowPid), 60000);
 }
 
-QTEST_GUILESS_MAIN(tst_Notifier)
+void tst_Notifier::aSecondEddyBringsTheOpenWindowToTheQuestion()
+{
+    const QString db = m_dir.filePath(QStringLiteral("open.sqlite"));
+    Test::E2eWindowOptions options;
+    options.waitForSession = true;
+    m_app = Test::E2eWindow::open(db, options);
+    QVERIFY(m_app);
+    MainWindow &w = *m_app->window();
+    DesktopService desktop(&w);
+    QVERIFY(desktop.registerOnBus());
+    const qint64 serverId = m_app->addServer(m_server.url(), QStringLiteral("Test CFD"));
+    QVERIFY(serverId);
+    for (int reynolds : {700, 800}) {
+        const json args{{"reynolds", reynolds}, {"grid", 16}, {"max_iterations", 200}, {"force_mesh_defect", true}};
+        m_app->bridge()->callOnce(serverId, QStringLiteral("run_cfd_case"), QByteArray::fromStdString(args.dump()),
+                                  w.currentSession());
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 2, 90000);
+    const auto rows = Test::query(db, QStringLiteral("SELECT id, task_id, key FROM input_requests ORDER BY task_id"), 5000);
+    QCOMPARE(rows.size(), 2);
+    const qint64 number = rows[1][0].toLongLong();
+
+    // What "Answer..." starts, with this window open: it hands the question over and ends.
+    const qsizetype logBefore = m_server.standardError().size();
+    QProcess second;
+    second.setProcessEnvironment(eddyEnv());
+    second.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    second.start(qEnvironmentVariable("EDDY_GUI_BIN"), {QStringLiteral("--db"), db, QStringLiteral("--answer"),
+                                                       QString::number(number), QStringLiteral("--lang"),
+                                                       QStringLiteral("en")});
+    QVERIFY(second.waitForStarted(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(second.state() == QProcess::NotRunning, 60000);
+    QCOMPARE(second.exitCode(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(desktop.shownQuestion(), number, 30000);
+    QCOMPARE(w.answerPanel()->taskId(), rows[1][1].toLongLong());
+
+    // The engineer accepts the form as it stands: the answer reaches the server once.
+    auto *accept = w.answerPanel()->findChild<QPushButton *>(QStringLiteral("accept"));
+    QVERIFY(accept);
+    QTRY_VERIFY_WITH_TIMEOUT(accept->isEnabled(), 5000); // after the panel's guard
+    QTest::mouseClick(accept, Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        Test::query(db, QStringLiteral("SELECT status FROM tasks WHERE id = %1").arg(rows[1][1]), 5000).value(0).value(0),
+        QStringLiteral("completed"), 90000);
+    QCOMPARE(m_server.standardError().mid(logBefore).count("eddy.server debug: tasks/update "), 1);
+    QCOMPARE(w.inboxModel()->pendingCount(), 1); // the other one still waits
+}
+
+QTEST_MAIN(tst_Notifier)
 #include "tst_notifier.moc"

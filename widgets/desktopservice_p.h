@@ -2,7 +2,7 @@
 
 // Private to desktopservice.cpp: the two D-Bus interfaces of the window's object.
 
-#include "app/desktopservice.h"
+#include "widgets/desktopservice.h"
 
 #include <QDBusAbstractAdaptor>
 #include <QDBusVariant>

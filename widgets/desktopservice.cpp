@@ -1,5 +1,5 @@
-#include "app/desktopservice.h"
-#include "app/desktopservice_p.h"
+#include "widgets/desktopservice.h"
+#include "widgets/desktopservice_p.h"
 
 #include "models/inboxmodel.h"
 #include "widgets/answerpanel.h"
