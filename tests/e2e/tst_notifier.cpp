@@ -417,6 +417,7 @@ void tst_Notifier::questionsReachTheDesktopWhileTheWindowIsClosed()
     const QList<Seen> shown = seen();
     QHash<int, uint> idOfCase; // case index -> dunst's id of its notification
     for (const Seen &s : shown) {
+        qInfo("dunst showed: \"%s\" / \"%s\"", qPrintable(s.summary), qPrintable(s.body));
         QVERIFY2(s.summary.contains(serverName), qPrintable(s.summary));
         QVERIFY2(s.body.contains(QLatin1String("case 1 (reynolds = 100)"))
                      || s.body.contains(QLatin1String("case 2 (reynolds = 400)")),
