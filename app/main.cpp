@@ -3,13 +3,13 @@
 // that follows open questions while the window is closed (app/notifier.h), without a display.
 
 #include "app/agent/agent.h"
-#include "widgets/desktopservice.h"
-#include "app/notifier.h"
 #include "app/monitor/engine.h"
+#include "app/notifier.h"
 #include "app/store/taskstore.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
+#include "widgets/desktopservice.h"
 #include "widgets/firstrun.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
