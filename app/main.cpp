@@ -1,12 +1,15 @@
 // Eddy's GUI entry point: the engine on its own thread, the main window on the GUI thread, and
-// the bundled eddy-cfd-server started on first run.
+// the bundled eddy-cfd-server started on first run. `eddy --notify` is the background notifier
+// that follows open questions while the window is closed (app/notifier.h), without a display.
 
 #include "app/agent/agent.h"
 #include "app/monitor/engine.h"
+#include "app/notifier.h"
 #include "app/store/taskstore.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
+#include "widgets/desktopservice.h"
 #include "widgets/firstrun.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -21,6 +24,7 @@
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QThread>
+#include <QTimer>
 
 #include <cstdio>
 
@@ -34,6 +38,16 @@ bool wantsInfoOnly(int argc, char *argv[])
     for (int i = 1; i < argc; ++i) {
         const QByteArray a(argv[i]);
         if (a == "--help" || a == "-h" || a == "-?" || a == "--help-all" || a == "--version" || a == "-v")
+            return true;
+    }
+    return false;
+}
+
+// True for the background notifier (--notify): a core app, no display.
+bool wantsNotifier(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        if (QByteArray(argv[i]) == "--notify")
             return true;
     }
     return false;
@@ -69,6 +83,14 @@ struct Options
     QCommandLineOption serverData{QStringLiteral("server-data"),
                                   QCoreApplication::translate("main", "Data folder of the bundled server."),
                                   QStringLiteral("dir")};
+    QCommandLineOption answer{QStringLiteral("answer"),
+                              QCoreApplication::translate("main", "Open at this question (its number, as a "
+                                                                  "desktop notification of Eddy names it)."),
+                              QStringLiteral("number")};
+    QCommandLineOption notify{QStringLiteral("notify"),
+                              QCoreApplication::translate("main", "Without a window: show a desktop notification "
+                                                                  "for each open question until the window opens "
+                                                                  "or nothing is left to follow.")};
 
     void addTo(QCommandLineParser &parser) const
     {
@@ -76,7 +98,7 @@ struct Options
             QCoreApplication::translate("main", "Workbench for long-running MCP tasks."));
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({db, lang, server, noLocal, serverData});
+        parser.addOptions({db, lang, server, noLocal, serverData, answer, notify});
     }
 };
 
@@ -95,6 +117,47 @@ QIcon appIcon()
     return icon;
 }
 
+// --lang as given, for the processes this one starts (the notifier, the window it opens).
+QStringList langArgs(const QString &lang)
+{
+    return lang.isEmpty() ? QStringList() : QStringList{QStringLiteral("--lang"), lang};
+}
+
+QString dbPathOf(const QCommandLineParser &parser, const Options &options)
+{
+    const QString dbPath = parser.isSet(options.db) ? parser.value(options.db) : Store::TaskStore::defaultPath();
+    QDir().mkpath(QFileInfo(dbPath).absolutePath());
+    return dbPath;
+}
+
+bool hasLiveTasks(Monitor::Engine &engine)
+{
+    for (const Store::TaskStatus status : {Store::TaskStatus::Working, Store::TaskStatus::InputRequired}) {
+        Store::TaskQuery query;
+        query.status = status;
+        query.limit = 1;
+        if (!engine.tasks(query).isEmpty())
+            return true;
+    }
+    return false;
+}
+
+int runNotifier(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    setNames();
+    const QString lang = langArgument(argc, argv);
+    installUiTranslations(&app, lang);
+    QCommandLineParser parser;
+    const Options options;
+    options.addTo(parser);
+    parser.process(app);
+    Notifier notifier(dbPathOf(parser, options), langArgs(lang));
+    QObject::connect(&notifier, &Notifier::finished, &app, &QCoreApplication::exit);
+    QTimer::singleShot(0, &notifier, &Notifier::start);
+    return app.exec();
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -110,6 +173,8 @@ int main(int argc, char *argv[])
         parser.process(core); // prints and exits
         return 0;
     }
+    if (wantsNotifier(argc, argv))
+        return runNotifier(argc, argv);
 
     QApplication app(argc, argv);
     setNames();
@@ -126,13 +191,24 @@ int main(int argc, char *argv[])
     const Options options;
     options.addTo(parser);
     parser.process(app);
-    const QCommandLineOption &dbOption = options.db;
     const QCommandLineOption &serverOption = options.server;
     const QCommandLineOption &noLocalOption = options.noLocal;
     const QCommandLineOption &serverDataOption = options.serverData;
 
-    const QString dbPath = parser.isSet(dbOption) ? parser.value(dbOption) : Store::TaskStore::defaultPath();
-    QDir().mkpath(QFileInfo(dbPath).absolutePath());
+    const QString dbPath = dbPathOf(parser, options);
+    qint64 answerNumber = 0;
+    if (parser.isSet(options.answer)) {
+        bool ok = false;
+        answerNumber = parser.value(options.answer).toLongLong(&ok);
+        if (!ok || answerNumber <= 0) {
+            std::fprintf(stderr, "eddy: --answer takes a question's number, as a notification of Eddy "
+                                 "names it (got %s)\n", qPrintable(parser.value(options.answer)));
+            return 2;
+        }
+        // A window already open shows it: no second window on the same questions.
+        if (DesktopService::forwardQuestion(answerNumber))
+            return 0;
+    }
 
     // The engine owns curl, SQLite and every MCP connection; it never runs on the GUI thread.
     QThread engineThread;
@@ -149,6 +225,9 @@ int main(int argc, char *argv[])
 
     EngineBridge bridge(engine);
     MainWindow window(&bridge, agent);
+    DesktopService desktop(&window);
+    window.setNotifierCommand(QStringList{QCoreApplication::applicationFilePath(), QStringLiteral("--db"), dbPath}
+                              + langArgs(earlyLang));
     FirstRun firstRun(&bridge);
     if (parser.isSet(serverDataOption))
         firstRun.setDataDir(parser.value(serverDataOption));
@@ -166,6 +245,10 @@ int main(int argc, char *argv[])
             bridge.addServer(explicitServer, QString(), QString());
         if (allowLocal && firstRun.begin(s, !explicitServer.isEmpty()))
             window.statusBar()->showMessage(QCoreApplication::translate("main", "Starting the bundled CFD server..."));
+        // The questions are listed now: a notifier still running hands them to this window.
+        desktop.registerOnBus();
+        if (answerNumber > 0)
+            desktop.showQuestion(answerNumber);
     });
     QObject::connect(&firstRun, &FirstRun::serverReady, &window, [&](const QString &url) {
         window.statusBar()->showMessage(QCoreApplication::translate("main", "Local CFD server running at %1").arg(url), 8000);
@@ -196,12 +279,21 @@ int main(int argc, char *argv[])
 
     const int code = app.exec();
     // The agent goes first (it works the engine), on the engine thread as the engine does.
-    QMetaObject::invokeMethod(engine, [engine, agent] {
+    bool workLeft = false; // any live task in the database, not only the shown session's
+    QMetaObject::invokeMethod(engine, [engine, agent, &workLeft] {
         delete agent;
+        workLeft = hasLiveTasks(*engine);
         engine->close();
         delete engine;
     }, Qt::BlockingQueuedConnection);
     engineThread.quit();
     engineThread.wait();
+    // Work still running: its questions reach the desktop while no window is open. The name goes
+    // first, or the notifier would see this window still there and end.
+    desktop.unregisterFromBus();
+    if (workLeft && code == 0
+        && !DesktopService::startNotifier(QCoreApplication::applicationFilePath(), dbPath, langArgs(earlyLang)))
+        std::fprintf(stderr, "eddy: could not start the notifier (eddy --notify); questions wait until "
+                             "Eddy opens again\n");
     return code;
 }

@@ -721,6 +721,24 @@ Sie wurde von %2 gesendet.</translation>
     </message>
 </context>
 <context>
+    <name>Eddy::AutostartEntry</name>
+    <message>
+        <source>Eddy could not remove %1; remove it by hand to stop the notifier at login.</source>
+        <translation>Eddy konnte %1 nicht entfernen; entfernen Sie die Datei von Hand, damit die Benachrichtigungen beim Anmelden nicht mehr starten.</translation>
+    </message>
+    <message>
+        <source>Eddy could not write %1 (%2); check that the folder is writable.</source>
+        <translation>Eddy konnte %1 nicht schreiben (%2); prüfen Sie, ob der Ordner beschreibbar ist.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::DesktopService</name>
+    <message>
+        <source>That question is no longer open: it was answered, or its task ended.</source>
+        <translation>Diese Frage ist nicht mehr offen: Sie wurde beantwortet, oder ihre Aufgabe ist beendet.</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::ElicitationDialog</name>
     <message>
         <source>Input Needed — %1</source>
@@ -1379,6 +1397,18 @@ Antwort: %2</translation>
 </context>
 <context>
     <name>Eddy::MainWindow</name>
+    <message>
+        <source>Notify About Questions After Login</source>
+        <translation>Nach dem Anmelden über Fragen benachrichtigen</translation>
+    </message>
+    <message>
+        <source>Start Eddy&apos;s notifier when you log in, so that questions of tasks left running show as desktop notifications before you open Eddy</source>
+        <translation>Eddys Benachrichtigungen beim Anmelden starten, damit Fragen weiterlaufender Aufgaben als Desktop-Benachrichtigungen erscheinen, bevor Sie Eddy öffnen</translation>
+    </message>
+    <message>
+        <source>Notifications After Login</source>
+        <translation>Benachrichtigungen nach dem Anmelden</translation>
+    </message>
     <message>
         <source>Task %1</source>
         <translation>Aufgabe %1</translation>
@@ -2468,6 +2498,65 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>not valid JSON (each line must be one task reference object)</source>
         <translation>kein gültiges JSON (jede Zeile muss genau ein Aufgabenreferenz-Objekt sein)</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::Notifier</name>
+    <message>
+        <source>no D-Bus session bus (%1); questions wait in Eddy&apos;s window.</source>
+        <translation>kein D-Bus-Sitzungsbus (%1); Fragen warten in Eddys Fenster.</translation>
+    </message>
+    <message>
+        <source>Eddy&apos;s window is open; it shows the questions.</source>
+        <translation>Eddys Fenster ist offen; es zeigt die Fragen.</translation>
+    </message>
+    <message>
+        <source>no notification daemon answers on the session bus (%1: %2); questions wait in Eddy&apos;s window. Start a notification daemon, or open Eddy.</source>
+        <translation>auf dem Sitzungsbus antwortet kein Benachrichtigungsdienst (%1: %2); Fragen warten in Eddys Fenster. Starten Sie einen Benachrichtigungsdienst oder öffnen Sie Eddy.</translation>
+    </message>
+    <message>
+        <source>another notifier already follows the questions of this desktop session.</source>
+        <translation>ein anderer Benachrichtiger verfolgt die Fragen dieser Desktop-Sitzung bereits.</translation>
+    </message>
+    <message>
+        <source>nothing left to follow.</source>
+        <translation>nichts mehr zu verfolgen.</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>%1 lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <source>Answer...</source>
+        <translation>Beantworten...</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Später</translation>
+    </message>
+    <message>
+        <source>Question from %1</source>
+        <translation>Frage von %1</translation>
+    </message>
+    <message>
+        <source>the notification daemon refused a notification: %1</source>
+        <translation>der Benachrichtigungsdienst hat eine Benachrichtigung abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>cannot start %1 to answer the question; open Eddy to answer it.</source>
+        <translation>%1 lässt sich zum Beantworten nicht starten; öffnen Sie Eddy, um die Frage zu beantworten.</translation>
+    </message>
+    <message>
+        <source>an MCP server</source>
+        <translation>einem MCP-Server</translation>
+    </message>
+    <message>
+        <source>Sweep %1 · case %2 (%3)</source>
+        <translation>Parameterstudie %1 · Fall %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Task %1 (%2)</source>
+        <translation>Aufgabe %1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -4047,6 +4136,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
 </context>
 <context>
     <name>main</name>
+    <message>
+        <source>Open at this question (its number, as a desktop notification of Eddy names it).</source>
+        <translation>Bei dieser Frage öffnen (ihre Nummer, wie eine Desktop-Benachrichtigung von Eddy sie nennt).</translation>
+    </message>
+    <message>
+        <source>Without a window: show a desktop notification for each open question until the window opens or nothing is left to follow.</source>
+        <translation>Ohne Fenster: für jede offene Frage eine Desktop-Benachrichtigung zeigen, bis das Fenster öffnet oder nichts mehr zu verfolgen ist.</translation>
+    </message>
     <message>
         <source>Workbench for long-running MCP tasks.</source>
         <translation>Werkbank für lang laufende MCP-Aufgaben.</translation>

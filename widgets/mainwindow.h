@@ -95,6 +95,10 @@ public:
     void setOpenDialogsAutomatically(bool on);
     bool opensDialogsAutomatically() const { return m_autoDialogs; }
     QAction *popupAction() const { return m_popupAction; }
+    // "Notify About Questions After Login" (Tasks menu): the notifier's XDG autostart entry
+    // (AutostartEntry), started as `program args --notify`; main() gives the database's args.
+    void setNotifierCommand(const QStringList &command) { m_notifierCommand = command; }
+    QAction *autostartAction() const { return m_autostartAction; }
     // Who answers from this window, stored with each answer: the login name.
     static QString localUserName();
     // Asked before the window closes; returning false keeps it open (e.g. the user cancelled).
@@ -213,6 +217,8 @@ private:
     SweepResultsModel *m_sweepResults;
     SweepResultsView *m_sweepResultsView;
     QAction *m_popupAction = nullptr;
+    QAction *m_autostartAction = nullptr;
+    QStringList m_notifierCommand;
     AnswerPanel *m_answerPanel = nullptr;
     QTimer *m_popupTimer = nullptr;
     qint64 m_lastDialogClosedMs = 0;

@@ -9,6 +9,7 @@
 #include "widgets/agentpanel.h"
 #include "widgets/answerpanel.h"
 #include "widgets/attachdialog.h"
+#include "widgets/autostartentry.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/handlesactions.h"
 #include "widgets/helpmenu.h"
@@ -34,6 +35,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -43,6 +45,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSet>
+#include <QSignalBlocker>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -127,6 +130,23 @@ void MainWindow::buildMenus()
     m_popupAction->setToolTip(tr("Open each question in a dialog of its own instead of the answer panel "
                                  "beside the inbox"));
     connect(m_popupAction, &QAction::toggled, this, &MainWindow::setOpenDialogsAutomatically);
+    m_autostartAction = tasks->addAction(tr("Notify About Questions After Login"));
+    m_autostartAction->setObjectName(QStringLiteral("notifyAfterLogin"));
+    m_autostartAction->setCheckable(true);
+    m_autostartAction->setChecked(QFileInfo::exists(AutostartEntry::path()));
+    m_autostartAction->setToolTip(tr("Start Eddy's notifier when you log in, so that questions of tasks left "
+                                     "running show as desktop notifications before you open Eddy"));
+    connect(m_autostartAction, &QAction::toggled, this, [this](bool on) {
+        const QStringList command = m_notifierCommand.isEmpty()
+                                        ? QStringList{QCoreApplication::applicationFilePath()}
+                                        : m_notifierCommand;
+        QString error;
+        if (AutostartEntry(command).setEnabled(on, &error))
+            return;
+        const QSignalBlocker block(m_autostartAction);
+        m_autostartAction->setChecked(!on);
+        showError(tr("Notifications After Login"), error);
+    });
     tasks->addSeparator();
     const QList<QPair<QString, TaskMonitor::StatusFilter>> filters{
         {tr("Show All"), TaskMonitor::StatusFilter::All},
