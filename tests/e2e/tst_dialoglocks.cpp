@@ -6,6 +6,7 @@
 // the WAL the window still writes into.
 #include "tests/common/ctlprocess.h"
 #include "tests/common/e2ewindow.h"
+#include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 
 #include <QAction>
@@ -74,7 +75,13 @@ void tst_DialogLocks::fileDialogOnTheDatabaseFolderKeepsItsLocks()
     QVERIFY(open);
     open->trigger();
     QFileDialog *dialog = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((dialog = app->window()->findChild<QFileDialog *>(QStringLiteral("sweepFileDialog"))), 10000);
+    const auto findDialog = [] {
+        for (QWidget *w : QApplication::allWidgets())
+            if (auto *d = qobject_cast<QFileDialog *>(w); d && d->objectName() == QLatin1String("sweepFileDialog"))
+                return d;
+        return static_cast<QFileDialog *>(nullptr);
+    };
+    QTRY_VERIFY_WITH_TIMEOUT((dialog = findDialog()), 10000);
     dialog->selectNameFilter(dialog->nameFilters().constLast()); // All files
     dialog->setDirectory(dir.path());
     auto *model = dialog->findChild<QFileSystemModel *>();

@@ -4,6 +4,7 @@
 #include "models/sessionlistmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/filedialogs.h"
 #include "tests/common/testserver.h"
 #include "tests/net/website.h"
 #include "widgets/elicitationdialog.h"
@@ -382,19 +383,7 @@ static void chooseFile(MainWindow &w, const QString &action, const QString &path
     QAction *a = w.findChild<QAction *>(action);
     QVERIFY(a);
     a->trigger();
-    QFileDialog *dialog = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (dialog = w.findChild<QFileDialog *>(QStringLiteral("sweepFileDialog")))
-            && dialog->isVisible(),
-        10000);
-    // As a user does: go to the folder, type the file's name.
-    dialog->setDirectory(QFileInfo(path).absolutePath());
-    auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
-    QVERIFY(name);
-    name->clear();
-    QTest::keyClicks(name, QFileInfo(path).fileName());
-    QCOMPARE(dialog->selectedFiles(), QStringList{QFileInfo(path).absoluteFilePath()});
-    static_cast<QDialog *>(dialog)->accept(); // QFileDialog's own accept() reads the chosen file
+    Test::chooseInFileDialog(&w, QStringLiteral("sweepFileDialog"), path);
 }
 
 void tst_GuiMisc::openAndSaveSweepFiles()

@@ -9,6 +9,7 @@
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/filedialogs.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -81,18 +82,7 @@ void tst_HandlesGui::chooseFile(MainWindow &w, const QString &action, const QStr
     QAction *a = w.findChild<QAction *>(action);
     QVERIFY2(a, qPrintable(QStringLiteral("no menu action %1").arg(action)));
     a->trigger();
-    QFileDialog *dialog = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (dialog = w.findChild<QFileDialog *>(QStringLiteral("handlesFileDialog")))
-            && dialog->isVisible(),
-        10000);
-    dialog->setDirectory(QFileInfo(path).absolutePath());
-    auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
-    QVERIFY(name);
-    name->clear();
-    QTest::keyClicks(name, QFileInfo(path).fileName());
-    QCOMPARE(dialog->selectedFiles(), QStringList{QFileInfo(path).absoluteFilePath()});
-    static_cast<QDialog *>(dialog)->accept();
+    Test::chooseInFileDialog(&w, QStringLiteral("handlesFileDialog"), path);
 }
 
 void tst_HandlesGui::importThenExportThroughTheMenu()

@@ -7,6 +7,7 @@
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/filedialogs.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -143,17 +144,7 @@ void tst_SweepSpec::chooseFile(QAction *a, const QString &path)
 {
     if (a)
         a->trigger();
-    QFileDialog *dialog = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (dialog = m_app->window()->findChild<QFileDialog *>(QStringLiteral("sweepFileDialog")))
-            && dialog->isVisible(),
-        10000);
-    dialog->setDirectory(QFileInfo(path).absolutePath());
-    auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
-    QVERIFY(name);
-    name->clear();
-    QTest::keyClicks(name, QFileInfo(path).fileName());
-    static_cast<QDialog *>(dialog)->accept();
+    Test::chooseInFileDialog(m_app->window(), QStringLiteral("sweepFileDialog"), path);
 }
 
 void tst_SweepSpec::discardEditor()
