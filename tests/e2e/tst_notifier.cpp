@@ -84,6 +84,8 @@ private Q_SLOTS:
 private:
     bool needs(const QString &program, const QString &package);
     QProcessEnvironment eddyEnv() const;
+    // `eddy --notify` on an empty database with `env`: its standard error once it ended with 1.
+    QString notifierAloneSays(const QProcessEnvironment &env);
     QProcess *startProcess(const QString &program, const QStringList &args, const QProcessEnvironment &env);
     // Xvfb, and dunst on it and on the bus; a failed QVERIFY when they do not come up.
     void startDunst();
@@ -209,34 +211,44 @@ QProcessEnvironment tst_Notifier::eddyEnv() const
     return env;
 }
 
+QString tst_Notifier::notifierAloneSays(const QProcessEnvironment &env)
+{
+    QProcess notifier;
+    notifier.setProcessEnvironment(env);
+    notifier.start(qEnvironmentVariable("EDDY_GUI_BIN"),
+                   {QStringLiteral("--notify"), QStringLiteral("--db"), m_dir.filePath(QStringLiteral("none.sqlite")),
+                    QStringLiteral("--lang"), QStringLiteral("en")});
+    const bool ended = notifier.waitForFinished(60000);
+    const QString err = QString::fromUtf8(notifier.readAllStandardError());
+    if (!ended || notifier.exitCode() != 1) {
+        QTest::qFail(qPrintable(QStringLiteral("eddy --notify %1 (exit code %2): %3")
+                                    .arg(ended ? QStringLiteral("ended") : QStringLiteral("did not end in 60 s"))
+                                    .arg(notifier.exitCode()).arg(err)),
+                     __FILE__, __LINE__);
+        if (!ended)
+            notifier.kill();
+    }
+    return err;
+}
+
 void tst_Notifier::saysSoWithoutASessionBus()
 {
     // No bus address and none in the runtime folder: said once, and no bus of its own started.
     QProcessEnvironment env = eddyEnv();
     env.remove(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
     env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_dir.filePath(QStringLiteral("no-runtime")));
-    QProcess notifier;
-    notifier.setProcessEnvironment(env);
-    notifier.start(qEnvironmentVariable("EDDY_GUI_BIN"),
-                   {QStringLiteral("--notify"), QStringLiteral("--db"), m_dir.filePath(QStringLiteral("none.sqlite")),
-                    QStringLiteral("--lang"), QStringLiteral("en")});
-    QVERIFY(notifier.waitForFinished(60000));
-    QCOMPARE(notifier.exitCode(), 1);
-    const QString err = QString::fromUtf8(notifier.readAllStandardError());
+    const QString err = notifierAloneSays(env);
+    if (QTest::currentTestFailed())
+        return;
     QCOMPARE(err.count(QLatin1String("no D-Bus session bus")), 1);
 }
 
 void tst_Notifier::saysSoWithoutANotificationDaemon()
 {
     // A bus without a notification daemon: the notifier says so once and ends, never waits.
-    QProcess notifier;
-    notifier.setProcessEnvironment(eddyEnv());
-    notifier.start(qEnvironmentVariable("EDDY_GUI_BIN"),
-                   {QStringLiteral("--notify"), QStringLiteral("--db"), m_dir.filePath(QStringLiteral("none.sqlite")),
-                    QStringLiteral("--lang"), QStringLiteral("en")});
-    QVERIFY(notifier.waitForFinished(60000));
-    QCOMPARE(notifier.exitCode(), 1);
-    const QString err = QString::fromUtf8(notifier.readAllStandardError());
+    const QString err = notifierAloneSays(eddyEnv());
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY2(err.contains(QLatin1String("no notification daemon answers")) && err.contains(s_daemon), qPrintable(err));
     QCOMPARE(err.count(QLatin1String("no notification daemon answers")), 1); // said once
 }
