@@ -2,6 +2,8 @@
 #include "app/monitor/engine_p.h"
 #include "app/monitor/sweepexport.h"
 
+#include <algorithm>
+
 namespace Eddy::Monitor {
 
 namespace {
@@ -151,16 +153,15 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
                 if (mine.is_object() && theirs.is_object()) {
                     mine.erase("idempotency_key");
                     theirs.erase("idempotency_key");
-                    bool samePoint = mine == theirs;
                     const auto sweep = m_store.sweep(*parent->sweepId);
                     const QStringList varied = sweep ? SweepExport::variedNames(sweep->spec) : QStringList();
-                    if (!samePoint && !varied.isEmpty() && c.tool == parent->tool) {
-                        samePoint = true;
-                        for (const QString &name : varied) {
-                            const std::string key = name.toStdString();
-                            samePoint = samePoint && mine.value(key, json()) == theirs.value(key, json());
-                        }
-                    }
+                    const auto sameValue = [&mine, &theirs](const QString &name) {
+                        const std::string key = name.toStdString();
+                        return mine.value(key, json()) == theirs.value(key, json());
+                    };
+                    const bool samePoint = mine == theirs
+                                           || (!varied.isEmpty() && c.tool == parent->tool
+                                               && std::all_of(varied.cbegin(), varied.cend(), sameValue));
                     if (samePoint) {
                         c.sweepId = parent->sweepId;
                         c.index = parent->index;
