@@ -57,20 +57,6 @@ const QSet<QString> &fillers()
     return s;
 }
 
-bool isIdLike(const QString &arg)
-{
-    QString n = arg.toLower();
-    n.remove(QLatin1Char('_')).remove(QLatin1Char('-'));
-    static const QSet<QString> exact{"id", "jobid", "runid", "taskid", "handle", "task", "job",
-                                     "workflowid", "executionid", "workflow", "workflowname",
-                                     "uuid", "ticket", "operationid", "run", "name"};
-    // "run_id", "jobId", "execution-ID" (but not "grid" or "fluid").
-    const bool idSuffix = arg.endsWith(QLatin1String("_id"), Qt::CaseInsensitive)
-                          || arg.endsWith(QLatin1String("-id"), Qt::CaseInsensitive)
-                          || arg.endsWith(QLatin1String("Id")) || arg.endsWith(QLatin1String("ID"));
-    return exact.contains(n) || (idSuffix && n.size() <= 16);
-}
-
 struct ToolInfo
 {
     QString name;
@@ -99,9 +85,9 @@ ToolInfo info(const json &t)
         for (auto it = props.begin(); it != props.end(); ++it) {
             const QString arg = QString::fromStdString(it.key());
             const std::string type = it->is_object() ? it->value("type", "") : "";
-            if (type == "array" && isIdLike(arg.endsWith(QLatin1Char('s')) ? arg.chopped(1) : arg))
+            if (type == "array" && looksLikeIdName(arg.endsWith(QLatin1Char('s')) ? arg.chopped(1) : arg))
                 i.arrayIdArg = arg;
-            else if ((type.empty() || type == "string" || type == "integer") && isIdLike(arg))
+            else if ((type.empty() || type == "string" || type == "integer") && looksLikeIdName(arg))
                 i.idArgs << arg;
         }
     }
@@ -272,7 +258,7 @@ AdapterProposal AdapterProposer::propose(const json &tools)
     if (submitOut.is_object()) {
         for (auto it = submitOut.begin(); it != submitOut.end(); ++it) {
             const QString k = QString::fromStdString(it.key());
-            if (k == best.idArg || (idField.isEmpty() && isIdLike(k)))
+            if (k == best.idArg || (idField.isEmpty() && looksLikeIdName(k)))
                 idField = k;
         }
     }
@@ -281,8 +267,10 @@ AdapterProposal AdapterProposer::propose(const json &tools)
         p.why << tr("Its output schema names the job id '%1'.").arg(idField);
     } else {
         idField = best.idArg;
+        a.learnJobId = true;
         p.why << tr("No output schema names the job id: Eddy reads structuredContent.%1, or "
-                    "else the first id after \"%1\" or \"id\" in the text.")
+                    "else the first id after \"%1\" or \"id\" in the text. If the first "
+                    "submit's answer has neither, Eddy finds the id in it and stores where.")
                      .arg(idField);
     }
     a.jobIdPointer = QLatin1Char('/') + idField;

@@ -79,7 +79,23 @@ bool Engine::adoptJob(const Store::CaseRecord &c, const json &callResult, bool i
     const std::optional<JobAdapter> a = jobAdapter(c.serverId);
     if (!a || a->submitTool != c.tool || isToolError)
         return false;
-    const QString jobId = a->jobIdFrom(callResult);
+    QString jobId = a->jobIdFrom(callResult);
+    if (jobId.isEmpty()) {
+        // A proposal that had to guess where the id is learns it from this first answer.
+        if (const std::optional<JobAdapter> learned = a->learnedFrom(callResult)) {
+            jobId = learned->jobIdFrom(callResult);
+            const QString where = learned->jobIdPointer != a->jobIdPointer
+                                      ? QStringLiteral("structuredContent ") + learned->jobIdPointer
+                                      : QStringLiteral("the text, after \"job\"");
+            if (setJobAdapter(c.serverId, *learned))
+                qCInfo(lcMonitor, "server %lld: %s's answer has the job id in %s; the stored "
+                                  "adapter reads it there from now on",
+                       c.serverId, qPrintable(c.tool), qPrintable(where));
+            else
+                qCWarning(lcMonitor, "server %lld: cannot store where the job id is: %s",
+                          c.serverId, qPrintable(m_store.lastError()));
+        }
+    }
     if (jobId.isEmpty()) {
         qCWarning(lcMonitor, "case %lld: %s answered without a job id where the adapter looks "
                              "for one; stored as a plain result", c.id, qPrintable(c.tool));

@@ -1,8 +1,10 @@
 #include "app/monitor/jobadapter.h"
 
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include <cmath>
@@ -49,7 +51,100 @@ const QStringList &modelStates()
     return s;
 }
 
+// RFC 6901: "~" and "/" inside a key.
+QString pointerToken(const std::string &key)
+{
+    QString t = QString::fromStdString(key);
+    t.replace(QLatin1Char('~'), QLatin1String("~0")).replace(QLatin1Char('/'), QLatin1String("~1"));
+    return t;
+}
+
+// An id value as a submit answer would carry it: a number, or one word of at most 200
+// characters.
+bool plausibleId(const json &v)
+{
+    if (v.is_number_integer())
+        return true;
+    if (!v.is_string())
+        return false;
+    const std::string &s = v.get_ref<const std::string &>();
+    return !s.empty() && s.size() <= 200
+           && std::none_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); });
+}
+
+// The id-like field of a structuredContent, best first: the status tool's own argument name,
+// then "id" inside an object ("job": {"id": ...}), then any other id-like name; nearer the top
+// wins a tie. Empty when there is none.
+QString idPointerIn(const json &doc, const QString &idArgument)
+{
+    QString best;
+    int bestScore = 0;
+    const auto walk = [&](const auto &self, const json &o, const QString &at, int depth) -> void {
+        if (!o.is_object() || depth > 4)
+            return;
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const QString key = QString::fromStdString(it.key());
+            const QString here = at + QLatin1Char('/') + pointerToken(it.key());
+            if (plausibleId(*it) && looksLikeIdName(key)) {
+                const int rank = key == idArgument                               ? 3
+                                 : depth > 0 && key.compare(QLatin1String("id"),
+                                                            Qt::CaseInsensitive) == 0 ? 2
+                                                                                      : 1;
+                const int score = rank * 10 - depth;
+                if (score > bestScore) {
+                    best = here;
+                    bestScore = score;
+                }
+            }
+            self(self, *it, here, depth + 1);
+        }
+    };
+    walk(walk, doc, QString(), 0);
+    return best;
+}
+
+// "queued as job sim-7f3a", "Job ID: 4711": an id with at least one digit after the word "job".
+const QString &jobWordRegex()
+{
+    static const QString re = QStringLiteral(
+        "(?i)\\bjob\\b(?:[ _-]?id)?\\W+([A-Za-z0-9._:-]*[0-9][A-Za-z0-9._:-]*[A-Za-z0-9]|[0-9])");
+    return re;
+}
+
 } // namespace
+
+bool looksLikeIdName(const QString &arg)
+{
+    QString n = arg.toLower();
+    n.remove(QLatin1Char('_')).remove(QLatin1Char('-'));
+    static const QSet<QString> exact{"id", "jobid", "runid", "taskid", "handle", "task", "job",
+                                     "workflowid", "executionid", "workflow", "workflowname",
+                                     "uuid", "ticket", "operationid", "run", "name"};
+    // "run_id", "jobId", "execution-ID" (but not "grid" or "fluid").
+    const bool idSuffix = arg.endsWith(QLatin1String("_id"), Qt::CaseInsensitive)
+                          || arg.endsWith(QLatin1String("-id"), Qt::CaseInsensitive)
+                          || arg.endsWith(QLatin1String("Id")) || arg.endsWith(QLatin1String("ID"));
+    return exact.contains(n) || (idSuffix && n.size() <= 16);
+}
+
+std::optional<JobAdapter> JobAdapter::learnedFrom(const json &result) const
+{
+    if (!learnJobId || !result.is_object())
+        return std::nullopt;
+    JobAdapter learned = *this;
+    learned.learnJobId = false;
+    if (const auto structured = result.find("structuredContent"); structured != result.end()) {
+        const QString pointer = idPointerIn(*structured, idArgument);
+        if (!pointer.isEmpty()) {
+            learned.jobIdPointer = pointer;
+            return learned;
+        }
+    }
+    learned.jobIdRegex = jobWordRegex();
+    if (!learned.jobIdFrom(result).isEmpty())
+        return learned;
+    return std::nullopt;
+}
 
 const json &jsonAt(const json &doc, const QString &pointer)
 {
@@ -114,6 +209,8 @@ json JobAdapter::toJson() const
     json submit = {{"tool", submitTool.toStdString()}};
     put(submit, "jobIdPointer", jobIdPointer);
     put(submit, "jobIdRegex", jobIdRegex);
+    if (learnJobId)
+        submit["learnJobId"] = true;
     json status = {{"tool", statusTool.toStdString()},
                    {"idArgument", idArgument.toStdString()},
                    {"statePointer", statePointer.toStdString()}};
@@ -175,6 +272,12 @@ std::optional<JobAdapter> JobAdapter::fromJson(const json &doc, QString *error)
     if (a.jobIdPointer.isEmpty() && a.jobIdRegex.isEmpty())
         problems << tr("\"submit\" needs \"jobIdPointer\" (a JSON pointer into "
                        "structuredContent, e.g. \"/job_id\") or \"jobIdRegex\" (over the text).");
+    if (submit.is_object() && submit.contains("learnJobId")) {
+        if (!submit["learnJobId"].is_boolean())
+            problems << tr("\"submit.learnJobId\" must be true or false.");
+        else
+            a.learnJobId = submit["learnJobId"].get<bool>();
+    }
     if (!validPointer(a.jobIdPointer))
         problems << tr("\"submit.jobIdPointer\" is not a JSON pointer: it must start with \"/\".");
     if (!a.jobIdRegex.isEmpty() && !QRegularExpression(a.jobIdRegex).isValid())

@@ -30,6 +30,9 @@ public:
     QString submitTool;
     QString jobIdPointer;
     QString jobIdRegex;
+    // Set by a proposal that could not tell where the job id is (no output schema names it):
+    // the first submit answer that jobIdFrom() cannot read teaches it (learnedFrom()).
+    bool learnJobId = false;
 
     // status: the tool, the argument that takes one id, and optionally the argument that takes
     // an array of ids (answered as an array at batchResultPointer, in the same order).
@@ -66,6 +69,10 @@ public:
 
     // The job id in a submit tool's CallToolResult, or empty.
     QString jobIdFrom(const nlohmann::json &callToolResult) const;
+    // When learnJobId: this adapter reading the id from where this submit answer has one (an
+    // id-like field of structuredContent, else "job <id>" in the text), with learnJobId
+    // cleared; nullopt when the answer shows no plausible id either.
+    std::optional<JobAdapter> learnedFrom(const nlohmann::json &callToolResult) const;
 
     // One job's status object mapped onto the task model.
     struct Status
@@ -90,6 +97,10 @@ public:
     // The next interval after `current` when nothing changed (current * backoff, capped).
     int nextIntervalMs(int currentMs) const;
 };
+
+// Whether an argument or field name reads as an id: "id", "job_id", "runId", "handle" (but not
+// "grid" or "fluid").
+bool looksLikeIdName(const QString &name);
 
 // A JSON pointer lookup that never throws: the value inside doc, or null when the pointer is
 // malformed or absent.

@@ -6,6 +6,7 @@
 // row that the next eddyctl reports as lost, never as running; a server that dies mid-stream
 // gives a lost row that says how far the run got.
 #include "tests/common/ctlprocess.h"
+#include "tests/common/nodeserver.h"
 #include "tests/common/testserver.h"
 
 #include <QDir>
@@ -36,74 +37,6 @@ QList<QStringList> query(const QString &path, const QString &sql)
 {
     return Eddy::Test::query(path, sql, 10000);
 }
-
-// The server-everything child: node everything-server.mjs on 127.0.0.1 port 0.
-class EverythingServer
-{
-public:
-    ~EverythingServer() { stop(); }
-
-    QString start()
-    {
-        const QString node = qEnvironmentVariable("EDDY_NODE");
-        const QString dir = qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/interop");
-        if (node.isEmpty()) {
-            m_error = qEnvironmentVariable("EDDY_NODE_PROBLEM",
-                                           QStringLiteral("Node.js was not found when CMake "
-                                                          "configured: run .ci/install-deps --tests, then "
-                                                          "re-run cmake"));
-            return {};
-        }
-        if (!QDir(dir + QStringLiteral("/node_modules/@modelcontextprotocol/server-everything")).exists()) {
-            m_error = QStringLiteral("tests/interop/node_modules has no server-everything: run "
-                                     ".ci/install-deps (npm ci in tests/interop)");
-            return {};
-        }
-        m_process = std::make_unique<QProcess>();
-        m_process->setWorkingDirectory(dir);
-        m_process->start(node, {dir + QStringLiteral("/everything-server.mjs"), QStringLiteral("--host"),
-                                QStringLiteral("127.0.0.1"), QStringLiteral("--port"),
-                                QStringLiteral("0"), QStringLiteral("--exit-on-stdin-close")});
-        if (!m_process->waitForStarted(10000)) {
-            m_error = QStringLiteral("cannot start node: ") + m_process->errorString();
-            return {};
-        }
-        QByteArray out;
-        QElapsedTimer clock;
-        clock.start();
-        while (clock.elapsed() < 60000 && m_process->state() == QProcess::Running) {
-            m_process->waitForReadyRead(500);
-            out += m_process->readAllStandardOutput();
-            const qsizetype at = out.indexOf("listening on ");
-            const qsizetype end = out.indexOf('\n', at);
-            if (at >= 0 && end > at)
-                return QString::fromUtf8(out.mid(at + 13, end - at - 13)).trimmed();
-        }
-        m_error = QStringLiteral("server-everything did not start: ")
-                  + QString::fromUtf8(m_process->readAllStandardError().right(2000));
-        return {};
-    }
-    void kill()
-    {
-        if (m_process && m_process->state() != QProcess::NotRunning) {
-            m_process->kill();
-            m_process->waitForFinished(5000);
-        }
-    }
-    void stop()
-    {
-        if (m_process && m_process->state() != QProcess::NotRunning) {
-            m_process->closeWriteChannel(); // --exit-on-stdin-close
-            if (!m_process->waitForFinished(5000))
-                kill();
-        }
-    }
-    QString error() const { return m_error; }
-
-private:
-    std::unique_ptr<QProcess> m_process;
-    QString m_error;
-};
 
 QJsonArray tasksJson(const QString &db)
 {
@@ -205,7 +138,8 @@ private slots:
     void referenceServerStreamedModeOnTheRealSolver();
 
 private:
-    EverythingServer m_server;
+    Eddy::Test::NodeServer m_server{QStringLiteral("everything-server.mjs"),
+                                    QStringLiteral("@modelcontextprotocol/server-everything")};
     QString m_url;
     QTemporaryDir m_dir;
     QString db() const { return m_dir.filePath(QStringLiteral("eddy.db")); }

@@ -1,6 +1,7 @@
 // The job adapter's readers on the status poll's path: JSON pointer lookups (RFC 6901, walked
 // without building a json_pointer, answering a reference into the document) and the status
-// payload of a CallToolResult, structured or as JSON text.
+// payload of a CallToolResult, structured or as JSON text; and where a proposal that had to guess
+// learns the job id from the first submit answer.
 #include "app/monitor/jobadapter.h"
 
 #include <QTest>
@@ -16,6 +17,7 @@ private slots:
     void pointerLookups();
     void statusPayloadStructuredOrText();
     void batchAnswerMapped();
+    void learnsWhereTheJobIdIs();
 };
 
 void tst_JobAdapter::pointerLookups()
@@ -80,6 +82,57 @@ void tst_JobAdapter::batchAnswerMapped()
     QCOMPARE(a->jobIdFrom(json({{"structuredContent", {{"job_id", "abc"}}}})),
              QStringLiteral("abc"));
     QVERIFY(a->jobIdFrom(json({{"content", json::array()}})).isEmpty());
+}
+
+void tst_JobAdapter::learnsWhereTheJobIdIs()
+{
+    JobAdapter a;
+    a.submitTool = QStringLiteral("startSimulation");
+    a.statusTool = QStringLiteral("simulationStatus");
+    a.idArgument = QStringLiteral("jobId");
+    a.jobIdPointer = QStringLiteral("/jobId");
+    a.jobIdRegex = QStringLiteral("(?:jobId|\\bid)\\W+(\\w+)");
+    a.states[QStringLiteral("done")] = QStringLiteral("completed");
+    const json nested = json::parse(R"({"content": [{"type": "text", "text": "queued"}],
+        "structuredContent": {"queue": {"name": "q1"}, "job": {"id": "sim-42", "position": 3}}})");
+    QVERIFY(a.jobIdFrom(nested).isEmpty());
+    QVERIFY2(!a.learnedFrom(nested), "an adapter the engineer wrote does not guess");
+
+    a.learnJobId = true;
+    std::optional<JobAdapter> l = a.learnedFrom(nested);
+    QVERIFY(l);
+    QCOMPARE(l->jobIdPointer, QStringLiteral("/job/id"));
+    QVERIFY(!l->learnJobId);
+    QCOMPARE(l->jobIdFrom(nested), QStringLiteral("sim-42"));
+
+    // The status tool's own argument name wins over a plain "id" deeper down.
+    const json both = json::parse(R"({"structuredContent": {"run": {"id": "r-1"}, "jobId": 77}})");
+    QVERIFY(a.jobIdFrom(both) == QStringLiteral("77")); // the pointer reads it: nothing to learn
+    QCOMPARE(a.learnedFrom(both)->jobIdPointer, QStringLiteral("/jobId"));
+
+    // Only in the text.
+    const json text = json::parse(
+        R"({"content": [{"type": "text", "text": "Simulation \"a b\" queued as job sim-7f3a (position 2)."}]})");
+    l = a.learnedFrom(text);
+    QVERIFY(l);
+    QCOMPARE(l->jobIdFrom(text), QStringLiteral("sim-7f3a"));
+    const json jobIdWords = json::parse(R"({"content": [{"type": "text", "text": "Job ID: 4711"}]})");
+    QCOMPARE(a.learnedFrom(jobIdWords)->jobIdFrom(jobIdWords), QStringLiteral("4711"));
+
+    // Nothing that reads as an id: nothing learned (the call is stored as a plain result).
+    for (const char *none : {R"({"content": [{"type": "text", "text": "job accepted"}]})",
+                             R"({"structuredContent": {"job": {"state": "queued"}}})",
+                             R"({"structuredContent": {"id": "two words"}})"})
+        QVERIFY2(!a.learnedFrom(json::parse(none)), none);
+
+    // Stored and read back: the flag round-trips, and a non-boolean is refused.
+    QString error;
+    const std::optional<JobAdapter> back = JobAdapter::fromJson(a.toJson(), &error);
+    QVERIFY2(back && back->learnJobId, qPrintable(error));
+    json bad = a.toJson();
+    bad["submit"]["learnJobId"] = "yes";
+    QVERIFY(!JobAdapter::fromJson(bad, &error));
+    QVERIFY2(error.contains(QLatin1String("learnJobId")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(tst_JobAdapter)
