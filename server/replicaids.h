@@ -1,6 +1,6 @@
 #pragma once
 
-// Task ids that any replica sharing a key can check (--replica-key-file; docs/server.md,
+// Task ids that any replica sharing a key can check (--replica-key-file; docs/server-replicas.md,
 // "Replicas behind nginx"). A replica id is "<32 hex random>.<32 hex tag>", the tag being the
 // first 128 bits of HMAC-SHA-256(key, random part). A replica refuses an id whose tag does not
 // verify before it looks anything up, so a forged or altered id costs no store read and no

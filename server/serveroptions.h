@@ -46,7 +46,7 @@ struct ServerOptions
     std::int64_t streamProgressMs = 1000;
     std::int64_t streamProgressIterations = 0;
     // Where cases run: "local" (solver threads in this process, the default) or "slurm" (each
-    // case a batch job running eddy-cfd-solve in a case folder under caseDir; docs/server.md).
+    // case a batch job running eddy-cfd-solve in a case folder under caseDir; docs/server-slurm.md).
     std::string backend = "local";
     std::string caseDir;        // empty: <dataDir>/cases; must be shared with the compute nodes
     std::string slurmPartition; // empty: the cluster's default partition

@@ -1,4 +1,4 @@
-// Replicas behind a proxy (--replica-key-file; docs/server.md, "Replicas behind nginx"): every
+// Replicas behind a proxy (--replica-key-file; docs/server-replicas.md): every
 // replica opens the same store and case folder, so a task another replica created is loaded
 // here the first time a call names it. The id's MAC is checked first: a forged or altered id is
 // refused without a store read and without any Slurm call.

@@ -4,7 +4,7 @@
 // 22.05, OpenAPI v0.0.38) with a JWT (X-SLURM-USER-TOKEN, from SLURM_JWT or --slurm-jwt-file)
 // for one user (X-SLURM-USER-NAME). The refresh is ONE GET /jobs per cycle with update_time:
 // a 304 (nothing changed) reuses the last answer. slurmrestd's errors are not clean HTTP codes
-// (docs/server.md): they are turned into one line that says what to do, never with the token.
+// (docs/server-slurm.md): they are turned into one line that says what to do, never with the token.
 
 #include "server/slurmapi.h"
 

@@ -1,4 +1,4 @@
-// eddy-cfd-solve CASE_DIR: one run_cfd_case as a batch job (the Slurm backend, docs/server.md).
+// eddy-cfd-solve CASE_DIR: one run_cfd_case as a batch job (the Slurm backend, docs/server-slurm.md).
 // Reads case.json from the case folder, runs the mesh check first (on a defect: question.json and
 // exit code 3), appends today's statusMessage lines to progress.log, saves checkpoint.bin every
 // checkpoint interval and on SIGTERM (scancel, requeue, time limit; exit code 4), and writes

@@ -90,7 +90,7 @@ public:
     // For a Backend that runs cases elsewhere (server/backend.h); unused by --backend local.
     void setBackend(Backend *backend) { m_backend = backend; } // before start()
 
-    // Replicas sharing a store and a key (server/sharedtasks.cpp, docs/server.md): new ids carry
+    // Replicas sharing a store and a key (server/sharedtasks.cpp, docs/server-replicas.md): new ids carry
     // a MAC, and a task another replica created is loaded from the shared store on first touch.
     void setReplicaIds(const ReplicaIds *ids) { m_replicaIds = ids; } // before start()
     // True when the task is (now) held here; never touches the store for an id whose MAC fails.

@@ -249,7 +249,7 @@ void tst_ServerLegacy::unknownSession()
 
 void tst_ServerLegacy::sessionGoneAfterRestart()
 {
-    // Sessions live in memory (docs/server.md): after a restart the old Mcp-Session-Id gets
+    // Sessions live in memory (docs/server-protocol.md): after a restart the old Mcp-Session-Id gets
     // 404, which tells a 2025-11-25 client to initialize again; its tasks are durable and
     // answer in the new session.
     Eddy::Test::TestServer server;

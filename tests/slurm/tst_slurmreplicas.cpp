@@ -1,4 +1,4 @@
-// Fungible replicas (docs/server.md, "Replicas behind nginx"): three eddy-cfd-server replicas
+// Fungible replicas (docs/server-replicas.md): three eddy-cfd-server replicas
 // with --backend slurm share one data folder, one case folder and one --replica-key-file, behind
 // a private nginx (round robin, proxy_next_upstream for polls) on loopback. The real eddyctl runs
 // a sweep through nginx while one replica is killed with -9, then while all three restart one at
@@ -45,7 +45,7 @@ quint16 freePort()
     return probe.serverPort();
 }
 
-// The nginx configuration docs/server.md shows, for a private nginx run as this user.
+// The nginx configuration docs/server-replicas.md shows, for a private nginx run as this user.
 QByteArray nginxConfig(const QString &prefix, quint16 listen, const QList<quint16> &replicas)
 {
     QByteArray upstream;
