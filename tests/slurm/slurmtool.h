@@ -3,6 +3,7 @@
 // Shared by the slurm-labelled tests: the private cluster (slurm-cluster.sh) and running a
 // command to its end (the Slurm tools, the script).
 
+#include <QCryptographicHash>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -48,6 +49,16 @@ inline QByteArray startCluster(const QString &dir, int &code, const QStringList 
                                 QProcess::MergedChannels);
     qputenv("SLURM_CONF", (dir + QStringLiteral("/slurm.conf")).toUtf8());
     return out;
+}
+
+// The case key the server names a task's folders, Slurm job and OpenFOAM marker by
+// (server/casefolder.h): a hash of the task id, never the id.
+inline QString caseKey(const QString &taskId)
+{
+    return QString::fromLatin1(QCryptographicHash::hash("eddy case folder\n" + taskId.toUtf8(),
+                                                        QCryptographicHash::Sha256)
+                                   .toHex()
+                                   .left(24));
 }
 
 inline void stopCluster(const QString &dir)

@@ -7,7 +7,6 @@
 #include "tests/common/testserver.h"
 #include "tests/slurm/slurmtool.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -127,11 +126,7 @@ QByteArray tst_SlurmBackend::jobcomp() const
 
 QString tst_SlurmBackend::caseFolder(const QString &taskId) const
 {
-    const QByteArray key = QCryptographicHash::hash("eddy case folder\n" + taskId.toUtf8(),
-                                                    QCryptographicHash::Sha256)
-                               .toHex()
-                               .left(24);
-    return m_dir.filePath(QStringLiteral("cases/") + QString::fromLatin1(key));
+    return m_dir.filePath(QStringLiteral("cases/") + Eddy::Test::Slurm::caseKey(taskId));
 }
 
 QStringList tst_SlurmBackend::serverTaskIds() const
