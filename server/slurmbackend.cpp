@@ -1,6 +1,7 @@
 #include "server/slurmbackend.h"
 
 #include "server/casefolder.h"
+#include "server/foamtool.h"
 #include "server/log.h"
 #include "server/slurmconfig.h"
 #include "server/slurmrest.h"
@@ -283,10 +284,19 @@ void SlurmBackend::dispatch(const std::string &id)
              {CaseFolder::kCheckpointFile, CaseFolder::kResultFile, CaseFolder::kErrorFile})
             fs::remove(fs::path(job.dir) / name, ec);
     }
-    const json spec = {{"attempt", job.attempt},
-                       {"arguments", record.arguments},
-                       {"repairs", record.repairs},
-                       {"checkpoint_interval_ms", m_options.checkpointIntervalMs}};
+    json spec = {{"attempt", job.attempt},
+                 {"arguments", record.arguments},
+                 {"repairs", record.repairs},
+                 {"checkpoint_interval_ms", m_options.checkpointIntervalMs}};
+    const bool foam = FoamTool::isFoamTask(record.arguments);
+    if (foam) {
+        // The OpenFOAM case beside the job folders, as DATA_DIR/openfoam/KEY is locally; every
+        // attempt of the task continues in it (FoamRunner's own state file says how far it got).
+        const fs::path cases = m_options.openfoamCases;
+        spec["openfoam"] = {{"case_folder", (fs::path(m_caseDir) / "openfoam" / key).string()},
+                            {"cases_root", cases.empty() ? std::string()
+                                                         : fs::absolute(cases, ec).string()}};
+    }
     const std::string script = "#!/bin/sh\n# eddy-cfd-server case " + key + ", attempt "
                                + std::to_string(job.attempt) + "\nexec " + shellQuote(m_solver)
                                + " " + shellQuote(job.dir) + "\n";
@@ -308,7 +318,8 @@ void SlurmBackend::dispatch(const std::string &id)
                                           job.dir,
                                           scriptPath,
                                           script,
-                                          job.dir + "/slurm-%j.out"};
+                                          job.dir + "/slurm-%j.out",
+                                          foam ? record.arguments.value("processors", 1) : 1};
     SlurmApi::Submitted r = m_api->submit(submission);
     // Slurm not reached, nothing went out (slurmrestd down or restarting): try again until it
     // answers, the count and the time in the task's message; a cancel or a stop ends the wait.
@@ -632,6 +643,12 @@ bool SlurmBackend::settle(const std::string &id,
         return true;
     }
     const json question = CaseFolder::readJson(file(CaseFolder::kQuestionFile));
+    if (mine(question) && question.contains("question")) {
+        // run_openfoam_case: checkMesh's findings, asked as the job put them.
+        m_tasks.askAboutFoamMesh(
+            id, job.attempt, question["question"], question.value("summary", std::string()));
+        return true;
+    }
     if (mine(question)) {
         m_tasks.askAboutMesh(id,
                              job.attempt,

@@ -229,7 +229,7 @@ void tst_SlurmOpenFoam::sweepWithMeshQuestionsAcrossJobs()
             ++inParallel;
             QVERIFY(readAll(folder + QStringLiteral("/log.decomposePar")).contains("Processor 1"));
             QVERIFY(QFile::exists(folder + QStringLiteral("/log.reconstructPar")));
-            QVERIFY2(readAll(folder + QStringLiteral("/log.icoFoam")).contains("nProcs  : 2"),
+            QVERIFY2(readAll(folder + QStringLiteral("/log.icoFoam")).contains("nProcs : 2"),
                      readAll(folder + QStringLiteral("/log.icoFoam")).left(2000).constData());
         }
         if (task == repaired) {
