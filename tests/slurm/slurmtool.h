@@ -4,9 +4,11 @@
 // command to its end (the Slurm tools, the script).
 
 #include <QCryptographicHash>
+#include <QDeadlineTimer>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <QTest>
 
 namespace Eddy::Test::Slurm {
 
@@ -59,6 +61,32 @@ inline QString caseKey(const QString &taskId)
                                                         QCryptographicHash::Sha256)
                                    .toHex()
                                    .left(24));
+}
+
+// Waits (up to a minute) until squeue lists the case's job in state (RUNNING, PENDING, ...).
+inline bool waitForJobState(const QString &caseKey, const QByteArray &state)
+{
+    QDeadlineTimer deadline(60000);
+    const QByteArray name = "eddy-" + caseKey.left(12).toLatin1();
+    while (!deadline.hasExpired()) {
+        const QByteArray out = tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
+                                                              QStringLiteral("-o"), QStringLiteral("%j %T")});
+        for (const QByteArray &line : out.split('\n'))
+            if (line == name + ' ' + state)
+                return true;
+        QTest::qWait(100);
+    }
+    return false;
+}
+
+// The id of the case's live job, or empty.
+inline QByteArray jobIdOf(const QString &caseKey)
+{
+    const QByteArray name = " eddy-" + caseKey.left(12).toLatin1();
+    for (const QByteArray &line : tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%i %j")}).split('\n'))
+        if (line.endsWith(name))
+            return line.split(' ').first();
+    return {};
 }
 
 inline void stopCluster(const QString &dir)

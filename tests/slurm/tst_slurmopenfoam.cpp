@@ -3,7 +3,8 @@
 // (Debian: openfoam, openfoam-examples), and the real eddyctl as the engineer. A 6-case sweep over
 // nu and the number of processors, two of whose meshes fail checkMesh: the questions cross the
 // job boundary, one is answered with a mesh change (a second job), one with abort. A running
-// 2-processor case is cancelled: its job ends and no OpenFOAM process of it is left.
+// 2-processor case is cancelled: its job ends and no OpenFOAM process of it is left. Another,
+// requeued by Slurm mid-run, resumes from its latest written time.
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 #include "tests/slurm/slurmtool.h"
@@ -110,6 +111,7 @@ private slots:
     void cleanupTestCase();
     void sweepWithMeshQuestionsAcrossJobs();
     void cancelEndsTheJobAndEveryOpenFoamProcess();
+    void requeueResumesFromTheLatestTime();
 
 private:
     QStringList serverTaskIds() const;
@@ -293,6 +295,56 @@ void tst_SlurmOpenFoam::cancelEndsTheJobAndEveryOpenFoamProcess()
         left = markedProcesses(key);
     }
     QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral(", "))));
+}
+
+void tst_SlurmOpenFoam::requeueResumesFromTheLatestTime()
+{
+    const QString db = m_dir.filePath(QStringLiteral("requeue.sqlite"));
+    const QStringList before = serverTaskIds();
+    // 1,000 steps in two processes, a time written every 20.
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("call"), m_server.url(),
+                    QStringLiteral("run_openfoam_case"),
+                    QStringLiteral(R"({"template": "cavity", "end_time": 5, "processors": 2})")});
+    QVERIFY2(r.code == 0, (r.out + r.err).constData());
+    const int task = QJsonDocument::fromJson(r.out).object().value("id").toInt();
+    QString id;
+    for (const QString &candidate : serverTaskIds())
+        if (!before.contains(candidate))
+            id = candidate;
+    QVERIFY(!id.isEmpty());
+    const QString key = Eddy::Test::Slurm::caseKey(id);
+    const QString folder = m_dir.filePath(QStringLiteral("cases/openfoam/") + key);
+    QProcess watch;
+    watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
+    QVERIFY(watch.waitForStarted(10000));
+    QDeadlineTimer deadline(120000);
+    while (!QFile::exists(folder + QStringLiteral("/processor1/0.1/uniform/time")) && !deadline.hasExpired())
+        QTest::qWait(50);
+    QVERIFY2(QFile::exists(folder + QStringLiteral("/processor1/0.1/uniform/time")), "no time was written");
+    const QByteArray jobId = Eddy::Test::Slurm::jobIdOf(key);
+    QVERIFY(!jobId.isEmpty());
+    // What a node failure does to a --requeue job: SIGTERM, back to the queue, run again.
+    int code = -1;
+    tool(QStringLiteral("scontrol"), {QStringLiteral("requeue"), QString::fromLatin1(jobId)}, &code);
+    QCOMPARE(code, 0);
+    QVERIFY(Eddy::Test::Slurm::waitForJobState(key, "PENDING"));
+    // Slurm holds a requeued job back for a while (BeginTime); let it start now.
+    tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("JobId=") + QString::fromLatin1(jobId),
+                                      QStringLiteral("StartTime=now")}, &code);
+    QCOMPARE(code, 0);
+    QVERIFY(watch.waitForFinished(180000));
+    QCOMPARE(watch.exitCode(), 0);
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("result"), QString::number(task)});
+    QVERIFY2(r.code == 0, r.out.constData());
+    const QJsonObject s = QJsonDocument::fromJson(r.out).object().value("structuredContent").toObject();
+    QCOMPARE(s.value("last_time").toDouble(), 5.0);
+    // The second run continued from a written time in the processor folders, not from 0; the
+    // first run's log is kept beside its own.
+    const QByteArray restart = readAll(folder + QStringLiteral("/log.restart"));
+    const auto from = QRegularExpression(QStringLiteral("restarting from time (\\S+)")).match(QString::fromUtf8(restart));
+    QVERIFY2(from.hasMatch() && from.captured(1).toDouble() >= 0.1, restart.constData());
+    QVERIFY(QFile::exists(folder + QStringLiteral("/log.icoFoam.1")));
+    QVERIFY2(s.value("start_time").toDouble() > from.captured(1).toDouble(), qPrintable(QJsonDocument(s).toJson()));
 }
 
 QTEST_GUILESS_MAIN(tst_SlurmOpenFoam)
