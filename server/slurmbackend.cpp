@@ -152,8 +152,7 @@ bool SlurmBackend::start(std::string &error)
                               + " s, /jobs every "
                         : std::string(", squeue every "))
               + std::to_string(m_options.slurmRefreshMs) + " ms, MinJobAge " + config.minJobAge
-              + (m_completions.path().empty() ? ""
-                                              : ", job completion log " + m_completions.path())
+              + (m_completions.path().empty() ? "" : ", job completion log " + m_completions.path())
               + (config.source.empty() ? "" : " (from " + config.source + ")"));
     m_minuteStartMs = nowMs();
     m_callsAtMinute = m_api->calls();
@@ -293,9 +292,9 @@ void SlurmBackend::dispatch(const std::string &id)
         // The OpenFOAM case beside the job folders, as DATA_DIR/openfoam/KEY is locally; every
         // attempt of the task continues in it (FoamRunner's own state file says how far it got).
         const fs::path cases = m_options.openfoamCases;
-        spec["openfoam"] = {{"case_folder", (fs::path(m_caseDir) / "openfoam" / key).string()},
-                            {"cases_root", cases.empty() ? std::string()
-                                                         : fs::absolute(cases, ec).string()}};
+        spec["openfoam"]
+            = {{"case_folder", (fs::path(m_caseDir) / "openfoam" / key).string()},
+               {"cases_root", cases.empty() ? std::string() : fs::absolute(cases, ec).string()}};
     }
     const std::string script = "#!/bin/sh\n# eddy-cfd-server case " + key + ", attempt "
                                + std::to_string(job.attempt) + "\nexec " + shellQuote(m_solver)
@@ -687,7 +686,7 @@ bool SlurmBackend::settle(const std::string &id,
                                      : "Slurm no longer lists job " + job.jobId)
                   + ", "
                   + (m_completions.path().empty() ? "no job completion log is configured"
-                                           : "the job completion log has no record of it")
+                                                  : "the job completion log has no record of it")
                   + " and the case folder has no result, so the outcome is unknown. Rerun the "
                     "case (and set JobCompType=jobcomp/filetxt so that Slurm keeps a record)";
         }

@@ -59,7 +59,9 @@ int runFoamCase(const fs::path &dir,
         return fail(CaseFolder::kExitBadCase,
                     file(CaseFolder::kCaseFile) + " names no OpenFOAM case folder");
     FoamRunner::Hooks hooks;
-    hooks.stopRequested = [] { return g_stop.load(); };
+    hooks.stopRequested = [] {
+        return g_stop.load();
+    };
     hooks.report = say;
     FoamRunner runner(arguments, caseDir, foam.value("cases_root", std::string()), hooks);
     const FoamRunner::Outcome outcome
