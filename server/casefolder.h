@@ -3,9 +3,11 @@
 // The case folder a Slurm job shares with the server (--case-dir/<case key>/): the contract
 // between eddy-cfd-server's Slurm backend and the standalone solver eddy-cfd-solve. Files:
 //   case.json        written by the server before each submission: arguments, repairs, attempt
+//                    (run_openfoam_case: "openfoam" names its case folder and --openfoam-cases)
 //   progress.log     one statusMessage line per report, appended by the solver
 //   checkpoint.bin   the solver's latest checkpoint (replaced atomically)
-//   question.json    the mesh check's finding, when the mesh failed it (exit code kMeshQuestion)
+//   question.json    the mesh check's finding, when the mesh failed it (exit code kMeshQuestion);
+//                    run_openfoam_case: the elicitation request itself, with checkMesh's summary
 //   result.json      the finished run: CallToolResult and final status message
 //   error.json       the solver's own failure, with a message
 //   slurm-<job>.out  the job's stdout and stderr

@@ -27,6 +27,8 @@ public:
     enum class Outcome { Finished, Question, Stopped };
 
     static constexpr const char *kStateFile = "eddy-state.json";
+    // The statusMessage while the mesh question waits for an answer.
+    static constexpr const char *kQuestionMessage = "waiting for input: checkMesh failed the mesh";
 
     FoamRunner(nlohmann::json arguments, std::string caseDir, std::string casesRoot, Hooks hooks);
 

@@ -96,12 +96,9 @@ bool McpHandler::validateRun(const json &name, const json &arguments, json &norm
                 "and get_cfd_result (see tools/list)";
         return false;
     }
-    if (!m_options.tasksExtension || m_options.backend != "local") {
-        error = "run_openfoam_case runs as a task on the local backend only: this server was "
-                "started with "
-                + std::string(m_options.tasksExtension ? "--backend " + m_options.backend
-                                                       : "--no-tasks-extension")
-                + "; use a server without it";
+    if (!m_options.tasksExtension) {
+        error = "run_openfoam_case runs as a task only: this server was started with "
+                "--no-tasks-extension; use a server without it";
         return false;
     }
     return FoamTool::validate(arguments, m_options.openfoamCases, normalized, error);

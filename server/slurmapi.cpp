@@ -14,7 +14,7 @@ SlurmApi::Submitted SlurmCliApi::submit(const Submission &job)
                                      "--open-mode=append",
                                      "--chdir=" + job.dir,
                                      "--requeue",
-                                     "--ntasks=1",
+                                     "--ntasks=" + std::to_string(job.tasks),
                                      "--cpus-per-task=1"};
     if (!job.partition.empty())
         args.push_back("--partition=" + job.partition);

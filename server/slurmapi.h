@@ -28,6 +28,7 @@ public:
         std::string scriptPath; // job.sh in dir
         std::string script;     // its text
         std::string output;     // stdout and stderr, with %j
+        int tasks = 1;          // processes (one CPU each): an OpenFOAM case's processors
     };
     struct Submitted
     {

@@ -1,6 +1,7 @@
 #include "server/slurmbackend.h"
 
 #include "server/casefolder.h"
+#include "server/foamtool.h"
 #include "server/log.h"
 #include "server/slurmconfig.h"
 #include "server/slurmrest.h"
@@ -9,7 +10,6 @@
 #include <cerrno>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <pwd.h>
 #include <unistd.h>
 #include <vector>
@@ -37,22 +37,6 @@ std::string jobName(const std::string &caseKey)
 std::string commentFor(const std::string &caseKey, int attempt)
 {
     return "eddy:" + caseKey + ":" + std::to_string(attempt);
-}
-
-// "KEY=VALUE KEY=VALUE ..." (a jobcomp/filetxt line) -> the value of key, or empty.
-std::string field(const std::string &line, const std::string &key)
-{
-    const std::string needle = key + "=";
-    std::size_t at = 0;
-    while ((at = line.find(needle, at)) != std::string::npos) {
-        if (at == 0 || line[at - 1] == ' ') {
-            const std::size_t from = at + needle.size();
-            const std::size_t end = line.find(' ', from);
-            return line.substr(from, end == std::string::npos ? std::string::npos : end - from);
-        }
-        at += needle.size();
-    }
-    return {};
 }
 
 bool isEnded(const std::string &state)
@@ -152,9 +136,8 @@ bool SlurmBackend::start(std::string &error)
         Log::warn("no job completion log: " + why + ", and " + confWhy
                   + "; a job Slurm forgets is resolved from its case folder only");
     }
-    m_jobcompPath = config.compLoc;
+    m_completions.setPath(config.compType == "jobcomp/filetxt" ? config.compLoc : std::string());
     if (config.compType != "jobcomp/filetxt") {
-        m_jobcompPath.clear();
         Log::warn("Slurm's JobCompType is '" + config.compType
                   + "', not jobcomp/filetxt: a job Slurm forgets (MinJobAge " + config.minJobAge
                   + ") is resolved from its case folder only");
@@ -169,7 +152,7 @@ bool SlurmBackend::start(std::string &error)
                               + " s, /jobs every "
                         : std::string(", squeue every "))
               + std::to_string(m_options.slurmRefreshMs) + " ms, MinJobAge " + config.minJobAge
-              + (m_jobcompPath.empty() ? "" : ", job completion log " + m_jobcompPath)
+              + (m_completions.path().empty() ? "" : ", job completion log " + m_completions.path())
               + (config.source.empty() ? "" : " (from " + config.source + ")"));
     m_minuteStartMs = nowMs();
     m_callsAtMinute = m_api->calls();
@@ -300,10 +283,19 @@ void SlurmBackend::dispatch(const std::string &id)
              {CaseFolder::kCheckpointFile, CaseFolder::kResultFile, CaseFolder::kErrorFile})
             fs::remove(fs::path(job.dir) / name, ec);
     }
-    const json spec = {{"attempt", job.attempt},
-                       {"arguments", record.arguments},
-                       {"repairs", record.repairs},
-                       {"checkpoint_interval_ms", m_options.checkpointIntervalMs}};
+    json spec = {{"attempt", job.attempt},
+                 {"arguments", record.arguments},
+                 {"repairs", record.repairs},
+                 {"checkpoint_interval_ms", m_options.checkpointIntervalMs}};
+    const bool foam = FoamTool::isFoamTask(record.arguments);
+    if (foam) {
+        // The OpenFOAM case beside the job folders, as DATA_DIR/openfoam/KEY is locally; every
+        // attempt of the task continues in it (FoamRunner's own state file says how far it got).
+        const fs::path cases = m_options.openfoamCases;
+        spec["openfoam"]
+            = {{"case_folder", (fs::path(m_caseDir) / "openfoam" / key).string()},
+               {"cases_root", cases.empty() ? std::string() : fs::absolute(cases, ec).string()}};
+    }
     const std::string script = "#!/bin/sh\n# eddy-cfd-server case " + key + ", attempt "
                                + std::to_string(job.attempt) + "\nexec " + shellQuote(m_solver)
                                + " " + shellQuote(job.dir) + "\n";
@@ -325,7 +317,8 @@ void SlurmBackend::dispatch(const std::string &id)
                                           job.dir,
                                           scriptPath,
                                           script,
-                                          job.dir + "/slurm-%j.out"};
+                                          job.dir + "/slurm-%j.out",
+                                          foam ? record.arguments.value("processors", 1) : 1};
     SlurmApi::Submitted r = m_api->submit(submission);
     // Slurm not reached, nothing went out (slurmrestd down or restarting): try again until it
     // answers, the count and the time in the task's message; a cancel or a stop ends the wait.
@@ -627,38 +620,6 @@ void SlurmBackend::adopt(const std::string &id, Job &job, const SlurmApi::Jobs &
     }
 }
 
-bool SlurmBackend::lookUpCompletion(const Job &job, Completion &out)
-{
-    if (m_jobcompPath.empty() || job.jobId.empty())
-        return false;
-    std::ifstream in(m_jobcompPath, std::ios::binary);
-    if (in) {
-        in.seekg(0, std::ios::end);
-        const auto size = std::uintmax_t(in.tellg());
-        if (size < m_jobcompOffset)
-            m_jobcompOffset = 0; // rotated
-        in.seekg(std::streamoff(m_jobcompOffset));
-        std::string line;
-        while (std::getline(in, line)) {
-            if (in.eof())
-                break; // a line still being written: read it next time
-            m_jobcompOffset += line.size() + 1;
-            const std::string name = field(line, "Name");
-            if (name.rfind("eddy-", 0) != 0)
-                continue;
-            m_completions[field(line, "JobId")]
-                = {field(line, "JobState"), field(line, "ExitCode"), name};
-        }
-    }
-    const auto it = m_completions.find(job.jobId);
-    // Job ids can be reused after slurmctld loses its state: the name must match too.
-    if (it == m_completions.end()
-        || it->second.name != jobName(fs::path(job.dir).filename().string()))
-        return false;
-    out = it->second;
-    return true;
-}
-
 bool SlurmBackend::settle(const std::string &id,
                           Job &job,
                           const std::string &state,
@@ -681,6 +642,12 @@ bool SlurmBackend::settle(const std::string &id,
         return true;
     }
     const json question = CaseFolder::readJson(file(CaseFolder::kQuestionFile));
+    if (mine(question) && question.contains("question")) {
+        // run_openfoam_case: checkMesh's findings, asked as the job put them.
+        m_tasks.askAboutFoamMesh(
+            id, job.attempt, question["question"], question.value("summary", std::string()));
+        return true;
+    }
     if (mine(question)) {
         m_tasks.askAboutMesh(id,
                              job.attempt,
@@ -706,8 +673,8 @@ bool SlurmBackend::settle(const std::string &id,
         why = "Slurm job " + job.jobId + " ended without a result: " + endedBecause(state)
               + (reason.empty() || reason == "None" ? "" : " (" + reason + ")") + "; see " + log;
     } else {
-        Completion c;
-        if (lookUpCompletion(job, c)) {
+        SlurmCompletions::Completion c;
+        if (m_completions.lookUp(job.jobId, jobName(fs::path(job.dir).filename().string()), c)) {
             why = "Slurm job " + job.jobId + " ended without a result: " + endedBecause(c.state)
                   + ", exit code " + c.exitCode + " (from the job completion log); see " + log;
         } else {
@@ -718,8 +685,8 @@ bool SlurmBackend::settle(const std::string &id,
                                                    "id was stored")
                                      : "Slurm no longer lists job " + job.jobId)
                   + ", "
-                  + (m_jobcompPath.empty() ? "no job completion log is configured"
-                                           : "the job completion log has no record of it")
+                  + (m_completions.path().empty() ? "no job completion log is configured"
+                                                  : "the job completion log has no record of it")
                   + " and the case folder has no result, so the outcome is unknown. Rerun the "
                     "case (and set JobCompType=jobcomp/filetxt so that Slurm keeps a record)";
         }

@@ -9,6 +9,7 @@
 #include "server/serveroptions.h"
 #include "server/slurmapi.h"
 #include "server/slurmcli.h"
+#include "server/slurmcompletions.h"
 #include "server/slurmjobs.h"
 
 #include <atomic>
@@ -47,10 +48,6 @@ private:
         bool sawRunning = false;
         int missing = 0; // refreshes in a row that squeue did not list the job
     };
-    struct Completion
-    {
-        std::string state, exitCode, name;
-    };
 
     void dispatchLoop();
     void dispatch(const std::string &id);
@@ -69,7 +66,6 @@ private:
     // A job whose id was never stored (the server died right after submitting and Slurm did not
     // answer at the next start): found by its comment in the first answer that lists it.
     void adopt(const std::string &id, Job &job, const SlurmApi::Jobs &jobs);
-    bool lookUpCompletion(const Job &job, Completion &out);
     // Ends released jobs (released()) that Slurm still runs well after their release; states:
     // this refresh's squeue, job id -> state.
     void endReleased(const std::map<std::string, std::string> &states);
@@ -93,9 +89,7 @@ private:
     std::map<std::string, std::int64_t> m_released; // job id -> when released (ms), see released()
     std::set<std::string> m_cancelSent; // jobs cancelled and not yet seen ended, see cancelJob()
 
-    std::string m_jobcompPath; // JobCompLoc of jobcomp/filetxt, empty without one
-    std::uintmax_t m_jobcompOffset = 0;
-    std::map<std::string, Completion> m_completions; // our jobs in the jobcomp file, by job id
+    SlurmCompletions m_completions; // the job completion log, when the cluster keeps one
     int m_failedRefreshes = 0;
     std::int64_t m_failingSinceMs = 0;
     std::uint64_t m_refreshes = 0;

@@ -289,7 +289,7 @@ SlurmApi::Submitted SlurmRest::submit(const Submission &job)
                        {"standard_output", job.output},
                        {"open_mode", "append"},
                        {"requeue", true},
-                       {"tasks", 1},
+                       {"tasks", job.tasks},
                        {"cpus_per_task", 1},
                        {"environment", environment}};
     if (!job.partition.empty())

@@ -4,9 +4,14 @@
 // checkpoint interval and on SIGTERM (scancel, requeue, time limit; exit code 4), and writes
 // result.json when the run ends. A checkpoint left by an earlier run of the same attempt (Slurm
 // requeued the job, a node failed) is resumed bit for bit.
+// A run_openfoam_case runs through the same files with FoamRunner, the local backend's runner, in
+// the OpenFOAM case folder case.json names (docs/openfoam.md): its question.json carries the
+// elicitation request, and a stop or requeue resumes from its latest written time.
 
 #include "server/casefolder.h"
 #include "server/cfdtool.h"
+#include "server/foamrunner.h"
+#include "server/foamtool.h"
 
 #include <algorithm>
 #include <atomic>
@@ -16,6 +21,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 using namespace Eddy::Server;
@@ -37,16 +43,65 @@ int fail(int code, const std::string &message)
     return code;
 }
 
+// run_openfoam_case's steps in the OpenFOAM case folder; the exit code as for run_cfd_case.
+int runFoamCase(const fs::path &dir,
+                const nlohmann::json &spec,
+                const std::function<void(const std::string &)> &say)
+{
+    const auto file = [&](const char *name) {
+        return (dir / name).string();
+    };
+    const nlohmann::json &arguments = spec["arguments"];
+    const int attempt = spec.value("attempt", 0);
+    const nlohmann::json foam = spec.value("openfoam", nlohmann::json::object());
+    const std::string caseDir = foam.value("case_folder", std::string());
+    if (caseDir.empty())
+        return fail(CaseFolder::kExitBadCase,
+                    file(CaseFolder::kCaseFile) + " names no OpenFOAM case folder");
+    FoamRunner::Hooks hooks;
+    hooks.stopRequested = [] {
+        return g_stop.load();
+    };
+    hooks.report = say;
+    FoamRunner runner(arguments, caseDir, foam.value("cases_root", std::string()), hooks);
+    const FoamRunner::Outcome outcome
+        = runner.run(arguments.value("mesh_answers", nlohmann::json::array()));
+    std::string error;
+    switch (outcome) {
+    case FoamRunner::Outcome::Stopped:
+        say("stopped by a signal; the case resumes from its latest written time");
+        return CaseFolder::kExitStopped;
+    case FoamRunner::Outcome::Question: {
+        const nlohmann::json q = {{"attempt", attempt},
+                                  {"question", runner.question()},
+                                  {"summary", runner.questionSummary()}};
+        if (!CaseFolder::writeAtomically(file(CaseFolder::kQuestionFile), q.dump(), error))
+            return fail(CaseFolder::kExitSolverError, error);
+        say(FoamRunner::kQuestionMessage);
+        return CaseFolder::kExitMeshQuestion;
+    }
+    case FoamRunner::Outcome::Finished:
+        break;
+    }
+    const nlohmann::json out
+        = {{"attempt", attempt}, {"message", runner.message()}, {"result", runner.result()}};
+    if (!CaseFolder::writeAtomically(file(CaseFolder::kResultFile), out.dump(), error))
+        return fail(CaseFolder::kExitSolverError, error);
+    say(runner.message());
+    return CaseFolder::kExitDone;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
         std::printf("Usage: eddy-cfd-solve CASE_DIR\n"
-                    "Runs one run_cfd_case as a batch job: the Slurm backend of eddy-cfd-server\n"
-                    "(--backend slurm) submits it with a case folder it wrote. Reads case.json,\n"
-                    "checks the mesh first, appends progress lines to progress.log, keeps\n"
-                    "checkpoint.bin, and writes result.json.\n\n"
+                    "Runs one run_cfd_case or run_openfoam_case as a batch job: the Slurm backend\n"
+                    "of eddy-cfd-server (--backend slurm) submits it with a case folder it wrote.\n"
+                    "Reads case.json, checks the mesh first, appends progress lines to\n"
+                    "progress.log, keeps checkpoint.bin (OpenFOAM: its time folders), and writes\n"
+                    "result.json.\n\n"
                     "Exit codes: 0 done, 1 solver error (error.json), 2 unreadable case folder,\n"
                     "3 the mesh failed its check (question.json), 4 stopped by SIGTERM with a\n"
                     "checkpoint saved (scancel, requeue, time limit).\n");
@@ -89,6 +144,8 @@ int main(int argc, char **argv)
     };
     std::string error;
     try {
+        if (FoamTool::isFoamTask(arguments))
+            return runFoamCase(dir, spec, say);
         Solver::CaseParams params = CfdTool::caseParams(arguments);
         if (const char *cpus = std::getenv("SLURM_CPUS_PER_TASK"))
             params.threads = std::max(1, std::atoi(cpus));

@@ -111,6 +111,13 @@ public:
                       int attempt,
                       const Solver::MeshQuality &quality,
                       bool retry);
+    // run_openfoam_case's mesh question from a backend's job: the elicitation request
+    // (FoamTool::meshQuestion) and checkMesh's findings in one line (taskmanagerfoam.cpp).
+    void askAboutFoamMesh(const std::string &id,
+                          int attempt,
+                          nlohmann::json question,
+                          const std::string &summary);
+    // A CallToolResult with isError true ends a 2025-11-25 task failed (taskmanagerfoam.cpp).
     void finish(const std::string &id,
                 int attempt,
                 TaskStatus status,
@@ -190,6 +197,12 @@ private:
     void runCase(const std::string &id);
     // run_openfoam_case's work for a claimed task (taskmanagerfoam.cpp).
     void runFoamCase(const EntryPtr &e, const nlohmann::json &arguments);
+    // 2025-11-25: a tool error (result.isError) makes a finished task failed, with the text as
+    // its error; status and error are changed only then.
+    void legacyToolError(const EntryPtr &e,
+                         const nlohmann::json &result,
+                         TaskStatus &status,
+                         nlohmann::json &error) const;
     // A statusMessage from a running case: listeners hear of it at most once per poll interval.
     // False when the task has ended meanwhile (cancelled).
     bool progress(const EntryPtr &e, const std::string &message, int iteration = 0,

@@ -71,6 +71,7 @@ void TaskManager::finish(const std::string &id,
             return;
         e = it->second;
     }
+    legacyToolError(e, result, status, error);
     finish(e, status, std::move(result), std::move(error), message, attempt);
 }
 

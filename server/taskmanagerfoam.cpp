@@ -1,6 +1,7 @@
 // run_openfoam_case on a TaskManager worker: the case runs in <data dir>/openfoam/<case key>/
 // (a hash of the task id, never the id), its steps reported in statusMessage, checkMesh's
-// findings asked as the mesh question, the outcome stored as the task's result.
+// findings asked as the mesh question, the outcome stored as the task's result. With a backend
+// (Slurm) the same runner works in the batch job, which hands its question and result back here.
 
 #include "server/taskmanager.h"
 
@@ -52,8 +53,7 @@ void TaskManager::runFoamCase(const EntryPtr &e, const json &arguments)
         return;
     }
     case FoamRunner::Outcome::Question:
-        ask(e, runner.question(), "waiting for input: checkMesh failed the mesh",
-            runner.questionSummary(), attempt);
+        ask(e, runner.question(), FoamRunner::kQuestionMessage, runner.questionSummary(), attempt);
         return;
     case FoamRunner::Outcome::Finished:
         break;
@@ -61,17 +61,45 @@ void TaskManager::runFoamCase(const EntryPtr &e, const json &arguments)
     json result = runner.result();
     json error = nullptr;
     TaskStatus status = TaskStatus::Completed;
-    bool legacy = false;
+    legacyToolError(e, result, status, error);
+    finish(e, status, std::move(result), std::move(error), runner.message(), attempt);
+}
+
+void TaskManager::legacyToolError(const EntryPtr &e,
+                                  const json &result,
+                                  TaskStatus &status,
+                                  json &error) const
+{
     {
         const std::shared_lock lock(m_mutex);
-        legacy = e->record.legacy;
+        if (!e->record.legacy)
+            return;
     }
-    if (legacy && result.value("isError", false)) {
-        // 2025-11-25: a tool error makes the task failed.
-        status = TaskStatus::Failed;
-        error = {{"code", -32603}, {"message", result["content"][0].value("text", "")}};
+    if (status != TaskStatus::Completed || !result.is_object() || !result.value("isError", false))
+        return;
+    status = TaskStatus::Failed;
+    const json &content = result.value("content", json::array());
+    error = {{"code", -32603},
+             {"message", content.is_array() && !content.empty() && content[0].is_object()
+                             ? content[0].value("text", "")
+                             : std::string()}};
+}
+
+void TaskManager::askAboutFoamMesh(const std::string &id,
+                                   int attempt,
+                                   json question,
+                                   const std::string &summary)
+{
+    catchUp(); // answered or cancelled on another replica: that state wins
+    EntryPtr e;
+    {
+        const std::shared_lock lock(m_mutex);
+        const auto it = m_tasks.find(id);
+        if (it == m_tasks.end())
+            return;
+        e = it->second;
     }
-    finish(e, status, std::move(result), std::move(error), runner.message(), attempt);
+    ask(e, std::move(question), FoamRunner::kQuestionMessage, summary, attempt);
 }
 
 } // namespace Eddy::Server

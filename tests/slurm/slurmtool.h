@@ -3,9 +3,12 @@
 // Shared by the slurm-labelled tests: the private cluster (slurm-cluster.sh) and running a
 // command to its end (the Slurm tools, the script).
 
+#include <QCryptographicHash>
+#include <QDeadlineTimer>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <QTest>
 
 namespace Eddy::Test::Slurm {
 
@@ -48,6 +51,42 @@ inline QByteArray startCluster(const QString &dir, int &code, const QStringList 
                                 QProcess::MergedChannels);
     qputenv("SLURM_CONF", (dir + QStringLiteral("/slurm.conf")).toUtf8());
     return out;
+}
+
+// The case key the server names a task's folders, Slurm job and OpenFOAM marker by
+// (server/casefolder.h): a hash of the task id, never the id.
+inline QString caseKey(const QString &taskId)
+{
+    return QString::fromLatin1(QCryptographicHash::hash("eddy case folder\n" + taskId.toUtf8(),
+                                                        QCryptographicHash::Sha256)
+                                   .toHex()
+                                   .left(24));
+}
+
+// Waits (up to a minute) until squeue lists the case's job in state (RUNNING, PENDING, ...).
+inline bool waitForJobState(const QString &caseKey, const QByteArray &state)
+{
+    QDeadlineTimer deadline(60000);
+    const QByteArray name = "eddy-" + caseKey.left(12).toLatin1();
+    while (!deadline.hasExpired()) {
+        const QByteArray out = tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
+                                                              QStringLiteral("-o"), QStringLiteral("%j %T")});
+        for (const QByteArray &line : out.split('\n'))
+            if (line == name + ' ' + state)
+                return true;
+        QTest::qWait(100);
+    }
+    return false;
+}
+
+// The id of the case's live job, or empty.
+inline QByteArray jobIdOf(const QString &caseKey)
+{
+    const QByteArray name = " eddy-" + caseKey.left(12).toLatin1();
+    for (const QByteArray &line : tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%i %j")}).split('\n'))
+        if (line.endsWith(name))
+            return line.split(' ').first();
+    return {};
 }
 
 inline void stopCluster(const QString &dir)

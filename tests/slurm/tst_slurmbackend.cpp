@@ -7,7 +7,6 @@
 #include "tests/common/testserver.h"
 #include "tests/slurm/slurmtool.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -32,6 +31,7 @@ Run runCtl(const QStringList &args)
 
 using Eddy::Test::Slurm::script;
 using Eddy::Test::Slurm::tool;
+using Eddy::Test::Slurm::waitForJobState;
 
 } // namespace
 
@@ -60,7 +60,6 @@ private:
     QString caseFolder(const QString &taskId) const;
     QString onlyNewTaskId(const QStringList &before) const;
     QStringList serverTaskIds() const;
-    bool waitForJobState(const QString &caseKey, const QByteArray &state);
     bool setPartitionState(const char *state);
     // Slurm jobs of Eddy's in the completion log beyond `before`, once the count has moved (or
     // 20 s have passed) and a second more: a second job for one case would show here.
@@ -127,11 +126,7 @@ QByteArray tst_SlurmBackend::jobcomp() const
 
 QString tst_SlurmBackend::caseFolder(const QString &taskId) const
 {
-    const QByteArray key = QCryptographicHash::hash("eddy case folder\n" + taskId.toUtf8(),
-                                                    QCryptographicHash::Sha256)
-                               .toHex()
-                               .left(24);
-    return m_dir.filePath(QStringLiteral("cases/") + QString::fromLatin1(key));
+    return m_dir.filePath(QStringLiteral("cases/") + Eddy::Test::Slurm::caseKey(taskId));
 }
 
 QStringList tst_SlurmBackend::serverTaskIds() const
@@ -149,22 +144,6 @@ QString tst_SlurmBackend::onlyNewTaskId(const QStringList &before) const
         if (!before.contains(id))
             fresh << id;
     return fresh.size() == 1 ? fresh[0] : QString();
-}
-
-bool tst_SlurmBackend::waitForJobState(const QString &caseKey, const QByteArray &state)
-{
-    QElapsedTimer clock;
-    clock.start();
-    const QByteArray name = "eddy-" + caseKey.left(12).toLatin1();
-    while (clock.elapsed() < 60000) {
-        const QByteArray out = tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
-                                                              QStringLiteral("-o"), QStringLiteral("%j %T")});
-        for (const QByteArray &line : out.split('\n'))
-            if (line == name + ' ' + state)
-                return true;
-        QTest::qWait(100);
-    }
-    return false;
 }
 
 void tst_SlurmBackend::sweepWithMeshQuestionsAcrossJobs()
@@ -426,10 +405,7 @@ void tst_SlurmBackend::requeueResumesFromTheCheckpoint()
     while (!QFile::exists(folder + QStringLiteral("/checkpoint.bin")) && clock.elapsed() < 30000)
         QTest::qWait(50);
     QVERIFY2(QFile::exists(folder + QStringLiteral("/checkpoint.bin")), "no checkpoint");
-    QByteArray jobId;
-    for (const QByteArray &line : tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%i %j")}).split('\n'))
-        if (line.endsWith(" eddy-" + key.left(12).toLatin1()))
-            jobId = line.split(' ').first();
+    const QByteArray jobId = Eddy::Test::Slurm::jobIdOf(key);
     QVERIFY(!jobId.isEmpty());
     // What a node failure does to a --requeue job: SIGTERM, back to the queue, run again.
     int code = -1;
