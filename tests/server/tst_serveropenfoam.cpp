@@ -630,7 +630,8 @@ void tst_ServerOpenFoam::shutdownResumes()
     QVERIFY2(processesUnder(openfoam).isEmpty(), qPrintable(processesUnder(openfoam).join(',')));
     QVERIFY2(server.restart(), qPrintable(server.errorString()));
     McpTestClient again(server.url());
-    const json done = waitTerminal(again, id);
+    // 8,000 steps under mpirun: over a minute when the 2 cores are shared with other work.
+    const json done = waitTerminal(again, id, 240000);
     QCOMPARE(done.value("status", ""), std::string("completed"));
     QVERIFY2(!done["result"].value("isError", true), done.dump().c_str());
     const QString caseDir = QString::fromStdString(done["result"]["structuredContent"].value("case_folder", ""));
