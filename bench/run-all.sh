@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Runs every benchmark in bench/ with modest sizes (about 15 minutes on 2 cores) and prints ONE
+# Runs every benchmark in bench/ with modest sizes (about 17 minutes on 2 cores) and prints ONE
 # markdown table: what was measured, the number, the target, the verdict, how to reproduce it.
 #   bench/run-all.sh [BUILD_DIR] [--out FILE] [--logs DIR] [--node PATH]
 # BUILD_DIR (default: build) must already hold the benchmarks; this script builds nothing:
 #   cmake --build BUILD_DIR --target eddy-cfd-server bench_solver bench_server bench_server_floor \
-#         bench_client bench_store bench_compare bench_gui
+#         bench_client bench_store bench_compare bench_gui bench_openfoam
 # It reads only the RESULT lines the benchmarks print (format: bench/README.md) and judges each
 # row from its number and target alone. A row that could not be measured (binary not built, bench
 # stopped early, too few samples) says "not measured: why" and is not counted as a miss.
@@ -93,6 +93,9 @@ run compare 7 bench_compare "$build/bench/compare/bench_compare" all --quick --c
     ${node:+--node "$node"} --scripts "$here/server"
 run store 5 bench_store "$build/bench/store/bench_store" all 10000
 run gui 5 bench_gui "$build/bench/gui/bench_gui" all --seconds 5
+# OpenFOAM's pitzDaily three times by hand and three times through the server (about 2 minutes);
+# without OpenFOAM its rows say "not measured" and why.
+run openfoam 4 bench_openfoam "$build/bench/openfoam/bench_openfoam" all --rounds 3
 
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 {

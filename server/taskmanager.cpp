@@ -52,6 +52,7 @@ TaskManager::~TaskManager()
 
 bool TaskManager::start(std::string &error)
 {
+    m_startedMs = nowMs();
     std::string warnings;
     std::vector<TaskRecord> records = m_store.loadAll(warnings);
     if (!warnings.empty())
@@ -556,18 +557,26 @@ void TaskManager::janitorLoop()
     // Small TTLs (tests) need prompt purges; big ones need no more than one sweep a second.
     const auto period = std::chrono::milliseconds(
         std::clamp<std::int64_t>(m_options.ttlMs / 10, 20, 1000));
+    removeStaleFoamCaseDirs();
     std::unique_lock wait(m_janitorMutex);
     while (!m_stopping) {
         m_janitorCv.wait_for(wait, period, [this] { return m_stopping.load(); });
         if (m_stopping)
             break;
         std::vector<std::string> expired;
+        // OpenFOAM case folders to remove now; a running case's worker removes its own once
+        // its solver has stopped (runCase).
+        std::vector<std::string> folders;
         {
             const std::unique_lock lock(m_mutex);
             const std::int64_t now = nowMs();
-            for (const auto &[id, e] : m_tasks)
-                if (isExpired(*e, now))
-                    expired.push_back(id);
+            for (const auto &[id, e] : m_tasks) {
+                if (!isExpired(*e, now))
+                    continue;
+                expired.push_back(id);
+                if (!e->running && FoamTool::isFoamTask(e->record.arguments))
+                    folders.push_back(id);
+            }
             for (const std::string &id : expired)
                 eraseLocked(id);
         }
@@ -576,6 +585,8 @@ void TaskManager::janitorLoop()
             m_store.remove(id);
             Log::debug("task " + Log::redact(id) + " purged: its ttlMs has passed");
         }
+        for (const std::string &id : folders)
+            removeFoamCaseDir(id);
     }
 }
 
@@ -600,6 +611,16 @@ void TaskManager::runCase(const std::string &id)
     notify(id);
     if (FoamTool::isFoamTask(arguments)) {
         runFoamCase(e, arguments);
+        // Expired while it ran: the janitor left the folder to this worker, whose solver has
+        // stopped now.
+        bool forgotten = false;
+        {
+            const std::shared_lock lock(m_mutex);
+            const auto it = m_tasks.find(id);
+            forgotten = it == m_tasks.end() || it->second != e;
+        }
+        if (forgotten)
+            removeFoamCaseDir(id);
         return;
     }
     const std::string shortId = Log::redact(id);

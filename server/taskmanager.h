@@ -203,6 +203,13 @@ private:
                          const nlohmann::json &result,
                          TaskStatus &status,
                          nlohmann::json &error) const;
+    // The task's OpenFOAM case folder: <data dir>/openfoam/<case key>, absolute.
+    std::string foamCaseDir(const std::string &id) const;
+    // Removes a forgotten task's case folder (never anything under --openfoam-cases).
+    void removeFoamCaseDir(const std::string &id) const;
+    // Removes case folders under <data dir>/openfoam/ that no held task owns and that were last
+    // changed before this server started (a newer one may be a task another replica just made).
+    void removeStaleFoamCaseDirs() const;
     // A statusMessage from a running case: listeners hear of it at most once per poll interval.
     // False when the task has ended meanwhile (cancelled).
     bool progress(const EntryPtr &e, const std::string &message, int iteration = 0,
@@ -254,6 +261,7 @@ private:
     std::vector<std::weak_ptr<SseChannel>> m_channels;
 
     std::atomic<bool> m_stopping{false};
+    std::int64_t m_startedMs = 0; // when start() began loading the store
     std::vector<std::thread> m_workers;
     std::thread m_janitor;
     std::mutex m_janitorMutex;

@@ -5,6 +5,7 @@
 // kill -9 of the server mid-run resuming from the latest complete time folder.
 
 #include "tests/common/testserver.h"
+#include "tests/server/foamtestsupport.h"
 #include "tests/server/mcptestclient.h"
 
 #include <QDeadlineTimer>
@@ -22,6 +23,9 @@
 
 using nlohmann::json;
 using Eddy::Test::HttpReply;
+using Eddy::Test::foamPrefix;
+using Eddy::Test::foamValue;
+using Eddy::Test::readFile;
 using Eddy::Test::McpTestClient;
 using Eddy::Test::TestServer;
 
@@ -32,36 +36,6 @@ const char *const kBadVertices
     = "((0 0 0) (1 0 0) (9 1 0) (0 1 0) (0 0 0.1) (1 0 0.1) (9 1 0.1) (0 1 0.1))";
 const char *const kGoodVertices
     = "((0 0 0) (1 0 0) (1 1 0) (0 1 0) (0 0 0.1) (1 0 0.1) (1 1 0.1) (0 1 0.1))";
-
-QString readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
-
-// The installation's prefix: the folder above the bin/ holding foamDictionary (Debian: /usr).
-QString foamPrefix()
-{
-    const QString bin = QFileInfo(QStandardPaths::findExecutable(QStringLiteral("foamDictionary")))
-                            .canonicalFilePath();
-    return QFileInfo(bin).dir().filePath(QStringLiteral(".."));
-}
-
-// foamDictionary FILE -entry ENTRY -value, as an engineer would read a case back.
-QString foamValue(const QString &caseDir, const QString &file, const QString &entry)
-{
-    QProcess p;
-    p.setWorkingDirectory(caseDir);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (!env.contains(QStringLiteral("WM_PROJECT_DIR")))
-        env.insert(QStringLiteral("WM_PROJECT_DIR"), foamPrefix() + QStringLiteral("/share/openfoam"));
-    env.insert(QStringLiteral("PWD"), QFileInfo(caseDir).canonicalFilePath()); // else a warning
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral("foamDictionary"), {file, QStringLiteral("-entry"), entry, QStringLiteral("-value")});
-    if (!p.waitForFinished(30000))
-        return QStringLiteral("<foamDictionary hung>");
-    return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
-}
 
 // Processes whose working folder is under dir (OpenFOAM utilities run in the case folder).
 QStringList processesUnder(const QString &dir)
@@ -656,7 +630,8 @@ void tst_ServerOpenFoam::shutdownResumes()
     QVERIFY2(processesUnder(openfoam).isEmpty(), qPrintable(processesUnder(openfoam).join(',')));
     QVERIFY2(server.restart(), qPrintable(server.errorString()));
     McpTestClient again(server.url());
-    const json done = waitTerminal(again, id);
+    // 8,000 steps under mpirun: over a minute when the 2 cores are shared with other work.
+    const json done = waitTerminal(again, id, 240000);
     QCOMPARE(done.value("status", ""), std::string("completed"));
     QVERIFY2(!done["result"].value("isError", true), done.dump().c_str());
     const QString caseDir = QString::fromStdString(done["result"]["structuredContent"].value("case_folder", ""));
