@@ -7,10 +7,12 @@
 //   non-orthogonal correction (with the sweep's time step that mesh runs only corrected: icoFoam
 //   dies of a floating point exception on it otherwise), one aborted. The correction is in the
 //   case's dictionaries and logs; the sweep's CSV, exported through the results' Export menu and
-//   the save dialog, has every case's final residuals and the function object's scalar (the
-//   sweep runs an engineer's own cavity, under --openfoam-cases, that carries a volFieldValue).
+//   the save dialog, has the final residuals and the function object's scalar of every case
+//   that ran (the sweep runs an engineer's own cavity, under --openfoam-cases, that carries a
+//   volFieldValue; the tutorial cavity has no function object), and none for the aborted one.
 // - A running case's residual chart has one series per field the solver log solves for, by
-//   simulated time; its cancel from the window leaves no OpenFOAM process behind.
+//   simulated time, and no point twice however often its row is selected again; its cancel from
+//   the window leaves no OpenFOAM process behind.
 // - kill -9 of the server mid-run, restart on the same port and data folder: the case resumes
 //   from its latest time folder (the solver log starts there), completes once, and the window
 //   that followed it all along shows it completed.
@@ -588,8 +590,7 @@ void tst_FoamGui::exportHasResidualsAndFunctionObjects()
 
     const QStringList lines = csv.trimmed().split(QLatin1Char('\n'));
     QCOMPARE(lines.size(), 7);
-    // No quoted field holds a comma before the columns read here: the `set` column is quoted
-    // JSON, so parse each line's fields properly.
+    // The `set` column is quoted JSON with commas of its own: fields are split as CSV is quoted.
     const auto fieldsOf = [](const QString &line) {
         QStringList out;
         QString cur;
