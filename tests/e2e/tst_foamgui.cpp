@@ -12,7 +12,8 @@
 //   volFieldValue; the tutorial cavity has no function object), and none for the aborted one.
 // - A running case's residual chart has one series per field the solver log solves for, by
 //   simulated time, and no point twice however often its row is selected again; its cancel from
-//   the window leaves no OpenFOAM process behind.
+//   the window leaves no OpenFOAM process behind. A steady pitzDaily's chart has each of its
+//   fields (k and epsilon too) by iteration.
 // - kill -9 of the server mid-run, restart on the same port and data folder: the case resumes
 //   from its latest time folder (the solver log starts there), completes once, and the window
 //   that followed it all along shows it completed.
@@ -224,6 +225,7 @@ private Q_SLOTS:
     void sweepWithTwoMeshQuestions();
     void exportHasResidualsAndFunctionObjects();
     void chartFollowsTheLogThenCancelLeavesNothing();
+    void steadyChartByIteration();
     void killNineResumesFromLatestTime();
     void cleanup();
     void cleanupTestCase();
@@ -779,6 +781,46 @@ void tst_FoamGui::chartFollowsTheLogThenCancelLeavesNothing()
     QTRY_VERIFY2_WITH_TIMEOUT(foamProcesses(m_server.pid(), marker).isEmpty(),
                               qPrintable(foamProcesses(m_server.pid(), marker).join(',')), 15000);
     QVERIFY(m_server.isRunning());
+}
+
+void tst_FoamGui::steadyChartByIteration()
+{
+    // simpleFoam's pitzDaily solves for more fields than the cavity (k, epsilon): the chart has
+    // each, by iteration, with nothing in the client naming them.
+    MainWindow &w = *m_app->window();
+    const json args{{"template", "pitzDaily"}, {"case_name", "steady"}, {"end_time", 40}};
+    m_app->bridge()->callOnce(m_serverId, kTool, QByteArray::fromStdString(args.dump()), w.currentSession());
+    qint64 task = 0;
+    QTRY_VERIFY_WITH_TIMEOUT((task = taskNamed(QStringLiteral("steady")).value_or(0)) > 0, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.taskModel()->task(task)->isLive(), 120000);
+    QCOMPARE(w.taskModel()->task(task)->status, TaskStatus::Completed);
+    QVERIFY2(!w.taskModel()->task(task)->isToolError, qPrintable(w.taskModel()->task(task)->statusMessage));
+    const QString caseDir = QString::fromStdString(resultOf(task)["structuredContent"].value("case_folder", ""));
+    QStringList fields = fieldsOfLog(readFile(caseDir + QStringLiteral("/log.simpleFoam")));
+    QVERIFY2(fields.contains(QStringLiteral("k")) && fields.contains(QStringLiteral("epsilon")), qPrintable(fields.join(',')));
+
+    w.monitor()->selectTask(task);
+    ResidualChart *chart = w.chart();
+    QStringList names;
+    const auto charted = [&] {
+        names.clear();
+        for (SampleSeriesModel *s : chart->series())
+            if (s->taskId() == task && s->series().startsWith(QLatin1String("residual.")))
+                names << s->series().mid(9);
+        names.sort();
+        return names;
+    };
+    fields.sort();
+    QTRY_COMPARE_WITH_TIMEOUT(charted(), fields, 20000);
+    for (SampleSeriesModel *s : chart->series()) {
+        if (s->taskId() != task || !s->series().startsWith(QLatin1String("residual.")))
+            continue;
+        // Every iteration 1 to 40, once each.
+        QCOMPARE(s->points().size(), size_t(40));
+        for (size_t i = 0; i < s->points().size(); ++i)
+            QVERIFY2(s->points()[i].x() == double(i + 1),
+                     qPrintable(QStringLiteral("%1: x = %2 at %3").arg(s->series()).arg(s->points()[i].x()).arg(i)));
+    }
 }
 
 void tst_FoamGui::killNineResumesFromLatestTime()
