@@ -3527,6 +3527,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>Werte, durch Kommas getrennt, je %1</translation>
     </message>
     <message>
+        <source>JSON values separated by commas</source>
+        <translation>JSON-Werte, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>%1: enter JSON values separated by commas, one for each case.</source>
+        <translation>%1: JSON-Werte durch Kommas getrennt eingeben, einen je Fall.</translation>
+    </message>
+    <message>
         <source>from, to, step</source>
         <translation>Start, Ende, Schritt</translation>
     </message>

@@ -403,9 +403,9 @@ void SweepEditor::addVariedRow()
     // optional one (reynolds, not a wall grading), a real number before a whole one (a grid).
     int best = -1;
     int bestRank = 4;
+    // Every argument can be varied: one that takes an object (run_openfoam_case's `set`) or a
+    // list varies as a list of JSON values, as a sweep file has it.
     for (const SchemaField &f : m_form->field().children) {
-        if (!f.isPrimitive())
-            continue;
         const QString name = QString::fromStdString(f.name);
         if (!taken.contains(name)
             && (f.kind == SchemaField::Kind::Number || f.kind == SchemaField::Kind::Integer)) {
@@ -486,7 +486,9 @@ void SweepEditor::updatePlaceholder(int row)
     QString text;
     switch (static_cast<VaryKind>(kind->currentData().toInt())) {
     case VaryKind::List:
-        if (f && f->kind == SchemaField::Kind::Boolean) {
+        if (f && !f->isPrimitive()) {
+            text = tr("JSON values separated by commas");
+        } else if (f && f->kind == SchemaField::Kind::Boolean) {
             text = tr("true, false");
         } else if (f && f->kind == SchemaField::Kind::Enum) {
             QStringList options;
@@ -570,6 +572,15 @@ json SweepEditor::parseValues(const std::string &field, VaryKind kind, const QSt
             f = &c;
     }
     const QString title = f ? f->title : QString::fromStdString(field);
+    if (kind == VaryKind::List && f && !f->isPrimitive()) {
+        // JSON values hold commas of their own: the list is read as one JSON array.
+        const json list = json::parse("[" + text.toStdString() + "]", nullptr, false);
+        if (list.is_discarded() || list.empty()) {
+            *error = tr("%1: enter JSON values separated by commas, one for each case.").arg(title);
+            return {};
+        }
+        return json{{"list", list}};
+    }
     if (kind == VaryKind::List) {
         json list = json::array();
         for (QString p : parts) {

@@ -43,6 +43,10 @@ QList<Store::TaskEventRecord> Engine::taskEvents(qint64 taskId)
 
 QList<Store::ProgressSample> Engine::progressSamples(qint64 taskId)
 {
+    // Samples stored but not yet sent out as changes go out first, as for a snapshot: a reader
+    // that replaces its series with this read and appends the changes it is sent would otherwise
+    // get those samples twice (the residual chart did, on a row selected while its case ran).
+    flushChanges();
     return m_store.isOpen() ? m_store.progressSamples(taskId) : QList<Store::ProgressSample>{};
 }
 

@@ -5,8 +5,13 @@
 #include <QDialog>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemModel>
 #include <QLineEdit>
+#include <QSignalSpy>
 #include <QTest>
+
+#include <algorithm>
+#include <optional>
 
 namespace Eddy::Test {
 
@@ -16,7 +21,22 @@ inline void chooseInFileDialog(QWidget *root, const QString &objectName, const Q
 {
     QFileDialog *dialog = nullptr;
     QTRY_VERIFY_WITH_TIMEOUT((dialog = root->findChild<QFileDialog *>(objectName)) && dialog->isVisible(), 10000);
-    dialog->setDirectory(QFileInfo(path).absolutePath());
+    // A folder the dialog has not listed yet loads in the background, and a name typed before
+    // that (into a field without focus, which is what keyClicks gives) selects the folder itself
+    // for good: the dialog then answers with the folder, not the file. Wait for the listing, as a
+    // person sees it before typing.
+    const QString folder = QFileInfo(path).absolutePath();
+    auto *model = dialog->findChild<QFileSystemModel *>();
+    std::optional<QSignalSpy> loaded;
+    if (model && dialog->directory().absolutePath() != folder)
+        loaded.emplace(model, &QFileSystemModel::directoryLoaded);
+    dialog->setDirectory(folder);
+    if (loaded) {
+        (void)QTest::qWaitFor([&] {
+            return std::any_of(loaded->cbegin(), loaded->cend(),
+                               [&](const QList<QVariant> &args) { return args.value(0).toString() == folder; });
+        }, 5000);
+    }
     auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
     QVERIFY(name);
     name->clear();
