@@ -28,6 +28,16 @@ std::string lowerAscii(std::string s)
     return s;
 }
 
+std::string ServerOptions::slurmCaseDir() const
+{
+    std::error_code ec;
+    return std::filesystem::absolute(caseDir.empty() ? std::filesystem::path(dataDir) / "cases"
+                                                     : std::filesystem::path(caseDir),
+                                     ec)
+        .lexically_normal()
+        .string();
+}
+
 std::string ServerOptions::usage()
 {
     return "Usage: eddy-cfd-server [options]\n"

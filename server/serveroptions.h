@@ -49,6 +49,8 @@ struct ServerOptions
     // case a batch job running eddy-cfd-solve in a case folder under caseDir; docs/server-slurm.md).
     std::string backend = "local";
     std::string caseDir;        // empty: <dataDir>/cases; must be shared with the compute nodes
+    // caseDir as the Slurm backend uses it: absolute, <dataDir>/cases when not given.
+    std::string slurmCaseDir() const;
     std::string slurmPartition; // empty: the cluster's default partition
     int slurmRefreshMs = 2000;  // one squeue for all live jobs at most this often
     std::string slurmSolver;    // empty: eddy-cfd-solve next to the server binary

@@ -82,11 +82,7 @@ SlurmBackend::~SlurmBackend()
 bool SlurmBackend::start(std::string &error)
 {
     std::error_code ec;
-    m_caseDir = fs::absolute(m_options.caseDir.empty() ? fs::path(m_options.dataDir) / "cases"
-                                                       : fs::path(m_options.caseDir),
-                             ec)
-                    .lexically_normal()
-                    .string();
+    m_caseDir = m_options.slurmCaseDir();
     fs::create_directories(m_caseDir, ec);
     if (ec || !fs::is_directory(m_caseDir)) {
         error = "cannot create the case folder '" + m_caseDir + "': " + ec.message()

@@ -3,11 +3,13 @@
 
 #include "server/taskmanager.h"
 
+#include "server/casefolder.h"
 #include "server/cfdtool.h"
 #include "server/foamtool.h"
 #include "server/log.h"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace Eddy::Server {
 
@@ -75,9 +77,17 @@ bool TaskManager::applyAnswer(const std::string &id,
                     enqueue(e);
                     break;
                 }
+                // The folder, so the engineer can read log.checkMesh and fix the mesh there.
+                const std::string folder
+                    = m_options.backend == "slurm"
+                          ? (std::filesystem::path(m_options.slurmCaseDir()) / "openfoam"
+                             / CaseFolder::caseKey(id))
+                                .string()
+                          : foamCaseDir(id);
                 endAtMeshCheck(*e, "checkMesh failed the mesh and " + why
                                        + ". Change the mesh and run the case again, or answer "
-                                         "with correct or continue.");
+                                         "with correct or continue. checkMesh's findings are in "
+                                       + folder + "/log.checkMesh.");
                 break;
             }
             const std::string action = text(response, "action");

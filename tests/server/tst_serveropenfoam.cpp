@@ -437,6 +437,14 @@ void tst_ServerOpenFoam::answerAbortEnds()
     QCOMPARE(done.value("statusMessage", ""), std::string("aborted at the mesh check"));
     QVERIFY(done["result"].value("isError", false));
     QVERIFY2(text(done["result"]).find("chose to abort") != std::string::npos, done.dump().c_str());
+    // It names where checkMesh's findings are, so the engineer can fix the mesh from them.
+    const std::string said = text(done["result"]);
+    const std::size_t at = said.find("findings are in ");
+    QVERIFY2(at != std::string::npos, said.c_str());
+    std::string log = said.substr(at + 16);
+    log = log.substr(0, log.find("log.checkMesh") + 13);
+    QVERIFY2(QFile::exists(QString::fromStdString(log)), log.c_str());
+    QVERIFY2(log.find(id) == std::string::npos, "the task id is in the path");
 }
 
 void tst_ServerOpenFoam::answerCorrectionChangesSchemes()
