@@ -1628,7 +1628,7 @@ Antwort: %2</translation>
     </message>
     <message>
         <source>Sweep %1</source>
-        <translation>Parameterstudie %1</translation>
+        <translation>Studie %1</translation>
     </message>
     <message>
         <source>Input needed</source>

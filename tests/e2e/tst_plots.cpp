@@ -24,6 +24,8 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabBar>
+#include <QStyle>
+#include <QTableView>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -58,6 +60,7 @@ private Q_SLOTS:
     void resultPlotsReadWholeAt1600x1000();
     void germanSweepPlotReadsWhole();
     void germanTwoCasesAreToldApart();
+    void germanCaseLabelsReadWhole();
     void cleanupTestCase();
 
 private:
@@ -324,6 +327,31 @@ void tst_Plots::germanSweepPlotReadsWhole()
 void tst_Plots::germanTwoCasesAreToldApart()
 {
     verifyTwoCasesToldApart(QStringLiteral("German"));
+}
+
+void tst_Plots::germanCaseLabelsReadWhole()
+{
+    // As the review had it: three varied parameters over the sweeps shown (issue 24, item 11).
+    MainWindow &w = *m_app->window();
+    m_app->bridge()->submitSweep(m_serverId, R"({"tool": "run_cfd_case",
+        "fixed": {"grid": 16, "reynolds": 100, "max_iterations": 50},
+        "vary": {"grading": {"list": [1, 1.25]}, "force_mesh_defect": {"list": [false]}}, "concurrency": 2})",
+                                 w.currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->statusCounts().value(TaskStatus::Completed), 4, 120000);
+    QTest::qWait(300); // the column fit runs after the rows settle
+    const QTableView *view = w.monitor()->view();
+    const TaskTableModel *m = w.taskModel();
+    const int margin = view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1;
+    const int textWidth = view->columnWidth(TaskTableModel::CaseColumn) - 2 * margin;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const QString label = m->index(r, TaskTableModel::CaseColumn).data().toString();
+        QVERIFY2(view->fontMetrics().horizontalAdvance(label) <= textWidth,
+                 qPrintable(QStringLiteral("%1 (%2 px) in a column of %3 px: %4")
+                                .arg(label)
+                                .arg(view->fontMetrics().horizontalAdvance(label))
+                                .arg(textWidth)
+                                .arg(view->fontMetrics().elidedText(label, Qt::ElideLeft, textWidth))));
+    }
 }
 
 void tst_Plots::cleanupTestCase()
