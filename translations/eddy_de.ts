@@ -3772,6 +3772,10 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Save the table as CSV, or the plot as a vector drawing or an image</source>
         <translation>Die Tabelle als CSV speichern oder das Diagramm als Vektorgrafik oder Bild</translation>
     </message>
+    <message>
+        <source>%1 vs %2</source>
+        <translation>%1 über %2</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SweepWindow</name>
