@@ -8,6 +8,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCollator>
 #include <QFile>
 #include <QGraphicsLayout>
 #include <QKeyEvent>
@@ -260,11 +261,21 @@ QList<SampleSeriesModel *> ResidualChart::series() const
     return out;
 }
 
-void ResidualChart::setSeries(const QList<SampleSeriesModel *> &models, const QHash<qint64, QString> &caseLabels)
+void ResidualChart::setSeries(const QList<SampleSeriesModel *> &shown, const QHash<qint64, QString> &caseLabels)
 {
     m_chart->removeAllSeries(); // also drops the connections made with the series as context
     m_models.clear();
     m_zoomed = false;
+    // Several cases in the table's order ("case 2" after "case 1"), each case's fields together.
+    QList<SampleSeriesModel *> models = shown;
+    QCollator collator;
+    collator.setNumericMode(true);
+    std::stable_sort(models.begin(), models.end(), [&](const SampleSeriesModel *a, const SampleSeriesModel *b) {
+        if (a->taskId() == b->taskId())
+            return false;
+        const int order = collator.compare(caseLabels.value(a->taskId()), caseLabels.value(b->taskId()));
+        return order != 0 ? order < 0 : a->taskId() < b->taskId();
+    });
     const bool several = !models.isEmpty() && models.first()->taskId() != models.last()->taskId();
     for (SampleSeriesModel *model : models) {
         model->setPositiveOnly(true);
