@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace Eddy {
 
@@ -79,7 +80,40 @@ void collect(const json &value, const QString &path, QList<ResultCurve> &out, in
     }
 }
 
+// y grows or falls by one step at every point: a counter, not a result.
+bool isEvenlySpaced(const ResultCurve &c)
+{
+    if (c.points.size() < 2)
+        return true;
+    const double step = c.points[1].y() - c.points[0].y();
+    const double scale = std::max(std::abs(c.points.front().y()), std::abs(c.points.back().y()));
+    for (size_t i = 1; i < c.points.size(); ++i) {
+        if (std::abs(c.points[i].y() - c.points[i - 1].y() - step) > 1e-9 * std::max(1.0, scale))
+            return false;
+    }
+    return true;
+}
+
+int interest(const ResultCurve &c)
+{
+    if (isEvenlySpaced(c))
+        return 0;
+    if (!c.reference.empty())
+        return 3;
+    return c.xLabel == QCoreApplication::translate("Eddy::ResultCurve", "index") ? 1 : 2;
+}
+
 } // namespace
+
+int preferredCurve(const QList<ResultCurve> &curves)
+{
+    int best = curves.isEmpty() ? -1 : 0;
+    for (int i = 1; i < curves.size(); ++i) {
+        if (interest(curves.at(i)) > interest(curves.at(best)))
+            best = i;
+    }
+    return best;
+}
 
 QList<ResultCurve> resultCurves(const QString &resultJson)
 {

@@ -30,4 +30,9 @@ struct ResultCurve
 
 QList<ResultCurve> resultCurves(const QString &resultJson);
 
+// The curve an engineer looks at first: one with reference data over it, else a profile (a
+// position on x), else a series over its index; never one that is only a straight line over its
+// index ("residual_history.iteration": 1, 2, 3, ...) while another curve exists. -1 when empty.
+int preferredCurve(const QList<ResultCurve> &curves);
+
 } // namespace Eddy

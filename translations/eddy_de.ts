@@ -1628,7 +1628,7 @@ Antwort: %2</translation>
     </message>
     <message>
         <source>Sweep %1</source>
-        <translation>Parameterstudie %1</translation>
+        <translation>Studie %1</translation>
     </message>
     <message>
         <source>Input needed</source>
@@ -2558,6 +2558,14 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <source>Task %1 (%2)</source>
         <translation>Aufgabe %1 (%2)</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::ResidualChart</name>
@@ -2602,10 +2610,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>residual</source>
         <translation>Residuum</translation>
-    </message>
-    <message>
-        <source>#%1 %2</source>
-        <translation>#%1 %2</translation>
     </message>
     <message>
         <source>Export Chart</source>
@@ -2658,6 +2662,18 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Save the chart as an image or a vector drawing, or its samples as CSV</source>
         <translation>Das Diagramm als Bild oder Vektorgrafik speichern oder seine Messwerte als CSV</translation>
+    </message>
+    <message>
+        <source>Task %1</source>
+        <translation>Aufgabe %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1: residual solid, u dashed, v dotted, ω dash-dotted</source>
+        <translation>%1: Residuum durchgezogen, u gestrichelt, v gepunktet, ω strichpunktiert</translation>
     </message>
 </context>
 <context>
@@ -3763,6 +3779,10 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Save the table as CSV, or the plot as a vector drawing or an image</source>
         <translation>Die Tabelle als CSV speichern oder das Diagramm als Vektorgrafik oder Bild</translation>
+    </message>
+    <message>
+        <source>%1 vs %2</source>
+        <translation>%1 über %2</translation>
     </message>
 </context>
 <context>

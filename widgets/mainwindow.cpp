@@ -195,7 +195,12 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
                     m_chart->setPlaceholder(tr("No residuals reported yet for the selected task(s)."));
                 // Without series the chart gives its height to the result's summary.
                 m_result->setSummaryWhole(series.isEmpty());
-                m_chart->setSeries(series);
+                QHash<qint64, QString> labels; // several cases are named as the table names them
+                for (const SampleSeriesModel *s : series) {
+                    if (!labels.contains(s->taskId()) && !m_tasks->caseLabel(s->taskId()).isEmpty())
+                        labels.insert(s->taskId(), m_tasks->caseLabel(s->taskId()));
+                }
+                m_chart->setSeries(series, labels);
             });
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
     connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {
@@ -636,9 +641,7 @@ void MainWindow::applyTheme(Theme theme)
     // Fusion draws the same on every desktop, so both palettes look as designed.
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QPalette p = QApplication::style()->standardPalette();
-    bool dark = false;
     if (theme == Theme::Dark) {
-        dark = true;
         const QColor window(0x2b, 0x2d, 0x30), base(0x1f, 0x21, 0x24), text(0xdf, 0xe1, 0xe5);
         p.setColor(QPalette::Window, window);
         p.setColor(QPalette::WindowText, text);
@@ -666,12 +669,10 @@ void MainWindow::applyTheme(Theme theme)
         p.setColor(QPalette::Highlight, QColor(0x2f, 0x65, 0xca));
         p.setColor(QPalette::PlaceholderText, QColor(0x6e, 0x73, 0x7a));
     } else {
-        dark = QApplication::palette().color(QPalette::Window).lightness() < 128;
         p = QApplication::style()->standardPalette();
     }
+    // Every chart follows the palette (ChartTheme).
     QApplication::setPalette(p);
-    m_chart->setDark(dark);
-    m_sweepResultsView->setDark(dark);
     updateStatusBar(); // the counts' dots take the theme's outcome colours
 }
 

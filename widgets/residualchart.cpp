@@ -2,11 +2,13 @@
 
 #include "models/sampleseriesmodel.h"
 #include "models/svgplot.h"
+#include "widgets/charttheme.h"
 #include "widgets/filedialog.h"
 #include "widgets/niceaxis.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QCollator>
 #include <QFile>
 #include <QGraphicsLayout>
 #include <QKeyEvent>
@@ -25,6 +27,7 @@
 #include <QTextStream>
 #include <QTimer>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -86,6 +89,58 @@ private:
     ResidualChart *m_owner;
 };
 
+const char *const s_taskProperty = "eddyTask";   // on each line: its task
+const char *const s_fieldProperty = "eddyField"; // and its field ("" for the residual)
+const char *const s_caseProperty = "eddyCase";   // and its case label, in full
+
+// Several cases at once: a colour per case, distinct in both themes (Okabe and Ito's
+// colour-blind-safe set, lightened for the dark background).
+QColor caseColour(int i, bool dark)
+{
+    static const QRgb light[] = {0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7, 0x8c6d00, 0x56b4e9, 0x7a4fa0, 0x555555};
+    static const QRgb darker[] = {0x5ca4f0, 0xf5a623, 0x4cc38a, 0xe59cc8, 0xe0c341, 0x8fd3ff, 0xc08af0, 0xc8c8c8};
+    const int n = int(std::size(light));
+    return QColor(dark ? darker[i % n] : light[i % n]);
+}
+
+// ... and a line style per field: the residual solid, the fields' own dashes.
+Qt::PenStyle fieldStyle(const QString &field)
+{
+    if (field.isEmpty())
+        return Qt::SolidLine;
+    if (field == QLatin1String("u"))
+        return Qt::DashLine;
+    if (field == QLatin1String("v"))
+        return Qt::DotLine;
+    if (field == QStringLiteral("ω") || field == QLatin1String("omega"))
+        return Qt::DashDotLine;
+    return Qt::DashDotDotLine;
+}
+
+// What tells the labels apart: without the leading " · " parts they all share ("Sweep 2 · case
+// 5", "Sweep 2 · case 6" -> "case 5", "case 6").
+QStringList distinguishing(const QStringList &labels)
+{
+    const QString separator = QStringLiteral(" · ");
+    QList<QStringList> parts;
+    for (const QString &label : labels)
+        parts << label.split(separator);
+    int common = 0;
+    const auto shared = [&](int i) {
+        for (const QStringList &p : parts) {
+            if (p.size() <= i + 1 || p.at(i) != parts.first().at(i))
+                return false;
+        }
+        return true;
+    };
+    while (labels.size() > 1 && shared(common))
+        ++common;
+    QStringList out;
+    for (const QStringList &p : parts)
+        out << p.mid(common).join(separator);
+    return out;
+}
+
 } // namespace
 
 ResidualChart::ResidualChart(QWidget *parent)
@@ -106,7 +161,6 @@ ResidualChart::ResidualChart(QWidget *parent)
     m_chart->legend()->layout()->setContentsMargins(0, 0, 0, 0);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
-    m_chart->setBackgroundRoundness(0);
     m_x->setTitleText(tr("Iteration"));
     keepTicksNice(m_x); // iterations at 1/2/5 x 10^n, also after a zoom or pan
     m_y->setTitleText(tr("Residual"));
@@ -185,6 +239,8 @@ ResidualChart::ResidualChart(QWidget *parent)
     // lines under the tools need room: the result dock below takes the rest (a waiting case's
     // "Answer: ..." was cut there while this said it had no residuals).
     m_tools = tools;
+    m_theme = ChartTheme::follow(m_view);
+    connect(m_theme, &ChartTheme::applied, this, &ResidualChart::styleLines); // Qt's theme reset the pens
     setSeries({});
 }
 
@@ -205,11 +261,22 @@ QList<SampleSeriesModel *> ResidualChart::series() const
     return out;
 }
 
-void ResidualChart::setSeries(const QList<SampleSeriesModel *> &models)
+void ResidualChart::setSeries(const QList<SampleSeriesModel *> &shown, const QHash<qint64, QString> &caseLabels)
 {
     m_chart->removeAllSeries(); // also drops the connections made with the series as context
     m_models.clear();
     m_zoomed = false;
+    // Several cases in the table's order ("case 2" after "case 1"), each case's fields together.
+    QList<SampleSeriesModel *> models = shown;
+    QCollator collator;
+    collator.setNumericMode(true);
+    std::stable_sort(models.begin(), models.end(), [&](const SampleSeriesModel *a, const SampleSeriesModel *b) {
+        if (a->taskId() == b->taskId())
+            return false;
+        const int order = collator.compare(caseLabels.value(a->taskId()), caseLabels.value(b->taskId()));
+        return order != 0 ? order < 0 : a->taskId() < b->taskId();
+    });
+    const bool several = !models.isEmpty() && models.first()->taskId() != models.last()->taskId();
     for (SampleSeriesModel *model : models) {
         model->setPositiveOnly(true);
         model->setXRange(std::nan(""), std::nan(""));
@@ -217,9 +284,12 @@ void ResidualChart::setSeries(const QList<SampleSeriesModel *> &models)
         line->setUseOpenGL(false);
         const QString field = model->series().section(QLatin1Char('.'), 1);
         const QString name = field.isEmpty() ? tr("residual") : field;
-        line->setName(models.size() > 4 || models.first()->taskId() != models.last()->taskId()
-                          ? tr("#%1 %2").arg(model->taskId()).arg(name)
-                          : name);
+        const QString caseLabel = caseLabels.value(model->taskId(), tr("Task %1").arg(model->taskId()));
+        // Several cases: "Sweep 2 · case 5 · u", told apart in the legend by colour and style.
+        line->setName(several ? tr("%1 · %2").arg(caseLabel, name) : name);
+        line->setProperty(s_taskProperty, model->taskId());
+        line->setProperty(s_fieldProperty, field);
+        line->setProperty(s_caseProperty, caseLabel);
         // One replace() per change, not QVXYModelMapper: on a model reset (every zoom re-decimates)
         // the mapper clears the series and appends point by point, each append relaying out the
         // whole line: 11 s per zoom at 2,000 shown points. replace() is one update.
@@ -235,21 +305,83 @@ void ResidualChart::setSeries(const QList<SampleSeriesModel *> &models)
         sync();
         connect(model, &QAbstractItemModel::rowsInserted, line, sync);
         connect(model, &QAbstractItemModel::modelReset, line, sync);
+        // Hovering a line names it (the legend names only the cases when there are several).
+        connect(line, &QLineSeries::hovered, line, [line](const QPointF &, bool state) {
+            if (state)
+                QToolTip::showText(QCursor::pos(), line->name());
+        });
         m_chart->addSeries(line);
         line->attachAxis(m_x);
         line->attachAxis(m_y);
-        QPen pen = line->pen();
-        pen.setWidthF(field.isEmpty() ? 2.2 : 1.4);
-        line->setPen(pen);
         connect(model, &QAbstractItemModel::rowsInserted, this, &ResidualChart::scheduleRanges);
         connect(model, &QAbstractItemModel::modelReset, this, &ResidualChart::scheduleRanges);
         m_models << model;
     }
+    styleLines();
     m_chart->legend()->setVisible(!models.isEmpty());
     m_view->setVisible(!models.isEmpty());
     m_placeholder->setVisible(models.isEmpty());
     setMinimumHeight(models.isEmpty() ? m_tools->sizeHint().height() + 4 * fontMetrics().lineSpacing() : 180);
     updateRanges();
+}
+
+void ResidualChart::styleLines()
+{
+    const QList<QAbstractSeries *> all = m_chart->series();
+    QList<qint64> tasks;
+    QStringList labels;
+    for (QAbstractSeries *s : all) {
+        const qint64 task = s->property(s_taskProperty).toLongLong();
+        if (!tasks.contains(task)) {
+            tasks << task;
+            labels << s->property(s_caseProperty).toString();
+        }
+    }
+    const bool several = tasks.size() > 1;
+    const QStringList shortLabels = distinguishing(labels);
+    const bool dark = m_theme->isDark();
+    QList<qint64> named; // the tasks that have their legend entry
+    for (QAbstractSeries *s : all) {
+        auto *line = qobject_cast<QLineSeries *>(s);
+        if (!line)
+            continue;
+        const QString field = line->property(s_fieldProperty).toString();
+        const int task = int(tasks.indexOf(line->property(s_taskProperty).toLongLong()));
+        QPen pen = line->pen();
+        pen.setWidthF(field.isEmpty() ? 2.2 : 1.4);
+        if (several) {
+            // One colour per case, one style per field: a legend entry per case, named by what
+            // tells the cases apart (eight entries of case and field were all cut to "#...").
+            pen.setColor(caseColour(task, dark));
+            pen.setStyle(fieldStyle(field));
+        }
+        line->setPen(pen);
+        const QList<QLegendMarker *> markers = m_chart->legend()->markers(line);
+        if (markers.isEmpty())
+            continue;
+        QLegendMarker *marker = markers.first();
+        if (!several) {
+            marker->setVisible(true);
+            marker->setLabel(line->name());
+            continue;
+        }
+        const bool first = !named.contains(tasks.at(task));
+        marker->setVisible(first);
+        if (!first)
+            continue;
+        named << tasks.at(task);
+        marker->setLabel(shortLabels.at(task));
+        marker->setBrush(pen.color());
+        // Hovering the entry names the case in full and the fields' styles.
+        if (marker->property(s_caseProperty).isNull()) {
+            connect(marker, &QLegendMarker::hovered, marker, [marker](bool state) {
+                if (state)
+                    QToolTip::showText(QCursor::pos(), tr("%1: residual solid, u dashed, v dotted, ω dash-dotted")
+                                                           .arg(marker->property(s_caseProperty).toString()));
+            });
+        }
+        marker->setProperty(s_caseProperty, labels.at(task));
+    }
 }
 
 void ResidualChart::scheduleRanges()
@@ -380,9 +512,9 @@ QString ResidualChart::toSvg() const
     plot.yLabel = m_y->titleText();
     plot.logY = true;
     plot.size = QSize(std::max(640, m_view->width()), std::max(400, m_view->height()));
-    if (m_dark) {
-        plot.background = QColor(0x1f, 0x21, 0x24);
-        plot.foreground = QColor(0xdf, 0xe1, 0xe5);
+    if (m_theme->isDark()) {
+        plot.background = m_view->palette().color(QPalette::Base);
+        plot.foreground = m_view->palette().color(QPalette::Text);
     }
     const QList<QAbstractSeries *> lines = m_chart->series();
     int i = 0;
@@ -425,20 +557,6 @@ void ResidualChart::exportCsvInteractive()
                                                       tr("CSV files (*.csv)"));
     if (!path.isEmpty() && !exportCsv(path))
         QMessageBox::warning(this, tr("Export Samples"), tr("Could not write %1. Choose a folder you can write to.").arg(path));
-}
-
-void ResidualChart::setDark(bool dark)
-{
-    m_dark = dark;
-    m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    // The themes' own backgrounds clash with the window; use the palettes' base colours.
-    m_chart->setBackgroundBrush(dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white));
-    m_chart->setPlotAreaBackgroundVisible(false);
-    m_chart->setBackgroundRoundness(0);
-    // The theme's minor grid is nearly as bright as its major grid; keep it a faint hint.
-    const QColor minor = dark ? QColor(0x33, 0x36, 0x3b) : QColor(0xec, 0xee, 0xf0);
-    m_x->setMinorGridLineColor(minor);
-    m_y->setMinorGridLineColor(minor);
 }
 
 } // namespace Eddy

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QList>
 #include <QPointer>
 #include <QWidget>
@@ -15,6 +16,7 @@ class QToolButton;
 
 namespace Eddy {
 
+class ChartTheme;
 class SampleSeriesModel;
 
 // The live residual chart: every series model handed to it (one per task and field) drawn on a
@@ -30,8 +32,10 @@ public:
     explicit ResidualChart(QWidget *parent = nullptr);
     ~ResidualChart() override;
 
-    // Shows these series (not owned); an empty list shows the placeholder text.
-    void setSeries(const QList<SampleSeriesModel *> &models);
+    // Shows these series (not owned); an empty list shows the placeholder text. Several tasks'
+    // series are named by the task's case label (`caseLabels`, else "Task N") and field, one
+    // colour per case and one line style per field; the legend lists the cases.
+    void setSeries(const QList<SampleSeriesModel *> &models, const QHash<qint64, QString> &caseLabels = {});
     QList<SampleSeriesModel *> series() const;
     void setPlaceholder(const QString &text);
     QChart *chart() const { return m_chart; }
@@ -45,7 +49,6 @@ public:
     // The chart as SVG, drawn from the series data as shown (after downsampling).
     QString toSvg() const;
     bool exportSvg(const QString &path) const;
-    void setDark(bool dark);
 
     // Redraws everything now (bench: a full redraw of the shown points).
     void refresh();
@@ -57,6 +60,8 @@ private:
     void exportPngInteractive();
     void exportCsvInteractive();
     void exportSvgInteractive();
+    // Pens and legend entries of the shown lines, for one task or several (see setSeries()).
+    void styleLines();
 
     QChartView *m_view;
     QChart *m_chart;
@@ -69,7 +74,7 @@ private:
     QList<QPointer<SampleSeriesModel>> m_models;
     bool m_zoomed = false;
     bool m_settingRange = false;
-    bool m_dark = false;
+    ChartTheme *m_theme;
 };
 
 } // namespace Eddy

@@ -2,16 +2,17 @@
 
 #include "app/monitor/outcome.h"
 #include "models/outcomepalette.h"
+#include "widgets/charttheme.h"
 #include "widgets/niceaxis.h"
 #include "app/mcp/jsonfield.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QFontDatabase>
+#include <QGraphicsLayout>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QListWidget>
-#include <QSplitter>
+#include <QComboBox>
 #include <QValueAxis>
 #include <QHeaderView>
 #include <QLabel>
@@ -48,10 +49,10 @@ ResultView::ResultView(QWidget *parent)
     , m_banner(new QLabel(this))
     , m_lineage(new QLabel(this))
     , m_answers(new QLabel(this))
-    , m_curveList(new QListWidget(this))
+    , m_curveList(new QComboBox(this))
     , m_curveView(new QChartView(this))
     , m_curveChart(new QChart)
-    , m_plots(new QSplitter(Qt::Horizontal, this))
+    , m_plots(new QWidget(this))
     , m_tabs(new QTabWidget(this))
     , m_text(new QPlainTextEdit(this))
     , m_tree(new QTreeWidget(this))
@@ -81,17 +82,30 @@ ResultView::ResultView(QWidget *parent)
     m_answers->hide();
     m_curveList->setObjectName(QStringLiteral("curves"));
     m_curveList->setToolTip(tr("Numeric arrays in the result; pick one to plot it"));
+    m_curveList->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_curveList->setMinimumContentsLength(12);
     m_curveChart->legend()->hide();
-    m_curveChart->setMargins(QMargins(4, 4, 4, 4));
-    m_curveChart->setBackgroundRoundness(0);
+    // The legend under the plot: beside it, it took the narrow dock's width from the ticks.
+    m_curveChart->legend()->setAlignment(Qt::AlignBottom);
+    m_curveChart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    m_curveChart->setMargins(QMargins(2, 2, 2, 2));
+    m_curveChart->layout()->setContentsMargins(0, 0, 0, 0);
+    m_curveView->setObjectName(QStringLiteral("curveView"));
     m_curveView->setChart(m_curveChart);
     m_curveView->setRenderHint(QPainter::Antialiasing);
-    auto *plots = static_cast<QSplitter *>(m_plots);
+    // Its own minimum (the chart's) made the result dock, and with it the window, taller than a
+    // 1280x800 screen once the Plots tab showed.
+    m_curveView->setMinimumSize(120, 40);
+    // A short plot (the dock at 1280x800) gives the axis titles' and legend's rows to the plot:
+    // the list above names both axes, and Qt Charts cut the crowded labels to "...".
+    connect(m_curveChart, &QChart::plotAreaChanged, this, &ResultView::fitCurveChrome);
+    m_curveTheme = ChartTheme::follow(m_curveView);
+    auto *plots = new QVBoxLayout(m_plots);
+    plots->setContentsMargins(0, 2, 0, 0);
+    plots->setSpacing(2);
     plots->addWidget(m_curveList);
-    plots->addWidget(m_curveView);
-    plots->setStretchFactor(1, 1);
-    plots->setSizes({140, 400});
-    connect(m_curveList, &QListWidget::currentRowChanged, this, &ResultView::showCurve);
+    plots->addWidget(m_curveView, 1);
+    connect(m_curveList, &QComboBox::currentIndexChanged, this, &ResultView::showCurve);
     m_text->setReadOnly(true);
     m_raw->setReadOnly(true);
     m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -258,10 +272,11 @@ void ResultView::showCurve(int row)
     }
     if (row < 0 || row >= m_curves.size()) {
         m_curveChart->setTitle(m_curves.isEmpty() ? tr("No numeric arrays in this result.") : QString());
+        m_curveList->setEnabled(!m_curves.isEmpty());
         return;
     }
-    if (m_curveList->currentRow() != row) {
-        m_curveList->setCurrentRow(row); // plots through currentRowChanged
+    if (m_curveList->currentIndex() != row) {
+        m_curveList->setCurrentIndex(row); // plots through currentIndexChanged
         return;
     }
     const ResultCurve &c = m_curves.at(row);
@@ -292,7 +307,7 @@ void ResultView::showCurve(int row)
         markers->attachAxis(y);
         extent += markers->points();
     }
-    m_curveChart->legend()->setVisible(!c.reference.empty());
+    fitCurveChrome();
     double x0 = pts.first().x(), x1 = x0, y0 = pts.first().y(), y1 = y0;
     for (const QPointF &p : std::as_const(extent)) {
         x0 = std::min(x0, p.x());
@@ -303,9 +318,31 @@ void ResultView::showCurve(int row)
     x->setRange(x0, x1 > x0 ? x1 : x0 + 1);
     const double pad = y1 > y0 ? (y1 - y0) * 0.05 : 0.5;
     y->setRange(y0 - pad, y1 + pad);
-    keepTicksNice(x);
-    keepTicksNice(y);
-    m_curveChart->setTitle(c.name);
+    // As many ticks as the narrow dock holds legibly (Qt Charts cuts crowded labels to "...").
+    keepTicksNice(x, 4);
+    keepTicksNice(y, 4);
+    // The name is in the list above the plot: no title repeating it.
+    m_curveChart->setTitle(QString());
+    m_curveList->setEnabled(true);
+    m_curveTheme->apply(); // new axes take Qt's light look until styled
+}
+
+
+void ResultView::fitCurveChrome()
+{
+    // The legend (what the markers are) first, then the axes' titles, as the height allows.
+    const int rows = m_curveView->height() / std::max(1, m_curveView->fontMetrics().height());
+    const int shown = m_curveList->currentIndex();
+    const bool reference = shown >= 0 && shown < m_curves.size() && !m_curves.at(shown).reference.empty();
+    const bool legend = reference && rows >= 9;
+    if (m_curveChart->legend()->isVisible() != legend)
+        m_curveChart->legend()->setVisible(legend);
+    for (QAbstractAxis *axis : m_curveChart->axes()) {
+        // The upright y title takes width, not height.
+        const bool title = rows >= (axis->orientation() == Qt::Vertical ? 7 : 12);
+        if (axis->isTitleVisible() != title)
+            axis->setTitleVisible(title);
+    }
 }
 
 QString ResultView::bannerText() const
@@ -465,9 +502,13 @@ void ResultView::setTask(const Store::TaskRecord &task)
         }
         m_raw->setPlainText(QString::fromStdString(result.dump(2)));
         m_curves = resultCurves(task.result);
-        for (const auto &c : std::as_const(m_curves))
-            m_curveList->addItem(tr("%1 (%2 vs %3)").arg(c.name, c.yLabel, c.xLabel));
-        showCurve(m_curves.isEmpty() ? -1 : 0);
+        {
+            const QSignalBlocker blocker(m_curveList);
+            for (const auto &c : std::as_const(m_curves))
+                m_curveList->addItem(tr("%1 (%2 vs %3)").arg(c.name, c.yLabel, c.xLabel));
+            m_curveList->setCurrentIndex(-1);
+        }
+        showCurve(preferredCurve(m_curves));
     } else if (error.is_object()) {
         m_raw->setPlainText(QString::fromStdString(error.dump(2)));
         m_text->setPlainText(Json::string(error, "message"));

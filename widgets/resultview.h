@@ -9,8 +9,8 @@
 
 class QChart;
 class QChartView;
+class QComboBox;
 class QLabel;
-class QListWidget;
 class QPlainTextEdit;
 class QTabWidget;
 class QTreeWidget;
@@ -21,6 +21,8 @@ enum class Outcome;
 }
 
 namespace Eddy {
+
+class ChartTheme;
 
 // A task's outcome: the tool result's text blocks, its structured content as a tree, images,
 // resource links and the raw JSON. A tool error (completed, isError) gets an amber banner that
@@ -44,7 +46,8 @@ public:
     // The questions the task asked and what was answered, by whom and when (one line each).
     void setAnswers(const QStringList &lines);
     QString answersText() const;
-    // Numeric arrays of the structured content, plotted one at a time (Plots tab).
+    // Numeric arrays of the structured content, plotted one at a time (Plots tab); a result
+    // opens on its preferredCurve().
     QStringList curveNames() const;
     void showCurve(int row);
     int shownCurvePoints() const; // points of the plotted curve (0 = none)
@@ -66,14 +69,17 @@ protected:
 private:
     // Gives the banner, lineage and answers the height of their lines (see the .cpp).
     void fitSummary();
+    // Axis titles and the legend only where the plot keeps room for its labels.
+    void fitCurveChrome();
     static void fillTree(QTreeWidgetItem *parent, const nlohmann::json &value);
 
     QLabel *m_banner;
     QLabel *m_lineage;
     QLabel *m_answers;
-    QListWidget *m_curveList;
+    QComboBox *m_curveList; // above the plot: beside it, it left the plot too narrow for its ticks
     QChartView *m_curveView;
     QChart *m_curveChart;
+    ChartTheme *m_curveTheme;
     QWidget *m_plots;
     QList<ResultCurve> m_curves;
     QTabWidget *m_tabs;

@@ -3,6 +3,7 @@
 #include "models/svgplot.h"
 #include "models/outcomepalette.h"
 #include "models/sweepresultsmodel.h"
+#include "widgets/charttheme.h"
 #include "widgets/filedialog.h"
 #include "widgets/niceaxis.h"
 
@@ -96,12 +97,19 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->setBackgroundRoundness(0);
     m_view->setChart(m_chart);
-    // A taller or shorter plot labels more or fewer decades (see decadesPerLabel()).
+    // A taller or shorter plot labels more or fewer decades (see decadesPerLabel()), and may
+    // have room for the y title upright or not.
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         if (m_logY && m_logDecades > 0 && decadesPerLabel(m_logDecades) != m_logDecadesPerLabel)
             QMetaObject::invokeMethod(this, &SweepResultsView::replot, Qt::QueuedConnection);
+        else
+            QMetaObject::invokeMethod(this, &SweepResultsView::placeYTitle, Qt::QueuedConnection);
+    });
+    m_theme = ChartTheme::follow(m_view);
+    connect(m_theme, &ChartTheme::applied, this, [this] {
+        applyMarkerStyle();
+        placeYTitle(); // Qt's theme reset the title's font
     });
     applyMarkerStyle();
     m_view->setRenderHint(QPainter::Antialiasing);
@@ -280,11 +288,11 @@ QString SweepResultsView::outcomeName(int outcome)
 
 void SweepResultsView::applyMarkerStyle()
 {
-    const QColor background = m_dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white);
+    const QColor background = m_view->palette().color(QPalette::Base);
     for (int i = 0; i < m_outcomeSeries.size(); ++i) {
         QScatterSeries *series = m_outcomeSeries.at(i);
         const auto outcome = Outcome(m_seriesOutcome.at(i));
-        const QColor color = OutcomePalette::color(outcome, m_dark);
+        const QColor color = OutcomePalette::color(outcome, m_theme->isDark());
         series->setMarkerSize(9);
         series->setPen(QPen(color, 1));
         series->setBrush(color);
@@ -316,7 +324,7 @@ void SweepResultsView::applyMarkerStyle()
         }
     }
     for (QLineSeries *line : std::as_const(m_lines))
-        line->setPen(QPen(OutcomePalette::color(Outcome::Converged, m_dark), 1.5));
+        line->setPen(QPen(OutcomePalette::color(Outcome::Converged, m_theme->isDark()), 1.5));
 }
 
 void SweepResultsView::rebuildSeries(const QList<QPointF> &points, const QList<int> &outcomes)
@@ -395,6 +403,7 @@ void SweepResultsView::replot()
         from->setParent(this); // removeAxis hands ownership back; keep it for a later swap
         m_chart->addAxis(to, Qt::AlignLeft);
         to->setVisible(true);
+        m_theme->apply(); // the axis kept the look of the theme it last had
         m_logY = logY;
     }
     // Nothing to plot: no axes either. An empty 0..1 frame says nothing, and in the short dock
@@ -406,9 +415,9 @@ void SweepResultsView::replot()
     rebuildSeries(pts, outcomes);
     // The key matters once anything but a good result is drawn.
     m_chart->legend()->setVisible(!onlySuccess);
-    m_axisX->setTitleText(m_x->currentText());
-    m_axisY->setTitleText(m_y->currentText());
-    m_axisLogY->setTitleText(m_y->currentText());
+    m_axisX->setTitleText(m_yTitleOnTop ? QString() : m_x->currentText());
+    m_axisY->setTitleText(m_yTitleOnTop ? QString() : m_y->currentText());
+    m_axisLogY->setTitleText(m_yTitleOnTop ? QString() : m_y->currentText());
     if (pts.isEmpty()) {
         setNiceRange(m_axisX, 0, 1);
         setNiceRange(m_axisY, 0, 1);
@@ -419,10 +428,12 @@ void SweepResultsView::replot()
                         : tr("No numeric values of %1 against %2: choose other columns.")
                               .arg(m_y->currentText(), m_x->currentText());
         }
+        m_yTitleOnTop = false;
         m_chart->setTitle(title);
         return;
     }
-    m_chart->setTitle(QString());
+    if (!m_yTitleOnTop)
+        m_chart->setTitle(QString());
     double x0 = pts.first().x(), x1 = x0, y0 = pts.first().y(), y1 = y0;
     for (const QPointF &p : pts) {
         x0 = std::min(x0, p.x());
@@ -449,6 +460,28 @@ void SweepResultsView::replot()
         const double padY = y1 > y0 ? (y1 - y0) * 0.08 : std::max(1e-12, std::abs(y0) * 0.1);
         setNiceRange(m_axisY, y0 - padY, y1 + padY);
     }
+    placeYTitle();
+}
+
+void SweepResultsView::placeYTitle()
+{
+    if (m_plotted.isEmpty())
+        return;
+    const QString x = m_x->currentText();
+    const QString y = m_y->currentText();
+    QAbstractAxis *axis = m_logY ? static_cast<QAbstractAxis *>(m_axisLogY) : m_axisY;
+    // Above the plot the names take the x title's row: the plot keeps its height either way, so
+    // its height says whether the y name fits upright (a few pixels' slack against flip-flop).
+    const double length = m_chart->plotArea().height();
+    const double needed = QFontMetricsF(axis->titleFont()).horizontalAdvance(y) + (m_yTitleOnTop ? 14 : 8);
+    // (Before the first layout there is no plot yet: keep the names on the axes.)
+    const bool onTop = length > 0 && needed > length;
+    m_yTitleOnTop = onTop;
+    m_chart->setTitleFont(axis->titleFont()); // names, not a headline: no more height than needed
+    m_axisX->setTitleText(onTop ? QString() : x);
+    m_axisY->setTitleText(onTop ? QString() : y);
+    m_axisLogY->setTitleText(onTop ? QString() : y);
+    m_chart->setTitle(onTop ? tr("%1 vs %2").arg(y, x) : QString());
 }
 
 int SweepResultsView::decadesPerLabel(double decades) const
@@ -475,9 +508,9 @@ SvgPlot SweepResultsView::plot() const
     plot.title = m_model->sweepId() ? tr("Sweep %1").arg(m_model->sweepId()) : QString();
     plot.xLabel = m_x->currentText();
     plot.yLabel = m_y->currentText();
-    if (m_dark) {
-        plot.background = QColor(0x1f, 0x21, 0x24);
-        plot.foreground = QColor(0xdf, 0xe1, 0xe5);
+    if (m_theme->isDark()) {
+        plot.background = m_view->palette().color(QPalette::Base);
+        plot.foreground = m_view->palette().color(QPalette::Text);
     }
     plot.logY = m_logY;
     // As on screen: the joined runs (no legend entry of their own), then a marker series per
@@ -489,7 +522,7 @@ SvgPlot SweepResultsView::plot() const
     for (int i = 0; i < m_outcomeSeries.size(); ++i) {
         const QList<QPointF> pts = m_outcomeSeries.at(i)->points();
         SvgPlot::Series s{m_outcomeSeries.at(i)->name(),
-                          OutcomePalette::color(Outcome(m_seriesOutcome.at(i)), m_dark),
+                          OutcomePalette::color(Outcome(m_seriesOutcome.at(i)), m_theme->isDark()),
                           {pts.begin(), pts.end()},
                           true};
         s.line = false;
@@ -587,19 +620,6 @@ void SweepResultsView::showEvent(QShowEvent *event)
         m_splitShared = true;
         m_split->setSizes({width * 3 / 5, width - width * 3 / 5});
     });
-}
-
-void SweepResultsView::setDark(bool dark)
-{
-    m_dark = dark;
-    m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    m_chart->setBackgroundBrush(dark ? QColor(0x1f, 0x21, 0x24) : QColor(Qt::white));
-    m_chart->setBackgroundRoundness(0);
-    // Minor lines are a hint of scale, not content: barely above the background when dark.
-    const QColor minor = dark ? QColor(0x33, 0x36, 0x3b) : QColor(0xec, 0xee, 0xf0);
-    for (QAbstractAxis *axis : std::initializer_list<QAbstractAxis *>{m_axisX, m_axisY, m_axisLogY})
-        axis->setMinorGridLineColor(minor);
-    applyMarkerStyle();
 }
 
 } // namespace Eddy

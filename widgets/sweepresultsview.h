@@ -16,6 +16,7 @@ class QTableView;
 
 namespace Eddy {
 
+class ChartTheme;
 class SweepResultsModel;
 struct SvgPlot;
 
@@ -58,7 +59,6 @@ public:
     SvgPlot plot() const;
     bool exportSvg(const QString &path) const;
     bool exportPng(const QString &path);
-    void setDark(bool dark);
 
 Q_SIGNALS:
     void taskActivated(qint64 taskId);
@@ -73,6 +73,10 @@ private:
     void rebuildSeries(const QList<QPointF> &points, const QList<int> &outcomes);
     void applyMarkerStyle();
     int decadesPerLabel(double decades) const; // on the log axis, for the plot's height
+    // The y quantity's name upright on its axis while the axis is long enough for it, else both
+    // names as the chart's title above the plot, "y vs x" (Qt Charts cuts an axis title to the
+    // axis' length: "final_resi..." in the dock at 1280x800).
+    void placeYTitle();
     void exportInteractive(const QString &kind);
     void rememberChoice() const;
     QStringList rememberedChoice() const; // {x, y}, or empty
@@ -96,7 +100,8 @@ private:
     double m_logDecades = 0;     // the plotted values' decades on the log axis
     int m_logDecadesPerLabel = 1; // its labels' spacing, for the plot's height
     bool m_userPickedY = false;
-    bool m_dark = false;
+    bool m_yTitleOnTop = false; // placeYTitle(): the names are the chart's title
+    ChartTheme *m_theme = nullptr;
     QString m_plotKey;
     QSplitter *m_split = nullptr;
     bool m_splitShared = false; // the table and the plot got their shares of the width
