@@ -5,7 +5,7 @@
 #include "app/agent/agent.h"
 #include "app/monitor/engine.h"
 #include "app/notifier.h"
-#include "app/store/taskstore.h"
+#include "app/vocab/records.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
@@ -70,7 +70,7 @@ struct Options
 {
     QCommandLineOption db{QStringLiteral("db"),
                           QCoreApplication::translate("main", "Database file (default: %1).")
-                              .arg(Store::TaskStore::defaultPath()),
+                              .arg(Store::defaultDatabasePath()),
                           QStringLiteral("file")};
     QCommandLineOption lang{QStringLiteral("lang"),
                             QCoreApplication::translate("main", "User interface language: de or en."),
@@ -125,7 +125,7 @@ QStringList langArgs(const QString &lang)
 
 QString dbPathOf(const QCommandLineParser &parser, const Options &options)
 {
-    const QString dbPath = parser.isSet(options.db) ? parser.value(options.db) : Store::TaskStore::defaultPath();
+    const QString dbPath = parser.isSet(options.db) ? parser.value(options.db) : Store::defaultDatabasePath();
     QDir().mkpath(QFileInfo(dbPath).absolutePath());
     return dbPath;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/monitor/changeset.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 #include "models/sampleseriesmodel.h"
 
 #include <QHash>

@@ -323,7 +323,7 @@ void EngineBridge::removeServer(qint64 serverId, ServerTasks tasks)
 {
     if (!m_engine)
         return;
-    using Removal = Store::TaskStore::Removal;
+    using Removal = Store::ServerRemoval;
     const Removal mode = tasks == ServerTasks::KeepAsHistory ? Removal::KeepTasks
                          : tasks == ServerTasks::Delete      ? Removal::DeleteTasks
                                                              : Removal::RefuseIfUsed;

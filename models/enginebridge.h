@@ -2,7 +2,7 @@
 
 #include "app/monitor/changeset.h"
 #include "app/monitor/engine.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 #include "models/serverlistmodel.h"
 
 #include <QHash>

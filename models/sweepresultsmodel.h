@@ -2,7 +2,7 @@
 
 #include "app/monitor/outcome.h"
 #include "app/monitor/sweepexport.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

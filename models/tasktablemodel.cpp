@@ -130,26 +130,28 @@ Monitor::Outcome outcomeOfStatus(TaskStatus status, bool toolError)
 
 } // namespace
 
-QString TaskTableModel::patternText(const QString &pattern)
+QString TaskTableModel::patternText(Pattern pattern)
 {
-    if (pattern == QLatin1String("streamed"))
-        return tr("Streamed call");
-    if (pattern == QLatin1String("job"))
-        return tr("Job");
-    if (pattern == QLatin1String("task"))
-        return tr("Task");
-    return pattern;
+    switch (pattern) {
+    case Pattern::Streamed: return tr("Streamed call");
+    case Pattern::Job: return tr("Job");
+    case Pattern::Task: break;
+    }
+    return tr("Task");
 }
 
-QString TaskTableModel::patternToolTip(const QString &pattern)
+QString TaskTableModel::patternToolTip(Pattern pattern)
 {
-    if (pattern == QLatin1String("streamed"))
+    switch (pattern) {
+    case Pattern::Streamed:
         return tr("A streamed tools/call: progress arrives on the call's open connection. The run "
                   "lives as long as that connection: if it is lost, the run cannot be followed "
                   "again (Re-run starts it anew). Cancel closes the stream.");
-    if (pattern == QLatin1String("job"))
+    case Pattern::Job:
         return tr("A job followed through the server's job adapter: Eddy polls its status tool, "
                   "fetches the result with its result tool and resumes it after a restart.");
+    case Pattern::Task: break;
+    }
     return tr("An MCP task: the server keeps it, Eddy polls it and resumes it after a restart "
               "while the server remembers it.");
 }
@@ -486,7 +488,7 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
     case ServerIdRole: return t.serverId;
     case SortRole: return sortValue(row, index.column());
     case SearchTextRole: return row.search;
-    case PatternRole: return t.pattern;
+    case PatternRole: return patternName(t.pattern);
     default: return {};
     }
 }

@@ -2,7 +2,7 @@
 
 #include "app/monitor/outcome.h"
 #include "app/monitor/progressanalyzer.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -64,7 +64,7 @@ public:
         ServerIdRole,        // qint64
         SortRole,            // a value that sorts naturally for the column
         SearchTextRole,      // everything a search should match, lower case
-        PatternRole          // QString: "task", "streamed" or "job" (TaskRecord::pattern)
+        PatternRole          // QString: "task", "streamed" or "job" (patternName)
     };
     Q_ENUM(Role)
 
@@ -156,8 +156,8 @@ public:
     // column has nothing to tell.
     int otherPatternRows() const { return m_otherPatternRows; }
     // "Task", "Streamed call", "Job" for a TaskRecord::pattern, and what each pattern promises.
-    static QString patternText(const QString &pattern);
-    static QString patternToolTip(const QString &pattern);
+    static QString patternText(Pattern pattern);
+    static QString patternToolTip(Pattern pattern);
 
     static QString statusText(Store::TaskStatus status, bool toolError = false);
     static QColor statusColor(Store::TaskStatus status); // the palette colour of the status alone
@@ -205,7 +205,7 @@ private:
     void fillDerived(const Row &row) const;
     const Row &derived(int row) const;
     void count(Store::TaskStatus status, int delta);
-    void countPattern(const QString &pattern, int delta);
+    void countPattern(Pattern pattern, int delta);
     // Takes what the outcome needs from a record that still has its result, then recounts.
     void takeConvergence(Row &row, const Store::TaskRecord &task);
     bool refreshOutcome(Row &row); // true when it changed

@@ -30,9 +30,9 @@ void TaskTableModel::count(TaskStatus status, int delta)
     m_counts[status] += delta;
 }
 
-void TaskTableModel::countPattern(const QString &pattern, int delta)
+void TaskTableModel::countPattern(Pattern pattern, int delta)
 {
-    if (pattern != QLatin1String("task"))
+    if (pattern != Pattern::Task)
         m_otherPatternRows += delta;
 }
 

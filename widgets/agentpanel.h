@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/agent/agentsettings.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/monitor/outcome.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 
 #include <QList>
 #include <QWidget>

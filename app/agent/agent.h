@@ -3,7 +3,7 @@
 #include "app/agent/agentsettings.h"
 #include "app/agent/agenttools.h"
 #include "app/agent/chatclient.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 
 #include <QList>
 #include <QObject>

@@ -5,7 +5,7 @@
 
 #include "app/monitor/outcome.h"
 #include "app/monitor/sweepexport.h"
-#include "app/store/taskstore.h"
+#include "app/vocab/records.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -163,7 +163,7 @@ bool Ctl::parse()
         return false;
     }
     if (m_db.isEmpty())
-        m_db = Store::TaskStore::defaultPath();
+        m_db = Store::defaultDatabasePath();
     return true;
 }
 
@@ -359,7 +359,7 @@ json Ctl::taskJson(const Store::TaskRecord &t)
     json j{{"id", t.id},
            {"status", Store::toText(t.status).toStdString()},
            {"statusMessage", t.statusMessage.toStdString()},
-           {"pattern", t.pattern.toStdString()},
+           {"pattern", patternName(t.pattern).toStdString()},
            {"tool", t.tool.toStdString()},
            {"arguments", parseJsonText(t.arguments)},
            {"sweep", t.sweepId ? json(*t.sweepId) : json()},

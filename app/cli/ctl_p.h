@@ -8,7 +8,7 @@
 
 #include "app/monitor/outcome.h"
 #include "app/monitor/sweepexport.h"
-#include "app/store/taskstore.h"
+#include "app/vocab/records.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

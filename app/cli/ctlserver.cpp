@@ -107,7 +107,7 @@ void Ctl::cmdCall()
             return;
         m_waitTask = taskId;
         const auto t = m_engine.task(taskId);
-        if (!m_wait && t && t->isLive() && t->pattern == QLatin1String("streamed")) {
+        if (!m_wait && t && t->isLive() && t->pattern == Pattern::Streamed) {
             // Its result comes only on this connection: leaving now would lose it.
             m_wait = true;
             m_err << QStringLiteral("task %1 is a streamed call (the server offers no task for "

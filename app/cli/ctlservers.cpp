@@ -36,7 +36,7 @@ void Ctl::cmdServers()
     if (!remove && !set) {
         json arr = json::array();
         for (const auto &s : servers) {
-            const auto use = m_engine.serverUse(s.id).value_or(Store::TaskStore::ServerUse{});
+            const auto use = m_engine.serverUse(s.id).value_or(Store::ServerUse{});
             if (m_json) {
                 arr.push_back({{"name", nameOf(s).toStdString()},
                                {"url", s.url.toStdString()},
@@ -82,7 +82,7 @@ void Ctl::cmdServers()
     if (!use)
         return fail(QStringLiteral("cannot count the tasks of \"%1\": %2; nothing was removed.")
                         .arg(nameOf(s), m_engine.storeError()));
-    using Removal = Store::TaskStore::Removal;
+    using Removal = Store::ServerRemoval;
     const Removal mode = m_deleteTasks ? Removal::DeleteTasks : Removal::KeepTasks;
     if (!m_engine.removeServer(s.id, mode))
         return finish(Failure); // operationFailed printed why

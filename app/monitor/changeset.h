@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 
 #include <QList>
 #include <QMetaType>

@@ -113,7 +113,7 @@ bool Engine::open(const QString &dbPath)
     const qint64 now = nowMs();
     const QList<Store::TaskRecord> live = m_store.liveTasks();
     for (const Store::TaskRecord &t : live)
-        if (t.pattern == StreamedCalls::Pattern)
+        if (t.pattern == Pattern::Streamed)
             reconcileStreamed(t);
     {
         // One transaction for every live task's lease: 10,000 single-statement commits took
@@ -121,7 +121,7 @@ bool Engine::open(const QString &dbPath)
         // lock past the busy timeout) each lease commits on its own, as before.
         Store::Transaction leases(m_store.database());
         for (const Store::TaskRecord &t : live)
-            if (t.pattern != StreamedCalls::Pattern)
+            if (t.pattern != Pattern::Streamed)
                 trackLive(t, std::max(now, std::min(t.nextPollAtMs, now + 1000)));
         leases.commit();
     }

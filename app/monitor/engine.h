@@ -8,7 +8,7 @@
 #include "app/monitor/sweepexport.h"
 #include "app/monitor/sweepspec.h"
 #include "app/monitor/taskhandle.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 #include "app/store/taskstore.h"
 
 #include <QHash>
@@ -120,7 +120,7 @@ public:
     QList<Store::ServerRecord> servers(bool withRetired = false); // removed ones on request
     std::optional<Store::ServerRecord> server(qint64 serverId);
     // Stored tasks of a server, and how many of them still run (nullopt when not open).
-    std::optional<Store::TaskStore::ServerUse> serverUse(qint64 serverId);
+    std::optional<Store::ServerUse> serverUse(qint64 serverId);
     QStringList serverTaskIds(); // every server task id stored: what a transcript must not hold
     std::optional<Store::TaskRecord> task(qint64 taskId);
     QList<Store::TaskRecord> tasks(const Store::TaskQuery &query = {});
@@ -182,8 +182,8 @@ public slots:
     // RefuseIfUsed when it has stored tasks; KeepTasks retires it (its live tasks are stored lost
     // and no longer polled), DeleteTasks deletes them with it.
     bool removeServer(qint64 serverId,
-                      Eddy::Store::TaskStore::Removal mode
-                      = Eddy::Store::TaskStore::Removal::RefuseIfUsed);
+                      Eddy::Store::ServerRemoval mode
+                      = Eddy::Store::ServerRemoval::RefuseIfUsed);
     // server/discover + tools/list; results cached in the store. Emits serverStateChanged() and
     // toolsChanged().
     void refreshServer(qint64 serverId);

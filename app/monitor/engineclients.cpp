@@ -97,7 +97,7 @@ void Engine::relinkServer(qint64 serverId)
     }
     m_scheduler->restartServer(serverId);
     for (const Store::TaskRecord &t : std::as_const(m_live)) {
-        if (t.serverId == serverId && t.pattern == StreamedCalls::TaskPattern) {
+        if (t.serverId == serverId && t.pattern == Pattern::Task) {
             scheduleListen(serverId);
             break;
         }

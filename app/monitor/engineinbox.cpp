@@ -46,7 +46,7 @@ void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, i
         emit inputAnswered(taskId, key, false, QStringLiteral("The task's server is not configured."));
         return;
     }
-    if (t->pattern == QLatin1String("job"))
+    if (t->pattern == Pattern::Job)
         return sendJobAnswer(*t, key, answer);
     // Sent again shortly, still "answering": after a transient failure, or until a poll has
     // brought the question's key in the server's current session.

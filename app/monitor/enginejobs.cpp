@@ -13,8 +13,6 @@ namespace Eddy::Monitor {
 using nlohmann::json;
 
 namespace {
-const QString s_job = QStringLiteral("job");
-
 QString firstText(const json &callResult)
 {
     const json content = callResult.is_object() ? callResult.value("content", json::array())
@@ -101,7 +99,7 @@ bool Engine::adoptJob(const Store::CaseRecord &c, const json &callResult, bool i
                              "for one; stored as a plain result", c.id, qPrintable(c.tool));
         return false;
     }
-    t.pattern = s_job;
+    t.pattern = Pattern::Job;
     t.serverTaskId = jobId;
     t.status = Store::TaskStatus::Working;
     t.statusMessage = QStringLiteral("submitted");
@@ -349,7 +347,7 @@ void Engine::cancelJob(const Store::TaskRecord &t)
 
 std::optional<PollScheduler::Ticks> Engine::jobTicks(const Store::TaskRecord &task)
 {
-    if (task.pattern != s_job)
+    if (task.pattern != Pattern::Job)
         return std::nullopt;
     const std::optional<JobAdapter> a = jobAdapter(task.serverId);
     if (!a)
@@ -365,7 +363,7 @@ std::optional<PollScheduler::Ticks> Engine::jobTicks(const Store::TaskRecord &ta
 bool Engine::isJob(qint64 taskId) const
 {
     const auto it = m_live.constFind(taskId);
-    return it != m_live.constEnd() && it->pattern == s_job;
+    return it != m_live.constEnd() && it->pattern == Pattern::Job;
 }
 
 } // namespace Eddy::Monitor

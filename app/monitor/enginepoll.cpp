@@ -16,7 +16,7 @@ void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueA
     m_live.insert(task.id, task);
     m_byServerTaskId.insert(task.serverTaskId, task.id);
     m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs, jobTicks(task));
-    if (task.pattern == StreamedCalls::TaskPattern)
+    if (task.pattern == Pattern::Task)
         scheduleListen(task.serverId);
 }
 
@@ -58,7 +58,7 @@ void Engine::startListen(qint64 serverId)
     // end the job without its result tool).
     std::vector<std::string> ids;
     for (const Store::TaskRecord &t : std::as_const(m_live))
-        if (t.serverId == serverId && t.pattern == StreamedCalls::TaskPattern)
+        if (t.serverId == serverId && t.pattern == Pattern::Task)
             ids.push_back(t.serverTaskId.toStdString());
     if (l->listen) {
         Mcp::Listen *old = l->listen.data();
@@ -395,7 +395,7 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             emit operationFailed(QStringLiteral("There is no task %1; list tasks with eddyctl tasks.").arg(id));
             continue;
         }
-        if (t->isLive() && t->pattern == QLatin1String("streamed")) {
+        if (t->isLive() && t->pattern == Pattern::Streamed) {
             cancelStreamed(*t); // streamedcancel.cpp
             continue;
         }
@@ -419,7 +419,7 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             emit cancelSent(id, false, QStringLiteral("The task's server is not configured."));
             continue;
         }
-        if (t->pattern == QLatin1String("job")) {
+        if (t->pattern == Pattern::Job) {
             cancelJob(*t);
             continue;
         }

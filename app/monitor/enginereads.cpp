@@ -11,7 +11,7 @@ QList<Store::ServerRecord> Engine::servers(bool withRetired)
     return m_store.isOpen() ? m_store.servers(withRetired) : QList<Store::ServerRecord>{};
 }
 
-std::optional<Store::TaskStore::ServerUse> Engine::serverUse(qint64 serverId)
+std::optional<Store::ServerUse> Engine::serverUse(qint64 serverId)
 {
     return m_store.isOpen() ? m_store.serverUse(serverId) : std::nullopt;
 }

@@ -8,7 +8,7 @@
 
 namespace Eddy::Monitor {
 
-bool Engine::removeServer(qint64 serverId, Store::TaskStore::Removal mode)
+bool Engine::removeServer(qint64 serverId, Store::ServerRemoval mode)
 {
     const auto rec = m_store.server(serverId);
     const QString name = !rec ? QString() : rec->name.isEmpty() ? rec->url : rec->name;
@@ -33,7 +33,7 @@ bool Engine::removeServer(qint64 serverId, Store::TaskStore::Removal mode)
     if (m_sharing)
         m_sharing->noteServer(serverId, false); // its own change log entry is no news here
     const QList<qint64> live = dropServer(serverId);
-    if (mode == Store::TaskStore::Removal::KeepTasks) {
+    if (mode == Store::ServerRemoval::KeepTasks) {
         for (qint64 taskId : live) {
             if (const auto stored = m_store.task(taskId))
                 queueChange(*stored); // shown as lost, with why
@@ -42,7 +42,7 @@ bool Engine::removeServer(qint64 serverId, Store::TaskStore::Removal mode)
     qCInfo(lcMonitor,
            "server %lld removed (%s), %lld live task(s) no longer followed",
            serverId,
-           mode == Store::TaskStore::Removal::DeleteTasks ? "tasks deleted" : "tasks kept",
+           mode == Store::ServerRemoval::DeleteTasks ? "tasks deleted" : "tasks kept",
            qint64(live.size()));
     armPollTimer();
     checkIdle();

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/mcp/rawjson.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 
 #include <QHash>
 #include <QList>

@@ -208,7 +208,7 @@ void Engine::streamOpened(const Store::CaseRecord &c, Mcp::CallJob *job)
     t.tool = c.tool;
     t.arguments = c.arguments;
     t.traceparent = c.traceparent;
-    t.pattern = StreamedCalls::Pattern;
+    t.pattern = Pattern::Streamed;
     t.streamOwner = StreamedCalls::ownerId();
     t.status = Store::TaskStatus::Working;
     t.firstSeenAtMs = nowMs();

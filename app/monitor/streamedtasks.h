@@ -18,9 +18,6 @@ class StreamedCalls final
     Q_DECLARE_TR_FUNCTIONS(Eddy::Monitor::StreamedCalls)
 
 public:
-    static inline const QString Pattern = QStringLiteral("streamed");
-    static inline const QString TaskPattern = QStringLiteral("task");
-
     // What one notification says, as a status message. x: the notification's own counter
     // (progress), to place samples of a message without one.
     struct Update

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/store/database.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 
 #include <QList>
 #include <QPair>

@@ -225,14 +225,6 @@ static_assert(s_migrationCount == TaskStore::SchemaVersion);
 TaskStore::TaskStore() = default;
 TaskStore::~TaskStore() = default;
 
-QString TaskStore::defaultPath()
-{
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    if (dir.isEmpty())
-        dir = QDir::homePath() + QStringLiteral("/.local/share/eddy");
-    return dir + QStringLiteral("/eddy.sqlite");
-}
-
 bool TaskStore::open(const QString &path)
 {
     if (!m_db.open(path))

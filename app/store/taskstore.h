@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/store/database.h"
-#include "app/store/records.h"
+#include "app/vocab/records.h"
 
 #include <QList>
 #include <QString>
@@ -31,27 +31,17 @@ public:
     bool isOpen() const { return m_db.isOpen(); }
     QString lastError() const { return m_db.lastError(); }
     Database &database() { return m_db; }
-    // QStandardPaths::AppDataLocation + "/eddy.sqlite".
-    static QString defaultPath();
 
     // --- servers
     std::optional<qint64> addServer(const ServerRecord &server);   // url must be new
     bool updateServer(const ServerRecord &server);
-    // Removal (taskstoreservers.cpp). RefuseIfUsed refuses a server with stored tasks or cases;
-    // KeepTasks retires it (every row kept; live tasks become "lost" with a message saying its
-    // server was removed, unsent cases rejected); DeleteTasks deletes it with its tasks, cases,
-    // events, samples, questions and sweeps.
-    enum class Removal { RefuseIfUsed, KeepTasks, DeleteTasks };
+    // Removal (taskstoreservers.cpp; the modes: records.h).
+    using Removal = ServerRemoval;
     bool removeServer(qint64 id, Removal mode = Removal::RefuseIfUsed);
     // The end of a removed server's row that this process itself ended afterwards (a streamed
     // call whose stream it closed): its status, message and error, with an event. storeTaskUpdate
     // leaves such rows as the remover stored them. False + lastError() on error.
     bool storeRemovedServerTaskEnd(const TaskRecord &task);
-    struct ServerUse
-    {
-        int tasks = 0; // stored tasks
-        int live = 0;  // of them still working or waiting for input
-    };
     std::optional<ServerUse> serverUse(qint64 id); // nullopt on error
     bool setServerRetired(qint64 id, bool retired);
     QList<ServerRecord> servers(bool withRetired = false);

@@ -5,7 +5,7 @@ namespace Eddy::Store {
 
 // ---------------------------------------------------------------- server removal
 
-std::optional<TaskStore::ServerUse> TaskStore::serverUse(qint64 id)
+std::optional<ServerUse> TaskStore::serverUse(qint64 id)
 {
     Statement st = m_db.prepare(
         QStringLiteral("SELECT COUNT(*), COALESCE(SUM(status IN ('working','input_required')), 0) "

@@ -201,7 +201,7 @@ std::optional<qint64> TaskStore::recordTaskForCase(qint64 caseId, TaskRecord &ta
         .bind(14, task.traceparent + QString("")).bind(15, task.result + QString(""))
         .bind(16, task.error + QString("")).bind(17, task.isToolError)
         .bind(18, task.cancelRequested).bind(19, task.firstSeenAtMs).bind(20, task.updatedAtMs)
-        .bind(21, task.finishedAtMs).bind(22, task.pattern + QString(""))
+        .bind(21, task.finishedAtMs).bind(22, patternName(task.pattern))
         .bind(23, task.streamOwner + QString(""));
     if (!ins.exec()) {
         m_db.setError(QStringLiteral("Cannot store the task handle: %1").arg(ins.errorString()));

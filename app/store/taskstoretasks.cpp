@@ -6,18 +6,11 @@ namespace Eddy::Store {
 // ---------------------------------------------------------------- tasks
 
 namespace {
-// One of three words: the shared literal instead of a heap copy for each of 10,000 live tasks.
-QString patternText(const Statement &st, int column)
+// The column's pattern; a word no Eddy writes (a hand edit) reads as nullopt.
+std::optional<Pattern> patternAt(const Statement &st, int column)
 {
-    if (st.isNull(column))
-        return {};
     const std::string p = st.utf8(column); // short: no allocation
-    for (const QString &known :
-         {QStringLiteral("task"), QStringLiteral("streamed"), QStringLiteral("job")}) {
-        if (known == QLatin1String(p.data(), qsizetype(p.size())))
-            return known;
-    }
-    return QString::fromStdString(p);
+    return patternFromName(QString::fromLatin1(p.data(), qsizetype(p.size())));
 }
 
 // A progress_samples row selected as task_id, at, series, x, y.
@@ -57,7 +50,12 @@ TaskRecord readTask(Statement &st)
     t.firstSeenAtMs = st.int64(19);
     t.updatedAtMs = st.int64(20);
     t.finishedAtMs = st.optInt64(21);
-    t.pattern = patternText(st, 22);
+    if (const std::optional<Pattern> p = patternAt(st, 22)) {
+        t.pattern = *p;
+    } else {
+        // Not a way Eddy knows to follow a call: never polled as a task (as an unknown status).
+        t.status = TaskStatus::Lost;
+    }
     t.streamOwner = st.text(23);
     return t;
 }
@@ -91,7 +89,10 @@ QList<TaskRecord> TaskStore::liveTasks()
         "OR (t.status = 'completed' AND t.result = '' AND t.error = '' "
         "AND COALESCE(t.server_task_id, '') <> '') ORDER BY t.id")
                                     .arg(QLatin1String(s_taskColumns)));
-    return readAll(st, readTask);
+    QList<TaskRecord> live = readAll(st, readTask);
+    // A row of a pattern no Eddy writes reads as lost (readTask): it is not followed.
+    live.removeIf([](const TaskRecord &t) { return t.status == TaskStatus::Lost; });
+    return live;
 }
 
 qint64 TaskStore::taskCount()

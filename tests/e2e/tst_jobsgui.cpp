@@ -214,7 +214,7 @@ void tst_JobsGui::meshQuestionAnsweredInTheWindow()
     // The defective case's question reaches the inbox, as a task's does.
     QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 1, 60000);
     const qint64 asking = w.inboxModel()->request(w.inboxModel()->firstPendingRow())->taskId;
-    QCOMPARE(w.taskModel()->task(asking)->pattern, QStringLiteral("job"));
+    QCOMPARE(w.taskModel()->task(asking)->pattern, Eddy::Pattern::Job);
     QCOMPARE(w.taskModel()
                  ->index(w.taskModel()->rowOf(asking), 0)
                  .data(TaskTableModel::StatusRole)

@@ -3,6 +3,8 @@
 # crosses a forbidden arrow (docs/design.md, "Layers are targets"). The build catches a wrong-way
 # call at link time; this catches what a header-only include or a module-qualified Qt include
 # (<QtWidgets/QWidget> resolves from the Qt include root every Qt target has) would slip past.
+# It also fails on a follow pattern ("streamed", "job") compared as a string outside app/vocab/:
+# code branches on Eddy::Pattern.
 #   check-layers.sh <source root> <Qt include root>        check the tree; exit 1 on a violation
 #   check-layers.sh --self-test <fixture dir> <Qt root>    check <fixture dir>/tree and compare the
 #                                                          report with <fixture dir>/expected.txt
@@ -56,7 +58,7 @@ LC_ALL=C awk -v qtlist="$qtlist" '
 # The layer a source file belongs to, from its path.
 function layerOf(path) {
     if (path ~ /^app\/secret\./) return "secret"
-    if (path ~ /^app\/(net|mcp|store|monitor|agent|cli)\//) { split(path, p, "/"); return p[2] }
+    if (path ~ /^app\/(vocab|net|mcp|store|monitor|agent|cli)\//) { split(path, p, "/"); return p[2] }
     if (path ~ /^app\/[^\/]+$/) return "eddy"
     if (path ~ /^(models|widgets|server)\//) { split(path, p, "/"); return p[1] }
     return ""
@@ -86,20 +88,22 @@ function report(file, line, text, from, to, allowed) {
 }
 BEGIN {
     # Eddy layers each layer may include (itself included); everything else is forbidden.
+    mayInclude["vocab"]   = "vocab"
     mayInclude["secret"]  = "secret"
-    mayInclude["net"]     = "net secret"
-    mayInclude["mcp"]     = "mcp net secret"
-    mayInclude["store"]   = "store secret"
-    mayInclude["monitor"] = "monitor mcp net store secret"
-    mayInclude["agent"]   = "agent monitor mcp net store secret"
-    mayInclude["cli"]     = "cli agent monitor mcp net store secret"
-    mayInclude["models"]  = "models monitor mcp net store secret"
-    mayInclude["widgets"] = "widgets models agent monitor mcp net store secret"
-    mayInclude["eddy"]    = "eddy widgets models agent monitor mcp net store secret"
+    mayInclude["net"]     = "net secret vocab"
+    mayInclude["mcp"]     = "mcp net secret vocab"
+    mayInclude["store"]   = "store secret vocab"
+    mayInclude["monitor"] = "monitor mcp net store secret vocab"
+    # The store belongs to the monitor alone: above it, the database is reached through the engine.
+    mayInclude["agent"]   = "agent monitor mcp net secret vocab"
+    mayInclude["cli"]     = "cli agent monitor mcp net secret vocab"
+    mayInclude["models"]  = "models monitor mcp net secret vocab"
+    mayInclude["widgets"] = "widgets models agent monitor mcp net secret vocab"
+    mayInclude["eddy"]    = "eddy widgets models agent monitor mcp net secret vocab"
     mayInclude["server"]  = "server"
     # Qt modules and third-party libraries each layer may include ("*": any Qt module).
     core = "QtCore"
-    mayUse["secret"] = core; mayUse["net"] = core " libcurl"; mayUse["mcp"] = core
+    mayUse["vocab"] = core; mayUse["secret"] = core; mayUse["net"] = core " libcurl"; mayUse["mcp"] = core
     mayUse["store"] = core " sqlite3"; mayUse["monitor"] = core; mayUse["agent"] = core
     mayUse["cli"] = core; mayUse["models"] = "QtCore QtGui"
     mayUse["widgets"] = "*"; mayUse["eddy"] = "*"
@@ -119,6 +123,17 @@ FNR == 1 {
         bad++
         nextfile
     }
+}
+# A follow pattern compared as a string: `t.pattern == QLatin1String("job")`, `"streamed" != p`.
+from != "server" && from != "vocab" && !/^[ \t]*\/\// &&
+(/pattern[ \t]*[!=]=[ \t]*[A-Za-z0-9_:]*\(?[ \t]*u?"/ ||
+ /[!=]=[ \t]*[A-Za-z0-9_:]*\(?[ \t]*u?"(streamed|job)"/ || /"(streamed|job)"\)?[ \t]*[!=]=/) {
+    line = $0
+    sub(/^[ \t]+/, "", line)
+    printf "%s:%d: %s: a pattern compared as a string; compare Eddy::Pattern (app/vocab/pattern.h)\n", \
+        FILENAME, FNR, line
+    bad++
+    next
 }
 /^[ \t]*#[ \t]*include[ \t]*[<"]/ {
     text = $0

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/vocab/pattern.h"
+
 // Plain value types of the task store: what one row of each table holds. Copied freely across
 // threads (queued signals carry them), so no pointers and no Qt object ownership here.
 
@@ -12,6 +14,8 @@
 #include <optional>
 
 namespace Eddy::Store {
+
+using Eddy::Pattern;
 
 // Eddy's view of a task. Working/InputRequired are live; the rest never change again.
 // Expired: the server forgot the task (TTL passed) before a result was stored.
@@ -115,11 +119,10 @@ struct TaskRecord
     qint64 firstSeenAtMs = 0;        // when Eddy stored the handle
     qint64 updatedAtMs = 0;          // when Eddy last stored a change
     std::optional<qint64> finishedAtMs;
-    // How the server runs the call: "task" (MCP Tasks: polled by its id) or "streamed" (a
-    // tools/call answered as an SSE stream: live only while the process in streamOwner holds
-    // the stream, "host/pid/start"), or "job" (classic job-id tools followed through the
-    // server's job adapter; serverTaskId is the job id).
-    QString pattern = QStringLiteral("task");
+    // How the server runs the call (app/vocab/pattern.h). A streamed call is live only while the
+    // process in streamOwner ("host/pid/start") holds the stream; a job's serverTaskId is the
+    // job id.
+    Pattern pattern = Pattern::Task;
     QString streamOwner;
 
     bool isLive() const { return !isTerminal(status); }
@@ -200,6 +203,23 @@ struct TaskQuery
     std::optional<qint64> toMs;               // firstSeenAtMs < toMs
     int limit = -1;
 };
+
+// How many stored tasks name a server (TaskStore::serverUse).
+struct ServerUse
+{
+    int tasks = 0; // stored tasks
+    int live = 0;  // of them still working or waiting for input
+};
+
+// What removing a server does to its rows (TaskStore::removeServer): RefuseIfUsed refuses a
+// server with stored tasks or cases; KeepTasks retires it (every row kept; live tasks become
+// "lost" with a message saying its server was removed, unsent cases rejected); DeleteTasks
+// deletes it with its tasks, cases, events, samples, questions and sweeps.
+enum class ServerRemoval { RefuseIfUsed, KeepTasks, DeleteTasks };
+
+// Where the window and eddyctl keep their database unless told otherwise:
+// QStandardPaths::AppDataLocation + "/eddy.sqlite".
+QString defaultDatabasePath();
 
 } // namespace Eddy::Store
 

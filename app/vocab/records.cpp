@@ -1,4 +1,7 @@
-#include "app/store/records.h"
+#include "app/vocab/records.h"
+
+#include <QDir>
+#include <QStandardPaths>
 
 #include <array>
 
@@ -61,6 +64,14 @@ std::optional<qint64> TaskRecord::expiresAtMs() const
     if (!created.isValid())
         return std::nullopt;
     return created.toMSecsSinceEpoch() + *ttlMs;
+}
+
+QString defaultDatabasePath()
+{
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    if (dir.isEmpty())
+        dir = QDir::homePath() + QStringLiteral("/.local/share/eddy");
+    return dir + QStringLiteral("/eddy.sqlite");
 }
 
 } // namespace Eddy::Store
