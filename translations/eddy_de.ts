@@ -2194,10 +2194,6 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <translation>Sein Ausgabeschema nennt die Job-ID „%1“.</translation>
     </message>
     <message>
-        <source>No output schema names the job id: Eddy reads structuredContent.%1, or else the first id after &quot;%1&quot; or &quot;id&quot; in the text.</source>
-        <translation>Kein Ausgabeschema nennt die Job-ID: Eddy liest structuredContent.%1, sonst die erste ID nach „%1“ oder „id“ im Text.</translation>
-    </message>
-    <message>
         <source>&apos;%1&apos; takes several ids at once in &apos;%2&apos;: status polls are batched.</source>
         <translation>„%1“ nimmt in „%2“ mehrere IDs auf einmal: Statusabfragen werden gebündelt.</translation>
     </message>
@@ -2240,6 +2236,10 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>Ambiguous: &apos;%1&apos; with &apos;%2&apos; fits almost as well; edit the adapter if that is the pair you use.</source>
         <translation>Mehrdeutig: „%1“ mit „%2“ passt fast ebenso gut; ändern Sie den Adapter, falls Sie dieses Paar verwenden.</translation>
+    </message>
+    <message>
+        <source>No output schema names the job id: Eddy reads structuredContent.%1, or else the first id after &quot;%1&quot; or &quot;id&quot; in the text. If the first submit&apos;s answer has neither, Eddy finds the id in it and stores where.</source>
+        <translation>Kein Ausgabeschema nennt die Job-ID: Eddy liest structuredContent.%1, sonst die erste ID nach &quot;%1&quot; oder &quot;id&quot; im Text. Hat die erste Antwort des Absendens beides nicht, findet Eddy die ID darin und speichert, wo sie steht.</translation>
     </message>
 </context>
 <context>
@@ -2334,6 +2334,10 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>&quot;poll.maxIntervalMs&quot; must be at least &quot;poll.intervalMs&quot;.</source>
         <translation>&quot;poll.maxIntervalMs&quot; muss mindestens &quot;poll.intervalMs&quot; sein.</translation>
+    </message>
+    <message>
+        <source>&quot;submit.learnJobId&quot; must be true or false.</source>
+        <translation>&quot;submit.learnJobId&quot; muss true oder false sein.</translation>
     </message>
 </context>
 <context>
@@ -2814,6 +2818,18 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>no</source>
         <translation>nein</translation>
+    </message>
+    <message>
+        <source>Enlarge Plot</source>
+        <translation>Vergrößern</translation>
+    </message>
+    <message>
+        <source>Show the plot in a large window of its own</source>
+        <translation>Das Diagramm in einem eigenen großen Fenster zeigen</translation>
+    </message>
+    <message>
+        <source>Result Plot</source>
+        <translation>Ergebnisdiagramm</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "models/outcomepalette.h"
 #include "widgets/charttheme.h"
 #include "widgets/niceaxis.h"
+#include "widgets/plotwindow.h"
 #include "app/mcp/jsonfield.h"
 
 #include <QChart>
@@ -19,7 +20,9 @@
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QTreeWidget>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 namespace Eddy {
@@ -103,7 +106,16 @@ ResultView::ResultView(QWidget *parent)
     auto *plots = new QVBoxLayout(m_plots);
     plots->setContentsMargins(0, 2, 0, 0);
     plots->setSpacing(2);
-    plots->addWidget(m_curveList);
+    auto *curveRow = new QHBoxLayout;
+    curveRow->addWidget(m_curveList, 1);
+    auto *enlarge = new QToolButton(m_plots);
+    enlarge->setObjectName(QStringLiteral("enlargeCurve"));
+    enlarge->setText(tr("Enlarge Plot"));
+    enlarge->setToolTip(tr("Show the plot in a large window of its own"));
+    enlarge->setAutoRaise(true);
+    connect(enlarge, &QToolButton::clicked, this, &ResultView::enlargeCurve);
+    curveRow->addWidget(enlarge);
+    plots->addLayout(curveRow);
     plots->addWidget(m_curveView, 1);
     connect(m_curveList, &QComboBox::currentIndexChanged, this, &ResultView::showCurve);
     m_text->setReadOnly(true);
@@ -261,6 +273,12 @@ QString ResultView::shownReferenceName() const
         if (qobject_cast<QScatterSeries *>(s))
             return s->name();
     return {};
+}
+
+void ResultView::enlargeCurve()
+{
+    enlargeIntoWindow(m_curveView, m_plots, tr("Result Plot"), QStringLiteral("enlargedCurve"),
+                      [this] { static_cast<QVBoxLayout *>(m_plots->layout())->addWidget(m_curveView, 1); });
 }
 
 void ResultView::showCurve(int row)

@@ -50,6 +50,9 @@ public:
     // opens on its preferredCurve().
     QStringList curveNames() const;
     void showCurve(int row);
+    // Enlarge Plot: the chosen curve's chart in a large window of its own, for a dock too small
+    // to read it (1280x800).
+    void enlargeCurve();
     int shownCurvePoints() const; // points of the plotted curve (0 = none)
     // Reference markers drawn over the plotted curve (0 = none), and their legend name.
     int shownReferencePoints() const;

@@ -1,4 +1,5 @@
 #include "widgets/sweepresultsview.h"
+#include "widgets/plotwindow.h"
 
 #include "models/svgplot.h"
 #include "models/outcomepalette.h"
@@ -10,7 +11,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QDialog>
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -21,7 +21,6 @@
 #include <QLogValueAxis>
 #include <QMessageBox>
 #include <QSaveFile>
-#include <QScreen>
 #include <QSettings>
 #include <QUrl>
 #include <QScatterSeries>
@@ -580,29 +579,14 @@ void SweepResultsView::rememberChoice() const
 
 void SweepResultsView::enlargePlot()
 {
-    if (m_view->parentWidget() != m_split) {
-        m_view->window()->raise();
-        return;
-    }
     // Taking the plot out and putting it back lays the splitter out afresh (the table squeezed
     // to a third of its width, or the plot to nothing): it comes back at the widths it had.
     const QList<int> sizes = m_split->sizes();
-    auto *dialog = new QDialog(this);
-    dialog->setObjectName(QStringLiteral("enlargedPlot"));
-    dialog->setWindowTitle(tr("Sweep Results Plot"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    auto *layout = new QVBoxLayout(dialog);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_view);
-    // Large, but inside the screen.
-    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 800);
-    dialog->resize(QSize(1100, 750).boundedTo(available.size() * 9 / 10));
-    connect(dialog, &QDialog::finished, this, [this, sizes] {
-        m_split->insertWidget(1, m_view); // back beside the table
-        m_view->show();
-        m_split->setSizes(sizes);
-    });
-    dialog->show();
+    enlargeIntoWindow(m_view, m_split, tr("Sweep Results Plot"), QStringLiteral("enlargedPlot"),
+                      [this, sizes] {
+                          m_split->insertWidget(1, m_view); // back beside the table
+                          m_split->setSizes(sizes);
+                      });
 }
 
 void SweepResultsView::showEvent(QShowEvent *event)

@@ -17,6 +17,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDialog>
 #include <QFile>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -29,6 +30,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTranslator>
 
 #include <cmath>
@@ -58,6 +60,7 @@ private Q_SLOTS:
     void resultPlotsOpenOnTheProfile();
     void chartsFollowTheDarkAndLightPalette();
     void resultPlotsReadWholeAt1600x1000();
+    void resultPlotEnlargedAt1280x800();
     void germanSweepPlotReadsWhole();
     void germanTwoCasesAreToldApart();
     void germanCaseLabelsReadWhole();
@@ -313,6 +316,41 @@ void tst_Plots::resultPlotsReadWholeAt1600x1000()
                                                   .arg(texts.join(QStringLiteral(", ")))));
     }
     w.resize(1280, 800);
+}
+
+// At 1280x800 the Plots tab holds a strip of a chart; Enlarge Plot shows it whole in a window of
+// its own, and closing that window puts the chart back in the tab.
+void tst_Plots::resultPlotEnlargedAt1280x800()
+{
+    MainWindow &w = *m_app->window();
+    QTRY_COMPARE(w.size(), QSize(1280, 800));
+    w.monitor()->selectTask(m_tasks.first());
+    ResultView *result = w.resultView();
+    QTRY_VERIFY_WITH_TIMEOUT(result->shownCurvePoints() > 0, 30000);
+    auto *tabs = result->findChild<QTabWidget *>();
+    QVERIFY(tabs);
+    QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(1).center()); // Plots
+    QTRY_VERIFY(curveView(result)->isVisible());
+    QWidget *tab = curveView(result)->parentWidget();
+    auto *enlarge = result->findChild<QToolButton *>(QStringLiteral("enlargeCurve"));
+    QVERIFY2(enlarge && enlarge->isVisible(), "no Enlarge Plot beside the curve list");
+    QTest::mouseClick(enlarge, Qt::LeftButton);
+    QDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = result->findChild<QDialog *>(QStringLiteral("enlargedCurve")))
+                && dialog->isVisible());
+    QTRY_COMPARE(curveView(result)->window(), static_cast<QWidget *>(dialog));
+    QTRY_VERIFY(curveView(result)->height() >= 300);
+    QTRY_VERIFY(drawnTexts(curveView(result)).size() >= 6);
+    const QStringList texts = drawnTexts(curveView(result));
+    for (const QString &text : texts)
+        QVERIFY2(!isCut(text), qPrintable(QStringLiteral("\"%1\" cut in the enlarged %2x%3 plot; drawn: %4")
+                                              .arg(text)
+                                              .arg(curveView(result)->width())
+                                              .arg(curveView(result)->height())
+                                              .arg(texts.join(QStringLiteral(", ")))));
+    dialog->close();
+    QTRY_COMPARE(curveView(result)->parentWidget(), tab);
+    QTRY_VERIFY(curveView(result)->isVisible());
 }
 
 void tst_Plots::germanSweepPlotReadsWhole()
