@@ -3220,6 +3220,10 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>%1 (removed)</source>
         <translation>%1 (entfernt)</translation>
     </message>
+    <message>
+        <source>%1 is back online</source>
+        <translation>%1 ist wieder online</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::ServerRemoval</name>

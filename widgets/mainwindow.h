@@ -216,6 +216,7 @@ private:
     AgentPanel *m_agentPanel = nullptr;
     SweepResultsModel *m_sweepResults;
     SweepResultsView *m_sweepResultsView;
+    static constexpr int s_serverRecheckMs = 15000; // how often an unreachable server is asked again
     QAction *m_popupAction = nullptr;
     QAction *m_autostartAction = nullptr;
     QStringList m_notifierCommand;
@@ -239,6 +240,7 @@ private:
     QMap<qint64, Delivery> m_deliveries; // case id -> its latest retry or deferral
     std::optional<qint64> m_session;
     bool m_sessionKnown = false;
+    bool m_serversContacted = false; // asked each listed server who it is, once per run
     qint64 m_detailTask = 0;
     QHash<qint64, Store::SweepRecord> m_sweeps;
     bool m_autoDialogs = false;

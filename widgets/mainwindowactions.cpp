@@ -118,6 +118,7 @@ void MainWindow::buildMenus()
             m_bridge->refreshServer(s.id);
     });
     refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setObjectName(QStringLiteral("refreshServers"));
 
     QMenu *tasks = menuBar()->addMenu(tr("&Tasks"));
     QAction *answerAction = tasks->addAction(tr("Answer Next Question"), this, &MainWindow::answerNext);

@@ -144,6 +144,14 @@ void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
         return; // an older request answered after a switch
     m_servers->setServers(s.servers);
     m_tasks->setServerNames(ServerListModel::taskServerNames(s.servers));
+    if (!m_serversContacted) {
+        // A server without a task to poll would stay "not heard from" until F5: ask each one
+        // who it is, so the list shows its real state from the start.
+        m_serversContacted = true;
+        for (const auto &server : m_servers->servers())
+            if (m_servers->state(server.id) == ServerListModel::State::Unknown)
+                m_bridge->refreshServer(server.id);
+    }
     m_sessions->setSessions(s.sessions);
     // A remembered session that no longer exists: show everything instead of nothing.
     if (m_session && m_sessions->rowOf(*m_session) < 0) {
