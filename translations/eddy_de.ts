@@ -1977,6 +1977,18 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <source>This question of %1 is closed: %2.</source>
         <translation>Diese Frage von %1 ist geschlossen: %2.</translation>
     </message>
+    <message>
+        <source>Read-only review: this database is write-protected. Nothing can be submitted, answered or cancelled; copy it to a writable folder to work with it.</source>
+        <translation>Nur zur Durchsicht: Diese Datenbank ist schreibgeschützt. Nichts kann abgeschickt, beantwortet oder abgebrochen werden; kopieren Sie sie in einen beschreibbaren Ordner, um mit ihr zu arbeiten.</translation>
+    </message>
+    <message>
+        <source>Read-Only Review</source>
+        <translation>Nur zur Durchsicht</translation>
+    </message>
+    <message>
+        <source>%1 (read-only)</source>
+        <translation>%1 (schreibgeschützt)</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::Mcp::Client</name>

@@ -137,6 +137,8 @@ private:
     void fitToScreen();
     void saveSettings() const;
     void updateTitle();
+    // The database is write-protected: a banner, and nothing offered that would write.
+    void setReadOnlyReview();
     void updateStatusBar();
     void onSnapshot(const EngineBridge::Snapshot &snapshot);
     void onChanges(const Monitor::ChangeSet &changes);
@@ -218,6 +220,8 @@ private:
     SweepResultsView *m_sweepResultsView;
     static constexpr int s_serverRecheckMs = 15000; // how often an unreachable server is asked again
     QAction *m_popupAction = nullptr;
+    QList<QAction *> m_writeActions; // disabled in a read-only review
+    QLabel *m_readOnlyBanner = nullptr; // shown in a read-only review
     QAction *m_autostartAction = nullptr;
     QStringList m_notifierCommand;
     AnswerPanel *m_answerPanel = nullptr;

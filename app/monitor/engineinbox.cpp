@@ -9,6 +9,10 @@ void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &el
 {
     const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
     QString error;
+    if (isReadOnly()) {
+        emit inputAnswered(taskId, key, false, readOnlyMessage());
+        return;
+    }
     if (answer.is_discarded()) {
         emit inputAnswered(taskId, key, false, QStringLiteral("The answer is not valid JSON; give an object like "
                                                               "{\"action\": \"accept\", \"content\": {...}}."));
