@@ -928,14 +928,8 @@ Geben Sie die URL des Servers ein, mit dem sich der andere Client verbunden hat,
         <translation>Kürzel</translation>
     </message>
     <message>
-        <source>Eddy could not find or open its user guide. It looked in:
-%1
-
-The guide is docs/user-guide.md in Eddy&apos;s source code.</source>
-        <translation>Eddy konnte sein Benutzerhandbuch nicht finden oder öffnen. Gesucht wurde in:
-%1
-
-Das Handbuch ist docs/user-guide.md im Quellcode von Eddy.</translation>
+        <source>Eddy User Guide</source>
+        <translation>Eddy-Benutzerhandbuch</translation>
     </message>
 </context>
 <context>
