@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
@@ -274,6 +275,7 @@ void tst_ReviewFixes::userGuideShownInEddy()
 void tst_ReviewFixes::writeProtectedDatabaseOpensForReview()
 {
     QVERIFY(m_app);
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("cannot renew the leases")));
     const int tasks = m_app->window()->taskModel()->rowCount();
     QVERIFY(tasks > 0);
     m_app.reset(); // a clean close: the archive as Eddy left it
@@ -301,6 +303,20 @@ void tst_ReviewFixes::writeProtectedDatabaseOpensForReview()
         box->close();
     m_app.reset();
     QCOMPARE(QFile::permissions(archive) & s_modeBits, readOnly); // not made writable behind our back
+
+    // The same file writable, in a folder that is not: SQLite could not keep its log there.
+    const QString folder = m_dir.filePath(QStringLiteral("archive"));
+    QVERIFY(QDir().mkdir(folder));
+    const QString inFolder = folder + QStringLiteral("/archive.sqlite");
+    QVERIFY(QFile::copy(archive, inFolder));
+    QVERIFY(QFile::setPermissions(inFolder, readOnly | QFileDevice::WriteOwner));
+    QVERIFY(QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::ExeOwner)); // 0500
+    m_app = Test::E2eWindow::open(inFolder);
+    QVERIFY(m_app);
+    QVERIFY(m_app->window()->findChild<QLabel *>(QStringLiteral("readOnlyBanner")));
+    QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->rowCount(), tasks, 30000);
+    m_app.reset();
+    QVERIFY(QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
 }
 
 // Item 12: a damaged database's mode was changed 0644 -> 0600 while the box said that Eddy had
