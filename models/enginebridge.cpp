@@ -138,6 +138,7 @@ void EngineBridge::requestSnapshot(std::optional<qint64> sessionId)
             Q_EMIT snapshotReady(s);
             return;
         }
+        s.readOnly = engine->isReadOnly();
         s.servers = store.servers(true); // removed ones still name their kept tasks
         s.sessions = store.sessions();
         Store::TaskQuery q;

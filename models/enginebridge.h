@@ -34,6 +34,7 @@ public:
         QList<Store::InputRequestRecord> pendingInputs;
         // The most recent answered or closed ones, for the inbox's record.
         QList<Store::InputRequestRecord> answeredInputs;
+        bool readOnly = false; // the database is open for review only (Engine::isReadOnly())
     };
 
     struct TaskDetail

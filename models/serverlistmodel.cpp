@@ -43,6 +43,11 @@ QString ServerListModel::stateSentence(const QString &name, State state, const Q
     return {};
 }
 
+QString ServerListModel::recoveredSentence(const QString &name)
+{
+    return tr("%1 is back online").arg(name);
+}
+
 QString ServerListModel::displayName(qint64 serverId) const
 {
     const Store::ServerRecord *s = server(serverId);
@@ -116,6 +121,11 @@ void ServerListModel::setServers(const QList<Store::ServerRecord> &servers)
         const Row early = m_early.take(id);
         setState(id, early.state, early.message, early.notMcp);
     }
+    if (m_announced && rowOf(m_announced) < 0) {
+        // Removed: its last state (an error, often) no longer describes anything listed.
+        m_announced = 0;
+        Q_EMIT stateAnnounced(QString());
+    }
 }
 
 QHash<qint64, QString> ServerListModel::taskServerNames(const QList<Store::ServerRecord> &servers)
@@ -140,11 +150,18 @@ void ServerListModel::setState(qint64 serverId, State state, const QString &mess
         m_early.insert(serverId, early);
         return;
     }
-    m_rows[row].state = state;
-    m_rows[row].message = message;
-    m_rows[row].notMcp = notMcp;
+    Row &r = m_rows[row];
+    if (r.state == state && r.message == message && r.notMcp == notMcp)
+        return; // asked again (a re-check, F5) and nothing changed: nothing new to say
+    const bool recovered = state == State::Online
+                           && (r.state == State::Unreachable || r.state == State::BackingOff);
+    r.state = state;
+    r.message = message;
+    r.notMcp = notMcp;
     Q_EMIT dataChanged(index(row), index(row));
-    Q_EMIT stateAnnounced(stateSentence(displayName(serverId), state, message, notMcp));
+    m_announced = serverId;
+    Q_EMIT stateAnnounced(recovered ? recoveredSentence(displayName(serverId))
+                                    : stateSentence(displayName(serverId), state, message, notMcp));
 }
 
 const Store::ServerRecord *ServerListModel::server(qint64 serverId) const

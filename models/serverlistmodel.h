@@ -46,9 +46,12 @@ public:
     // The status-bar sentence for a state change, naming the server ("Local CFD server online").
     static QString stateSentence(const QString &name, State state, const QString &message,
                                  bool notMcp = false);
+    // "Local CFD server is back online": the sentence for a server that answers again.
+    static QString recoveredSentence(const QString &name);
 
 Q_SIGNALS:
-    // A listed server's state changed: stateSentence() of it, for the status bar.
+    // A listed server's state changed: stateSentence() of it, for the status bar. Empty when
+    // the server the last sentence was about left the list: nothing to say about it any more.
     void stateAnnounced(const QString &sentence);
 
 private:
@@ -61,6 +64,7 @@ private:
     };
     QList<Row> m_rows;
     QHash<qint64, Row> m_early; // states of servers not listed yet (their record empty)
+    qint64 m_announced = 0;     // the server the last stateAnnounced() was about
 };
 
 } // namespace Eddy

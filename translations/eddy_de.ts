@@ -928,14 +928,8 @@ Geben Sie die URL des Servers ein, mit dem sich der andere Client verbunden hat,
         <translation>Kürzel</translation>
     </message>
     <message>
-        <source>Eddy could not find or open its user guide. It looked in:
-%1
-
-The guide is docs/user-guide.md in Eddy&apos;s source code.</source>
-        <translation>Eddy konnte sein Benutzerhandbuch nicht finden oder öffnen. Gesucht wurde in:
-%1
-
-Das Handbuch ist docs/user-guide.md im Quellcode von Eddy.</translation>
+        <source>Eddy User Guide</source>
+        <translation>Eddy-Benutzerhandbuch</translation>
     </message>
 </context>
 <context>
@@ -1976,6 +1970,18 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>This question of %1 is closed: %2.</source>
         <translation>Diese Frage von %1 ist geschlossen: %2.</translation>
+    </message>
+    <message>
+        <source>Read-only review: this database is write-protected. Nothing can be submitted, answered or cancelled; copy it to a writable folder to work with it.</source>
+        <translation>Nur zur Durchsicht: Diese Datenbank ist schreibgeschützt. Nichts kann abgeschickt, beantwortet oder abgebrochen werden; kopieren Sie sie in einen beschreibbaren Ordner, um mit ihr zu arbeiten.</translation>
+    </message>
+    <message>
+        <source>Read-Only Review</source>
+        <translation>Nur zur Durchsicht</translation>
+    </message>
+    <message>
+        <source>%1 (read-only)</source>
+        <translation>%1 (schreibgeschützt)</translation>
     </message>
 </context>
 <context>
@@ -3251,6 +3257,10 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>%1 (removed)</source>
         <translation>%1 (entfernt)</translation>
+    </message>
+    <message>
+        <source>%1 is back online</source>
+        <translation>%1 ist wieder online</translation>
     </message>
 </context>
 <context>

@@ -4,15 +4,13 @@
 #include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QDir>
-#include <QFileInfo>
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QMenu>
-#include <QMessageBox>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTableWidget>
+#include <QTextBrowser>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -95,31 +93,44 @@ QDialog *HelpMenu::showShortcuts(QWidget *window)
     return dialog;
 }
 
-QStringList HelpMenu::guideCandidates()
+QString HelpMenu::guideResource()
 {
-    const QString app = QCoreApplication::applicationDirPath();
-    QStringList out{QDir(app).filePath(QStringLiteral("../share/doc/eddy/user-guide.html")),
-                    QDir(app).filePath(QStringLiteral("../share/doc/eddy/user-guide.md"))};
-#ifdef EDDY_SOURCE_DOCS_DIR
-    out << QDir(QStringLiteral(EDDY_SOURCE_DOCS_DIR)).filePath(QStringLiteral("user-guide.md"));
-#endif
-    for (QString &p : out)
-        p = QDir::cleanPath(p);
-    return out;
+    return QStringLiteral(":/eddy/docs/user-guide.md");
 }
 
-void HelpMenu::openGuide(QWidget *parent)
+QDialog *HelpMenu::openGuide(QWidget *parent)
 {
-    const QStringList candidates = guideCandidates();
-    for (const QString &path : candidates) {
-        if (QFileInfo::exists(path) && QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-            return;
+    if (auto *open = parent->findChild<QDialog *>(QStringLiteral("userGuideDialog"))) {
+        open->raise();
+        open->activateWindow();
+        return open;
     }
-    QMessageBox::information(parent,
-                             tr("User Guide"),
-                             tr("Eddy could not find or open its user guide. It looked in:\n%1\n\n"
-                                "The guide is docs/user-guide.md in Eddy's source code.")
-                                 .arg(candidates.join(QLatin1Char('\n'))));
+    auto *dialog = new QDialog(parent);
+    dialog->setObjectName(QStringLiteral("userGuideDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Eddy User Guide"));
+    auto *layout = new QVBoxLayout(dialog);
+    auto *browser = new QTextBrowser(dialog);
+    browser->setObjectName(QStringLiteral("userGuideText"));
+    // Anchors within the guide scroll; web links open in the browser; the other documents it
+    // names are not built in, so those links stay where they are.
+    browser->setOpenLinks(false);
+    QObject::connect(browser, &QTextBrowser::anchorClicked, browser, [browser](const QUrl &url) {
+        if (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https")
+            || url.scheme() == QLatin1String("mailto"))
+            QDesktopServices::openUrl(url);
+        else if (url.hasFragment())
+            browser->scrollToAnchor(url.fragment());
+    });
+    // Relative to the guide, its pictures (screenshots/...) resolve inside the resource too.
+    browser->setSource(QUrl(QStringLiteral("qrc") + guideResource()), QTextDocument::MarkdownResource);
+    layout->addWidget(browser);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog->resize(960, 720);
+    dialog->show(); // not modal: the guide stays open beside the window it explains
+    return dialog;
 }
 
 } // namespace Eddy

@@ -2,7 +2,6 @@
 
 #include <QCoreApplication>
 #include <QString>
-#include <QStringList>
 
 class QDialog;
 class QMenu;
@@ -22,10 +21,12 @@ public:
     // The dialog listing every shortcut of `window`'s actions (objectName "shortcutsDialog", its
     // table "shortcutTable": action, shortcut). Deletes itself on close.
     static QDialog *showShortcuts(QWidget *window);
-    // Where the user guide is: the installed HTML or Markdown, else the source tree's docs/.
-    static QStringList guideCandidates();
-    // Opens the first existing guide; tells the user where it looked when there is none.
-    static void openGuide(QWidget *parent);
+    // The user guide in a window of Eddy's own (objectName "userGuideDialog", its browser
+    // "userGuideText"): docs/user-guide.md and its pictures are built into Eddy, so the guide
+    // needs no desktop launcher, installed file or source tree. Deletes itself on close.
+    static QDialog *openGuide(QWidget *parent);
+    // The built-in guide's resource path.
+    static QString guideResource();
 };
 
 } // namespace Eddy

@@ -137,6 +137,17 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
         m_activity->setText(sentence);
         m_activity->setToolTip(sentence);
     });
+    // An unreachable server is asked again now and then, so that its error does not stay in the
+    // status bar once it is back: a server without tasks to poll would otherwise never be heard
+    // from again until F5. (One with tasks is heard from through its polls.)
+    auto *recheck = new QTimer(this);
+    recheck->setInterval(s_serverRecheckMs);
+    connect(recheck, &QTimer::timeout, this, [this] {
+        for (const auto &s : m_servers->servers())
+            if (m_servers->state(s.id) == ServerListModel::State::Unreachable)
+                m_bridge->refreshServer(s.id);
+    });
+    recheck->start();
     // Cases whose tools/call fails before any task exists: retried, then deferred. They have no
     // row in the task table yet, so their state is shown here until they get a task.
     m_delivery = new QLabel(this);

@@ -137,6 +137,8 @@ private:
     void fitToScreen();
     void saveSettings() const;
     void updateTitle();
+    // The database is write-protected: a banner, and nothing offered that would write.
+    void setReadOnlyReview();
     void updateStatusBar();
     void onSnapshot(const EngineBridge::Snapshot &snapshot);
     void onChanges(const Monitor::ChangeSet &changes);
@@ -216,7 +218,10 @@ private:
     AgentPanel *m_agentPanel = nullptr;
     SweepResultsModel *m_sweepResults;
     SweepResultsView *m_sweepResultsView;
+    static constexpr int s_serverRecheckMs = 15000; // how often an unreachable server is asked again
     QAction *m_popupAction = nullptr;
+    QList<QAction *> m_writeActions; // disabled in a read-only review
+    QLabel *m_readOnlyBanner = nullptr; // shown in a read-only review
     QAction *m_autostartAction = nullptr;
     QStringList m_notifierCommand;
     AnswerPanel *m_answerPanel = nullptr;
@@ -239,6 +244,7 @@ private:
     QMap<qint64, Delivery> m_deliveries; // case id -> its latest retry or deferral
     std::optional<qint64> m_session;
     bool m_sessionKnown = false;
+    bool m_serversContacted = false; // asked each listed server who it is, once per run
     qint64 m_detailTask = 0;
     QHash<qint64, Store::SweepRecord> m_sweeps;
     bool m_autoDialogs = false;

@@ -92,9 +92,9 @@ void MainWindow::buildMenus()
     saveSweep->setObjectName(QStringLiteral("saveSweep"));
     saveSweep->setShortcut(QKeySequence::Save);
     file->addSeparator();
-    file->addAction(tr("New Session..."), this, &MainWindow::newSession);
-    file->addAction(tr("Rename Session..."), this, &MainWindow::renameSession);
-    file->addAction(tr("Attach Earlier Tasks..."), this, &MainWindow::attachEarlierTasks);
+    m_writeActions << newSweep << openSweep << file->addAction(tr("New Session..."), this, &MainWindow::newSession)
+                   << file->addAction(tr("Rename Session..."), this, &MainWindow::renameSession)
+                   << file->addAction(tr("Attach Earlier Tasks..."), this, &MainWindow::attachEarlierTasks);
     file->addSeparator();
     (new HandlesActions(this, m_bridge))->addTo(file);
     file->addSeparator();
@@ -102,7 +102,7 @@ void MainWindow::buildMenus()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu *server = menuBar()->addMenu(tr("&Server"));
-    server->addAction(tr("Add Server..."), this, &MainWindow::addServer);
+    m_writeActions << server->addAction(tr("Add Server..."), this, &MainWindow::addServer);
     QAction *removeServer = server->addAction(tr("Remove Server..."), this, [this] {
         const QModelIndex current = m_serverList->currentIndex();
         const qint64 id = current.isValid() ? current.data(ServerListModel::ServerIdRole).toLongLong()
@@ -118,12 +118,14 @@ void MainWindow::buildMenus()
             m_bridge->refreshServer(s.id);
     });
     refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setObjectName(QStringLiteral("refreshServers"));
 
     QMenu *tasks = menuBar()->addMenu(tr("&Tasks"));
     QAction *answerAction = tasks->addAction(tr("Answer Next Question"), this, &MainWindow::answerNext);
     answerAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     QAction *cancel = tasks->addAction(tr("Cancel Selected"), m_monitor, &TaskMonitor::cancelSelected);
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    m_writeActions << removeServer << answerAction << cancel;
     m_popupAction = tasks->addAction(tr("Pop Up Each Question"));
     m_popupAction->setObjectName(QStringLiteral("popupQuestions"));
     m_popupAction->setCheckable(true);
@@ -199,6 +201,32 @@ void MainWindow::buildMenus()
     toolbar->addAction(answerAction);
     refresh->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
     toolbar->addAction(refresh);
+}
+
+void MainWindow::setReadOnlyReview()
+{
+    if (m_readOnlyBanner)
+        return;
+    // An archived sweep opened to look at: everything readable, nothing that would write
+    // offered (the engine refuses such requests all the same), and a banner that says why.
+    for (QAction *a : std::as_const(m_writeActions))
+        a->setEnabled(false);
+    m_answerPanel->setEnabled(false);
+    m_readOnlyBanner = new QLabel(tr("Read-only review: this database is write-protected. Nothing can be "
+                                     "submitted, answered or cancelled; copy it to a writable folder to "
+                                     "work with it."),
+                                  this);
+    m_readOnlyBanner->setObjectName(QStringLiteral("readOnlyBanner"));
+    m_readOnlyBanner->setWordWrap(true);
+    m_readOnlyBanner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; "
+                                                   "border: 1px solid #e0c36a; padding: 4px; }"));
+    auto *bar = addToolBar(tr("Read-Only Review"));
+    bar->setObjectName(QStringLiteral("readOnlyBar"));
+    bar->setMovable(false);
+    bar->addWidget(m_readOnlyBanner);
+    insertToolBarBreak(bar);
+    bar->show(); // added to a window already shown
+    updateTitle();
 }
 
 void MainWindow::confirmAbort(qint64 taskId, QWidget *parent)

@@ -69,7 +69,8 @@ void MainWindow::updateTitle()
 {
     // Never a task id here: titles end up in screenshots, screen shares and window lists.
     const QString session = m_session ? m_sessions->name(*m_session) : tr("All sessions");
-    setWindowTitle(session.isEmpty() ? tr("Eddy") : tr("%1 — Eddy").arg(session));
+    const QString title = session.isEmpty() ? tr("Eddy") : tr("%1 — Eddy").arg(session);
+    setWindowTitle(m_readOnlyBanner ? tr("%1 (read-only)").arg(title) : title);
 }
 
 QString MainWindow::statusCountsText() const
@@ -142,15 +143,25 @@ void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
 {
     if (s.sessionId != m_session)
         return; // an older request answered after a switch
+    if (s.readOnly)
+        setReadOnlyReview();
     m_servers->setServers(s.servers);
     m_tasks->setServerNames(ServerListModel::taskServerNames(s.servers));
+    if (!m_serversContacted) {
+        // A server without a task to poll would stay "not heard from" until F5: ask each one
+        // who it is, so the list shows its real state from the start.
+        m_serversContacted = true;
+        for (const auto &server : m_servers->servers())
+            if (m_servers->state(server.id) == ServerListModel::State::Unknown)
+                m_bridge->refreshServer(server.id);
+    }
     m_sessions->setSessions(s.sessions);
     // A remembered session that no longer exists: show everything instead of nothing.
     if (m_session && m_sessions->rowOf(*m_session) < 0) {
         switchSession(std::nullopt);
         return;
     }
-    if (s.sessions.isEmpty() && !m_sessionKnown) {
+    if (s.sessions.isEmpty() && !m_sessionKnown && !s.readOnly) {
         m_sessionKnown = true;
         m_bridge->createSession(tr("Session %1").arg(QDate::currentDate().toString(Qt::ISODate)));
     }

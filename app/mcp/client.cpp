@@ -236,7 +236,14 @@ void Client::legacyInitialize(std::function<void(const Error &)> then)
             return;
         }
         if (response.contains("error")) {
-            then(Error::fromJsonRpcObject(response["error"], QStringLiteral("initialize"), status));
+            // Neither protocol is spoken at this URL, and the HTTP status says why: an MCP
+            // server's own "not found" at a wrong path (its JSON-RPC body names no method we
+            // sent), not a server that is down or lacks a method.
+            if (status >= 400 && NotMcp::looksLikeIt(status, true))
+                then(NotMcp::error(Error::http(
+                    status, NotMcp::message(m_config.url.toString(), status, QStringLiteral("initialize")))));
+            else
+                then(Error::fromJsonRpcObject(response["error"], QStringLiteral("initialize"), status));
             return;
         }
         const json result = response.value("result", json());

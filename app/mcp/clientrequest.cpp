@@ -288,6 +288,15 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                                                  "request id.").arg(request.method))});
                 return;
             }
+            if (status >= 400 && NotMcp::looksLikeIt(status, true)
+                && (rid == response.end() || rid->is_null())) {
+                // An HTTP "not found" (or 405, 501, ...) whose JSON-RPC error answers no request:
+                // an MCP server's reply for a path that is not its endpoint. Its URL is wrong,
+                // whatever era the origin's other servers speak.
+                done({json(), NotMcp::error(Error::http(status, NotMcp::message(m_config.url.toString(), status,
+                                                                                request.method)))});
+                return;
+            }
             Error rpc = Error::fromJsonRpcObject(response["error"], request.method, status);
             rpc.setRetryAfterMs(retryAfterMs);
             if (rpc.code() == ErrorCode::UnsupportedProtocolVersion && m_era == Era::Modern

@@ -8,7 +8,8 @@ bool NotMcp::looksLikeIt(int status, bool bodyIsJson)
 {
     if (status >= 200 && status < 300)
         return !bodyIsJson;
-    return status == 404 || status == 405 || status == 406 || status == 410 || status == 415;
+    return status == 404 || status == 405 || status == 406 || status == 410 || status == 415
+           || status == 501;
 }
 
 QString NotMcp::message(const QString &url, int status, const QString &method)

@@ -16,7 +16,8 @@ class NotMcp final
 
 public:
     // True for an answer that no MCP endpoint gives to a JSON-RPC POST: 404, 405, 406, 410, 415,
-    // or a 2xx whose body is not JSON (an HTML page).
+    // 501 (a plain web server that does not take POST), or a 2xx whose body is not JSON (an HTML
+    // page).
     static bool looksLikeIt(int status, bool bodyIsJson);
     // "https://example.org answered, but not as an MCP server (HTTP 404 on POST / for
     // server/discover): check the URL's path, e.g. /mcp."

@@ -88,6 +88,13 @@ qint64 Engine::requestsSent() const
     return n;
 }
 
+QString Engine::readOnlyMessage()
+{
+    return QStringLiteral("The database is write-protected and open for review only: nothing can "
+                          "be submitted, answered or cancelled. To work with it, copy it to a "
+                          "writable folder and open the copy (eddy --db COPY).");
+}
+
 bool Engine::open(const QString &dbPath)
 {
     close();
@@ -107,6 +114,12 @@ bool Engine::open(const QString &dbPath)
     const QStringList bad = m_parser.setTemplates(m_store.progressTemplates());
     for (const QString &b : bad)
         qCWarning(lcMonitor) << "progress template skipped:" << b;
+    if (m_store.isReadOnly()) {
+        // Reviewed as stored: no task is polled or leased, no case sent, no answer resumed.
+        qCInfo(lcMonitor, "opened read-only for review");
+        emit opened(true, {});
+        return true;
+    }
 
     // Reattach: every live task resumes polling (now, or when its stored next poll is due),
     // every journalled case that never got an answer is sent again with its key.

@@ -61,6 +61,10 @@ public:
     Store::TaskStore &store() { return m_store; }
     PollScheduler &scheduler() { return *m_scheduler; }
     bool isOpen() const { return m_store.isOpen(); }
+    // The database is write-protected and open for review only: nothing is polled, submitted,
+    // answered or cancelled (each refuses with readOnlyMessage()).
+    bool isReadOnly() const { return m_store.isOpen() && m_store.isReadOnly(); }
+    static QString readOnlyMessage();
     // True when nothing is left to do: no live task, no unsent case, no request in flight.
     bool isIdle() const;
     int liveTaskCount() const { return m_scheduler->size(); }

@@ -9,6 +9,10 @@ void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &el
 {
     const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
     QString error;
+    if (isReadOnly()) {
+        emit inputAnswered(taskId, key, false, readOnlyMessage());
+        return;
+    }
     if (answer.is_discarded()) {
         emit inputAnswered(taskId, key, false, QStringLiteral("The answer is not valid JSON; give an object like "
                                                               "{\"action\": \"accept\", \"content\": {...}}."));
@@ -16,8 +20,10 @@ void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &el
     }
     const auto t = m_store.task(taskId);
     if (!t || !t->isLive()) {
-        emit inputAnswered(taskId, key, false, t ? QStringLiteral("Task %1 has already ended.").arg(taskId)
-                                                 : QStringLiteral("There is no task %1.").arg(taskId));
+        // Said of "its task": the window puts the case's own label in front ("Sweep 1 · case 7"),
+        // eddyctl the task it was given; a bare number here would name it a second, other way.
+        emit inputAnswered(taskId, key, false, t ? QStringLiteral("Its task has already ended.")
+                                                 : QStringLiteral("There is no such task."));
         return;
     }
     if (m_sharing ? !m_sharing->beginAnswer(taskId, key, answer, answeredBy, &error)
@@ -73,8 +79,8 @@ void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, i
             } else if (e.wantsPollFirst()) {
                 m_inbox->answerSent(taskId, key, false);
                 emit inputAnswered(taskId, key, false,
-                                   QStringLiteral("The server no longer asks this question of task %1; "
-                                                  "answer the question it asks now.").arg(taskId));
+                                   QStringLiteral("The server no longer asks this question; answer "
+                                                  "the question it asks now."));
             } else {
                 m_inbox->answerSent(taskId, key, false);
                 emit inputAnswered(taskId, key, false, e.message());

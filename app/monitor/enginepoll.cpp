@@ -389,6 +389,10 @@ void Engine::markGone(qint64 taskId, const QString &why, bool unreliable)
 
 void Engine::cancelTasks(const QList<qint64> &taskIds)
 {
+    if (isReadOnly()) {
+        emit operationFailed(readOnlyMessage());
+        return;
+    }
     for (qint64 id : taskIds) {
         auto t = m_store.task(id);
         if (!t) {

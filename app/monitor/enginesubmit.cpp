@@ -32,6 +32,10 @@ bool gotNoAnswer(const Mcp::Error &e)
 
 void Engine::submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId)
 {
+    if (isReadOnly()) {
+        emit submissionRejected(readOnlyMessage());
+        return;
+    }
     QString error;
     const auto spec = SweepSpec::fromText(specJson, &error);
     if (!spec) {
@@ -70,6 +74,10 @@ void Engine::submitSweep(qint64 serverId, const QByteArray &specJson, std::optio
 void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
                       std::optional<qint64> sessionId, std::optional<qint64> parentCaseId)
 {
+    if (isReadOnly()) {
+        emit submissionRejected(readOnlyMessage());
+        return;
+    }
     const json args = json::parse(argumentsJson.constBegin(), argumentsJson.constEnd(), nullptr, false);
     if (args.is_discarded() || !args.is_object()) {
         emit submissionRejected(QStringLiteral("The arguments must be a JSON object, e.g. {\"reynolds\": 100}."));

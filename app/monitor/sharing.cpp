@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <signal.h>
+#include <utility>
 
 namespace Eddy::Monitor {
 
@@ -169,9 +170,13 @@ void Sharing::leaseTick()
     const qint64 now = nowMs();
     QList<QString> held;
     if (!m_leases.renewAll(now, m_leaseMs, &held)) {
-        qCWarning(lcMonitor) << "cannot renew the leases:" << m_engine.m_store.lastError();
+        if (!m_renewFailing)
+            qCWarning(lcMonitor).noquote() << "cannot renew the leases:" << m_engine.m_store.lastError();
+        m_renewFailing = true;
         return;
     }
+    if (std::exchange(m_renewFailing, false))
+        qCInfo(lcMonitor, "the leases are renewed again");
     // A task this process polls whose lease another took (this one stalled past its expiry):
     // the other polls it now; this one follows it.
     const QSet<QString> heldSet(held.cbegin(), held.cend());

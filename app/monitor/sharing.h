@@ -89,6 +89,7 @@ private:
     qint64 m_leaseMs = DefaultLeaseMs;
     int m_ticks = 0;
     bool m_started = false;
+    bool m_renewFailing = false; // said once until renewing works again, not every tick
     QHash<qint64, Store::TaskRecord> m_followed; // live tasks polled by another process
     QSet<qint64> m_asked;                        // input request ids announced as asked
     QSet<qint64> m_knownSweeps;                  // sweeps this process has seen

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QUrl>
 
 #include <sqlite3.h>
 
@@ -26,7 +27,9 @@ bool isMemoryPath(const QString &path)
 }
 
 // Task ids are bearer secrets: the file must exist with owner-only permissions before SQLite
-// writes the first byte into it (SQLite gives -wal/-shm the main file's mode).
+// writes the first byte into it (SQLite gives -wal/-shm the main file's mode). An existing file
+// is left as it is here: its mode is tightened only once it opened and passed its checks
+// (restrictMode), so a file Eddy refuses is never changed.
 QString prepareFile(const QString &path)
 {
     const QFileInfo info(path);
@@ -47,14 +50,36 @@ QString prepareFile(const QString &path)
                 .arg(path, QString::fromLocal8Bit(strerror(errno)));
         if (fd >= 0)
             ::close(fd);
-    } else {
-        struct stat st {};
-        if (::stat(native.constData(), &st) == 0 && (st.st_mode & 077)) {
-            qCWarning(lcStore, "database file was readable by others; restricting it to the owner");
-            ::chmod(native.constData(), 0600);
-        }
     }
     return {};
+}
+
+void restrictMode(const QString &path)
+{
+    const QByteArray native = QFile::encodeName(QFileInfo(path).absoluteFilePath());
+    struct stat st {};
+    if (::stat(native.constData(), &st) == 0 && (st.st_mode & 077)) {
+        qCWarning(lcStore, "database file was readable by others; restricting it to the owner");
+        ::chmod(native.constData(), 0600);
+    }
+}
+
+// An existing file that Eddy must not write: the file or its folder (where SQLite keeps the
+// -wal and -shm files) without write permission for its owner, or not writable by this process.
+// The mode counts even for root, who may write anything: an archive made read-only stays so.
+bool isWriteProtected(const QString &path)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return false;
+    const QByteArray file = QFile::encodeName(info.absoluteFilePath());
+    const QByteArray dir = QFile::encodeName(info.absolutePath());
+    struct stat fileStat {};
+    struct stat dirStat {};
+    if (::stat(file.constData(), &fileStat) != 0 || ::stat(dir.constData(), &dirStat) != 0)
+        return false;
+    return !(fileStat.st_mode & S_IWUSR) || !(dirStat.st_mode & S_IWUSR)
+        || ::access(file.constData(), W_OK) != 0 || ::access(dir.constData(), W_OK) != 0;
 }
 
 // Why the full check may be skipped at open. In WAL mode SQLite itself keeps the file consistent
@@ -196,13 +221,16 @@ bool Database::open(const QString &path)
     m_error.clear();
     m_path = path;
     const bool memory = isMemoryPath(path);
-    if (!memory) {
+    m_readOnly = !memory && isWriteProtected(path);
+    if (!memory && !m_readOnly) {
         const QString err = prepareFile(path);
         if (!err.isEmpty()) {
             m_error = err;
             return false;
         }
     }
+    if (m_readOnly)
+        return openReadOnly(path);
     const QByteArray native = memory ? QByteArray(":memory:") : QFile::encodeName(path);
     // No SQLITE_OPEN_CREATE: prepareFile made the file, so SQLite never creates one with a
     // default mode behind our back.
@@ -249,6 +277,8 @@ bool Database::open(const QString &path)
         m_error = msg;
         return false;
     }
+    if (!memory)
+        restrictMode(path);
     m_markOnClose = !memory;
     if (m_openCheck == OpenCheck::Skipped) {
         m_check.start(path, [this, onDamaged = m_onDamaged](const QString &message) {
@@ -257,6 +287,57 @@ bool Database::open(const QString &path)
                 onDamaged(message);
         });
     }
+    return true;
+}
+
+bool Database::openReadOnly(const QString &path)
+{
+    // Nothing is written: no WAL switch, no clean-shutdown mark taken or left, no mode change;
+    // the whole file is checked first, as after an unclean close. A WAL file in a folder nobody
+    // may write has no -shm to share: it is read as immutable then (nobody can write it either).
+    qCInfo(lcStore, "database is write-protected; opening it read-only");
+    const QByteArray native = QFile::encodeName(QFileInfo(path).absoluteFilePath());
+    for (const bool immutable : {false, true}) {
+        const QByteArray uri = immutable ? "file:" + QUrl::toPercentEncoding(QString::fromLocal8Bit(native), "/")
+                                               + "?immutable=1"
+                                         : native;
+        const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0);
+        const int rc = sqlite3_open_v2(uri.constData(), &m_db, flags, nullptr);
+        if (rc == SQLITE_OK) {
+            sqlite3_extended_result_codes(m_db, 1);
+            sqlite3_busy_timeout(m_db, 10000);
+            if (userVersion() >= 0)
+                break;
+        } else if (immutable) {
+            m_error = QStringLiteral("Cannot open the read-only database %1: %2.")
+                          .arg(path, QString::fromUtf8(sqlite3_errstr(rc)));
+            close();
+            return false;
+        }
+        const QString why = m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QString();
+        sqlite3_close_v2(m_db);
+        m_db = nullptr;
+        if (immutable) {
+            m_error = QStringLiteral("Cannot read the read-only database %1: %2.").arg(path, why);
+            return false;
+        }
+    }
+    m_damaged = false;
+    m_openCheck = OpenCheck::Full;
+    m_openCheckReason = QStringLiteral("the file is write-protected");
+    const QString problem = IntegrityCheck::run(m_db, path);
+    if (!problem.isEmpty()) {
+        close();
+        m_error = problem;
+        return false;
+    }
+    if (!exec(QStringLiteral("PRAGMA foreign_keys=ON;"))) {
+        const QString msg = m_error;
+        close();
+        m_error = msg;
+        return false;
+    }
+    m_markOnClose = false;
     return true;
 }
 

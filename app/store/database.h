@@ -46,6 +46,9 @@ public:
     static bool writeCleanShutdownMark(const QString &path);
     static QString cleanShutdownMarkPath(const QString &path);
     bool isOpen() const { return m_db != nullptr; }
+    // Opened read-only: the file or its folder is write-protected (mode 0444, a read-only
+    // folder or file system). Nothing is written to it; every write fails.
+    bool isReadOnly() const { return m_readOnly; }
     QString path() const { return m_path; }
 
     // Runs one or more statements without results; false + lastError() on failure.
@@ -68,12 +71,14 @@ public:
 
 private:
     bool fail(const QString &what);
+    bool openReadOnly(const QString &path);
 
     sqlite3 *m_db = nullptr;
     QString m_path;
     QString m_error;
     OpenCheck m_openCheck = OpenCheck::None;
     QString m_openCheckReason;
+    bool m_readOnly = false;
     bool m_markOnClose = false;        // opened a file and passed its checks
     std::atomic<bool> m_damaged = false; // the background check found damage
     std::function<void(const QString &)> m_onDamaged;

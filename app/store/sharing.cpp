@@ -46,8 +46,10 @@ bool Leases::renewAll(qint64 nowMs, qint64 ttlMs, QList<QString> *held)
 {
     Statement up = m_db.prepare(QStringLiteral("UPDATE leases SET expires_at = ? WHERE owner = ?"));
     up.bind(1, nowMs + ttlMs).bind(2, m_owner);
-    if (!up.exec())
+    if (!up.exec()) {
+        m_db.setError(up.errorString()); // SQLite's words ("attempt to write a readonly database")
         return false;
+    }
     if (!held)
         return true;
     Statement st = m_db.prepare(QStringLiteral("SELECT item FROM leases WHERE owner = ?"));
@@ -56,8 +58,10 @@ bool Leases::renewAll(qint64 nowMs, qint64 ttlMs, QList<QString> *held)
         const auto r = st.step();
         if (r == Statement::StepResult::Done)
             return true;
-        if (r == Statement::StepResult::Error)
+        if (r == Statement::StepResult::Error) {
+            m_db.setError(st.errorString());
             return false;
+        }
         held->append(st.text(0));
     }
 }

@@ -229,6 +229,24 @@ bool TaskStore::open(const QString &path)
 {
     if (!m_db.open(path))
         return false;
+    if (m_db.isReadOnly()) {
+        // Read for review as it is: nothing to migrate, nothing written.
+        const int version = m_db.userVersion();
+        if (version != SchemaVersion) {
+            const QString err = version < SchemaVersion
+                ? QStringLiteral("The database %1 is read-only and was written by an older Eddy "
+                                 "(schema %2; this Eddy needs %3). Copy it to a writable folder "
+                                 "and open the copy: it is upgraded there.")
+                      .arg(path).arg(version).arg(SchemaVersion)
+                : QStringLiteral("The database %1 was written by a newer Eddy (schema %2; this "
+                                 "Eddy knows up to %3). Update Eddy, or use another file with --db.")
+                      .arg(path).arg(version).arg(SchemaVersion);
+            m_db.close();
+            m_db.setError(err);
+            return false;
+        }
+        return true;
+    }
     if (!migrate()) {
         const QString err = m_db.lastError();
         m_db.close();

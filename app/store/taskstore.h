@@ -30,6 +30,7 @@ public:
     void close();
     bool isOpen() const { return m_db.isOpen(); }
     QString lastError() const { return m_db.lastError(); }
+    bool isReadOnly() const { return m_db.isReadOnly(); }
     Database &database() { return m_db; }
 
     // --- servers

@@ -9,14 +9,17 @@ namespace Eddy::Test {
 // A web site, not an MCP server, on 127.0.0.1:0: every request gets a 404 HTML page (a heading
 // in its own language) and the connection closes, as https://example.org/ answers a JSON-RPC
 // POST. The reference server cannot be one: at a wrong path it answers a JSON-RPC error.
+// `status` is the status line's code and reason: "501 Unsupported method ('POST')" is a plain
+// file server's answer (python3 -m http.server).
 class WebSite final
 {
 public:
-    explicit WebSite(const QByteArray &heading = "Not Found")
+    explicit WebSite(const QByteArray &heading = "Not Found",
+                     const QByteArray &status = "404 Not Found")
     {
         const QByteArray page = "<!doctype html><html><body><h1>" + heading + "</h1></body></html>";
-        m_peer.setHandler([page](const HttpPeer::Request &, QTcpSocket *socket) {
-            socket->write("HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: "
+        m_peer.setHandler([page, status](const HttpPeer::Request &, QTcpSocket *socket) {
+            socket->write("HTTP/1.1 " + status + "\r\nContent-Type: text/html\r\nContent-Length: "
                           + QByteArray::number(page.size()) + "\r\nConnection: close\r\n\r\n"
                           + page);
             socket->disconnectFromHost();
