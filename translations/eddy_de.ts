@@ -3366,6 +3366,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>%1 · seen %2 after it ended (Eddy was closed or not looking)</source>
         <translation>%1 · erst %2 nach dem Ende gesehen (Eddy war geschlossen oder hat nicht nachgesehen)</translation>
     </message>
+    <message>
+        <source>Queued %1 · computing %2</source>
+        <translation>Warteschlange %1 · Rechnen %2</translation>
+    </message>
+    <message>
+        <source>Computing %1</source>
+        <translation>Rechnen %1</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SweepEditor</name>

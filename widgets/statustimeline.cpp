@@ -99,13 +99,19 @@ QString StatusTimeline::summary() const
     if (m_events.isEmpty())
         return tr("No status history yet.");
     const Split t = split();
-    QString text = t.queuedMs > 0 ? tr("Queued %1 · computing %2 · waiting for input %3")
-                                        .arg(TaskTableModel::durationText(t.queuedMs),
-                                             TaskTableModel::durationText(t.computingMs),
-                                             TaskTableModel::durationText(t.waitingMs))
-                                  : tr("Computing %1 · waiting for input %2")
-                                        .arg(TaskTableModel::durationText(t.computingMs),
-                                             TaskTableModel::durationText(t.waitingMs));
+    const QString queued = TaskTableModel::durationText(t.queuedMs);
+    const QString computing = TaskTableModel::durationText(t.computingMs);
+    const QString waiting = TaskTableModel::durationText(t.waitingMs);
+    // Only the stretches the task had: a case that never asked says nothing about waiting.
+    QString text;
+    if (t.queuedMs > 0 && t.waitingMs > 0)
+        text = tr("Queued %1 · computing %2 · waiting for input %3").arg(queued, computing, waiting);
+    else if (t.queuedMs > 0)
+        text = tr("Queued %1 · computing %2").arg(queued, computing);
+    else if (t.waitingMs > 0)
+        text = tr("Computing %1 · waiting for input %2").arg(computing, waiting);
+    else
+        text = tr("Computing %1").arg(computing);
     if (m_solverSeconds)
         text = tr("%1 · solver time %2 s")
                    .arg(text, QLocale().toString(*m_solverSeconds, 'f', *m_solverSeconds < 1 ? 2 : 1));
@@ -117,12 +123,18 @@ QString StatusTimeline::summary() const
 
 QSize StatusTimeline::sizeHint() const
 {
-    return {400, fontMetrics().height() * 2 + 14};
+    return {400, fontMetrics().height() * 3 + 17};
 }
 
 QSize StatusTimeline::minimumSizeHint() const
 {
-    return {100, fontMetrics().height() * 2 + 14};
+    // The bar and three lines of summary: wrapped, it reads whole in a 1280x800 dock.
+    return {100, fontMetrics().height() * 3 + 17};
+}
+
+QRect StatusTimeline::summaryRect() const
+{
+    return QRect(4, 17, width() - 8, height() - 17);
 }
 
 void StatusTimeline::paintEvent(QPaintEvent *)
@@ -153,8 +165,7 @@ void StatusTimeline::paintEvent(QPaintEvent *)
         p.restore();
     }
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(QRect(4, bar.bottom() + 3, width() - 8, fontMetrics().height() + 4),
-               Qt::AlignLeft | Qt::AlignVCenter, summary());
+    p.drawText(summaryRect(), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, summary());
 }
 
 void StatusTimeline::setOutcome(std::optional<Monitor::Outcome> outcome)

@@ -43,6 +43,8 @@ public:
     };
     Split split() const;
     QString summary() const;
+    // Where the summary is drawn under the bar, wrapped at spaces.
+    QRect summaryRect() const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
