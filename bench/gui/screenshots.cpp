@@ -1,7 +1,9 @@
 // Screenshot tool for docs/screenshots/: drives the real GUI against a running eddy-cfd-server
 // and saves the main window mid-sweep (some cases finished, one aborted at its mesh question,
 // questions waiting in the inbox) for one theme, language and size; with EDDY_SHOT_EXTRAS=1 also
-// the sweep editor, the answer panel, the sweep results plot and a tool-error banner in dark.
+// the sweep editor, the answer panel, the sweep results plot, a server at a wrong path, and in
+// dark the tool-error banner, two cases charted together, the enlarged result plot, the agent
+// dock and the user guide's window.
 // Run through bench/gui/screenshots.sh (Xvfb), which walks the whole matrix.
 
 #include "app/agent/agent.h"
@@ -15,12 +17,14 @@
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
+#include "widgets/resultview.h"
 #include "widgets/schemaform.h"
 #include "widgets/sweepeditor.h"
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
 #include "widgets/uitranslations.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDialog>
@@ -30,6 +34,7 @@
 #include <QLineEdit>
 #include <QScreen>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableView>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -207,11 +212,59 @@ int main(int argc, char *argv[])
             plot->grab().save(out.filePath(QStringLiteral("sweep-plot-%1.png").arg(lang)));
             plot->close();
         }
+        // A server added at a wrong path: answered, but not as an MCP server.
+        QString wrong = url;
+        wrong.replace(QLatin1String("/mcp"), QLatin1String("/wrong"));
+        bridge.addServer(wrong, QStringLiteral("Wrong path"), QString());
+        waitFor([&] {
+            for (int r = 0; r < w.serverModel()->rowCount(); ++r)
+                if (w.serverModel()->index(r).data(ServerListModel::MessageRole).toString().contains(
+                        QLatin1String("/wrong")))
+                    return true;
+            return false;
+        }, 30000);
+        settle(800);
+        w.grab().save(out.filePath(QStringLiteral("wrong-path-%1.png").arg(lang)));
+
         w.applyTheme(MainWindow::Theme::Dark);
         w.monitor()->selectTask(aborted);
         settle(1000);
         w.grab().save(out.filePath(QStringLiteral("tool-error-dark-%1.png").arg(lang)));
+
+        // Two finished cases charted together: one colour per case, one dash per field.
+        QList<qint64> converged;
+        for (int r = 0; r < tasks->rowCount() && converged.size() < 2; ++r) {
+            const Monitor::Outcome o = tasks->outcome(tasks->taskIdAt(r));
+            if (o == Monitor::Outcome::Converged || o == Monitor::Outcome::NotConverged)
+                converged << tasks->taskIdAt(r);
+        }
+        w.monitor()->selectTasks(converged);
+        settle(1500);
+        w.grab().save(out.filePath(QStringLiteral("two-cases-dark-%1.png").arg(lang)));
+
+        // Result > Plots, enlarged: the centreline profile against Ghia's points.
+        w.monitor()->selectTask(converged.value(0));
+        waitFor([&] { return w.resultView()->shownCurvePoints() > 0; }, 20000);
+        if (auto *tabs = w.resultView()->findChild<QTabWidget *>())
+            tabs->setCurrentIndex(1); // Plots
+        w.resultView()->enlargeCurve();
+        settle(1200);
+        if (auto *plot = w.resultView()->findChild<QDialog *>(QStringLiteral("enlargedCurve"))) {
+            plot->grab().save(out.filePath(QStringLiteral("result-plot-dark-%1.png").arg(lang)));
+            plot->close();
+        }
         saveAgentDock(w, out.filePath(QStringLiteral("agent-dock-dark-%1.png").arg(lang)));
+
+        // Help > User Guide, in Eddy's own window.
+        if (auto *guide = w.findChild<QAction *>(QStringLiteral("userGuide"))) {
+            guide->trigger();
+            waitFor([&] { return w.findChild<QDialog *>(QStringLiteral("userGuideDialog")) != nullptr; }, 10000);
+            if (auto *dialog = w.findChild<QDialog *>(QStringLiteral("userGuideDialog"))) {
+                settle(1000);
+                dialog->grab().save(out.filePath(QStringLiteral("user-guide-dark-%1.png").arg(lang)));
+                dialog->close();
+            }
+        }
     }
     std::printf("ready\n");
     std::fflush(stdout);

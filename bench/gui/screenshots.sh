@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Saves docs/screenshots/*.png: Eddy under Xvfb against a local eddy-cfd-server mid-sweep, for
 # {light,dark} x {en,de} x {1280x800,1600x1000} (main-SIZE-THEME-LANG.png), plus per language the
-# sweep editor, the answer panel, the sweep results and the enlarged plot (light, 1280x800) and a
-# tool-error banner and the agent dock in dark.
+# sweep editor, the answer panel, the sweep results, the enlarged plot and a server at a wrong path
+# (light, 1280x800) and, in dark, a tool-error banner, two cases charted together, the enlarged
+# result plot, the agent dock and the user guide's window.
 # Usage: bench/gui/screenshots.sh [build-dir]   (default: build)
 #        SHOTS="1280x800:dark:de ..." restricts the matrix to the listed runs.
 set -euo pipefail
