@@ -123,18 +123,20 @@ QString StatusTimeline::summary() const
 
 QSize StatusTimeline::sizeHint() const
 {
+    // The bar and three lines of summary: wrapped, the longest reads whole in a 1280x800 dock.
     return {400, fontMetrics().height() * 3 + 17};
 }
 
 QSize StatusTimeline::minimumSizeHint() const
 {
-    // The bar and three lines of summary: wrapped, it reads whole in a 1280x800 dock.
-    return {100, fontMetrics().height() * 3 + 17};
+    // As it always was (a window on a small screen must not grow): what does not fit then is
+    // elided at the end, and the tooltip holds it all.
+    return {100, fontMetrics().height() * 2 + 14};
 }
 
 QRect StatusTimeline::summaryRect() const
 {
-    return QRect(4, 17, width() - 8, height() - 17);
+    return QRect(4, 16, width() - 8, height() - 16);
 }
 
 void StatusTimeline::paintEvent(QPaintEvent *)
@@ -165,7 +167,16 @@ void StatusTimeline::paintEvent(QPaintEvent *)
         p.restore();
     }
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(summaryRect(), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, summary());
+    const QRect area = summaryRect();
+    const int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+    QString text = summary();
+    const int lines = std::max(1, area.height() / fontMetrics().height());
+    // Cut at the end, not mid-line at the bottom, when the dock leaves too few lines.
+    for (int budget = area.width() * lines;
+         fontMetrics().boundingRect(area, flags, text).height() > area.height() && budget > 0;
+         budget -= area.width() / 4)
+        text = fontMetrics().elidedText(summary(), Qt::ElideRight, budget);
+    p.drawText(area, flags, text);
 }
 
 void StatusTimeline::setOutcome(std::optional<Monitor::Outcome> outcome)

@@ -530,7 +530,8 @@ void tst_InboxGui::timelineTellsQueueAndUnwatchedTime()
     again.monitor()->selectTask(neverRan);
     QTRY_VERIFY2_WITH_TIMEOUT(timeline->summary().startsWith(QLatin1String("Queued ")), qPrintable(timeline->summary()), 20000);
     QCOMPARE(timeline->split().computingMs, 0);
-    QVERIFY2(timeline->summary().endsWith(QStringLiteral(" · computing 0 ms")), qPrintable(timeline->summary()));
+    QVERIFY2(timeline->summary().contains(QStringLiteral(" · computing 0 ms")), qPrintable(timeline->summary()));
+    QVERIFY2(!timeline->summary().contains(QStringLiteral("waiting for input")), qPrintable(timeline->summary()));
     m_app.reset();
 }
 
