@@ -136,6 +136,13 @@ TaskManager::EntryPtr TaskManager::findVisible(const std::string &id,
     return e ? *e : nullptr;
 }
 
+TaskManager::EntryPtr TaskManager::held(const std::string &id) const
+{
+    const std::shared_lock lock(m_mutex);
+    const auto it = m_tasks.find(id);
+    return it == m_tasks.end() ? nullptr : it->second;
+}
+
 void TaskManager::render(Entry &e)
 {
     static const std::string placeholder = "queued, position #";

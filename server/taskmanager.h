@@ -170,6 +170,8 @@ private:
     // Both under the lock; lookupVisible's pointer is valid while it is held.
     const EntryPtr *lookupVisible(std::string_view id, const std::string &tokenHash) const;
     EntryPtr findVisible(const std::string &id, const std::string &tokenHash) const; // locked
+    // The held task `id` (taken under a shared lock), or nullptr when this server has none.
+    EntryPtr held(const std::string &id) const;
     bool isExpired(const Entry &e, std::int64_t now) const;
     void render(Entry &e);                 // under unique lock
     void enqueue(const EntryPtr &e);       // under unique lock

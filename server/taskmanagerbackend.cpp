@@ -44,14 +44,9 @@ void TaskManager::askAboutMesh(const std::string &id,
                                bool retry)
 {
     catchUp(); // answered or cancelled on another replica: that state wins
-    EntryPtr e;
-    {
-        const std::shared_lock lock(m_mutex);
-        const auto it = m_tasks.find(id);
-        if (it == m_tasks.end())
-            return;
-        e = it->second;
-    }
+    const EntryPtr e = held(id);
+    if (!e)
+        return;
     askAboutMesh(e, quality, retry, attempt);
 }
 
@@ -63,14 +58,9 @@ void TaskManager::finish(const std::string &id,
                          const std::string &message)
 {
     catchUp(); // cancelled on another replica: a job ended by its scancel is no failure
-    EntryPtr e;
-    {
-        const std::shared_lock lock(m_mutex);
-        const auto it = m_tasks.find(id);
-        if (it == m_tasks.end())
-            return;
-        e = it->second;
-    }
+    const EntryPtr e = held(id);
+    if (!e)
+        return;
     legacyToolError(e, result, status, error);
     finish(e, status, std::move(result), std::move(error), message, attempt);
 }

@@ -192,14 +192,9 @@ void TaskManager::askAboutFoamMesh(const std::string &id,
                                    const std::string &summary)
 {
     catchUp(); // answered or cancelled on another replica: that state wins
-    EntryPtr e;
-    {
-        const std::shared_lock lock(m_mutex);
-        const auto it = m_tasks.find(id);
-        if (it == m_tasks.end())
-            return;
-        e = it->second;
-    }
+    const EntryPtr e = held(id);
+    if (!e)
+        return;
     ask(e, std::move(question), FoamRunner::kQuestionMessage, summary, attempt);
 }
 

@@ -3,6 +3,7 @@
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/screenmain.h"
 #include "tests/common/testserver.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
@@ -436,22 +437,7 @@ void tst_SmallScreen::cleanupTestCase()
     m_app.reset();
 }
 
-int main(int argc, char **argv)
-{
-    // An offscreen screen of the size the layout must fit (the plugin's default is 800x600).
-    QTemporaryDir dir;
-    const QString config = dir.filePath(QStringLiteral("screen.json"));
-    QFile f(config);
-    if (!f.open(QIODevice::WriteOnly))
-        return 2;
-    f.write(R"({"screens": [{"name": "screen-1280x800", "x": 0, "y": 0, "width": 1280, "height": 800,
-                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
-    f.close();
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toLocal8Bit());
-    QApplication app(argc, argv);
-    tst_SmallScreen test;
-    QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
-}
+// An offscreen screen of the size the layout must fit.
+EDDY_TEST_MAIN_ON_SCREEN(tst_SmallScreen, 1280, 800)
 
 #include "tst_smallscreen.moc"

@@ -6,6 +6,7 @@
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/screenmain.h"
 #include "tests/common/testserver.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
@@ -687,22 +688,7 @@ void tst_TableLayout::cleanupTestCase()
     closeWindow();
 }
 
-int main(int argc, char **argv)
-{
-    // An offscreen screen of the size the layout must fit (the plugin's default is 800x600).
-    QTemporaryDir dir;
-    const QString config = dir.filePath(QStringLiteral("screen.json"));
-    QFile f(config);
-    if (!f.open(QIODevice::WriteOnly))
-        return 2;
-    f.write(R"({"screens": [{"name": "screen-1280x800", "x": 0, "y": 0, "width": 1280, "height": 800,
-                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
-    f.close();
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toLocal8Bit());
-    QApplication app(argc, argv);
-    tst_TableLayout test;
-    QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
-}
+// An offscreen screen of the size the layout must fit.
+EDDY_TEST_MAIN_ON_SCREEN(tst_TableLayout, 1280, 800)
 
 #include "tst_tablelayout.moc"

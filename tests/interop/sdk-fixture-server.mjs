@@ -6,10 +6,9 @@
 //
 // Usage: node sdk-fixture-server.mjs [--host 127.0.0.1] [--port 0] [--step-ms 60] [--exit-on-stdin-close]
 // Prints "sdk-fixture-server listening on http://HOST:PORT/mcp" on stdout when ready.
-import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { McpServer, ProtocolError, createMcpHandler, fromJsonSchema } from '@modelcontextprotocol/server';
-import { toNodeHandler, localhostHostValidation } from '@modelcontextprotocol/node';
+import { McpServer, ProtocolError, fromJsonSchema } from '@modelcontextprotocol/server';
+import { serveOnLoopback } from './lib/serve.mjs';
 import { TASKS_EXTENSION, redact } from './lib/wire.mjs';
 
 const TOOL_NAME = 'fixture_case';
@@ -283,42 +282,5 @@ function buildServer() {
     return server;
 }
 
-const handler = createMcpHandler(() => buildServer(), {
-    legacy: 'reject',
-    onerror: (e) => log(`sdk reported: ${e.message}`),
-});
-const nodeHandler = toNodeHandler(handler, { onerror: (e) => log(`adapter error: ${e.message}`) });
-const validateHost = localhostHostValidation();
-
-const httpServer = createServer((req, res) => {
-    if (!validateHost(req, res)) return;
-    nodeHandler(req, res).catch((e) => {
-        log(`request failed: ${e.message}`);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-    });
-});
-httpServer.keepAliveTimeout = 30000;
-httpServer.on('error', (e) => {
-    log(`cannot listen on ${options.host}:${options.port}: ${e.message}`);
-    process.exit(1);
-});
-httpServer.listen(options.port, options.host, () => {
-    const { port } = httpServer.address();
-    process.stdout.write(`sdk-fixture-server listening on http://${options.host}:${port}/mcp\n`);
-});
-
-function shutdown() {
-    for (const task of tasks.values()) clearTimeout(task.timer);
-    httpServer.close(() => process.exit(0));
-    handler.close().catch(() => {});
-    setTimeout(() => process.exit(0), 2000).unref();
-}
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
-// A test driver that dies (e.g. killed by a ctest timeout) closes our stdin: do not outlive it.
-if (options.exitOnStdinClose) {
-    process.stdin.on('end', shutdown);
-    process.stdin.on('error', shutdown);
-    process.stdin.resume();
-}
+serveOnLoopback('sdk-fixture-server', buildServer, options, log,
+    () => { for (const task of tasks.values()) clearTimeout(task.timer); });

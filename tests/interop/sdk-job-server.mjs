@@ -8,10 +8,9 @@
 //
 // Usage: node sdk-job-server.mjs [--host 127.0.0.1] [--port 0] [--step-ms 80] [--exit-on-stdin-close]
 // Prints "sdk-job-server listening on http://HOST:PORT/mcp" on stdout when ready.
-import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { McpServer, createMcpHandler, fromJsonSchema } from '@modelcontextprotocol/server';
-import { toNodeHandler, localhostHostValidation } from '@modelcontextprotocol/node';
+import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
+import { serveOnLoopback } from './lib/serve.mjs';
 import { redact } from './lib/wire.mjs';
 
 function parseArgs(argv) {
@@ -131,41 +130,5 @@ function buildServer() {
     return server;
 }
 
-const handler = createMcpHandler(() => buildServer(), {
-    legacy: 'reject',
-    onerror: (e) => log(`sdk reported: ${e.message}`),
-});
-const nodeHandler = toNodeHandler(handler, { onerror: (e) => log(`adapter error: ${e.message}`) });
-const validateHost = localhostHostValidation();
-
-const httpServer = createServer((req, res) => {
-    if (!validateHost(req, res)) return;
-    nodeHandler(req, res).catch((e) => {
-        log(`request failed: ${e.message}`);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-    });
-});
-httpServer.keepAliveTimeout = 30000;
-httpServer.on('error', (e) => {
-    log(`cannot listen on ${options.host}:${options.port}: ${e.message}`);
-    process.exit(1);
-});
-httpServer.listen(options.port, options.host, () => {
-    const { port } = httpServer.address();
-    process.stdout.write(`sdk-job-server listening on http://${options.host}:${port}/mcp\n`);
-});
-
-function shutdown() {
-    for (const job of jobs.values()) clearTimeout(job.timer);
-    httpServer.close(() => process.exit(0));
-    handler.close().catch(() => {});
-    setTimeout(() => process.exit(0), 2000).unref();
-}
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
-if (options.exitOnStdinClose) {
-    process.stdin.on('end', shutdown);
-    process.stdin.on('error', shutdown);
-    process.stdin.resume();
-}
+serveOnLoopback('sdk-job-server', buildServer, options, log,
+    () => { for (const job of jobs.values()) clearTimeout(job.timer); });
