@@ -3363,16 +3363,22 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>%1 · Rechenzeit des Lösers %2 s</translation>
     </message>
     <message>
-        <source>%1 · seen %2 after it ended (Eddy was closed or not looking)</source>
-        <translation>%1 · erst %2 nach dem Ende gesehen (Eddy war geschlossen oder hat nicht nachgesehen)</translation>
-    </message>
-    <message>
         <source>Queued %1 · computing %2</source>
         <translation>Warteschlange %1 · Rechnen %2</translation>
     </message>
     <message>
         <source>Computing %1</source>
         <translation>Rechnen %1</translation>
+    </message>
+    <message>
+        <source>%1
+(Eddy was closed or not looking when it ended.)</source>
+        <translation>%1
+(Eddy war geschlossen oder hat nicht nachgesehen, als sie endete.)</translation>
+    </message>
+    <message>
+        <source>%1 · seen %2 after its end</source>
+        <translation>%1 · erst %2 nach dem Ende gesehen</translation>
     </message>
 </context>
 <context>

@@ -42,7 +42,9 @@ void StatusTimeline::setEvents(const QList<Store::TaskEventRecord> &events, qint
     m_events = events;
     std::stable_sort(m_events.begin(), m_events.end(), [](const auto &a, const auto &b) { return a.atMs < b.atMs; });
     m_endMs = endMs;
-    setToolTip(summary());
+    setToolTip(split().unwatchedMs > 0
+                   ? tr("%1\n(Eddy was closed or not looking when it ended.)").arg(summary())
+                   : summary());
     update();
 }
 
@@ -116,27 +118,27 @@ QString StatusTimeline::summary() const
         text = tr("%1 · solver time %2 s")
                    .arg(text, QLocale().toString(*m_solverSeconds, 'f', *m_solverSeconds < 1 ? 2 : 1));
     if (t.unwatchedMs > 0)
-        text = tr("%1 · seen %2 after it ended (Eddy was closed or not looking)")
+        text = tr("%1 · seen %2 after its end")
                    .arg(text, TaskTableModel::durationText(t.unwatchedMs));
     return text;
 }
 
 QSize StatusTimeline::sizeHint() const
 {
-    // The bar and three lines of summary: wrapped, the longest reads whole in a 1280x800 dock.
-    return {400, fontMetrics().height() * 3 + 17};
+    // The bar and two lines of summary: wrapped, the longest reads whole in a 1280x800 dock.
+    return {400, fontMetrics().height() * 2 + 14};
 }
 
 QSize StatusTimeline::minimumSizeHint() const
 {
-    // As it always was (a window on a small screen must not grow): what does not fit then is
-    // elided at the end, and the tooltip holds it all.
+    // As it always was (a window on a small screen must not grow); what a narrower dock cannot
+    // hold is elided at the end, and the tooltip holds it all.
     return {100, fontMetrics().height() * 2 + 14};
 }
 
 QRect StatusTimeline::summaryRect() const
 {
-    return QRect(4, 16, width() - 8, height() - 16);
+    return QRect(4, 14, width() - 8, height() - 14);
 }
 
 void StatusTimeline::paintEvent(QPaintEvent *)

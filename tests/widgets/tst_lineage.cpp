@@ -205,7 +205,7 @@ void tst_Lineage::subSecondDurations()
     timeline.setEvents({queued, running, done}, 1'060'000);
     QCOMPARE(timeline.summary(),
              QStringLiteral("Queued 2 s · computing 3 s · solver time 2.9 s · "
-                            "seen 55 s after it ended (Eddy was closed or not looking)"));
+                            "seen 55 s after its end"));
     // Cancelled in the queue: it never computed.
     task.status = TaskStatus::Cancelled;
     task.result.clear();
