@@ -8,7 +8,7 @@
 // Prints "sdk-fixture-server listening on http://HOST:PORT/mcp" on stdout when ready.
 import { randomBytes } from 'node:crypto';
 import { McpServer, ProtocolError, fromJsonSchema } from '@modelcontextprotocol/server';
-import { serveOnLoopback } from './lib/serve.mjs';
+import { parseFixtureArgs, serveOnLoopback } from './lib/serve.mjs';
 import { TASKS_EXTENSION, redact } from './lib/wire.mjs';
 
 const TOOL_NAME = 'fixture_case';
@@ -16,30 +16,7 @@ const INVALID_PARAMS = -32602;
 const MISSING_CAPABILITY = -32021;
 const TTL_MS = 10 * 60 * 1000;
 
-function parseArgs(argv) {
-    const opts = { host: '127.0.0.1', port: 0, stepMs: 60, exitOnStdinClose: false };
-    for (let i = 0; i < argv.length; i++) {
-        const flag = argv[i];
-        const value = argv[i + 1];
-        if (flag === '--host' && value !== undefined) { opts.host = value; i++; }
-        else if (flag === '--port' && value !== undefined) { opts.port = Number(value); i++; }
-        else if (flag === '--step-ms' && value !== undefined) { opts.stepMs = Number(value); i++; }
-        else if (flag === '--exit-on-stdin-close') opts.exitOnStdinClose = true;
-        else {
-            process.stderr.write(`sdk-fixture-server: unknown or incomplete flag "${flag}". `
-                + 'Use --host ADDR, --port N, --step-ms N, --exit-on-stdin-close.\n');
-            process.exit(2);
-        }
-    }
-    if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535
-        || !Number.isInteger(opts.stepMs) || opts.stepMs < 1) {
-        process.stderr.write('sdk-fixture-server: --port must be 0..65535 and --step-ms a positive integer.\n');
-        process.exit(2);
-    }
-    return opts;
-}
-
-const options = parseArgs(process.argv.slice(2));
+const options = parseFixtureArgs('sdk-fixture-server', process.argv.slice(2), 60);
 const log = (line) => process.stderr.write(`sdk-fixture-server: ${line}\n`);
 
 // taskId -> task record. Keys of inputRequests are never reused within a task.

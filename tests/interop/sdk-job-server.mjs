@@ -10,33 +10,10 @@
 // Prints "sdk-job-server listening on http://HOST:PORT/mcp" on stdout when ready.
 import { randomBytes } from 'node:crypto';
 import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
-import { serveOnLoopback } from './lib/serve.mjs';
+import { parseFixtureArgs, serveOnLoopback } from './lib/serve.mjs';
 import { redact } from './lib/wire.mjs';
 
-function parseArgs(argv) {
-    const opts = { host: '127.0.0.1', port: 0, stepMs: 80, exitOnStdinClose: false };
-    for (let i = 0; i < argv.length; i++) {
-        const flag = argv[i];
-        const value = argv[i + 1];
-        if (flag === '--host' && value !== undefined) { opts.host = value; i++; }
-        else if (flag === '--port' && value !== undefined) { opts.port = Number(value); i++; }
-        else if (flag === '--step-ms' && value !== undefined) { opts.stepMs = Number(value); i++; }
-        else if (flag === '--exit-on-stdin-close') opts.exitOnStdinClose = true;
-        else {
-            process.stderr.write(`sdk-job-server: unknown or incomplete flag "${flag}". `
-                + 'Use --host ADDR, --port N, --step-ms N, --exit-on-stdin-close.\n');
-            process.exit(2);
-        }
-    }
-    if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535
-        || !Number.isInteger(opts.stepMs) || opts.stepMs < 1) {
-        process.stderr.write('sdk-job-server: --port must be 0..65535 and --step-ms a positive integer.\n');
-        process.exit(2);
-    }
-    return opts;
-}
-
-const options = parseArgs(process.argv.slice(2));
+const options = parseFixtureArgs('sdk-job-server', process.argv.slice(2), 80);
 const log = (line) => process.stderr.write(`sdk-job-server: ${line}\n`);
 
 // jobId -> { caseName, steps, step, state, timer }

@@ -6,6 +6,31 @@ import { createServer } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, localhostHostValidation } from '@modelcontextprotocol/node';
 
+// The fixtures' command line: --host ADDR, --port N, --step-ms N (the pace of a pretend case),
+// --exit-on-stdin-close. A bad flag or value ends the process with exit code 2 and says why.
+export function parseFixtureArgs(name, argv, defaultStepMs) {
+    const opts = { host: '127.0.0.1', port: 0, stepMs: defaultStepMs, exitOnStdinClose: false };
+    for (let i = 0; i < argv.length; i++) {
+        const flag = argv[i];
+        const value = argv[i + 1];
+        if (flag === '--host' && value !== undefined) { opts.host = value; i++; }
+        else if (flag === '--port' && value !== undefined) { opts.port = Number(value); i++; }
+        else if (flag === '--step-ms' && value !== undefined) { opts.stepMs = Number(value); i++; }
+        else if (flag === '--exit-on-stdin-close') opts.exitOnStdinClose = true;
+        else {
+            process.stderr.write(`${name}: unknown or incomplete flag "${flag}". `
+                + 'Use --host ADDR, --port N, --step-ms N, --exit-on-stdin-close.\n');
+            process.exit(2);
+        }
+    }
+    if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535
+        || !Number.isInteger(opts.stepMs) || opts.stepMs < 1) {
+        process.stderr.write(`${name}: --port must be 0..65535 and --step-ms a positive integer.\n`);
+        process.exit(2);
+    }
+    return opts;
+}
+
 // options: { host, port, exitOnStdinClose }; log(line) writes one log line; onShutdown() stops
 // the fixture's own timers before the process exits.
 export function serveOnLoopback(name, buildServer, options, log, onShutdown = () => {}) {
