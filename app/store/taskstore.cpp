@@ -222,6 +222,17 @@ static_assert(s_migrationCount == TaskStore::SchemaVersion);
 
 } // namespace
 
+namespace {
+QString newerSchemaMessage(const QString &path, int version)
+{
+    return QStringLiteral("The database %1 was written by a newer Eddy (schema %2; this Eddy knows "
+                          "up to %3). Update Eddy, or use another file with --db.")
+        .arg(path)
+        .arg(version)
+        .arg(TaskStore::SchemaVersion);
+}
+} // namespace
+
 TaskStore::TaskStore() = default;
 TaskStore::~TaskStore() = default;
 
@@ -238,9 +249,7 @@ bool TaskStore::open(const QString &path)
                                  "(schema %2; this Eddy needs %3). Copy it to a writable folder "
                                  "and open the copy: it is upgraded there.")
                       .arg(path).arg(version).arg(SchemaVersion)
-                : QStringLiteral("The database %1 was written by a newer Eddy (schema %2; this "
-                                 "Eddy knows up to %3). Update Eddy, or use another file with --db.")
-                      .arg(path).arg(version).arg(SchemaVersion);
+                : newerSchemaMessage(path, version);
             m_db.close();
             m_db.setError(err);
             return false;
@@ -269,11 +278,7 @@ bool TaskStore::migrate()
         return false;
     }
     if (version > SchemaVersion) {
-        m_db.setError(QStringLiteral("The database %1 was written by a newer Eddy (schema %2; this "
-                                     "Eddy knows up to %3). Update Eddy, or use another file with --db.")
-                          .arg(m_db.path())
-                          .arg(version)
-                          .arg(SchemaVersion));
+        m_db.setError(newerSchemaMessage(m_db.path(), version));
         return false;
     }
     for (int v = version; v < SchemaVersion; ++v) {
