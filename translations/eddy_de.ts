@@ -2578,6 +2578,17 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     </message>
 </context>
 <context>
+    <name>Eddy::PlotWindow</name>
+    <message>
+        <source>Enlarge Plot</source>
+        <translation>Vergrößern</translation>
+    </message>
+    <message>
+        <source>Show the plot in a large window of its own</source>
+        <translation>Das Diagramm in einem eigenen großen Fenster zeigen</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::ResidualChart</name>
     <message>
         <source>Iteration</source>
@@ -2824,14 +2835,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>no</source>
         <translation>nein</translation>
-    </message>
-    <message>
-        <source>Enlarge Plot</source>
-        <translation>Vergrößern</translation>
-    </message>
-    <message>
-        <source>Show the plot in a large window of its own</source>
-        <translation>Das Diagramm in einem eigenen großen Fenster zeigen</translation>
     </message>
     <message>
         <source>Result Plot</source>
@@ -3799,14 +3802,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>No numeric values of %1 against %2: choose other columns.</source>
         <translation>Keine numerischen Werte von %1 über %2: Wählen Sie andere Spalten.</translation>
-    </message>
-    <message>
-        <source>Enlarge Plot</source>
-        <translation>Vergrößern</translation>
-    </message>
-    <message>
-        <source>Show the plot in a large window of its own</source>
-        <translation>Das Diagramm in einem eigenen großen Fenster zeigen</translation>
     </message>
     <message>
         <source>Sweep Results Plot</source>

@@ -1,10 +1,23 @@
 #include "widgets/plotwindow.h"
 
+#include <QCoreApplication>
 #include <QDialog>
 #include <QScreen>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace Eddy {
+
+QToolButton *enlargeButton(QWidget *parent, const QString &objectName)
+{
+    auto *button = new QToolButton(parent);
+    button->setObjectName(objectName);
+    button->setText(QCoreApplication::translate("Eddy::PlotWindow", "Enlarge Plot"));
+    button->setToolTip(
+        QCoreApplication::translate("Eddy::PlotWindow", "Show the plot in a large window of its own"));
+    button->setAutoRaise(true);
+    return button;
+}
 
 QDialog *enlargeIntoWindow(QWidget *view, QWidget *home, const QString &title,
                            const QString &objectName, std::function<void()> putBack)

@@ -108,11 +108,7 @@ ResultView::ResultView(QWidget *parent)
     plots->setSpacing(2);
     auto *curveRow = new QHBoxLayout;
     curveRow->addWidget(m_curveList, 1);
-    auto *enlarge = new QToolButton(m_plots);
-    enlarge->setObjectName(QStringLiteral("enlargeCurve"));
-    enlarge->setText(tr("Enlarge Plot"));
-    enlarge->setToolTip(tr("Show the plot in a large window of its own"));
-    enlarge->setAutoRaise(true);
+    QToolButton *enlarge = enlargeButton(m_plots, QStringLiteral("enlargeCurve"));
     connect(enlarge, &QToolButton::clicked, this, &ResultView::enlargeCurve);
     curveRow->addWidget(enlarge);
     plots->addLayout(curveRow);

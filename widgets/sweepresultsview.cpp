@@ -135,11 +135,7 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
         QAction *a = menu->addAction(text, this, [this, kind] { exportInteractive(kind); });
         a->setToolTip(tip);
     };
-    auto *enlarge = new QToolButton(this);
-    enlarge->setObjectName(QStringLiteral("enlargePlot"));
-    enlarge->setText(tr("Enlarge Plot"));
-    enlarge->setToolTip(tr("Show the plot in a large window of its own"));
-    enlarge->setAutoRaise(true);
+    QToolButton *enlarge = enlargeButton(this, QStringLiteral("enlargePlot"));
     connect(enlarge, &QToolButton::clicked, this, &SweepResultsView::enlargePlot);
     tools->addWidget(enlarge);
     addTool(tr("Export CSV..."), tr("Save the table: parameters, status and result scalars"), QStringLiteral("csv"));
