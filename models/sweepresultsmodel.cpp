@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace Eddy {
@@ -147,7 +148,7 @@ QVariant SweepResultsModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (index.column() == 0)
-            return row.caseIndex >= 0 ? tr("Case %1").arg(row.caseIndex + 1) : tr("Task %1").arg(row.task.id);
+            return caseLabelAt(index.row());
         return displayOf(v, m_scientific.contains(valueName(index.column())));
     case Qt::ToolTipRole:
         return v.typeId() == QMetaType::Double ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest)
@@ -447,6 +448,45 @@ QString SweepResultsModel::toCsv() const
     }
     std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.c.index < b.c.index; });
     return Monitor::SweepExport::csv(rows, m_params);
+}
+
+QString SweepResultsModel::caseLabelAt(int r) const
+{
+    if (r < 0 || r >= m_rows.size())
+        return {};
+    const Row &row = m_rows.at(r);
+    return row.caseIndex >= 0 ? tr("Case %1").arg(row.caseIndex + 1) : tr("Task %1").arg(row.task.id);
+}
+
+CaseComparison::Case SweepResultsModel::comparisonCase(int r) const
+{
+    CaseComparison::Case c;
+    if (r < 0 || r >= m_rows.size())
+        return c;
+    const Row &row = m_rows.at(r);
+    c.taskId = row.task.id;
+    c.label = caseLabelAt(r);
+    const json args = json::parse(row.task.arguments.toStdString(), nullptr, false);
+    if (args.is_object()) {
+        for (auto it = args.begin(); it != args.end(); ++it)
+            if (it.key() != "idempotency_key") // Eddy's own, different in every call
+                c.arguments.insert(QString::fromStdString(it.key()),
+                               it->is_primitive() ? scalarValue(*it) : QVariant(QString::fromStdString(it->dump())));
+    }
+    c.scalars = row.scalars;
+    return c;
+}
+
+QList<qint64> SweepResultsModel::tasksInCaseOrder() const
+{
+    QList<QPair<int, qint64>> order;
+    for (const Row &row : m_rows)
+        order.append({row.caseIndex < 0 ? std::numeric_limits<int>::max() : row.caseIndex, row.task.id});
+    std::sort(order.begin(), order.end());
+    QList<qint64> out;
+    for (const auto &o : std::as_const(order))
+        out << o.second;
+    return out;
 }
 
 } // namespace Eddy

@@ -3,6 +3,7 @@
 #include "app/monitor/outcome.h"
 #include "app/monitor/sweepexport.h"
 #include "app/vocab/records.h"
+#include "models/casecomparison.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -84,6 +85,23 @@ public:
     QString toCsv() const;
     // The answers given to each task's questions (task id -> text), exported as "answer".
     void setAnswers(const QHash<qint64, QString> &answers) { m_answers = answers; }
+
+    // The row's case for a comparison: label, every argument (but Eddy's idempotency_key), every result scalar (none unless
+    // the case completed without a tool error). And what else the compare view shows of it.
+    CaseComparison::Case comparisonCase(int row) const;
+    qint64 taskIdAt(int row) const { return row >= 0 && row < m_rows.size() ? m_rows.at(row).task.id : 0; }
+    int rowOfTask(qint64 taskId) const { return m_byTask.value(taskId, -1); }
+    int caseIndexAt(int row) const { return row >= 0 && row < m_rows.size() ? m_rows.at(row).caseIndex : -1; }
+    Monitor::Outcome outcomeAt(int row) const
+    {
+        return row >= 0 && row < m_rows.size() ? m_rows.at(row).outcome : Monitor::Outcome::Working;
+    }
+    QString resultAt(int row) const { return row >= 0 && row < m_rows.size() ? m_rows.at(row).task.result : QString(); }
+    QString answersOf(qint64 taskId) const { return m_answers.value(taskId); }
+    QString caseLabelAt(int row) const;
+    // The task ids of every row in case order: the sweep's first case first (the default
+    // baseline, CaseComparison::pickBaseline()).
+    QList<qint64> tasksInCaseOrder() const;
 
     // Flattens structuredContent to scalar fields: {"a":1,"b":{"x":2}} -> a=1, b.x=2.
     static QList<QPair<QString, QVariant>> scalarsOf(const QString &resultJson);

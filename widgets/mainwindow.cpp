@@ -15,6 +15,7 @@
 #include "widgets/elicitationdialog.h"
 #include "widgets/progressdelegate.h"
 #include "widgets/residualchart.h"
+#include "widgets/compareview.h"
 #include "widgets/resultview.h"
 #include "widgets/schemaform.h"
 #include "widgets/serverdialog.h"
@@ -192,6 +193,10 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     connect(m_monitor, &TaskMonitor::rerunRequested, this, &MainWindow::rerun);
     connect(m_monitor, &TaskMonitor::relaunchRequested, this, &MainWindow::relaunch);
     connect(m_sweepResultsView, &SweepResultsView::taskActivated, m_monitor, &TaskMonitor::selectTask);
+    // The compare window reads the compared cases' stored residual histories.
+    connect(m_sweepResultsView->compareView(), &CompareView::samplesNeeded, m_bridge, &EngineBridge::requestSamples);
+    connect(m_bridge, &EngineBridge::samplesReady, m_sweepResultsView->compareView()->residualSeries(),
+            &ChartSeriesSet::setSamples);
 
     // Engine -> GUI (queued: the engine lives on its own thread).
     connect(m_bridge, &EngineBridge::snapshotReady, this, &MainWindow::onSnapshot);

@@ -5,6 +5,7 @@
 #include "models/outcomepalette.h"
 #include "models/sweepresultsmodel.h"
 #include "widgets/charttheme.h"
+#include "widgets/compareview.h"
 #include "widgets/filedialog.h"
 #include "widgets/niceaxis.h"
 
@@ -39,6 +40,7 @@ namespace Eddy {
 SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
+    , m_compare(new CompareView(model, this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_table(new QTableView(this))
     , m_summary(new QLabel(this))
@@ -135,6 +137,18 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
         QAction *a = menu->addAction(text, this, [this, kind] { exportInteractive(kind); });
         a->setToolTip(tip);
     };
+    auto *compare = new QToolButton(this);
+    compare->setObjectName(QStringLiteral("compareCases"));
+    compare->setText(tr("Compare"));
+    compare->setToolTip(tr("Compare the selected cases, or one case with the sweep's first, in a window "
+                           "of their own"));
+    compare->setAutoRaise(true);
+    compare->setEnabled(false);
+    connect(compare, &QToolButton::clicked, this, &SweepResultsView::compareSelected);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, compare, [this, compare] {
+        compare->setEnabled(!selectedTasks().isEmpty());
+    });
+    tools->addWidget(compare);
     QToolButton *enlarge = enlargeButton(this, QStringLiteral("enlargePlot"));
     connect(enlarge, &QToolButton::clicked, this, &SweepResultsView::enlargePlot);
     tools->addWidget(enlarge);
@@ -583,6 +597,24 @@ void SweepResultsView::enlargePlot()
                           m_split->insertWidget(1, m_view); // back beside the table
                           m_split->setSizes(sizes);
                       });
+}
+
+QList<qint64> SweepResultsView::selectedTasks() const
+{
+    QList<qint64> out;
+    QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    for (const QModelIndex &i : std::as_const(rows))
+        out << i.data(SweepResultsModel::TaskIdRole).toLongLong();
+    return out;
+}
+
+void SweepResultsView::compareSelected()
+{
+    m_compare->setCases(selectedTasks());
+    m_compare->show();
+    m_compare->raise();
+    m_compare->activateWindow();
 }
 
 void SweepResultsView::showEvent(QShowEvent *event)

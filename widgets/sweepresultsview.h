@@ -17,6 +17,7 @@ class QTableView;
 namespace Eddy {
 
 class ChartTheme;
+class CompareView;
 class SweepResultsModel;
 struct SvgPlot;
 
@@ -55,6 +56,12 @@ public:
     void enlargePlot();
     QChartView *chartView() const { return m_view; }
 
+    // The tasks of the rows selected in the table, in the table's order.
+    QList<qint64> selectedTasks() const;
+    // Compare: the selected cases (one: against its baseline) in the compare window.
+    void compareSelected();
+    CompareView *compareView() const { return m_compare; }
+
     bool exportCsv(const QString &path) const;
     SvgPlot plot() const;
     bool exportSvg(const QString &path) const;
@@ -82,6 +89,7 @@ private:
     QStringList rememberedChoice() const; // {x, y}, or empty
 
     SweepResultsModel *m_model;
+    CompareView *m_compare;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QLabel *m_summary;

@@ -1,0 +1,280 @@
+#include "app/monitor/engine.h"
+#include "models/enginebridge.h"
+#include "models/inboxmodel.h"
+#include "models/serverlistmodel.h"
+#include "models/sweepresultsmodel.h"
+#include "models/tasktablemodel.h"
+#include "tests/common/e2ewindow.h"
+#include "tests/common/testserver.h"
+#include "widgets/compareview.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/resultview.h"
+#include "widgets/fieldpictures.h"
+#include "widgets/mainwindow.h"
+#include "widgets/residualchart.h"
+#include "widgets/sweepresultsview.h"
+#include "widgets/taskmonitor.h"
+
+#include <QChart>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineSeries>
+#include <QRegularExpression>
+#include "models/sampleseriesmodel.h"
+#include <QSet>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+using namespace Eddy;
+using json = nlohmann::json;
+
+// An engineer reviewing a finished sweep in the real window (offscreen, 1280x800) against the
+// real eddy-cfd-server and a real SQLite file: four cavity cases at two tolerances, with and without a
+// mesh question answered "repair". Compare a case with the sweep's first case; brush the parallel
+// coordinates and see the cases selected in the table.
+class tst_CompareGui : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void compareFlagsARegressionAgainstTheBaseline();
+    void compareShowsQuestionsAndAnswers();
+    void cleanupTestCase();
+
+private:
+    qint64 taskOf(double tolerance, bool defect) const;
+    int tableRowOf(qint64 taskId) const;
+    void selectRows(const QList<qint64> &tasks);
+    void showSweep();
+    static int resultRow(const QTableWidget *table, const QString &scalar);
+
+    Test::TestServer m_server;
+    QTemporaryDir m_dir;
+    std::unique_ptr<Test::E2eWindow> m_app;
+    MainWindow *m_window = nullptr;
+};
+
+void tst_CompareGui::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("EddyTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_comparegui"));
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+    QVERIFY2(m_server.start({QStringLiteral("--workers"), QStringLiteral("2")}, m_dir.filePath(QStringLiteral("server"))),
+             qPrintable(m_server.errorString()));
+    Test::E2eWindowOptions options;
+    options.size = QSize(1280, 800);
+    options.waitForSession = true;
+    m_app = Test::E2eWindow::open(m_dir.filePath(QStringLiteral("eddy.sqlite")), options);
+    QVERIFY(m_app);
+    m_window = m_app->window();
+    QVERIFY(m_app->addServer(m_server.url(), QStringLiteral("Test CFD")) > 0);
+    const qint64 serverId = m_window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    const QByteArray spec = R"({"tool": "run_cfd_case",
+        "fixed": {"case_name": "compare", "reynolds": 100, "grid": 16},
+        "vary": {"tolerance": {"list": [1e-4, 1e-5]}, "force_mesh_defect": {"list": [false, true]}},
+        "concurrency": 4})";
+    m_app->bridge()->submitSweep(serverId, spec, m_window->currentSession());
+    TaskTableModel *tasks = m_window->taskModel();
+    QTRY_COMPARE_WITH_TIMEOUT(tasks->rowCount(), 4, 60000);
+    // Every mesh question is answered "repair", as an engineer would in the inbox.
+    const InboxModel *inbox = m_window->inboxModel();
+    QSet<qint64> answered;
+    const auto settled = [&] {
+        for (int r = 0; r < inbox->rowCount(); ++r) {
+            const qint64 task = inbox->index(r, 0).data(InboxModel::TaskIdRole).toLongLong();
+            if (answered.contains(task))
+                continue;
+            answered.insert(task);
+            m_app->bridge()->answerInput(task, inbox->index(r, 0).data(InboxModel::KeyRole).toString(),
+                                         R"({"action":"accept","content":{"action":"repair","smoothing_passes":5}})");
+        }
+        return tasks->statusCounts().value(Store::TaskStatus::Completed) == 4;
+    };
+    QVERIFY2(QTest::qWaitFor(settled, 240000), qPrintable(m_window->statusCountsText()));
+    QCOMPARE(answered.size(), 2);
+}
+
+qint64 tst_CompareGui::taskOf(double tolerance, bool defect) const
+{
+    const TaskTableModel *m = m_window->taskModel();
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const Store::TaskRecord *t = m->task(m->taskIdAt(r));
+        const json args = json::parse(t->arguments.toStdString(), nullptr, false);
+        if (args.value("tolerance", 0.0) == tolerance && args.value("force_mesh_defect", false) == defect)
+            return t->id;
+    }
+    return 0;
+}
+
+int tst_CompareGui::tableRowOf(qint64 taskId) const
+{
+    const QAbstractItemModel *proxy = m_window->sweepResults()->table()->model();
+    for (int r = 0; r < proxy->rowCount(); ++r)
+        if (proxy->index(r, 0).data(SweepResultsModel::TaskIdRole).toLongLong() == taskId)
+            return r;
+    return -1;
+}
+
+// Clicks the rows of these tasks in the sweep table (Ctrl-click after the first).
+void tst_CompareGui::selectRows(const QList<qint64> &tasks)
+{
+    QTableView *table = m_window->sweepResults()->table();
+    for (int i = 0; i < tasks.size(); ++i) {
+        const int row = tableRowOf(tasks.at(i));
+        QVERIFY(row >= 0);
+        const QRect cell = table->visualRect(table->model()->index(row, 0));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, i == 0 ? Qt::NoModifier : Qt::ControlModifier,
+                          cell.center());
+    }
+    QCOMPARE(m_window->sweepResults()->selectedTasks().size(), tasks.size());
+}
+
+void tst_CompareGui::showSweep()
+{
+    m_window->monitor()->selectTask(taskOf(1e-4, false));
+    SweepResultsModel *model = m_window->sweepResults()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(model->withResultsCount(), 4, 30000);
+    m_window->sweepResultsDock()->raise();
+    QTRY_VERIFY(m_window->sweepResults()->table()->isVisible());
+}
+
+int tst_CompareGui::resultRow(const QTableWidget *table, const QString &scalar)
+{
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->item(r, 0) && table->item(r, 0)->text() == scalar)
+            return r;
+    return -1;
+}
+
+// One case selected, Compare: it stands against the sweep's first case (tolerance 1e-4, no
+// defect). The tighter tolerance needs more iterations than the threshold allows: flagged on screen and in the
+// CSV; raising the threshold clears the flag.
+void tst_CompareGui::compareFlagsARegressionAgainstTheBaseline()
+{
+    showSweep();
+    const qint64 first = taskOf(1e-4, false);
+    const qint64 fine = taskOf(1e-5, false);
+    selectRows({fine});
+    auto *compare = m_window->sweepResults()->findChild<QToolButton *>(QStringLiteral("compareCases"));
+    QVERIFY2(compare, "the sweep results have no Compare button");
+    QVERIFY(compare->isEnabled());
+    QTest::mouseClick(compare, Qt::LeftButton);
+    auto *view = m_window->findChild<CompareView *>();
+    QVERIFY(view);
+    QTRY_VERIFY(view->isVisible());
+    QCOMPARE(view->cases(), (QList<qint64>{first, fine}));
+    QCOMPARE(view->baseline(), first);
+    QCOMPARE(view->baselineCombo()->currentText(), QStringLiteral("Case 1"));
+
+    // Inputs: only the argument that differs.
+    QTableWidget *inputs = view->inputsTable();
+    QCOMPARE(inputs->rowCount(), 1);
+    QCOMPARE(inputs->item(0, 0)->text(), QStringLiteral("tolerance"));
+    QCOMPARE(inputs->item(0, 1)->text(), QLocale().toString(1e-4, 'g', 6));
+    QCOMPARE(inputs->item(0, 2)->text(), QLocale().toString(1e-5, 'g', 6));
+    QTest::mouseClick(view->allArgumentsBox(), Qt::LeftButton);
+    QVERIFY(inputs->rowCount() > 3);
+    QVERIFY(resultRow(inputs, QStringLiteral("reynolds")) >= 0);
+    QTest::mouseClick(view->allArgumentsBox(), Qt::LeftButton);
+    QCOMPARE(inputs->rowCount(), 1);
+
+    // Results: iterations with difference and change, flagged.
+    QTableWidget *results = view->resultsTable();
+    const int iterations = resultRow(results, QStringLiteral("iterations"));
+    QVERIFY(iterations >= 0);
+    const SweepResultsModel *model = m_window->sweepResults()->model();
+    const double base = model->comparisonCase(model->rowOfTask(first)).scalars.value(QStringLiteral("iterations")).toDouble();
+    const double mine = model->comparisonCase(model->rowOfTask(fine)).scalars.value(QStringLiteral("iterations")).toDouble();
+    QVERIFY2(mine > base * 1.2, qPrintable(QStringLiteral("%1 vs %2").arg(mine).arg(base)));
+    QCOMPARE(results->item(iterations, 3)->text(), QLocale().toString(mine - base, 'g', 6));
+    QTableWidgetItem *change = results->item(iterations, 4);
+    QVERIFY2(change->text().startsWith(QStringLiteral("⚠ +")), qPrintable(change->text()));
+    QVERIFY(change->data(Qt::UserRole).toBool());
+    QVERIFY2(change->toolTip().contains(QStringLiteral("threshold +20 %")), qPrintable(change->toolTip()));
+    QVERIFY(view->regressionCount() >= 1);
+    QVERIFY2(view->summaryLabel()->text().contains(QStringLiteral("iterations")), qPrintable(view->summaryLabel()->text()));
+
+    // In the export too.
+    const QString path = m_dir.filePath(QStringLiteral("comparison.csv"));
+    QVERIFY(view->exportCsv(path));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString csv = QString::fromUtf8(file.readAll());
+    QVERIFY2(csv.contains(QRegularExpression(QStringLiteral("\nCase 2,iterations,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.e+-]+,yes,"))),
+             qPrintable(csv));
+
+    // The residual histories of both cases on one chart.
+    QTRY_VERIFY_WITH_TIMEOUT(view->residualChart()->series().size() >= 2, 30000);
+    QSet<qint64> charted;
+    for (const auto *s : view->residualChart()->series())
+        charted.insert(s->taskId());
+    QCOMPARE(charted, (QSet<qint64>{first, fine}));
+
+    // A laxer rule: no flag on the iterations any more.
+    QDoubleSpinBox *threshold = view->findChild<QDoubleSpinBox *>(QStringLiteral("iterationsThreshold"));
+    QVERIFY(threshold);
+    QCOMPARE(threshold->value(), 20.0);
+    threshold->setFocus();
+    threshold->selectAll();
+    QTest::keyClicks(threshold, QStringLiteral("1000"));
+    QTest::keyClick(threshold, Qt::Key_Enter);
+    QCOMPARE(threshold->value(), 1000.0);
+    QVERIFY(!results->item(resultRow(results, QStringLiteral("iterations")), 4)->data(Qt::UserRole).toBool());
+    threshold->setValue(20);
+
+    // The other case as the baseline: now the first case has fewer iterations, no flag there.
+    view->baselineCombo()->setFocus();
+    QTest::keyClick(view->baselineCombo(), Qt::Key_Down);
+    QCOMPARE(view->baseline(), fine);
+    QCOMPARE(results->horizontalHeaderItem(1)->text(), QStringLiteral("Case 2 (baseline)"));
+    QVERIFY(!results->item(resultRow(results, QStringLiteral("iterations")), 4)->data(Qt::UserRole).toBool());
+    view->close();
+}
+
+// Two cases with their mesh questions' answers (who, when).
+void tst_CompareGui::compareShowsQuestionsAndAnswers()
+{
+    showSweep();
+    const qint64 a = taskOf(1e-4, true);
+    const qint64 b = taskOf(1e-5, true);
+    selectRows({a, b});
+    QTest::mouseClick(m_window->sweepResults()->findChild<QToolButton *>(QStringLiteral("compareCases")), Qt::LeftButton);
+    auto *view = m_window->findChild<CompareView *>();
+    QTRY_VERIFY(view->isVisible());
+    QCOMPARE(view->cases().size(), 2);
+    QTableWidget *questions = view->questionsTable();
+    QCOMPARE(questions->rowCount(), 2);
+    for (int r = 0; r < 2; ++r) {
+        const QString text = questions->item(r, 1)->text();
+        QVERIFY2(text.contains(QStringLiteral("accept")) && text.contains(QStringLiteral("repair"))
+                     && text.contains(QStringLiteral(" at 20")),
+                 qPrintable(text));
+    }
+    view->close();
+}
+
+void tst_CompareGui::cleanupTestCase()
+{
+    m_app.reset();
+    m_server.terminate();
+}
+
+QTEST_MAIN(tst_CompareGui)
+#include "tst_comparegui.moc"
