@@ -732,6 +732,179 @@ Sie wurde von %2 gesendet.</translation>
     </message>
 </context>
 <context>
+    <name>Eddy::CaseComparison</name>
+    <message>
+        <source>did not converge, the baseline did</source>
+        <translation>nicht konvergiert, die Basis schon</translation>
+    </message>
+    <message>
+        <source>changed from %1 to %2</source>
+        <translation>von %1 zu %2 geändert</translation>
+    </message>
+    <message>
+        <source>%1 more iterations than the baseline (threshold +%2 %)</source>
+        <translation>%1 mehr Iterationen als die Basis (Schwelle +%2 %)</translation>
+    </message>
+    <message>
+        <source>residual %1 above the baseline&apos;s (threshold +%2 %)</source>
+        <translation>Residuum %1 über dem der Basis (Schwelle +%2 %)</translation>
+    </message>
+    <message>
+        <source>changed by %1 against the baseline (threshold ±%2 %)</source>
+        <translation>um %1 gegenüber der Basis geändert (Schwelle ±%2 %)</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::CompareView</name>
+    <message>
+        <source>Show all arguments</source>
+        <translation>Alle Argumente zeigen</translation>
+    </message>
+    <message>
+        <source>Flag a case that needs more iterations than the baseline by this much</source>
+        <translation>Einen Fall markieren, der um so viel mehr Iterationen braucht als die Basis</translation>
+    </message>
+    <message>
+        <source>Flag a case whose residual is higher than the baseline&apos;s by this much</source>
+        <translation>Einen Fall markieren, dessen Residuum um so viel höher ist als das der Basis</translation>
+    </message>
+    <message>
+        <source>Flag any other result that moved this much either way</source>
+        <translation>Jedes andere Ergebnis markieren, das sich um so viel in eine Richtung verändert hat</translation>
+    </message>
+    <message>
+        <source>Compare Cases</source>
+        <translation>Fälle vergleichen</translation>
+    </message>
+    <message>
+        <source>The case the others are compared with</source>
+        <translation>Der Fall, mit dem die anderen verglichen werden</translation>
+    </message>
+    <message>
+        <source>List every argument, not only those that differ</source>
+        <translation>Jedes Argument auflisten, nicht nur die abweichenden</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>Basis</translation>
+    </message>
+    <message>
+        <source>Flag: iterations +</source>
+        <translation>Markieren: Iterationen +</translation>
+    </message>
+    <message>
+        <source>residuals +</source>
+        <translation>Residuen +</translation>
+    </message>
+    <message>
+        <source>other ±</source>
+        <translation>andere ±</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>Als CSV exportieren...</translation>
+    </message>
+    <message>
+        <source>Save the comparison with its flags and thresholds as CSV</source>
+        <translation>Den Vergleich mit Markierungen und Schwellen als CSV speichern</translation>
+    </message>
+    <message>
+        <source>No residual history stored for these cases.</source>
+        <translation>Für diese Fälle ist kein Residuenverlauf gespeichert.</translation>
+    </message>
+    <message>
+        <source>Field Pictures</source>
+        <translation>Feldbilder</translation>
+    </message>
+    <message>
+        <source>Questions and Answers</source>
+        <translation>Fragen und Antworten</translation>
+    </message>
+    <message>
+        <source>Select two or more cases of the sweep (or one, to compare it with the sweep&apos;s first case), then choose Compare.</source>
+        <translation>Wählen Sie zwei oder mehr Fälle der Parameterstudie (oder einen, um ihn mit dem ersten Fall zu vergleichen) und dann Vergleichen.</translation>
+    </message>
+    <message>
+        <source>Argument</source>
+        <translation>Argument</translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation>%1 (Basis)</translation>
+    </message>
+    <message>
+        <source>No argument differs; tick Show all arguments to list them.</source>
+        <translation>Kein Argument weicht ab; kreuzen Sie Alle Argumente zeigen an, um sie aufzulisten.</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>Differenz</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>⚠ regression</source>
+        <translation>⚠ Verschlechterung</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 %3</source>
+        <translation>%1: %2 %3</translation>
+    </message>
+    <message>
+        <source>No regression against %1 (iterations +%2 %, residuals +%3 %, other results ±%4 %).</source>
+        <translation>Keine Verschlechterung gegenüber %1 (Iterationen +%2 %, Residuen +%3 %, andere Ergebnisse ±%4 %).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n regression(s) against %1:</source>
+        <translation>
+            <numerusform>%n Verschlechterung gegenüber %1:</numerusform>
+            <numerusform>%n Verschlechterungen gegenüber %1:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Case</source>
+        <translation>Fall</translation>
+    </message>
+    <message>
+        <source>Questions asked and answers given</source>
+        <translation>Gestellte Fragen und gegebene Antworten</translation>
+    </message>
+    <message>
+        <source>No question was answered.</source>
+        <translation>Keine Frage wurde beantwortet.</translation>
+    </message>
+    <message>
+        <source>Export Comparison</source>
+        <translation>Vergleich exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write %1. Choose a folder you can write to.</source>
+        <translation>%1 konnte nicht geschrieben werden. Wählen Sie einen Ordner, in den Sie schreiben dürfen.</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::DesktopService</name>
     <message>
         <source>That question is no longer open: it was answered, or its task ended.</source>
@@ -766,6 +939,56 @@ Sie wurde von %2 gesendet.</translation>
     <message>
         <source>There is no server %1 any more.</source>
         <translation>Es gibt keinen Server %1 mehr.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::FieldPicture</name>
+    <message>
+        <source>The server sent a picture without data. Ask its maintainer to send the image as base64 in &quot;data&quot;.</source>
+        <translation>Der Server hat ein Bild ohne Daten gesendet. Bitten Sie seinen Betreuer, das Bild als Base64 in „data“ zu senden.</translation>
+    </message>
+    <message>
+        <source>The picture (%1) does not decode as an image. The result&apos;s other values are kept; ask the server&apos;s maintainer to check the picture&apos;s data.</source>
+        <translation>Das Bild (%1) lässt sich nicht als Bild lesen. Die übrigen Werte des Ergebnisses bleiben erhalten; bitten Sie den Betreuer des Servers, die Bilddaten zu prüfen.</translation>
+    </message>
+    <message>
+        <source>no type given</source>
+        <translation>kein Typ angegeben</translation>
+    </message>
+    <message>
+        <source>%1 from %2 to %3</source>
+        <translation>%1 von %2 bis %3</translation>
+    </message>
+    <message>
+        <source>the field</source>
+        <translation>das Feld</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::FieldPictures</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>No field pictures: the tool&apos;s results carry no image.</source>
+        <translation>Keine Feldbilder: Die Ergebnisse des Werkzeugs enthalten kein Bild.</translation>
+    </message>
+    <message>
+        <source>One colour scale for every picture: %1.</source>
+        <translation>Eine Farbskala für alle Bilder: %1.</translation>
+    </message>
+    <message>
+        <source>Colour scale: %1.</source>
+        <translation>Farbskala: %1.</translation>
+    </message>
+    <message>
+        <source>These pictures do not state one colour scale: compare their colours with care.</source>
+        <translation>Diese Bilder nennen keine gemeinsame Farbskala: Vergleichen Sie ihre Farben mit Vorsicht.</translation>
+    </message>
+    <message>
+        <source>The picture states no colour scale.</source>
+        <translation>Das Bild nennt keine Farbskala.</translation>
     </message>
 </context>
 <context>
@@ -2578,6 +2801,47 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     </message>
 </context>
 <context>
+    <name>Eddy::ParallelCoordinatesPanel</name>
+    <message>
+        <source>Parallel Coordinates</source>
+        <translation>Parallele Koordinaten</translation>
+    </message>
+    <message>
+        <source>Axes</source>
+        <translation>Achsen</translation>
+    </message>
+    <message>
+        <source>Choose the results drawn as axes</source>
+        <translation>Die als Achsen gezeichneten Ergebnisse wählen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n case(s) inside the brushed ranges, selected in the sweep table.</source>
+        <translation>
+            <numerusform>%n Fall in den markierten Bereichen, in der Tabelle der Parameterstudie ausgewählt.</numerusform>
+            <numerusform>%n Fälle in den markierten Bereichen, in der Tabelle der Parameterstudie ausgewählt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Drag along an axis to select cases; brushes on several axes select the cases inside all of them.</source>
+        <translation>Ziehen Sie entlang einer Achse, um Fälle auszuwählen; Bereiche auf mehreren Achsen wählen die Fälle, die in allen liegen.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::ParallelCoordinatesView</name>
+    <message>
+        <source>Drag along an axis to select the cases in that range; brushes on several axes select the cases inside all of them. Click an axis to clear its brush.</source>
+        <translation>Ziehen Sie entlang einer Achse, um die Fälle in diesem Bereich auszuwählen; Bereiche auf mehreren Achsen wählen die Fälle, die in allen liegen. Ein Klick auf eine Achse entfernt ihren Bereich.</translation>
+    </message>
+    <message>
+        <source>Parallel coordinates need at least two numeric varied parameters or results: choose more results under Axes, or wait for results.</source>
+        <translation>Parallele Koordinaten brauchen mindestens zwei numerische variierte Parameter oder Ergebnisse: Wählen Sie unter Achsen weitere Ergebnisse, oder warten Sie auf Ergebnisse.</translation>
+    </message>
+    <message>
+        <source>%1 (log)</source>
+        <translation>%1 (log)</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::PlotWindow</name>
     <message>
         <source>Enlarge Plot</source>
@@ -3818,6 +4082,22 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>%1 vs %2</source>
         <translation>%1 über %2</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleichen</translation>
+    </message>
+    <message>
+        <source>Compare the selected cases, or one case with the sweep&apos;s first, in a window of their own</source>
+        <translation>Die ausgewählten Fälle, oder einen Fall mit dem ersten der Parameterstudie, in einem eigenen Fenster vergleichen</translation>
+    </message>
+    <message>
+        <source>Parallel Coordinates</source>
+        <translation>Parallele Koordinaten</translation>
+    </message>
+    <message>
+        <source>Every varied parameter and result on its own axis; drag along an axis to select cases</source>
+        <translation>Jeder variierte Parameter und jedes Ergebnis auf einer eigenen Achse; ziehen Sie entlang einer Achse, um Fälle auszuwählen</translation>
     </message>
 </context>
 <context>

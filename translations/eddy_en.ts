@@ -90,6 +90,16 @@
     </message>
 </context>
 <context>
+    <name>Eddy::CompareView</name>
+    <message numerus="yes">
+        <source>%n regression(s) against %1:</source>
+        <translation>
+            <numerusform>%n regression against %1:</numerusform>
+            <numerusform>%n regressions against %1:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Eddy::FirstRun</name>
     <message numerus="yes">
         <source>%n task(s) are still running on the local server.</source>
@@ -198,6 +208,16 @@ Enter the URL of the server the other client connected to, exactly as it wrote i
         <translation>
             <numerusform>the endpoint %1 is not the %n server Eddy knows; add the server the task runs on: eddyctl handles import FILE --server URL (the URL the requester connected to)</numerusform>
             <numerusform>the endpoint %1 is none of the %n servers Eddy knows; add the server the task runs on: eddyctl handles import FILE --server URL (the URL the requester connected to)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::ParallelCoordinatesPanel</name>
+    <message numerus="yes">
+        <source>%n case(s) inside the brushed ranges, selected in the sweep table.</source>
+        <translation>
+            <numerusform>%n case inside the brushed ranges, selected in the sweep table.</numerusform>
+            <numerusform>%n cases inside the brushed ranges, selected in the sweep table.</numerusform>
         </translation>
     </message>
 </context>

@@ -6,6 +6,7 @@
 #include "models/sweepresultsmodel.h"
 #include "widgets/charttheme.h"
 #include "widgets/compareview.h"
+#include "widgets/parallelcoordinatespanel.h"
 #include "widgets/filedialog.h"
 #include "widgets/niceaxis.h"
 
@@ -149,6 +150,14 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
         compare->setEnabled(!selectedTasks().isEmpty());
     });
     tools->addWidget(compare);
+    auto *parallel = new QToolButton(this);
+    parallel->setObjectName(QStringLiteral("showParallelCoordinates"));
+    parallel->setText(tr("Parallel Coordinates"));
+    parallel->setToolTip(tr("Every varied parameter and result on its own axis; drag along an axis to "
+                            "select cases"));
+    parallel->setAutoRaise(true);
+    connect(parallel, &QToolButton::clicked, this, &SweepResultsView::showParallelCoordinates);
+    tools->addWidget(parallel);
     QToolButton *enlarge = enlargeButton(this, QStringLiteral("enlargePlot"));
     connect(enlarge, &QToolButton::clicked, this, &SweepResultsView::enlargePlot);
     tools->addWidget(enlarge);
@@ -615,6 +624,15 @@ void SweepResultsView::compareSelected()
     m_compare->show();
     m_compare->raise();
     m_compare->activateWindow();
+}
+
+void SweepResultsView::showParallelCoordinates()
+{
+    if (!m_parallel)
+        m_parallel = new ParallelCoordinatesPanel(m_model, m_table, this);
+    m_parallel->show();
+    m_parallel->raise();
+    m_parallel->activateWindow();
 }
 
 void SweepResultsView::showEvent(QShowEvent *event)

@@ -18,6 +18,7 @@ namespace Eddy {
 
 class ChartTheme;
 class CompareView;
+class ParallelCoordinatesPanel;
 class SweepResultsModel;
 struct SvgPlot;
 
@@ -61,6 +62,9 @@ public:
     // Compare: the selected cases (one: against its baseline) in the compare window.
     void compareSelected();
     CompareView *compareView() const { return m_compare; }
+    // The sweep's parallel coordinates, tied to the table's selection.
+    void showParallelCoordinates();
+    ParallelCoordinatesPanel *parallelCoordinates() const { return m_parallel; }
 
     bool exportCsv(const QString &path) const;
     SvgPlot plot() const;
@@ -90,6 +94,7 @@ private:
 
     SweepResultsModel *m_model;
     CompareView *m_compare;
+    ParallelCoordinatesPanel *m_parallel = nullptr;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QLabel *m_summary;

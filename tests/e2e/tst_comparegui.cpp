@@ -11,6 +11,8 @@
 #include "widgets/resultview.h"
 #include "widgets/fieldpictures.h"
 #include "widgets/mainwindow.h"
+#include "widgets/parallelcoordinatespanel.h"
+#include "widgets/parallelcoordinatesview.h"
 #include "widgets/residualchart.h"
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
@@ -54,6 +56,7 @@ private Q_SLOTS:
     void initTestCase();
     void compareFlagsARegressionAgainstTheBaseline();
     void compareShowsQuestionsAndAnswers();
+    void brushingSelectsCasesInTheTable();
     void cleanupTestCase();
 
 private:
@@ -268,6 +271,65 @@ void tst_CompareGui::compareShowsQuestionsAndAnswers()
                  qPrintable(text));
     }
     view->close();
+}
+
+// Parallel coordinates: drag along the tolerance axis over its lower end; the two cases at the
+// tighter tolerance are selected in the sweep table. Selecting a row in the table highlights its
+// line and drops the brush.
+void tst_CompareGui::brushingSelectsCasesInTheTable()
+{
+    showSweep();
+    auto *open = m_window->sweepResults()->findChild<QToolButton *>(QStringLiteral("showParallelCoordinates"));
+    QVERIFY2(open, "the sweep results have no Parallel Coordinates button");
+    QTest::mouseClick(open, Qt::LeftButton);
+    ParallelCoordinatesPanel *panel = m_window->sweepResults()->parallelCoordinates();
+    QVERIFY(panel);
+    QTRY_VERIFY(panel->isVisible());
+    ParallelCoordinatesView *view = panel->view();
+    QVERIFY(QTest::qWaitForWindowExposed(panel));
+    const int tolerance = view->data().axisOf(QStringLiteral("tolerance"));
+    QVERIFY(tolerance >= 0);
+    QVERIFY(view->data().axisOf(QStringLiteral("iterations")) >= 0);
+    QVERIFY(view->data().axes().size() >= 3);
+    QCOMPARE(view->data().lines().size(), 4);
+
+    const QLineF axis = view->axisLine(tolerance);
+    const QPoint bottom = QPointF(axis.x1(), axis.y2() + 2).toPoint();
+    const QPoint lowThird = QPointF(axis.x1(), axis.y2() - axis.length() / 3).toPoint();
+    QTest::mousePress(view, Qt::LeftButton, {}, bottom);
+    QTest::mouseMove(view, QPointF(axis.x1(), axis.y2() - 20).toPoint());
+    QTest::mouseMove(view, lowThird);
+    QTest::mouseRelease(view, Qt::LeftButton, {}, lowThird);
+    const QList<qint64> tight{taskOf(1e-5, false), taskOf(1e-5, true)};
+    QList<qint64> selected = m_window->sweepResults()->selectedTasks();
+    std::sort(selected.begin(), selected.end());
+    QList<qint64> expected = tight;
+    std::sort(expected.begin(), expected.end());
+    QCOMPARE(selected, expected);
+    auto *status = panel->findChild<QLabel *>(QStringLiteral("parallelStatus"));
+    QVERIFY2(status->text().startsWith(QStringLiteral("2 case")), qPrintable(status->text()));
+
+    // A second axis brushed (keyboard): Up on the iterations axis puts a band mid-axis; with
+    // the tolerance brush, only cases inside both stay selected.
+    view->setFocus();
+    const int iterations = view->data().axisOf(QStringLiteral("iterations"));
+    while (view->currentAxis() < iterations)
+        QTest::keyClick(view, Qt::Key_Right);
+    while (view->currentAxis() > iterations)
+        QTest::keyClick(view, Qt::Key_Left);
+    for (int i = 0; i < 30; ++i) // the band up to the top: the most iterations
+        QTest::keyClick(view, Qt::Key_Up);
+    for (qint64 id : m_window->sweepResults()->selectedTasks())
+        QVERIFY(tight.contains(id));
+    QVERIFY(view->data().hasBrush());
+    QTest::keyClick(view, Qt::Key_Escape);
+    QVERIFY(!view->data().hasBrush());
+    QVERIFY(m_window->sweepResults()->selectedTasks().isEmpty());
+
+    // The other way: a row clicked in the table is highlighted in the plot.
+    selectRows({taskOf(1e-4, false)});
+    QCOMPARE(view->selected(), QSet<qint64>{taskOf(1e-4, false)});
+    panel->close();
 }
 
 void tst_CompareGui::cleanupTestCase()
