@@ -39,6 +39,8 @@ QList<FieldPicture> FieldPicture::fromResult(const QString &resultJson)
         if (scale.is_object() && scale.value("min", json()).is_number() && scale.value("max", json()).is_number())
             p.scale = Scale{QString::fromStdString(scale.value("quantity", std::string())),
                             scale["min"].get<double>(), scale["max"].get<double>()};
+        if (meta.is_object() && meta.value("eddy/caption", json()).is_string())
+            p.caption = QString::fromStdString(meta["eddy/caption"].get<std::string>());
         out << p;
     }
     return out;

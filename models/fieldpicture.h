@@ -29,6 +29,7 @@ public:
     QImage image; // null when it did not decode (see error)
     QString mimeType;
     QString error;
+    QString caption; // what the picture shows, in the server's words (_meta "eddy/caption")
     std::optional<Scale> scale;
 
     // Every image block of a CallToolResult (JSON text), in order.

@@ -1,5 +1,6 @@
 #include "server/cfdtool.h"
 
+#include "server/fieldpng.h"
 #include "server/toolargs.h"
 
 #include <cmath>
@@ -434,9 +435,28 @@ json CfdTool::result(const json &arguments, const Solver::CaseResult &r)
                 + " U_lid near y = " + fixed(y, 3);
     }
     text += ".";
-    return {{"content", {{{"type", "text"}, {"text", text}}}},
-            {"structuredContent", structured},
-            {"isError", false}};
+    json content = json::array({{{"type", "text"}, {"text", text}}});
+    if (r.fieldSize > 0) {
+        // A picture of the flow at a fixed colour scale (|u|/U_lid from 0 to 1): the same for
+        // every case, so that pictures of two cases compare colour for colour. The scale is stated
+        // in the block's _meta for clients; the cross marks the primary vortex.
+        FieldImage field;
+        field.size = r.fieldSize;
+        field.values = r.speed;
+        field.min = 0.0;
+        field.max = 1.0;
+        field.markX = r.vortexX;
+        field.markY = r.vortexY;
+        content.push_back({{"type", "image"},
+                           {"mimeType", "image/png"},
+                           {"data", base64(fieldPng(field))},
+                           {"_meta",
+                            {{"eddy/colourScale", {{"quantity", "|u|/U_lid"}, {"min", 0.0}, {"max", 1.0}}},
+                             {"eddy/caption",
+                              "Velocity magnitude |u|/U_lid (dark blue 0, yellow 1; bar on the right, lid "
+                              "at the top); the cross marks the primary vortex."}}}});
+    }
+    return {{"content", content}, {"structuredContent", structured}, {"isError", false}};
 }
 
 json CfdTool::errorResult(const std::string &message)

@@ -41,6 +41,9 @@ void FieldPictures::setCases(const QList<CasePictures> &cases)
         m_note = shown > 1 ? tr("These pictures do not state one colour scale: compare their colours with care.")
                            : tr("The picture states no colour scale.");
     }
+    // One case: what the picture shows, as the server puts it.
+    if (cases.size() == 1 && shown > 0 && !all.first().caption.isEmpty())
+        m_note += QLatin1Char(' ') + all.first().caption;
     if (!broken.isEmpty()) {
         m_noteIsWarning = true;
         m_note = (m_note.isEmpty() ? QString() : m_note + QLatin1Char(' ')) + broken.join(QLatin1Char(' '));

@@ -1,4 +1,5 @@
 #include "widgets/resultview.h"
+#include "widgets/fieldpictures.h"
 
 #include "app/monitor/outcome.h"
 #include "models/outcomepalette.h"
@@ -483,19 +484,13 @@ void ResultView::setTask(const Store::TaskRecord &task)
             delete item->widget();
             delete item;
         }
+        bool hasImage = false;
         for (const json &block : result.value("content", json::array())) {
             const QString type = Json::string(block, "type");
             if (type == QLatin1String("text")) {
                 texts << Json::string(block, "text");
             } else if (type == QLatin1String("image")) {
-                QImage img;
-                img.loadFromData(QByteArray::fromBase64(Json::string(block, "data").toLatin1()));
-                auto *label = new QLabel(m_images);
-                if (img.isNull())
-                    label->setText(tr("(an image Eddy could not decode: %1)").arg(Json::string(block, "mimeType")));
-                else
-                    label->setPixmap(QPixmap::fromImage(img));
-                imagesLayout->insertWidget(imagesLayout->count() - 1, label);
+                hasImage = true;
             } else if (type == QLatin1String("resource_link")) {
                 links << tr("Link: %1 (%2)").arg(Json::string(block, "name"), Json::string(block, "uri"));
             } else if (type == QLatin1String("resource")) {
@@ -504,6 +499,14 @@ void ResultView::setTask(const Store::TaskRecord &task)
                 if (res.contains("text"))
                     texts << Json::string(res, "text");
             }
+        }
+        if (hasImage) {
+            // Decoded, at a readable size, with the colour scale the server states (or why a
+            // picture cannot be shown).
+            auto *pictures = new FieldPictures(m_images);
+            pictures->setCases({FieldPictures::CasePictures{QString(), task.result}});
+            pictures->setMinimumHeight(280);
+            imagesLayout->insertWidget(imagesLayout->count() - 1, pictures);
         }
         m_text->setPlainText((texts + links).join(QStringLiteral("\n\n")));
         if (result.contains("structuredContent")) {

@@ -625,6 +625,14 @@ CaseResult CavitySolver::result() const
     res.history = d->history;
     if (d->iteration > 0 && (res.history.empty() || res.history.back().iteration != d->iteration))
         res.history.push_back({d->iteration, d->residualU, d->residualV, d->residualOmega});
+    constexpr int kField = 64;
+    res.fieldSize = kField;
+    res.speed.reserve(std::size_t(kField) * kField);
+    for (int j = 0; j < kField; ++j)
+        for (int i = 0; i < kField; ++i) {
+            const double px = (i + 0.5) / kField, py = (j + 0.5) / kField;
+            res.speed.push_back(std::hypot(d->sample(true, px, py), d->sample(false, px, py)) / std::abs(lid));
+        }
     return res;
 }
 

@@ -72,6 +72,10 @@ struct CaseResult
     // stride-th iteration, the stride doubling whenever the list fills; the last iteration is
     // always the last point. Survives checkpoint/restore.
     std::vector<HistoryPoint> history;
+    // The velocity magnitude |u|/U_lid sampled at the centres of a fieldSize x fieldSize uniform
+    // grid over the cavity, row-major from the bottom wall up (for the result's picture).
+    int fieldSize = 0;
+    std::vector<double> speed;
 };
 
 constexpr int kMaxHistory = 1000;

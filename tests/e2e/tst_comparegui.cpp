@@ -57,6 +57,7 @@ private Q_SLOTS:
     void compareFlagsARegressionAgainstTheBaseline();
     void compareShowsQuestionsAndAnswers();
     void brushingSelectsCasesInTheTable();
+    void fieldPicturesSideBySideAtOneScale();
     void cleanupTestCase();
 
 private:
@@ -330,6 +331,41 @@ void tst_CompareGui::brushingSelectsCasesInTheTable()
     selectRows({taskOf(1e-4, false)});
     QCOMPARE(view->selected(), QSet<qint64>{taskOf(1e-4, false)});
     panel->close();
+}
+
+// The reference server's cavity result carries a picture of its flow: the task detail shows it
+// with its colour scale, the compare view shows both cases' pictures side by side and says they
+// share one scale.
+void tst_CompareGui::fieldPicturesSideBySideAtOneScale()
+{
+    showSweep();
+    const qint64 a = taskOf(1e-4, false);
+    const qint64 b = taskOf(1e-5, false);
+    m_window->monitor()->selectTask(a);
+    auto *detail = m_window->findChild<ResultView *>();
+    QVERIFY(detail);
+    QTRY_VERIFY_WITH_TIMEOUT(detail->findChild<FieldPictures *>() != nullptr, 30000);
+    FieldPictures *own = detail->findChild<FieldPictures *>();
+    QCOMPARE(own->pictureCount(), 1);
+    QVERIFY2(own->scaleNote().startsWith(QStringLiteral("Colour scale: |u|/U_lid from 0 to 1.")),
+             qPrintable(own->scaleNote()));
+    const QImage picture = own->picturesOf(0).first().image;
+    QVERIFY(picture.width() >= 160 && picture.height() >= 160);
+    // Not one flat colour: the lid's fast flow is lighter than the slow bottom corners.
+    QVERIFY(picture.pixelColor(80, 2).lightness() > picture.pixelColor(2, 157).lightness() + 60);
+
+    showSweep();
+    selectRows({a, b});
+    QTest::mouseClick(m_window->sweepResults()->findChild<QToolButton *>(QStringLiteral("compareCases")), Qt::LeftButton);
+    auto *view = m_window->findChild<CompareView *>();
+    QTRY_VERIFY(view->isVisible());
+    FieldPictures *pictures = view->pictures();
+    QCOMPARE(pictures->pictureCount(), 2);
+    QVERIFY2(pictures->scaleNote().startsWith(QStringLiteral("One colour scale for every picture: |u|/U_lid from 0 to 1")),
+             qPrintable(pictures->scaleNote()));
+    view->detailTabs()->setCurrentWidget(pictures);
+    QVERIFY(pictures->isVisible());
+    view->close();
 }
 
 void tst_CompareGui::cleanupTestCase()
