@@ -99,17 +99,17 @@ CaseComparison::Delta CaseComparison::compare(const QString &scalar, const QVari
         const QString by = d.relative ? percentText(d.relative) : text(*d.difference);
         switch (d.kind) {
         case Kind::Iterations:
-            d.reason = tr("%1 more iterations than the baseline (threshold +%2 %)")
+            d.reason = tr("%1 iterations against the baseline (threshold +%2 %)")
                            .arg(by)
                            .arg(thresholds.iterationsPercent);
             break;
         case Kind::Residual:
-            d.reason = tr("residual %1 above the baseline's (threshold +%2 %)")
+            d.reason = tr("%1 against the baseline's residual (threshold +%2 %)")
                            .arg(by)
                            .arg(thresholds.residualsPercent);
             break;
         case Kind::Other:
-            d.reason = tr("changed by %1 against the baseline (threshold ±%2 %)")
+            d.reason = tr("%1 against the baseline (threshold ±%2 %)")
                            .arg(by)
                            .arg(thresholds.otherPercent);
             break;
@@ -219,10 +219,19 @@ QString CaseComparison::text(const QVariant &value)
     return value.toString();
 }
 
+QString CaseComparison::signedText(double difference)
+{
+    const QString digits = QLocale().toString(std::abs(difference), 'g', 6);
+    return difference < 0 ? QStringLiteral("−") + digits : difference > 0 ? QLatin1Char('+') + digits : digits;
+}
+
 QString CaseComparison::percentText(std::optional<double> relative)
 {
     if (!relative)
         return {};
+    // A thousandfold residual reads better as a factor than as +99,900 %.
+    if (*relative >= 9.0)
+        return QStringLiteral("×") + QLocale().toString(1.0 + *relative, 'g', 3);
     const double p = *relative * 100.0;
     const QString digits = QLocale().toString(std::abs(p), 'f', std::abs(p) < 10 ? 1 : 0);
     return (p < 0 ? QStringLiteral("−") : QStringLiteral("+")) + digits + QStringLiteral(" %");

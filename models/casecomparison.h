@@ -85,7 +85,9 @@ public:
 
     // A value as the tables show it (numbers to six significant digits, booleans yes/no).
     static QString text(const QVariant &value);
-    // "+35.2 %", "−4.1 %"; empty when there is none.
+    // A difference with its sign: "+17,349", "−0.0572".
+    static QString signedText(double difference);
+    // "+35 %", "−4.1 %", "×260" from tenfold up; empty when there is none.
     static QString percentText(std::optional<double> relative);
 };
 

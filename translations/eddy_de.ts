@@ -742,24 +742,24 @@ Sie wurde von %2 gesendet.</translation>
         <translation>von %1 zu %2 geändert</translation>
     </message>
     <message>
-        <source>%1 more iterations than the baseline (threshold +%2 %)</source>
-        <translation>%1 mehr Iterationen als die Basis (Schwelle +%2 %)</translation>
-    </message>
-    <message>
-        <source>residual %1 above the baseline&apos;s (threshold +%2 %)</source>
-        <translation>Residuum %1 über dem der Basis (Schwelle +%2 %)</translation>
-    </message>
-    <message>
-        <source>changed by %1 against the baseline (threshold ±%2 %)</source>
-        <translation>um %1 gegenüber der Basis geändert (Schwelle ±%2 %)</translation>
-    </message>
-    <message>
         <source>yes</source>
         <translation>ja</translation>
     </message>
     <message>
         <source>no</source>
         <translation>nein</translation>
+    </message>
+    <message>
+        <source>%1 iterations against the baseline (threshold +%2 %)</source>
+        <translation>%1 Iterationen gegenüber der Basis (Schwelle +%2 %)</translation>
+    </message>
+    <message>
+        <source>%1 against the baseline&apos;s residual (threshold +%2 %)</source>
+        <translation>%1 gegenüber dem Residuum der Basis (Schwelle +%2 %)</translation>
+    </message>
+    <message>
+        <source>%1 against the baseline (threshold ±%2 %)</source>
+        <translation>%1 gegenüber der Basis (Schwelle ±%2 %)</translation>
     </message>
 </context>
 <context>
@@ -865,10 +865,6 @@ Sie wurde von %2 gesendet.</translation>
         <translation>⚠ %1</translation>
     </message>
     <message>
-        <source>%1: %2 %3</source>
-        <translation>%1: %2 %3</translation>
-    </message>
-    <message>
         <source>No regression against %1 (iterations +%2 %, residuals +%3 %, other results ±%4 %).</source>
         <translation>Keine Verschlechterung gegenüber %1 (Iterationen +%2 %, Residuen +%3 %, andere Ergebnisse ±%4 %).</translation>
     </message>
@@ -902,6 +898,10 @@ Sie wurde von %2 gesendet.</translation>
     <message>
         <source>Could not write %1. Choose a folder you can write to.</source>
         <translation>%1 konnte nicht geschrieben werden. Wählen Sie einen Ordner, in den Sie schreiben dürfen.</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1, %2: %3</translation>
     </message>
 </context>
 <context>
@@ -3051,10 +3051,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Lost: the server does not know this task any more; re-run the case.</source>
         <translation>Verloren: Der Server kennt die Aufgabe nicht mehr; rechnen Sie den Fall erneut.</translation>
-    </message>
-    <message>
-        <source>(an image Eddy could not decode: %1)</source>
-        <translation>(ein Bild, das Eddy nicht dekodieren kann: %1)</translation>
     </message>
     <message>
         <source>Link: %1 (%2)</source>

@@ -322,7 +322,7 @@ void CompareView::fillResults(const CaseComparison::Case &base, const QList<Case
             const CaseComparison::Delta &d = deltas.at(r);
             const int col = 2 + 3 * i;
             m_results->setItem(r, col, cell(CaseComparison::text(d.value)));
-            m_results->setItem(r, col + 1, cell(d.difference ? CaseComparison::text(*d.difference) : QString()));
+            m_results->setItem(r, col + 1, cell(d.difference ? CaseComparison::signedText(*d.difference) : QString()));
             // The flag in words, not by colour alone.
             QString change = CaseComparison::percentText(d.relative);
             if (d.regression)
@@ -334,7 +334,7 @@ void CompareView::fillResults(const CaseComparison::Case &base, const QList<Case
                 bold.setBold(true);
                 item->setFont(bold);
                 item->setData(Qt::UserRole, true);
-                flagged << tr("%1: %2 %3").arg(others.at(i).label, d.scalar, d.reason);
+                flagged << tr("%1, %2: %3").arg(others.at(i).label, d.scalar, d.reason);
                 ++m_regressions;
             }
             m_results->setItem(r, col + 2, item);

@@ -147,6 +147,12 @@ void ParallelCoordinatesView::paintEvent(QPaintEvent *)
                 open = true;
             }
             p.drawPath(path);
+            // A dot on every value: a case with a value on one axis only (no result yet) shows too.
+            p.setBrush(color);
+            for (int a = 0; a < axes.size(); ++a)
+                if (a < line.values.size() && line.values.at(a))
+                    p.drawEllipse(QPointF(axisLine(a).x1(), yOf(a, m_data.position(a, *line.values.at(a)))), 2.5, 2.5);
+            p.setBrush(Qt::NoBrush);
         }
     }
     for (int a = 0; a < axes.size(); ++a)

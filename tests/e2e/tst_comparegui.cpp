@@ -207,7 +207,7 @@ void tst_CompareGui::compareFlagsARegressionAgainstTheBaseline()
     const double base = model->comparisonCase(model->rowOfTask(first)).scalars.value(QStringLiteral("iterations")).toDouble();
     const double mine = model->comparisonCase(model->rowOfTask(fine)).scalars.value(QStringLiteral("iterations")).toDouble();
     QVERIFY2(mine > base * 1.2, qPrintable(QStringLiteral("%1 vs %2").arg(mine).arg(base)));
-    QCOMPARE(results->item(iterations, 3)->text(), QLocale().toString(mine - base, 'g', 6));
+    QCOMPARE(results->item(iterations, 3)->text(), QLatin1Char('+') + QLocale().toString(mine - base, 'g', 6));
     QTableWidgetItem *change = results->item(iterations, 4);
     QVERIFY2(change->text().startsWith(QStringLiteral("⚠ +")), qPrintable(change->text()));
     QVERIFY(change->data(Qt::UserRole).toBool());

@@ -19,7 +19,20 @@ private Q_SLOTS:
     void argumentsThatDiffer();
     void baselineIsTheFirstCaseUnlessMarked();
     void csvCarriesTheFlags();
+    void changesReadAsPercentOrFactor();
 };
+
+void tst_CaseComparison::changesReadAsPercentOrFactor()
+{
+    QCOMPARE(CaseComparison::percentText(0.5), QStringLiteral("+50 %"));
+    QCOMPARE(CaseComparison::percentText(-0.041), QStringLiteral("−4.1 %"));
+    QCOMPARE(CaseComparison::percentText(8.5), QStringLiteral("+850 %"));
+    QCOMPARE(CaseComparison::percentText(259.0), QStringLiteral("×260"));
+    QCOMPARE(CaseComparison::percentText(std::nullopt), QString());
+    QCOMPARE(CaseComparison::signedText(-2.5), QStringLiteral("−2.5"));
+    QCOMPARE(CaseComparison::signedText(3), QStringLiteral("+3"));
+    QCOMPARE(CaseComparison::signedText(0), QStringLiteral("0"));
+}
 
 void tst_CaseComparison::kinds_data()
 {
