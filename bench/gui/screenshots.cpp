@@ -1,6 +1,7 @@
 // Screenshot tool for docs/screenshots/: drives the real GUI against a running eddy-cfd-server
 // and saves the main window mid-sweep (some cases finished, one aborted at its mesh question,
-// questions waiting in the inbox) for one theme, language and size; with EDDY_SHOT_EXTRAS=1 also
+// questions waiting in the inbox), the compare window and the parallel coordinates for one
+// theme, language and size; with EDDY_SHOT_EXTRAS=1 also
 // the sweep editor, the answer panel, the sweep results plot, a server at a wrong path, and in
 // dark the tool-error banner, two cases charted together, the enlarged result plot, the agent
 // dock and the user guide's window.
@@ -14,6 +15,10 @@
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
 #include "widgets/agentpanel.h"
+#include "widgets/compareview.h"
+#include "widgets/parallelcoordinatespanel.h"
+#include "widgets/parallelcoordinatesview.h"
+#include "widgets/residualchart.h"
 #include "widgets/answerpanel.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -40,6 +45,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
+#include <QMouseEvent>
 #include <QTranslator>
 
 #include <cstdio>
@@ -97,6 +103,62 @@ static void saveAgentDock(MainWindow &w, const QString &path)
     dock->grab().save(path);
     for (QDockWidget *other : w.tabifiedDockWidgets(dock))
         other->raise(); // back to the result view for the shots that follow
+}
+
+// The sweep's cases compared (the highest Reynolds number against the first case: a regression
+// flagged) and its parallel coordinates with a brushed axis, each a window of the screen's size.
+static void saveReviewWindows(MainWindow &w, const QSize &size, const QDir &out, const QString &tag)
+{
+    SweepResultsView *results = w.sweepResults();
+    SweepResultsModel *model = results->model();
+    QList<qint64> order = model->tasksInCaseOrder();
+    qint64 last = 0;
+    double highest = 0;
+    for (qint64 id : std::as_const(order)) {
+        const int row = model->rowOfTask(id);
+        const auto c = model->comparisonCase(row);
+        if (!c.scalars.isEmpty() && c.arguments.value(QStringLiteral("reynolds")).toDouble() > highest
+            && !c.arguments.value(QStringLiteral("force_mesh_defect")).toBool()) {
+            highest = c.arguments.value(QStringLiteral("reynolds")).toDouble();
+            last = id;
+        }
+    }
+    w.sweepResultsDock()->raise();
+    settle(300);
+    QTableView *table = results->table();
+    for (int r = 0; r < table->model()->rowCount(); ++r)
+        if (table->model()->index(r, 0).data(SweepResultsModel::TaskIdRole).toLongLong() == last)
+            table->selectRow(r);
+    results->compareSelected();
+    CompareView *compare = results->compareView();
+    compare->resize(size);
+    compare->move(0, 0);
+    waitFor([&] { return !compare->residualChart()->series().isEmpty(); }, 20000);
+    settle(1500);
+    compare->grab().save(out.filePath(QStringLiteral("compare-%1.png").arg(tag)));
+    compare->close();
+
+    results->showParallelCoordinates();
+    ParallelCoordinatesPanel *panel = results->parallelCoordinates();
+    panel->resize(size);
+    panel->move(0, 0);
+    settle(800);
+    ParallelCoordinatesView *view = panel->view();
+    const int axis = view->data().axisOf(QStringLiteral("reynolds"));
+    if (axis >= 0) { // brush the lower Reynolds numbers, as an engineer would drag
+        const QLineF line = view->axisLine(axis);
+        const auto send = [view](QEvent::Type type, QPointF at, Qt::MouseButtons buttons) {
+            QMouseEvent event(type, at, view->mapToGlobal(at), Qt::LeftButton, buttons, Qt::NoModifier);
+            QCoreApplication::sendEvent(view, &event);
+        };
+        send(QEvent::MouseButtonPress, QPointF(line.x1(), line.y2() + 2), Qt::LeftButton);
+        send(QEvent::MouseMove, QPointF(line.x1(), line.y2() - line.length() * 0.3), Qt::LeftButton);
+        send(QEvent::MouseButtonRelease, QPointF(line.x1(), line.y2() - line.length() * 0.45), Qt::NoButton);
+    }
+    settle(800);
+    panel->grab().save(out.filePath(QStringLiteral("parallel-%1.png").arg(tag)));
+    panel->close();
+    table->clearSelection();
 }
 
 int main(int argc, char *argv[])
@@ -201,6 +263,7 @@ int main(int argc, char *argv[])
     w.sweepResults()->setPlot(QStringLiteral("reynolds"), QStringLiteral("iterations"));
     settle(1500);
     w.grab().save(out.filePath(QStringLiteral("main-%1.png").arg(tag)));
+    saveReviewWindows(w, windowSize, out, tag);
 
     if (extras) {
         w.sweepResultsDock()->raise();
