@@ -4095,6 +4095,18 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Every varied parameter and result on its own axis; drag along an axis to select cases</source>
         <translation>Jeder variierte Parameter und jedes Ergebnis auf einer eigenen Achse; ziehen Sie entlang einer Achse, um Fälle auszuwählen</translation>
     </message>
+    <message>
+        <source>Overlay</source>
+        <translation>Überlagern</translation>
+    </message>
+    <message>
+        <source>Draw another sweep of the same tool on this plot, for example the same range on another grid</source>
+        <translation>Eine andere Parameterstudie desselben Werkzeugs in dieses Diagramm zeichnen, etwa denselben Bereich auf einem anderen Gitter</translation>
+    </message>
+    <message>
+        <source>No other sweep</source>
+        <translation>Keine andere Parameterstudie</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SweepWindow</name>

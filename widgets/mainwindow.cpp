@@ -86,6 +86,7 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     , m_sessionList(new QListView(this))
     , m_inboxView(new QTableView(this))
     , m_sweepResults(new SweepResultsModel(this))
+    , m_overlayResults(new SweepResultsModel(this))
     , m_sweepResultsView(new SweepResultsView(m_sweepResults, this))
     , m_clock(new QTimer(this))
     , m_activity(new QLabel(this))
@@ -219,7 +220,27 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
                 m_chart->setSeries(series, labels);
             });
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
+    m_sweepResultsView->setOverlayModel(m_overlayResults);
+    connect(m_sweepResultsView, &SweepResultsView::overlayRequested, this, [this](qint64 sweepId) {
+        m_overlayAsked = sweepId;
+        if (sweepId)
+            m_bridge->requestSweepResults(sweepId);
+        else
+            m_overlayResults->clear();
+    });
     connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {
+        if (r.sweep.id == m_overlayAsked && r.sweep.id != m_sweepResults->sweepId()) {
+            m_overlayAsked = 0; // the overlay's, not the sweep shown
+            m_overlayResults->setSweep(r.sweep.id, EngineBridge::variedNames(r.sweep.spec), r.tasks, r.caseIndex);
+            return;
+        }
+        // Other sweeps of the same server and tool can be drawn on its plot.
+        QList<QPair<qint64, QString>> others;
+        for (const Store::SweepRecord &sw : std::as_const(m_sweeps))
+            if (sw.id != r.sweep.id && sw.serverId == r.sweep.serverId && sw.tool == r.sweep.tool)
+                others.append({sw.id, sweepLabel(sw.id)});
+        std::sort(others.begin(), others.end());
+        m_sweepResultsView->setOverlayChoices(others);
         // The plot's x/y choice is remembered per server and tool.
         m_sweepResultsView->setPlotKey(m_servers->displayName(r.sweep.serverId) + QLatin1Char('/') + r.sweep.tool);
         m_sweepResults->setAnswers(r.answers);

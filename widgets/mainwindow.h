@@ -217,6 +217,8 @@ private:
     QDockWidget *m_agentDock = nullptr;
     AgentPanel *m_agentPanel = nullptr;
     SweepResultsModel *m_sweepResults;
+    SweepResultsModel *m_overlayResults; // another sweep drawn on the sweep plot
+    qint64 m_overlayAsked = 0;           // its results were asked for
     SweepResultsView *m_sweepResultsView;
     static constexpr int s_serverRecheckMs = 15000; // how often an unreachable server is asked again
     QAction *m_popupAction = nullptr;

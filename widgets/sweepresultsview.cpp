@@ -41,7 +41,6 @@ namespace Eddy {
 SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
-    , m_compare(new CompareView(model, this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_table(new QTableView(this))
     , m_summary(new QLabel(this))
@@ -158,6 +157,16 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     parallel->setAutoRaise(true);
     connect(parallel, &QToolButton::clicked, this, &SweepResultsView::showParallelCoordinates);
     tools->addWidget(parallel);
+    m_overlayButton = new QToolButton(this);
+    m_overlayButton->setObjectName(QStringLiteral("overlaySweep"));
+    m_overlayButton->setText(tr("Overlay"));
+    m_overlayButton->setToolTip(tr("Draw another sweep of the same tool on this plot, for example the "
+                                   "same range on another grid"));
+    m_overlayButton->setAutoRaise(true);
+    m_overlayButton->setPopupMode(QToolButton::InstantPopup);
+    m_overlayButton->setMenu(new QMenu(m_overlayButton));
+    m_overlayButton->setEnabled(false);
+    tools->addWidget(m_overlayButton);
     QToolButton *enlarge = enlargeButton(this, QStringLiteral("enlargePlot"));
     connect(enlarge, &QToolButton::clicked, this, &SweepResultsView::enlargePlot);
     tools->addWidget(enlarge);
@@ -177,6 +186,9 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     layout->setSpacing(2);
     layout->addLayout(tools);
     layout->addWidget(split, 1);
+
+    // Last: tests and tools find the plot's chart view before the compare window's.
+    m_compare = new CompareView(model, this);
 
     connect(m_model, &SweepResultsModel::resultsChanged, this, &SweepResultsView::refreshChoices);
     connect(m_model, &QAbstractItemModel::modelReset, this, &SweepResultsView::refreshChoices);
@@ -343,6 +355,16 @@ void SweepResultsView::applyMarkerStyle()
     }
     for (QLineSeries *line : std::as_const(m_lines))
         line->setPen(QPen(OutcomePalette::color(Outcome::Converged, m_theme->isDark()), 1.5));
+    // The other sweep in the palette's link colour (blue in light and dark), dashed, squares.
+    const QColor overlay = m_view->palette().color(QPalette::Link);
+    for (QXYSeries *series : std::as_const(m_overlaySeries)) {
+        if (auto *marks = qobject_cast<QScatterSeries *>(series)) {
+            marks->setColor(overlay);
+            marks->setBorderColor(overlay);
+        } else {
+            series->setPen(QPen(overlay, 1.5, Qt::DashLine));
+        }
+    }
 }
 
 void SweepResultsView::rebuildSeries(const QList<QPointF> &points, const QList<int> &outcomes)
@@ -354,6 +376,7 @@ void SweepResultsView::rebuildSeries(const QList<QPointF> &points, const QList<i
     m_outcomeSeries.clear();
     m_seriesOutcome.clear();
     m_lines.clear();
+    m_overlaySeries.clear(); // deleted with the others; addOverlay() draws them again
     QAbstractAxis *axisY = m_logY ? static_cast<QAbstractAxis *>(m_axisLogY) : m_axisY;
     const auto add = [&](QXYSeries *series) {
         m_chart->addSeries(series);
@@ -431,8 +454,9 @@ void SweepResultsView::replot()
         m_axisY->setVisible(!pts.isEmpty());
     m_plotted = pts;
     rebuildSeries(pts, outcomes);
-    // The key matters once anything but a good result is drawn.
-    m_chart->legend()->setVisible(!onlySuccess);
+    addOverlay();
+    // The key matters once anything but a good result is drawn, or another sweep.
+    m_chart->legend()->setVisible(!onlySuccess || !m_overlaySeries.isEmpty());
     m_axisX->setTitleText(m_yTitleOnTop ? QString() : m_x->currentText());
     m_axisY->setTitleText(m_yTitleOnTop ? QString() : m_y->currentText());
     m_axisLogY->setTitleText(m_yTitleOnTop ? QString() : m_y->currentText());
@@ -453,7 +477,7 @@ void SweepResultsView::replot()
     if (!m_yTitleOnTop)
         m_chart->setTitle(QString());
     double x0 = pts.first().x(), x1 = x0, y0 = pts.first().y(), y1 = y0;
-    for (const QPointF &p : pts) {
+    for (const QPointF &p : pts + m_overlayPoints) {
         x0 = std::min(x0, p.x());
         x1 = std::max(x1, p.x());
         y0 = std::min(y0, p.y());
@@ -624,6 +648,90 @@ void SweepResultsView::compareSelected()
     m_compare->show();
     m_compare->raise();
     m_compare->activateWindow();
+}
+
+void SweepResultsView::setOverlayModel(SweepResultsModel *overlay)
+{
+    m_overlay = overlay;
+    connect(m_overlay, &SweepResultsModel::resultsChanged, this, &SweepResultsView::replot);
+    connect(m_overlay, &QAbstractItemModel::modelReset, this, &SweepResultsView::replot);
+}
+
+void SweepResultsView::setOverlayChoices(const QList<QPair<qint64, QString>> &sweeps)
+{
+    m_overlayChoices = sweeps;
+    bool kept = false;
+    for (const auto &c : sweeps)
+        kept = kept || c.first == m_overlaySweep;
+    if (!kept && m_overlaySweep)
+        chooseOverlay(0); // not a sweep of this tool
+    fillOverlayMenu();
+}
+
+void SweepResultsView::fillOverlayMenu()
+{
+    QMenu *menu = m_overlayButton->menu();
+    menu->clear();
+    const auto add = [&](qint64 id, const QString &text) {
+        QAction *a = menu->addAction(text, this, [this, id] { chooseOverlay(id); });
+        a->setCheckable(true);
+        a->setChecked(id == m_overlaySweep);
+        a->setData(id);
+    };
+    add(0, tr("No other sweep"));
+    for (const auto &c : std::as_const(m_overlayChoices))
+        add(c.first, c.second);
+    m_overlayButton->setEnabled(!m_overlayChoices.isEmpty());
+}
+
+void SweepResultsView::chooseOverlay(qint64 sweepId)
+{
+    m_overlaySweep = sweepId;
+    fillOverlayMenu();
+    Q_EMIT overlayRequested(sweepId);
+    replot();
+}
+
+QString SweepResultsView::overlayName() const
+{
+    for (const auto &c : m_overlayChoices)
+        if (c.first == m_overlaySweep)
+            return c.second;
+    return {};
+}
+
+void SweepResultsView::addOverlay()
+{
+    m_overlayPoints.clear();
+    m_overlaySeries.clear();
+    if (!m_overlay || !m_overlaySweep || m_overlay->sweepId() != m_overlaySweep)
+        return;
+    QList<QPointF> joined; // the converged and completed ones make the curve
+    for (const auto &p : m_overlay->outcomePoints(m_x->currentText(), m_y->currentText())) {
+        if (m_logY && p.at.y() <= 0)
+            continue; // nothing of it fits a log axis
+        m_overlayPoints << p.at;
+        if (joinable(p.outcome))
+            joined << p.at;
+    }
+    if (m_overlayPoints.isEmpty())
+        return;
+    QAbstractAxis *axisY = m_logY ? static_cast<QAbstractAxis *>(m_axisLogY) : m_axisY;
+    auto *line = new QLineSeries;
+    line->replace(joined);
+    auto *marks = new QScatterSeries;
+    marks->replace(m_overlayPoints);
+    marks->setName(overlayName());
+    marks->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    marks->setMarkerSize(8);
+    for (QXYSeries *series : {static_cast<QXYSeries *>(line), static_cast<QXYSeries *>(marks)}) {
+        m_chart->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(axisY);
+        m_overlaySeries << series;
+    }
+    m_chart->legend()->markers(line).first()->setVisible(false);
+    applyMarkerStyle();
 }
 
 void SweepResultsView::showParallelCoordinates()

@@ -13,6 +13,8 @@ class QScatterSeries;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
+class QToolButton;
+class QXYSeries;
 
 namespace Eddy {
 
@@ -62,6 +64,15 @@ public:
     // Compare: the selected cases (one: against its baseline) in the compare window.
     void compareSelected();
     CompareView *compareView() const { return m_compare; }
+    // Another sweep of the same tool drawn on the plot beside this one ("the same Reynolds range
+    // on two grids"): the sweeps offered (id, name), the model that holds the one chosen (not
+    // owned; filled by whoever answers overlayRequested()), and what is drawn of it.
+    void setOverlayChoices(const QList<QPair<qint64, QString>> &sweeps);
+    void setOverlayModel(SweepResultsModel *overlay);
+    qint64 overlaySweep() const { return m_overlaySweep; }
+    void chooseOverlay(qint64 sweepId); // 0: none
+    QList<QPointF> overlayPoints() const { return m_overlayPoints; }
+    QString overlayName() const;
     // The sweep's parallel coordinates, tied to the table's selection.
     void showParallelCoordinates();
     ParallelCoordinatesPanel *parallelCoordinates() const { return m_parallel; }
@@ -73,6 +84,8 @@ public:
 
 Q_SIGNALS:
     void taskActivated(qint64 taskId);
+    // The stored results of this sweep are wanted for the overlay (0: none).
+    void overlayRequested(qint64 sweepId);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -83,6 +96,8 @@ private:
     void replot();
     void rebuildSeries(const QList<QPointF> &points, const QList<int> &outcomes);
     void applyMarkerStyle();
+    void addOverlay(); // after rebuildSeries(): the chosen sweep's points and curve
+    void fillOverlayMenu();
     int decadesPerLabel(double decades) const; // on the log axis, for the plot's height
     // The y quantity's name upright on its axis while the axis is long enough for it, else both
     // names as the chart's title above the plot, "y vs x" (Qt Charts cuts an axis title to the
@@ -93,8 +108,14 @@ private:
     QStringList rememberedChoice() const; // {x, y}, or empty
 
     SweepResultsModel *m_model;
-    CompareView *m_compare;
+    CompareView *m_compare = nullptr;
     ParallelCoordinatesPanel *m_parallel = nullptr;
+    SweepResultsModel *m_overlay = nullptr;
+    QToolButton *m_overlayButton = nullptr;
+    QList<QPair<qint64, QString>> m_overlayChoices;
+    qint64 m_overlaySweep = 0;
+    QList<QPointF> m_overlayPoints;
+    QList<QXYSeries *> m_overlaySeries;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QLabel *m_summary;

@@ -18,6 +18,7 @@
 #include "widgets/taskmonitor.h"
 
 #include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QComboBox>
@@ -25,6 +26,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineSeries>
+#include <QMenu>
 #include <QRegularExpression>
 #include "models/sampleseriesmodel.h"
 #include <QSet>
@@ -58,6 +60,7 @@ private Q_SLOTS:
     void compareShowsQuestionsAndAnswers();
     void brushingSelectsCasesInTheTable();
     void fieldPicturesSideBySideAtOneScale();
+    void twoSweepsOnOnePlot();
     void cleanupTestCase();
 
 private:
@@ -121,7 +124,7 @@ qint64 tst_CompareGui::taskOf(double tolerance, bool defect) const
     for (int r = 0; r < m->rowCount(); ++r) {
         const Store::TaskRecord *t = m->task(m->taskIdAt(r));
         const json args = json::parse(t->arguments.toStdString(), nullptr, false);
-        if (args.value("tolerance", 0.0) == tolerance && args.value("force_mesh_defect", false) == defect)
+        if (args.value("grid", 0) == 16 && args.value("tolerance", 0.0) == tolerance && args.value("force_mesh_defect", false) == defect)
             return t->id;
     }
     return 0;
@@ -366,6 +369,46 @@ void tst_CompareGui::fieldPicturesSideBySideAtOneScale()
     view->detailTabs()->setCurrentWidget(pictures);
     QVERIFY(pictures->isVisible());
     view->close();
+}
+
+// A second sweep of the same tool, the same tolerances on a finer grid: drawn on the first
+// sweep's plot, named in the legend, a grid-convergence check at a glance.
+void tst_CompareGui::twoSweepsOnOnePlot()
+{
+    const qint64 serverId = m_window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    m_app->bridge()->submitSweep(serverId, R"({"tool": "run_cfd_case",
+        "fixed": {"case_name": "finer", "reynolds": 100, "grid": 24},
+        "vary": {"tolerance": {"list": [1e-4, 1e-5]}}, "concurrency": 2})", m_window->currentSession());
+    TaskTableModel *tasks = m_window->taskModel();
+    QTRY_COMPARE_WITH_TIMEOUT(tasks->statusCounts().value(Store::TaskStatus::Completed), 6, 120000);
+    qint64 finer = 0;
+    for (int r = 0; r < tasks->rowCount(); ++r)
+        if (const auto *t = tasks->task(tasks->taskIdAt(r)); t->sweepId && t->sweepId != tasks->task(taskOf(1e-4, false))->sweepId)
+            finer = *t->sweepId;
+    QVERIFY(finer > 0);
+
+    showSweep();
+    SweepResultsView *results = m_window->sweepResults();
+    QVERIFY(results->setPlot(QStringLiteral("tolerance"), QStringLiteral("iterations")));
+    auto *overlay = results->findChild<QToolButton *>(QStringLiteral("overlaySweep"));
+    QVERIFY2(overlay, "the sweep plot offers no other sweep to draw");
+    QTRY_VERIFY(overlay->isEnabled());
+    QAction *choice = nullptr;
+    for (QAction *a : overlay->menu()->actions())
+        if (a->data().toLongLong() == finer)
+            choice = a;
+    QVERIFY2(choice, "the finer sweep is not offered");
+    QCOMPARE(choice->text(), QStringLiteral("Sweep %1").arg(finer));
+    choice->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(results->overlayPoints().size(), 2, 30000);
+    QStringList names;
+    for (QAbstractSeries *s : results->chartView()->chart()->series())
+        names << s->name();
+    QVERIFY2(names.contains(QStringLiteral("Sweep %1").arg(finer)), qPrintable(names.join(QLatin1Char(','))));
+    QCOMPARE(results->plottedPoints().size(), 4); // the sweep shown keeps its own points
+    // Back to the one sweep.
+    overlay->menu()->actions().first()->trigger();
+    QVERIFY(results->overlayPoints().isEmpty());
 }
 
 void tst_CompareGui::cleanupTestCase()
