@@ -4088,16 +4088,8 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>Die ausgewählten Fälle, oder einen Fall mit dem ersten der Parameterstudie, in einem eigenen Fenster vergleichen</translation>
     </message>
     <message>
-        <source>Parallel Coordinates</source>
-        <translation>Parallele Koordinaten</translation>
-    </message>
-    <message>
         <source>Every varied parameter and result on its own axis; drag along an axis to select cases</source>
         <translation>Jeder variierte Parameter und jedes Ergebnis auf einer eigenen Achse; ziehen Sie entlang einer Achse, um Fälle auszuwählen</translation>
-    </message>
-    <message>
-        <source>Overlay</source>
-        <translation>Überlagern</translation>
     </message>
     <message>
         <source>Draw another sweep of the same tool on this plot, for example the same range on another grid</source>
@@ -4106,6 +4098,22 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>No other sweep</source>
         <translation>Keine andere Parameterstudie</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Auswerten</translation>
+    </message>
+    <message>
+        <source>The sweep&apos;s parallel coordinates, or another sweep of the same tool drawn on this plot</source>
+        <translation>Parallele Koordinaten der Parameterstudie, oder eine andere Parameterstudie desselben Werkzeugs in diesem Diagramm</translation>
+    </message>
+    <message>
+        <source>Parallel Coordinates...</source>
+        <translation>Parallele Koordinaten...</translation>
+    </message>
+    <message>
+        <source>Overlay Sweep</source>
+        <translation>Parameterstudie überlagern</translation>
     </message>
 </context>
 <context>

@@ -137,36 +137,43 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
         QAction *a = menu->addAction(text, this, [this, kind] { exportInteractive(kind); });
         a->setToolTip(tip);
     };
-    auto *compare = new QToolButton(this);
-    compare->setObjectName(QStringLiteral("compareCases"));
-    compare->setText(tr("Compare"));
-    compare->setToolTip(tr("Compare the selected cases, or one case with the sweep's first, in a window "
-                           "of their own"));
-    compare->setAutoRaise(true);
+    const auto toolButton = [&](const QString &name, const QString &text, const QString &tip) {
+        auto *button = new QToolButton(this);
+        button->setObjectName(name);
+        button->setText(text);
+        button->setToolTip(tip);
+        button->setAutoRaise(true);
+        tools->addWidget(button);
+        return button;
+    };
+    QToolButton *compare = toolButton(
+        QStringLiteral("compareCases"), tr("Compare"),
+        tr("Compare the selected cases, or one case with the sweep's first, in a window of their own"));
     compare->setEnabled(false);
     connect(compare, &QToolButton::clicked, this, &SweepResultsView::compareSelected);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, compare, [this, compare] {
         compare->setEnabled(!selectedTasks().isEmpty());
     });
-    tools->addWidget(compare);
-    auto *parallel = new QToolButton(this);
+    // Parallel coordinates and another sweep on the plot share one menu: separate buttons made
+    // the row wider than a 1280 px screen in German.
+    QToolButton *review = toolButton(QStringLiteral("sweepReview"), tr("Review"),
+                                     tr("The sweep's parallel coordinates, or another sweep of the same "
+                                        "tool drawn on this plot"));
+    review->setPopupMode(QToolButton::InstantPopup);
+    auto *reviewMenu = new QMenu(review);
+    reviewMenu->setToolTipsVisible(true);
+    review->setMenu(reviewMenu);
+    QAction *parallel = reviewMenu->addAction(tr("Parallel Coordinates..."), this,
+                                              &SweepResultsView::showParallelCoordinates);
     parallel->setObjectName(QStringLiteral("showParallelCoordinates"));
-    parallel->setText(tr("Parallel Coordinates"));
     parallel->setToolTip(tr("Every varied parameter and result on its own axis; drag along an axis to "
                             "select cases"));
-    parallel->setAutoRaise(true);
-    connect(parallel, &QToolButton::clicked, this, &SweepResultsView::showParallelCoordinates);
-    tools->addWidget(parallel);
-    m_overlayButton = new QToolButton(this);
-    m_overlayButton->setObjectName(QStringLiteral("overlaySweep"));
-    m_overlayButton->setText(tr("Overlay"));
-    m_overlayButton->setToolTip(tr("Draw another sweep of the same tool on this plot, for example the "
-                                   "same range on another grid"));
-    m_overlayButton->setAutoRaise(true);
-    m_overlayButton->setPopupMode(QToolButton::InstantPopup);
-    m_overlayButton->setMenu(new QMenu(m_overlayButton));
-    m_overlayButton->setEnabled(false);
-    tools->addWidget(m_overlayButton);
+    m_overlayMenu = reviewMenu->addMenu(tr("Overlay Sweep"));
+    m_overlayMenu->setObjectName(QStringLiteral("overlaySweep"));
+    m_overlayMenu->setToolTipsVisible(true);
+    m_overlayMenu->menuAction()->setToolTip(tr("Draw another sweep of the same tool on this plot, for "
+                                               "example the same range on another grid"));
+    m_overlayMenu->setEnabled(false);
     QToolButton *enlarge = enlargeButton(this, QStringLiteral("enlargePlot"));
     connect(enlarge, &QToolButton::clicked, this, &SweepResultsView::enlargePlot);
     tools->addWidget(enlarge);
@@ -670,7 +677,7 @@ void SweepResultsView::setOverlayChoices(const QList<QPair<qint64, QString>> &sw
 
 void SweepResultsView::fillOverlayMenu()
 {
-    QMenu *menu = m_overlayButton->menu();
+    QMenu *menu = m_overlayMenu;
     menu->clear();
     const auto add = [&](qint64 id, const QString &text) {
         QAction *a = menu->addAction(text, this, [this, id] { chooseOverlay(id); });
@@ -681,7 +688,7 @@ void SweepResultsView::fillOverlayMenu()
     add(0, tr("No other sweep"));
     for (const auto &c : std::as_const(m_overlayChoices))
         add(c.first, c.second);
-    m_overlayButton->setEnabled(!m_overlayChoices.isEmpty());
+    m_overlayMenu->setEnabled(!m_overlayChoices.isEmpty());
 }
 
 void SweepResultsView::chooseOverlay(qint64 sweepId)

@@ -7,6 +7,7 @@ class QChartView;
 class QComboBox;
 class QLabel;
 class QLineSeries;
+class QMenu;
 class QLogValueAxis;
 class QValueAxis;
 class QScatterSeries;
@@ -111,7 +112,7 @@ private:
     CompareView *m_compare = nullptr;
     ParallelCoordinatesPanel *m_parallel = nullptr;
     SweepResultsModel *m_overlay = nullptr;
-    QToolButton *m_overlayButton = nullptr;
+    QMenu *m_overlayMenu = nullptr; // Review > Overlay Sweep
     QList<QPair<qint64, QString>> m_overlayChoices;
     qint64 m_overlaySweep = 0;
     QList<QPointF> m_overlayPoints;

@@ -17,6 +17,7 @@
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
 
+#include <QAction>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -283,9 +284,11 @@ void tst_CompareGui::compareShowsQuestionsAndAnswers()
 void tst_CompareGui::brushingSelectsCasesInTheTable()
 {
     showSweep();
-    auto *open = m_window->sweepResults()->findChild<QToolButton *>(QStringLiteral("showParallelCoordinates"));
-    QVERIFY2(open, "the sweep results have no Parallel Coordinates button");
-    QTest::mouseClick(open, Qt::LeftButton);
+    auto *open = m_window->sweepResults()->findChild<QAction *>(QStringLiteral("showParallelCoordinates"));
+    QVERIFY2(open, "the sweep results offer no parallel coordinates");
+    auto *review = m_window->sweepResults()->findChild<QToolButton *>(QStringLiteral("sweepReview"));
+    QVERIFY(review && review->isVisible() && review->menu()->actions().contains(open));
+    open->trigger(); // Review > Parallel Coordinates...
     ParallelCoordinatesPanel *panel = m_window->sweepResults()->parallelCoordinates();
     QVERIFY(panel);
     QTRY_VERIFY(panel->isVisible());
@@ -390,11 +393,11 @@ void tst_CompareGui::twoSweepsOnOnePlot()
     showSweep();
     SweepResultsView *results = m_window->sweepResults();
     QVERIFY(results->setPlot(QStringLiteral("tolerance"), QStringLiteral("iterations")));
-    auto *overlay = results->findChild<QToolButton *>(QStringLiteral("overlaySweep"));
+    auto *overlay = results->findChild<QMenu *>(QStringLiteral("overlaySweep"));
     QVERIFY2(overlay, "the sweep plot offers no other sweep to draw");
     QTRY_VERIFY(overlay->isEnabled());
     QAction *choice = nullptr;
-    for (QAction *a : overlay->menu()->actions())
+    for (QAction *a : overlay->actions())
         if (a->data().toLongLong() == finer)
             choice = a;
     QVERIFY2(choice, "the finer sweep is not offered");
@@ -407,7 +410,7 @@ void tst_CompareGui::twoSweepsOnOnePlot()
     QVERIFY2(names.contains(QStringLiteral("Sweep %1").arg(finer)), qPrintable(names.join(QLatin1Char(','))));
     QCOMPARE(results->plottedPoints().size(), 4); // the sweep shown keeps its own points
     // Back to the one sweep.
-    overlay->menu()->actions().first()->trigger();
+    overlay->actions().first()->trigger();
     QVERIFY(results->overlayPoints().isEmpty());
 }
 
