@@ -903,6 +903,10 @@ Sie wurde von %2 gesendet.</translation>
         <source>%1, %2: %3</source>
         <translation>%1, %2: %3</translation>
     </message>
+    <message>
+        <source>%1 has no result values to compare (%2); choose a case that completed.</source>
+        <translation>%1 hat keine Ergebniswerte zum Vergleichen (%2); wählen Sie einen abgeschlossenen Fall.</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::DesktopService</name>

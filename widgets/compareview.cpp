@@ -349,6 +349,14 @@ void CompareView::fillResults(const CaseComparison::Case &base, const QList<Case
                           : tr("%n regression(s) against %1:", nullptr, m_regressions).arg(base.label);
     if (!flagged.isEmpty())
         summary += QLatin1Char(' ') + flagged.join(QStringLiteral("; ")) + QLatin1Char('.');
+    // A case without result values (failed, a tool error, still waiting) has nothing to compare:
+    // say so, rather than leave its column of dashes unexplained.
+    for (const CaseComparison::Case &c : std::as_const(all)) {
+        if (c.scalars.isEmpty())
+            summary += QLatin1Char(' ')
+                       + tr("%1 has no result values to compare (%2); choose a case that completed.")
+                             .arg(c.label, OutcomePalette::label(m_model->outcomeAt(m_model->rowOfTask(c.taskId))));
+    }
     m_summary->setText(summary);
 }
 
