@@ -184,6 +184,20 @@ json history(const std::vector<Solver::HistoryPoint> &points)
     return {{"iteration", iteration}, {"u", u}, {"v", v}, {CfdTool::OmegaName, omega}};
 }
 
+// The flow picture of a result: |u|/U_lid at one fixed colour scale, 0 to 1, for every case,
+// with a cross at the primary vortex.
+FieldImage pictureOf(const Solver::CaseResult &r)
+{
+    FieldImage field;
+    field.size = r.fieldSize;
+    field.values = r.speed;
+    field.min = 0.0;
+    field.max = 1.0;
+    field.markX = r.vortexX;
+    field.markY = r.vortexY;
+    return field;
+}
+
 } // namespace
 
 json CfdTool::definition(bool legacy)
@@ -436,20 +450,14 @@ json CfdTool::result(const json &arguments, const Solver::CaseResult &r)
     }
     text += ".";
     json content = json::array({{{"type", "text"}, {"text", text}}});
-    if (r.fieldSize > 0) {
+    const std::vector<std::uint8_t> png = r.fieldSize > 0 ? fieldPng(pictureOf(r)) : std::vector<std::uint8_t>{};
+    if (!png.empty()) {
         // A picture of the flow at a fixed colour scale (|u|/U_lid from 0 to 1): the same for
         // every case, so that pictures of two cases compare colour for colour. The scale is stated
         // in the block's _meta for clients; the cross marks the primary vortex.
-        FieldImage field;
-        field.size = r.fieldSize;
-        field.values = r.speed;
-        field.min = 0.0;
-        field.max = 1.0;
-        field.markX = r.vortexX;
-        field.markY = r.vortexY;
         content.push_back({{"type", "image"},
                            {"mimeType", "image/png"},
-                           {"data", base64(fieldPng(field))},
+                           {"data", base64(png)},
                            {"_meta",
                             {{"eddy/colourScale", {{"quantity", "|u|/U_lid"}, {"min", 0.0}, {"max", 1.0}}},
                              {"eddy/caption",

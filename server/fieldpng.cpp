@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include <zlib.h>
+
 namespace Eddy::Server {
 
 namespace {
@@ -11,23 +13,6 @@ namespace {
 constexpr int kColours = 250;     // palette entries of the colour map
 constexpr int kClear = kColours;  // transparent (the gap beside the bar)
 constexpr int kMark = kColours + 1; // the cross: white
-
-std::uint32_t crc32(const std::uint8_t *data, std::size_t n, std::uint32_t crc = 0xffffffffu)
-{
-    static const auto table = [] {
-        std::array<std::uint32_t, 256> t{};
-        for (std::uint32_t i = 0; i < 256; ++i) {
-            std::uint32_t c = i;
-            for (int k = 0; k < 8; ++k)
-                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-            t[i] = c;
-        }
-        return t;
-    }();
-    for (std::size_t i = 0; i < n; ++i)
-        crc = table[(crc ^ data[i]) & 0xff] ^ (crc >> 8);
-    return crc;
-}
 
 void put32(std::vector<std::uint8_t> &out, std::uint32_t v)
 {
@@ -41,30 +26,18 @@ void chunk(std::vector<std::uint8_t> &png, const char *type, const std::vector<s
     const std::size_t start = png.size();
     png.insert(png.end(), type, type + 4);
     png.insert(png.end(), data.begin(), data.end());
-    put32(png, crc32(png.data() + start, png.size() - start) ^ 0xffffffffu);
+    put32(png, std::uint32_t(::crc32(0L, png.data() + start, uInt(png.size() - start))));
 }
 
-// zlib stream of stored blocks (no compression: the picture is small, and no zlib is linked).
-std::vector<std::uint8_t> zlibStored(const std::vector<std::uint8_t> &raw)
+// The image rows deflated by zlib (a smooth field compresses to a few kilobytes, so every
+// stored result stays small).
+std::vector<std::uint8_t> deflated(const std::vector<std::uint8_t> &raw)
 {
-    std::vector<std::uint8_t> z{0x78, 0x01};
-    std::size_t at = 0;
-    do {
-        const std::size_t n = std::min<std::size_t>(65535, raw.size() - at);
-        z.push_back(at + n == raw.size() ? 1 : 0);
-        z.push_back(std::uint8_t(n));
-        z.push_back(std::uint8_t(n >> 8));
-        z.push_back(std::uint8_t(~n));
-        z.push_back(std::uint8_t(~n >> 8));
-        z.insert(z.end(), raw.begin() + std::ptrdiff_t(at), raw.begin() + std::ptrdiff_t(at + n));
-        at += n;
-    } while (at < raw.size());
-    std::uint32_t a = 1, b = 0;
-    for (std::uint8_t byte : raw) {
-        a = (a + byte) % 65521;
-        b = (b + a) % 65521;
-    }
-    put32(z, (b << 16) | a);
+    uLongf size = compressBound(uLong(raw.size()));
+    std::vector<std::uint8_t> z(size);
+    if (compress2(z.data(), &size, raw.data(), uLong(raw.size()), Z_BEST_COMPRESSION) != Z_OK)
+        return {};
+    z.resize(size);
     return z;
 }
 
@@ -143,7 +116,10 @@ std::vector<std::uint8_t> fieldPng(const FieldImage &field, int side)
     std::vector<std::uint8_t> trns(kColours, 255);
     trns.push_back(0); // kClear
     chunk(png, "tRNS", trns);
-    chunk(png, "IDAT", zlibStored(raw));
+    const std::vector<std::uint8_t> idat = deflated(raw);
+    if (idat.empty())
+        return {};
+    chunk(png, "IDAT", idat);
     chunk(png, "IEND", {});
     return png;
 }
