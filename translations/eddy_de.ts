@@ -868,13 +868,6 @@ Sie wurde von %2 gesendet.</translation>
         <source>No regression against %1 (iterations +%2 %, residuals +%3 %, other results ±%4 %).</source>
         <translation>Keine Verschlechterung gegenüber %1 (Iterationen +%2 %, Residuen +%3 %, andere Ergebnisse ±%4 %).</translation>
     </message>
-    <message numerus="yes">
-        <source>%n regression(s) against %1:</source>
-        <translation>
-            <numerusform>%n Verschlechterung gegenüber %1:</numerusform>
-            <numerusform>%n Verschlechterungen gegenüber %1:</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Case</source>
         <translation>Fall</translation>
@@ -900,12 +893,19 @@ Sie wurde von %2 gesendet.</translation>
         <translation>%1 konnte nicht geschrieben werden. Wählen Sie einen Ordner, in den Sie schreiben dürfen.</translation>
     </message>
     <message>
-        <source>%1, %2: %3</source>
-        <translation>%1, %2: %3</translation>
-    </message>
-    <message>
         <source>%1 has no result values to compare (%2); choose a case that completed.</source>
         <translation>%1 hat keine Ergebniswerte zum Vergleichen (%2); wählen Sie einen abgeschlossenen Fall.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n regression(s) against %1 (marked ⚠ in the table; point at one for its reason):</source>
+        <translation>
+            <numerusform>%n Verschlechterung gegenüber %1 (in der Tabelle mit ⚠ markiert; der Mauszeiger darauf nennt den Grund):</numerusform>
+            <numerusform>%n Verschlechterungen gegenüber %1 (in der Tabelle mit ⚠ markiert; der Mauszeiger darauf nennt den Grund):</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -92,10 +92,10 @@
 <context>
     <name>Eddy::CompareView</name>
     <message numerus="yes">
-        <source>%n regression(s) against %1:</source>
+        <source>%n regression(s) against %1 (marked ⚠ in the table; point at one for its reason):</source>
         <translation>
-            <numerusform>%n regression against %1:</numerusform>
-            <numerusform>%n regressions against %1:</numerusform>
+            <numerusform>%n regression against %1 (marked ⚠ in the table; point at one for its reason):</numerusform>
+            <numerusform>%n regressions against %1 (marked ⚠ in the table; point at one for its reason):</numerusform>
         </translation>
     </message>
 </context>

@@ -310,7 +310,7 @@ void CompareView::fillResults(const CaseComparison::Case &base, const QList<Case
     m_results->setHorizontalHeaderLabels(headers);
     m_results->setRowCount(int(scalars.size()));
     const QColor flagColor = OutcomePalette::color(Monitor::Outcome::ToolError);
-    QStringList flagged;
+    QStringList flagged; // per case: "Case 3: iterations, final_residual" (the reasons are tooltips)
     m_regressions = 0;
     for (int r = 0; r < scalars.size(); ++r) {
         m_results->setItem(r, 0, cell(scalars.at(r)));
@@ -318,6 +318,7 @@ void CompareView::fillResults(const CaseComparison::Case &base, const QList<Case
     }
     for (int i = 0; i < others.size(); ++i) {
         const auto deltas = CaseComparison::compareCase(base, others.at(i), scalars, t);
+        QStringList flaggedScalars;
         for (int r = 0; r < deltas.size(); ++r) {
             const CaseComparison::Delta &d = deltas.at(r);
             const int col = 2 + 3 * i;
@@ -334,11 +335,13 @@ void CompareView::fillResults(const CaseComparison::Case &base, const QList<Case
                 bold.setBold(true);
                 item->setFont(bold);
                 item->setData(Qt::UserRole, true);
-                flagged << tr("%1, %2: %3").arg(others.at(i).label, d.scalar, d.reason);
+                flaggedScalars << d.scalar;
                 ++m_regressions;
             }
             m_results->setItem(r, col + 2, item);
         }
+        if (!flaggedScalars.isEmpty())
+            flagged << tr("%1: %2").arg(others.at(i).label, flaggedScalars.join(QStringLiteral(", ")));
     }
     QString summary = m_regressions == 0
                           ? tr("No regression against %1 (iterations +%2 %, residuals +%3 %, other results ±%4 %).")
@@ -346,7 +349,9 @@ void CompareView::fillResults(const CaseComparison::Case &base, const QList<Case
                                 .arg(t.iterationsPercent)
                                 .arg(t.residualsPercent)
                                 .arg(t.otherPercent)
-                          : tr("%n regression(s) against %1:", nullptr, m_regressions).arg(base.label);
+                          : tr("%n regression(s) against %1 (marked ⚠ in the table; point at one for its reason):",
+                               nullptr, m_regressions)
+                                .arg(base.label);
     if (!flagged.isEmpty())
         summary += QLatin1Char(' ') + flagged.join(QStringLiteral("; ")) + QLatin1Char('.');
     // A case without result values (failed, a tool error, still waiting) has nothing to compare:
