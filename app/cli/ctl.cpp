@@ -44,6 +44,10 @@ QString Ctl::usage()
         "  cancel TASK                           request cancellation\n"
         "  result TASK                           print a finished task's result\n"
         "  export SWEEP --format csv|json        export a sweep's cases and results\n"
+        "  report SWEEP [-o FILE] [--pdf FILE]   the sweep report: one self-contained HTML file\n"
+        "                                        (parameters, outcomes, charts, every question\n"
+        "                                        with its answer, who gave it and when) to FILE or\n"
+        "                                        standard output; --pdf FILE writes it as a PDF\n"
         "  sessions                              list sessions\n"
         "  servers                               list servers with their task counts\n"
         "  servers remove NAME|URL [--delete-tasks]\n"
@@ -96,7 +100,7 @@ bool Ctl::parse()
                                     QStringLiteral("--agent-url"), QStringLiteral("--agent-model"),
                                     QStringLiteral("--agent-key"), QStringLiteral("--agent-context"),
                                     QStringLiteral("--server"), QStringLiteral("--output"),
-                                    QStringLiteral("--url"), QStringLiteral("--name")};
+                                    QStringLiteral("--url"), QStringLiteral("--name"), QStringLiteral("--pdf")};
     for (int i = 0; i < m_args.size(); ++i) {
         QString a = m_args[i];
         QString value;
@@ -128,6 +132,7 @@ bool Ctl::parse()
             else if (a == QLatin1String("--agent-context")) m_agentContext = value;
             else if (a == QLatin1String("--server")) m_server = value;
             else if (a == QLatin1String("--output")) m_output = value;
+            else if (a == QLatin1String("--pdf")) m_pdf = value;
             m_tokenGiven = m_tokenGiven || a == QLatin1String("--token"); // servers set: even ""
         } else if (a == QLatin1String("--json")) {
             m_json = true;
@@ -404,6 +409,7 @@ void Ctl::start()
     else if (cmd == QLatin1String("cancel")) cmdCancel();
     else if (cmd == QLatin1String("result")) cmdResult();
     else if (cmd == QLatin1String("export")) cmdExport();
+    else if (cmd == QLatin1String("report")) cmdReport();
     else if (cmd == QLatin1String("sessions")) cmdSessions();
     else if (cmd == QLatin1String("attach")) cmdAttach();
     else if (cmd == QLatin1String("agent")) cmdAgent();

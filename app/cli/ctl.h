@@ -66,6 +66,7 @@ private:
     void cmdCancel();
     void cmdResult();
     void cmdExport();
+    void cmdReport(); // ctlreport.cpp
     void cmdSessions();
     void cmdAttach();
     void cmdAgent();
@@ -84,7 +85,8 @@ private:
     QString m_status;
     QString m_format;
     QString m_server;            // handles import --server URL
-    QString m_output;            // handles export --output FILE
+    QString m_output;            // handles export --output FILE, report -o FILE
+    QString m_pdf;               // report --pdf FILE
     std::optional<QString> m_newUrl;  // servers set --url URL
     std::optional<QString> m_newName; // servers set --name NAME
     bool m_tokenGiven = false;   // --token was given (servers set: even empty, to clear it)
