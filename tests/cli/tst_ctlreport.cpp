@@ -220,8 +220,6 @@ void tst_CtlReport::browserShowsEveryCaseAndAnswer()
     QVERIFY(dom.contains("&lt;script&gt;"));
 
     const QString keep = qEnvironmentVariable("EDDY_REPORT_SCREENSHOTS");
-    if (!keep.isEmpty())
-        QFile::copy(html(), QDir(keep).filePath(QStringLiteral("report.html")));
     // The top of the report at two sizes, light and dark; and its end (the questions and
     // answers), cut from a page-long screenshot at the last drawn row (headless Chromium draws
     // nothing when it scrolls to a #fragment).
@@ -267,8 +265,11 @@ void tst_CtlReport::browserShowsEveryCaseAndAnswer()
                 inked += qAbs(shot.pixelColor(x, y).lightness() - corner.lightness()) > 60 ? 1 : 0;
         }
         QVERIFY2(inked * 4 > shot.width() * shot.height() / 200, qPrintable(s.name + QStringLiteral(" is blank")));
-        if (!keep.isEmpty())
-            QFile::copy(png, QDir(keep).filePath(s.name + QStringLiteral(".png")));
+        if (!keep.isEmpty()) {
+            const QString kept = QDir(keep).filePath(s.name + QStringLiteral(".png"));
+            QFile::remove(kept);
+            QVERIFY2(QFile::copy(png, kept), qPrintable(kept));
+        }
     }
 }
 
