@@ -44,10 +44,12 @@ QString Ctl::usage()
         "  cancel TASK                           request cancellation\n"
         "  result TASK                           print a finished task's result\n"
         "  export SWEEP --format csv|json        export a sweep's cases and results\n"
-        "  report SWEEP [-o FILE] [--pdf FILE]   the sweep report: one self-contained HTML file\n"
+        "  report SWEEP [-o FILE] [--pdf FILE] [--lang de|en]\n"
+        "                                        the sweep report: one self-contained HTML file\n"
         "                                        (parameters, outcomes, charts, every question\n"
         "                                        with its answer, who gave it and when) to FILE or\n"
-        "                                        standard output; --pdf FILE writes it as a PDF\n"
+        "                                        standard output; --pdf FILE writes it as a PDF;\n"
+        "                                        its language is English unless --lang says\n"
         "  samples thin --older-than DAYSd --keep 1-in-N [--yes]\n"
         "                                        thin the progress samples of runs finished longer\n"
         "                                        ago: each series keeps every N-th sample, its first\n"
@@ -105,7 +107,8 @@ bool Ctl::parse()
                                     QStringLiteral("--agent-key"), QStringLiteral("--agent-context"),
                                     QStringLiteral("--server"), QStringLiteral("--output"),
                                     QStringLiteral("--url"), QStringLiteral("--name"), QStringLiteral("--pdf"),
-                                    QStringLiteral("--older-than"), QStringLiteral("--keep")};
+                                    QStringLiteral("--older-than"), QStringLiteral("--keep"),
+                                    QStringLiteral("--lang")};
     for (int i = 0; i < m_args.size(); ++i) {
         QString a = m_args[i];
         QString value;
@@ -138,6 +141,7 @@ bool Ctl::parse()
             else if (a == QLatin1String("--server")) m_server = value;
             else if (a == QLatin1String("--output")) m_output = value;
             else if (a == QLatin1String("--pdf")) m_pdf = value;
+            else if (a == QLatin1String("--lang")) m_lang = value;
             else if (a == QLatin1String("--older-than")) m_olderThan = value;
             else if (a == QLatin1String("--keep")) m_keep = value;
             m_tokenGiven = m_tokenGiven || a == QLatin1String("--token"); // servers set: even ""

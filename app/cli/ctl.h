@@ -88,6 +88,7 @@ private:
     QString m_server;            // handles import --server URL
     QString m_output;            // handles export --output FILE, report -o FILE
     QString m_pdf;               // report --pdf FILE
+    QString m_lang;              // report --lang LANG
     QString m_olderThan;         // samples thin --older-than 90d
     QString m_keep;              // samples thin --keep 1-in-10
     std::optional<QString> m_newUrl;  // servers set --url URL

@@ -6,12 +6,13 @@
 #include "models/sweepreportreader.h"
 
 #include <QGuiApplication>
+#include <QTranslator>
 
 namespace Eddy::Cli {
 
 void Ctl::cmdReport()
 {
-    static const QString usageText = QStringLiteral("usage: eddyctl report SWEEP [-o FILE] [--pdf FILE]");
+    static const QString usageText = QStringLiteral("usage: eddyctl report SWEEP [-o FILE] [--pdf FILE] [--lang de|en]");
     QString html = m_output;
     QStringList rest = m_args.mid(1);
     for (qsizetype i = 0; i < rest.size(); ++i) {
@@ -34,6 +35,13 @@ void Ctl::cmdReport()
     if (!m_pdf.isEmpty() && !qobject_cast<QGuiApplication *>(QCoreApplication::instance()))
         return fail(QStringLiteral("--pdf needs Qt's GUI library, which did not start; write the HTML "
                                    "with -o FILE and print it from a browser."));
+    if (!m_lang.isEmpty() && m_lang != QLatin1String("en")) {
+        // The window's translations, built in: the report reads as the window would in LANG.
+        auto *translator = new QTranslator(this);
+        if (!translator->load(QStringLiteral(":/i18n/eddy_%1.qm").arg(m_lang)))
+            return fail(QStringLiteral("there is no %1 translation of the report; --lang takes de or en.").arg(m_lang), Usage);
+        QCoreApplication::installTranslator(translator);
+    }
     if (!openEngine(false))
         return;
     const auto input = SweepReportReader::read(m_engine, sweep);

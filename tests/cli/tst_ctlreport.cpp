@@ -55,6 +55,7 @@ private slots:
     void htmlHasEveryCaseAndAnswer();
     void pdfHasTheAnswers();
     void badInputSaysWhatToDo();
+    void germanReport();
     void browserShowsEveryCaseAndAnswer();
 
 private:
@@ -182,6 +183,27 @@ void tst_CtlReport::badInputSaysWhatToDo()
     QCOMPARE(query(db(), QStringLiteral("SELECT COUNT(*) FROM input_requests")).value(0).value(0).toUtf8(), before);
 }
 
+void tst_CtlReport::germanReport()
+{
+    const QString de = m_dir.filePath(QStringLiteral("report-de.html"));
+    Run r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--lang"),
+                    QStringLiteral("de"), QStringLiteral("-o"), de});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QFile f(de);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    QVERIFY(text.contains("<html lang=\"de\">"));
+    QVERIFY(text.contains("Fragen und Antworten"));
+    QVERIFY(text.contains("Beantwortet von"));
+    QCOMPARE(text.count("smoothing_passes = 7"), qsizetype(m_answers.size()));
+    QVERIFY(!text.contains("Questions and answers"));
+    r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--lang"),
+                QStringLiteral("xx"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("report-xx.html"))});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("--lang takes de or en"), r.err.constData());
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("report-xx.html"))));
+}
+
 void tst_CtlReport::browserShowsEveryCaseAndAnswer()
 {
     const QString chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
@@ -190,14 +212,15 @@ void tst_CtlReport::browserShowsEveryCaseAndAnswer()
         QVERIFY(runCtl({QStringLiteral("--db"), db(), QStringLiteral("report"), QStringLiteral("1"),
                         QStringLiteral("-o"), html()}).code == 0);
     const QString url = QUrl::fromLocalFile(html()).toString();
+    const QString urlDe = QUrl::fromLocalFile(m_dir.filePath(QStringLiteral("report-de.html"))).toString();
     // file:// only: every host name resolves to nothing, no first-run or update traffic.
     const QStringList common{QStringLiteral("--headless"), QStringLiteral("--no-sandbox"), QStringLiteral("--disable-gpu"),
                              QStringLiteral("--host-resolver-rules=MAP * ~NOTFOUND"), QStringLiteral("--no-first-run"),
                              QStringLiteral("--disable-background-networking"), QStringLiteral("--disable-sync"),
                              QStringLiteral("--user-data-dir=") + m_dir.filePath(QStringLiteral("chromium-profile"))};
-    const auto runChromium = [&](const QStringList &args, QByteArray *out) {
+    const auto runChromium = [&](const QStringList &args, QByteArray *out, const QString &page) {
         QProcess p;
-        p.start(chromium, common + args + QStringList{url});
+        p.start(chromium, common + args + QStringList{page});
         if (!p.waitForFinished(120000)) {
             p.kill();
             p.waitForFinished(5000);
@@ -208,7 +231,7 @@ void tst_CtlReport::browserShowsEveryCaseAndAnswer()
         return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
     };
     QByteArray dom;
-    QVERIFY2(runChromium({QStringLiteral("--dump-dom")}, &dom), "chromium --dump-dom failed");
+    QVERIFY2(runChromium({QStringLiteral("--dump-dom")}, &dom, url), "chromium --dump-dom failed");
     // The browser parsed it as we wrote it: every case row, every answer, the charts, no script.
     for (int c = 1; c <= 6; ++c)
         QVERIFY(dom.contains(QStringLiteral("<tr id=\"case-%1\">").arg(c).toUtf8()));
@@ -223,12 +246,16 @@ void tst_CtlReport::browserShowsEveryCaseAndAnswer()
     // The top of the report at two sizes, light and dark; and its end (the questions and
     // answers), cut from a page-long screenshot at the last drawn row (headless Chromium draws
     // nothing when it scrolls to a #fragment).
-    struct Shot { QString name; QSize size; bool dark; bool end; };
-    for (const Shot &s : {Shot{QStringLiteral("report-browser"), QSize(1280, 800), false, false},
-                          Shot{QStringLiteral("report-browser-dark"), QSize(1280, 800), true, false},
-                          Shot{QStringLiteral("report-browser-wide"), QSize(1600, 1000), false, false},
-                          Shot{QStringLiteral("report-browser-answers"), QSize(1600, 1000), false, true},
-                          Shot{QStringLiteral("report-browser-answers-dark"), QSize(1600, 1000), true, true}}) {
+    // German from eddyctl report --lang de (germanReport()).
+    QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("report-de.html"))));
+    struct Shot { QString name; QSize size; bool dark; bool end; bool german; };
+    for (const Shot &s : {Shot{QStringLiteral("report-browser"), QSize(1280, 800), false, false, false},
+                          Shot{QStringLiteral("report-browser-dark"), QSize(1280, 800), true, false, false},
+                          Shot{QStringLiteral("report-browser-wide"), QSize(1600, 1000), false, false, false},
+                          Shot{QStringLiteral("report-browser-answers"), QSize(1600, 1000), false, true, false},
+                          Shot{QStringLiteral("report-browser-answers-dark"), QSize(1600, 1000), true, true, false},
+                          Shot{QStringLiteral("report-browser-de"), QSize(1280, 800), false, false, true},
+                          Shot{QStringLiteral("report-browser-answers-de"), QSize(1600, 1000), true, true, true}}) {
         const QString png = m_dir.filePath(s.name + QStringLiteral(".png"));
         const QSize window = s.end ? QSize(s.size.width(), 6000) : s.size;
         QStringList args{QStringLiteral("--screenshot=") + png,
@@ -236,7 +263,7 @@ void tst_CtlReport::browserShowsEveryCaseAndAnswer()
                          QStringLiteral("--hide-scrollbars")};
         if (s.dark)
             args << QStringLiteral("--force-dark-mode") << QStringLiteral("--blink-settings=preferredColorScheme=0");
-        QVERIFY2(runChromium(args, nullptr), qPrintable(s.name));
+        QVERIFY2(runChromium(args, nullptr, s.german ? urlDe : url), qPrintable(s.name));
         QImage shot(png);
         QCOMPARE(shot.size(), window);
         // Light: the page is white behind the title; dark: the dark background of the CSS.
