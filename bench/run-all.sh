@@ -4,7 +4,7 @@
 #   bench/run-all.sh [BUILD_DIR] [--out FILE] [--logs DIR] [--node PATH]
 # BUILD_DIR (default: build) must already hold the benchmarks; this script builds nothing:
 #   cmake --build BUILD_DIR --target eddy-cfd-server bench_solver bench_server bench_server_floor \
-#         bench_client bench_store bench_compare bench_gui bench_openfoam
+#         bench_client bench_store bench_compare bench_gui bench_sweep bench_year bench_openfoam
 # It reads only the RESULT lines the benchmarks print (format: bench/README.md) and judges each
 # row from its number and target alone. A row that could not be measured (binary not built, bench
 # stopped early, too few samples) says "not measured: why" and is not counted as a miss.
@@ -93,6 +93,9 @@ run compare 7 bench_compare "$build/bench/compare/bench_compare" all --quick --c
     ${node:+--node "$node"} --scripts "$here/server"
 run store 5 bench_store "$build/bench/store/bench_store" all 10000
 run gui 5 bench_gui "$build/bench/gui/bench_gui" all --seconds 5
+run sweep 6 bench_sweep "$build/bench/gui/bench_sweep" all
+# A tenth of a year of sweeps (about a minute); the whole year by hand: bench_year.
+run year 7 bench_year "$build/bench/store/bench_year" --days 25
 # OpenFOAM's pitzDaily three times by hand and three times through the server (about 2 minutes);
 # without OpenFOAM its rows say "not measured" and why.
 run openfoam 4 bench_openfoam "$build/bench/openfoam/bench_openfoam" all --rounds 3

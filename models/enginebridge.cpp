@@ -1,5 +1,7 @@
 #include "models/enginebridge.h"
 
+#include "models/sweepreportreader.h"
+
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/outcome.h"
 #include "app/monitor/sweepexport.h"
@@ -18,6 +20,7 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
     qRegisterMetaType<Snapshot>();
     qRegisterMetaType<TaskDetail>();
     qRegisterMetaType<SweepResults>();
+    qRegisterMetaType<SweepReportInput>();
     qRegisterMetaType<Monitor::ChangeSet>();
     qRegisterMetaType<Store::TaskRecord>();
     qRegisterMetaType<Store::InputRequestRecord>();
@@ -273,6 +276,17 @@ void EngineBridge::requestSweepResults(qint64 sweepId)
                 r.answers.insert(t.id, answers);
         }
         Q_EMIT sweepResultsReady(r);
+    });
+}
+
+void EngineBridge::requestSweepReport(qint64 sweepId)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QMetaObject::invokeMethod(engine, [this, engine, sweepId] {
+        const auto input = SweepReportReader::read(*engine, sweepId);
+        Q_EMIT sweepReportReady(sweepId, input.has_value(), input.value_or(SweepReportInput{}));
     });
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/sweepreportinput.h"
+
 #include "app/monitor/changeset.h"
 #include "app/monitor/engine.h"
 #include "app/vocab/records.h"
@@ -114,6 +116,9 @@ public:
     void requestLatestResiduals(const QList<qint64> &taskIds);
     void requestSweep(qint64 sweepId);
     void requestSweepResults(qint64 sweepId);
+    // A sweep report's input (SweepReportReader::read); sweepReportReady(), with ok false when
+    // the sweep is not stored.
+    void requestSweepReport(qint64 sweepId);
     // Tasks matching a query (for "Attach earlier tasks..."), without results.
     void requestSearch(const Store::TaskQuery &query);
 
@@ -176,6 +181,7 @@ Q_SIGNALS:
     void latestResidualsReady(const QList<qint64> &taskIds, const QList<Eddy::Store::ProgressSample> &samples);
     void sweepReady(const Eddy::Store::SweepRecord &sweep, const QHash<qint64, int> &caseIndex);
     void sweepResultsReady(const Eddy::EngineBridge::SweepResults &results);
+    void sweepReportReady(qint64 sweepId, bool ok, const Eddy::SweepReportInput &input);
     void searchReady(const QList<Eddy::Store::TaskRecord> &tasks);
     void sessionCreated(qint64 sessionId, const QString &name);
     void sessionsChanged(const QList<Eddy::Store::SessionRecord> &sessions);

@@ -3940,6 +3940,274 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     </message>
 </context>
 <context>
+    <name>Eddy::SweepReport</name>
+    <message>
+        <source>Not submitted</source>
+        <translation>Nicht abgesendet</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>No varied parameter is a number: there is no scalar plot.</source>
+        <translation>Kein variierter Parameter ist eine Zahl: Es gibt kein Diagramm der Ergebniswerte.</translation>
+    </message>
+    <message>
+        <source>No result value is a number that varies over the cases.</source>
+        <translation>Kein Ergebniswert ist eine Zahl, die sich über die Fälle ändert.</translation>
+    </message>
+    <message>
+        <source>No case has a residual history.</source>
+        <translation>Kein Fall hat einen Residuenverlauf.</translation>
+    </message>
+    <message>
+        <source>Residual %1</source>
+        <translation>Residuum %1</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>residual</source>
+        <translation>Residuum</translation>
+    </message>
+    <message>
+        <source>Case</source>
+        <translation>Fall</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>Fragen</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Schlagwörter</translation>
+    </message>
+    <message>
+        <source>not answered</source>
+        <translation>nicht beantwortet</translation>
+    </message>
+    <message>
+        <source>answer being sent</source>
+        <translation>Antwort wird gesendet</translation>
+    </message>
+    <message>
+        <source>closed without an answer</source>
+        <translation>ohne Antwort geschlossen</translation>
+    </message>
+    <message>
+        <source>The server asked no questions during this sweep.</source>
+        <translation>Der Server hat während dieser Parameterstudie keine Fragen gestellt.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n question(s), in case order.</source>
+        <translation>
+            <numerusform>%n Frage, in der Reihenfolge der Fälle.</numerusform>
+            <numerusform>%n Fragen, in der Reihenfolge der Fälle.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Case %1, task %2, asked %3</source>
+        <translation>Fall %1, Aufgabe %2, gefragt %3</translation>
+    </message>
+    <message>
+        <source>Answer: %1 (by %2, %3)</source>
+        <translation>Antwort: %1 (von %2, %3)</translation>
+    </message>
+    <message>
+        <source>Asked</source>
+        <translation>Gefragt</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Frage</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>Antwort</translation>
+    </message>
+    <message>
+        <source>Answered by</source>
+        <translation>Beantwortet von</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>Beantwortet</translation>
+    </message>
+    <message>
+        <source>Case %1</source>
+        <translation>Fall %1</translation>
+    </message>
+    <message>
+        <source>Error:</source>
+        <translation>Fehler:</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n case(s).</source>
+        <translation>
+            <numerusform>%n Fall.</numerusform>
+            <numerusform>%n Fälle.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>varied</source>
+        <translation>variiert</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>fest</translation>
+    </message>
+    <message>
+        <source>Combination</source>
+        <translation>Kombination</translation>
+    </message>
+    <message>
+        <source>Cases at a time</source>
+        <translation>Fälle gleichzeitig</translation>
+    </message>
+    <message>
+        <source>Sweep %1: %2</source>
+        <translation>Parameterstudie %1: %2</translation>
+    </message>
+    <message>
+        <source>en</source>
+        <extracomment>The HTML language code of the report (en, de).</extracomment>
+        <translation>de</translation>
+    </message>
+    <message>
+        <source>Server %1 · created %2 · report written %3</source>
+        <translation>Server %1 · angelegt %2 · Bericht geschrieben %3</translation>
+    </message>
+    <message>
+        <source>session %1</source>
+        <translation>Sitzung %1</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notizen</translation>
+    </message>
+    <message>
+        <source>Results over the varied parameter</source>
+        <translation>Ergebnisse über dem variierten Parameter</translation>
+    </message>
+    <message>
+        <source>Cases</source>
+        <translation>Fälle</translation>
+    </message>
+    <message>
+        <source>Residual histories</source>
+        <translation>Residuenverläufe</translation>
+    </message>
+    <message>
+        <source>The charts (results over the varied parameter, residual histories) are in the HTML report; this PDF has the same tables and answers.</source>
+        <translation>Die Diagramme (Ergebnisse über dem variierten Parameter, Residuenverläufe) stehen im HTML-Bericht; dieses PDF enthält dieselben Tabellen und Antworten.</translation>
+    </message>
+    <message>
+        <source>Questions and answers</source>
+        <translation>Fragen und Antworten</translation>
+    </message>
+    <message>
+        <source>Case notes and errors</source>
+        <translation>Notizen und Fehler der Fälle</translation>
+    </message>
+    <message>
+        <source>Written by Eddy %1 from its database. Task numbers are Eddy&apos;s own; the server&apos;s task ids are not in this report.</source>
+        <translation>Von Eddy %1 aus seiner Datenbank geschrieben. Die Aufgabennummern sind Eddys eigene; die Aufgaben-IDs des Servers stehen nicht in diesem Bericht.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::SweepReportActions</name>
+    <message>
+        <source>Export Sweep Report...</source>
+        <translation>Bericht der Parameterstudie exportieren...</translation>
+    </message>
+    <message>
+        <source>Write the shown sweep&apos;s report: parameters, outcomes, charts and every question with its answer, as one HTML file or a PDF</source>
+        <translation>Den Bericht der angezeigten Parameterstudie schreiben: Parameter, Ergebnisse, Diagramme und jede Frage mit ihrer Antwort, als eine HTML-Datei oder als PDF</translation>
+    </message>
+    <message>
+        <source>No sweep is shown. Select a task of a sweep in the task list: its sweep&apos;s results appear, and the report is of that sweep.</source>
+        <translation>Es wird keine Parameterstudie angezeigt. Wählen Sie in der Aufgabenliste eine Aufgabe einer Parameterstudie: Deren Ergebnisse erscheinen, und der Bericht gilt dieser Parameterstudie.</translation>
+    </message>
+    <message>
+        <source>HTML report (*.html)</source>
+        <translation>HTML-Bericht (*.html)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF-Dokument (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export Sweep Report</source>
+        <translation>Bericht der Parameterstudie exportieren</translation>
+    </message>
+    <message>
+        <source>Writing the report of sweep %1...</source>
+        <translation>Der Bericht von Parameterstudie %1 wird geschrieben...</translation>
+    </message>
+    <message>
+        <source>Sweep %1 is no longer in the database; nothing was written.</source>
+        <translation>Parameterstudie %1 ist nicht mehr in der Datenbank; es wurde nichts geschrieben.</translation>
+    </message>
+    <message>
+        <source>%1. Choose a folder you can write to and export again.</source>
+        <translation>%1. Wählen Sie einen Ordner, in den Sie schreiben können, und exportieren Sie erneut.</translation>
+    </message>
+    <message>
+        <source>Report of sweep %1 written to %2</source>
+        <translation>Bericht von Parameterstudie %1 in %2 geschrieben</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::SweepReportReader</name>
+    <message>
+        <source>%1 to %2 in steps of %3</source>
+        <translation>%1 bis %2 in Schritten von %3</translation>
+    </message>
+    <message>
+        <source>declined</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>accepted</source>
+        <translation>angenommen</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::SweepResultsModel</name>
     <message>
         <source>yes</source>

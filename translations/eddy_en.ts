@@ -321,6 +321,23 @@ Enter the URL of the server the other client connected to, exactly as it wrote i
     </message>
 </context>
 <context>
+    <name>Eddy::SweepReport</name>
+    <message numerus="yes">
+        <source>%n question(s), in case order.</source>
+        <translation>
+            <numerusform>%n question, in case order.</numerusform>
+            <numerusform>%n questions, in case order.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n case(s).</source>
+        <translation>
+            <numerusform>%n case.</numerusform>
+            <numerusform>%n cases.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Eddy::SweepResultsView</name>
     <message numerus="yes">
         <source>Sweep %1: %2 of %n case(s) with results</source>

@@ -13,6 +13,7 @@
 #include "widgets/elicitationdialog.h"
 #include "widgets/handlesactions.h"
 #include "widgets/helpmenu.h"
+#include "widgets/sweepreportactions.h"
 #include "widgets/jobadapteractions.h"
 #include "widgets/residualchart.h"
 #include "widgets/resultview.h"
@@ -97,6 +98,7 @@ void MainWindow::buildMenus()
                    << file->addAction(tr("Attach Earlier Tasks..."), this, &MainWindow::attachEarlierTasks);
     file->addSeparator();
     (new HandlesActions(this, m_bridge))->addTo(file);
+    (new SweepReportActions(this, m_bridge))->addTo(file);
     file->addSeparator();
     QAction *quit = file->addAction(tr("Quit"), this, &MainWindow::close);
     quit->setShortcut(QKeySequence::Quit);

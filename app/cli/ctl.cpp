@@ -44,6 +44,16 @@ QString Ctl::usage()
         "  cancel TASK                           request cancellation\n"
         "  result TASK                           print a finished task's result\n"
         "  export SWEEP --format csv|json        export a sweep's cases and results\n"
+        "  report SWEEP [-o FILE] [--pdf FILE] [--lang de|en]\n"
+        "                                        the sweep report: one self-contained HTML file\n"
+        "                                        (parameters, outcomes, charts, every question\n"
+        "                                        with its answer, who gave it and when) to FILE or\n"
+        "                                        standard output; --pdf FILE writes it as a PDF;\n"
+        "                                        its language is English unless --lang says\n"
+        "  samples thin --older-than DAYSd --keep 1-in-N [--yes]\n"
+        "                                        thin the progress samples of runs finished longer\n"
+        "                                        ago: each series keeps every N-th sample, its first\n"
+        "                                        and last. Without --yes only counts what would go\n"
         "  sessions                              list sessions\n"
         "  servers                               list servers with their task counts\n"
         "  servers remove NAME|URL [--delete-tasks]\n"
@@ -96,7 +106,9 @@ bool Ctl::parse()
                                     QStringLiteral("--agent-url"), QStringLiteral("--agent-model"),
                                     QStringLiteral("--agent-key"), QStringLiteral("--agent-context"),
                                     QStringLiteral("--server"), QStringLiteral("--output"),
-                                    QStringLiteral("--url"), QStringLiteral("--name")};
+                                    QStringLiteral("--url"), QStringLiteral("--name"), QStringLiteral("--pdf"),
+                                    QStringLiteral("--older-than"), QStringLiteral("--keep"),
+                                    QStringLiteral("--lang")};
     for (int i = 0; i < m_args.size(); ++i) {
         QString a = m_args[i];
         QString value;
@@ -128,6 +140,10 @@ bool Ctl::parse()
             else if (a == QLatin1String("--agent-context")) m_agentContext = value;
             else if (a == QLatin1String("--server")) m_server = value;
             else if (a == QLatin1String("--output")) m_output = value;
+            else if (a == QLatin1String("--pdf")) m_pdf = value;
+            else if (a == QLatin1String("--lang")) m_lang = value;
+            else if (a == QLatin1String("--older-than")) m_olderThan = value;
+            else if (a == QLatin1String("--keep")) m_keep = value;
             m_tokenGiven = m_tokenGiven || a == QLatin1String("--token"); // servers set: even ""
         } else if (a == QLatin1String("--json")) {
             m_json = true;
@@ -404,6 +420,8 @@ void Ctl::start()
     else if (cmd == QLatin1String("cancel")) cmdCancel();
     else if (cmd == QLatin1String("result")) cmdResult();
     else if (cmd == QLatin1String("export")) cmdExport();
+    else if (cmd == QLatin1String("report")) cmdReport();
+    else if (cmd == QLatin1String("samples")) cmdSamples();
     else if (cmd == QLatin1String("sessions")) cmdSessions();
     else if (cmd == QLatin1String("attach")) cmdAttach();
     else if (cmd == QLatin1String("agent")) cmdAgent();

@@ -66,6 +66,8 @@ private:
     void cmdCancel();
     void cmdResult();
     void cmdExport();
+    void cmdReport(); // ctlreport.cpp
+    void cmdSamples(); // ctlsamples.cpp
     void cmdSessions();
     void cmdAttach();
     void cmdAgent();
@@ -84,7 +86,11 @@ private:
     QString m_status;
     QString m_format;
     QString m_server;            // handles import --server URL
-    QString m_output;            // handles export --output FILE
+    QString m_output;            // handles export --output FILE, report -o FILE
+    QString m_pdf;               // report --pdf FILE
+    QString m_lang;              // report --lang LANG
+    QString m_olderThan;         // samples thin --older-than 90d
+    QString m_keep;              // samples thin --keep 1-in-10
     std::optional<QString> m_newUrl;  // servers set --url URL
     std::optional<QString> m_newName; // servers set --name NAME
     bool m_tokenGiven = false;   // --token was given (servers set: even empty, to clear it)

@@ -3,12 +3,25 @@
 #include "app/net/httpclient.h"
 
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <QLoggingCategory>
 #include <QTimer>
 
+#include <cstring>
+#include <memory>
+
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
+    // A PDF (eddyctl report --pdf) lays out text with fonts, which needs a QGuiApplication; on
+    // the offscreen platform unless told otherwise, since eddyctl never opens a window.
+    bool needsGui = false;
+    for (int i = 1; i < argc; ++i)
+        needsGui = needsGui || std::strncmp(argv[i], "--pdf", 5) == 0;
+    if (needsGui && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    std::unique_ptr<QCoreApplication> guiOrCore = needsGui ? std::make_unique<QGuiApplication>(argc, argv)
+                                                           : std::make_unique<QCoreApplication>(argc, argv);
+    QCoreApplication &app = *guiOrCore;
     QCoreApplication::setOrganizationName(QStringLiteral("Eddy"));
     QCoreApplication::setApplicationName(QStringLiteral("eddy"));
     QCoreApplication::setApplicationVersion(QStringLiteral(EDDY_VERSION));

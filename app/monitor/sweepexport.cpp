@@ -111,7 +111,7 @@ QStringList SweepExport::variedNames(const QString &specJson)
     return names;
 }
 
-QString SweepExport::csv(const QList<Row> &rows, const QStringList &variedNames)
+SweepExport::Table SweepExport::table(const QList<Row> &rows, const QStringList &variedNames)
 {
     struct Parsed
     {
@@ -151,44 +151,64 @@ QString SweepExport::csv(const QList<Row> &rows, const QStringList &variedNames)
         }
     }
 
+    Table t;
+    for (const auto &c : argCols)
+        t.argumentColumns << QString::fromStdString(c);
+    for (const auto &c : resCols)
+        t.resultColumns << QString::fromStdString(c);
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const Row &r = rows[i];
+        const Parsed &p = parsed[std::size_t(i)];
+        Table::Line line;
+        if (r.task)
+            line.outcome = OutcomeText::key(outcomeOf(*r.task));
+        else if (r.c.state == Store::CaseState::Rejected)
+            line.outcome = OutcomeText::key(Outcome::Failed);
+        else
+            line.outcome = QStringLiteral("not_submitted");
+        line.isError = r.task && r.task->isToolError;
+        line.status = r.task ? Store::toText(r.task->status) : Store::toText(r.c.state);
+        for (const auto &c : argCols)
+            line.arguments << (p.args.contains(c) ? scalarText(p.args[c]) : QString());
+        std::map<std::string, QString> scalars;
+        for (const auto &f : p.scalars)
+            scalars[f.first] = scalarText(f.second); // the last of a repeated name, as before
+        for (const auto &c : resCols) {
+            const auto it = scalars.find(c);
+            line.results << (it == scalars.end() ? QString() : it->second);
+        }
+        t.lines << line;
+    }
+    return t;
+}
+
+QString SweepExport::csv(const QList<Row> &rows, const QStringList &variedNames)
+{
+    const Table t = table(rows, variedNames);
     QString out;
     QStringList header{QStringLiteral("case"),
                        QStringLiteral("task"),
                        QStringLiteral("outcome"),
                        QStringLiteral("is_error"),
                        QStringLiteral("status")};
-    for (const auto &c : argCols)
-        header << csvField(QString::fromStdString(c));
-    for (const auto &c : resCols)
-        header << csvField(QString::fromStdString(c));
+    for (const QString &c : t.argumentColumns)
+        header << csvField(c);
+    for (const QString &c : t.resultColumns)
+        header << csvField(c);
     header << QStringLiteral("answer");
     out += header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (qsizetype i = 0; i < rows.size(); ++i) {
         const Row &r = rows[i];
-        const Parsed &p = parsed[std::size_t(i)];
-        QString outcome;
-        if (r.task)
-            outcome = OutcomeText::key(outcomeOf(*r.task));
-        else if (r.c.state == Store::CaseState::Rejected)
-            outcome = OutcomeText::key(Outcome::Failed);
-        else
-            outcome = QStringLiteral("not_submitted");
+        const Table::Line &l = t.lines[i];
         QStringList line{QString::number(r.c.index + 1),
                          r.task ? QString::number(r.task->id) : QString(),
-                         outcome,
-                         r.task && r.task->isToolError ? QStringLiteral("true")
-                                                       : QStringLiteral("false"),
-                         r.task ? Store::toText(r.task->status) : Store::toText(r.c.state)};
-        for (const auto &c : argCols)
-            line << csvField(p.args.contains(c) ? scalarText(p.args[c]) : QString());
-        for (const auto &c : resCols) {
-            QString v;
-            for (const auto &f : p.scalars) {
-                if (f.first == c)
-                    v = scalarText(f.second);
-            }
+                         l.outcome,
+                         l.isError ? QStringLiteral("true") : QStringLiteral("false"),
+                         l.status};
+        for (const QString &v : l.arguments)
             line << csvField(v);
-        }
+        for (const QString &v : l.results)
+            line << csvField(v);
         line << csvField(r.answer);
         out += line.join(QLatin1Char(',')) + QLatin1Char('\n');
     }

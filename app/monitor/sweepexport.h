@@ -38,6 +38,23 @@ public:
     // The varied parameter names of a sweep spec ({"vary": {...}}), in the spec's order.
     static QStringList variedNames(const QString &specJson);
 
+    // The export's columns and cells, row for row: what csv() writes and the report's table shows.
+    struct Table
+    {
+        QStringList argumentColumns; // varied first, in the spec's order, then the fixed ones
+        QStringList resultColumns;   // scalars of structuredContent, in order of appearance
+        struct Line
+        {
+            QString outcome;         // OutcomeText::key(), "not_submitted" before any task
+            bool isError = false;
+            QString status;
+            QStringList arguments;   // per argumentColumns ("" when the case has none)
+            QStringList results;     // per resultColumns
+        };
+        QList<Line> lines;
+    };
+    static Table table(const QList<Row> &rows, const QStringList &variedNames);
+
     static QString csv(const QList<Row> &rows, const QStringList &variedNames);
 };
 

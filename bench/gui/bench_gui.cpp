@@ -17,6 +17,7 @@
 // Usage: bench_gui [stall|redraw|startup|all] [--seconds N]
 // Verdict rows are RESULT lines (bench/common/benchresult.h, read by bench/run-all.sh).
 #include "benchresult.h"
+#include "benchapp.h"
 
 #include "app/agent/agent.h"
 #include "app/monitor/engine.h"
@@ -56,43 +57,10 @@
 #include <time.h>
 
 using namespace Eddy;
+using namespace BenchGui;
 using Store::TaskStatus;
 
 namespace {
-
-double rssMb()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-    return -1;
-}
-
-double loadAverage()
-{
-    QFile f(QStringLiteral("/proc/loadavg"));
-    return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').first().toDouble() : -1;
-}
-
-bool waitFor(const std::function<bool()> &done, int ms)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!done() && t.elapsed() < ms)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    return done();
-}
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5))];
-}
 
 Store::TaskRecord liveTask(qint64 id, qint64 sweepId)
 {
@@ -118,57 +86,6 @@ Store::TaskRecord liveTask(qint64 id, qint64 sweepId)
     t.updatedAtMs = t.firstSeenAtMs;
     return t;
 }
-
-struct App
-{
-    QThread thread;
-    Monitor::Engine *engine = nullptr;
-    Agent::Agent *agent = nullptr; // as app/main.cpp: beside the engine, on its thread
-    std::unique_ptr<EngineBridge> bridge;
-    std::unique_ptr<MainWindow> window;
-
-    // The engine thread, the bridge and the window, before any database is open.
-    void create()
-    {
-        engine = new Monitor::Engine;
-        engine->setMonitoring(false); // no server here: nothing to poll
-        engine->moveToThread(&thread);
-        thread.start();
-        agent = new Agent::Agent(engine);
-        agent->setConfirmationPolicy(Agent::Agent::ConfirmationPolicy::Ask);
-        agent->moveToThread(&thread);
-        bridge = std::make_unique<EngineBridge>(engine);
-        window = std::make_unique<MainWindow>(bridge.get(), agent);
-    }
-    bool start(const QString &db)
-    {
-        create();
-        bool opened = false;
-        bool done = false;
-        QObject::connect(engine, &Monitor::Engine::opened, window.get(), [&](bool ok) {
-            opened = ok;
-            done = true;
-        });
-        Monitor::Engine *e = engine;
-        QMetaObject::invokeMethod(e, [e, db] { e->open(db); });
-        waitFor([&] { return done; }, 60000);
-        return opened;
-    }
-    ~App()
-    {
-        window.reset();
-        bridge.reset();
-        Monitor::Engine *e = engine;
-        if (e)
-            QMetaObject::invokeMethod(e, [e, a = agent] {
-                delete a;
-                e->close();
-                delete e;
-            }, Qt::BlockingQueuedConnection);
-        thread.quit();
-        thread.wait();
-    }
-};
 
 // A stand-in for the engine thread's batching: every batchMs it emits the engine's
 // changesReady with the updates of that interval (rate per second in total).

@@ -96,7 +96,8 @@ BEGIN {
     mayInclude["monitor"] = "monitor mcp net store secret vocab"
     # The store belongs to the monitor alone: above it, the database is reached through the engine.
     mayInclude["agent"]   = "agent monitor mcp net secret vocab"
-    mayInclude["cli"]     = "cli agent monitor mcp net secret vocab"
+    # eddyctl report renders through the report code in models, as the window does.
+    mayInclude["cli"]     = "cli agent models monitor mcp net secret vocab"
     mayInclude["models"]  = "models monitor mcp net secret vocab"
     mayInclude["widgets"] = "widgets models agent monitor mcp net secret vocab"
     mayInclude["eddy"]    = "eddy widgets models agent monitor mcp net secret vocab"
@@ -105,7 +106,7 @@ BEGIN {
     core = "QtCore"
     mayUse["vocab"] = core; mayUse["secret"] = core; mayUse["net"] = core " libcurl"; mayUse["mcp"] = core
     mayUse["store"] = core " sqlite3"; mayUse["monitor"] = core; mayUse["agent"] = core
-    mayUse["cli"] = core; mayUse["models"] = "QtCore QtGui"
+    mayUse["cli"] = "QtCore QtGui"; mayUse["models"] = "QtCore QtGui"
     mayUse["widgets"] = "*"; mayUse["eddy"] = "*"
     mayUse["server"] = "sqlite3 cpp-httplib"
     while ((getline entry < qtlist) > 0) {
