@@ -16,6 +16,7 @@
 #include "widgets/progressdelegate.h"
 #include "widgets/residualchart.h"
 #include "widgets/resultview.h"
+#include "widgets/reviewactions.h"
 #include "widgets/schemaform.h"
 #include "widgets/serverdialog.h"
 #include "widgets/statustimeline.h"
@@ -189,13 +190,17 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
         statusBar()->showMessage(tr("Cancel requested for %n task(s); waiting for the server to agree.", nullptr,
                                     static_cast<int>(ids.size())), 5000);
     });
-    connect(m_monitor, &TaskMonitor::rerunRequested, this, &MainWindow::rerun);
+    connect(m_monitor, &TaskMonitor::rerunRequested, this, [this](const QList<qint64> &ids) { rerun(ids); });
+    connect(m_monitor, &TaskMonitor::rerunFailedRequested, this,
+            [this](const QList<qint64> &ids) { rerun(ids, Rerun::FailedAndUnconverged); });
+    connect(m_monitor, &TaskMonitor::shownRowsChanged, this, &MainWindow::updateStatusBar);
     connect(m_monitor, &TaskMonitor::relaunchRequested, this, &MainWindow::relaunch);
     connect(m_sweepResultsView, &SweepResultsView::taskActivated, m_monitor, &TaskMonitor::selectTask);
 
     // Engine -> GUI (queued: the engine lives on its own thread).
     connect(m_bridge, &EngineBridge::snapshotReady, this, &MainWindow::onSnapshot);
     new SharedWorkFollower(m_bridge, m_tasks, [this] { return m_session; }, this);
+    new ReviewActions(this, m_bridge);
     connect(m_bridge, &EngineBridge::samplesReady, m_chartSeries, &ChartSeriesSet::setSamples);
     connect(m_chartSeries, &ChartSeriesSet::reloadNeeded, m_bridge, &EngineBridge::requestSamples);
     connect(m_chartSeries,

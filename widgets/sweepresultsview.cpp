@@ -62,6 +62,19 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint &pos) {
+        const QModelIndex idx = m_table->indexAt(pos);
+        const qint64 taskId = idx.data(SweepResultsModel::TaskIdRole).toLongLong();
+        if (!idx.isValid() || taskId <= 0)
+            return;
+        QMenu menu(this);
+        QAction *baseline = menu.addAction(tr("Mark as Baseline"));
+        baseline->setObjectName(QStringLiteral("markBaseline"));
+        baseline->setToolTip(tr("Compare the sweep's other cases against this one"));
+        connect(baseline, &QAction::triggered, this, [this, taskId] { Q_EMIT baselineRequested(taskId); });
+        menu.exec(m_table->viewport()->mapToGlobal(pos));
+    });
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);

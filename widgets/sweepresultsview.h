@@ -62,6 +62,9 @@ public:
 
 Q_SIGNALS:
     void taskActivated(qint64 taskId);
+    // Mark as Baseline in the table's context menu: the row's task's case becomes its sweep's
+    // baseline (the reference the sweep's cases are compared against).
+    void baselineRequested(qint64 taskId);
 
 protected:
     void showEvent(QShowEvent *event) override;
