@@ -188,6 +188,8 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
         }
         if (sessionId)
             m_pendingSessionForCase.insert(c.id, *sessionId);
+        if (!c.note.isEmpty() || !c.tags.isEmpty()) // a re-run starts with its case's words
+            emit m_review->caseReviewChanged({c});
         enqueueCase(c);
         emit callJournalled(c.id);
     } else {
