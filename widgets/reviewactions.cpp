@@ -73,16 +73,24 @@ QList<qint64> ReviewActions::caseIdsOf(const QList<qint64> &taskIds) const
     return out;
 }
 
+QInputDialog *ReviewActions::newInputDialog(const QString &objectName, const QString &title,
+                                            const QString &label) const
+{
+    auto *dialog = new QInputDialog(m_window);
+    dialog->setObjectName(objectName);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(title);
+    dialog->setLabelText(label);
+    return dialog;
+}
+
 void ReviewActions::editNote(const QList<qint64> &taskIds)
 {
     const QList<qint64> cases = caseIdsOf(taskIds);
     if (cases.isEmpty())
         return;
-    auto *dialog = new QInputDialog(m_window);
-    dialog->setObjectName(QStringLiteral("noteDialog"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Edit Note"));
-    dialog->setLabelText(tr("Note on %n case(s) (empty clears it):", nullptr, int(cases.size())));
+    QInputDialog *dialog = newInputDialog(QStringLiteral("noteDialog"), tr("Edit Note"),
+                                          tr("Note on %n case(s) (empty clears it):", nullptr, int(cases.size())));
     dialog->setOption(QInputDialog::UsePlainTextEditForTextInput);
     dialog->setTextValue(m_window->taskModel()->caseNote(cases.first()));
     connect(dialog, &QInputDialog::textValueSelected, this, [this, cases](const QString &text) {
@@ -96,12 +104,9 @@ void ReviewActions::editTags(const QList<qint64> &taskIds)
     const QList<qint64> cases = caseIdsOf(taskIds);
     if (cases.isEmpty())
         return;
-    auto *dialog = new QInputDialog(m_window);
-    dialog->setObjectName(QStringLiteral("tagsDialog"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Edit Tags"));
-    dialog->setLabelText(tr("Tags of %n case(s), separated by spaces (e.g. suspect mesh-study):", nullptr,
-                            int(cases.size())));
+    QInputDialog *dialog = newInputDialog(QStringLiteral("tagsDialog"), tr("Edit Tags"),
+                                          tr("Tags of %n case(s), separated by spaces (e.g. suspect mesh-study):",
+                                             nullptr, int(cases.size())));
     dialog->setTextValue(m_window->taskModel()->caseTags(cases.first()).join(QLatin1Char(' ')));
     connect(dialog, &QInputDialog::textValueSelected, this, [this, cases](const QString &text) {
         const QStringList tags = text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);

@@ -4,6 +4,8 @@
 
 #include <optional>
 
+class QInputDialog;
+
 namespace Eddy {
 
 class EngineBridge;
@@ -28,6 +30,8 @@ public:
 
 private:
     QList<qint64> caseIdsOf(const QList<qint64> &taskIds) const;
+    // A window-modal input dialog that deletes itself once closed.
+    QInputDialog *newInputDialog(const QString &objectName, const QString &title, const QString &label) const;
     void markBaseline(qint64 taskId);
 
     MainWindow *m_window;

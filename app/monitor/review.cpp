@@ -26,51 +26,53 @@ bool Review::writable()
     return true;
 }
 
-bool Review::done(bool ok)
+bool Review::writeCase(qint64 caseId, const std::function<bool(Store::TaskStore &)> &write)
 {
-    if (!ok)
+    if (!writable())
+        return false;
+    if (!write(m_engine.store())) {
         m_error = m_engine.store().lastError();
-    return ok;
+        return false;
+    }
+    caseChanged(caseId);
+    return true;
+}
+
+bool Review::writeSweep(qint64 sweepId, const std::function<bool(Store::TaskStore &)> &write)
+{
+    if (!writable())
+        return false;
+    if (!write(m_engine.store())) {
+        m_error = m_engine.store().lastError();
+        return false;
+    }
+    sweepChanged(sweepId);
+    return true;
 }
 
 bool Review::setCaseNote(qint64 caseId, const QString &note)
 {
-    if (!writable() || !done(m_engine.store().setCaseNote(caseId, note)))
-        return false;
-    caseChanged(caseId);
-    return true;
+    return writeCase(caseId, [&](Store::TaskStore &s) { return s.setCaseNote(caseId, note); });
 }
 
 bool Review::setCaseTags(qint64 caseId, const QStringList &tags)
 {
-    if (!writable() || !done(m_engine.store().setCaseTags(caseId, tags)))
-        return false;
-    caseChanged(caseId);
-    return true;
+    return writeCase(caseId, [&](Store::TaskStore &s) { return s.setCaseTags(caseId, tags); });
 }
 
 bool Review::setSweepNote(qint64 sweepId, const QString &note)
 {
-    if (!writable() || !done(m_engine.store().setSweepNote(sweepId, note)))
-        return false;
-    sweepChanged(sweepId);
-    return true;
+    return writeSweep(sweepId, [&](Store::TaskStore &s) { return s.setSweepNote(sweepId, note); });
 }
 
 bool Review::setSweepTags(qint64 sweepId, const QStringList &tags)
 {
-    if (!writable() || !done(m_engine.store().setSweepTags(sweepId, tags)))
-        return false;
-    sweepChanged(sweepId);
-    return true;
+    return writeSweep(sweepId, [&](Store::TaskStore &s) { return s.setSweepTags(sweepId, tags); });
 }
 
 bool Review::setBaseline(qint64 sweepId, std::optional<qint64> caseId)
 {
-    if (!writable() || !done(m_engine.store().setSweepBaseline(sweepId, caseId)))
-        return false;
-    sweepChanged(sweepId);
-    return true;
+    return writeSweep(sweepId, [&](Store::TaskStore &s) { return s.setSweepBaseline(sweepId, caseId); });
 }
 
 std::optional<qint64> Review::baselineCase(qint64 sweepId)
@@ -80,11 +82,8 @@ std::optional<qint64> Review::baselineCase(qint64 sweepId)
 
 bool Review::setPaused(qint64 sweepId, bool paused)
 {
-    if (!writable() || !done(m_engine.store().setSweepPaused(sweepId, paused)))
-        return false;
-    qCInfo(lcMonitor, "sweep %lld: submission %s", sweepId, paused ? "paused" : "resumed");
-    sweepChanged(sweepId);
-    return true;
+    qCInfo(lcMonitor, "sweep %lld: pausing submission: %s", sweepId, paused ? "on" : "off");
+    return writeSweep(sweepId, [&](Store::TaskStore &s) { return s.setSweepPaused(sweepId, paused); });
 }
 
 QList<Store::CaseRecord> Review::annotatedCases()

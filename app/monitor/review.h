@@ -7,7 +7,13 @@
 #include <QSet>
 #include <QStringList>
 
+#include <functional>
+
 #include <optional>
+
+namespace Eddy::Store {
+class TaskStore;
+}
 
 namespace Eddy::Monitor {
 
@@ -61,7 +67,9 @@ Q_SIGNALS:
 
 private:
     bool writable();
-    bool done(bool ok);
+    // A write of the store, then the change reported; false + lastError() when refused.
+    bool writeCase(qint64 caseId, const std::function<bool(Store::TaskStore &)> &write);
+    bool writeSweep(qint64 sweepId, const std::function<bool(Store::TaskStore &)> &write);
     void caseChanged(qint64 caseId);
     void sweepChanged(qint64 sweepId);
 
