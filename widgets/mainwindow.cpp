@@ -200,7 +200,6 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     // Engine -> GUI (queued: the engine lives on its own thread).
     connect(m_bridge, &EngineBridge::snapshotReady, this, &MainWindow::onSnapshot);
     new SharedWorkFollower(m_bridge, m_tasks, [this] { return m_session; }, this);
-    new ReviewActions(this, m_bridge);
     connect(m_bridge, &EngineBridge::samplesReady, m_chartSeries, &ChartSeriesSet::setSamples);
     connect(m_chartSeries, &ChartSeriesSet::reloadNeeded, m_bridge, &EngineBridge::requestSamples);
     connect(m_chartSeries,
@@ -219,6 +218,7 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
                 m_chart->setSeries(series, labels);
             });
     connect(m_bridge, &EngineBridge::taskDetailReady, this, &MainWindow::onDetail);
+    new ReviewActions(this, m_bridge); // after onDetail: the detail's note goes on the result shown
     connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {
         // The plot's x/y choice is remembered per server and tool.
         m_sweepResultsView->setPlotKey(m_servers->displayName(r.sweep.serverId) + QLatin1Char('/') + r.sweep.tool);
