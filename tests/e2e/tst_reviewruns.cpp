@@ -214,6 +214,9 @@ void tst_ReviewRuns::tagAndNoteCases()
                                 {10000, 60000, 5000});
     QVERIFY2(r.code == 0, r.err.constData());
     QTRY_COMPARE_WITH_TIMEOUT(tasks()->caseNote(*tasks()->task(other)->caseId), QStringLiteral("converged fine"), 10000);
+    // Its detail, loaded afresh, shows it too.
+    window()->monitor()->selectTask(other);
+    QTRY_VERIFY_WITH_TIMEOUT(window()->resultView()->reviewText().contains(QStringLiteral("converged fine")), 10000);
 }
 
 void tst_ReviewRuns::filterSaveAndOpen()
