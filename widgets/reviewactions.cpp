@@ -1,10 +1,12 @@
 #include "widgets/reviewactions.h"
 
 #include "models/enginebridge.h"
+#include "models/sweepfilterproxymodel.h"
 #include "models/tasktablemodel.h"
 #include "widgets/elicitationdialog.h" // complete for the window's QPointer
 #include "widgets/mainwindow.h"
 #include "widgets/resultview.h"
+#include "widgets/reviewfilterbutton.h"
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
 
@@ -28,6 +30,17 @@ ReviewActions::ReviewActions(MainWindow *window, EngineBridge *bridge)
         m_bridge->setSweepPaused(sweepId, paused);
     });
     connect(window->sweepResults(), &SweepResultsView::baselineRequested, this, &ReviewActions::markBaseline);
+    // The task view's filter narrows the sweep table too (its result scalars only there).
+    if (auto *sweepProxy = qobject_cast<SweepFilterProxyModel *>(window->sweepResults()->proxy())) {
+        sweepProxy->setRowReview([tasks](qint64 taskId) {
+            const QModelIndex row = tasks->index(tasks->rowOf(taskId), 0);
+            return SweepFilterProxyModel::RowReview{row.data(TaskTableModel::TagsRole).toStringList(),
+                                                    row.data(TaskTableModel::SearchTextRole).toString()};
+        });
+        connect(monitor->filterButton(), &ReviewFilterButton::filterChanged, sweepProxy,
+                [sweepProxy, monitor] { sweepProxy->setReviewFilter(monitor->filterButton()->filter()); });
+        connect(bridge, &EngineBridge::caseReviewChanged, sweepProxy, [sweepProxy] { sweepProxy->invalidate(); });
+    }
 
     connect(bridge, &EngineBridge::snapshotReady, this, [monitor, tasks](const EngineBridge::Snapshot &s) {
         tasks->setCaseReviews(s.annotatedCases);

@@ -3,6 +3,7 @@
 
 #include "models/svgplot.h"
 #include "models/outcomepalette.h"
+#include "models/sweepfilterproxymodel.h"
 #include "models/sweepresultsmodel.h"
 #include "widgets/charttheme.h"
 #include "widgets/filedialog.h"
@@ -39,7 +40,7 @@ namespace Eddy {
 SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new SweepFilterProxyModel(this)) // the task view's Filter narrows it too
     , m_table(new QTableView(this))
     , m_summary(new QLabel(this))
     , m_x(new QComboBox(this))

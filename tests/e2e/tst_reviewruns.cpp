@@ -22,6 +22,9 @@
 #include "widgets/resultview.h"
 #include "widgets/reviewfilterbutton.h"
 #include "widgets/reviewfilterdialog.h"
+#include "widgets/sweepresultsview.h"
+#include "models/sweepresultsmodel.h"
+#include <QSortFilterProxyModel>
 #include "widgets/taskmonitor.h"
 
 #include <QAction>
@@ -235,6 +238,9 @@ void tst_ReviewRuns::filterSaveAndOpen()
     QTRY_VERIFY(window()->statusCountsText().contains(QStringLiteral("Done 0")));
     QVERIFY(window()->statusCountsText().contains(QStringLiteral("Not converged 2")));
     QCOMPARE(monitor->filterButton()->text(), QStringLiteral("Filtered"));
+    // The sweep table follows the same filter.
+    QTRY_COMPARE_WITH_TIMEOUT(window()->sweepResults()->model()->rowCount(), 4, 10000);
+    QTRY_COMPARE(window()->sweepResults()->proxy()->rowCount(), 2);
 
     // A range on a varied parameter, and words over the note.
     dialog = openFilterDialog();
@@ -280,6 +286,7 @@ void tst_ReviewRuns::filterSaveAndOpen()
     QCOMPARE(monitor->filterButton()->filter(), shown);
     monitor->filterButton()->setFilter({});
     QTRY_COMPARE(monitor->proxy()->rowCount(), 4);
+    QTRY_COMPARE(window()->sweepResults()->proxy()->rowCount(), 4);
 }
 
 void tst_ReviewRuns::rerunFailedAndUnconvergedJoinsSweep()

@@ -2,6 +2,8 @@
 // and the task table's proxy narrowed by tags, outcomes, ranges of varied parameters and words
 // over the note (never the server's task id), checked by QAbstractItemModelTester.
 #include "models/reviewfilter.h"
+#include "models/sweepfilterproxymodel.h"
+#include "models/sweepresultsmodel.h"
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
 
@@ -47,6 +49,7 @@ private Q_SLOTS:
     void badFiles_data();
     void badFiles();
     void proxyFollowsTheFilter();
+    void sweepProxyFiltersResultScalars();
 };
 
 void tst_ReviewFilter::jsonRoundTrip()
@@ -138,6 +141,49 @@ void tst_ReviewFilter::proxyFollowsTheFilter()
     proxy.setSearchText(QStringLiteral("secret-server-id"));
     proxy.setReviewFilter({});
     QCOMPARE(proxy.rowCount(), 0);
+}
+
+void tst_ReviewFilter::sweepProxyFiltersResultScalars()
+{
+    SweepResultsModel model;
+    SweepFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QList<Store::TaskRecord> tasks;
+    QHash<qint64, int> index;
+    const double residuals[] = {1e-7, 1e-3, 5e-7};
+    for (int i = 0; i < 3; ++i) {
+        Store::TaskRecord t = task(i + 1, TaskStatus::Completed, 31 + i, 100 * (i + 1));
+        t.result = QStringLiteral(R"({"content":[],"structuredContent":{"converged":%1,"final_residual":%2}})")
+                       .arg(residuals[i] < 1e-6 ? QStringLiteral("true") : QStringLiteral("false"))
+                       .arg(residuals[i]);
+        tasks << t;
+        index.insert(31 + i, i);
+    }
+    model.setSweep(3, {QStringLiteral("reynolds")}, tasks, index);
+    QCOMPARE(proxy.rowCount(), 3);
+    ReviewFilter f;
+    f.ranges.insert(QStringLiteral("final_residual"), {std::nullopt, 1e-6});
+    proxy.setReviewFilter(f);
+    QCOMPARE(proxy.rowCount(), 2);
+    f.ranges.insert(QStringLiteral("reynolds"), {250.0, std::nullopt});
+    proxy.setReviewFilter(f);
+    QCOMPARE(proxy.rowCount(), 1);
+    QCOMPARE(proxy.index(0, 0).data(SweepResultsModel::TaskIdRole).toLongLong(), 3);
+    // Tags come from the task table's reviews.
+    f = {};
+    f.tags = {QStringLiteral("suspect")};
+    proxy.setRowReview([](qint64 taskId) {
+        return SweepFilterProxyModel::RowReview{taskId == 2 ? QStringList{QStringLiteral("suspect")} : QStringList(),
+                                                QString()};
+    });
+    proxy.setReviewFilter(f);
+    QCOMPARE(proxy.rowCount(), 1);
+    QCOMPARE(proxy.index(0, 0).data(SweepResultsModel::TaskIdRole).toLongLong(), 2);
+    f = {};
+    f.outcomes = {Monitor::Outcome::NotConverged};
+    proxy.setReviewFilter(f);
+    QCOMPARE(proxy.rowCount(), 1);
 }
 
 QTEST_GUILESS_MAIN(tst_ReviewFilter)
