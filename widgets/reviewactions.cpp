@@ -2,6 +2,7 @@
 
 #include "models/enginebridge.h"
 #include "models/sweepfilterproxymodel.h"
+#include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
 #include "widgets/elicitationdialog.h" // complete for the window's QPointer
 #include "widgets/mainwindow.h"
@@ -40,6 +41,9 @@ ReviewActions::ReviewActions(MainWindow *window, EngineBridge *bridge)
         connect(monitor->filterButton(), &ReviewFilterButton::filterChanged, sweepProxy,
                 [sweepProxy, monitor] { sweepProxy->setReviewFilter(monitor->filterButton()->filter()); });
         connect(bridge, &EngineBridge::caseReviewChanged, sweepProxy, [sweepProxy] { sweepProxy->invalidate(); });
+        SweepResultsModel *results = window->sweepResults()->model();
+        connect(results, &SweepResultsModel::resultsChanged, monitor->filterButton(),
+                [results, monitor] { monitor->filterButton()->setResultNames(results->scalarNames()); });
     }
 
     connect(bridge, &EngineBridge::snapshotReady, this, [monitor, tasks](const EngineBridge::Snapshot &s) {

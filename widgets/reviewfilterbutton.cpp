@@ -61,7 +61,11 @@ void ReviewFilterButton::showFilterState()
 
 void ReviewFilterButton::editFilter()
 {
-    auto *dialog = new ReviewFilterDialog(m_model->rangeNames(), m_model->allTags(), filter(), window());
+    QStringList names = m_model->rangeNames();
+    for (const QString &n : m_resultNames)
+        if (!names.contains(n))
+            names << n;
+    auto *dialog = new ReviewFilterDialog(names, m_model->allTags(), filter(), window());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { setFilter(dialog->filter()); });
     dialog->open();

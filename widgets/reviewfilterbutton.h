@@ -21,6 +21,8 @@ public:
     ReviewFilterButton(TaskTableModel *model, TaskFilterProxyModel *proxy, QWidget *parent = nullptr);
 
     void setFilter(const ReviewFilter &filter);
+    // Result scalars the dialog offers ranges for after the varied parameters (the shown sweep's).
+    void setResultNames(const QStringList &names) { m_resultNames = names; }
     ReviewFilter filter() const;
     // Each opens its dialog and returns at once (window-modal).
     void editFilter();
@@ -37,6 +39,7 @@ private:
 
     TaskTableModel *m_model;
     TaskFilterProxyModel *m_proxy;
+    QStringList m_resultNames;
 };
 
 } // namespace Eddy

@@ -242,8 +242,10 @@ void tst_ReviewRuns::filterSaveAndOpen()
     QTRY_COMPARE_WITH_TIMEOUT(window()->sweepResults()->model()->rowCount(), 4, 10000);
     QTRY_COMPARE(window()->sweepResults()->proxy()->rowCount(), 2);
 
-    // A range on a varied parameter, and words over the note.
+    // A range on a varied parameter, and words over the note; the shown sweep's results are
+    // offered too.
     dialog = openFilterDialog();
+    QVERIFY(dialog->findChild<QLineEdit *>(QStringLiteral("rangeMax_final_residual")));
     auto *min = dialog->findChild<QLineEdit *>(QStringLiteral("rangeMin_reynolds"));
     QVERIFY(min);
     min->setText(QStringLiteral("abc"));
