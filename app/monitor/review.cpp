@@ -26,26 +26,28 @@ bool Review::writable()
     return true;
 }
 
-bool Review::writeCase(qint64 caseId, const std::function<bool(Store::TaskStore &)> &write)
+bool Review::write(const std::function<bool(Store::TaskStore &)> &write)
 {
     if (!writable())
         return false;
-    if (!write(m_engine.store())) {
-        m_error = m_engine.store().lastError();
+    if (write(m_engine.store()))
+        return true;
+    m_error = m_engine.store().lastError();
+    return false;
+}
+
+bool Review::writeCase(qint64 caseId, const std::function<bool(Store::TaskStore &)> &write)
+{
+    if (!this->write(write))
         return false;
-    }
     caseChanged(caseId);
     return true;
 }
 
 bool Review::writeSweep(qint64 sweepId, const std::function<bool(Store::TaskStore &)> &write)
 {
-    if (!writable())
+    if (!this->write(write))
         return false;
-    if (!write(m_engine.store())) {
-        m_error = m_engine.store().lastError();
-        return false;
-    }
     sweepChanged(sweepId);
     return true;
 }

@@ -67,7 +67,8 @@ Q_SIGNALS:
 
 private:
     bool writable();
-    // A write of the store, then the change reported; false + lastError() when refused.
+    // A write of the store (false + lastError() when refused); the two others then report it.
+    bool write(const std::function<bool(Store::TaskStore &)> &write);
     bool writeCase(qint64 caseId, const std::function<bool(Store::TaskStore &)> &write);
     bool writeSweep(qint64 sweepId, const std::function<bool(Store::TaskStore &)> &write);
     void caseChanged(qint64 caseId);
