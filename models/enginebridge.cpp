@@ -4,6 +4,7 @@
 
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/outcome.h"
+#include "app/monitor/review.h"
 #include "app/monitor/sweepexport.h"
 #include "app/monitor/taskhandle.h"
 
@@ -113,6 +114,8 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
     connect(engine, &Monitor::Engine::submissionRejected, this, &EngineBridge::submissionRejected);
     connect(engine, &Monitor::Engine::operationFailed, this, &EngineBridge::operationFailed);
     connect(engine, &Monitor::Engine::ttlWarning, this, &EngineBridge::ttlWarning);
+    connect(engine->review(), &Monitor::Review::caseReviewChanged, this, &EngineBridge::caseReviewChanged);
+    connect(engine->review(), &Monitor::Review::sweepReviewChanged, this, &EngineBridge::sweepReviewChanged);
 }
 
 EngineBridge::~EngineBridge()
@@ -163,6 +166,7 @@ void EngineBridge::requestSnapshot(std::optional<qint64> sessionId)
         }
         s.pendingInputs = store.pendingInputRequests();
         s.answeredInputs = store.answeredInputRequests();
+        s.annotatedCases = engine->review()->annotatedCases();
         Q_EMIT snapshotReady(s);
     });
 }

@@ -37,6 +37,7 @@ public:
         // The most recent answered or closed ones, for the inbox's record.
         QList<Store::InputRequestRecord> answeredInputs;
         bool readOnly = false; // the database is open for review only (Engine::isReadOnly())
+        QList<Store::CaseRecord> annotatedCases; // every case with a note or tags
     };
 
     struct TaskDetail
@@ -166,6 +167,15 @@ public:
     void setJobAdapter(qint64 serverId, const Monitor::JobAdapter &adapter);
     void checkJobAdapter(qint64 serverId);
 
+    // Review of past sweeps (enginebridgereview.cpp; Monitor::Review): notes and tags on cases
+    // (the same note or tags on each given case), a sweep's baseline and the pause of its
+    // unsent cases. The stored state comes back by caseReviewChanged()/sweepReviewChanged(),
+    // as another process's edits do; a refused edit by reviewFailed().
+    void setCaseNote(const QList<qint64> &caseIds, const QString &note);
+    void setCaseTags(const QList<qint64> &caseIds, const QStringList &tags);
+    void setBaseline(qint64 sweepId, std::optional<qint64> caseId);
+    void setSweepPaused(qint64 sweepId, bool paused);
+
     // Names of the varied parameters in a stored sweep spec ("vary" keys, file order).
     static QStringList variedNames(const QString &specJson);
 
@@ -212,6 +222,9 @@ Q_SIGNALS:
     void jobAdapterReady(const Eddy::EngineBridge::JobAdapterView &view);
     void jobAdapterSuggested(const Eddy::EngineBridge::JobAdapterView &view);
     void jobAdapterStored(qint64 serverId, bool ok, const QString &message);
+    void caseReviewChanged(const QList<Eddy::Store::CaseRecord> &cases);
+    void sweepReviewChanged(const Eddy::Store::SweepRecord &sweep);
+    void reviewFailed(const QString &message);
 
 private:
     QPointer<Monitor::Engine> m_engine;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/vocab/records.h"
+#include "models/reviewfilter.h"
 
 #include <QSet>
 #include <QSortFilterProxyModel>
@@ -8,9 +9,11 @@
 
 namespace Eddy {
 
-// Sorting and filtering of the task table: a status filter plus a search over case, parameters,
-// tool, message and server (every word must match). Only filterAcceptsRow/lessThan are
-// overridden. GUI thread.
+// Sorting and filtering of the task table: a status filter, a search over case, arguments,
+// tool, message, server, note and tags (every word must match), and a review filter (ranges of
+// varied parameters, outcomes, tags, words; a range of a result scalar, which the table does
+// not hold, is left to the sweep view). Only filterAcceptsRow/lessThan are overridden. GUI
+// thread.
 class TaskFilterProxyModel final : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -24,6 +27,12 @@ public:
     QSet<Store::TaskStatus> statusFilter() const { return m_statuses; }
     void setSearchText(const QString &text);
     QString searchText() const { return m_words.join(QLatin1Char(' ')); }
+    void setReviewFilter(const ReviewFilter &filter);
+    const ReviewFilter &reviewFilter() const { return m_review; }
+    // Some filter hides rows (the status bar then counts the rows shown).
+    bool isFiltering() const { return !m_statuses.isEmpty() || !m_words.isEmpty() || !m_review.isEmpty(); }
+    // How many shown rows have each outcome.
+    QHash<Monitor::Outcome, int> shownOutcomeCounts() const;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
@@ -32,6 +41,7 @@ protected:
 private:
     QSet<Store::TaskStatus> m_statuses;
     QStringList m_words;
+    ReviewFilter m_review;
 };
 
 } // namespace Eddy

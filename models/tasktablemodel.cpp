@@ -75,6 +75,7 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
         case ServerColumn: return tr("Server");
         case ExpiresColumn: return tr("Expires In");
         case PatternColumn: return tr("Pattern");
+        case NotesColumn: return tr("Notes");
         default: return {};
         }
     }
@@ -85,6 +86,7 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
         case EtaColumn: return tr("Estimated time left at the recent iteration rate");
         case ExpiresColumn: return tr("When the server may forget the task (its TTL); results are stored as soon as they arrive");
         case PatternColumn: return tr("How the server runs the call: an MCP task, a streamed call or a job followed through the server's job adapter");
+        case NotesColumn: return tr("Your tags and note on the case (Edit Note..., Edit Tags... in its context menu)");
         default: return {};
         }
     }
@@ -110,6 +112,9 @@ QHash<int, QByteArray> TaskTableModel::roleNames() const
     names.insert(SortRole, "sort");
     names.insert(SearchTextRole, "searchText");
     names.insert(PatternRole, "pattern");
+    names.insert(NoteRole, "note");
+    names.insert(TagsRole, "tags");
+    names.insert(CaseIdRole, "caseId");
     return names;
 }
 
@@ -306,9 +311,12 @@ void TaskTableModel::fillDerived(const Row &row) const
         }
     }
     row.parameters = parts.join(QStringLiteral(", "));
-    row.search = QStringList{row.parameters, row.task.tool, row.task.statusMessage,
-                             m_serverNames.value(row.task.serverId), Monitor::OutcomeText::label(row.outcome),
-                             patternText(row.task.pattern), QString::number(row.task.id)}
+    const CaseReview review = row.task.caseId ? m_reviews.value(*row.task.caseId) : CaseReview();
+    // Eddy's task number, never the server's task id (a bearer secret).
+    row.search = QStringList{caseLabel(row.task.id), row.parameters, row.allArguments, row.task.tool,
+                             row.task.statusMessage, m_serverNames.value(row.task.serverId),
+                             Monitor::OutcomeText::label(row.outcome), patternText(row.task.pattern),
+                             QString::number(row.task.id), review.note, review.tags.join(QLatin1Char(' '))}
                      .join(QLatin1Char(' '))
                      .toLower();
     row.derived = true;
@@ -387,8 +395,20 @@ QVariant TaskTableModel::display(const Row &row, int column) const
         return left <= 0 ? tr("expired") : durationText(left);
     }
     case PatternColumn: return patternText(t.pattern);
+    case NotesColumn: return notesText(t);
     default: return {};
     }
+}
+
+QString TaskTableModel::notesText(const Store::TaskRecord &t) const
+{
+    if (!t.caseId)
+        return {};
+    const CaseReview review = m_reviews.value(*t.caseId);
+    if (review.tags.isEmpty())
+        return review.note;
+    const QString tags = tr("[%1]").arg(review.tags.join(QStringLiteral(", ")));
+    return review.note.isEmpty() ? tags : tr("%1 %2").arg(tags, review.note);
 }
 
 QVariant TaskTableModel::sortValue(const Row &row, int column) const
@@ -415,6 +435,7 @@ QVariant TaskTableModel::sortValue(const Row &row, int column) const
     case ServerColumn: return m_serverNames.value(t.serverId);
     case ExpiresColumn: return double(t.expiresAtMs().value_or(std::numeric_limits<qint64>::max()));
     case PatternColumn: return patternText(t.pattern);
+    case NotesColumn: return notesText(t);
     default: return {};
     }
 }
@@ -447,6 +468,8 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
             return tr("Failed: %1").arg(t.error);
         if (index.column() == PatternColumn)
             return patternToolTip(t.pattern);
+        if (index.column() == NotesColumn)
+            return notesText(t);
         return {};
     case Qt::DecorationRole:
         if (index.column() == StatusColumn)
@@ -489,6 +512,9 @@ QVariant TaskTableModel::data(const QModelIndex &index, int role) const
     case SortRole: return sortValue(row, index.column());
     case SearchTextRole: return row.search;
     case PatternRole: return patternName(t.pattern);
+    case NoteRole: return t.caseId ? m_reviews.value(*t.caseId).note : QString();
+    case TagsRole: return t.caseId ? m_reviews.value(*t.caseId).tags : QStringList();
+    case CaseIdRole: return t.caseId ? QVariant(*t.caseId) : QVariant();
     default: return {};
     }
 }

@@ -44,6 +44,8 @@ public:
         // through the server's job adapter. Last, so layouts saved before it keep their order;
         // hidden until a row is not a task (TaskMonitor shows it then).
         PatternColumn,
+        // The engineer's tags and note on the task's case (setCaseReviews()).
+        NotesColumn,
         ColumnCount
     };
     Q_ENUM(Column)
@@ -64,7 +66,10 @@ public:
         ServerIdRole,        // qint64
         SortRole,            // a value that sorts naturally for the column
         SearchTextRole,      // everything a search should match, lower case
-        PatternRole          // QString: "task", "streamed" or "job" (patternName)
+        PatternRole,         // QString: "task", "streamed" or "job" (patternName)
+        NoteRole,            // QString: the note on the task's case
+        TagsRole,            // QStringList: the tags on the task's case
+        CaseIdRole           // qint64, or invalid for a task without a case
     };
     Q_ENUM(Role)
 
@@ -139,6 +144,19 @@ public:
     void setCaseIndexes(const QHash<qint64, int> &caseIndex);
     bool hasSweepInfo(qint64 sweepId) const { return m_sweeps.contains(sweepId); }
 
+    // The engineer's notes and tags on cases (Store::CaseRecord::note/tags, from the snapshot and
+    // the engine's Review): each given case's replace what was known of it. Shown in the Notes
+    // column, part of the search text, and what TaskFilterProxyModel's tag filter reads.
+    void setCaseReviews(const QList<Store::CaseRecord> &cases);
+    QString caseNote(qint64 caseId) const { return m_reviews.value(caseId).note; }
+    QStringList caseTags(qint64 caseId) const { return m_reviews.value(caseId).tags; }
+    QStringList allTags() const; // every tag on a known case, sorted
+    bool hasReviews() const { return !m_reviews.isEmpty(); }
+    // A row's argument as a number (numbers only), for TaskFilterProxyModel's ranges.
+    std::optional<double> numericArgument(int row, const QString &name) const;
+    // Every numeric argument name of the listed rows' varied parameters, in column order.
+    QStringList rangeNames() const { return m_varied; }
+
     const Store::TaskRecord *task(qint64 taskId) const;
     const Progress *progress(qint64 taskId) const;
     int rowOf(qint64 taskId) const { return m_index.value(taskId, -1); }
@@ -169,6 +187,7 @@ public:
 Q_SIGNALS:
     void countsChanged();
     void allTasksListed();
+    void reviewsChanged(); // setCaseReviews() changed notes or tags
     // New tasks arrived whose sweep has no label yet: the owner may look the sweep up.
     void sweepInfoNeeded(qint64 sweepId);
     // Rows shown without their samples (listed from the database) whose status message has a
@@ -217,6 +236,7 @@ private:
     void emitRowsChanged(QList<int> rows, int firstColumn, int lastColumn);
     QVariant display(const Row &row, int column) const;
     QVariant sortValue(const Row &row, int column) const;
+    QString notesText(const Store::TaskRecord &t) const; // "[tag, tag] note"
     std::optional<double> residualOf(const Row &row) const;
     QVariant variedValue(const Row &row, int column, bool forSort) const;
     void noteVaried(const QStringList &names); // adds new names (up to MaxVariedColumns)
@@ -233,6 +253,12 @@ private:
     QStringList m_varied; // the varied columns' parameters, in the sweeps' order
     QHash<qint64, int> m_caseIndex;
     QHash<qint64, int> m_caseRow; // case id -> row
+    struct CaseReview
+    {
+        QString note;
+        QStringList tags;
+    };
+    QHash<qint64, CaseReview> m_reviews; // case id -> its note and tags (only cases with either)
     // Not listed yet: the list given to setTasks (shared, not copied) and the order to list it
     // in, newest first, from m_pendingNext on.
     QList<Store::TaskRecord> m_pendingSource;

@@ -494,4 +494,44 @@ QList<qint64> TaskTableModel::taskIds() const
     return ids;
 }
 
+void TaskTableModel::setCaseReviews(const QList<Store::CaseRecord> &cases)
+{
+    QList<int> changed;
+    for (const Store::CaseRecord &c : cases) {
+        if (c.note.isEmpty() && c.tags.isEmpty())
+            m_reviews.remove(c.id);
+        else
+            m_reviews.insert(c.id, {c.note, c.tags});
+        const int r = m_caseRow.value(c.id, -1);
+        if (r < 0 || r >= m_rows.size())
+            continue;
+        m_rows[r].derived = false; // the note and tags are part of the search text
+        m_rows[r].search.clear();
+        changed << r;
+    }
+    emitRowsChanged(changed, 0, ColumnCount - 1);
+    Q_EMIT reviewsChanged();
+}
+
+QStringList TaskTableModel::allTags() const
+{
+    QStringList out;
+    for (const CaseReview &r : m_reviews)
+        for (const QString &t : r.tags)
+            if (!out.contains(t))
+                out << t;
+    out.sort();
+    return out;
+}
+
+std::optional<double> TaskTableModel::numericArgument(int row, const QString &name) const
+{
+    if (row < 0 || row >= m_rows.size())
+        return std::nullopt;
+    const QVariant v = derived(row).args.value(name);
+    if (v.typeId() != QMetaType::Double)
+        return std::nullopt;
+    return v.toDouble();
+}
+
 } // namespace Eddy

@@ -3104,6 +3104,224 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Result Plot</source>
         <translation>Ergebnisdiagramm</translation>
     </message>
+    <message>
+        <source>Tags: %1.</source>
+        <translation>Schlagwörter: %1.</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>Notiz: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::ReviewActions</name>
+    <message>
+        <source>Sweep %1 paused: its cases not sent yet are held back.</source>
+        <translation>Parameterstudie %1 angehalten: Ihre noch nicht gesendeten Fälle werden zurückgehalten.</translation>
+    </message>
+    <message>
+        <source>Sweep %1 resumed: its held-back cases are being sent.</source>
+        <translation>Parameterstudie %1 fortgesetzt: Ihre zurückgehaltenen Fälle werden gesendet.</translation>
+    </message>
+    <message>
+        <source>Not Stored</source>
+        <translation>Nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>Edit Note</source>
+        <translation>Notiz bearbeiten</translation>
+    </message>
+    <message numerus="yes">
+        <source>Note on %n case(s) (empty clears it):</source>
+        <translation>
+            <numerusform>Notiz zu %n Fall (leer löscht sie):</numerusform>
+            <numerusform>Notiz zu %n Fällen (leer löscht sie):</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Edit Tags</source>
+        <translation>Schlagwörter bearbeiten</translation>
+    </message>
+    <message numerus="yes">
+        <source>Tags of %n case(s), separated by spaces (e.g. suspect mesh-study):</source>
+        <translation>
+            <numerusform>Schlagwörter von %n Fall, durch Leerzeichen getrennt (z. B. suspect mesh-study):</numerusform>
+            <numerusform>Schlagwörter von %n Fällen, durch Leerzeichen getrennt (z. B. suspect mesh-study):</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is now its sweep&apos;s baseline.</source>
+        <translation>%1 ist jetzt die Vergleichsbasis seiner Parameterstudie.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::ReviewFilter</name>
+    <message>
+        <source>The file is not JSON. A filter file is written by Save Filter...; choose one of those.</source>
+        <translation>Die Datei ist kein JSON. Filterdateien schreibt „Filter speichern...“; wählen Sie eine davon.</translation>
+    </message>
+    <message>
+        <source>The file is JSON but not an Eddy filter (it has no &quot;eddyFilter&quot; key). Choose a file written by Save Filter....</source>
+        <translation>Die Datei ist JSON, aber kein Eddy-Filter (ihr fehlt der Schlüssel &quot;eddyFilter&quot;). Wählen Sie eine Datei, die „Filter speichern...“ geschrieben hat.</translation>
+    </message>
+    <message>
+        <source>The filter file was written by another version of Eddy (&quot;eddyFilter&quot;: %1; this Eddy reads %2). Save the filter again with this Eddy.</source>
+        <translation>Die Filterdatei stammt von einer anderen Eddy-Version (&quot;eddyFilter&quot;: %1; dieses Eddy liest %2). Speichern Sie den Filter mit diesem Eddy neu.</translation>
+    </message>
+    <message>
+        <source>&quot;ranges&quot; must be an object of {&quot;min&quot;: number, &quot;max&quot;: number} by name.</source>
+        <translation>&quot;ranges&quot; muss ein Objekt aus {&quot;min&quot;: Zahl, &quot;max&quot;: Zahl} je Name sein.</translation>
+    </message>
+    <message>
+        <source>The range of &quot;%1&quot; must be an object like {&quot;min&quot;: 100, &quot;max&quot;: 400}.</source>
+        <translation>Der Bereich von „%1“ muss ein Objekt wie {&quot;min&quot;: 100, &quot;max&quot;: 400} sein.</translation>
+    </message>
+    <message>
+        <source>The %1 of &quot;%2&quot; must be a number.</source>
+        <translation>Der Wert %1 von „%2“ muss eine Zahl sein.</translation>
+    </message>
+    <message>
+        <source>The range of &quot;%1&quot; has its min above its max.</source>
+        <translation>Beim Bereich von „%1“ liegt min über max.</translation>
+    </message>
+    <message>
+        <source>&quot;outcomes&quot; must be a list such as [&quot;failed&quot;, &quot;not_converged&quot;].</source>
+        <translation>&quot;outcomes&quot; muss eine Liste wie [&quot;failed&quot;, &quot;not_converged&quot;] sein.</translation>
+    </message>
+    <message>
+        <source>Unknown outcome %1; use %2.</source>
+        <translation>Unbekanntes Ergebnis %1; verwenden Sie %2.</translation>
+    </message>
+    <message>
+        <source>&quot;tags&quot; must be a list of words such as [&quot;suspect&quot;].</source>
+        <translation>&quot;tags&quot; muss eine Liste von Wörtern wie [&quot;suspect&quot;] sein.</translation>
+    </message>
+    <message>
+        <source>&quot;text&quot; must be a string of words.</source>
+        <translation>&quot;text&quot; muss eine Zeichenkette aus Wörtern sein.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::ReviewFilterButton</name>
+    <message>
+        <source>Filter...</source>
+        <translation>Filtern...</translation>
+    </message>
+    <message>
+        <source>Clear Filter</source>
+        <translation>Filter aufheben</translation>
+    </message>
+    <message>
+        <source>Save Filter...</source>
+        <translation>Filter speichern...</translation>
+    </message>
+    <message>
+        <source>Open Filter...</source>
+        <translation>Filter öffnen...</translation>
+    </message>
+    <message>
+        <source>Filtered</source>
+        <translation>Gefiltert</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>Filter</translation>
+    </message>
+    <message>
+        <source>Only runs that match the filter are shown and counted; click to change it</source>
+        <translation>Nur Rechnungen, die zum Filter passen, werden angezeigt und gezählt; klicken, um ihn zu ändern</translation>
+    </message>
+    <message>
+        <source>Show only runs in ranges of their parameters, with some outcomes, tags or words</source>
+        <translation>Nur Rechnungen in Parameterbereichen, mit bestimmten Ergebnissen, Schlagwörtern oder Wörtern anzeigen</translation>
+    </message>
+    <message>
+        <source>Save Filter</source>
+        <translation>Filter speichern</translation>
+    </message>
+    <message>
+        <source>Eddy filters (*.eddyfilter.json)</source>
+        <translation>Eddy-Filter (*.eddyfilter.json)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Filter Not Saved</source>
+        <translation>Filter nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2. Choose another folder.</source>
+        <translation>%1 kann nicht geschrieben werden: %2. Wählen Sie einen anderen Ordner.</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2.</source>
+        <translation>%1 kann nicht gelesen werden: %2.</translation>
+    </message>
+    <message>
+        <source>%1 is not a filter Eddy can open. %2</source>
+        <translation>%1 ist kein Filter, den Eddy öffnen kann. %2</translation>
+    </message>
+    <message>
+        <source>Open Filter</source>
+        <translation>Filter öffnen</translation>
+    </message>
+    <message>
+        <source>Filter Not Opened</source>
+        <translation>Filter nicht geöffnet</translation>
+    </message>
+    <message>
+        <source>%1 The filter shown is unchanged.</source>
+        <translation>%1 Der angezeigte Filter bleibt unverändert.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::ReviewFilterDialog</name>
+    <message>
+        <source>Filter Runs</source>
+        <translation>Rechnungen filtern</translation>
+    </message>
+    <message>
+        <source>Ranges</source>
+        <translation>Bereiche</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>Bis</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>beliebig</translation>
+    </message>
+    <message>
+        <source>Outcomes (none checked: every outcome)</source>
+        <translation>Ergebnisse (keines angehakt: alle Ergebnisse)</translation>
+    </message>
+    <message>
+        <source>Tags (a run must carry every tag checked)</source>
+        <translation>Schlagwörter (eine Rechnung muss alle angehakten tragen)</translation>
+    </message>
+    <message>
+        <source>Words in the case&apos;s name, note or arguments</source>
+        <translation>Wörter im Namen, in der Notiz oder in den Argumenten des Falls</translation>
+    </message>
+    <message>
+        <source>Text:</source>
+        <translation>Text:</translation>
+    </message>
+    <message>
+        <source>The range of %1 needs numbers (or nothing, for no bound).</source>
+        <translation>Der Bereich von %1 braucht Zahlen (oder nichts, für keine Grenze).</translation>
+    </message>
+    <message>
+        <source>The range of %1 goes from %2 down to %3: swap them.</source>
+        <translation>Der Bereich von %1 geht von %2 hinunter bis %3: Vertauschen Sie die Werte.</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SampleSeriesModel</name>
@@ -4387,6 +4605,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Overlay Sweep</source>
         <translation>Parameterstudie überlagern</translation>
     </message>
+    <message>
+        <source>Mark as Baseline</source>
+        <translation>Als Vergleichsbasis markieren</translation>
+    </message>
+    <message>
+        <source>Compare the sweep&apos;s other cases against this one</source>
+        <translation>Die anderen Fälle der Parameterstudie mit diesem vergleichen</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SweepWindow</name>
@@ -4483,6 +4709,38 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Default Columns</source>
         <translation>Standardspalten</translation>
+    </message>
+    <message>
+        <source>Re-run Failed and Unconverged</source>
+        <translation>Fehlgeschlagene und nicht konvergierte erneut rechnen</translation>
+    </message>
+    <message>
+        <source>Submit again the selected cases that failed or did not converge; each joins its sweep</source>
+        <translation>Die ausgewählten fehlgeschlagenen oder nicht konvergierten Fälle erneut absenden; jeder bleibt in seiner Parameterstudie</translation>
+    </message>
+    <message>
+        <source>Edit Note...</source>
+        <translation>Notiz bearbeiten...</translation>
+    </message>
+    <message>
+        <source>Edit Tags...</source>
+        <translation>Schlagwörter bearbeiten...</translation>
+    </message>
+    <message>
+        <source>Resume Sweep Submission</source>
+        <translation>Absenden der Parameterstudie fortsetzen</translation>
+    </message>
+    <message>
+        <source>Pause Sweep Submission</source>
+        <translation>Absenden der Parameterstudie anhalten</translation>
+    </message>
+    <message>
+        <source>Send the sweep&apos;s cases that were held back</source>
+        <translation>Die zurückgehaltenen Fälle der Parameterstudie senden</translation>
+    </message>
+    <message>
+        <source>Hold back the sweep&apos;s cases that have not been sent yet, also after a restart</source>
+        <translation>Die noch nicht gesendeten Fälle der Parameterstudie zurückhalten, auch nach einem Neustart</translation>
     </message>
 </context>
 <context>
@@ -4692,6 +4950,22 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
 %2</source>
         <translation>%1
 %2</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notizen</translation>
+    </message>
+    <message>
+        <source>Your tags and note on the case (Edit Note..., Edit Tags... in its context menu)</source>
+        <translation>Ihre Schlagwörter und Notiz zum Fall („Notiz bearbeiten...“, „Schlagwörter bearbeiten...“ im Kontextmenü)</translation>
+    </message>
+    <message>
+        <source>[%1]</source>
+        <translation>[%1]</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
     </message>
 </context>
 <context>

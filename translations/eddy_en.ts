@@ -239,6 +239,23 @@ Enter the URL of the server the other client connected to, exactly as it wrote i
     </message>
 </context>
 <context>
+    <name>Eddy::ReviewActions</name>
+    <message numerus="yes">
+        <source>Note on %n case(s) (empty clears it):</source>
+        <translation>
+            <numerusform>Note on %n case (empty clears it):</numerusform>
+            <numerusform>Note on %n cases (empty clears it):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Tags of %n case(s), separated by spaces (e.g. suspect mesh-study):</source>
+        <translation>
+            <numerusform>Tags of %n case, separated by spaces (e.g. suspect mesh-study):</numerusform>
+            <numerusform>Tags of %n cases, separated by spaces (e.g. suspect mesh-study):</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Eddy::SchemaField</name>
     <message numerus="yes">
         <source>%1 needs at least %n character(s).</source>

@@ -17,6 +17,7 @@
 #include "widgets/residualchart.h"
 #include "widgets/compareview.h"
 #include "widgets/resultview.h"
+#include "widgets/reviewactions.h"
 #include "widgets/schemaform.h"
 #include "widgets/serverdialog.h"
 #include "widgets/statustimeline.h"
@@ -191,7 +192,10 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
         statusBar()->showMessage(tr("Cancel requested for %n task(s); waiting for the server to agree.", nullptr,
                                     static_cast<int>(ids.size())), 5000);
     });
-    connect(m_monitor, &TaskMonitor::rerunRequested, this, &MainWindow::rerun);
+    connect(m_monitor, &TaskMonitor::rerunRequested, this, [this](const QList<qint64> &ids) { rerun(ids); });
+    connect(m_monitor, &TaskMonitor::rerunFailedRequested, this,
+            [this](const QList<qint64> &ids) { rerun(ids, Rerun::FailedAndUnconverged); });
+    connect(m_monitor, &TaskMonitor::shownRowsChanged, this, &MainWindow::updateStatusBar);
     connect(m_monitor, &TaskMonitor::relaunchRequested, this, &MainWindow::relaunch);
     connect(m_sweepResultsView, &SweepResultsView::taskActivated, m_monitor, &TaskMonitor::selectTask);
     // The compare window reads the compared cases' stored residual histories.
@@ -228,6 +232,7 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
         else
             m_overlayResults->clear();
     });
+    new ReviewActions(this, m_bridge); // after onDetail: the detail's note goes on the result shown
     connect(m_bridge, &EngineBridge::sweepResultsReady, this, [this](const EngineBridge::SweepResults &r) {
         if (r.sweep.id == m_overlayAsked && r.sweep.id != m_sweepResults->sweepId()) {
             m_overlayAsked = 0; // the overlay's, not the sweep shown

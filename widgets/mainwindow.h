@@ -150,7 +150,10 @@ private:
     // A status-bar message shortened ("...") to the room left of the counts.
     void showStatus(const QString &message, int timeoutMs);
     void notify(const QString &title, const QString &message);
-    void rerun(const QList<qint64> &taskIds);
+    // Rerunnable: failed, cancelled, expired, lost or aborted; FailedAndUnconverged adds the
+    // completed cases that did not converge. Each joins its sweep at its case index.
+    enum class Rerun { Rerunnable, FailedAndUnconverged };
+    void rerun(const QList<qint64> &taskIds, Rerun which = Rerun::Rerunnable);
     std::optional<ElicitationContext> questionContext(qint64 taskId, const QString &key, nlohmann::json *request);
     void openDialog(qint64 taskId, const QString &key);
     void schedulePopup();

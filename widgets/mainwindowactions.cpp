@@ -332,12 +332,16 @@ void MainWindow::showSweepEditor()
     m_sweepWindow->activateWindow();
 }
 
-void MainWindow::rerun(const QList<qint64> &taskIds)
+void MainWindow::rerun(const QList<qint64> &taskIds, Rerun which)
 {
     int n = 0;
     for (qint64 id : taskIds) {
         const Store::TaskRecord *t = m_tasks->task(id);
-        if (!t || !TaskMonitor::isRerunnable(*t))
+        const bool wanted = t
+                            && (TaskMonitor::isRerunnable(*t)
+                                || (which == Rerun::FailedAndUnconverged
+                                    && m_tasks->outcome(id) == Monitor::Outcome::NotConverged));
+        if (!wanted)
             continue;
         json args = json::parse(t->arguments.toStdString(), nullptr, false);
         if (!args.is_object())

@@ -76,7 +76,7 @@ void MainWindow::updateTitle()
 QString MainWindow::statusCountsText() const
 {
     using Monitor::Outcome;
-    const auto c = m_tasks->outcomeCounts();
+    const auto c = m_monitor->shownOutcomeCounts(); // a review filter narrows the counts
     return tr("Working %1 · Waiting for input %2 · Done %3 · Not converged %4 · Tool error %5 · Failed %6 · "
               "Cancelled %7 · Expired/lost %8")
         .arg(c.value(Outcome::Working))
@@ -92,7 +92,7 @@ QString MainWindow::statusCountsText() const
 void MainWindow::updateStatusBar()
 {
     using Monitor::Outcome;
-    const auto c = m_tasks->outcomeCounts();
+    const auto c = m_monitor->shownOutcomeCounts(); // a review filter narrows the counts
     const auto set = [&](const QString &label, Outcome outcome, int n) {
         QLabel *l = m_counts.value(label);
         if (!l)

@@ -52,6 +52,7 @@ ResultView::ResultView(QWidget *parent)
     : QWidget(parent)
     , m_banner(new QLabel(this))
     , m_lineage(new QLabel(this))
+    , m_review(new QLabel(this))
     , m_answers(new QLabel(this))
     , m_curveList(new QComboBox(this))
     , m_curveView(new QChartView(this))
@@ -68,6 +69,11 @@ ResultView::ResultView(QWidget *parent)
     m_banner->setWordWrap(true);
     m_banner->setMargin(6);
     m_banner->setTextFormat(Qt::PlainText);
+    m_review->setObjectName(QStringLiteral("caseReview"));
+    m_review->setWordWrap(true);
+    m_review->setContentsMargins(6, 0, 6, 2);
+    m_review->setTextFormat(Qt::PlainText);
+    m_review->hide();
     m_lineage->setObjectName(QStringLiteral("lineage"));
     m_lineage->setWordWrap(true);
     m_lineage->setContentsMargins(6, 0, 6, 2);
@@ -139,6 +145,7 @@ ResultView::ResultView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_banner);
     layout->addWidget(m_lineage);
+    layout->addWidget(m_review);
     layout->addWidget(m_answers);
     layout->addWidget(m_tabs, 1);
     clear();
@@ -184,6 +191,7 @@ void ResultView::fitSummary()
     };
     fit(m_banner, 4);
     fit(m_lineage, 2);
+    fit(m_review, 2);
     fit(m_answers, 9);
 }
 
@@ -197,6 +205,8 @@ void ResultView::clear()
     m_raw->clear();
     m_lineage->clear();
     m_lineage->hide();
+    m_review->clear();
+    m_review->hide();
     m_answers->clear();
     m_answers->hide();
     m_curves.clear();
@@ -231,6 +241,23 @@ void ResultView::setLineage(std::optional<qint64> parentTaskId, const QList<qint
     m_lineage->setText(parts.join(QLatin1Char(' ')));
     m_lineage->setVisible(!parts.isEmpty());
     fitSummary();
+}
+
+void ResultView::setReview(const QString &note, const QStringList &tags)
+{
+    QStringList parts;
+    if (!tags.isEmpty())
+        parts << tr("Tags: %1.").arg(tags.join(QStringLiteral(", ")));
+    if (!note.isEmpty())
+        parts << tr("Note: %1").arg(note);
+    m_review->setText(parts.join(QLatin1Char(' ')));
+    m_review->setVisible(!parts.isEmpty());
+    fitSummary();
+}
+
+QString ResultView::reviewText() const
+{
+    return m_review->text();
 }
 
 QString ResultView::lineageText() const

@@ -61,6 +61,9 @@ public:
     // each). Only while the dock above has height to spare (the residual chart shows no series):
     // beside a chart at its minimum they would push the window past a 1280x800 screen.
     void setSummaryWhole(bool whole);
+    // The engineer's note and tags on the task's case (hidden when it has neither).
+    void setReview(const QString &note, const QStringList &tags);
+    QString reviewText() const;
     Outcome outcome() const { return m_outcome; }
     QString bannerText() const;
     QString text() const;
@@ -78,6 +81,7 @@ private:
 
     QLabel *m_banner;
     QLabel *m_lineage;
+    QLabel *m_review; // the engineer's tags and note on the case
     QLabel *m_answers;
     QComboBox *m_curveList; // above the plot: beside it, it left the plot too narrow for its ticks
     QChartView *m_curveView;

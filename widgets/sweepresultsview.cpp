@@ -3,6 +3,7 @@
 
 #include "models/svgplot.h"
 #include "models/outcomepalette.h"
+#include "models/sweepfilterproxymodel.h"
 #include "models/sweepresultsmodel.h"
 #include "widgets/charttheme.h"
 #include "widgets/compareview.h"
@@ -41,7 +42,7 @@ namespace Eddy {
 SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new SweepFilterProxyModel(this)) // the task view's Filter narrows it too
     , m_table(new QTableView(this))
     , m_summary(new QLabel(this))
     , m_x(new QComboBox(this))
@@ -64,6 +65,19 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint &pos) {
+        const QModelIndex idx = m_table->indexAt(pos);
+        const qint64 taskId = idx.data(SweepResultsModel::TaskIdRole).toLongLong();
+        if (!idx.isValid() || taskId <= 0)
+            return;
+        QMenu menu(this);
+        QAction *baseline = menu.addAction(tr("Mark as Baseline"));
+        baseline->setObjectName(QStringLiteral("markBaseline"));
+        baseline->setToolTip(tr("Compare the sweep's other cases against this one"));
+        connect(baseline, &QAction::triggered, this, [this, taskId] { Q_EMIT baselineRequested(taskId); });
+        menu.exec(m_table->viewport()->mapToGlobal(pos));
+    });
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     // Columns fit their contents when the contents change, not on every layout change: with
     // ResizeToContents each sort re-measured every row (a 1,000-case sweep sorted in 80-220 ms on

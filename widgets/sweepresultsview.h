@@ -87,6 +87,9 @@ Q_SIGNALS:
     void taskActivated(qint64 taskId);
     // The stored results of this sweep are wanted for the overlay (0: none).
     void overlayRequested(qint64 sweepId);
+    // Mark as Baseline in the table's context menu: the row's task's case becomes its sweep's
+    // baseline (the reference the sweep's cases are compared against).
+    void baselineRequested(qint64 taskId);
 
 protected:
     void showEvent(QShowEvent *event) override;

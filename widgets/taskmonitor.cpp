@@ -4,6 +4,7 @@
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
 #include "widgets/progressdelegate.h"
+#include "widgets/reviewfilterbutton.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -37,6 +38,7 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     , m_search(new QLineEdit(this))
     , m_cancel(new QToolButton(this))
     , m_rerun(new QToolButton(this))
+    , m_filterButton(new ReviewFilterButton(model, m_proxy, this))
     , m_shown(new QLabel(this))
     , m_emptyHint(new QLabel(m_view)) // over the viewport, not in it: rows paint without widgets
 {
@@ -95,6 +97,7 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(m_filter);
     bar->addWidget(m_search, 1);
+    bar->addWidget(m_filterButton);
     bar->addWidget(m_rerun);
     bar->addWidget(m_cancel);
     bar->addWidget(m_shown);
@@ -122,6 +125,17 @@ TaskMonitor::TaskMonitor(TaskTableModel *model, QWidget *parent)
     connect(header, &QHeaderView::customContextMenuRequested, this, &TaskMonitor::showHeaderMenu);
     connect(m_model, &QAbstractItemModel::headerDataChanged, this, &TaskMonitor::syncVariedColumns);
     connect(m_model, &TaskTableModel::countsChanged, this, &TaskMonitor::syncPatternColumn);
+    // The Notes column shows once a case has a note or tags; hidden again by the user, it stays.
+    connect(m_model, &TaskTableModel::reviewsChanged, this, [this] {
+        if (m_notesShown || !m_model->hasReviews())
+            return;
+        m_notesShown = true;
+        m_view->setColumnHidden(TaskTableModel::NotesColumn, false);
+    });
+    for (const auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(m_proxy, signal, this, &TaskMonitor::shownRowsChanged);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &TaskMonitor::shownRowsChanged);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &TaskMonitor::shownRowsChanged);
     connect(header, &QHeaderView::sectionResized, this, [this](int column, int, int) {
         // Only a drag on the header's edge is the user's; the last section follows the view.
         if (!m_fitting && m_view->horizontalHeader()->underMouse())
@@ -309,6 +323,26 @@ bool TaskMonitor::isRerunnable(const Store::TaskRecord &task)
     }
 }
 
+bool TaskMonitor::isFailedOrUnconverged(qint64 taskId) const
+{
+    const Store::TaskRecord *t = m_model->task(taskId);
+    return t && (isRerunnable(*t) || m_model->outcome(taskId) == Monitor::Outcome::NotConverged);
+}
+
+void TaskMonitor::setSweepPaused(qint64 sweepId, bool paused)
+{
+    if (paused)
+        m_pausedSweeps.insert(sweepId);
+    else
+        m_pausedSweeps.remove(sweepId);
+}
+
+QHash<Monitor::Outcome, int> TaskMonitor::shownOutcomeCounts() const
+{
+    // The status filter and the search narrow the table only; a review filter narrows the counts.
+    return m_proxy->reviewFilter().isEmpty() ? m_model->outcomeCounts() : m_proxy->shownOutcomeCounts();
+}
+
 void TaskMonitor::updateActions()
 {
     bool anyLive = false;
@@ -337,9 +371,36 @@ void TaskMonitor::showContextMenu(const QPoint &pos)
     QAction *rerun = menu.addAction(tr("Re-run"));
     rerun->setEnabled(m_rerun->isEnabled());
     connect(rerun, &QAction::triggered, this, [this] { Q_EMIT rerunRequested(selectedTaskIds()); });
+    const QList<qint64> selected = selectedTaskIds();
+    QAction *rerunFailed = menu.addAction(tr("Re-run Failed and Unconverged"));
+    rerunFailed->setObjectName(QStringLiteral("rerunFailed"));
+    rerunFailed->setToolTip(tr("Submit again the selected cases that failed or did not converge; each joins its sweep"));
+    rerunFailed->setEnabled(std::any_of(selected.cbegin(), selected.cend(),
+                                        [this](qint64 t) { return isFailedOrUnconverged(t); }));
+    connect(rerunFailed, &QAction::triggered, this, [this, selected] { Q_EMIT rerunFailedRequested(selected); });
     const qint64 id = idx.data(TaskTableModel::TaskIdRole).toLongLong();
     QAction *relaunch = menu.addAction(tr("Relaunch with Edits..."));
     connect(relaunch, &QAction::triggered, this, [this, id] { Q_EMIT relaunchRequested(id); });
+    menu.addSeparator();
+    const bool hasCase = idx.data(TaskTableModel::CaseIdRole).isValid();
+    QAction *note = menu.addAction(tr("Edit Note..."));
+    note->setObjectName(QStringLiteral("editNote"));
+    note->setEnabled(hasCase);
+    connect(note, &QAction::triggered, this, [this, selected] { Q_EMIT noteRequested(selected); });
+    QAction *tags = menu.addAction(tr("Edit Tags..."));
+    tags->setObjectName(QStringLiteral("editTags"));
+    tags->setEnabled(hasCase);
+    connect(tags, &QAction::triggered, this, [this, selected] { Q_EMIT tagsRequested(selected); });
+    const QVariant sweep = idx.data(TaskTableModel::SweepIdRole);
+    if (sweep.isValid()) {
+        const qint64 sweepId = sweep.toLongLong();
+        const bool paused = m_pausedSweeps.contains(sweepId);
+        QAction *pause = menu.addAction(paused ? tr("Resume Sweep Submission") : tr("Pause Sweep Submission"));
+        pause->setObjectName(QStringLiteral("pauseSweep"));
+        pause->setToolTip(paused ? tr("Send the sweep's cases that were held back")
+                                 : tr("Hold back the sweep's cases that have not been sent yet, also after a restart"));
+        connect(pause, &QAction::triggered, this, [this, sweepId, paused] { Q_EMIT pauseRequested(sweepId, !paused); });
+    }
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
@@ -370,6 +431,7 @@ bool TaskMonitor::shownByDefault(int column)
     case TaskTableModel::AgeColumn:
     case TaskTableModel::ServerColumn:
     case TaskTableModel::ExpiresColumn:
+    case TaskTableModel::NotesColumn: // shown once a case has a note or tags
     case TaskTableModel::PatternColumn: return false; // shown once a row is not a task
     default: return true;
     }
@@ -415,6 +477,8 @@ void TaskMonitor::applyDefaultColumns()
     width(TaskTableModel::ServerColumn, 7);
     width(TaskTableModel::ExpiresColumn, 6);
     width(TaskTableModel::PatternColumn, 7);
+    width(TaskTableModel::NotesColumn, 14);
+    m_notesShown = false;
     syncVariedColumns();
     m_patternShown = false;
     syncPatternColumn();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/monitor/outcome.h"
 #include "app/vocab/records.h"
 
 #include <QHash>
@@ -17,6 +18,7 @@ class QLabel;
 
 namespace Eddy {
 
+class ReviewFilterButton;
 class TaskTableModel;
 class TaskFilterProxyModel;
 
@@ -43,6 +45,7 @@ public:
     QTableView *view() const { return m_view; }
     TaskFilterProxyModel *proxy() const { return m_proxy; }
     QLineEdit *searchField() const { return m_search; }
+    ReviewFilterButton *filterButton() const { return m_filterButton; }
 
     void setStatusFilter(StatusFilter filter);
     StatusFilter statusFilter() const;
@@ -51,6 +54,13 @@ public:
     QList<qint64> selectedTaskIds() const;
     // Failed, cancelled, expired, lost or ended with a tool error (aborted): Re-run applies.
     static bool isRerunnable(const Store::TaskRecord &task);
+    // Re-run Failed and Unconverged applies: rerunnable, or completed without converging.
+    bool isFailedOrUnconverged(qint64 taskId) const;
+    // Sweeps whose submission is paused (their rows' menu offers Resume instead of Pause).
+    void setSweepPaused(qint64 sweepId, bool paused);
+    bool isSweepPaused(qint64 sweepId) const { return m_pausedSweeps.contains(sweepId); }
+    // How many shown rows have each outcome (all rows when nothing is filtered).
+    QHash<Monitor::Outcome, int> shownOutcomeCounts() const;
     void selectTask(qint64 taskId);
     // Selects the listed ones of these tasks (a reload keeps the selection), the first current.
     void selectTasks(const QList<qint64> &taskIds);
@@ -71,6 +81,11 @@ Q_SIGNALS:
     void cancelRequested(const QList<qint64> &taskIds);
     void rerunRequested(const QList<qint64> &taskIds);
     void relaunchRequested(qint64 taskId);
+    void rerunFailedRequested(const QList<qint64> &taskIds);
+    void noteRequested(const QList<qint64> &taskIds);
+    void tagsRequested(const QList<qint64> &taskIds);
+    void pauseRequested(qint64 sweepId, bool paused);
+    void shownRowsChanged(); // the rows shown changed (filtered, added, removed)
     void activated(qint64 taskId);
 
 protected:
@@ -104,6 +119,9 @@ private:
     QLineEdit *m_search;
     QToolButton *m_cancel;
     QToolButton *m_rerun;
+    ReviewFilterButton *m_filterButton;
+    QSet<qint64> m_pausedSweeps;
+    bool m_notesShown = false;
     QLabel *m_shown;
     QLabel *m_emptyHint;
     std::optional<qint64> m_pendingSweep;

@@ -37,7 +37,7 @@ QString Ctl::usage()
         "                                        call a tool once (journalled like a sweep)\n"
         "  sweep submit URL SPEC.json [--session NAME]\n"
         "                                        journal and submit a sweep\n"
-        "  tasks [--status S]                    list stored tasks (Eddy's own task numbers)\n"
+        "  tasks [--status S] [--tag TAG]        list stored tasks (Eddy's own task numbers)\n"
         "  watch [--until-done] [--answers FILE]\n"
         "                                        resume every live task and monitor it\n"
         "  answer TASK KEY JSON                  answer a task's question once\n"
@@ -54,6 +54,11 @@ QString Ctl::usage()
         "                                        thin the progress samples of runs finished longer\n"
         "                                        ago: each series keeps every N-th sample, its first\n"
         "                                        and last. Without --yes only counts what would go\n"
+        "  note TASK|sweep SWEEP [TEXT]          show or set the note of a task's case or a sweep\n"
+        "  tag TASK|sweep SWEEP [TAG|+TAG|-TAG ...]\n"
+        "                                        show, add or remove tags\n"
+        "  baseline SWEEP [TASK|none]            show or mark the sweep's baseline case\n"
+        "  pause SWEEP | resume SWEEP            hold or release a sweep's unsent cases\n"
         "  sessions                              list sessions\n"
         "  servers                               list servers with their task counts\n"
         "  servers remove NAME|URL [--delete-tasks]\n"
@@ -108,7 +113,7 @@ bool Ctl::parse()
                                     QStringLiteral("--server"), QStringLiteral("--output"),
                                     QStringLiteral("--url"), QStringLiteral("--name"), QStringLiteral("--pdf"),
                                     QStringLiteral("--older-than"), QStringLiteral("--keep"),
-                                    QStringLiteral("--lang")};
+                                    QStringLiteral("--lang"), QStringLiteral("--tag")};
     for (int i = 0; i < m_args.size(); ++i) {
         QString a = m_args[i];
         QString value;
@@ -144,6 +149,7 @@ bool Ctl::parse()
             else if (a == QLatin1String("--lang")) m_lang = value;
             else if (a == QLatin1String("--older-than")) m_olderThan = value;
             else if (a == QLatin1String("--keep")) m_keep = value;
+            else if (a == QLatin1String("--tag")) m_tag = value;
             m_tokenGiven = m_tokenGiven || a == QLatin1String("--token"); // servers set: even ""
         } else if (a == QLatin1String("--json")) {
             m_json = true;
@@ -388,6 +394,13 @@ json Ctl::taskJson(const Store::TaskRecord &t)
            {"cancelRequested", t.cancelRequested},
            {"ttlMs", t.ttlMs ? json(*t.ttlMs) : json()},
            {"finishedAt", t.finishedAtMs ? json(isoMs(t.finishedAtMs).toStdString()) : json()}};
+    // The engineer's note and tags on the task's case (eddyctl note, eddyctl tag).
+    const auto c = t.caseId ? m_engine.caseRecord(*t.caseId) : std::nullopt;
+    json tags = json::array();
+    for (const QString &tag : c ? c->tags : QStringList())
+        tags.push_back(tag.toStdString());
+    j["note"] = c ? c->note.toStdString() : std::string();
+    j["tags"] = tags;
     return j;
 }
 
@@ -428,6 +441,11 @@ void Ctl::start()
     else if (cmd == QLatin1String("handles")) cmdHandles();
     else if (cmd == QLatin1String("adapter")) cmdAdapter();
     else if (cmd == QLatin1String("servers")) cmdServers();
+    else if (cmd == QLatin1String("note")) cmdNote();
+    else if (cmd == QLatin1String("tag")) cmdTag();
+    else if (cmd == QLatin1String("baseline")) cmdBaseline();
+    else if (cmd == QLatin1String("pause")) cmdPause(true);
+    else if (cmd == QLatin1String("resume")) cmdPause(false);
     else fail(QStringLiteral("unknown command \"%1\".").arg(cmd), Usage);
 }
 

@@ -76,6 +76,20 @@ private:
     void cmdHandlesImport();
     void cmdAdapter();
     void cmdServers(); // ctlservers.cpp
+    // ctlreview.cpp: notes, tags, baselines, pauses.
+    struct ReviewTarget
+    {
+        std::optional<Store::SweepRecord> sweep;     // "sweep SWEEP"
+        std::optional<Store::CaseRecord> caseRecord; // TASK: its case
+        QString what;                                // "task 12", "sweep 3"
+        QStringList words;                           // what follows the target
+    };
+    std::optional<ReviewTarget> reviewTarget(const QString &usage);
+    void cmdNote();
+    void cmdTag();
+    void cmdBaseline();
+    void cmdPause(bool paused);
+    void tellPausedSweeps(); // watch: paused sweeps with unsent cases, and how to resume them
     void setServer(const Store::ServerRecord &server, const QList<Store::ServerRecord> &servers);
 
     QStringList m_args;          // positional, command first
@@ -91,6 +105,7 @@ private:
     QString m_lang;              // report --lang LANG
     QString m_olderThan;         // samples thin --older-than 90d
     QString m_keep;              // samples thin --keep 1-in-10
+    QString m_tag;               // tasks --tag TAG
     std::optional<QString> m_newUrl;  // servers set --url URL
     std::optional<QString> m_newName; // servers set --name NAME
     bool m_tokenGiven = false;   // --token was given (servers set: even empty, to clear it)

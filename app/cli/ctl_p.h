@@ -52,6 +52,14 @@ inline QString scalarText(const json &v)
     return QString::fromStdString(v.dump());
 }
 
+// Cases of a sweep that have no answer from the server yet (never sent, or sent without one).
+inline int unsentCount(const QList<Store::CaseRecord> &cases)
+{
+    return int(std::count_if(cases.cbegin(), cases.cend(), [](const Store::CaseRecord &c) {
+        return c.state == Store::CaseState::Pending || c.state == Store::CaseState::Sent;
+    }));
+}
+
 } // namespace
 
 } // namespace Eddy::Cli

@@ -1,6 +1,8 @@
 #include "app/cli/ctl.h"
 #include "app/cli/ctl_p.h"
 
+#include "app/monitor/review.h"
+
 namespace Eddy::Cli {
 
 void Ctl::cmdSweepSubmit()
@@ -101,7 +103,7 @@ void Ctl::cmdSweepSubmit()
 void Ctl::cmdTasks()
 {
     if (m_args.size() != 1)
-        return fail(QStringLiteral("usage: eddyctl tasks [--json] [--status S]"), Usage);
+        return fail(QStringLiteral("usage: eddyctl tasks [--json] [--status S] [--tag TAG]"), Usage);
     Store::TaskQuery q;
     if (!m_status.isEmpty()) {
         q.status = Store::taskStatusFromString(m_status);
@@ -111,7 +113,16 @@ void Ctl::cmdTasks()
     }
     if (!openEngine(false))
         return;
-    const auto tasks = m_engine.tasks(q);
+    QList<Store::TaskRecord> tasks = m_engine.tasks(q);
+    if (!m_tag.isEmpty()) { // the tasks whose case carries the tag
+        QSet<qint64> tagged;
+        for (const Store::CaseRecord &c : m_engine.review()->annotatedCases())
+            if (c.tags.contains(m_tag))
+                tagged.insert(c.id);
+        tasks.removeIf([&tagged](const Store::TaskRecord &t) {
+            return !t.caseId || !tagged.contains(*t.caseId);
+        });
+    }
     if (m_json) {
         json arr = json::array();
         for (const Store::TaskRecord &t : tasks)
@@ -150,6 +161,7 @@ void Ctl::cmdWatch()
     connect(&m_engine, &Monitor::Engine::idle, this, [this] {
         if (!m_untilDone)
             return;
+        tellPausedSweeps();
         const auto counts = m_engine.tasks();
         int bad = 0;
         for (const auto &t : counts)
@@ -174,6 +186,20 @@ void Ctl::cmdWatch()
         return;
     if (!m_json)
         m_err << QStringLiteral("watching %1 live task(s)").arg(m_engine.liveTaskCount()) << Qt::endl;
+    tellPausedSweeps();
+}
+
+void Ctl::tellPausedSweeps()
+{
+    for (qint64 id : m_engine.review()->pausedSweeps()) {
+        const int unsent = unsentCount(m_engine.cases(id));
+        if (unsent > 0)
+            m_err << QStringLiteral("sweep %1 is paused: its %2 unsent case(s) are not sent until "
+                                    "eddyctl resume %1")
+                         .arg(id)
+                         .arg(unsent)
+                  << Qt::endl;
+    }
 }
 
 std::optional<qint64> Ctl::taskArgument(qsizetype argCount, const QString &usage)
@@ -330,6 +356,11 @@ void Ctl::cmdExport()
                    {"result", r.result}};
             if (!r.answer.isEmpty())
                 j["answer"] = r.answer.toStdString();
+            json tags = json::array();
+            for (const QString &tag : r.c.tags)
+                tags.push_back(tag.toStdString());
+            j["note"] = r.c.note.toStdString();
+            j["tags"] = tags;
             if (r.t && !r.t->error.isEmpty())
                 j["error"] = parseJsonText(r.t->error);
             else if (!r.c.error.isEmpty())

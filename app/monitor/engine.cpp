@@ -3,6 +3,7 @@
 #include "app/monitor/sharing.h"
 #include "app/monitor/outcome.h"
 #include "app/monitor/log.h"
+#include "app/monitor/review.h"
 #include "app/monitor/schemavalidator.h"
 #include "app/monitor/streamedtasks.h"
 #include "app/monitor/sweepexpander.h"
@@ -23,7 +24,10 @@ Q_LOGGING_CATEGORY(lcMonitor, "eddy.monitor")
 
 namespace Eddy::Monitor {
 
-Engine::Engine(QObject *parent) : QObject(parent), m_scheduler(std::make_unique<PollScheduler>())
+Engine::Engine(QObject *parent)
+    : QObject(parent)
+    , m_scheduler(std::make_unique<PollScheduler>())
+    , m_review(std::make_unique<Review>(*this))
 {
     qRegisterMetaType<Eddy::Monitor::ChangeSet>();
     qRegisterMetaType<Eddy::Store::TaskRecord>();
@@ -74,8 +78,9 @@ bool Engine::isIdle() const
         || !m_caseAttempts.isEmpty() // a case waiting to be sent again after a failure
         || (m_sharing && m_sharing->followedCount() > 0)) // live tasks another process polls
         return false;
-    for (const auto &q : m_caseQueue)
-        if (!q.isEmpty())
+    // A paused sweep's unsent cases are nothing to do until it is resumed.
+    for (auto it = m_caseQueue.cbegin(); it != m_caseQueue.cend(); ++it)
+        if (!it->isEmpty() && !m_review->isPaused(it.key()))
             return false;
     return true;
 }
@@ -142,6 +147,7 @@ bool Engine::open(const QString &dbPath)
         enqueueCase(c);
     for (const Store::SweepRecord &s : m_store.sweeps())
         m_sweepConcurrency[s.id] = std::max(1, s.concurrency);
+    m_review->load();
     qCInfo(lcMonitor, "opened with %d live task(s)", int(m_live.size()));
     emit opened(true, {});
 
@@ -199,6 +205,7 @@ void Engine::close()
     m_wrongTask.clear();
     m_fieldWarned.clear();
     m_ttlWarned.clear();
+    m_review->clear();
     m_scheduler = std::make_unique<PollScheduler>();
     m_sharing.reset(); // gives the leases back: another process takes over at once
     m_store.close();

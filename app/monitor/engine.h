@@ -38,6 +38,7 @@ struct TaskState;
 
 namespace Eddy::Monitor {
 
+class Review;
 class Sharing;
 
 // The engine: owns the HttpClient, one Mcp::Client per server, the TaskStore, the poll scheduler
@@ -154,6 +155,9 @@ public:
     bool addAgentMessage(Store::AgentMessageRecord &message);
     bool compactAgentMessages(qint64 sessionId, Store::AgentMessageRecord &summary,
                               QList<Store::AgentMessageRecord> &keep);
+    // Notes, tags, baselines and pauses of sweeps and cases (review.h); always there, usable
+    // while the database is open.
+    Review *review() const { return m_review.get(); }
     // A sweep's export rows (SweepExport::rows).
     QList<SweepExport::Row> exportRows(qint64 sweepId);
     // Task references of other clients (enginehandles.cpp, docs/interop.md). importHandles reads a
@@ -292,6 +296,7 @@ signals:
 
 private:
     friend class Sharing; // follows other processes' changes into this engine's state
+    friend class Review;  // sends a resumed sweep's cases
     struct PendingSubmission;
     struct ServerLink;
 
@@ -463,6 +468,7 @@ private:
     };
     QHash<qint64, StreamedRow> m_streamed; // case id -> its row while the stream is open
     std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)
+    std::unique_ptr<Review> m_review;     // notes, tags, baselines, paused sweeps
     QHash<qint64, std::optional<JobAdapter>> m_jobAdapters; // server id -> its adapter (cache)
 };
 

@@ -1,5 +1,6 @@
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
+#include "app/monitor/review.h"
 #include "app/monitor/sweepexport.h"
 
 #include <algorithm>
@@ -173,6 +174,9 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
                     if (samePoint) {
                         c.sweepId = parent->sweepId;
                         c.index = parent->index;
+                        // The engineer's words about the design point stay with it.
+                        c.note = parent->note;
+                        c.tags = parent->tags;
                     }
                 }
             }
@@ -184,6 +188,8 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
         }
         if (sessionId)
             m_pendingSessionForCase.insert(c.id, *sessionId);
+        if (!c.note.isEmpty() || !c.tags.isEmpty()) // a re-run starts with its case's words
+            emit m_review->caseReviewChanged({c});
         enqueueCase(c);
         emit callJournalled(c.id);
     } else {
@@ -217,6 +223,8 @@ void Engine::pumpSubmissions()
         return;
     for (auto it = m_caseQueue.begin(); it != m_caseQueue.end(); ++it) {
         const qint64 sweepKey = it.key();
+        if (m_review->isPaused(sweepKey))
+            continue; // its unsent cases wait for Resume (review.h)
         const int limit = sweepKey == 0 ? s_singleCallConcurrency : m_sweepConcurrency.value(sweepKey, 4);
         QList<Store::CaseRecord> &queue = it.value();
         while (!queue.isEmpty() && m_sweepSending.value(sweepKey) < limit) {

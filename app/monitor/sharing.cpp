@@ -1,6 +1,7 @@
 #include "app/monitor/sharing.h"
 #include "app/monitor/engine.h"
 #include "app/monitor/log.h"
+#include "app/monitor/review.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -331,6 +332,8 @@ void Sharing::check(bool force)
     // its poll settings at once.
     for (qint64 serverId : changes->jobAdapters)
         m_engine.retuneJobs(serverId);
+    // Notes, tags, baselines and pauses another process stored (a resumed sweep is sent here).
+    m_engine.m_review->followShared(changes->caseNotes, changes->sweeps, changes->gap);
     for (const Store::ProgressSample &s : changes->samples)
         if (!m_engine.m_live.contains(s.taskId))
             m_engine.m_pending.samples << s;

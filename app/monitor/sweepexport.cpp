@@ -195,7 +195,7 @@ QString SweepExport::csv(const QList<Row> &rows, const QStringList &variedNames)
         header << csvField(c);
     for (const QString &c : t.resultColumns)
         header << csvField(c);
-    header << QStringLiteral("answer");
+    header << QStringLiteral("answer") << QStringLiteral("note") << QStringLiteral("tags");
     out += header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (qsizetype i = 0; i < rows.size(); ++i) {
         const Row &r = rows[i];
@@ -209,7 +209,8 @@ QString SweepExport::csv(const QList<Row> &rows, const QStringList &variedNames)
             line << csvField(v);
         for (const QString &v : l.results)
             line << csvField(v);
-        line << csvField(r.answer);
+        line << csvField(r.answer) << csvField(r.c.note)
+             << csvField(r.c.tags.join(QLatin1Char(' ')));
         out += line.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;

@@ -18,7 +18,7 @@ namespace Eddy::Monitor {
 // case order; columns case, task, outcome, is_error, status, every argument (varied first, in
 // the spec's order, then the fixed ones by name; idempotency_key left out), then every scalar
 // of structuredContent seen in any case (nested objects flattened with dots, arrays left out),
-// then answer (the answers given to the case's questions).
+// then answer (the answers given to the case's questions), note and tags (space-separated).
 // Pure apart from rows(), which reads the store; any thread that owns the store.
 class SweepExport final
 {

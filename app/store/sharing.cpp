@@ -230,17 +230,18 @@ std::optional<ChangeFeed::Changes> ChangeFeed::read()
             && first.int64(0) > m_seq + 1)
             out.gap = true;
     }
-    constexpr int kinds = 7;
+    constexpr int kinds = 8;
     QSet<qint64> seen[kinds];
-    QList<qint64> *lists[kinds] = {&out.tasks,    &out.cases,   &out.sweeps,     &out.sessions,
-                                   &out.inputs,   &out.servers, &out.jobAdapters};
+    QList<qint64> *lists[kinds] = {&out.tasks,   &out.cases,   &out.sweeps,      &out.sessions,
+                                   &out.inputs,  &out.servers, &out.jobAdapters, &out.caseNotes};
     static const QLatin1String names[kinds] = {QLatin1String("tasks"),
                                                QLatin1String("cases"),
                                                QLatin1String("sweeps"),
                                                QLatin1String("sessions"),
                                                QLatin1String("input_requests"),
                                                QLatin1String("servers"),
-                                               QLatin1String("job_adapters")};
+                                               QLatin1String("job_adapters"),
+                                               QLatin1String("case_notes")};
     Statement st = m_db.prepare(
         QStringLiteral("SELECT seq, tbl, row_id FROM change_log WHERE seq > ? ORDER BY seq"));
     st.bind(1, m_seq);

@@ -98,6 +98,7 @@ public:
         // server writes, not by a trigger: no schema change; older readers skip the kind).
         QList<qint64> servers;
         QList<qint64> jobAdapters;     // server ids whose job adapter was stored
+        QList<qint64> caseNotes;       // case ids whose note or tags were stored
         QList<ProgressSample> samples; // new rows, every task's
         // The log was pruned past this reader's position (it slept for minutes): reload.
         bool gap = false;
@@ -105,7 +106,7 @@ public:
         {
             return tasks.isEmpty() && cases.isEmpty() && sweeps.isEmpty() && sessions.isEmpty()
                    && inputs.isEmpty() && servers.isEmpty() && jobAdapters.isEmpty()
-                   && samples.isEmpty() && !gap;
+                   && caseNotes.isEmpty() && samples.isEmpty() && !gap;
         }
     };
 

@@ -215,6 +215,17 @@ CREATE TABLE job_adapters (
     R"sql(
 ALTER TABLE servers ADD COLUMN retired INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 8 -> 9: review of past sweeps (taskstorereview.cpp). A note and tags (a JSON array of
+    // strings, '' = none) on every case and sweep; a sweep's baseline case (NULL = its first
+    // case) and when its submission was paused (NULL = not paused: unsent cases are sent).
+    R"sql(
+ALTER TABLE cases ADD COLUMN note TEXT NOT NULL DEFAULT '';
+ALTER TABLE cases ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+ALTER TABLE sweeps ADD COLUMN note TEXT NOT NULL DEFAULT '';
+ALTER TABLE sweeps ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+ALTER TABLE sweeps ADD COLUMN baseline_case_id INTEGER;
+ALTER TABLE sweeps ADD COLUMN paused_at INTEGER;
+)sql",
 };
 
 constexpr int s_migrationCount = int(sizeof(s_migrations) / sizeof(s_migrations[0]));

@@ -19,7 +19,7 @@ class TaskStore final
     Q_DISABLE_COPY_MOVE(TaskStore)
 
 public:
-    static constexpr int SchemaVersion = 8;
+    static constexpr int SchemaVersion = 9;
 
     TaskStore();
     ~TaskStore();
@@ -99,6 +99,24 @@ public:
     bool markCaseRejected(qint64 caseId, const QString &errorJson);
     // The case's pre-task question (multi round trip) as JSON text; '' clears it.
     bool setCasePendingInput(qint64 caseId, const QString &pendingInputJson);
+
+    // --- review of past sweeps (taskstorereview.cpp; docs/sweeps.md). Each write is logged for
+    // other processes (a case's as "case_notes", a sweep's by its update trigger) and fails
+    // with lastError() for an unknown case or sweep, or a bad tag (tagProblem), storing nothing.
+    bool setCaseNote(qint64 caseId, const QString &note);
+    bool setCaseTags(qint64 caseId, const QStringList &tags); // replaces them (normalizeTags)
+    bool setSweepNote(qint64 sweepId, const QString &note);
+    bool setSweepTags(qint64 sweepId, const QStringList &tags);
+    // Marks a case of the sweep as its baseline; nullopt clears the mark (the first case again).
+    bool setSweepBaseline(qint64 sweepId, std::optional<qint64> caseId);
+    // The sweep's baseline: the marked case, else its first case (lowest index, first attempt).
+    std::optional<qint64> sweepBaselineCase(qint64 sweepId);
+    // Pausing keeps the sweep's unsent cases unsent (Engine honours it, here and in every other
+    // process); resuming lets them go. Pausing a paused sweep keeps its first pause time.
+    bool setSweepPaused(qint64 sweepId, bool paused);
+    QList<qint64> pausedSweepIds();
+    // Every case with a note or tags (the window's table shows them beside the tasks).
+    QList<CaseRecord> annotatedCases();
 
     // --- tasks
     std::optional<TaskRecord> task(qint64 id);

@@ -54,7 +54,33 @@ const char *const s_taskColumns =
 
 const char *const s_caseColumns =
     "id, sweep_id, server_id, idx, tool, arguments, idempotency_key, state, attempts, task_id, "
-    "error, traceparent, created_at, parent_case_id, pending_input";
+    "error, traceparent, created_at, parent_case_id, pending_input, note, tags";
+
+// Tags as stored: a JSON array of strings, '' when there are none.
+inline QString tagsText(const QStringList &tags)
+{
+    const QStringList normal = normalizeTags(tags);
+    if (normal.isEmpty())
+        return QStringLiteral("");
+    nlohmann::json a = nlohmann::json::array();
+    for (const QString &t : normal)
+        a.push_back(t.toStdString());
+    return QString::fromStdString(a.dump());
+}
+
+inline QStringList tagsFromText(const QString &text)
+{
+    QStringList out;
+    if (text.isEmpty())
+        return out;
+    const nlohmann::json a = nlohmann::json::parse(text.toStdString(), nullptr, false);
+    if (!a.is_array())
+        return out;
+    for (const auto &t : a)
+        if (t.is_string())
+            out << QString::fromStdString(t.get<std::string>());
+    return out;
+}
 
 inline InputRequestRecord readInput(Statement &st)
 {

@@ -9,13 +9,14 @@ namespace {
 // A case enters the journal Pending; the same statement for a sweep's cases and a single call.
 const char *const s_insertCase =
     "INSERT INTO cases(sweep_id, server_id, idx, tool, arguments, idempotency_key, state, "
-    "traceparent, created_at, parent_case_id) VALUES(?,?,?,?,?,?,'pending',?,?,?)";
+    "traceparent, created_at, parent_case_id, note, tags) VALUES(?,?,?,?,?,?,'pending',?,?,?,?,?)";
 
 void bindCase(Statement &st, const CaseRecord &c)
 {
     st.bind(1, c.sweepId).bind(2, c.serverId).bind(3, c.index).bind(4, c.tool)
         .bind(5, c.arguments).bind(6, c.idempotencyKey).bind(7, c.traceparent + QString(""))
-        .bind(8, c.createdAtMs).bind(9, c.parentCaseId);
+        .bind(8, c.createdAtMs).bind(9, c.parentCaseId).bind(10, c.note + QString(""))
+        .bind(11, tagsText(c.tags));
 }
 } // namespace
 
@@ -69,7 +70,8 @@ bool TaskStore::journalCase(CaseRecord &c)
 namespace {
 const char *const s_sweepSelect =
     "SELECT s.id, s.server_id, s.session_id, s.tool, s.spec, s.concurrency, s.created_at, "
-    "(SELECT COUNT(DISTINCT c.idx) FROM cases c WHERE c.sweep_id = s.id) FROM sweeps s";
+    "(SELECT COUNT(DISTINCT c.idx) FROM cases c WHERE c.sweep_id = s.id), s.note, s.tags, "
+    "s.baseline_case_id, s.paused_at FROM sweeps s";
 
 SweepRecord readSweep(Statement &st)
 {
@@ -82,6 +84,10 @@ SweepRecord readSweep(Statement &st)
     s.concurrency = st.integer(5);
     s.createdAtMs = st.int64(6);
     s.caseCount = st.integer(7);
+    s.note = st.text(8);
+    s.tags = tagsFromText(st.text(9));
+    s.baselineCaseId = st.optInt64(10);
+    s.pausedAtMs = st.optInt64(11);
     return s;
 }
 } // namespace
@@ -118,6 +124,8 @@ CaseRecord readCase(Statement &st)
     c.createdAtMs = st.int64(12);
     c.parentCaseId = st.optInt64(13);
     c.pendingInput = st.text(14);
+    c.note = st.text(15);
+    c.tags = tagsFromText(st.text(16));
     return c;
 }
 } // namespace
@@ -138,6 +146,14 @@ std::optional<CaseRecord> TaskStore::caseRecord(qint64 id)
     Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM cases WHERE id = ?").arg(QLatin1String(s_caseColumns)));
     st.bind(1, id);
     return readOne(st, readCase);
+}
+
+QList<CaseRecord> TaskStore::annotatedCases()
+{
+    Statement st = m_db.prepare(QStringLiteral("SELECT %1 FROM cases WHERE note != '' OR tags != '' "
+                                               "ORDER BY id")
+                                    .arg(QLatin1String(s_caseColumns)));
+    return readAll(st, readCase);
 }
 
 QList<CaseRecord> TaskStore::unsubmittedCases(int limit)

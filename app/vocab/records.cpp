@@ -66,6 +66,33 @@ std::optional<qint64> TaskRecord::expiresAtMs() const
     return created.toMSecsSinceEpoch() + *ttlMs;
 }
 
+QString tagProblem(const QString &tag)
+{
+    const QString t = tag.trimmed();
+    if (t.isEmpty())
+        return QStringLiteral("a tag cannot be empty");
+    if (t.size() > 64)
+        return QStringLiteral("the tag \"%1...\" is longer than 64 characters").arg(t.left(20));
+    for (const QChar c : t)
+        if (c.isSpace() || c == QLatin1Char(','))
+            return QStringLiteral("the tag \"%1\" holds a space or a comma; a tag is one word "
+                                  "(e.g. mesh-study)")
+                .arg(t);
+    return {};
+}
+
+QStringList normalizeTags(const QStringList &tags)
+{
+    QStringList out;
+    for (const QString &tag : tags) {
+        const QString t = tag.trimmed();
+        if (!t.isEmpty() && !out.contains(t))
+            out << t;
+    }
+    out.sort();
+    return out;
+}
+
 QString defaultDatabasePath()
 {
     QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);

@@ -9,6 +9,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 #include <QtGlobal>
 
 #include <optional>
@@ -68,6 +69,17 @@ struct SweepRecord
     int concurrency = 4;
     qint64 createdAtMs = 0;
     int caseCount = 0;     // filled on read
+    // Review (schema 9; docs/sweeps.md "Reviewing past sweeps"). Written only through
+    // TaskStore::setSweepNote/setSweepTags/setSweepBaseline/setSweepPaused.
+    QString note;                        // free text, '' = none
+    QStringList tags;                    // normalised (normalizeTags): sorted, unique
+    // The case the engineer marked as the sweep's baseline; empty = none marked, and the
+    // baseline is then the sweep's first case (TaskStore::sweepBaselineCase resolves both).
+    std::optional<qint64> baselineCaseId;
+    // When submission was paused (epoch ms); empty = not paused. Cases not yet sent stay
+    // unsent while it is set, in every process and across restarts.
+    std::optional<qint64> pausedAtMs;
+    bool isPaused() const { return pausedAtMs.has_value(); }
 };
 
 struct CaseRecord
@@ -89,7 +101,16 @@ struct CaseRecord
     // A question the server asked before creating a task (tools/call answered input_required):
     // {"requestState": ..., "inputRequests": {...}, "answers": {...}} as JSON text; '' = none.
     QString pendingInput;
+    // Review (schema 9): the engineer's note and tags on this case (TaskStore::setCaseNote,
+    // setCaseTags). A re-run that joins its sweep starts with its parent's.
+    QString note;
+    QStringList tags;
 };
+
+// Tags as stored: each trimmed, none empty, no duplicates, sorted. A tag is one word of at most
+// 64 characters without commas (tagProblem says what is wrong with one, '' when fine).
+QStringList normalizeTags(const QStringList &tags);
+QString tagProblem(const QString &tag);
 
 struct TaskRecord
 {

@@ -391,7 +391,7 @@ void tst_Questions::answerIsShownOnTheTask()
     // The export of the sweep: an "answer" column with what, who and when.
     QTRY_VERIFY_WITH_TIMEOUT(w.sweepResults()->model()->toCsv().contains(QLatin1String("smoothing_passes\"\":7")), 20000);
     const QString csv = w.sweepResults()->model()->toCsv();
-    QVERIFY2(csv.section(QLatin1Char('\n'), 0, 0).endsWith(QLatin1String(",answer")), qPrintable(csv));
+    QVERIFY2(csv.section(QLatin1Char('\n'), 0, 0).endsWith(QLatin1String(",answer,note,tags")), qPrintable(csv));
     QVERIFY2(csv.contains(QLatin1String("accept")) && csv.contains(QStringLiteral(" by %1 at ").arg(who)), qPrintable(csv));
 
     // A restart on the same database: still there.

@@ -239,8 +239,9 @@ void tst_SweepResults::csvExport()
              qPrintable(lines[0]));
     QVERIFY(!lines[0].contains(QStringLiteral("idempotency_key")));
     QVERIFY(lines[0].contains(QStringLiteral("final_residual")));
-    QVERIFY(lines[0].endsWith(QStringLiteral(",answer"))); // the answers given to the case's questions
-    QVERIFY2(lines[1].endsWith(QStringLiteral(",\"accept {\"\"action\"\":\"\"repair\"\"} by alice at 2026-12-01T14:40:12Z\"")),
+    // The answers given to the case's questions, then the engineer's note and tags.
+    QVERIFY(lines[0].endsWith(QStringLiteral(",answer,note,tags")));
+    QVERIFY2(lines[1].endsWith(QStringLiteral(",\"accept {\"\"action\"\":\"\"repair\"\"} by alice at 2026-12-01T14:40:12Z\",,")),
              qPrintable(lines[1]));
     QVERIFY2(lines[1].startsWith(QStringLiteral("1,1,converged,false,completed,100,,32,")), qPrintable(lines[1]));
     QVERIFY2(lines[1].contains(QStringLiteral("9.99546e-08")), qPrintable(lines[1])); // full precision, not "1e-07"

@@ -60,6 +60,17 @@ void fill(TaskStore &store, int tasks)
     }
 }
 
+// Makes a file of the current schema one of schema 8: the review columns of schema 9 go.
+bool downgradeToSchema8(TaskStore &store)
+{
+    return store.database().exec(QStringLiteral(
+               "ALTER TABLE cases DROP COLUMN note; ALTER TABLE cases DROP COLUMN tags; "
+               "ALTER TABLE sweeps DROP COLUMN note; ALTER TABLE sweeps DROP COLUMN tags; "
+               "ALTER TABLE sweeps DROP COLUMN baseline_case_id; "
+               "ALTER TABLE sweeps DROP COLUMN paused_at;"))
+           && store.database().setUserVersion(8);
+}
+
 } // namespace
 
 class tst_TaskStore : public QObject
@@ -78,6 +89,8 @@ private slots:
     void recordTaskForCaseIsIdempotent();
     void removeServerKeepsOrDeletesTasks();
     void migratesToRetiredServers();
+    void migratesToReviewKeepingEverything();
+    void notesTagsBaselineAndPause();
     void updatesStoreEventsAndSamples();
     void sessionsAndAttachByQuery();
     void inputRequestsDedupByKey();
@@ -379,15 +392,103 @@ void tst_TaskStore::migratesToRetiredServers()
         TaskStore store;
         QVERIFY(store.open(path));
         fill(store, 2);
+        QVERIFY(downgradeToSchema8(store));
         QVERIFY(store.database().exec(QStringLiteral("ALTER TABLE servers DROP COLUMN retired")));
         QVERIFY(store.database().setUserVersion(7));
     }
     TaskStore store;
     QVERIFY2(store.open(path), qPrintable(store.lastError()));
-    QCOMPARE(store.database().userVersion(), 8);
+    QCOMPARE(store.database().userVersion(), TaskStore::SchemaVersion);
     QCOMPARE(store.servers().size(), 1);
     QVERIFY(!store.servers().first().retired);
     QCOMPARE(store.tasks().size(), 2);
+}
+
+// Schema 8 -> 9 adds notes, tags, a baseline and a pause: every stored row stays as it was, and
+// a sweep of the old file has no note, no tags, its first case as baseline and is not paused.
+void tst_TaskStore::migratesToReviewKeepingEverything()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("eddy.sqlite"));
+    QList<TaskRecord> before;
+    QList<CaseRecord> casesBefore;
+    {
+        TaskStore store;
+        QVERIFY(store.open(path));
+        fill(store, 3);
+        before = store.tasks();
+        casesBefore = store.cases(store.sweeps().first().id);
+        QVERIFY(downgradeToSchema8(store));
+    }
+    TaskStore store;
+    QVERIFY2(store.open(path), qPrintable(store.lastError()));
+    QCOMPARE(store.database().userVersion(), 9);
+    const QList<TaskRecord> after = store.tasks();
+    QCOMPARE(after.size(), before.size());
+    for (int i = 0; i < after.size(); ++i) {
+        QCOMPARE(after[i].id, before[i].id);
+        QCOMPARE(after[i].arguments, before[i].arguments);
+        QCOMPARE(after[i].serverTaskId, before[i].serverTaskId);
+    }
+    const SweepRecord sweep = store.sweeps().first();
+    QCOMPARE(sweep.caseCount, 3);
+    QVERIFY(sweep.note.isEmpty() && sweep.tags.isEmpty() && !sweep.isPaused());
+    QVERIFY(!sweep.baselineCaseId);
+    QCOMPARE(store.sweepBaselineCase(sweep.id), std::optional<qint64>(casesBefore.first().id));
+    const QList<CaseRecord> cases = store.cases(sweep.id);
+    QCOMPARE(cases.size(), casesBefore.size());
+    for (int i = 0; i < cases.size(); ++i) {
+        QCOMPARE(cases[i].idempotencyKey, casesBefore[i].idempotencyKey);
+        QCOMPARE(cases[i].taskId, casesBefore[i].taskId);
+        QVERIFY(cases[i].note.isEmpty() && cases[i].tags.isEmpty());
+    }
+}
+
+void tst_TaskStore::notesTagsBaselineAndPause()
+{
+    QTemporaryDir dir;
+    TaskStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("eddy.sqlite"))));
+    fill(store, 3);
+    const qint64 sweepId = store.sweeps().first().id;
+    const QList<CaseRecord> cases = store.cases(sweepId);
+    QVERIFY(store.setCaseNote(cases[1].id, QStringLiteral("mesh looks coarse near the lid")));
+    QVERIFY(store.setCaseTags(cases[1].id, {QStringLiteral(" suspect"), QStringLiteral("baseline-check"),
+                                            QStringLiteral("suspect")}));
+    QCOMPARE(store.caseRecord(cases[1].id)->note, QStringLiteral("mesh looks coarse near the lid"));
+    QCOMPARE(store.caseRecord(cases[1].id)->tags,
+             QStringList({QStringLiteral("baseline-check"), QStringLiteral("suspect")}));
+    QCOMPARE(store.annotatedCases().size(), 1);
+    // A bad tag stores nothing and says why; so does an unknown case.
+    QVERIFY(!store.setCaseTags(cases[1].id, {QStringLiteral("two words")}));
+    QVERIFY2(store.lastError().contains(QStringLiteral("one word")), qPrintable(store.lastError()));
+    QCOMPARE(store.caseRecord(cases[1].id)->tags.size(), 2);
+    QVERIFY(!store.setCaseNote(99999, QStringLiteral("x")));
+    QVERIFY2(store.lastError().contains(QStringLiteral("no such row")), qPrintable(store.lastError()));
+    // Clearing a note and tags takes the case out of the annotated ones.
+    QVERIFY(store.setCaseNote(cases[1].id, QString()));
+    QVERIFY(store.setCaseTags(cases[1].id, {}));
+    QVERIFY(store.annotatedCases().isEmpty());
+
+    QVERIFY(store.setSweepNote(sweepId, QStringLiteral("Re sweep for the report")));
+    QVERIFY(store.setSweepTags(sweepId, {QStringLiteral("report")}));
+    QVERIFY(store.setSweepBaseline(sweepId, cases[2].id));
+    QCOMPARE(store.sweepBaselineCase(sweepId), std::optional<qint64>(cases[2].id));
+    QVERIFY(!store.setSweepBaseline(sweepId, 99999));
+    QVERIFY(store.setSweepBaseline(sweepId, std::nullopt));
+    QCOMPARE(store.sweepBaselineCase(sweepId), std::optional<qint64>(cases[0].id));
+
+    QVERIFY(store.setSweepPaused(sweepId, true));
+    const qint64 pausedAt = *store.sweep(sweepId)->pausedAtMs;
+    QVERIFY(store.setSweepPaused(sweepId, true)); // the first pause time stays
+    QCOMPARE(*store.sweep(sweepId)->pausedAtMs, pausedAt);
+    QCOMPARE(store.pausedSweepIds(), QList<qint64>({sweepId}));
+    QVERIFY(store.setSweepPaused(sweepId, false));
+    QVERIFY(!store.sweep(sweepId)->isPaused());
+    QVERIFY(store.pausedSweepIds().isEmpty());
+    const SweepRecord sweep = *store.sweep(sweepId);
+    QCOMPARE(sweep.note, QStringLiteral("Re sweep for the report"));
+    QCOMPARE(sweep.tags, QStringList({QStringLiteral("report")}));
 }
 
 void tst_TaskStore::recordTaskForCaseIsIdempotent()

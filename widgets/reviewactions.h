@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QObject>
+
+#include <optional>
+
+class QInputDialog;
+
+namespace Eddy {
+
+class EngineBridge;
+class MainWindow;
+
+// The window's part in reviewing past sweeps (docs/user-guide.md "Reviewing past sweeps"):
+// Edit Note... and Edit Tags... on the selected cases, Pause/Resume Sweep Submission, Mark as
+// Baseline in the sweep table; the notes and tags of the snapshot and of every later edit (here
+// or in another process) into the task table and the task detail; paused sweeps into the task
+// view's menu. Owned by the window; GUI thread.
+class ReviewActions final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ReviewActions)
+
+public:
+    ReviewActions(MainWindow *window, EngineBridge *bridge);
+
+    // The dialogs (window-modal, open() at once): the same note or tags for every given task's case.
+    void editNote(const QList<qint64> &taskIds);
+    void editTags(const QList<qint64> &taskIds);
+
+private:
+    QList<qint64> caseIdsOf(const QList<qint64> &taskIds) const;
+    // A window-modal input dialog that deletes itself once closed.
+    QInputDialog *newInputDialog(const QString &objectName, const QString &title, const QString &label) const;
+    void markBaseline(qint64 taskId);
+
+    MainWindow *m_window;
+    EngineBridge *m_bridge;
+    std::optional<qint64> m_detailCase; // the case of the task the detail shows
+};
+
+} // namespace Eddy
