@@ -127,6 +127,9 @@ SweepReportInput SweepReportReader::fromRecords(const Records &r)
     in.server = r.server;
     in.session = r.session;
     in.createdAtMs = r.sweep.createdAtMs;
+    in.tags = r.sweep.tags;
+    if (!r.sweep.note.isEmpty())
+        in.notes << SweepReportInput::Note{r.sweep.note, QString(), 0};
     in.generatedAtMs = QDateTime::currentMSecsSinceEpoch();
     const json spec = parse(r.sweep.spec);
     if (spec.is_object()) {
@@ -154,6 +157,9 @@ SweepReportInput SweepReportReader::fromRecords(const Records &r)
         const auto &line = table.lines[i];
         SweepReportInput::Case c;
         c.index = row.c.index;
+        c.tags = row.c.tags;
+        if (!row.c.note.isEmpty())
+            c.notes << SweepReportInput::Note{row.c.note, QString(), 0};
         c.status = line.status;
         c.arguments = line.arguments;
         c.results = line.results;

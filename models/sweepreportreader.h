@@ -16,8 +16,9 @@ class Engine;
 
 // Reads a sweep report's input from the engine's store: the export's rows and columns
 // (Monitor::SweepExport), every question with its answer, who gave it and when, and each case's
-// residual history. The window (through EngineBridge, on the engine's thread) and eddyctl read
-// the same way. Notes and tags are the caller's to add. The thread that owns the engine.
+// residual history, and the sweep's and each case's note and tags. The window (through
+// EngineBridge, on the engine's thread) and eddyctl read the same way. The thread that owns the
+// engine.
 class SweepReportReader final
 {
     Q_DECLARE_TR_FUNCTIONS(Eddy::SweepReportReader)

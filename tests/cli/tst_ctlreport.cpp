@@ -1,6 +1,7 @@
 // eddyctl report against the real server and a real database: a sweep whose mesh questions were
-// answered by eddyctl, reported as HTML and PDF. Every case, every answer with who gave it and
-// when, is in the file; a case argument full of markup stays text; no server task id appears;
+// answered by eddyctl and whose cases and sweep carry notes and tags, reported as HTML and PDF.
+// Every case, every answer with who gave it and when, every note and tag is in the file; a case
+// argument or a note full of markup stays text; no server task id appears;
 // bad input (an unknown sweep, an unwritable file) says what to do. Then the HTML opened in a
 // real browser (headless Chromium, file:// only, every host unresolvable): its DOM holds every
 // case and answer, and screenshots of it are taken (kept when EDDY_REPORT_SCREENSHOTS names a
@@ -94,6 +95,22 @@ void tst_CtlReport::initTestCase()
     m_answers = query(db(), QStringLiteral("SELECT task_id, answer, answered_by, answered_at FROM input_requests "
                                            "WHERE state='answered' ORDER BY task_id"));
     QVERIFY2(m_answers.size() >= 3, "the three defective meshes each asked");
+    // Notes and tags the engineer left, on two cases and on the sweep (one note full of markup).
+    const QStringList noted{QStringLiteral("1"), QStringLiteral("2")};
+    for (const QString &task : noted) {
+        r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("note"), task,
+                    QStringLiteral("checked <b>by hand</b> %1").arg(task)});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("tag"), task, QStringLiteral("+grid-study"),
+                    QStringLiteral("+case%1").arg(task)});
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+    r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("note"), QStringLiteral("sweep"), QStringLiteral("1"),
+                QStringLiteral("baseline study for the new grids")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("tag"), QStringLiteral("sweep"), QStringLiteral("1"),
+                QStringLiteral("+cavity")});
+    QVERIFY2(r.code == 0, r.err.constData());
 }
 
 void tst_CtlReport::checkNoServerIdIn(const QByteArray &text)
@@ -126,6 +143,13 @@ void tst_CtlReport::htmlHasEveryCaseAndAnswer()
         QVERIFY(text.contains(QStringLiteral("<td class=\"num\">%1</td><td class=\"when\">").arg(a[0]).toUtf8()));
     }
     QVERIFY(text.contains("report study"));
+    // Every note and tag, as text.
+    for (const char *note : {"checked &lt;b&gt;by hand&lt;/b&gt; 1", "checked &lt;b&gt;by hand&lt;/b&gt; 2",
+                             "baseline study for the new grids"})
+        QVERIFY2(text.count(note) == 1, note);
+    for (const char *tag : {"grid-study", "case1", "case2", "cavity"})
+        QVERIFY2(text.contains(tag), tag);
+    QVERIFY(!text.contains("<b>by hand"));
     QVERIFY(text.contains("reynolds") && text.contains("final_residual"));
     QVERIFY(text.contains("<svg"));
     // The case name is text, never markup; no script, no address, no server task id.
