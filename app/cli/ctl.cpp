@@ -351,11 +351,11 @@ void Ctl::askOnTerminal(const QString &who, const json &req, const std::function
 
 json Ctl::taskJson(const Store::TaskRecord &t)
 {
-    const auto sessions = m_engine.sessionNamesOfTask(t.id);
+    const auto sessions = m_engine.catalogue().sessionNamesOfTask(t.id);
     json sessionList = json::array();
     for (const QString &s : sessions)
         sessionList.push_back(s.toStdString());
-    const auto server = m_engine.server(t.serverId);
+    const auto server = m_engine.catalogue().server(t.serverId);
     json j{{"id", t.id},
            {"status", Store::toText(t.status).toStdString()},
            {"statusMessage", t.statusMessage.toStdString()},

@@ -511,4 +511,33 @@ void Engine::checkIdle()
     }
 }
 
+// The agent's writes: sessions and messages, which need no engine bookkeeping.
+
+std::optional<qint64> Engine::createSessionOfKind(const QString &name, const QString &kind)
+{
+    return m_store.createSession(name, kind);
+}
+
+bool Engine::attachTask(qint64 sessionId, qint64 taskId)
+{
+    return m_store.attachTask(sessionId, taskId);
+}
+
+int Engine::attachTasksQuietly(qint64 sessionId, const Store::TaskQuery &query)
+{
+    return m_store.attachTasks(sessionId, query);
+}
+
+bool Engine::addAgentMessage(Store::AgentMessageRecord &message)
+{
+    return m_store.addAgentMessage(message);
+}
+
+bool Engine::compactAgentMessages(qint64 sessionId,
+                                  Store::AgentMessageRecord &summary,
+                                  QList<Store::AgentMessageRecord> &keep)
+{
+    return m_store.compactAgentMessages(sessionId, summary, keep);
+}
+
 } // namespace Eddy::Monitor

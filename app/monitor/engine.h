@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/monitor/adapterproposal.h"
+#include "app/monitor/catalogue.h"
 #include "app/monitor/changeset.h"
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/pollscheduler.h"
@@ -56,9 +57,9 @@ public:
     explicit Engine(QObject *parent = nullptr);
     ~Engine() override;
 
-    // The database itself, for tests and benches only: the agent, eddyctl and the GUI's bridge
-    // use the named reads below (enginereads.cpp).
-    Store::TaskStore &store() { return m_store; }
+    // Everything stored, read only (catalogue.h): what the agent, eddyctl and the GUI's bridge
+    // read. Use on the engine's thread.
+    const Catalogue &catalogue() const { return m_catalogue; }
     PollScheduler &scheduler() { return *m_scheduler; }
     bool isOpen() const { return m_store.isOpen(); }
     // The database is write-protected and open for review only: nothing is polled, submitted,
@@ -117,45 +118,17 @@ public:
     };
     QList<CaseQuestion> pendingCaseQuestions() const;
 
-    // Named reads (and the few writes that need no engine bookkeeping) for the agent, eddyctl and
-    // the GUI's bridge. Call on the engine's thread; each returns plain records, empty (or
-    // false) when the database is not open; storeError() says why a write failed.
+    // The few writes that need no engine bookkeeping (the agent's sessions and messages). Call on
+    // the engine's thread; storeError() says why one failed.
     QString storeError() const { return m_store.lastError(); }
-    QList<Store::ServerRecord> servers(bool withRetired = false); // removed ones on request
-    std::optional<Store::ServerRecord> server(qint64 serverId);
-    // Stored tasks of a server, and how many of them still run (nullopt when not open).
-    std::optional<Store::ServerUse> serverUse(qint64 serverId);
-    QStringList serverTaskIds(); // every server task id stored: what a transcript must not hold
-    std::optional<Store::TaskRecord> task(qint64 taskId);
-    QList<Store::TaskRecord> tasks(const Store::TaskQuery &query = {});
-    QList<Store::TaskEventRecord> taskEvents(qint64 taskId);
-    QList<Store::ProgressSample> progressSamples(qint64 taskId);
-    std::optional<Store::ProgressSample> latestSample(qint64 taskId, const QString &series);
-    std::optional<Store::InputRequestRecord> inputRequest(qint64 taskId, const QString &key);
-    QList<Store::InputRequestRecord> inputRequests(qint64 taskId);
-    QList<Store::InputRequestRecord> pendingInputRequests();
-    QList<Store::InputRequestRecord> answeredInputRequests();
-    QList<Store::SweepRecord> sweeps();
-    std::optional<Store::SweepRecord> sweep(qint64 sweepId);
-    QList<Store::CaseRecord> cases(std::optional<qint64> sweepId);
-    std::optional<Store::CaseRecord> caseRecord(qint64 caseId);
-    // Lineage of a relaunch (see TaskStore::childTaskIds/parentTaskId).
-    QList<qint64> childTaskIds(qint64 caseId);
-    std::optional<qint64> parentTaskId(const Store::CaseRecord &c);
-    QList<Store::SessionRecord> sessions();
-    std::optional<Store::SessionRecord> sessionByName(const QString &name);
-    QList<QString> sessionNamesOfTask(qint64 taskId);
     // A session of another kind than "workbench" (the agent's conversations); nullopt + storeError().
     std::optional<qint64> createSessionOfKind(const QString &name, const QString &kind);
     bool attachTask(qint64 sessionId, qint64 taskId);
     // attachTasks() without operationFailed(): -1 + storeError() on error.
     int attachTasksQuietly(qint64 sessionId, const Store::TaskQuery &query);
-    QList<Store::AgentMessageRecord> agentMessages(qint64 sessionId);
     bool addAgentMessage(Store::AgentMessageRecord &message);
     bool compactAgentMessages(qint64 sessionId, Store::AgentMessageRecord &summary,
                               QList<Store::AgentMessageRecord> &keep);
-    // A sweep's export rows (SweepExport::rows).
-    QList<SweepExport::Row> exportRows(qint64 sweepId);
     // Task references of other clients (enginehandles.cpp, docs/interop.md). importHandles reads a
     // handles file, finds each reference's server by its endpoint id (adding serverUrl when its
     // endpoint id matches), stores each task once, attaches it to the session `sessionName`
@@ -292,6 +265,10 @@ signals:
 
 private:
     friend class Sharing; // follows other processes' changes into this engine's state
+    // Tests that must see the engine's own connection (a statement trace) reach it through
+    // this probe; every other test opens the database file with a store of its own.
+    friend struct EngineProbe;
+    Store::TaskStore &store() { return m_store; }
     struct PendingSubmission;
     struct ServerLink;
 
@@ -385,6 +362,7 @@ private:
     void cancelJob(const Store::TaskRecord &t);
 
     Store::TaskStore m_store;
+    Catalogue m_catalogue{m_store, [this] { flushChanges(); }};
     Net::HttpClient *m_http = nullptr; // child: moves with the engine to its thread
     std::unique_ptr<PollScheduler> m_scheduler;
     std::unique_ptr<InputInbox> m_inbox;
