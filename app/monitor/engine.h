@@ -4,9 +4,11 @@
 #include "app/monitor/catalogue.h"
 #include "app/monitor/changeset.h"
 #include "app/monitor/inputinbox.h"
+#include "app/monitor/jobfollower.h"
 #include "app/monitor/pollscheduler.h"
 #include "app/monitor/progressparser.h"
 #include "app/monitor/sweepexport.h"
+#include "app/monitor/streamedfollower.h"
 #include "app/monitor/sweepspec.h"
 #include "app/monitor/taskhandle.h"
 #include "app/vocab/records.h"
@@ -139,10 +141,16 @@ public:
     // those of the session `sessionName` when given.
     HandleExport exportHandles(const Store::TaskQuery &query, const QList<qint64> &taskIds = {},
                                const QString &sessionName = {});
-    // Job adapters (enginejobs.cpp): the server's stored adapter (empty when none; *error says
+    // Job adapters (jobfollower.h): the server's stored adapter (empty when none; *error says
     // why when the stored one is invalid), storing one, and a proposal from its tools/list.
-    std::optional<JobAdapter> jobAdapter(qint64 serverId, QString *error = nullptr);
-    bool setJobAdapter(qint64 serverId, const JobAdapter &adapter);
+    std::optional<JobAdapter> jobAdapter(qint64 serverId, QString *error = nullptr)
+    {
+        return m_jobs.adapter(serverId, error);
+    }
+    bool setJobAdapter(qint64 serverId, const JobAdapter &adapter)
+    {
+        return m_jobs.setAdapter(serverId, adapter);
+    }
     void proposeJobAdapter(qint64 serverId,
                            std::function<void(const AdapterProposal &, const QString &error)> then);
 
@@ -265,6 +273,8 @@ signals:
 
 private:
     friend class Sharing; // follows other processes' changes into this engine's state
+    friend class StreamedFollower;
+    friend class JobFollower;
     // Tests that must see the engine's own connection (a statement trace) reach it through
     // this probe; every other test opens the database file with a store of its own.
     friend struct EngineProbe;
@@ -336,30 +346,6 @@ private:
     // Back in the queue, unless it is no longer unsent (another process sent it); false then.
     bool requeueCase(const Store::CaseRecord &c);
     void wrongTaskAnswer(qint64 taskId, const Mcp::Error &e);
-    // Streamed calls (streamedtasks.cpp): a tools/call answered as an SSE stream is a row of
-    // pattern "streamed" from the moment the stream opens.
-    void streamOpened(const Store::CaseRecord &c, Mcp::CallJob *job);
-    void streamNotification(qint64 caseId, const nlohmann::json &notification);
-    bool streamFinished(const Store::CaseRecord &c, Mcp::CallJob *job); // false: not streamed
-    void reconcileStreamed(Store::TaskRecord t); // on open: a stream nobody holds is lost
-    void closeStreamed();
-    // Cancel of a streamed row (streamedcancel.cpp): ends its call on the server's terms (the
-    // stream closed, or notifications/cancelled first in 2025-11-25); the row ends cancelled.
-    void cancelStreamed(const Store::TaskRecord &t);
-    // Jobs through a job adapter (enginejobs.cpp).
-    bool adoptJob(const Store::CaseRecord &c, const nlohmann::json &callResult, bool isToolError,
-                  Store::TaskRecord &t);
-    bool isJob(qint64 taskId) const;
-    // A job's shared ticks and backoff (its adapter's poll settings); none for a task.
-    std::optional<PollScheduler::Ticks> jobTicks(const Store::TaskRecord &task);
-    // The server's adapter was stored (here, or by another process: Sharing): read it again and
-    // put its live jobs on its new ticks (enginejobtune.cpp).
-    void retuneJobs(qint64 serverId);
-    void pollJobs(qint64 serverId, const QList<qint64> &taskIds);
-    void sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QList<qint64> &ids);
-    void finishJobPoll(qint64 taskId, const JobAdapter &adapter, const nlohmann::json &statusObject);
-    void sendJobAnswer(const Store::TaskRecord &t, const QString &key, const nlohmann::json &answer);
-    void cancelJob(const Store::TaskRecord &t);
 
     Store::TaskStore m_store;
     Catalogue m_catalogue{m_store, [this] { flushChanges(); }};
@@ -431,17 +417,9 @@ private:
     QHash<qint64, int> m_wrongTask;      // task id -> tasks/get answers about another task in a row
     int m_wrongTaskLimit = 5;
     QHash<qint64, QString> m_fieldWarned; // task id -> the last field warning logged
-    struct StreamedRow
-    {
-        Store::TaskRecord task;
-        std::optional<double> percent; // of the last progress notification with a total
-        QPointer<Mcp::CallJob> job;    // the call whose stream this is
-        bool cancelling = false;       // cancelStreamed(): its end is a cancellation
-        bool serverRemoved = false;    // endServerCalls(): ended as its server was removed
-    };
-    QHash<qint64, StreamedRow> m_streamed; // case id -> its row while the stream is open
+    StreamedFollower m_streamed{*this}; // calls answered as a stream, while it is open
     std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)
-    QHash<qint64, std::optional<JobAdapter>> m_jobAdapters; // server id -> its adapter (cache)
+    JobFollower m_jobs{*this};            // jobs through a server's job adapter
 };
 
 } // namespace Eddy::Monitor

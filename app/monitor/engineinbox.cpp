@@ -53,7 +53,7 @@ void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, i
         return;
     }
     if (t->pattern == Pattern::Job)
-        return sendJobAnswer(*t, key, answer);
+        return m_jobs.answer(*t, key, answer);
     // Sent again shortly, still "answering": after a transient failure, or until a poll has
     // brought the question's key in the server's current session.
     const auto retry = [this, taskId, key, answer, attempt](qint64 delayMs) {

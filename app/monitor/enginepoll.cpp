@@ -15,7 +15,7 @@ void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueA
         return; // another process polls it; its changes come through the database
     m_live.insert(task.id, task);
     m_byServerTaskId.insert(task.serverTaskId, task.id);
-    m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs, jobTicks(task));
+    m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs, m_jobs.ticks(task));
     if (task.pattern == Pattern::Task)
         scheduleListen(task.serverId);
 }
@@ -125,13 +125,13 @@ void Engine::pumpPolls()
     const QList<qint64> due = m_scheduler->takeDue();
     QMap<qint64, QList<qint64>> jobs; // server id -> due jobs: one batched status call each
     for (qint64 id : due) {
-        if (isJob(id))
+        if (m_jobs.isJob(id))
             jobs[m_live.value(id).serverId] << id;
         else
             poll(id);
     }
     for (auto it = jobs.cbegin(); it != jobs.cend(); ++it)
-        pollJobs(it.key(), it.value());
+        m_jobs.poll(it.key(), it.value());
     armPollTimer();
 }
 
@@ -400,7 +400,7 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             continue;
         }
         if (t->isLive() && t->pattern == Pattern::Streamed) {
-            cancelStreamed(*t); // streamedcancel.cpp
+            m_streamed.cancel(*t);
             continue;
         }
         if (!t->isLive() || t->serverTaskId.isEmpty()) {
@@ -424,7 +424,7 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             continue;
         }
         if (t->pattern == Pattern::Job) {
-            cancelJob(*t);
+            m_jobs.cancel(*t);
             continue;
         }
         ++m_answersInFlight;

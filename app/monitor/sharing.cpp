@@ -330,7 +330,7 @@ void Sharing::check(bool force)
     // A job adapter stored by another process (eddyctl adapter set): the jobs polled here follow
     // its poll settings at once.
     for (qint64 serverId : changes->jobAdapters)
-        m_engine.retuneJobs(serverId);
+        m_engine.m_jobs.retune(serverId);
     for (const Store::ProgressSample &s : changes->samples)
         if (!m_engine.m_live.contains(s.taskId))
             m_engine.m_pending.samples << s;
