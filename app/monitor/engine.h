@@ -10,6 +10,7 @@
 #include "app/monitor/sweepexport.h"
 #include "app/monitor/streamedfollower.h"
 #include "app/monitor/sweepspec.h"
+#include "app/monitor/taskfollower.h"
 #include "app/monitor/taskhandle.h"
 #include "app/vocab/records.h"
 #include "app/store/taskstore.h"
@@ -275,6 +276,7 @@ private:
     friend class Sharing; // follows other processes' changes into this engine's state
     friend class StreamedFollower;
     friend class JobFollower;
+    friend class TaskFollower;
     // Tests that must see the engine's own connection (a statement trace) reach it through
     // this probe; every other test opens the database file with a store of its own.
     friend struct EngineProbe;
@@ -293,12 +295,11 @@ private:
     void sendCase(const Store::CaseRecord &c);
     void pumpPolls();
     void armPollTimer();
-    void poll(qint64 taskId);
     void applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPush = false);
-    void scheduleListen(qint64 serverId);
-    void startListen(qint64 serverId);
     // unreliable: the server's answers cannot be trusted (stored Lost with `why` as the message).
     void markGone(qint64 taskId, const QString &why, bool unreliable = false);
+    // A follower's cancel was answered: failure empty when the server took it (cancelSent()).
+    void cancelAnswered(qint64 taskId, const QString &failure);
     // The engine stops following the task: its server's client forgets it too.
     void forgetOnClient(const Store::TaskRecord &task);
     // engineservers.cpp: stops everything of a server that is removed (its live tasks, their
@@ -345,7 +346,6 @@ private:
     void sendWaitingCases(qint64 serverId);
     // Back in the queue, unless it is no longer unsent (another process sent it); false then.
     bool requeueCase(const Store::CaseRecord &c);
-    void wrongTaskAnswer(qint64 taskId, const Mcp::Error &e);
 
     Store::TaskStore m_store;
     Catalogue m_catalogue{m_store, [this] { flushChanges(); }};
@@ -417,6 +417,7 @@ private:
     QHash<qint64, int> m_wrongTask;      // task id -> tasks/get answers about another task in a row
     int m_wrongTaskLimit = 5;
     QHash<qint64, QString> m_fieldWarned; // task id -> the last field warning logged
+    TaskFollower m_tasks{*this};          // MCP tasks: tasks/get, listen, answers, cancel
     StreamedFollower m_streamed{*this}; // calls answered as a stream, while it is open
     std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)
     JobFollower m_jobs{*this};            // jobs through a server's job adapter

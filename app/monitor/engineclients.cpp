@@ -98,7 +98,7 @@ void Engine::relinkServer(qint64 serverId)
     m_scheduler->restartServer(serverId);
     for (const Store::TaskRecord &t : std::as_const(m_live)) {
         if (t.serverId == serverId && t.pattern == Pattern::Task) {
-            scheduleListen(serverId);
+            m_tasks.scheduleListen(serverId);
             break;
         }
     }

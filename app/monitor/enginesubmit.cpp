@@ -375,12 +375,7 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
     serverAnswered(c.serverId, true); // its other waiting cases need not wait any longer
     if (m_caseRounds.remove(c.id) > 0 || !c.pendingInput.isEmpty())
         m_store.setCasePendingInput(c.id, {});
-    Store::TaskRecord t;
-    t.serverId = c.serverId;
-    t.sweepId = c.sweepId;
-    t.tool = c.tool;
-    t.arguments = c.arguments;
-    t.traceparent = c.traceparent;
+    Store::TaskRecord t = taskOfCase(c);
     t.firstSeenAtMs = now;
     if (job->kind() == Mcp::CallJob::Kind::Task) {
         const Mcp::TaskState &st = job->task();

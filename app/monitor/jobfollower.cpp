@@ -327,19 +327,13 @@ void JobFollower::cancel(const Store::TaskRecord &t)
     ++m_hub.m_answersInFlight;
     Mcp::CallJob *job = l->client->callTool(a->cancelTool, a->idArguments(t.serverTaskId));
     QObject::connect(job, &Mcp::Job::finished, &m_hub, [this, job, id] {
-        --m_hub.m_answersInFlight;
         const bool ok = !job->hasError() && !job->isToolError();
-        const QString msg = ok ? QString()
-                               : QStringLiteral("Cancelling task %1 failed: %2")
-                                     .arg(id)
-                                     .arg(job->hasError() ? job->error().message()
-                                                          : QStringLiteral("the cancel tool refused"));
-        if (!ok)
-            emit m_hub.operationFailed(msg);
-        emit m_hub.cancelSent(id, ok, msg);
-        m_hub.m_scheduler->pollSoon(id);
-        m_hub.armPollTimer();
-        m_hub.checkIdle();
+        m_hub.cancelAnswered(id, ok ? QString()
+                                    : QStringLiteral("Cancelling task %1 failed: %2")
+                                          .arg(id)
+                                          .arg(job->hasError()
+                                                   ? job->error().message()
+                                                   : QStringLiteral("the cancel tool refused")));
     });
 }
 

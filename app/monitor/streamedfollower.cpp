@@ -17,12 +17,7 @@ void StreamedFollower::opened(const Store::CaseRecord &c, Mcp::CallJob *job)
 {
     if (m_rows.contains(c.id))
         return; // the same call sent again after a dropped stream: same row
-    Store::TaskRecord t;
-    t.serverId = c.serverId;
-    t.sweepId = c.sweepId;
-    t.tool = c.tool;
-    t.arguments = c.arguments;
-    t.traceparent = c.traceparent;
+    Store::TaskRecord t = taskOfCase(c);
     t.pattern = Pattern::Streamed;
     t.streamOwner = StreamedCalls::ownerId();
     t.status = Store::TaskStatus::Working;
