@@ -27,6 +27,7 @@ private slots:
     void initTestCase();
     void resumesAfterRestartAndBatches();
     void goneTasksAreLostOrExpired();
+    void catalogueReadsWhatIsStored();
     void ttlWarningForTaskAtRisk();
     void pushesAccelerateSlowPolls();
     void firstChangeIsNotBatched();
@@ -144,6 +145,34 @@ void tst_Engine::goneTasksAreLostOrExpired()
         QVERIFY(store.open(db));
         QVERIFY(store.liveTasks().isEmpty());
     }
+}
+
+void tst_Engine::catalogueReadsWhatIsStored()
+{
+    Monitor::Engine engine;
+    engine.setMonitoring(false);
+    const Monitor::Catalogue &catalogue = engine.catalogue();
+    // Not open: every read answers empty.
+    QVERIFY(catalogue.servers(true).isEmpty());
+    QVERIFY(!catalogue.task(1));
+    QVERIFY(!catalogue.serverUse(1));
+    const QString db = m_dir.filePath(QStringLiteral("catalogue.sqlite"));
+    QVERIFY(engine.open(db));
+    const qint64 sid = engine.addServer(QStringLiteral("http://127.0.0.1:1/mcp"), QStringLiteral("c"));
+    QVERIFY(sid > 0);
+    {
+        // Written by another connection to the same file: the catalogue reads the database,
+        // not a copy the engine keeps.
+        Store::TaskStore store;
+        QVERIFY(store.open(db));
+        QVERIFY(store.createSession(QStringLiteral("other")));
+    }
+    QCOMPARE(catalogue.servers().size(), 1);
+    QCOMPARE(catalogue.server(sid)->name, QStringLiteral("c"));
+    QCOMPARE(catalogue.serverUse(sid)->tasks, 0);
+    QVERIFY(catalogue.sessionByName(QStringLiteral("other")));
+    engine.close();
+    QVERIFY(catalogue.servers().isEmpty());
 }
 
 void tst_Engine::ttlWarningForTaskAtRisk()
