@@ -136,7 +136,7 @@ bool hasLiveTasks(Monitor::Engine &engine)
         Store::TaskQuery query;
         query.status = status;
         query.limit = 1;
-        if (!engine.tasks(query).isEmpty())
+        if (!engine.catalogue().tasks(query).isEmpty())
             return true;
     }
     return false;

@@ -125,7 +125,7 @@ void Notifier::follow()
     m_engine.setMonitoring(true); // polls under the shared-database leases, like eddyctl watch
     if (!m_engine.open(m_dbPath))
         return stop(tr("cannot open %1: %2").arg(m_dbPath, m_engine.storeError()), 1);
-    for (const Store::InputRequestRecord &r : m_engine.pendingInputRequests())
+    for (const Store::InputRequestRecord &r : m_engine.catalogue().pendingInputRequests())
         notify(r);
     if (m_engine.isIdle())
         stop(tr("nothing left to follow."), 0);
@@ -135,8 +135,8 @@ void Notifier::notify(const Store::InputRequestRecord &request)
 {
     if (m_stopped || request.state != Store::InputState::Pending)
         return;
-    std::optional<Store::InputRequestRecord> stored = m_engine.inputRequest(request.taskId, request.key);
-    const std::optional<Store::TaskRecord> task = m_engine.task(request.taskId);
+    std::optional<Store::InputRequestRecord> stored = m_engine.catalogue().inputRequest(request.taskId, request.key);
+    const std::optional<Store::TaskRecord> task = m_engine.catalogue().task(request.taskId);
     if (!stored || stored->state != Store::InputState::Pending || !task || !task->isLive())
         return;
     if (m_seen.contains(stored->id))
@@ -190,7 +190,7 @@ void Notifier::checkTask(const Store::TaskRecord &task)
     for (const Shown &s : std::as_const(m_shown)) {
         if (s.taskId != task.id)
             continue;
-        const auto q = task.isLive() ? m_engine.inputRequest(s.taskId, s.key) : std::nullopt;
+        const auto q = task.isLive() ? m_engine.catalogue().inputRequest(s.taskId, s.key) : std::nullopt;
         if (!q || q->state != Store::InputState::Pending)
             ended << s.requestId;
     }
@@ -263,7 +263,7 @@ void Notifier::stop(const QString &why, int exitCode)
 
 QString Notifier::serverLabel(qint64 serverId)
 {
-    const auto s = m_engine.server(serverId);
+    const auto s = m_engine.catalogue().server(serverId);
     if (!s)
         return tr("an MCP server");
     return s->name.isEmpty() ? s->url : s->name;
@@ -273,9 +273,9 @@ QString Notifier::caseLabel(const Store::TaskRecord &task)
 {
     const json args = json::parse(task.arguments.toStdString(), nullptr, false);
     QStringList names;
-    std::optional<Store::CaseRecord> c = task.caseId ? m_engine.caseRecord(*task.caseId) : std::nullopt;
+    std::optional<Store::CaseRecord> c = task.caseId ? m_engine.catalogue().caseRecord(*task.caseId) : std::nullopt;
     if (task.sweepId) {
-        if (const auto sweep = m_engine.sweep(*task.sweepId))
+        if (const auto sweep = m_engine.catalogue().sweep(*task.sweepId))
             names = Monitor::SweepExport::variedNames(sweep->spec);
     }
     QStringList parts;

@@ -61,7 +61,7 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
         [this, engine](const QList<qint64> &added, const QList<qint64> &removed) {
             for (qint64 id : added)
                 engine->refreshServer(id);
-            Q_EMIT serversReady(engine->servers(true));
+            Q_EMIT serversReady(engine->catalogue().servers(true));
             for (qint64 id : removed)
                 Q_EMIT serverRemoved(id);
         });
@@ -72,13 +72,13 @@ EngineBridge::EngineBridge(Monitor::Engine *engine, QObject *parent)
                              engine,
                              [this, engine](const Monitor::Engine::CaseQuestion &q) {
                                  CaseQuestion out{q, {}};
-                                 if (auto c = engine->caseRecord(q.caseId))
+                                 if (auto c = engine->catalogue().caseRecord(q.caseId))
                                      out.caseRecord = *c;
                                  Q_EMIT caseQuestionAsked(out);
                              });
     connect(engine, &Monitor::Engine::caseInputAnswered, this, &EngineBridge::caseInputAnswered);
     const auto withCase = [engine](CaseDelivery d) {
-        if (auto c = engine->caseRecord(d.caseId))
+        if (auto c = engine->catalogue().caseRecord(d.caseId))
             d.caseRecord = *c;
         return d;
     };
@@ -137,7 +137,7 @@ void EngineBridge::requestSnapshot(std::optional<qint64> sessionId)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, sessionId] {
-        Monitor::Engine &store = *engine;
+        const Monitor::Catalogue &catalogue = engine->catalogue();
         Snapshot s;
         s.sessionId = sessionId;
         if (!engine->isOpen()) {
@@ -145,11 +145,11 @@ void EngineBridge::requestSnapshot(std::optional<qint64> sessionId)
             return;
         }
         s.readOnly = engine->isReadOnly();
-        s.servers = store.servers(true); // removed ones still name their kept tasks
-        s.sessions = store.sessions();
+        s.servers = catalogue.servers(true); // removed ones still name their kept tasks
+        s.sessions = catalogue.sessions();
         Store::TaskQuery q;
         q.sessionId = sessionId;
-        s.tasks = store.tasks(q);
+        s.tasks = catalogue.tasks(q);
         QSet<qint64> sweepIds;
         for (auto &t : s.tasks) {
             t.converged = Monitor::convergedOf(t.result); // the table's outcome needs it
@@ -157,15 +157,15 @@ void EngineBridge::requestSnapshot(std::optional<qint64> sessionId)
             if (t.sweepId)
                 sweepIds.insert(*t.sweepId);
         }
-        for (const auto &sw : store.sweeps()) {
+        for (const auto &sw : catalogue.sweeps()) {
             if (!sweepIds.contains(sw.id) && !(sessionId && sw.sessionId == sessionId))
                 continue;
             s.sweeps << sw;
-            for (const auto &c : store.cases(sw.id))
+            for (const auto &c : catalogue.cases(sw.id))
                 s.caseIndex.insert(c.id, c.index);
         }
-        s.pendingInputs = store.pendingInputRequests();
-        s.answeredInputs = store.answeredInputRequests();
+        s.pendingInputs = catalogue.pendingInputRequests();
+        s.answeredInputs = catalogue.answeredInputRequests();
         s.annotatedCases = engine->review()->annotatedCases();
         Q_EMIT snapshotReady(s);
     });
@@ -177,7 +177,7 @@ void EngineBridge::requestServers()
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine] {
-        Q_EMIT serversReady(engine->servers(true));
+        Q_EMIT serversReady(engine->catalogue().servers(true));
     });
 }
 
@@ -187,20 +187,20 @@ void EngineBridge::requestTaskDetail(qint64 taskId)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, taskId] {
-        Monitor::Engine &store = *engine;
-        auto t = store.task(taskId);
+        const Monitor::Catalogue &catalogue = engine->catalogue();
+        auto t = catalogue.task(taskId);
         if (!t)
             return;
         TaskDetail d;
         d.task = *t;
-        d.events = store.taskEvents(taskId);
-        d.samples = store.progressSamples(taskId);
-        d.inputs = store.inputRequests(taskId);
+        d.events = catalogue.taskEvents(taskId);
+        d.samples = catalogue.progressSamples(taskId);
+        d.inputs = catalogue.inputRequests(taskId);
         if (t->caseId) {
-            d.caseRecord = store.caseRecord(*t->caseId);
+            d.caseRecord = catalogue.caseRecord(*t->caseId);
             if (d.caseRecord)
-                d.parentTaskId = store.parentTaskId(*d.caseRecord);
-            d.childTaskIds = store.childTaskIds(*t->caseId);
+                d.parentTaskId = catalogue.parentTaskId(*d.caseRecord);
+            d.childTaskIds = catalogue.childTaskIds(*t->caseId);
         }
         Q_EMIT taskDetailReady(d);
     });
@@ -214,7 +214,7 @@ void EngineBridge::requestSamples(const QList<qint64> &taskIds)
     QMetaObject::invokeMethod(engine, [this, engine, taskIds] {
         QList<Store::ProgressSample> all;
         for (qint64 id : taskIds)
-            all << engine->progressSamples(id);
+            all << engine->catalogue().progressSamples(id);
         Q_EMIT samplesReady(taskIds, all);
     });
 }
@@ -232,7 +232,7 @@ void EngineBridge::requestLatestResiduals(const QList<qint64> &taskIds)
         QMetaObject::invokeMethod(engine, [this, engine, ids] {
             QList<Store::ProgressSample> found;
             for (qint64 id : ids) {
-                if (auto s = engine->latestSample(id, QStringLiteral("residual")))
+                if (auto s = engine->catalogue().latestSample(id, QStringLiteral("residual")))
                     found << *s;
             }
             Q_EMIT latestResidualsReady(ids, found);
@@ -246,11 +246,11 @@ void EngineBridge::requestSweep(qint64 sweepId)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, sweepId] {
-        auto sw = engine->sweep(sweepId);
+        auto sw = engine->catalogue().sweep(sweepId);
         if (!sw)
             return;
         QHash<qint64, int> index;
-        for (const auto &c : engine->cases(sweepId))
+        for (const auto &c : engine->catalogue().cases(sweepId))
             index.insert(c.id, c.index);
         Q_EMIT sweepReady(*sw, index);
     });
@@ -262,20 +262,20 @@ void EngineBridge::requestSweepResults(qint64 sweepId)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, sweepId] {
-        Monitor::Engine &store = *engine;
-        auto sw = store.sweep(sweepId);
+        const Monitor::Catalogue &catalogue = engine->catalogue();
+        auto sw = catalogue.sweep(sweepId);
         if (!sw)
             return;
         SweepResults r;
         r.sweep = *sw;
-        r.cases = store.cases(sweepId);
+        r.cases = catalogue.cases(sweepId);
         for (const auto &c : std::as_const(r.cases))
             r.caseIndex.insert(c.id, c.index);
         Store::TaskQuery q;
         q.sweepId = sweepId;
-        r.tasks = store.tasks(q);
+        r.tasks = catalogue.tasks(q);
         for (const auto &t : r.tasks) {
-            const QString answers = Monitor::InputInbox::answerSummary(store.inputRequests(t.id));
+            const QString answers = Monitor::InputInbox::answerSummary(catalogue.inputRequests(t.id));
             if (!answers.isEmpty())
                 r.answers.insert(t.id, answers);
         }
@@ -300,7 +300,7 @@ void EngineBridge::requestSearch(const Store::TaskQuery &query)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, query] {
-        QList<Store::TaskRecord> tasks = engine->tasks(query);
+        QList<Store::TaskRecord> tasks = engine->catalogue().tasks(query);
         for (auto &t : tasks)
             t.result.clear();
         Q_EMIT searchReady(tasks);
@@ -316,7 +316,7 @@ void EngineBridge::addServer(const QString &url, const QString &name, const QStr
         const qint64 id = engine->addServer(url, name, token);
         if (id > 0)
             engine->refreshServer(id);
-        Q_EMIT serversReady(engine->servers(true));
+        Q_EMIT serversReady(engine->catalogue().servers(true));
     });
 }
 
@@ -329,12 +329,12 @@ void EngineBridge::updateServer(const Store::ServerRecord &server)
         Store::ServerRecord s = server;
         if (s.token.isNull()) {
             // The GUI does not keep tokens: a null token means "unchanged".
-            if (auto old = engine->server(s.id))
+            if (auto old = engine->catalogue().server(s.id))
                 s.token = old->token;
         }
         if (engine->updateServer(s))
             engine->refreshServer(s.id);
-        Q_EMIT serversReady(engine->servers(true));
+        Q_EMIT serversReady(engine->catalogue().servers(true));
     });
 }
 
@@ -349,7 +349,7 @@ void EngineBridge::removeServer(qint64 serverId, ServerTasks tasks)
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, serverId, mode] {
         const bool removed = engine->removeServer(serverId, mode);
-        Q_EMIT serversReady(engine->servers(true));
+        Q_EMIT serversReady(engine->catalogue().servers(true));
         if (removed)
             Q_EMIT serverRemoved(serverId);
     });
@@ -361,7 +361,7 @@ void EngineBridge::requestServerUse(qint64 serverId)
         return;
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, serverId] {
-        const auto use = engine->serverUse(serverId);
+        const auto use = engine->catalogue().serverUse(serverId);
         Q_EMIT serverUseReady(serverId, use ? use->tasks : -1, use ? use->live : 0);
     });
 }
@@ -423,7 +423,7 @@ void EngineBridge::requestCaseQuestions()
         QList<CaseQuestion> out;
         for (const auto &q : engine->pendingCaseQuestions()) {
             CaseQuestion c{q, {}};
-            if (auto r = engine->caseRecord(q.caseId))
+            if (auto r = engine->catalogue().caseRecord(q.caseId))
                 c.caseRecord = *r;
             out << c;
         }
@@ -440,7 +440,7 @@ void EngineBridge::createSession(const QString &name)
         const qint64 id = engine->createSession(name);
         if (id > 0)
             Q_EMIT sessionCreated(id, name);
-        Q_EMIT sessionsChanged(engine->sessions());
+        Q_EMIT sessionsChanged(engine->catalogue().sessions());
     });
 }
 
@@ -451,7 +451,7 @@ void EngineBridge::renameSession(qint64 sessionId, const QString &name)
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(engine, [this, engine, sessionId, name] {
         engine->renameSession(sessionId, name);
-        Q_EMIT sessionsChanged(engine->sessions());
+        Q_EMIT sessionsChanged(engine->catalogue().sessions());
     });
 }
 
@@ -465,7 +465,7 @@ void EngineBridge::attachTasks(qint64 sessionId, const QList<qint64> &taskIds)
         for (qint64 id : taskIds)
             n += engine->attachTask(sessionId, id) ? 1 : 0;
         Q_EMIT tasksAttached(sessionId, n);
-        Q_EMIT sessionsChanged(engine->sessions());
+        Q_EMIT sessionsChanged(engine->catalogue().sessions());
     });
 }
 
@@ -494,7 +494,7 @@ void EngineBridge::importHandles(const QByteArray &content, const QString &sessi
         const Monitor::HandleImportReport report
             = engine->importHandles(content, sessionName, serverUrl);
         Q_EMIT handlesImported(report);
-        Q_EMIT sessionsChanged(engine->sessions());
+        Q_EMIT sessionsChanged(engine->catalogue().sessions());
     });
 }
 

@@ -17,7 +17,7 @@ EngineBridge::JobAdapterView storedView(Monitor::Engine &engine, qint64 serverId
 {
     EngineBridge::JobAdapterView view;
     *found = false;
-    const auto server = engine.server(serverId);
+    const auto server = engine.catalogue().server(serverId);
     if (!server) {
         view.error = EngineBridge::tr("There is no server %1 any more.").arg(serverId);
         return view;
@@ -53,7 +53,7 @@ void EngineBridge::requestJobAdapter(qint64 serverId)
                                           view.error = error;
                                       else
                                           view.proposal = p;
-                                      if (const auto server = engine->server(serverId))
+                                      if (const auto server = engine->catalogue().server(serverId))
                                           view.server = *server; // with the tools just listed
                                       if (self)
                                           Q_EMIT self->jobAdapterReady(view);
@@ -95,7 +95,7 @@ void EngineBridge::checkJobAdapter(qint64 serverId)
                 if (!error.isEmpty() || !p.adapter)
                     return; // nothing job-shaped, or the tools cannot be read now
                 view.proposal = p;
-                if (const auto server = engine->server(serverId))
+                if (const auto server = engine->catalogue().server(serverId))
                     view.server = *server;
                 if (self)
                     Q_EMIT self->jobAdapterSuggested(view);

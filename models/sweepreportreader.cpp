@@ -198,26 +198,26 @@ SweepReportInput SweepReportReader::fromRecords(const Records &r)
 
 std::optional<SweepReportInput> SweepReportReader::read(Monitor::Engine &engine, qint64 sweepId)
 {
-    const auto sweep = engine.sweep(sweepId);
+    const auto sweep = engine.catalogue().sweep(sweepId);
     if (!sweep)
         return std::nullopt;
     Records r;
     r.sweep = *sweep;
-    if (const auto server = engine.server(sweep->serverId))
+    if (const auto server = engine.catalogue().server(sweep->serverId))
         r.server = server->name.isEmpty() ? hostAndPort(server->url) : server->name;
     if (sweep->sessionId) {
-        for (const Store::SessionRecord &s : engine.sessions()) {
+        for (const Store::SessionRecord &s : engine.catalogue().sessions()) {
             if (s.id == *sweep->sessionId)
                 r.session = s.name;
         }
     }
-    r.rows = engine.exportRows(sweepId);
+    r.rows = engine.catalogue().exportRows(sweepId);
     for (const auto &row : std::as_const(r.rows)) {
         if (!row.task)
             continue;
-        r.questions.insert(row.task->id, engine.inputRequests(row.task->id));
+        r.questions.insert(row.task->id, engine.catalogue().inputRequests(row.task->id));
         if (!hasResidualHistory(row.task->result))
-            r.samples.insert(row.task->id, engine.progressSamples(row.task->id));
+            r.samples.insert(row.task->id, engine.catalogue().progressSamples(row.task->id));
     }
     return fromRecords(r);
 }

@@ -69,7 +69,7 @@ bool Agent::isOwnTask(qint64 taskId)
 {
     if (!m_sessionId || !m_engine || !m_engine->isOpen())
         return false;
-    return m_engine->sessionNamesOfTask(taskId).contains(m_sessionName);
+    return m_engine->catalogue().sessionNamesOfTask(taskId).contains(m_sessionName);
 }
 
 bool Agent::openConversation(const QString &requested)
@@ -86,7 +86,7 @@ bool Agent::openConversation(const QString &requested)
     QString name = requested.trimmed();
     if (name.isEmpty())
         name = tr("Conversation %1").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")));
-    if (const auto s = m_engine->sessionByName(name)) {
+    if (const auto s = m_engine->catalogue().sessionByName(name)) {
         if (s->kind != QLatin1String("agent")) {
             m_error = tr("\"%1\" is a workbench session, not an agent conversation; give another name.").arg(name);
             return false;
@@ -115,7 +115,7 @@ int Agent::attachTasks(const Store::TaskQuery &query)
         QStringList lines;
         Store::TaskQuery q = query;
         q.sessionId = m_sessionId;
-        for (const auto &t : m_engine->tasks(q))
+        for (const auto &t : m_engine->catalogue().tasks(q))
             lines << AgentTools::taskLine(t);
         addNote(tr("The user attached %n earlier task(s) to this conversation:\n", nullptr, n)
                 + lines.mid(0, s_summaryTaskLines).join(QLatin1Char('\n')));
@@ -140,7 +140,7 @@ QList<Store::AgentMessageRecord> Agent::messages()
 {
     if (!m_sessionId || !m_engine || !m_engine->isOpen())
         return {};
-    return m_engine->agentMessages(m_sessionId);
+    return m_engine->catalogue().agentMessages(m_sessionId);
 }
 
 json Agent::wireMessages()
@@ -576,7 +576,7 @@ QString Agent::summaryFromDatabase(const QList<Store::AgentMessageRecord> &old)
         out << tr("Your last answer began: %1").arg(clip(lastAnswer, 300));
     Store::TaskQuery q;
     q.sessionId = m_sessionId;
-    const QList<Store::TaskRecord> tasks = m_engine->tasks(q);
+    const QList<Store::TaskRecord> tasks = m_engine->catalogue().tasks(q);
     QStringList live, done;
     for (const auto &t : tasks)
         (t.isLive() ? live : done) << AgentTools::taskLine(t);

@@ -34,7 +34,7 @@ QList<qint64> AgentTools::serversWithoutTools()
     QList<qint64> out;
     if (!m_engine)
         return out;
-    for (const Store::ServerRecord &s : m_engine->servers())
+    for (const Store::ServerRecord &s : m_engine->catalogue().servers())
         if (s.tools.trimmed().isEmpty())
             out << s.id;
     return out;
@@ -46,7 +46,7 @@ json AgentTools::definitions()
     m_mcpTools.clear();
     if (!m_engine)
         return out;
-    const QList<Store::ServerRecord> servers = m_engine->servers();
+    const QList<Store::ServerRecord> servers = m_engine->catalogue().servers();
     QHash<QString, int> nameCount;
     QList<std::pair<Store::ServerRecord, json>> all;
     for (const Store::ServerRecord &s : servers) {
@@ -129,7 +129,7 @@ QString AgentTools::scrub(const QString &text)
         out = QString::fromStdString(copy.dump());
     }
     if (m_engine && m_engine->isOpen())
-        for (const QString &id : m_engine->serverTaskIds())
+        for (const QString &id : m_engine->catalogue().serverTaskIds())
             if (id.size() >= 4)
                 out.replace(id, QStringLiteral("[server task id withheld]"));
     return out;
@@ -189,7 +189,7 @@ json AgentTools::taskSummary(const Store::TaskRecord &t, bool detailed)
     if (!detailed)
         return j;
     if (m_engine && t.isLive()) {
-        const auto e = Monitor::ProgressAnalyzer::analyse(m_engine->progressSamples(t.id));
+        const auto e = Monitor::ProgressAnalyzer::analyse(m_engine->catalogue().progressSamples(t.id));
         json p = json::object();
         if (e.fraction)
             p["fraction"] = *e.fraction;
@@ -207,7 +207,7 @@ json AgentTools::taskSummary(const Store::TaskRecord &t, bool detailed)
     if (!t.error.isEmpty())
         j["error"] = t.error.left(600).toStdString();
     if (m_engine) {
-        const QList<QString> sessions = m_engine->sessionNamesOfTask(t.id);
+        const QList<QString> sessions = m_engine->catalogue().sessionNamesOfTask(t.id);
         json s = json::array();
         for (const QString &name : sessions)
             s.push_back(name.toStdString());

@@ -5,7 +5,7 @@ namespace Eddy::Agent {
 
 std::optional<qint64> AgentTools::pickServer(const json &arguments, QString *error)
 {
-    const QList<Store::ServerRecord> servers = m_engine->servers();
+    const QList<Store::ServerRecord> servers = m_engine->catalogue().servers();
     if (const auto id = integer(arguments, "server")) {
         for (const auto &s : servers)
             if (s.id == *id)
@@ -44,7 +44,7 @@ void AgentTools::runSubmitSweep(const json &arguments, std::optional<qint64> ses
     watchSubmission(*serverId, true,
         [this, spec, session](qint64 sweepId) {
             // Ours when it is this conversation's sweep with exactly this spec.
-            const auto sweep = m_engine->sweep(sweepId);
+            const auto sweep = m_engine->catalogue().sweep(sweepId);
             return sweep && sweep->sessionId == session && parseJson(sweep->spec) == spec;
         },
         [this](qint64 sweepId) {
@@ -65,7 +65,7 @@ void AgentTools::runSubmitSweep(const json &arguments, std::optional<qint64> ses
             // Not every case has a task yet: answer with what exists; the engine keeps sending.
             const qint64 sweepId = *m_op->sweepId;
             ToolOutcome o;
-            const QList<Store::TaskRecord> tasks = m_engine->tasks(sweepQuery(sweepId));
+            const QList<Store::TaskRecord> tasks = m_engine->catalogue().tasks(sweepQuery(sweepId));
             json list = json::array();
             for (const auto &t : tasks) {
                 list.push_back(taskSummary(t, false));
@@ -88,7 +88,7 @@ void AgentTools::checkSweepDone()
     if (!m_op || !m_op->sweepId)
         return;
     const qint64 sweepId = *m_op->sweepId;
-    const QList<Store::CaseRecord> cases = m_engine->cases(sweepId);
+    const QList<Store::CaseRecord> cases = m_engine->catalogue().cases(sweepId);
     json problems = json::array();
     QStringList refusedCases;
     for (const auto &c : cases) {
@@ -105,7 +105,7 @@ void AgentTools::checkSweepDone()
     ToolOutcome o;
     json list = json::array();
     QStringList numbers;
-    for (const auto &t : m_engine->tasks(sweepQuery(sweepId))) {
+    for (const auto &t : m_engine->catalogue().tasks(sweepQuery(sweepId))) {
         list.push_back(taskSummary(t, false));
         o.taskIds << t.id;
         numbers << QStringLiteral("#%1").arg(t.id);
@@ -142,7 +142,7 @@ void AgentTools::runMcpTool(const McpTool &tool, const json &arguments, std::opt
     watchSubmission(serverId, false,
         [this, toolName, serverId, shown](qint64 caseId) {
             // Ours when it is a single call of this tool with exactly these arguments.
-            const auto c = m_engine->caseRecord(caseId);
+            const auto c = m_engine->catalogue().caseRecord(caseId);
             return c && !c->sweepId && c->serverId == serverId && c->tool == toolName
                    && shownArguments(c->arguments) == shown;
         },
@@ -158,7 +158,7 @@ void AgentTools::runMcpTool(const McpTool &tool, const json &arguments, std::opt
     m_op->connections << connect(e, &Monitor::Engine::caseSubmitted, this, [this](qint64 caseId, qint64 taskId) {
         if (!m_op || m_op->caseId != caseId)
             return;
-        const auto t = m_engine->task(taskId);
+        const auto t = m_engine->catalogue().task(taskId);
         if (!t)
             return complete(fail(tr("Task #%1 vanished from the database.").arg(taskId)));
         ToolOutcome o;
@@ -284,7 +284,7 @@ ToolOutcome AgentTools::listTasks(const json &arguments, std::optional<qint64> s
 {
     Store::TaskQuery q;
     if (const QString name = Json::string(arguments, "session"); !name.isEmpty()) {
-        const auto session = m_engine->sessionByName(name);
+        const auto session = m_engine->catalogue().sessionByName(name);
         if (!session)
             return fail(tr("There is no session \"%1\"; the session list in Eddy shows their names.").arg(name));
         q.sessionId = session->id;
@@ -304,7 +304,7 @@ ToolOutcome AgentTools::listTasks(const json &arguments, std::optional<qint64> s
             q.arguments << qMakePair(QString::fromStdString(k),
                                      QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump()));
     const int limit = int(std::clamp<qint64>(integer(arguments, "limit").value_or(50), 1, 500));
-    QList<Store::TaskRecord> tasks = m_engine->tasks(q);
+    QList<Store::TaskRecord> tasks = m_engine->catalogue().tasks(q);
     const int total = int(tasks.size());
     if (tasks.size() > limit)
         tasks = tasks.mid(tasks.size() - limit);
@@ -324,7 +324,7 @@ ToolOutcome AgentTools::getTask(const json &arguments, bool wantResult)
     const auto id = integer(arguments, "task");
     if (!id)
         return fail(tr("Give \"task\": Eddy's task number, e.g. 12."));
-    const auto t = m_engine->task(*id);
+    const auto t = m_engine->catalogue().task(*id);
     if (!t)
         return fail(tr("There is no task #%1; list_tasks shows the known ones.").arg(*id));
     ToolOutcome o;
@@ -360,7 +360,7 @@ ToolOutcome AgentTools::cancelTask(const json &arguments)
     const auto id = integer(arguments, "task");
     if (!id)
         return fail(tr("Give \"task\": Eddy's task number, e.g. 12."));
-    const auto t = m_engine->task(*id);
+    const auto t = m_engine->catalogue().task(*id);
     if (!t)
         return fail(tr("There is no task #%1.").arg(*id));
     if (!t->isLive())
@@ -382,7 +382,7 @@ void AgentTools::runAnswerInput(const json &arguments)
     QString key = Json::string(arguments, "key");
     if (key.isEmpty()) {
         QStringList open;
-        for (const auto &r : m_engine->inputRequests(*id))
+        for (const auto &r : m_engine->catalogue().inputRequests(*id))
             if (r.state == Store::InputState::Pending)
                 open << r.key;
         if (open.size() != 1)

@@ -373,11 +373,11 @@ void Ctl::askOnTerminal(const QString &who, const json &req, const std::function
 
 json Ctl::taskJson(const Store::TaskRecord &t)
 {
-    const auto sessions = m_engine.sessionNamesOfTask(t.id);
+    const auto sessions = m_engine.catalogue().sessionNamesOfTask(t.id);
     json sessionList = json::array();
     for (const QString &s : sessions)
         sessionList.push_back(s.toStdString());
-    const auto server = m_engine.server(t.serverId);
+    const auto server = m_engine.catalogue().server(t.serverId);
     json j{{"id", t.id},
            {"status", Store::toText(t.status).toStdString()},
            {"statusMessage", t.statusMessage.toStdString()},
@@ -395,7 +395,7 @@ json Ctl::taskJson(const Store::TaskRecord &t)
            {"ttlMs", t.ttlMs ? json(*t.ttlMs) : json()},
            {"finishedAt", t.finishedAtMs ? json(isoMs(t.finishedAtMs).toStdString()) : json()}};
     // The engineer's note and tags on the task's case (eddyctl note, eddyctl tag).
-    const auto c = t.caseId ? m_engine.caseRecord(*t.caseId) : std::nullopt;
+    const auto c = t.caseId ? m_engine.catalogue().caseRecord(*t.caseId) : std::nullopt;
     json tags = json::array();
     for (const QString &tag : c ? c->tags : QStringList())
         tags.push_back(tag.toStdString());

@@ -41,7 +41,7 @@ std::optional<Ctl::ReviewTarget> Ctl::reviewTarget(const QString &usage)
     ReviewTarget target;
     target.words = m_args.mid(at + 1);
     if (isSweep) {
-        const auto sweep = m_engine.sweep(number);
+        const auto sweep = m_engine.catalogue().sweep(number);
         if (!sweep) {
             fail(QStringLiteral("there is no sweep %1; list tasks with eddyctl tasks.").arg(number));
             return std::nullopt;
@@ -50,12 +50,12 @@ std::optional<Ctl::ReviewTarget> Ctl::reviewTarget(const QString &usage)
         target.what = QStringLiteral("sweep %1").arg(number);
         return target;
     }
-    const auto task = m_engine.task(number);
+    const auto task = m_engine.catalogue().task(number);
     if (!task) {
         fail(QStringLiteral("there is no task %1; list tasks with eddyctl tasks.").arg(number));
         return std::nullopt;
     }
-    const auto c = task->caseId ? m_engine.caseRecord(*task->caseId) : std::nullopt;
+    const auto c = task->caseId ? m_engine.catalogue().caseRecord(*task->caseId) : std::nullopt;
     if (!c) {
         fail(QStringLiteral("task %1 has no case in this database (it was handed over by another "
                             "client); notes and tags are kept with cases and sweeps.")
@@ -148,13 +148,13 @@ void Ctl::cmdBaseline()
     }
     if (!openEngine(false))
         return;
-    if (!m_engine.sweep(sweepId))
+    if (!m_engine.catalogue().sweep(sweepId))
         return fail(QStringLiteral("there is no sweep %1.").arg(sweepId));
     Monitor::Review &review = *m_engine.review();
     if (taskNumber || clear) {
         std::optional<qint64> caseId;
         if (taskNumber) {
-            const auto t = m_engine.task(*taskNumber);
+            const auto t = m_engine.catalogue().task(*taskNumber);
             if (!t || t->sweepId != sweepId || !t->caseId)
                 return fail(QStringLiteral("task %1 is not a case of sweep %2; list them with "
                                            "eddyctl export %2.")
@@ -165,9 +165,9 @@ void Ctl::cmdBaseline()
         if (!review.setBaseline(sweepId, caseId))
             return fail(review.lastError());
     }
-    const auto sweep = m_engine.sweep(sweepId);
+    const auto sweep = m_engine.catalogue().sweep(sweepId);
     const auto baseline = review.baselineCase(sweepId);
-    const auto c = baseline ? m_engine.caseRecord(*baseline) : std::nullopt;
+    const auto c = baseline ? m_engine.catalogue().caseRecord(*baseline) : std::nullopt;
     const bool marked = sweep && sweep->baselineCaseId;
     if (m_json) {
         m_out << QString::fromStdString(
@@ -202,11 +202,11 @@ void Ctl::cmdPause(bool paused)
         return fail(QStringLiteral("SWEEP is the sweep number printed by eddyctl sweep submit."), Usage);
     if (!openEngine(false))
         return;
-    if (!m_engine.sweep(sweepId))
+    if (!m_engine.catalogue().sweep(sweepId))
         return fail(QStringLiteral("there is no sweep %1.").arg(sweepId));
     if (!m_engine.review()->setPaused(sweepId, paused))
         return fail(m_engine.review()->lastError());
-    const int unsent = unsentCount(m_engine.cases(sweepId));
+    const int unsent = unsentCount(m_engine.catalogue().cases(sweepId));
     m_err << (paused ? QStringLiteral("sweep %1 paused: its %2 unsent case(s) wait for eddyctl "
                                       "resume %1")
                      : QStringLiteral("sweep %1 resumed: its %2 unsent case(s) are sent by the "

@@ -20,7 +20,7 @@ void Ctl::cmdDiscover()
                     return;
                 if (state != Monitor::Engine::ServerState::Online)
                     return fail(QStringLiteral("cannot reach %1: %2").arg(m_args[1], message));
-                const auto rec = m_engine.server(sid);
+                const auto rec = m_engine.catalogue().server(sid);
                 const json d = parseJsonText(rec ? rec->discovery : QString());
                 if (m_json) {
                     m_out << QString::fromStdString(d.dump(2)) << Qt::endl;
@@ -57,7 +57,7 @@ void Ctl::cmdTools()
     connect(&m_engine, &Monitor::Engine::toolsChanged, this, [this, sid = *id](qint64 serverId) {
         if (serverId != sid || m_finished)
             return;
-        const auto rec = m_engine.server(sid);
+        const auto rec = m_engine.catalogue().server(sid);
         const json tools = parseJsonText(rec ? rec->tools : QString());
         if (m_json) {
             m_out << QString::fromStdString(tools.dump(2)) << Qt::endl;
@@ -106,7 +106,7 @@ void Ctl::cmdCall()
         if (caseId != m_waitCase)
             return;
         m_waitTask = taskId;
-        const auto t = m_engine.task(taskId);
+        const auto t = m_engine.catalogue().task(taskId);
         if (!m_wait && t && t->isLive() && t->pattern == Pattern::Streamed) {
             // Its result comes only on this connection: leaving now would lose it.
             m_wait = true;

@@ -32,11 +32,11 @@ void Ctl::cmdServers()
                     Usage);
     if (!openEngine(false))
         return;
-    const QList<Store::ServerRecord> servers = m_engine.servers();
+    const QList<Store::ServerRecord> servers = m_engine.catalogue().servers();
     if (!remove && !set) {
         json arr = json::array();
         for (const auto &s : servers) {
-            const auto use = m_engine.serverUse(s.id).value_or(Store::ServerUse{});
+            const auto use = m_engine.catalogue().serverUse(s.id).value_or(Store::ServerUse{});
             if (m_json) {
                 arr.push_back({{"name", nameOf(s).toStdString()},
                                {"url", s.url.toStdString()},
@@ -78,7 +78,7 @@ void Ctl::cmdServers()
     const Store::ServerRecord s = matches.first();
     if (set)
         return setServer(s, servers);
-    const auto use = m_engine.serverUse(s.id);
+    const auto use = m_engine.catalogue().serverUse(s.id);
     if (!use)
         return fail(QStringLiteral("cannot count the tasks of \"%1\": %2; nothing was removed.")
                         .arg(nameOf(s), m_engine.storeError()));

@@ -9,7 +9,7 @@ void Ctl::cmdSessions()
         return fail(QStringLiteral("usage: eddyctl sessions"), Usage);
     if (!openEngine(false))
         return;
-    const auto sessions = m_engine.sessions();
+    const auto sessions = m_engine.catalogue().sessions();
     if (m_json) {
         json arr = json::array();
         for (const auto &s : sessions)
@@ -59,7 +59,7 @@ void Ctl::cmdAttach()
     if (!openEngine(false))
         return;
     qint64 session = -1;
-    if (auto s = m_engine.sessionByName(m_args[1]))
+    if (auto s = m_engine.catalogue().sessionByName(m_args[1]))
         session = s->id;
     else
         session = m_engine.createSession(m_args[1]);

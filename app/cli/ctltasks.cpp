@@ -23,7 +23,7 @@ void Ctl::cmdSweepSubmit()
         return;
     std::optional<qint64> session;
     if (!m_session.isEmpty()) {
-        if (auto s = m_engine.sessionByName(m_session))
+        if (auto s = m_engine.catalogue().sessionByName(m_session))
             session = s->id;
         else if (qint64 sid = m_engine.createSession(m_session); sid > 0)
             session = sid;
@@ -55,7 +55,7 @@ void Ctl::cmdSweepSubmit()
     connect(&m_engine, &Monitor::Engine::sweepSubmitted, this, [this, total, sweepId, doneCount, maybeFinish](qint64 sid, int n) {
         *sweepId = sid;
         *total = n;
-        const auto cases = m_engine.cases(sid);
+        const auto cases = m_engine.catalogue().cases(sid);
         for (const Store::CaseRecord &c : cases) {
             if (c.state == Store::CaseState::Pending || c.state == Store::CaseState::Sent)
                 m_expectCases.insert(c.id);
@@ -113,7 +113,7 @@ void Ctl::cmdTasks()
     }
     if (!openEngine(false))
         return;
-    QList<Store::TaskRecord> tasks = m_engine.tasks(q);
+    QList<Store::TaskRecord> tasks = m_engine.catalogue().tasks(q);
     if (!m_tag.isEmpty()) { // the tasks whose case carries the tag
         QSet<qint64> tagged;
         for (const Store::CaseRecord &c : m_engine.review()->annotatedCases())
@@ -162,7 +162,7 @@ void Ctl::cmdWatch()
         if (!m_untilDone)
             return;
         tellPausedSweeps();
-        const auto counts = m_engine.tasks();
+        const auto counts = m_engine.catalogue().tasks();
         int bad = 0;
         for (const auto &t : counts)
             bad += t.status == Store::TaskStatus::Lost || t.status == Store::TaskStatus::Expired;
@@ -192,7 +192,7 @@ void Ctl::cmdWatch()
 void Ctl::tellPausedSweeps()
 {
     for (qint64 id : m_engine.review()->pausedSweeps()) {
-        const int unsent = unsentCount(m_engine.cases(id));
+        const int unsent = unsentCount(m_engine.catalogue().cases(id));
         if (unsent > 0)
             m_err << QStringLiteral("sweep %1 is paused: its %2 unsent case(s) are not sent until "
                                     "eddyctl resume %1")
@@ -222,7 +222,7 @@ std::optional<Store::TaskRecord> Ctl::storedTaskArgument(const QString &usage)
     const std::optional<qint64> task = taskArgument(2, usage);
     if (!task || !openEngine(false))
         return std::nullopt;
-    std::optional<Store::TaskRecord> t = m_engine.task(*task);
+    std::optional<Store::TaskRecord> t = m_engine.catalogue().task(*task);
     if (!t)
         fail(QStringLiteral("there is no task %1; list tasks with eddyctl tasks.").arg(*task));
     return t;
@@ -241,7 +241,7 @@ void Ctl::cmdAnswer()
                                    "or plain form values like {\"action\":\"repair\"}."), Usage);
     if (!openEngine(false))
         return;
-    const auto rec = m_engine.inputRequest(task, m_args[2]);
+    const auto rec = m_engine.catalogue().inputRequest(task, m_args[2]);
     if (!rec)
         return fail(QStringLiteral("task %1 has no question \"%2\"; run eddyctl watch to collect questions, "
                                    "or eddyctl tasks --status input_required.").arg(task).arg(m_args[2]));
@@ -319,11 +319,11 @@ void Ctl::cmdExport()
         return fail(QStringLiteral("--format must be csv or json."), Usage);
     if (!openEngine(false))
         return;
-    if (!m_engine.sweep(sweep))
+    if (!m_engine.catalogue().sweep(sweep))
         return fail(QStringLiteral("there is no sweep %1.").arg(sweep));
     // One row per design point, its latest attempt (a re-run or a relaunch that kept the varied
     // values), in case order: what the window's table, plot and CSV show.
-    auto cases = Monitor::SweepExport::latestAttempts(m_engine.cases(sweep));
+    auto cases = Monitor::SweepExport::latestAttempts(m_engine.catalogue().cases(sweep));
     std::stable_sort(cases.begin(), cases.end(),
                      [](const Store::CaseRecord &a, const Store::CaseRecord &b) { return a.index < b.index; });
     struct Row
@@ -336,12 +336,12 @@ void Ctl::cmdExport()
     };
     std::vector<Row> rows;
     for (const Store::CaseRecord &c : cases) {
-        Row r{c, c.taskId ? m_engine.task(*c.taskId) : std::nullopt, parseJsonText(c.arguments), json(), QString()};
+        Row r{c, c.taskId ? m_engine.catalogue().task(*c.taskId) : std::nullopt, parseJsonText(c.arguments), json(), QString()};
         r.args.erase("idempotency_key");
         if (r.t && !r.t->result.isEmpty())
             r.result = parseJsonText(r.t->result);
         if (r.t)
-            r.answer = Monitor::InputInbox::answerSummary(m_engine.inputRequests(r.t->id));
+            r.answer = Monitor::InputInbox::answerSummary(m_engine.catalogue().inputRequests(r.t->id));
         rows.push_back(std::move(r));
     }
     if (format == QLatin1String("json")) {
@@ -372,8 +372,8 @@ void Ctl::cmdExport()
     }
     // CSV: the same code path as the GUI's Export CSV (case order, outcome, is_error, every
     // argument, every scalar of structuredContent).
-    const auto sw = m_engine.sweep(sweep);
-    m_out << Monitor::SweepExport::csv(m_engine.exportRows(sweep),
+    const auto sw = m_engine.catalogue().sweep(sweep);
+    m_out << Monitor::SweepExport::csv(m_engine.catalogue().exportRows(sweep),
                                        Monitor::SweepExport::variedNames(sw->spec));
     m_out.flush();
     finish(Ok);

@@ -132,7 +132,7 @@ bool Engine::open(const QString &dbPath)
     const QList<Store::TaskRecord> live = m_store.liveTasks();
     for (const Store::TaskRecord &t : live)
         if (t.pattern == Pattern::Streamed)
-            reconcileStreamed(t);
+            m_streamed.reconcile(t);
     {
         // One transaction for every live task's lease: 10,000 single-statement commits took
         // about 0.4 s of the open (bench_store startup). Without it (another writer holds the
@@ -174,7 +174,7 @@ void Engine::close()
     m_pollTimer.stop();
     m_ttlTimer.stop();
     if (m_store.isOpen())
-        closeStreamed();
+        m_streamed.closeAll();
     m_snapshot = SnapshotDelivery();
     if (m_batchTimer.isActive()) {
         m_batchTimer.stop();
@@ -516,6 +516,45 @@ void Engine::checkIdle()
     } else if (!nowIdle) {
         m_wasIdle = false;
     }
+}
+
+void Engine::proposeJobAdapter(qint64 serverId,
+                               std::function<void(const AdapterProposal &, const QString &)> then)
+{
+    withTools(serverId, [then](const json &tools, const QString &error) {
+        if (!error.isEmpty())
+            return then({}, error);
+        then(AdapterProposer::propose(tools), {});
+    });
+}
+
+// The agent's writes: sessions and messages, which need no engine bookkeeping.
+
+std::optional<qint64> Engine::createSessionOfKind(const QString &name, const QString &kind)
+{
+    return m_store.createSession(name, kind);
+}
+
+bool Engine::attachTask(qint64 sessionId, qint64 taskId)
+{
+    return m_store.attachTask(sessionId, taskId);
+}
+
+int Engine::attachTasksQuietly(qint64 sessionId, const Store::TaskQuery &query)
+{
+    return m_store.attachTasks(sessionId, query);
+}
+
+bool Engine::addAgentMessage(Store::AgentMessageRecord &message)
+{
+    return m_store.addAgentMessage(message);
+}
+
+bool Engine::compactAgentMessages(qint64 sessionId,
+                                  Store::AgentMessageRecord &summary,
+                                  QList<Store::AgentMessageRecord> &keep)
+{
+    return m_store.compactAgentMessages(sessionId, summary, keep);
 }
 
 } // namespace Eddy::Monitor

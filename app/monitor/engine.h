@@ -1,12 +1,16 @@
 #pragma once
 
 #include "app/monitor/adapterproposal.h"
+#include "app/monitor/catalogue.h"
 #include "app/monitor/changeset.h"
 #include "app/monitor/inputinbox.h"
+#include "app/monitor/jobfollower.h"
 #include "app/monitor/pollscheduler.h"
 #include "app/monitor/progressparser.h"
 #include "app/monitor/sweepexport.h"
+#include "app/monitor/streamedfollower.h"
 #include "app/monitor/sweepspec.h"
+#include "app/monitor/taskfollower.h"
 #include "app/monitor/taskhandle.h"
 #include "app/vocab/records.h"
 #include "app/store/taskstore.h"
@@ -57,9 +61,9 @@ public:
     explicit Engine(QObject *parent = nullptr);
     ~Engine() override;
 
-    // The database itself, for tests and benches only: the agent, eddyctl and the GUI's bridge
-    // use the named reads below (enginereads.cpp).
-    Store::TaskStore &store() { return m_store; }
+    // Everything stored, read only (catalogue.h): what the agent, eddyctl and the GUI's bridge
+    // read. Use on the engine's thread.
+    const Catalogue &catalogue() const { return m_catalogue; }
     PollScheduler &scheduler() { return *m_scheduler; }
     bool isOpen() const { return m_store.isOpen(); }
     // The database is write-protected and open for review only: nothing is polled, submitted,
@@ -118,48 +122,20 @@ public:
     };
     QList<CaseQuestion> pendingCaseQuestions() const;
 
-    // Named reads (and the few writes that need no engine bookkeeping) for the agent, eddyctl and
-    // the GUI's bridge. Call on the engine's thread; each returns plain records, empty (or
-    // false) when the database is not open; storeError() says why a write failed.
+    // The few writes that need no engine bookkeeping (the agent's sessions and messages). Call on
+    // the engine's thread; storeError() says why one failed.
     QString storeError() const { return m_store.lastError(); }
-    QList<Store::ServerRecord> servers(bool withRetired = false); // removed ones on request
-    std::optional<Store::ServerRecord> server(qint64 serverId);
-    // Stored tasks of a server, and how many of them still run (nullopt when not open).
-    std::optional<Store::ServerUse> serverUse(qint64 serverId);
-    QStringList serverTaskIds(); // every server task id stored: what a transcript must not hold
-    std::optional<Store::TaskRecord> task(qint64 taskId);
-    QList<Store::TaskRecord> tasks(const Store::TaskQuery &query = {});
-    QList<Store::TaskEventRecord> taskEvents(qint64 taskId);
-    QList<Store::ProgressSample> progressSamples(qint64 taskId);
-    std::optional<Store::ProgressSample> latestSample(qint64 taskId, const QString &series);
-    std::optional<Store::InputRequestRecord> inputRequest(qint64 taskId, const QString &key);
-    QList<Store::InputRequestRecord> inputRequests(qint64 taskId);
-    QList<Store::InputRequestRecord> pendingInputRequests();
-    QList<Store::InputRequestRecord> answeredInputRequests();
-    QList<Store::SweepRecord> sweeps();
-    std::optional<Store::SweepRecord> sweep(qint64 sweepId);
-    QList<Store::CaseRecord> cases(std::optional<qint64> sweepId);
-    std::optional<Store::CaseRecord> caseRecord(qint64 caseId);
-    // Lineage of a relaunch (see TaskStore::childTaskIds/parentTaskId).
-    QList<qint64> childTaskIds(qint64 caseId);
-    std::optional<qint64> parentTaskId(const Store::CaseRecord &c);
-    QList<Store::SessionRecord> sessions();
-    std::optional<Store::SessionRecord> sessionByName(const QString &name);
-    QList<QString> sessionNamesOfTask(qint64 taskId);
     // A session of another kind than "workbench" (the agent's conversations); nullopt + storeError().
     std::optional<qint64> createSessionOfKind(const QString &name, const QString &kind);
     bool attachTask(qint64 sessionId, qint64 taskId);
     // attachTasks() without operationFailed(): -1 + storeError() on error.
     int attachTasksQuietly(qint64 sessionId, const Store::TaskQuery &query);
-    QList<Store::AgentMessageRecord> agentMessages(qint64 sessionId);
     bool addAgentMessage(Store::AgentMessageRecord &message);
     bool compactAgentMessages(qint64 sessionId, Store::AgentMessageRecord &summary,
                               QList<Store::AgentMessageRecord> &keep);
     // Notes, tags, baselines and pauses of sweeps and cases (review.h); always there, usable
     // while the database is open.
     Review *review() const { return m_review.get(); }
-    // A sweep's export rows (SweepExport::rows).
-    QList<SweepExport::Row> exportRows(qint64 sweepId);
     // Task references of other clients (enginehandles.cpp, docs/interop.md). importHandles reads a
     // handles file, finds each reference's server by its endpoint id (adding serverUrl when its
     // endpoint id matches), stores each task once, attaches it to the session `sessionName`
@@ -170,10 +146,16 @@ public:
     // those of the session `sessionName` when given.
     HandleExport exportHandles(const Store::TaskQuery &query, const QList<qint64> &taskIds = {},
                                const QString &sessionName = {});
-    // Job adapters (enginejobs.cpp): the server's stored adapter (empty when none; *error says
+    // Job adapters (jobfollower.h): the server's stored adapter (empty when none; *error says
     // why when the stored one is invalid), storing one, and a proposal from its tools/list.
-    std::optional<JobAdapter> jobAdapter(qint64 serverId, QString *error = nullptr);
-    bool setJobAdapter(qint64 serverId, const JobAdapter &adapter);
+    std::optional<JobAdapter> jobAdapter(qint64 serverId, QString *error = nullptr)
+    {
+        return m_jobs.adapter(serverId, error);
+    }
+    bool setJobAdapter(qint64 serverId, const JobAdapter &adapter)
+    {
+        return m_jobs.setAdapter(serverId, adapter);
+    }
     void proposeJobAdapter(qint64 serverId,
                            std::function<void(const AdapterProposal &, const QString &error)> then);
 
@@ -297,6 +279,14 @@ signals:
 private:
     friend class Sharing; // follows other processes' changes into this engine's state
     friend class Review;  // sends a resumed sweep's cases
+    friend class SampleThinner; // eddyctl samples thin on the engine's own connection
+    friend class StreamedFollower;
+    friend class JobFollower;
+    friend class TaskFollower;
+    // Tests that must see the engine's own connection (a statement trace) reach it through
+    // this probe; every other test opens the database file with a store of its own.
+    friend struct EngineProbe;
+    Store::TaskStore &store() { return m_store; }
     struct PendingSubmission;
     struct ServerLink;
 
@@ -311,12 +301,11 @@ private:
     void sendCase(const Store::CaseRecord &c);
     void pumpPolls();
     void armPollTimer();
-    void poll(qint64 taskId);
     void applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPush = false);
-    void scheduleListen(qint64 serverId);
-    void startListen(qint64 serverId);
     // unreliable: the server's answers cannot be trusted (stored Lost with `why` as the message).
     void markGone(qint64 taskId, const QString &why, bool unreliable = false);
+    // A follower's cancel was answered: failure empty when the server took it (cancelSent()).
+    void cancelAnswered(qint64 taskId, const QString &failure);
     // The engine stops following the task: its server's client forgets it too.
     void forgetOnClient(const Store::TaskRecord &task);
     // engineservers.cpp: stops everything of a server that is removed (its live tasks, their
@@ -363,33 +352,9 @@ private:
     void sendWaitingCases(qint64 serverId);
     // Back in the queue, unless it is no longer unsent (another process sent it); false then.
     bool requeueCase(const Store::CaseRecord &c);
-    void wrongTaskAnswer(qint64 taskId, const Mcp::Error &e);
-    // Streamed calls (streamedtasks.cpp): a tools/call answered as an SSE stream is a row of
-    // pattern "streamed" from the moment the stream opens.
-    void streamOpened(const Store::CaseRecord &c, Mcp::CallJob *job);
-    void streamNotification(qint64 caseId, const nlohmann::json &notification);
-    bool streamFinished(const Store::CaseRecord &c, Mcp::CallJob *job); // false: not streamed
-    void reconcileStreamed(Store::TaskRecord t); // on open: a stream nobody holds is lost
-    void closeStreamed();
-    // Cancel of a streamed row (streamedcancel.cpp): ends its call on the server's terms (the
-    // stream closed, or notifications/cancelled first in 2025-11-25); the row ends cancelled.
-    void cancelStreamed(const Store::TaskRecord &t);
-    // Jobs through a job adapter (enginejobs.cpp).
-    bool adoptJob(const Store::CaseRecord &c, const nlohmann::json &callResult, bool isToolError,
-                  Store::TaskRecord &t);
-    bool isJob(qint64 taskId) const;
-    // A job's shared ticks and backoff (its adapter's poll settings); none for a task.
-    std::optional<PollScheduler::Ticks> jobTicks(const Store::TaskRecord &task);
-    // The server's adapter was stored (here, or by another process: Sharing): read it again and
-    // put its live jobs on its new ticks (enginejobtune.cpp).
-    void retuneJobs(qint64 serverId);
-    void pollJobs(qint64 serverId, const QList<qint64> &taskIds);
-    void sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QList<qint64> &ids);
-    void finishJobPoll(qint64 taskId, const JobAdapter &adapter, const nlohmann::json &statusObject);
-    void sendJobAnswer(const Store::TaskRecord &t, const QString &key, const nlohmann::json &answer);
-    void cancelJob(const Store::TaskRecord &t);
 
     Store::TaskStore m_store;
+    Catalogue m_catalogue{m_store, [this] { flushChanges(); }};
     Net::HttpClient *m_http = nullptr; // child: moves with the engine to its thread
     std::unique_ptr<PollScheduler> m_scheduler;
     std::unique_ptr<InputInbox> m_inbox;
@@ -458,18 +423,11 @@ private:
     QHash<qint64, int> m_wrongTask;      // task id -> tasks/get answers about another task in a row
     int m_wrongTaskLimit = 5;
     QHash<qint64, QString> m_fieldWarned; // task id -> the last field warning logged
-    struct StreamedRow
-    {
-        Store::TaskRecord task;
-        std::optional<double> percent; // of the last progress notification with a total
-        QPointer<Mcp::CallJob> job;    // the call whose stream this is
-        bool cancelling = false;       // cancelStreamed(): its end is a cancellation
-        bool serverRemoved = false;    // endServerCalls(): ended as its server was removed
-    };
-    QHash<qint64, StreamedRow> m_streamed; // case id -> its row while the stream is open
+    TaskFollower m_tasks{*this};          // MCP tasks: tasks/get, listen, answers, cancel
+    StreamedFollower m_streamed{*this}; // calls answered as a stream, while it is open
     std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)
     std::unique_ptr<Review> m_review;     // notes, tags, baselines, paused sweeps
-    QHash<qint64, std::optional<JobAdapter>> m_jobAdapters; // server id -> its adapter (cache)
+    JobFollower m_jobs{*this};            // jobs through a server's job adapter
 };
 
 } // namespace Eddy::Monitor

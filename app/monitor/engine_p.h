@@ -155,6 +155,18 @@ inline void fillFromState(Store::TaskRecord &t, const Mcp::TaskState &st)
         t.error = QString::fromStdString(st.error.dump());
 }
 
+// A case's row as it was sent (server, sweep, tool, arguments, trace), before the server's answer.
+inline Store::TaskRecord taskOfCase(const Store::CaseRecord &c)
+{
+    Store::TaskRecord t;
+    t.serverId = c.serverId;
+    t.sweepId = c.sweepId;
+    t.tool = c.tool;
+    t.arguments = c.arguments;
+    t.traceparent = c.traceparent;
+    return t;
+}
+
 constexpr int s_singleCallConcurrency = 16;
 // A `completed` reply without its result is asked again this many times (with backoff)
 // before the task is stored completed with an error instead.

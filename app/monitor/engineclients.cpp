@@ -98,7 +98,7 @@ void Engine::relinkServer(qint64 serverId)
     m_scheduler->restartServer(serverId);
     for (const Store::TaskRecord &t : std::as_const(m_live)) {
         if (t.serverId == serverId && t.pattern == Pattern::Task) {
-            scheduleListen(serverId);
+            m_tasks.scheduleListen(serverId);
             break;
         }
     }
@@ -116,14 +116,8 @@ void Engine::endServerCalls(qint64 serverId, Mcp::Client *client)
 {
     client->disconnect(this);
     // Streamed calls: ended on the server's terms (2025-11-25 is told first, for at most a few
-    // seconds); their rows end lost, saying why (streamFinished()).
-    QSet<Mcp::Job *> streamed;
-    for (auto it = m_streamed.begin(); it != m_streamed.end(); ++it) {
-        if (it->task.serverId != serverId || !it->job)
-            continue;
-        it->serverRemoved = true;
-        streamed.insert(it->job.data());
-    }
+    // seconds); their rows end lost, saying why (StreamedFollower::finished()).
+    const QSet<Mcp::Job *> streamed = m_streamed.endForRemovedServer(serverId);
     QList<QPointer<Mcp::CallJob>> calls;
     for (Mcp::Job *job : std::as_const(streamed))
         calls << qobject_cast<Mcp::CallJob *>(job);

@@ -53,46 +53,8 @@ void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, i
         return;
     }
     if (t->pattern == Pattern::Job)
-        return sendJobAnswer(*t, key, answer);
-    // Sent again shortly, still "answering": after a transient failure, or until a poll has
-    // brought the question's key in the server's current session.
-    const auto retry = [this, taskId, key, answer, attempt](qint64 delayMs) {
-        QTimer::singleShot(int(std::clamp<qint64>(delayMs, 1000, 30000)), this, [this, taskId, key, answer, attempt] {
-            if (isOpen())
-                sendAnswer(taskId, key, answer, attempt + 1);
-        });
-    };
-    ++m_answersInFlight;
-    const auto trace = Mcp::TraceContext::fromTraceparent(t->traceparent.toLatin1());
-    Mcp::AckJob *job = l->client->updateTask(t->serverTaskId.toStdString(), json{{key.toStdString(), answer}},
-                                             trace.isValid() ? trace.newTraceparent() : QByteArray());
-    connect(job, &Mcp::Job::finished, this, [this, job, taskId, key, attempt, retry] {
-        --m_answersInFlight;
-        if (job->hasError()) {
-            const Mcp::Error e = job->error();
-            if (e.isTransient()) {
-                retry(e.retryAfterMs()); // the same answer again shortly
-            } else if (e.wantsPollFirst() && attempt < s_pollFirstAnswerTries) {
-                m_scheduler->pollSoon(taskId);
-                armPollTimer();
-                retry(1000);
-            } else if (e.wantsPollFirst()) {
-                m_inbox->answerSent(taskId, key, false);
-                emit inputAnswered(taskId, key, false,
-                                   QStringLiteral("The server no longer asks this question; answer "
-                                                  "the question it asks now."));
-            } else {
-                m_inbox->answerSent(taskId, key, false);
-                emit inputAnswered(taskId, key, false, e.message());
-            }
-        } else {
-            m_inbox->answerSent(taskId, key, true);
-            emit inputAnswered(taskId, key, true, {});
-            m_scheduler->pollSoon(taskId);
-            armPollTimer();
-        }
-        checkIdle();
-    });
+        return m_jobs.answer(*t, key, answer);
+    m_tasks.answer(*t, key, answer, attempt);
 }
 
 void Engine::resumeAnswers()

@@ -15,93 +15,9 @@ void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueA
         return; // another process polls it; its changes come through the database
     m_live.insert(task.id, task);
     m_byServerTaskId.insert(task.serverTaskId, task.id);
-    m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs, jobTicks(task));
+    m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs, m_jobs.ticks(task));
     if (task.pattern == Pattern::Task)
-        scheduleListen(task.serverId);
-}
-
-void Engine::scheduleListen(qint64 serverId)
-{
-    if (!m_monitoring)
-        return;
-    ServerLink *l = link(serverId);
-    if (!l || l->listenUnsupported)
-        return;
-    if (!l->listenTimer) {
-        l->listenTimer = new QTimer(this);
-        l->listenTimer->setSingleShot(true);
-        connect(l->listenTimer, &QTimer::timeout, this, [this, serverId] { startListen(serverId); });
-    }
-    // The first stream opens on the next turn (a task that ends within a second is pushed too);
-    // while one is open, a burst of new tasks is gathered into one reopened stream.
-    if (!l->listenTimer->isActive())
-        l->listenTimer->start(l->listen ? 1000 : 0);
-}
-
-void Engine::startListen(qint64 serverId)
-{
-    ServerLink *l = link(serverId);
-    if (!l || !m_monitoring || !isOpen())
-        return;
-    // A reopened stream makes the server repeat the state of every task it carries, and every
-    // queued task's position has moved since: each second of a 1,000-case submission would
-    // store the whole set again. While cases are still being sent, new tasks are polled and the
-    // stream is reopened once the burst is over (or after 10 s).
-    if (l->listen && l->listenPostponed < 10 && isSubmitting()) {
-        ++l->listenPostponed;
-        l->listenTimer->start(1000);
-        return;
-    }
-    l->listenPostponed = 0;
-    // MCP tasks only: a job is followed by its adapter's status calls alone (a server that
-    // offers job tools may still answer subscriptions/listen for the same ids, and a push would
-    // end the job without its result tool).
-    std::vector<std::string> ids;
-    for (const Store::TaskRecord &t : std::as_const(m_live))
-        if (t.serverId == serverId && t.pattern == Pattern::Task)
-            ids.push_back(t.serverTaskId.toStdString());
-    if (l->listen) {
-        Mcp::Listen *old = l->listen.data();
-        l->listen.clear();
-        old->disconnect(this);
-        old->deleteLater(); // closes the stream
-    }
-    if (ids.empty())
-        return;
-    Mcp::Listen *listen = l->client->listen(std::move(ids));
-    listen->setParent(this);
-    l->listen = listen;
-    connect(listen, &Mcp::Listen::taskNotification, this, [this](const Mcp::TaskState &state) {
-        const auto it = m_byServerTaskId.constFind(QString::fromStdString(state.taskId));
-        if (it == m_byServerTaskId.constEnd())
-            return;
-        ++m_pushes;
-        applyState(*it, state, true);
-        armPollTimer();
-        checkIdle();
-    });
-    connect(listen, &Mcp::Listen::acknowledged, this, [this, l, serverId](const std::vector<std::string> &) {
-        l->listenFailures = 0;
-        serverAnswered(serverId, false);
-    });
-    connect(listen, &Mcp::Listen::closed, this, [this, serverId, listen](const Mcp::Error &error) {
-        ServerLink *l = link(serverId);
-        if (!l || l->listen != listen)
-            return;
-        l->listen.clear();
-        listen->deleteLater();
-        if (error.kind() == Mcp::Error::Kind::Aborted)
-            return;
-        // A server without listen (an older protocol, method not found) is polled only; a dropped
-        // stream is reopened after a pause, since the server keeps no subscription state.
-        if (error.kind() == Mcp::Error::Kind::Protocol || error.code() == Mcp::ErrorCode::MethodNotFound
-            || ++l->listenFailures > 5) {
-            l->listenUnsupported = true;
-            qCInfo(lcMonitor) << "no task pushes from this server; polling only:" << error.message();
-            return;
-        }
-        QTimer::singleShot(2000 * l->listenFailures, this, [this, serverId] { scheduleListen(serverId); });
-    });
+        m_tasks.scheduleListen(task.serverId);
 }
 
 void Engine::armPollTimer()
@@ -125,64 +41,14 @@ void Engine::pumpPolls()
     const QList<qint64> due = m_scheduler->takeDue();
     QMap<qint64, QList<qint64>> jobs; // server id -> due jobs: one batched status call each
     for (qint64 id : due) {
-        if (isJob(id))
+        if (m_jobs.isJob(id))
             jobs[m_live.value(id).serverId] << id;
         else
-            poll(id);
+            m_tasks.poll(id);
     }
     for (auto it = jobs.cbegin(); it != jobs.cend(); ++it)
-        pollJobs(it.key(), it.value());
+        m_jobs.poll(it.key(), it.value());
     armPollTimer();
-}
-
-void Engine::poll(qint64 taskId)
-{
-    const auto it = m_live.constFind(taskId);
-    if (it == m_live.constEnd()) {
-        m_scheduler->remove(taskId);
-        return;
-    }
-    ServerLink *l = link(it->serverId);
-    if (!l) {
-        m_scheduler->remove(taskId);
-        return;
-    }
-    const auto trace = Mcp::TraceContext::fromTraceparent(it->traceparent.toLatin1());
-    Mcp::TaskJob *job = l->client->getTask(it->serverTaskId.toStdString(),
-                                           trace.isValid() ? trace.newTraceparent() : QByteArray());
-    const qint64 serverId = it->serverId;
-    connect(job, &Mcp::Job::finished, this, [this, job, taskId, serverId] {
-        if (!m_live.contains(taskId)) {
-            m_scheduler->remove(taskId);
-            armPollTimer();
-            return;
-        }
-        if (job->hasError()) {
-            const Mcp::Error e = job->error();
-            if (isUnknownTask(e)) {
-                markGone(taskId, e.message());
-            } else if (e.isAboutAnotherTask()) {
-                wrongTaskAnswer(taskId, e);
-            } else {
-                const bool badParams = e.isTaskGone();
-                const QString message = badParams ? invalidParamsMessage(e) : e.message();
-                if (badParams)
-                    qCWarning(lcMonitor, "task %lld: %s", taskId, qPrintable(message));
-                m_scheduler->failed(taskId, e.retryAfterMs());
-                ServerLink *l = link(serverId);
-                if (l && l->state != ServerState::BackingOff) {
-                    l->state = ServerState::BackingOff;
-                    emit serverStateChanged(serverId, ServerState::BackingOff, message, false);
-                }
-            }
-        } else {
-            serverAnswered(serverId, false);
-            m_wrongTask.remove(taskId);
-            applyState(taskId, job->state());
-        }
-        armPollTimer();
-        checkIdle();
-    });
 }
 
 void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPush)
@@ -337,26 +203,6 @@ double Engine::lastX(qint64 taskId)
     return x;
 }
 
-void Engine::wrongTaskAnswer(qint64 taskId, const Mcp::Error &e)
-{
-    // Never this task's state: a protocol error for this poll, counted, polled again with
-    // backoff; after a bounded number in a row the task is given up with a message.
-    const int count = ++m_wrongTask[taskId];
-    const auto it = m_live.constFind(taskId);
-    const QString redacted = it == m_live.constEnd() ? QString() : redactSecret(it->serverTaskId);
-    qCWarning(lcMonitor, "task %lld (%s): tasks/get answered about another task (%d of %d): %s",
-              taskId, qPrintable(redacted), count, m_wrongTaskLimit, qPrintable(e.message()));
-    if (count < m_wrongTaskLimit) {
-        m_scheduler->failed(taskId, e.retryAfterMs());
-        return;
-    }
-    m_wrongTask.remove(taskId);
-    markGone(taskId, QStringLiteral("the server is unreliable: %1 answers in a row to tasks/get "
-                                    "were about another task; Eddy stopped polling it. Check the "
-                                    "server or any gateway in front of it").arg(count),
-             true);
-}
-
 void Engine::markGone(qint64 taskId, const QString &why, bool unreliable)
 {
     auto it = m_live.find(taskId);
@@ -400,7 +246,7 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             continue;
         }
         if (t->isLive() && t->pattern == Pattern::Streamed) {
-            cancelStreamed(*t); // streamedcancel.cpp
+            m_streamed.cancel(*t);
             continue;
         }
         if (!t->isLive() || t->serverTaskId.isEmpty()) {
@@ -424,24 +270,22 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             continue;
         }
         if (t->pattern == Pattern::Job) {
-            cancelJob(*t);
+            m_jobs.cancel(*t);
             continue;
         }
-        ++m_answersInFlight;
-        Mcp::AckJob *job = l->client->cancelTask(t->serverTaskId.toStdString());
-        connect(job, &Mcp::Job::finished, this, [this, job, id] {
-            --m_answersInFlight;
-            const bool ok = !job->hasError();
-            const QString msg = ok ? QString()
-                                   : QStringLiteral("Cancelling task %1 failed: %2").arg(id).arg(job->error().message());
-            if (!ok)
-                emit operationFailed(msg);
-            emit cancelSent(id, ok, msg);
-            m_scheduler->pollSoon(id);
-            armPollTimer();
-            checkIdle();
-        });
+        m_tasks.cancel(*t);
     }
+}
+
+void Engine::cancelAnswered(qint64 taskId, const QString &failure)
+{
+    --m_answersInFlight;
+    if (!failure.isEmpty())
+        emit operationFailed(failure);
+    emit cancelSent(taskId, failure.isEmpty(), failure);
+    m_scheduler->pollSoon(taskId); // the server's verdict comes with its next state
+    armPollTimer();
+    checkIdle();
 }
 
 } // namespace Eddy::Monitor

@@ -102,7 +102,7 @@ QList<qint64> Engine::dropServer(qint64 serverId)
             w({}, tr("The server was removed from Eddy."));
         endServerCalls(serverId, client); // engineclients.cpp
     }
-    m_jobAdapters.remove(serverId);
+    m_jobs.forgetServer(serverId);
     return live;
 }
 

@@ -321,8 +321,8 @@ void Engine::startCall(const Store::CaseRecord &c, bool resumed)
     };
     // The job exists by the time its stream opens (never inside callTool()).
     auto callJob = std::make_shared<QPointer<Mcp::CallJob>>();
-    options.onStreamOpened = [this, c, callJob] { streamOpened(c, *callJob); };
-    options.onNotification = [this, caseId](const json &n) { streamNotification(caseId, n); };
+    options.onStreamOpened = [this, c, callJob] { m_streamed.opened(c, *callJob); };
+    options.onNotification = [this, caseId](const json &n) { m_streamed.notification(caseId, n); };
     options.inputHandler = [this, caseId](const json &, Mcp::CallOptions::Reply reply) {
         auto it = m_caseRounds.find(caseId);
         if (it == m_caseRounds.end())
@@ -340,7 +340,7 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
     const qint64 sweepKey = c.sweepId.value_or(0);
     m_sendingCases.remove(c.id);
     --m_sweepSending[sweepKey];
-    if (streamFinished(c, job)) { // streamedtasks.cpp
+    if (m_streamed.finished(c, job)) {
         m_caseAttempts.remove(c.id);
         pumpSubmissions();
         checkIdle();
@@ -383,12 +383,7 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
     serverAnswered(c.serverId, true); // its other waiting cases need not wait any longer
     if (m_caseRounds.remove(c.id) > 0 || !c.pendingInput.isEmpty())
         m_store.setCasePendingInput(c.id, {});
-    Store::TaskRecord t;
-    t.serverId = c.serverId;
-    t.sweepId = c.sweepId;
-    t.tool = c.tool;
-    t.arguments = c.arguments;
-    t.traceparent = c.traceparent;
+    Store::TaskRecord t = taskOfCase(c);
     t.firstSeenAtMs = now;
     if (job->kind() == Mcp::CallJob::Kind::Task) {
         const Mcp::TaskState &st = job->task();
@@ -397,7 +392,7 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
         for (const QString &w : st.warnings)
             qCWarning(lcMonitor, "case %lld: %s", c.id, qPrintable(w));
         t.nextPollAtMs = now + m_scheduler->clampedInterval(t.pollIntervalMs);
-    } else if (!adoptJob(c, job->callResult(), job->isToolError(), t)) {
+    } else if (!m_jobs.adopt(c, job->callResult(), job->isToolError(), t)) {
         t.status = Store::TaskStatus::Completed;
         t.result = QString::fromStdString(job->callResult().dump());
         t.isToolError = job->isToolError();

@@ -331,7 +331,7 @@ void Sharing::check(bool force)
     // A job adapter stored by another process (eddyctl adapter set): the jobs polled here follow
     // its poll settings at once.
     for (qint64 serverId : changes->jobAdapters)
-        m_engine.retuneJobs(serverId);
+        m_engine.m_jobs.retune(serverId);
     // Notes, tags, baselines and pauses another process stored (a resumed sweep is sent here).
     m_engine.m_review->followShared(changes->caseNotes, changes->sweeps, changes->gap);
     for (const Store::ProgressSample &s : changes->samples)

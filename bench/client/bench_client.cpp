@@ -394,7 +394,7 @@ std::vector<QString> createJobs(Mcp::Client &client, const Monitor::JobAdapter &
     return ids;
 }
 
-// The engine's way (Engine::pollJobs): the jobs of the server are due on shared ticks; those
+// The engine's way (JobFollower::poll): the jobs of the server are due on shared ticks; those
 // due on a tick share status calls of up to `batch` ids; each answer is read with
 // JobAdapter::statusPayload and mapStatus. No backoff, so jobs are polled as often as tasks.
 std::function<Poller()> jobPoller(Mcp::Client &client,

@@ -24,6 +24,7 @@
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
 #include "app/store/taskstore.h"
+#include "tests/common/engineprobe.h"
 #include "tests/common/testserver.h"
 
 #include <QCoreApplication>
@@ -418,7 +419,7 @@ EngineWindow measureEngine(Monitor::Engine &engine, double seconds)
     w.cpuUs = cpuMicros() - cpu0;
     w.polls = engine.requestsSent() - r0;
     w.pushes = engine.pushesReceived() - p0;
-    for (const Store::TaskRecord &task : engine.store().liveTasks())
+    for (const Store::TaskRecord &task : Monitor::EngineProbe::store(engine).liveTasks())
         w.asked
             += w.seconds * 1000.0 / double(engine.scheduler().clampedInterval(task.pollIntervalMs));
     return w;
@@ -630,7 +631,7 @@ int benchDiscipline(bool pushes)
     }
     waitFor(
         [&] {
-            const auto live = engine.store().liveTasks();
+            const auto live = Monitor::EngineProbe::store(engine).liveTasks();
             return std::all_of(live.begin(), live.end(), [](const Store::TaskRecord &t) {
                 return t.status == Store::TaskStatus::InputRequired;
             });
@@ -684,13 +685,13 @@ int benchDiscipline(bool pushes)
         // passed: no task's interval changes inside the window.
         const auto following = [&] {
             int n = 0;
-            for (const Store::TaskRecord &t : engine.store().liveTasks())
+            for (const Store::TaskRecord &t : Monitor::EngineProbe::store(engine).liveTasks())
                 n += (t.pollIntervalMs == interval || t.pollIntervalMs == 3 * interval) ? 1 : 0;
             return n;
         };
         const auto queued = [&] {
             int n = 0;
-            for (const Store::TaskRecord &t : engine.store().liveTasks())
+            for (const Store::TaskRecord &t : Monitor::EngineProbe::store(engine).liveTasks())
                 n += t.pollIntervalMs == 3 * interval ? 1 : 0;
             return n;
         };
@@ -703,7 +704,7 @@ int benchDiscipline(bool pushes)
         // Every task live when the window opens is measured while it is live in it.
         std::vector<Bench::TracedTask> traced;
         std::vector<qint64> tracedIds;
-        for (const Store::TaskRecord &task : engine.store().liveTasks()) {
+        for (const Store::TaskRecord &task : Monitor::EngineProbe::store(engine).liveTasks()) {
             traced.push_back({task.serverTaskId,
                               engine.scheduler().clampedInterval(task.pollIntervalMs),
                               std::nullopt, false, {}});
@@ -717,7 +718,7 @@ int benchDiscipline(bool pushes)
         const qint64 toMs = QDateTime::currentMSecsSinceEpoch();
         const double windowRatio = w.asked > 0 ? double(w.polls) / w.asked : 0;
         for (size_t k = 0; k < traced.size(); ++k) {
-            const std::optional<Store::TaskRecord> now = engine.store().task(tracedIds[k]);
+            const std::optional<Store::TaskRecord> now = engine.catalogue().task(tracedIds[k]);
             if (now && !now->isLive())
                 traced[k].endedAtMs = now->finishedAtMs.value_or(toMs);
             else if (now)
@@ -878,7 +879,7 @@ int benchLatency(bool pushes)
                 continue;
             toModel.push_back(double(now - changed.toMSecsSinceEpoch()));
             // The ChangeSet's copy predates the write; the stored row has the time of the write.
-            if (const auto stored = engine.store().task(t.id))
+            if (const auto stored = engine.catalogue().task(t.id))
                 toStore.push_back(double(stored->updatedAtMs - changed.toMSecsSinceEpoch()));
         }
     });

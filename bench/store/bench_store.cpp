@@ -13,6 +13,7 @@
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
 #include "app/store/taskstore.h"
+#include "tests/common/engineprobe.h"
 #include "tests/common/testserver.h"
 
 #include <QCoreApplication>
@@ -155,7 +156,7 @@ int benchJournal()
     QObject::connect(&engine, &Monitor::Engine::sweepSubmitted, [&](qint64, int n) { total = n; });
     // Warm up: the tool list (its schema validates the sweep) and the era, as a real session has.
     engine.refreshServer(sid);
-    waitFor([&] { return !engine.store().server(sid)->tools.isEmpty(); }, 10000);
+    waitFor([&] { return !engine.catalogue().server(sid)->tools.isEmpty(); }, 10000);
     QElapsedTimer t;
     t.start();
     qint64 journalled = -1;
@@ -217,7 +218,7 @@ int benchMonitor(int tasks, int seconds)
     const double wall = double(t.elapsed()) / 1000.0;
     const qint64 polls = engine.requestsSent() - r0;
     double asked = 0;
-    for (const Store::TaskRecord &task : engine.store().liveTasks())
+    for (const Store::TaskRecord &task : Monitor::EngineProbe::store(engine).liveTasks())
         asked += wall * 1000.0 / double(engine.scheduler().clampedInterval(task.pollIntervalMs));
     const double cpu = cpuSeconds() - cpu0;
     printf("monitor: %d live tasks for %.1f s: %lld polls sent, %.0f asked by the server (%.1f%%), "
@@ -264,7 +265,7 @@ StartupTimes measureStartup(const QString &path, StartupCheck check)
     const double cpuAtStart = cpuSeconds();
     Monitor::Engine engine;
     if (!engine.open(path)) {
-        fprintf(stderr, "cannot open the database: %s\n", qPrintable(engine.store().lastError()));
+        fprintf(stderr, "cannot open the database: %s\n", qPrintable(engine.storeError()));
         return times;
     }
     times.opened = t.elapsed();
@@ -275,7 +276,7 @@ StartupTimes measureStartup(const QString &path, StartupCheck check)
         times.firstSent = t.elapsed();
     if (waitFor([&] { return answered > 0; }, 10000))
         times.firstAnswered = t.elapsed();
-    const Store::Database &db = engine.store().database();
+    const Store::Database &db = Monitor::EngineProbe::store(engine).database();
     printf("startup (%s): open %lld ms (%.0f ms CPU), first poll sent at %lld ms, first poll answered "
            "at %lld ms (target <= 1000 ms), RSS %.1f MB\n",
            db.openCheck() == Store::Database::OpenCheck::Full ? "full check at open" : "clean shutdown",

@@ -100,20 +100,20 @@ Reads measure(const QString &db, qint64 oldSweep, const QString &dir)
     Monitor::Engine engine;
     engine.setMonitoring(false);
     r.open = ms([&] { engine.open(db); });
-    r.sweeps = ms([&] { engine.sweeps(); });
-    r.allTasks = ms([&] { r.tasks = engine.tasks().size(); });
+    r.sweeps = ms([&] { engine.catalogue().sweeps(); });
+    r.allTasks = ms([&] { r.tasks = engine.catalogue().tasks().size(); });
     Store::TaskQuery q;
     q.sweepId = oldSweep;
-    r.oneSweep = ms([&] { engine.tasks(q); });
+    r.oneSweep = ms([&] { engine.catalogue().tasks(q); });
     Store::TaskQuery byArg;
     byArg.arguments = {{QStringLiteral("reynolds"), QStringLiteral("400")}};
-    r.byArgument = ms([&] { engine.tasks(byArg); });
+    r.byArgument = ms([&] { engine.catalogue().tasks(byArg); });
     Store::TaskQuery failed;
     failed.status = Store::TaskStatus::Failed;
-    r.failed = ms([&] { engine.tasks(failed); });
+    r.failed = ms([&] { engine.catalogue().tasks(failed); });
     r.csv = ms([&] {
-        const auto rows = engine.exportRows(oldSweep);
-        Monitor::SweepExport::csv(rows, Monitor::SweepExport::variedNames(engine.sweep(oldSweep)->spec));
+        const auto rows = engine.catalogue().exportRows(oldSweep);
+        Monitor::SweepExport::csv(rows, Monitor::SweepExport::variedNames(engine.catalogue().sweep(oldSweep)->spec));
     });
     r.report = ms([&] {
         QString error;

@@ -217,7 +217,7 @@ void tst_Agent::scrubRemovesEchoedIds()
     QSignalSpy submitted(&engine, &Monitor::Engine::caseSubmitted);
     engine.callOnce(sid, QStringLiteral("run_cfd_case"), R"({"reynolds":10,"grid":8,"max_iterations":50})", std::nullopt);
     QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 1, 60000);
-    const QString id = engine.store().task(submitted.first().at(1).toLongLong())->serverTaskId;
+    const QString id = engine.catalogue().task(submitted.first().at(1).toLongLong())->serverTaskId;
     QVERIFY(id.size() > 8);
     Agent::AgentTools tools(&engine);
     const QString echoed = QStringLiteral(R"({"content":[{"type":"text","text":"task %1 done"}],)"
@@ -314,7 +314,7 @@ void tst_Agent::severalToolCallsRunInOneTurn()
     QVERIFY(started[0] != started[1]);
     Store::TaskQuery q;
     q.sessionId = agent.sessionId();
-    QCOMPARE(engine.store().tasks(q).size(), 2);
+    QCOMPARE(engine.catalogue().tasks(q).size(), 2);
     // Five cards, one per call, each carrying its call's id as the model sent it (first answer).
     QCOMPARE(cards.size(), 5);
     const json first = model.requests().at(1)["messages"];
@@ -387,8 +387,8 @@ void tst_Agent::refusalsNameTheirRequest()
     QVERIFY(!cards.at(0).at(4).toString().isEmpty());
     QVERIFY(cards.at(0).at(4).toString() != cards.at(1).at(4).toString());
     // Nothing was journalled for either.
-    QVERIFY(engine.store().cases(std::nullopt).isEmpty());
-    QVERIFY(engine.store().sweeps().isEmpty());
+    QVERIFY(engine.catalogue().cases(std::nullopt).isEmpty());
+    QVERIFY(engine.catalogue().sweeps().isEmpty());
 }
 
 void tst_Agent::engineAnswersMatchTheirRequest()
@@ -405,7 +405,7 @@ void tst_Agent::engineAnswersMatchTheirRequest()
         QVERIFY(engine.open(db));
         sid = engine.addServer(m_server.url());
         QVERIFY(sid > 0);
-        const auto session = engine.store().createSession(QStringLiteral("matching"), QStringLiteral("agent"));
+        const auto session = engine.createSessionOfKind(QStringLiteral("matching"), QStringLiteral("agent"));
         QVERIFY(session);
         Agent::AgentTools tools(&engine);
         QSignalSpy finished(&tools, &Agent::AgentTools::finished);
@@ -453,7 +453,7 @@ void tst_Agent::notesAreUserTextAfterTheFirstMessage()
     agent.setSettings(settingsFor(model));
     QVERIFY(agent.openConversation(QStringLiteral("notes")));
     // A note before anything else joins the system prompt.
-    const auto other = engine.store().createSession(QStringLiteral("bench"), QStringLiteral("workbench"));
+    const auto other = engine.createSessionOfKind(QStringLiteral("bench"), QStringLiteral("workbench"));
     QVERIFY(other);
     QSignalSpy submitted(&engine, &Monitor::Engine::caseSubmitted);
     engine.callOnce(sid, QStringLiteral("run_cfd_case"), R"({"reynolds":10,"grid":8,"max_iterations":20})", *other);
@@ -591,7 +591,7 @@ void tst_Agent::sweepSurvivesRestartAndCompaction()
         // Eddy's database owns the handles: all four are attached to the conversation.
         Store::TaskQuery q;
         q.sessionId = agent.sessionId();
-        QCOMPARE(engine.store().tasks(q).size(), 4);
+        QCOMPARE(engine.catalogue().tasks(q).size(), 4);
         // Quit at once, with the tasks running: the app restarts below.
     }
 
@@ -607,12 +607,12 @@ void tst_Agent::sweepSurvivesRestartAndCompaction()
         Store::TaskQuery q;
         q.sessionId = agent.sessionId();
         QTRY_VERIFY_WITH_TIMEOUT([&] {
-            for (const auto &t : engine.store().tasks(q))
+            for (const auto &t : engine.catalogue().tasks(q))
                 if (t.isLive())
                     return false;
             return true;
         }(), 180000);
-        for (const auto &t : engine.store().tasks(q)) {
+        for (const auto &t : engine.catalogue().tasks(q)) {
             QCOMPARE(t.status, Store::TaskStatus::Completed);
             const json r = json::parse(t.result.toStdString());
             converged[t.id] = r["structuredContent"]["converged"].get<bool>();
@@ -621,7 +621,7 @@ void tst_Agent::sweepSurvivesRestartAndCompaction()
         }
         // Every finish became a note in the conversation (in this run or the first one).
         QString transcript;
-        for (const auto &m : engine.store().agentMessages(agent.sessionId(), true))
+        for (const auto &m : engine.catalogue().agentMessages(agent.sessionId(), true))
             transcript += m.content + QLatin1Char('\n');
         for (qint64 id : taskIds)
             QVERIFY2(transcript.contains(QStringLiteral("Task event: #%1 ").arg(id)), qPrintable(transcript));
@@ -666,7 +666,7 @@ void tst_Agent::sweepSurvivesRestartAndCompaction()
         QVERIFY(active.first().content.startsWith(QStringLiteral("Summary of the earlier conversation")));
         QCOMPARE(active.last().content, QStringLiteral("All four have finished."));
         // The old messages are kept, marked compacted.
-        QVERIFY(engine.store().agentMessages(agent.sessionId(), true).size() > active.size());
+        QVERIFY(engine.catalogue().agentMessages(agent.sessionId(), true).size() > active.size());
     }
 
     // --- A later conversation attaches the earlier tasks and asks which converged.
@@ -678,7 +678,7 @@ void tst_Agent::sweepSurvivesRestartAndCompaction()
         QVERIFY(agent.openConversation(QStringLiteral("follow-up")));
         Store::TaskQuery attach;
         attach.tool = QStringLiteral("run_cfd_case");
-        attach.sessionId = engine.store().sessionByName(QStringLiteral("cavity study"))->id;
+        attach.sessionId = engine.catalogue().sessionByName(QStringLiteral("cavity study"))->id;
         QCOMPARE(agent.attachTasks(attach), 4);
         QList<qint64> expected;
         for (qint64 id : taskIds)
@@ -736,11 +736,11 @@ void tst_Agent::sweepSurvivesRestartAndCompaction()
         QVERIFY(noted);
 
         // --- No server task id anywhere: transcript, requests to the model, log.
-        const QStringList ids = engine.store().serverTaskIds();
+        const QStringList ids = engine.catalogue().serverTaskIds();
         QCOMPARE(ids.size(), 4);
         QString everything;
-        for (const auto &s : engine.store().sessions())
-            for (const auto &m : engine.store().agentMessages(s.id, true))
+        for (const auto &s : engine.catalogue().sessions())
+            for (const auto &m : engine.catalogue().agentMessages(s.id, true))
                 everything += m.content + m.toolCalls + m.toolCallId + QLatin1Char('\n');
         for (const QByteArray &b : model.rawBodies())
             everything += QString::fromUtf8(b);

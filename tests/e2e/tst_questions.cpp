@@ -172,7 +172,7 @@ int tst_Questions::storedAnswers(qint64 taskId)
 {
     int n = 0;
     m_app->onEngine([taskId, &n](Monitor::Engine &engine) {
-        for (const auto &r : engine.store().inputRequests(taskId))
+        for (const auto &r : engine.catalogue().inputRequests(taskId))
             n += r.state != Store::InputState::Pending ? 1 : 0;
     });
     return n;

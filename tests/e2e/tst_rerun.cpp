@@ -124,7 +124,7 @@ std::optional<Store::CaseRecord> tst_Rerun::caseRecord(qint64 caseId)
 {
     std::optional<Store::CaseRecord> out;
     m_app->onEngine(
-        [caseId, &out](Monitor::Engine &engine) { out = engine.store().caseRecord(caseId); });
+        [caseId, &out](Monitor::Engine &engine) { out = engine.catalogue().caseRecord(caseId); });
     return out;
 }
 

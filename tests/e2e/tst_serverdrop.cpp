@@ -18,6 +18,7 @@
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
+#include "tests/common/engineprobe.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/answerpanel.h"
@@ -247,7 +248,7 @@ void tst_ServerDrop::questionsAndLeasesOfARemovedServer()
     // From here on, what the window's connection runs about transactions and leases.
     auto trace = std::make_shared<LeaseTrace>();
     m_app->onEngine([trace](Monitor::Engine &e) {
-        sqlite3_trace_v2(e.store().database().handle(),
+        sqlite3_trace_v2(Monitor::EngineProbe::store(e).database().handle(),
                          SQLITE_TRACE_STMT,
                          &LeaseTrace::onStatement,
                          trace.get());
@@ -261,7 +262,7 @@ void tst_ServerDrop::questionsAndLeasesOfARemovedServer()
     QTRY_COMPARE_WITH_TIMEOUT(Test::scalar(m_db, leases, 10000), qint64(0), 10000);
     std::vector<std::string> statements;
     m_app->onEngine([trace, &statements](Monitor::Engine &e) {
-        sqlite3_trace_v2(e.store().database().handle(), 0, nullptr, nullptr);
+        sqlite3_trace_v2(Monitor::EngineProbe::store(e).database().handle(), 0, nullptr, nullptr);
         statements = trace->statements;
     });
 
@@ -295,7 +296,7 @@ void tst_ServerDrop::questionsAndLeasesOfARemovedServer()
     // A task's history says why its question went unanswered.
     QList<Store::InputRequestRecord> asked;
     const qint64 taskId = w.taskModel()->taskIdAt(0);
-    m_app->onEngine([&](Monitor::Engine &e) { asked = e.inputRequests(taskId); });
+    m_app->onEngine([&](Monitor::Engine &e) { asked = e.catalogue().inputRequests(taskId); });
     QCOMPARE(asked.size(), 1);
     QCOMPARE(asked[0].state, Store::InputState::Closed);
     const QString history = InboxModel::answerText(asked[0]);

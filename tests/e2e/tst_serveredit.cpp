@@ -119,7 +119,7 @@ void tst_ServerEdit::urlChangedElsewhereFollowsTheTask()
     QVERIFY(taskId > 0);
     QString serverTaskId;
     m_app->onEngine([&](Monitor::Engine &e) {
-        if (const auto t = e.task(taskId))
+        if (const auto t = e.catalogue().task(taskId))
             serverTaskId = t->serverTaskId;
     });
     QVERIFY(serverTaskId.size() > 6);

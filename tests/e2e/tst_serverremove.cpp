@@ -117,7 +117,7 @@ QMessageBox *tst_ServerRemove::openRemoval(const QString &name)
 qint64 tst_ServerRemove::storedTasks()
 {
     qint64 n = -1;
-    m_app->onEngine([&n](Monitor::Engine &engine) { n = engine.tasks().size(); });
+    m_app->onEngine([&n](Monitor::Engine &engine) { n = engine.catalogue().tasks().size(); });
     return n;
 }
 

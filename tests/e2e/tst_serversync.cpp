@@ -130,7 +130,7 @@ void tst_ServerSync::startPolledTask(const QString &dbFile)
     QVERIFY(m_taskId > 0);
     QString serverTaskId;
     m_app->onEngine([&](Monitor::Engine &e) {
-        if (const auto t = e.task(m_taskId))
+        if (const auto t = e.catalogue().task(m_taskId))
             serverTaskId = t->serverTaskId;
     });
     QVERIFY(serverTaskId.size() > 6);

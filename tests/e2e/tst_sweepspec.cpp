@@ -309,7 +309,7 @@ void tst_SweepSpec::storedSweepKeepsTheSpecOrder()
     // As stored: the file's order and its description.
     QString spec;
     m_app->onEngine([this, &spec](Monitor::Engine &engine) {
-        if (const auto sweep = engine.store().sweep(m_sweepId))
+        if (const auto sweep = engine.catalogue().sweep(m_sweepId))
             spec = sweep->spec;
     });
     QVERIFY2(spec.indexOf(QLatin1String("\"reynolds\"")) < spec.indexOf(QLatin1String("\"grading\"")), qPrintable(spec));
@@ -373,8 +373,8 @@ void tst_SweepSpec::relaunchWithMoreIterationsStaysInTheSweep()
     QCOMPARE(t->sweepId.value_or(0), m_sweepId);
     std::optional<Store::CaseRecord> mine, parent;
     m_app->onEngine([&](Monitor::Engine &engine) {
-        mine = engine.store().caseRecord(t->caseId.value_or(0));
-        parent = engine.store().caseRecord(before.caseId.value_or(0));
+        mine = engine.catalogue().caseRecord(t->caseId.value_or(0));
+        parent = engine.catalogue().caseRecord(before.caseId.value_or(0));
     });
     QVERIFY(mine && parent);
     QCOMPARE(mine->sweepId.value_or(0), m_sweepId);

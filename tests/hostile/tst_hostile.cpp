@@ -40,7 +40,7 @@ struct Scenario
     HostileServer::Fault fault;
     int flags = 0;
     // Extra assertions once the phrases are in (engine still running).
-    std::function<void(Monitor::Engine &, HostileServer &)> check = {};
+    std::function<void(Monitor::Engine &, HostileServer &, Store::TaskStore &)> check = {};
     // Engine settings before the call (e.g. short retry windows).
     std::function<void(Monitor::Engine &)> setup = {};
 };
@@ -163,9 +163,9 @@ std::vector<Scenario> catalogue()
                      }
                      return false;
                  },
-                 AutoAnswer, [](Monitor::Engine &e, HostileServer &s) {
+                 AutoAnswer, [](Monitor::Engine &e, HostileServer &s, Store::TaskStore &) {
                      QCOMPARE(s.count("tools/call"), 2);
-                     for (const auto &c : e.store().cases(std::nullopt))
+                     for (const auto &c : e.catalogue().cases(std::nullopt))
                          QVERIFY2(c.pendingInput.isEmpty(), "the journalled question is cleared once answered");
                  }});
     s.push_back({"input_required on tools/call without requestState",
@@ -192,12 +192,12 @@ std::vector<Scenario> catalogue()
 
     // --- before any task exists: failures are retried with backoff, visibly, then end
     const auto shortRetries = [](Monitor::Engine &e) { e.setCaseRetryPolicy(3, 100); };
-    const auto keptUnsent = [](Monitor::Engine &e, HostileServer &s) {
+    const auto keptUnsent = [](Monitor::Engine &, HostileServer &s, Store::TaskStore &store) {
         // The first try and 3 retries (an attempt whose connection dropped may be re-sent once
         // at once, idempotently), then no more.
         QVERIFY2(s.count("tools/call") >= 4 && s.count("tools/call") <= 8,
                  qPrintable(QString::number(s.count("tools/call"))));
-        const auto unsent = e.store().unsubmittedCases();
+        const auto unsent = store.unsubmittedCases();
         QCOMPARE(unsent.size(), 1);      // journalled for a later watch
         QCOMPARE(unsent.first().tool, QStringLiteral("sim"));
     };
@@ -279,9 +279,9 @@ std::vector<Scenario> catalogue()
     s.push_back({"missing resultType on tools/call", "a task handle without `resultType` (absent means complete)",
                  {done},
                  at("tools/call", 0, edited([](json &m, const Call &) { m["result"].erase("resultType"); })),
-                 0, [](Monitor::Engine &e, HostileServer &) {
+                 0, [](Monitor::Engine &e, HostileServer &, Store::TaskStore &) {
                      // Read as a complete CallToolResult: stored as the result, never polled.
-                     const auto tasks = e.store().tasks();
+                     const auto tasks = e.catalogue().tasks();
                      QVERIFY(std::any_of(tasks.begin(), tasks.end(), [](const Store::TaskRecord &t) {
                          return t.serverTaskId.isEmpty() && t.status == Store::TaskStatus::Completed;
                      }));
@@ -315,8 +315,8 @@ std::vector<Scenario> catalogue()
                      m["result"]["status"] = "completed";
                      m["result"]["result"] = {{"content", {{{"type", "text"}, {"text", c.count == 1 ? "result A" : "result B"}}}}};
                  })),
-                 0, [](Monitor::Engine &e, HostileServer &) {
-                     for (const auto &t : e.store().tasks())
+                 0, [](Monitor::Engine &e, HostileServer &, Store::TaskStore &) {
+                     for (const auto &t : e.catalogue().tasks())
                          if (t.tool == QLatin1String("sim"))
                              QVERIFY2(t.result.contains(QLatin1String("result A")), qPrintable(t.result));
                  }});
@@ -329,9 +329,9 @@ std::vector<Scenario> catalogue()
                      return true;
                  },
                  AutoAnswer,
-                 [](Monitor::Engine &e, HostileServer &) {
-                     for (const auto &t : e.store().tasks())
-                         for (const auto &r : e.store().inputRequests(t.id))
+                 [](Monitor::Engine &e, HostileServer &, Store::TaskStore &) {
+                     for (const auto &t : e.catalogue().tasks())
+                         for (const auto &r : e.catalogue().inputRequests(t.id))
                              QCOMPARE(int(r.state), int(Store::InputState::Answered));
                  }});
 
@@ -366,10 +366,10 @@ std::vector<Scenario> catalogue()
                  at("tools/list", 0, reset())});
     s.push_back({"reset on the first tools/call", "drops the kept-alive connection once; the retry is answered",
                  {done}, at("tools/call", 1, reset()),
-                 0, [](Monitor::Engine &e, HostileServer &s) {
+                 0, [](Monitor::Engine &e, HostileServer &s, Store::TaskStore &) {
                      QCOMPARE(s.count("tools/call"), 2);
                      int handles = 0;
-                     for (const auto &t : e.store().tasks())
+                     for (const auto &t : e.catalogue().tasks())
                          handles += t.tool == QLatin1String("sim") ? 1 : 0;
                      QCOMPARE(handles, 1); // one case, one task: the retry did not duplicate it
                  }});
@@ -397,15 +397,15 @@ std::vector<Scenario> catalogue()
     s.push_back({"503 with an absurd Retry-After on tasks/get", "HTTP 503 + Retry-After: 99999999999 on every poll",
                  {QStringLiteral("temporarily unavailable")},
                  at("tasks/get", 0, status(503, {{"Retry-After", "99999999999"}})),
-                 0, [](Monitor::Engine &e, HostileServer &) {
+                 0, [](Monitor::Engine &e, HostileServer &, Store::TaskStore &store) {
                      // Honoured but capped: the next poll is at most a day away, and the task is
                      // still live (not lost, not failed).
-                     for (const auto &t : e.store().liveTasks()) {
+                     for (const auto &t : store.liveTasks()) {
                          const auto due = e.scheduler().dueAtMs(t.id);
                          QVERIFY(due);
                          QVERIFY(*due <= QDateTime::currentMSecsSinceEpoch() + 24LL * 3600 * 1000 + 120000);
                      }
-                     QCOMPARE(e.store().liveTasks().size(), 1);
+                     QCOMPARE(store.liveTasks().size(), 1);
                  }});
     s.push_back({"503 with a garbage Retry-After on the first poll", "HTTP 503 + Retry-After: soon, then normal",
                  {QStringLiteral("temporarily unavailable"), done}, at("tasks/get", 1, status(503, {{"Retry-After", "soon"}}))});
@@ -440,7 +440,7 @@ std::vector<Scenario> catalogue()
                  at("tools/call", 0, [](HostileServer &, const Call &c) {
                      c.socket->write(HostileServer::http(HostileServer::rpcError(c.id, -32020, "Header mismatch: Mcp-Name"), 400));
                  }),
-                 0, [](Monitor::Engine &, HostileServer &s) {
+                 0, [](Monitor::Engine &, HostileServer &s, Store::TaskStore &) {
                      QCOMPARE(s.count("tools/call"), 2); // one re-list and one retry, not a loop
                      QCOMPARE(s.count("tools/list"), 2);
                  }});
@@ -462,8 +462,8 @@ std::vector<Scenario> catalogue()
                      c.socket->write(HostileServer::http(QByteArray::fromStdString(m.dump())));
                      return true;
                  },
-                 0, [](Monitor::Engine &e, HostileServer &) {
-                     for (const auto &t : e.store().liveTasks()) {
+                 0, [](Monitor::Engine &e, HostileServer &, Store::TaskStore &store) {
+                     for (const auto &t : store.liveTasks()) {
                          const auto due = e.scheduler().dueAtMs(t.id);
                          QVERIFY(due);
                          QVERIFY2(*due <= QDateTime::currentMSecsSinceEpoch() + 64000, "clamped to the 60 s ceiling");
@@ -496,15 +496,15 @@ std::vector<Scenario> catalogue()
                      c.socket->write(HostileServer::http(QByteArray::fromStdString(m.dump())));
                      return true;
                  },
-                 0, [](Monitor::Engine &, HostileServer &s) {
+                 0, [](Monitor::Engine &, HostileServer &s, Store::TaskStore &) {
                      QVERIFY2(s.count("tasks/get") <= 4, "polled no faster than the 250 ms floor");
                  }});
     s.push_back({"pollIntervalMs 10^12", "`\"pollIntervalMs\": 1000000000000` on the first poll (working)",
                  {QStringLiteral("changed: working")},
                  at("tasks/get", 1, edited([](json &m, const Call &) { m["result"]["pollIntervalMs"] = 1000000000000LL; })),
-                 0, [](Monitor::Engine &e, HostileServer &s) {
+                 0, [](Monitor::Engine &e, HostileServer &s, Store::TaskStore &store) {
                      QTRY_VERIFY_WITH_TIMEOUT(s.count("tasks/get") >= 1, 30000);
-                     for (const auto &t : e.store().liveTasks()) {
+                     for (const auto &t : store.liveTasks()) {
                          const auto due = e.scheduler().dueAtMs(t.id);
                          QVERIFY(due);
                          QVERIFY2(*due <= QDateTime::currentMSecsSinceEpoch() + 64000, "clamped to the 60 s ceiling (+ at most one 1 s phase slot)");
@@ -516,8 +516,8 @@ std::vector<Scenario> catalogue()
                       at("tasks/get", 0, [](HostileServer &, const Call &c) {
                           c.socket->write(HostileServer::http(HostileServer::rpcError(c.id, -32602, "Unknown task")));
                       })}),
-                 0, [](Monitor::Engine &e, HostileServer &) {
-                     QVERIFY(e.store().liveTasks().isEmpty());
+                 0, [](Monitor::Engine &, HostileServer &, Store::TaskStore &store) {
+                     QVERIFY(store.liveTasks().isEmpty());
                  }});
 
     // --- task ids and statuses
@@ -544,8 +544,8 @@ std::vector<Scenario> catalogue()
     s.push_back({"tasks/get about another task, for ever", "every poll answers about another `taskId`",
                  {QStringLiteral("unreliable")},
                  at("tasks/get", 0, edited([](json &m, const Call &) { m["result"]["taskId"] = "someone-else"; })),
-                 0, [](Monitor::Engine &e, HostileServer &s) {
-                     QVERIFY(e.store().liveTasks().isEmpty());
+                 0, [](Monitor::Engine &, HostileServer &s, Store::TaskStore &store) {
+                     QVERIFY(store.liveTasks().isEmpty());
                      QCOMPARE(s.count("tasks/get"), 3); // given up after the limit, no busy loop
                  },
                  [](Monitor::Engine &e) { e.setWrongTaskLimit(3); }});
@@ -553,8 +553,8 @@ std::vector<Scenario> catalogue()
     s.push_back({"tasks/get about another task, for ever, in German", "the same, in a German window",
                  {QStringLiteral("unreliable")},
                  at("tasks/get", 0, edited([](json &m, const Call &) { m["result"]["taskId"] = "someone-else"; })),
-                 German, [](Monitor::Engine &e, HostileServer &s) {
-                     QVERIFY(e.store().liveTasks().isEmpty());
+                 German, [](Monitor::Engine &, HostileServer &s, Store::TaskStore &store) {
+                     QVERIFY(store.liveTasks().isEmpty());
                      QCOMPARE(s.count("tasks/get"), 3);
                  },
                  [](Monitor::Engine &e) { e.setWrongTaskLimit(3); }});
@@ -573,7 +573,7 @@ std::vector<Scenario> catalogue()
                      m["result"]["tools"] = json::array();
                      m["result"]["nextCursor"] = "again";
                  })),
-                 0, [](Monitor::Engine &, HostileServer &s) {
+                 0, [](Monitor::Engine &, HostileServer &s, Store::TaskStore &) {
                      QVERIFY2(s.count("tools/list") <= 3, qPrintable(QString::number(s.count("tools/list"))));
                  }});
     s.push_back({"duplicate tool names", "lists `sim` twice with different schemas",
@@ -665,8 +665,8 @@ void tst_Hostile::initTestCase()
     m_seed = finished.first().at(0).value<Store::TaskRecord>();
     QCOMPARE(m_seed.status, Store::TaskStatus::Completed);
     QVERIFY(!m_seed.result.isEmpty());
-    m_seed = *engine.store().task(m_seed.id);
-    m_seedEvents = engine.store().taskEvents(m_seed.id);
+    m_seed = *engine.catalogue().task(m_seed.id);
+    m_seedEvents = engine.catalogue().taskEvents(m_seed.id);
     QVERIFY(!m_seedEvents.isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(engine.isIdle(), 30000);
     engine.close();
@@ -803,7 +803,9 @@ void tst_Hostile::misbehaviour()
                                                      .arg(phrase, transcript.join(QLatin1Char('\n')).left(4000))),
                                       30000);
         if (sc.check) {
-            sc.check(engine, server);
+            Store::TaskStore store; // the same file, through a connection of the test's own
+            QVERIFY(store.open(db));
+            sc.check(engine, server, store);
             if (QTest::currentTestFailed())
                 qWarning().noquote() << "Eddy showed:\n" << transcript.join(QLatin1Char('\n')).left(4000);
         }
@@ -811,7 +813,11 @@ void tst_Hostile::misbehaviour()
             return;
         // No key asked twice.
         QVERIFY(transcript.filter(QStringLiteral("input asked: ")).size() <= 1);
-        checkNothingLost(engine.store());
+        {
+            Store::TaskStore store;
+            QVERIFY(store.open(db));
+            checkNothingLost(store);
+        }
         if (qEnvironmentVariableIsSet("EDDY_HOSTILE_TABLE")) {
             QStringList shown;
             for (const QString &line : std::as_const(transcript))

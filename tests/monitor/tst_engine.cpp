@@ -27,6 +27,7 @@ private slots:
     void initTestCase();
     void resumesAfterRestartAndBatches();
     void goneTasksAreLostOrExpired();
+    void catalogueReadsWhatIsStored();
     void ttlWarningForTaskAtRisk();
     void pushesAccelerateSlowPolls();
     void firstChangeIsNotBatched();
@@ -74,7 +75,7 @@ void tst_Engine::resumesAfterRestartAndBatches()
     // taskFinished signals from this engine.
     const auto allCompleted = [&] {
         return std::all_of(taskIds.begin(), taskIds.end(), [&](qint64 id) {
-            const auto t = engine.store().task(id);
+            const auto t = engine.catalogue().task(id);
             return t && t->status == Store::TaskStatus::Completed;
         });
     };
@@ -86,15 +87,15 @@ void tst_Engine::resumesAfterRestartAndBatches()
     QVERIFY(batches.size() >= 1);
     QVERIFY2(batches.size() <= updates, "one emission carries several updates, never the other way");
     for (qint64 id : taskIds) {
-        const auto t = engine.store().task(id);
+        const auto t = engine.catalogue().task(id);
         QVERIFY(t);
         QCOMPARE(t->status, Store::TaskStatus::Completed);
         QVERIFY(!t->result.isEmpty());
         QVERIFY(!t->isToolError);
         QVERIFY(t->finishedAtMs);
-        QVERIFY(engine.store().taskEvents(id).size() >= 2);
+        QVERIFY(engine.catalogue().taskEvents(id).size() >= 2);
         // Progress parsed from the real solver's messages (if a poll saw it running).
-        const auto samples = engine.store().progressSamples(id);
+        const auto samples = engine.catalogue().progressSamples(id);
         for (const auto &s : samples)
             QVERIFY(!s.series.isEmpty());
     }
@@ -135,11 +136,43 @@ void tst_Engine::goneTasksAreLostOrExpired()
     QSignalSpy finished(&engine, &Monitor::Engine::taskFinished);
     QVERIFY(engine.open(db));
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 30000);
-    QCOMPARE(engine.store().task(lostId)->status, Store::TaskStatus::Lost);
-    QCOMPARE(engine.store().task(expiredId)->status, Store::TaskStatus::Expired);
-    QVERIFY(engine.store().task(lostId)->statusMessage.contains(QStringLiteral("does not know")));
-    QCOMPARE(engine.store().taskEvents(lostId).last().status, Store::TaskStatus::Lost);
-    QVERIFY(engine.store().liveTasks().isEmpty());
+    QCOMPARE(engine.catalogue().task(lostId)->status, Store::TaskStatus::Lost);
+    QCOMPARE(engine.catalogue().task(expiredId)->status, Store::TaskStatus::Expired);
+    QVERIFY(engine.catalogue().task(lostId)->statusMessage.contains(QStringLiteral("does not know")));
+    QCOMPARE(engine.catalogue().taskEvents(lostId).last().status, Store::TaskStatus::Lost);
+    {
+        Store::TaskStore store; // the same file, through a connection of the test's own
+        QVERIFY(store.open(db));
+        QVERIFY(store.liveTasks().isEmpty());
+    }
+}
+
+void tst_Engine::catalogueReadsWhatIsStored()
+{
+    Monitor::Engine engine;
+    engine.setMonitoring(false);
+    const Monitor::Catalogue &catalogue = engine.catalogue();
+    // Not open: every read answers empty.
+    QVERIFY(catalogue.servers(true).isEmpty());
+    QVERIFY(!catalogue.task(1));
+    QVERIFY(!catalogue.serverUse(1));
+    const QString db = m_dir.filePath(QStringLiteral("catalogue.sqlite"));
+    QVERIFY(engine.open(db));
+    const qint64 sid = engine.addServer(QStringLiteral("http://127.0.0.1:1/mcp"), QStringLiteral("c"));
+    QVERIFY(sid > 0);
+    {
+        // Written by another connection to the same file: the catalogue reads the database,
+        // not a copy the engine keeps.
+        Store::TaskStore store;
+        QVERIFY(store.open(db));
+        QVERIFY(store.createSession(QStringLiteral("other")));
+    }
+    QCOMPARE(catalogue.servers().size(), 1);
+    QCOMPARE(catalogue.server(sid)->name, QStringLiteral("c"));
+    QCOMPARE(catalogue.serverUse(sid)->tasks, 0);
+    QVERIFY(catalogue.sessionByName(QStringLiteral("other")));
+    engine.close();
+    QVERIFY(catalogue.servers().isEmpty());
 }
 
 void tst_Engine::ttlWarningForTaskAtRisk()
@@ -162,7 +195,7 @@ void tst_Engine::ttlWarningForTaskAtRisk()
     QSignalSpy cancelled(&engine, &Monitor::Engine::cancelSent);
     engine.cancelTasks({task});
     QTRY_COMPARE_WITH_TIMEOUT(cancelled.size(), 1, 20000);
-    QVERIFY(engine.store().task(task)->cancelRequested);
+    QVERIFY(engine.catalogue().task(task)->cancelRequested);
 }
 
 void tst_Engine::pushesAccelerateSlowPolls()
@@ -182,7 +215,7 @@ void tst_Engine::pushesAccelerateSlowPolls()
     const qint64 requestsAfterSubmit = engine.requestsSent();
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
     QVERIFY(engine.pushesReceived() > 0);
-    const auto t = engine.store().task(submitted.first().at(1).toLongLong());
+    const auto t = engine.catalogue().task(submitted.first().at(1).toLongLong());
     QCOMPARE(t->status, Store::TaskStatus::Completed);
     QVERIFY(!t->result.isEmpty());
     // Only the listen request (and at most a poll or two at 20 s) went out meanwhile.
@@ -345,7 +378,7 @@ void tst_Engine::answerInFlightWhenTaskEndedStaysAnswered()
         QTRY_COMPARE_WITH_TIMEOUT(answered.size(), 1, 30000);
         QVERIFY(answered.first().at(2).toBool());
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
-        QCOMPARE(engine.store().task(taskId)->status, Store::TaskStatus::Completed);
+        QCOMPARE(engine.catalogue().task(taskId)->status, Store::TaskStatus::Completed);
     }
     {
         // Back to what the store held at the moment of the kill: the answer begun, not acked.
@@ -359,13 +392,17 @@ void tst_Engine::answerInFlightWhenTaskEndedStaysAnswered()
     QVERIFY(engine.open(db));
     QTRY_COMPARE_WITH_TIMEOUT(answered.size(), 1, 10000);
     QVERIFY2(answered.first().at(2).toBool(), qPrintable(answered.first().at(3).toString()));
-    const auto rec = engine.store().inputRequest(taskId, key);
+    const auto rec = engine.catalogue().inputRequest(taskId, key);
     QVERIFY(rec);
     QCOMPARE(rec->state, Store::InputState::Answered);
     QVERIFY2(nlohmann::json::parse(rec->answer.toStdString()) == nlohmann::json::parse(answer.toStdString()),
              qPrintable(rec->answer));
-    QVERIFY(engine.store().answeringInputRequests().isEmpty());
-    QVERIFY(engine.store().pendingInputRequests().isEmpty());
+    {
+        Store::TaskStore store; // the same file, through a connection of the test's own
+        QVERIFY(store.open(db));
+        QVERIFY(store.answeringInputRequests().isEmpty());
+    }
+    QVERIFY(engine.catalogue().pendingInputRequests().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_Engine)

@@ -75,11 +75,11 @@ void tst_EngineErrors::otherInvalidParamsKeepsTheTask()
 
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 90000);
     QCOMPARE(refused, 3);
-    const auto t = engine.store().task(task);
+    const auto t = engine.catalogue().task(task);
     QVERIFY(t);
     QCOMPARE(t->status, Store::TaskStatus::Completed); // never lost
     QVERIFY(t->result.contains(QStringLiteral("hostile result")));
-    for (const Store::TaskEventRecord &e : engine.store().taskEvents(task))
+    for (const Store::TaskEventRecord &e : engine.catalogue().taskEvents(task))
         QVERIFY2(e.status != Store::TaskStatus::Lost && e.status != Store::TaskStatus::Expired,
                  qPrintable(Store::toText(e.status)));
     // The user was told, in words that say what happened and that the task was kept.
@@ -121,7 +121,7 @@ void tst_EngineErrors::unknownTaskIsLost()
     const qint64 task = submitOne(engine, server, db);
     QVERIFY(task > 0);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 90000);
-    const auto t = engine.store().task(task);
+    const auto t = engine.catalogue().task(task);
     QVERIFY(t);
     // The handle's TTL (10 min) has not run out: the server forgot it for another reason.
     QCOMPARE(t->status, Store::TaskStatus::Lost);

@@ -65,7 +65,7 @@ int countWithStatus(Monitor::Engine &engine, const QList<qint64> &ids, Store::Ta
 {
     int n = 0;
     for (qint64 id : ids) {
-        const auto t = engine.store().task(id);
+        const auto t = engine.catalogue().task(id);
         n += t && t->status == status ? 1 : 0;
     }
     return n;
@@ -76,7 +76,7 @@ QByteArray describe(Monitor::Engine &engine, const QList<qint64> &ids)
 {
     QStringList out;
     for (qint64 id : ids) {
-        const auto t = engine.store().task(id);
+        const auto t = engine.catalogue().task(id);
         out << (t ? QStringLiteral("%1 %2: %3 %4")
                         .arg(id)
                         .arg(Store::toText(t->status), t->statusMessage, t->error.left(200))
@@ -235,7 +235,7 @@ void tst_LegacyEngine::questionsSurviveRestart()
         // server; the restarted server numbers them from 1 again.
         Monitor::Engine other;
         QCOMPARE(submitParked(other, m_dir.filePath(QStringLiteral("answers-other.sqlite")), url, 3).size(), 3);
-        QTRY_COMPARE_WITH_TIMEOUT(other.store().pendingInputRequests().size(), 3, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(other.catalogue().pendingInputRequests().size(), 3, 60000);
     }
     const int count = 4;
     const QString db = m_dir.filePath(QStringLiteral("answers.sqlite"));
@@ -245,8 +245,8 @@ void tst_LegacyEngine::questionsSurviveRestart()
     const QList<qint64> ids = submitParked(engine, db, url, count);
     QCOMPARE(ids.size(), count);
     // The questions as the user sees them (one per task).
-    QTRY_COMPARE_WITH_TIMEOUT(engine.store().pendingInputRequests().size(), count, 60000);
-    const QList<Store::InputRequestRecord> questions = engine.store().pendingInputRequests();
+    QTRY_COMPARE_WITH_TIMEOUT(engine.catalogue().pendingInputRequests().size(), count, 60000);
+    const QList<Store::InputRequestRecord> questions = engine.catalogue().pendingInputRequests();
 
     const QString restarted = restartOnSamePort(server, port, serverData.path());
     QVERIFY2(restarted.isEmpty(), qPrintable(restarted));
@@ -255,11 +255,11 @@ void tst_LegacyEngine::questionsSurviveRestart()
     QVERIFY(QTest::qWaitFor([&] { return engine.requestsSent() > before + 2 * count; }, 90000));
     QCOMPARE(countWithStatus(engine, ids, Store::TaskStatus::InputRequired), count);
     // The same questions, not new ones: nothing more for the user to answer.
-    QCOMPARE(engine.store().pendingInputRequests().size(), count);
+    QCOMPARE(engine.catalogue().pendingInputRequests().size(), count);
     QCOMPARE(asked.size(), count);
 
     // Still the questions the user saw before the restart, under the same keys.
-    const QList<Store::InputRequestRecord> after = engine.store().pendingInputRequests();
+    const QList<Store::InputRequestRecord> after = engine.catalogue().pendingInputRequests();
     for (const Store::InputRequestRecord &q : questions)
         QVERIFY2(std::any_of(after.begin(), after.end(),
                              [&q](const Store::InputRequestRecord &a) {
@@ -274,7 +274,7 @@ void tst_LegacyEngine::questionsSurviveRestart()
         engine.answerInput(q.taskId, q.key, R"({"action":"accept","content":{"action":"repair"}})");
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), count, 120000);
     QCOMPARE(countWithStatus(engine, ids, Store::TaskStatus::Completed), count);
-    QCOMPARE(engine.store().pendingInputRequests().size(), 0);
+    QCOMPARE(engine.catalogue().pendingInputRequests().size(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_LegacyEngine)

@@ -3,6 +3,7 @@
 // @modelcontextprotocol/ext-tasks 0.2.2 under Node; tests/interop/handoff.mjs checks it live), and
 // every malformed or foreign reference is refused with what is wrong.
 #include "app/monitor/engine.h"
+#include "app/store/taskstore.h"
 #include "app/monitor/taskhandle.h"
 
 #include <QTemporaryDir>
@@ -156,6 +157,8 @@ void TstTaskHandle::importValidates()
     Monitor::Engine engine;
     engine.setMonitoring(false);
     QVERIFY(engine.open(dir.filePath(QStringLiteral("eddy.db"))));
+    Store::TaskStore store; // the same file, through a connection of the test's own
+    QVERIFY(store.open(dir.filePath(QStringLiteral("eddy.db"))));
     const QString url = QStringLiteral("http://127.0.0.1:1/mcp");
     const QString other = QStringLiteral("http://127.0.0.1:2/mcp");
     auto ref = [](const QString &server, const char *taskId, const char *generation = "v2") {
@@ -181,7 +184,7 @@ void TstTaskHandle::importValidates()
              qPrintable(report.lines[4].message));
     for (const auto &l : report.lines)
         QVERIFY2(!l.message.contains(QLatin1String("secret-task")), qPrintable(l.message));
-    QCOMPARE(engine.store().taskCount(), 0);
+    QCOMPARE(store.taskCount(), 0);
 
     // With the server's URL: its two tasks come in, in the session; the other server's does not.
     report = engine.importHandles(file, QStringLiteral("handed"), url);
@@ -189,22 +192,22 @@ void TstTaskHandle::importValidates()
     QCOMPARE(report.count(Outcome::Rejected), 3);
     QVERIFY2(report.lines[3].message.contains(url), qPrintable(report.lines[3].message));
     const qint64 first = report.lines[0].taskId;
-    QVERIFY(engine.store().serverByUrl(url));
-    const auto task = engine.store().task(first);
+    QVERIFY(store.serverByUrl(url));
+    const auto task = engine.catalogue().task(first);
     QVERIFY(task);
     QCOMPARE(task->serverTaskId, QStringLiteral("secret-task-aaaa"));
     QCOMPARE(task->status, Store::TaskStatus::Working);
-    QCOMPARE(engine.store().sessionNamesOfTask(first), QList<QString>{QStringLiteral("handed")});
+    QCOMPARE(engine.catalogue().sessionNamesOfTask(first), QList<QString>{QStringLiteral("handed")});
 
     // Again, now that the server is known: the same tasks, not new ones.
     report = engine.importHandles(file, QStringLiteral("handed"));
     QCOMPARE(report.count(Outcome::Known), 2);
     QCOMPARE(report.lines[0].taskId, first);
-    QCOMPARE(engine.store().taskCount(), 2);
+    QCOMPARE(store.taskCount(), 2);
 
     // A 2025-11-25 server's tasks are generation v1: a v2 reference to it is refused.
-    auto legacy = engine.store().serverByUrl(url);
-    QVERIFY(engine.store().setServerDiscovery(
+    auto legacy = store.serverByUrl(url);
+    QVERIFY(store.setServerDiscovery(
         legacy->id, Mcp::eraToString(Mcp::Era::Legacy), QStringLiteral("{}")));
     report = engine.importHandles(line(ref(url, "secret-task-dddd")), {});
     QCOMPARE(report.count(Outcome::Rejected), 1);

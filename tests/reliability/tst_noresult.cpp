@@ -5,6 +5,7 @@
 // fetched it again. Here: the real eddy-cfd-server for that path, and a scripted loopback peer
 // (HostileServer) for a server that says `completed` before it sends the result.
 #include "app/monitor/engine.h"
+#include "app/store/taskstore.h"
 #include "app/net/httpclient.h"
 #include "tests/common/testserver.h"
 #include "tests/hostile/hostileserver.h"
@@ -64,7 +65,7 @@ Store::TaskRecord tst_NoResult::runOnce(const QString &db, const QUrl &url, cons
         || !rejected.isEmpty() || !caseRejected.isEmpty())
         return {};
     const qint64 id = finished.first().at(0).value<Store::TaskRecord>().id;
-    return engine.store().task(id).value_or(Store::TaskRecord{});
+    return engine.catalogue().task(id).value_or(Store::TaskRecord{});
 }
 
 void tst_NoResult::resentCaseAfterCompletionFetchesTheResult()
@@ -111,13 +112,17 @@ void tst_NoResult::storedCompletedWithoutResultIsFetchedOnOpen()
     QVERIFY(engine.open(db));
     QCOMPARE(engine.liveTaskCount(), 1); // not taken as finished
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
-    const auto stored = engine.store().task(t.id);
+    const auto stored = engine.catalogue().task(t.id);
     QVERIFY(stored);
     QCOMPARE(stored->status, Store::TaskStatus::Completed);
     QCOMPARE(stored->result, expected);
     QVERIFY(stored->error.isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(engine.isIdle(), 30000);
-    QVERIFY(engine.store().liveTasks().isEmpty());
+    {
+        Store::TaskStore store; // the same file, through a connection of the test's own
+        QVERIFY(store.open(db));
+        QVERIFY(store.liveTasks().isEmpty());
+    }
 }
 
 void tst_NoResult::completedWithoutResultIsAskedAgain()

@@ -69,7 +69,7 @@ void tst_FirstRun::startsAndConnects()
     QCOMPARE(list.size(), 1);
     QCOMPARE(list.first().url, url.toString());
     QTRY_VERIFY_WITH_TIMEOUT(tools.count() >= 1, 60000);
-    const auto stored = engine.store().servers();
+    const auto stored = engine.catalogue().servers();
     QCOMPARE(stored.size(), 1);
     QVERIFY2(stored.first().tools.contains(QLatin1String("run_cfd_case")), qPrintable(stored.first().tools));
     QCOMPARE(QSettings().value(QStringLiteral("localServer/url")).toString(), url.toString());
@@ -91,14 +91,14 @@ void tst_FirstRun::restartsOnSamePort()
     firstRun.setDataDir(m_dir.filePath(QStringLiteral("server")));
     QSignalSpy ready(&firstRun, &FirstRun::serverReady);
     EngineBridge::Snapshot s;
-    s.servers = engine.store().servers();
+    s.servers = engine.catalogue().servers();
     QCOMPARE(s.servers.size(), 1);
     QVERIFY(firstRun.begin(s, false));
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 60000);
     // The same URL, so tasks stored against it keep polling; no second server record.
     QCOMPARE(ready.first().first().toString(), m_savedUrl);
     QTest::qWait(200);
-    QCOMPARE(engine.store().servers().size(), 1);
+    QCOMPARE(engine.catalogue().servers().size(), 1);
     firstRun.server()->stop();
     QVERIFY(!firstRun.server()->isRunning());
     engine.close();

@@ -82,11 +82,11 @@ void tst_Lineage::relaunchKeepsLineage()
     const qint64 childCase = submitted.at(1).at(0).toLongLong();
     const qint64 childTask = submitted.at(1).at(1).toLongLong();
     QVERIFY(childTask != parentTask);
-    const auto child = engine.store().caseRecord(childCase);
+    const auto child = engine.catalogue().caseRecord(childCase);
     QVERIFY(child);
     QCOMPARE(child->parentCaseId, std::optional<qint64>(parentCase));
     QVERIFY(child->arguments.contains(QLatin1String("150")));
-    QCOMPARE(engine.store().caseRecord(parentCase)->parentCaseId, std::nullopt);
+    QCOMPARE(engine.catalogue().caseRecord(parentCase)->parentCaseId, std::nullopt);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 120000);
 
     // The detail of each side names the other.

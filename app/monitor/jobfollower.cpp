@@ -1,7 +1,10 @@
 // Jobs followed through a server's job adapter (jobadapter.h): the submit tool's job id becomes
 // a task row of pattern "job"; its status tool is polled (batched where it takes several ids)
-// and each answer is mapped onto a task state, so the rest of the engine (events, progress,
-// inbox, results, restart) treats it as a task.
+// and each answer is mapped onto a task state, so the hub (events, progress, inbox, results,
+// restart) treats it as a task. The adapter's poll settings are read again when it is stored
+// while its jobs are live: an interval or batch size changed for a long sweep takes effect at once.
+#include "app/monitor/jobfollower.h"
+
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
 #include "app/monitor/log.h"
@@ -31,11 +34,16 @@ bool isGoneState(const QString &raw)
 }
 } // namespace
 
-std::optional<JobAdapter> Engine::jobAdapter(qint64 serverId, QString *error)
+JobFollower::JobFollower(Engine &hub)
+    : m_hub(hub)
 {
-    if (auto it = m_jobAdapters.constFind(serverId); it != m_jobAdapters.constEnd())
+}
+
+std::optional<JobAdapter> JobFollower::adapter(qint64 serverId, QString *error)
+{
+    if (auto it = m_adapters.constFind(serverId); it != m_adapters.constEnd())
         return *it;
-    const std::optional<QString> text = m_store.jobAdapter(serverId);
+    const std::optional<QString> text = m_hub.m_store.jobAdapter(serverId);
     std::optional<JobAdapter> adapter;
     if (text) {
         QString why;
@@ -47,34 +55,24 @@ std::optional<JobAdapter> Engine::jobAdapter(qint64 serverId, QString *error)
                 *error = why;
         }
     } else if (error) {
-        *error = m_store.lastError();
+        *error = m_hub.m_store.lastError();
     }
-    m_jobAdapters.insert(serverId, adapter);
+    m_adapters.insert(serverId, adapter);
     return adapter;
 }
 
-bool Engine::setJobAdapter(qint64 serverId, const JobAdapter &adapter)
+bool JobFollower::setAdapter(qint64 serverId, const JobAdapter &adapter)
 {
-    if (!m_store.setJobAdapter(serverId, QString::fromStdString(adapter.toJson().dump(2))))
+    if (!m_hub.m_store.setJobAdapter(serverId, QString::fromStdString(adapter.toJson().dump(2))))
         return false;
-    retuneJobs(serverId); // its live jobs poll on the new settings from now on
+    retune(serverId); // its live jobs poll on the new settings from now on
     return true;
 }
 
-void Engine::proposeJobAdapter(qint64 serverId,
-                               std::function<void(const AdapterProposal &, const QString &)> then)
-{
-    withTools(serverId, [then](const json &tools, const QString &error) {
-        if (!error.isEmpty())
-            return then({}, error);
-        then(AdapterProposer::propose(tools), {});
-    });
-}
-
-bool Engine::adoptJob(const Store::CaseRecord &c, const json &callResult, bool isToolError,
+bool JobFollower::adopt(const Store::CaseRecord &c, const json &callResult, bool isToolError,
                       Store::TaskRecord &t)
 {
-    const std::optional<JobAdapter> a = jobAdapter(c.serverId);
+    const std::optional<JobAdapter> a = adapter(c.serverId);
     if (!a || a->submitTool != c.tool || isToolError)
         return false;
     QString jobId = a->jobIdFrom(callResult);
@@ -85,13 +83,13 @@ bool Engine::adoptJob(const Store::CaseRecord &c, const json &callResult, bool i
             const QString where = learned->jobIdPointer != a->jobIdPointer
                                       ? QStringLiteral("structuredContent ") + learned->jobIdPointer
                                       : QStringLiteral("the text, after \"job\"");
-            if (setJobAdapter(c.serverId, *learned))
+            if (setAdapter(c.serverId, *learned))
                 qCInfo(lcMonitor, "server %lld: %s's answer has the job id in %s; the stored "
                                   "adapter reads it there from now on",
                        c.serverId, qPrintable(c.tool), qPrintable(where));
             else
                 qCWarning(lcMonitor, "server %lld: cannot store where the job id is: %s",
-                          c.serverId, qPrintable(m_store.lastError()));
+                          c.serverId, qPrintable(m_hub.m_store.lastError()));
         }
     }
     if (jobId.isEmpty()) {
@@ -110,13 +108,13 @@ bool Engine::adoptJob(const Store::CaseRecord &c, const json &callResult, bool i
     return true;
 }
 
-void Engine::pollJobs(qint64 serverId, const QList<qint64> &due)
+void JobFollower::poll(qint64 serverId, const QList<qint64> &due)
 {
-    ServerLink *l = link(serverId);
-    const std::optional<JobAdapter> a = jobAdapter(serverId);
+    Engine::ServerLink *l = m_hub.link(serverId);
+    const std::optional<JobAdapter> a = adapter(serverId);
     if (!l || !a) {
         for (qint64 id : due)
-            markGone(id, QStringLiteral("The server's job adapter was removed; the job cannot be "
+            m_hub.markGone(id, QStringLiteral("The server's job adapter was removed; the job cannot be "
                                         "followed any more."));
         return;
     }
@@ -125,40 +123,40 @@ void Engine::pollJobs(qint64 serverId, const QList<qint64> &due)
     QList<qint64> taskIds;
     taskIds.reserve(due.size());
     for (qint64 id : due) {
-        if (m_live.contains(id))
+        if (m_hub.m_live.contains(id))
             taskIds << id;
         else
-            m_scheduler->remove(id);
+            m_hub.m_scheduler->remove(id);
     }
     const int chunk = a->canBatch() ? std::max(1, a->maxBatch) : 1;
     for (qsizetype from = 0; from < taskIds.size(); from += chunk)
-        sendJobStatus(serverId, *a, taskIds.mid(from, chunk));
+        sendStatus(serverId, *a, taskIds.mid(from, chunk));
 }
 
-void Engine::sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QList<qint64> &ids)
+void JobFollower::sendStatus(qint64 serverId, const JobAdapter &adapter, const QList<qint64> &ids)
 {
-    ServerLink *l = link(serverId);
+    Engine::ServerLink *l = m_hub.link(serverId);
     if (!l)
         return;
     QStringList jobIds;
     jobIds.reserve(ids.size());
     for (qint64 id : ids)
-        jobIds << m_live.value(id).serverTaskId;
+        jobIds << m_hub.m_live.value(id).serverTaskId;
     const bool batch = ids.size() > 1;
     qCDebug(lcMonitor, "job status poll of %d job(s) on server %lld", int(ids.size()), serverId);
     Mcp::CallJob *job = l->client->callTool(adapter.statusTool, adapter.statusArguments(jobIds));
-    connect(job, &Mcp::Job::finished, this, [this, job, ids, batch, serverId, adapter] {
+    QObject::connect(job, &Mcp::Job::finished, &m_hub, [this, job, ids, batch, serverId, adapter] {
         if (job->hasError() || job->kind() != Mcp::CallJob::Kind::Complete) {
             const Mcp::Error e = job->error();
             for (qint64 id : ids)
-                m_scheduler->failed(id, e.retryAfterMs());
-            ServerLink *l = link(serverId);
-            if (l && l->state != ServerState::BackingOff) {
-                l->state = ServerState::BackingOff;
-                emit serverStateChanged(serverId, ServerState::BackingOff, e.message(), false);
+                m_hub.m_scheduler->failed(id, e.retryAfterMs());
+            Engine::ServerLink *l = m_hub.link(serverId);
+            if (l && l->state != Engine::ServerState::BackingOff) {
+                l->state = Engine::ServerState::BackingOff;
+                emit m_hub.serverStateChanged(serverId, Engine::ServerState::BackingOff, e.message(), false);
             }
-            armPollTimer();
-            checkIdle();
+            m_hub.armPollTimer();
+            m_hub.checkIdle();
             return;
         }
         if (job->isToolError() && batch) {
@@ -171,8 +169,8 @@ void Engine::sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QLi
                       int(ids.size()),
                       qPrintable(firstText(job->callResult()).left(200)));
             for (qint64 id : ids)
-                if (m_live.contains(id))
-                    sendJobStatus(serverId, adapter, {id});
+                if (m_hub.m_live.contains(id))
+                    sendStatus(serverId, adapter, {id});
             return;
         }
         json parsed; // the text content's JSON, for a tool without structuredContent
@@ -180,58 +178,58 @@ void Engine::sendJobStatus(qint64 serverId, const JobAdapter &adapter, const QLi
         if (job->isToolError()) {
             // The status tool refused this id (e.g. the job expired on the server).
             const QString text = firstText(job->callResult());
-            markGone(ids.first(),
+            m_hub.markGone(ids.first(),
                      text.isEmpty() ? QStringLiteral("The server no longer knows the job.") : text);
         } else if (batch) {
             const json &list = jsonAt(payload, adapter.batchResultPointer);
             static const json none;
             for (qsizetype i = 0; i < ids.size(); ++i)
-                finishJobPoll(ids[i],
+                finishPoll(ids[i],
                               adapter,
                               list.is_array() && i < qsizetype(list.size()) ? list[size_t(i)]
                                                                             : none);
         } else {
-            finishJobPoll(ids.first(), adapter, payload);
+            finishPoll(ids.first(), adapter, payload);
         }
-        serverAnswered(serverId, false);
-        armPollTimer();
-        checkIdle();
+        m_hub.serverAnswered(serverId, false);
+        m_hub.armPollTimer();
+        m_hub.checkIdle();
     });
 }
 
-void Engine::finishJobPoll(qint64 taskId, const JobAdapter &a, const json &statusObject)
+void JobFollower::finishPoll(qint64 taskId, const JobAdapter &a, const json &statusObject)
 {
-    const auto it = m_live.constFind(taskId);
-    if (it == m_live.constEnd())
+    const auto it = m_hub.m_live.constFind(taskId);
+    if (it == m_hub.m_live.constEnd())
         return;
     if (!statusObject.is_object()) {
         // This job alone: the others of its batch were answered. Asked again at its interval;
         // given up after a few answers in a row without it.
-        const int count = ++m_wrongTask[taskId];
+        const int count = ++m_hub.m_wrongTask[taskId];
         qCWarning(lcMonitor,
                   "task %lld: the status answer has no status object for this job "
                   "where the adapter looks for one (%d of %d)",
                   taskId,
                   count,
-                  m_wrongTaskLimit);
-        if (count >= m_wrongTaskLimit)
-            return markGone(taskId,
+                  m_hub.m_wrongTaskLimit);
+        if (count >= m_hub.m_wrongTaskLimit)
+            return m_hub.markGone(taskId,
                             QStringLiteral("the status tool answered %1 times in a row without "
                                            "this job's status; check the adapter's "
                                            "batchResultPointer and statePointer")
                                 .arg(count),
                             true);
-        m_scheduler->completed(taskId, std::nullopt);
+        m_hub.m_scheduler->completed(taskId, std::nullopt);
         return;
     }
-    m_wrongTask.remove(taskId);
+    m_hub.m_wrongTask.remove(taskId);
     const JobAdapter::Status s = a.mapStatus(statusObject);
     if (isGoneState(s.rawState))
-        return markGone(taskId, s.message);
+        return m_hub.markGone(taskId, s.message);
     // Backoff: while nothing changes the interval grows; any change starts it afresh. The
     // scheduler keeps it, and keeps every job of the server on the same ticks.
     const bool same = s.message == it->statusMessage && fromMcp(s.status) == it->status;
-    const qint64 interval = m_scheduler->backOff(taskId, same);
+    const qint64 interval = m_hub.m_scheduler->backOff(taskId, same);
 
     Mcp::TaskState st;
     st.taskId = it->serverTaskId.toStdString();
@@ -254,36 +252,36 @@ void Engine::finishJobPoll(qint64 taskId, const JobAdapter &a, const json &statu
                     {"message", s.message.isEmpty() ? std::string("the job failed")
                                                     : s.message.toStdString()}};
     if (s.status != Mcp::TaskStatus::Completed)
-        return applyState(taskId, st);
+        return m_hub.applyState(taskId, st);
     if (a.resultTool.isEmpty()) {
         st.result = json{{"content", json::array({{{"type", "text"}, {"text", statusObject.dump()}}})},
                          {"structuredContent", statusObject}};
-        return applyState(taskId, st);
+        return m_hub.applyState(taskId, st);
     }
-    ServerLink *l = link(it->serverId);
+    Engine::ServerLink *l = m_hub.link(it->serverId);
     if (!l)
         return;
     Mcp::CallJob *job = l->client->callTool(a.resultTool, a.idArguments(it->serverTaskId));
-    connect(job, &Mcp::Job::finished, this, [this, job, taskId, st]() mutable {
+    QObject::connect(job, &Mcp::Job::finished, &m_hub, [this, job, taskId, st]() mutable {
         if (job->hasError() || job->kind() != Mcp::CallJob::Kind::Complete) {
-            m_scheduler->failed(taskId, job->error().retryAfterMs()); // asked again next poll
-            armPollTimer();
+            m_hub.m_scheduler->failed(taskId, job->error().retryAfterMs()); // asked again next poll
+            m_hub.armPollTimer();
             return;
         }
         st.result = job->callResult();
-        applyState(taskId, st);
-        armPollTimer();
-        checkIdle();
+        m_hub.applyState(taskId, st);
+        m_hub.armPollTimer();
+        m_hub.checkIdle();
     });
 }
 
-void Engine::sendJobAnswer(const Store::TaskRecord &t, const QString &key, const json &answer)
+void JobFollower::answer(const Store::TaskRecord &t, const QString &key, const json &answer)
 {
-    const std::optional<JobAdapter> a = jobAdapter(t.serverId);
-    ServerLink *l = link(t.serverId);
+    const std::optional<JobAdapter> a = adapter(t.serverId);
+    Engine::ServerLink *l = m_hub.link(t.serverId);
     if (!a || a->answerTool.isEmpty() || !l) {
-        m_inbox->answerSent(t.id, key, false);
-        emit inputAnswered(t.id, key, false,
+        m_hub.m_inbox->answerSent(t.id, key, false);
+        emit m_hub.inputAnswered(t.id, key, false,
                            QStringLiteral("The server's job adapter has no answer tool: answer the "
                                           "job on the server itself, or add \"answerTool\" to "
                                           "the adapter (eddyctl adapter set)."));
@@ -295,61 +293,55 @@ void Engine::sendJobAnswer(const Store::TaskRecord &t, const QString &key, const
             args[it.key()] = it.value();
     if (key != QLatin1String("question"))
         args["key"] = key.toStdString();
-    ++m_answersInFlight;
+    ++m_hub.m_answersInFlight;
     Mcp::CallJob *job = l->client->callTool(a->answerTool, args);
     const qint64 taskId = t.id;
-    connect(job, &Mcp::Job::finished, this, [this, job, taskId, key] {
-        --m_answersInFlight;
+    QObject::connect(job, &Mcp::Job::finished, &m_hub, [this, job, taskId, key] {
+        --m_hub.m_answersInFlight;
         const bool ok = !job->hasError() && !job->isToolError();
         QString message;
         if (job->hasError())
             message = job->error().message();
         else if (job->isToolError())
             message = firstText(job->callResult());
-        m_inbox->answerSent(taskId, key, ok);
-        emit inputAnswered(taskId, key, ok, message);
-        m_scheduler->pollSoon(taskId);
-        armPollTimer();
-        checkIdle();
+        m_hub.m_inbox->answerSent(taskId, key, ok);
+        emit m_hub.inputAnswered(taskId, key, ok, message);
+        m_hub.m_scheduler->pollSoon(taskId);
+        m_hub.armPollTimer();
+        m_hub.checkIdle();
     });
 }
 
-void Engine::cancelJob(const Store::TaskRecord &t)
+void JobFollower::cancel(const Store::TaskRecord &t)
 {
-    const std::optional<JobAdapter> a = jobAdapter(t.serverId);
-    ServerLink *l = link(t.serverId);
+    const std::optional<JobAdapter> a = adapter(t.serverId);
+    Engine::ServerLink *l = m_hub.link(t.serverId);
     const qint64 id = t.id;
     if (!a || a->cancelTool.isEmpty() || !l) {
         const QString msg = QStringLiteral("Task %1 is a job whose server offers no cancel tool in "
                                            "its adapter; stop it on the server.").arg(id);
-        emit operationFailed(msg);
-        emit cancelSent(id, false, msg);
+        emit m_hub.operationFailed(msg);
+        emit m_hub.cancelSent(id, false, msg);
         return;
     }
-    ++m_answersInFlight;
+    ++m_hub.m_answersInFlight;
     Mcp::CallJob *job = l->client->callTool(a->cancelTool, a->idArguments(t.serverTaskId));
-    connect(job, &Mcp::Job::finished, this, [this, job, id] {
-        --m_answersInFlight;
+    QObject::connect(job, &Mcp::Job::finished, &m_hub, [this, job, id] {
         const bool ok = !job->hasError() && !job->isToolError();
-        const QString msg = ok ? QString()
-                               : QStringLiteral("Cancelling task %1 failed: %2")
-                                     .arg(id)
-                                     .arg(job->hasError() ? job->error().message()
-                                                          : QStringLiteral("the cancel tool refused"));
-        if (!ok)
-            emit operationFailed(msg);
-        emit cancelSent(id, ok, msg);
-        m_scheduler->pollSoon(id);
-        armPollTimer();
-        checkIdle();
+        m_hub.cancelAnswered(id, ok ? QString()
+                                    : QStringLiteral("Cancelling task %1 failed: %2")
+                                          .arg(id)
+                                          .arg(job->hasError()
+                                                   ? job->error().message()
+                                                   : QStringLiteral("the cancel tool refused")));
     });
 }
 
-std::optional<PollScheduler::Ticks> Engine::jobTicks(const Store::TaskRecord &task)
+std::optional<PollScheduler::Ticks> JobFollower::ticks(const Store::TaskRecord &task)
 {
     if (task.pattern != Pattern::Job)
         return std::nullopt;
-    const std::optional<JobAdapter> a = jobAdapter(task.serverId);
+    const std::optional<JobAdapter> a = adapter(task.serverId);
     if (!a)
         return std::nullopt;
     PollScheduler::Ticks t;
@@ -360,10 +352,33 @@ std::optional<PollScheduler::Ticks> Engine::jobTicks(const Store::TaskRecord &ta
     return t;
 }
 
-bool Engine::isJob(qint64 taskId) const
+bool JobFollower::isJob(qint64 taskId) const
 {
-    const auto it = m_live.constFind(taskId);
-    return it != m_live.constEnd() && it->pattern == Pattern::Job;
+    const auto it = m_hub.m_live.constFind(taskId);
+    return it != m_hub.m_live.constEnd() && it->pattern == Pattern::Job;
+}
+
+void JobFollower::retune(qint64 serverId)
+{
+    m_adapters.remove(serverId); // read again from the store on the next use
+    int moved = 0;
+    for (const Store::TaskRecord &t : std::as_const(m_hub.m_live)) {
+        if (t.serverId != serverId || !isJob(t.id))
+            continue;
+        // No adapter any more (or an invalid one): the next poll reports the job as no longer
+        // followable (poll()), so its ticks stay as they were.
+        if (const std::optional<PollScheduler::Ticks> newTicks = ticks(t)) {
+            m_hub.m_scheduler->setTicks(t.id, *newTicks);
+            ++moved;
+        }
+    }
+    if (moved > 0) {
+        qCInfo(lcMonitor,
+               "server %lld: job adapter changed; %d live job(s) follow it now",
+               serverId,
+               moved);
+        m_hub.armPollTimer();
+    }
 }
 
 } // namespace Eddy::Monitor

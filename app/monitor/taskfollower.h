@@ -1,0 +1,46 @@
+#pragma once
+
+#include "app/vocab/records.h"
+
+#include <nlohmann/json.hpp>
+
+namespace Eddy::Mcp {
+class Error;
+}
+
+namespace Eddy::Monitor {
+
+class Engine;
+
+// The task follower: a row of pattern "task" is an MCP task the server gave a handle for. This
+// class asks after it (tasks/get, a listen stream per server for pushes), sends its answers
+// (tasks/update) and its cancel (tasks/cancel); which protocol era is spoken stays inside
+// Mcp::Client. Lives on the engine's thread; the engine (its hub) schedules the polls, applies
+// each state and stores it.
+class TaskFollower final
+{
+    Q_DISABLE_COPY_MOVE(TaskFollower)
+
+public:
+    explicit TaskFollower(Engine &hub);
+
+    // One tasks/get; its answer goes to the hub (Engine::applyState).
+    void poll(qint64 taskId);
+    // The server's listen stream over its live tasks, (re)opened on the next turn or, while one
+    // is open, once a burst of new tasks is over.
+    void scheduleListen(qint64 serverId);
+    // One answer (tasks/update), sent again shortly after a transient failure or until a poll
+    // has brought the question's key; attempt counts those tries.
+    void answer(const Store::TaskRecord &t, const QString &key, const nlohmann::json &answer,
+                int attempt);
+    // tasks/cancel: the task shows cancelRequested until the server agrees.
+    void cancel(const Store::TaskRecord &t);
+
+private:
+    void startListen(qint64 serverId);
+    void wrongTaskAnswer(qint64 taskId, const Mcp::Error &e);
+
+    Engine &m_hub;
+};
+
+} // namespace Eddy::Monitor
