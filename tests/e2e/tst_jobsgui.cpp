@@ -277,7 +277,7 @@ void tst_JobsGui::chartAndExportAsForTasks()
     const QString taskHeader = taskCsv.section(QLatin1Char('\n'), 0, 0);
     const QString jobHeader = jobCsv.section(QLatin1Char('\n'), 0, 0);
     QCOMPARE(jobHeader, taskHeader);
-    QVERIFY2(jobHeader.endsWith(QLatin1String(",answer")), qPrintable(jobHeader));
+    QVERIFY2(jobHeader.endsWith(QLatin1String(",answer,note,tags")), qPrintable(jobHeader));
     QCOMPARE(jobCsv.count(QLatin1Char('\n')), taskCsv.count(QLatin1Char('\n')));
 
     // A long job's chart while it runs: iterations on x, from the status tool's message.
