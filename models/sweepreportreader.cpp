@@ -1,5 +1,6 @@
 #include "models/sweepreportreader.h"
 
+#include "app/mcp/jsonfield.h"
 #include "app/monitor/engine.h"
 #include "models/resultcurves.h"
 
@@ -18,11 +19,7 @@ namespace {
 
 json parse(const QString &text)
 {
-    if (text.isEmpty())
-        return json();
-    const QByteArray utf8 = text.toUtf8();
-    json j = json::parse(utf8.constBegin(), utf8.constEnd(), nullptr, false);
-    return j.is_discarded() ? json() : j;
+    return Json::parseText<json>(text);
 }
 
 QString valueText(const json &v)

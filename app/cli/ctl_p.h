@@ -5,6 +5,7 @@
 #include "app/cli/ctl.h"
 
 #include "app/agent/agent.h"
+#include "app/mcp/jsonfield.h"
 
 #include "app/monitor/outcome.h"
 #include "app/monitor/sweepexport.h"
@@ -32,8 +33,7 @@ inline json parseJson(const QString &text)
 
 inline json parseJsonText(const QString &text)
 {
-    const json j = parseJson(text);
-    return j.is_discarded() ? json() : j;
+    return Json::parseText<json>(text);
 }
 
 inline QString isoMs(std::optional<qint64> ms)

@@ -1,5 +1,6 @@
 #include "app/monitor/sweepexport.h"
 
+#include "app/mcp/jsonfield.h"
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/outcome.h"
 #include "app/store/taskstore.h"
@@ -20,11 +21,7 @@ namespace {
 
 json parse(const QString &text)
 {
-    if (text.isEmpty())
-        return json();
-    const QByteArray utf8 = text.toUtf8();
-    json j = json::parse(utf8.constBegin(), utf8.constEnd(), nullptr, false);
-    return j.is_discarded() ? json() : j;
+    return Json::parseText<json>(text);
 }
 
 QString csvField(QString s)
