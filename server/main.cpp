@@ -7,6 +7,7 @@
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcphandler.h"
+#include "server/pollstats.h"
 #include "server/replicaids.h"
 #include "server/serveroptions.h"
 #include "server/slurmbackend.h"
@@ -92,6 +93,11 @@ int main(int argc, char **argv)
         std::cerr << "eddy-cfd-server: " << error << "\n";
         return 1;
     }
+    std::unique_ptr<PollStats> pollStats;
+    if (!options.statsFile.empty()) {
+        pollStats = std::make_unique<PollStats>(tasks, options.statsFile);
+        pollStats->start();
+    }
     LegacySession sessions;
     McpHandler handler(tasks, sessions, options);
 
@@ -145,6 +151,8 @@ int main(int argc, char **argv)
     pthread_kill(signalThread.native_handle(), SIGTERM);
     signalThread.join();
     tasks.shutdown();
+    if (pollStats)
+        pollStats->stop();
     Log::info("stopped");
     return 0;
 }
