@@ -483,7 +483,11 @@ ref_sid=$(q "$db" "SELECT id FROM servers WHERE url = '$url'" 2> /dev/null)
                WHERE t.server_id = $ref_sid AND r.state = 'answered' AND st.status = 'input_required';
         SELECT 'hostile_tasks=' || count(*) FROM tasks t JOIN servers v ON v.id = t.server_id WHERE v.url IN (${hostile_urls:-''});
         SELECT 'hostile_lost=' || count(*) FROM tasks t JOIN servers v ON v.id = t.server_id WHERE v.url IN (${hostile_urls:-''}) AND t.status = 'lost';
-        SELECT 'hostile_completed=' || count(*) FROM tasks t JOIN servers v ON v.id = t.server_id WHERE v.url IN (${hostile_urls:-''}) AND t.status = 'completed';" 2>> "$out/logs/final.log"
+        SELECT 'hostile_completed=' || count(*) FROM tasks t JOIN servers v ON v.id = t.server_id WHERE v.url IN (${hostile_urls:-''}) AND t.status = 'completed';
+        -- When each went wrong, from the databases' own times (epoch ms): drawn over the run.
+        SELECT 'lost_at=' || coalesce(finished_at, updated_at) FROM tasks WHERE status = 'lost';
+        SELECT 'twice_at=' || t.created_ms FROM s.tasks t WHERE EXISTS (SELECT 1 FROM s.tasks u
+               WHERE u.token_hash = t.token_hash AND u.idempotency_key = t.idempotency_key AND u.created_ms < t.created_ms);" 2>> "$out/logs/final.log"
     if [ -n "${replica_urls:-}" ] && [ -f "$out/replicas/data/tasks.sqlite" ]; then
         q "$db" "ATTACH '$out/replicas/data/tasks.sqlite' AS r;
             SELECT 'replica_tasks=' || count(*) FROM tasks t JOIN servers v ON v.id = t.server_id WHERE v.url IN ($replica_urls);
