@@ -5,6 +5,7 @@
 #include "app/agent/agent.h"
 #include "app/monitor/engine.h"
 #include "app/notifier.h"
+#include "app/stallprobe.h"
 #include "app/vocab/records.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
@@ -276,6 +277,7 @@ int main(int argc, char *argv[])
         return firstRun.prepareQuit(&window, live);
     });
     window.show();
+    const StallProbe stallProbe; // EDDY_STALL_PROBE only (bench/soak)
 
     const int code = app.exec();
     // The agent goes first (it works the engine), on the engine thread as the engine does.

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs every benchmark in bench/ with modest sizes (about 17 minutes on 2 cores) and prints ONE
-# markdown table: what was measured, the number, the target, the verdict, how to reproduce it.
+# Runs every benchmark in bench/ with modest sizes (about 30 minutes on 2 cores, 11 of them the
+# 10-minute soak) and prints ONE markdown table: what was measured, the number, the target, the
+# verdict, how to reproduce it.
 #   bench/run-all.sh [BUILD_DIR] [--out FILE] [--logs DIR] [--node PATH]
 # BUILD_DIR (default: build) must already hold the benchmarks; this script builds nothing:
 #   cmake --build BUILD_DIR --target eddy-cfd-server bench_solver bench_server bench_server_floor \
-#         bench_client bench_store bench_compare bench_gui bench_sweep bench_year bench_openfoam
+#         bench_client bench_store bench_compare bench_gui bench_sweep bench_year bench_openfoam \
+#         eddy-cfd-solve eddyctl eddy bench_soak
 # It reads only the RESULT lines the benchmarks print (format: bench/README.md) and judges each
 # row from its number and target alone. A row that could not be measured (binary not built, bench
 # stopped early, too few samples) says "not measured: why" and is not counted as a miss.
@@ -13,7 +15,7 @@
 set -u
 
 usage() {
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -99,6 +101,10 @@ run year 7 bench_year "$build/bench/store/bench_year" --days 25
 # OpenFOAM's pitzDaily three times by hand and three times through the server (about 2 minutes);
 # without OpenFOAM its rows say "not measured" and why.
 run openfoam 4 bench_openfoam "$build/bench/openfoam/bench_openfoam" all --rounds 3
+# The whole system for 10 minutes with its faults (docs/soak.md); its charts stay in the soak
+# folder of --logs DIR.
+run soak 4 "eddy-cfd-server eddy-cfd-solve eddyctl eddy bench_soak" "$here/soak/soak.sh" "$build" \
+    --minutes 10 --out "$logs/soak"
 
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 {

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <set>
+#include <utility>
 
 namespace Eddy {
 
@@ -262,6 +264,8 @@ int InboxModel::addRequests(const QList<Store::InputRequestRecord> &requests)
 {
     int added = 0;
     bool answered = false;
+    QList<Store::InputRequestRecord> fresh;
+    std::set<std::pair<qint64, QString>> freshKeys; // a question twice in one batch is listed once
     for (const auto &r : requests) {
         if (const int row = rowOf(r.taskId, r.key); row >= 0) {
             Store::InputRequestRecord &listed = m_rows[row];
@@ -272,13 +276,16 @@ int InboxModel::addRequests(const QList<Store::InputRequestRecord> &requests)
             }
             continue;
         }
-        if (r.state != Store::InputState::Pending)
+        if (r.state != Store::InputState::Pending || !freshKeys.insert({r.taskId, r.key}).second)
             continue;
-        const int row = rowCount();
-        beginInsertRows({}, row, row);
-        m_rows.push_back(r);
+        fresh.push_back(r);
+    }
+    // New questions in one insertion: one per row made every view redo its layout per row.
+    if (!fresh.isEmpty()) {
+        beginInsertRows({}, rowCount(), rowCount() + int(fresh.size()) - 1);
+        m_rows.append(fresh);
         endInsertRows();
-        ++added;
+        added = int(fresh.size());
     }
     if (added || answered)
         Q_EMIT countChanged(pendingCount());

@@ -7,6 +7,7 @@
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcphandler.h"
+#include "server/pollstats.h"
 #include "server/replicaids.h"
 #include "server/serveroptions.h"
 #include "server/slurmbackend.h"
@@ -19,6 +20,7 @@
 #include <iostream>
 #include <memory>
 #include <pthread.h>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
@@ -47,6 +49,11 @@ int main(int argc, char **argv)
         break;
     }
     Log::setLevel(options.logLevel);
+    // Solver fields (a few MB each on a large grid) are mapped and given back when a case ends.
+    // With glibc's default the threshold rises to the largest block freed, and from then on the
+    // fields of every large case stayed in the worker threads' arenas: the server grew by about
+    // 15 MB with each pair of grid-512 cases (bench/soak; tst_servermemory).
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     ::umask(077); // the data folder holds token hashes and task ids
     // Every kept-alive poller holds a socket: allow as many as the hard limit permits.
     rlimit files{};
@@ -91,6 +98,11 @@ int main(int argc, char **argv)
     if (!tasks.start(error)) {
         std::cerr << "eddy-cfd-server: " << error << "\n";
         return 1;
+    }
+    std::unique_ptr<PollStats> pollStats;
+    if (!options.statsFile.empty()) {
+        pollStats = std::make_unique<PollStats>(tasks, options.statsFile);
+        pollStats->start();
     }
     LegacySession sessions;
     McpHandler handler(tasks, sessions, options);
@@ -145,6 +157,8 @@ int main(int argc, char **argv)
     pthread_kill(signalThread.native_handle(), SIGTERM);
     signalThread.join();
     tasks.shutdown();
+    if (pollStats)
+        pollStats->stop();
     Log::info("stopped");
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "server/conformancefixtures.h"
 #include "server/legacysession.h"
 #include "server/log.h"
+#include "server/pollstats.h"
 #include "server/mcpwire.h"
 #include "server/pollscanner.h"
 #include "server/secrets.h"
@@ -119,6 +120,7 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
             sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
             return;
         }
+        PollStats::countPoll();
         sendResult(res, call.id, TaskJson::legacy(snap.record, snap.pollIntervalMs));
     } else if (m == "tasks/result") {
         legacyTasksResult(res, call);

@@ -1,5 +1,6 @@
 #include "server/mcpwire.h"
 #include "server/log.h"
+#include "server/pollstats.h"
 
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
@@ -41,6 +42,7 @@ bool containsIgnoreCase(std::string_view s, std::string_view needle)
     }
     res.sharedAt = body.size();
     body += "}}";
+    PollStats::countPoll();
     res.status = 200;
     // clear() and append(): the reused response keeps the capacity, and no _M_replace runs.
     res.contentType.clear();

@@ -98,6 +98,9 @@ std::string ServerOptions::usage()
            "                          and the case folder: task ids carry a MAC under this key\n"
            "                          (a file of at least 32 bytes, mode 0600) and any replica\n"
            "                          answers for any task\n"
+           "  --stats-file FILE       rewrite FILE every second with this run's tasks/get count,\n"
+           "                          the polls the advertised intervals asked for, and tasks\n"
+           "                          by state (for measuring, e.g. bench/soak)\n"
            "  --conformance-fixtures  add the fixture tools, prompts and resources of the MCP\n"
            "                          conformance suite (testing only)\n"
            "  --help                  show this text\n";
@@ -139,7 +142,8 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                                              "--slurm-refresh-ms", "--slurm-solver",
                                              "--slurm-stats", "--replica-key-file",
                                              "--slurm-rest", "--slurm-jwt-file", "--slurm-user",
-                                             "--slurm-rest-timeout-s", "--openfoam-cases"};
+                                             "--slurm-rest-timeout-s", "--openfoam-cases",
+                                             "--stats-file"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -233,6 +237,10 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             if (value != "local" && value != "slurm")
                 return bad("expected local (the default) or slurm");
             out.backend = value;
+        } else if (flag == "--stats-file") {
+            if (value.empty())
+                return bad("give the path of the file to rewrite every second");
+            out.statsFile = value;
         } else if (flag == "--case-dir" || flag == "--slurm-solver" || flag == "--slurm-stats") {
             if (value.empty())
                 return bad("give a path");

@@ -55,6 +55,7 @@ struct ServerOptions
     int slurmRefreshMs = 2000;  // one squeue for all live jobs at most this often
     std::string slurmSolver;    // empty: eddy-cfd-solve next to the server binary
     std::string slurmStatsFile; // empty: none; else rewritten every refresh with call counts
+    std::string statsFile;      // empty: none; else rewritten every second (PollStats)
     // --slurm-rest URL: submit, refresh and cancel through slurmrestd (server/slurmrest.h)
     // with a JWT from SLURM_JWT or slurmJwtFile (0600), as slurmUser (default: this process's).
     std::string slurmRest;

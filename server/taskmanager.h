@@ -81,6 +81,15 @@ public:
     CancelOutcome cancel(const std::string &id, const std::string &tokenHash, Snapshot &after);
     // Tasks the token may see, oldest first.
     std::vector<Snapshot> list(const std::string &tokenHash, bool legacyOnly) const;
+    // Counts of every unexpired task by state, and the polls per second their advertised
+    // intervals ask for (live tasks only; pollstats.cpp).
+    struct Demand
+    {
+        std::int64_t tasks = 0, working = 0, queued = 0, inputRequired = 0;
+        std::int64_t completed = 0, failed = 0, cancelled = 0;
+        double pollsPerSecond = 0;
+    };
+    Demand demand() const;
 
     void addChannel(const std::shared_ptr<SseChannel> &channel);
     void removeChannel(const std::shared_ptr<SseChannel> &channel);

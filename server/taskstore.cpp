@@ -208,7 +208,12 @@ TaskStore::Saved TaskStore::save(const TaskRecord &r, std::int64_t &seq, std::st
                  " (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?17)"
                  " ON CONFLICT(id) DO UPDATE SET status=?5, status_message=?6, updated_ms=?8,"
                  " ttl_ms=?9, input_requests=?11, result=?12, error=?13, key_counter=?14,"
-                 " repairs=?15, seq=?17 WHERE tasks.seq=?16 RETURNING seq");
+                 " repairs=?15, seq=?17,"
+                 // A finished case never resumes: its checkpoint (megabytes for a large grid)
+                 // would stay until the task expires.
+                 " checkpoint=CASE WHEN ?5 IN ('completed', 'failed', 'cancelled') THEN NULL"
+                 " ELSE checkpoint END"
+                 " WHERE tasks.seq=?16 RETURNING seq");
     if (!st)
         return fail(Saved::Failed);
     st.text(1, r.id);
@@ -243,8 +248,9 @@ bool TaskStore::saveCheckpoint(const std::string &id, const std::vector<std::uin
                                const std::string &statusMessage, std::int64_t updatedMs)
 {
     const std::lock_guard lock(m_mutex);
+    // Not for a task that has ended meanwhile (cancelled while the solver saved).
     Statement st(m_db, "UPDATE tasks SET checkpoint=?2, status_message=?3, updated_ms=?4"
-                       " WHERE id=?1");
+                       " WHERE id=?1 AND status NOT IN ('completed', 'failed', 'cancelled')");
     if (!st)
         return false;
     st.text(1, id);

@@ -464,10 +464,18 @@ void MainWindow::buildDocks()
         if (column == InboxModel::MessageColumn)
             QMetaObject::invokeMethod(this, &MainWindow::fitInboxColumns, Qt::QueuedConnection);
     });
-    connect(m_inbox, &QAbstractItemModel::rowsInserted, this, &MainWindow::fitInboxColumns);
-    connect(m_inbox, &QAbstractItemModel::rowsRemoved, this, &MainWindow::fitInboxColumns);
-    connect(m_inbox, &QAbstractItemModel::modelReset, this, &MainWindow::fitInboxColumns);
-    connect(m_inbox, &QAbstractItemModel::dataChanged, this, &MainWindow::fitInboxColumns);
+    // Measured once per burst of changes, from at most s_inboxFitRows rows: a fit per change over
+    // a thousand rows froze the window for minutes while 10,000 questions arrived (bench/soak).
+    m_inboxView->horizontalHeader()->setResizeContentsPrecision(s_inboxFitRows);
+    m_inboxFitTimer = new QTimer(this);
+    m_inboxFitTimer->setSingleShot(true);
+    m_inboxFitTimer->setInterval(0);
+    connect(m_inboxFitTimer, &QTimer::timeout, this, &MainWindow::fitInboxColumns);
+    const auto scheduleFit = [this] { m_inboxFitTimer->start(); };
+    connect(m_inbox, &QAbstractItemModel::rowsInserted, this, scheduleFit);
+    connect(m_inbox, &QAbstractItemModel::rowsRemoved, this, scheduleFit);
+    connect(m_inbox, &QAbstractItemModel::modelReset, this, scheduleFit);
+    connect(m_inbox, &QAbstractItemModel::dataChanged, this, scheduleFit);
     // Picking a question (a click, or Enter on a row) shows it beside the list, its case selected
     // in the monitor. Only the user's pick counts: the view moving its current row by itself
     // (after a reset, on focus) must never put a question under the pointer.

@@ -86,6 +86,8 @@ public:
     // The non-modal answer panel beside the inbox list.
     AnswerPanel *answerPanel() const { return m_answerPanel; }
     QTableView *inboxView() const { return m_inboxView; }
+    // The inbox's column widths are measured from at most this many rows (the shown ones first).
+    static constexpr int s_inboxFitRows = 100;
     QString statusCountsText() const;
 
     // Questions wait in the inbox and are answered in the answer panel (default), or each pops
@@ -231,6 +233,7 @@ private:
     QStringList m_notifierCommand;
     AnswerPanel *m_answerPanel = nullptr;
     QTimer *m_popupTimer = nullptr;
+    QTimer *m_inboxFitTimer = nullptr; // one fitInboxColumns() per burst of inbox changes
     qint64 m_lastDialogClosedMs = 0;
     QSet<QPair<qint64, QString>> m_dismissed; // closed without an answer: not popped up again
     QSet<QPair<qint64, QString>> m_announced; // questions announced once, when first seen open

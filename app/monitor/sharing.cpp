@@ -211,6 +211,17 @@ void Sharing::leaseTick()
     takeUnheld();
 }
 
+// The first poll of a task taken over from another process: when that process meant to poll it
+// (the next poll stored with its last change, e.g. at its creation by `eddyctl sweep submit`),
+// else one interval from now. The other process may have polled it a moment ago and only the
+// poll time of the last change is stored: polling every task taken over at once sent the server
+// a whole round of early polls after each kill -9 (bench/soak, tests/reliability/tst_takeover).
+qint64 Sharing::takenOverDueAt(const Store::TaskRecord &task, qint64 now) const
+{
+    const qint64 interval = m_engine.m_scheduler->clampedInterval(task.pollIntervalMs);
+    return task.nextPollAtMs > now ? std::min(task.nextPollAtMs, now + interval) : now + interval;
+}
+
 void Sharing::takeUnheld()
 {
     if (!m_engine.m_monitoring || !m_engine.isOpen())
@@ -227,7 +238,7 @@ void Sharing::takeUnheld()
             continue;
         qCInfo(lcMonitor, "task %lld: nobody polls it; polling it here", id);
         m_followed.remove(id);
-        m_engine.trackLive(*t, now);
+        m_engine.trackLive(*t, takenOverDueAt(*t, now));
         took = true;
     }
     // Answers left "answering" by a process that went away: sent again (the server ignores a

@@ -76,6 +76,7 @@ public:
 private:
     void leaseTick();
     void takeUnheld();
+    qint64 takenOverDueAt(const Store::TaskRecord &task, qint64 now) const;
     static bool needsPolling(const Store::TaskRecord &task);
     void follow(const Store::TaskRecord &task);
     // Servers another process added, changed or removed (sharingservers.cpp).

@@ -16,6 +16,7 @@
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/serverlog.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -36,42 +37,13 @@
 using namespace Eddy;
 using nlohmann::json;
 using Store::TaskStatus;
+using Test::LogLine;
+using Test::serverLines;
 
 namespace {
 
 constexpr int s_serverPollMs = 500; // the server's pollIntervalMs for a waiting task
 constexpr Test::CtlTimeouts s_ctl{30000, 120000, 10000};
-
-// The server's debug lines about one method, as (time of day in ms, redacted task id, rest).
-struct LogLine
-{
-    qint64 atMs = 0;
-    QString task;
-    QString rest;
-};
-
-QList<LogLine> serverLines(const QByteArray &log, const QString &method)
-{
-    QList<LogLine> out;
-    static const QRegularExpression re(QStringLiteral(
-        "^(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d\\d\\d) eddy\\.server debug: (\\S+) (\\S+)(.*)$"));
-    for (const QByteArray &raw : log.split('\n')) {
-        const auto m = re.match(QString::fromUtf8(raw));
-        if (!m.hasMatch() || m.captured(5) != method)
-            continue;
-        LogLine l;
-        l.atMs = ((m.captured(1).toLongLong() * 60 + m.captured(2).toLongLong()) * 60
-                  + m.captured(3).toLongLong())
-                     * 1000
-                 + m.captured(4).toLongLong();
-        if (!out.isEmpty() && l.atMs < out.last().atMs)
-            l.atMs += 24 * 3600 * 1000; // past midnight
-        l.task = m.captured(6);
-        l.rest = m.captured(7).trimmed();
-        out << l;
-    }
-    return out;
-}
 
 } // namespace
 

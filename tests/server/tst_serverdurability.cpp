@@ -1,7 +1,9 @@
 // Durability of eddy-cfd-server: after SIGKILL and a restart on the same --data-dir every task
 // still answers, a running case resumes from its checkpoint and finishes, queued and waiting
-// cases keep their state; SIGTERM checkpoints and exits 0.
+// cases keep their state; SIGTERM checkpoints and exits 0; a finished case keeps no checkpoint
+// (found by bench/soak: 2 MB per finished grid-256 case, kept until the task expired).
 
+#include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 #include "tests/server/mcptestclient.h"
 
@@ -48,6 +50,7 @@ class tst_ServerDurability : public QObject
 private slots:
     void killAndRestart();
     void terminateCheckpoints();
+    void finishedCaseDropsItsCheckpoint();
 };
 
 void tst_ServerDurability::killAndRestart()
@@ -129,6 +132,38 @@ void tst_ServerDurability::terminateCheckpoints()
     McpTestClient after(server.url());
     QCOMPARE(after.request("tasks/cancel", {{"taskId", id}}).result().value("resultType", ""), std::string("complete"));
     QCOMPARE(after.waitForTask(id, McpTestClient::isTerminal).value("status", ""), std::string("cancelled"));
+}
+
+void tst_ServerDurability::finishedCaseDropsItsCheckpoint()
+{
+    Eddy::Test::TestServer server;
+    QVERIFY2(server.start({"--workers", "1", "--checkpoint-interval-ms", "50", "--log-level", "debug"}),
+             qPrintable(server.errorString()));
+    McpTestClient client(server.url());
+    const std::string id = client.createTask(longCase("checkpointed"));
+    QVERIFY(!id.empty());
+    // It checkpoints while it runs; then it is cancelled, and another one completes.
+    QTRY_VERIFY_WITH_TIMEOUT(server.standardError().contains("checkpoint at iteration"), 60000);
+    client.request("tasks/cancel", {{"taskId", id}});
+    QCOMPARE(client.waitForTask(id, McpTestClient::isTerminal).value("status", ""), std::string("cancelled"));
+    const qsizetype logBefore = server.standardError().size();
+    const std::string done = client.createTask({{"reynolds", 100}, {"grid", 48}, {"max_iterations", 20000},
+                                                {"tolerance", 1e-14}});
+    QCOMPARE(client.waitForTask(done, McpTestClient::isTerminal, 100000).value("status", ""),
+             std::string("completed"));
+    QVERIFY2(server.standardError().mid(logBefore).contains("checkpoint at iteration"),
+             "the completed case never checkpointed; make it longer");
+
+    const QString db = server.dataDir() + "/tasks.sqlite";
+    const auto ended = [&db] {
+        return Eddy::Test::query(db, "SELECT status, length(checkpoint) FROM tasks WHERE status IN "
+                                     "('completed', 'cancelled') ORDER BY status", 10000);
+    };
+    // Both ends are stored (the row may follow the answer by a moment).
+    QTRY_COMPARE_WITH_TIMEOUT(ended().size(), 2, 10000);
+    for (const QStringList &row : ended())
+        QVERIFY2(row.value(1).isEmpty(),
+                 qPrintable("a " + row.value(0) + " case keeps a checkpoint of " + row.value(1) + " bytes"));
 }
 
 QTEST_GUILESS_MAIN(tst_ServerDurability)

@@ -1,0 +1,95 @@
+#include "server/pollstats.h"
+
+#include "server/casefolder.h"
+#include "server/log.h"
+#include "server/taskmanager.h"
+
+#include <nlohmann/json.hpp>
+
+namespace Eddy::Server {
+
+TaskManager::Demand TaskManager::demand() const
+{
+    Demand d;
+    const std::shared_lock lock(m_mutex);
+    const std::int64_t now = nowMs();
+    for (const auto &[id, e] : m_tasks) {
+        if (isExpired(*e, now))
+            continue;
+        ++d.tasks;
+        switch (e->record.status) {
+        case TaskStatus::Working:
+            ++d.working;
+            d.queued += e->queued ? 1 : 0;
+            break;
+        case TaskStatus::InputRequired: ++d.inputRequired; break;
+        case TaskStatus::Completed: ++d.completed; continue;
+        case TaskStatus::Failed: ++d.failed; continue;
+        case TaskStatus::Cancelled: ++d.cancelled; continue;
+        }
+        if (e->pollIntervalMs > 0)
+            d.pollsPerSecond += 1000.0 / e->pollIntervalMs;
+    }
+    return d;
+}
+
+PollStats::PollStats(const TaskManager &tasks, std::string path)
+    : m_tasks(tasks)
+    , m_path(std::move(path))
+    , m_sinceMs(TaskManager::nowMs())
+    , m_lastMs(m_sinceMs)
+{
+}
+
+PollStats::~PollStats()
+{
+    stop();
+}
+
+void PollStats::start()
+{
+    m_thread = std::thread([this] {
+        std::unique_lock lock(m_mutex);
+        while (!m_stopping) {
+            lock.unlock();
+            write();
+            lock.lock();
+            m_cv.wait_for(lock, std::chrono::seconds(1), [this] { return m_stopping; });
+        }
+    });
+}
+
+void PollStats::stop()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_stopping)
+            return;
+        m_stopping = true;
+    }
+    m_cv.notify_all();
+    if (m_thread.joinable())
+        m_thread.join();
+    write();
+}
+
+void PollStats::write()
+{
+    // The rate of the last interval stands for the whole interval: the file is written once a
+    // second, and an advertised interval is at least 10 ms, so the error is one second's share.
+    const TaskManager::Demand d = m_tasks.demand();
+    const std::int64_t now = TaskManager::nowMs();
+    m_asked += d.pollsPerSecond * double(now - m_lastMs) / 1000.0;
+    m_lastMs = now;
+    const nlohmann::json stats = {{"since_ms", m_sinceMs},   {"now_ms", now},
+                                  {"polls", polls()},        {"asked", m_asked},
+                                  {"tasks", d.tasks},        {"working", d.working},
+                                  {"queued", d.queued},      {"input_required", d.inputRequired},
+                                  {"completed", d.completed}, {"failed", d.failed},
+                                  {"cancelled", d.cancelled}};
+    std::string error;
+    if (!CaseFolder::writeAtomically(m_path, stats.dump() + "\n", error))
+        Log::warn("--stats-file: " + error);
+}
+
+} // namespace Eddy::Server

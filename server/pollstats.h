@@ -1,0 +1,48 @@
+#pragma once
+
+// --stats-file: what the server was asked for and what it served, for long measurements
+// (bench/soak). A thread rewrites the file once a second; tasks/get answers are counted on the
+// HTTP threads with one relaxed atomic add.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace Eddy::Server {
+
+class TaskManager;
+
+class PollStats final
+{
+public:
+    // Every tasks/get answered with a task (either era, fast or slow path).
+    static void countPoll() { s_polls.fetch_add(1, std::memory_order_relaxed); }
+    static std::uint64_t polls() { return s_polls.load(std::memory_order_relaxed); }
+
+    PollStats(const TaskManager &tasks, std::string path);
+    ~PollStats(); // stops the thread after one last write
+    PollStats(const PollStats &) = delete;
+    PollStats &operator=(const PollStats &) = delete;
+
+    void start();
+    void stop();
+
+private:
+    void write();
+
+    static inline std::atomic<std::uint64_t> s_polls{0};
+    const TaskManager &m_tasks;
+    const std::string m_path;
+    const std::int64_t m_sinceMs;
+    std::int64_t m_lastMs;
+    double m_asked = 0; // integral over time of each live task's 1 / advertised interval
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    bool m_stopping = false;
+    std::thread m_thread;
+};
+
+} // namespace Eddy::Server

@@ -1,0 +1,117 @@
+// Hundreds of questions arriving in the window at once (found by bench/soak: with 10,000 asking
+// cases submitted by eddyctl beside the window, its main thread did nothing but measure the
+// inbox's columns for minutes: one measure per new row, each over a thousand rows). The real
+// window (offscreen) on a real SQLite file, the real eddyctl submitting into it, eddy-cfd-server on
+// loopback: the inbox lists every question, and the work of fitting its columns is counted as
+// the number of rows the case column's delegate measures, which must not grow with the square
+// of the questions.
+#include "ctlsupport.h"
+#include "models/inboxmodel.h"
+#include "tests/common/e2ewindow.h"
+#include "tests/common/testserver.h"
+#include "widgets/elicitationdialog.h"
+#include "widgets/mainwindow.h"
+
+#include <QCoreApplication>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+
+using namespace Eddy;
+using nlohmann::json;
+
+namespace {
+
+constexpr int s_questions = 400;
+
+// The case column's delegate, counting the rows it is asked to measure.
+class CountingDelegate final : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        ++measured;
+        return QStyledItemDelegate::sizeHint(option, index);
+    }
+    mutable std::atomic<qint64> measured{0};
+};
+
+} // namespace
+
+class tst_InboxBurst : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void manyQuestionsAtOnceAreMeasuredOncePerBurst();
+
+private:
+    Test::TestServer m_server;
+    QTemporaryDir m_dir;
+};
+
+void tst_InboxBurst::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("EddyTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_inboxburst"));
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+    QVERIFY2(m_server.start({QStringLiteral("--poll-interval-ms"), QStringLiteral("1000"),
+                             QStringLiteral("--workers"), QStringLiteral("2")}),
+             qPrintable(m_server.errorString()));
+}
+
+void tst_InboxBurst::manyQuestionsAtOnceAreMeasuredOncePerBurst()
+{
+    const QString db = m_dir.filePath(QStringLiteral("burst.sqlite"));
+    Test::E2eWindowOptions options;
+    options.waitForSession = true;
+    const auto app = Test::E2eWindow::open(db, options);
+    QVERIFY(app);
+    MainWindow &w = *app->window();
+    auto *counting = new CountingDelegate(w.inboxView());
+    w.inboxView()->setItemDelegateForColumn(InboxModel::CaseColumn, counting);
+
+    json reynolds = json::array();
+    for (int i = 0; i < s_questions; ++i)
+        reynolds.push_back(100 + i);
+    // Every case stops at the mesh question.
+    const json spec{{"tool", "run_cfd_case"},
+                    {"fixed", {{"grid", 8}, {"max_iterations", 100}, {"force_mesh_defect", true}}},
+                    {"vary", {{"reynolds", {{"list", reynolds}}}}},
+                    {"concurrency", 32}};
+    const QString specPath = m_dir.filePath(QStringLiteral("spec.json"));
+    QVERIFY(Test::writeFile(specPath, QByteArray::fromStdString(spec.dump())));
+    const Test::CtlRun submit = Test::runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"),
+                                              QStringLiteral("submit"), m_server.url(), specPath});
+    QVERIFY2(submit.code == 0, submit.err.constData());
+
+    QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->rowCount(), s_questions, 120000);
+    // Let the last fit run (it is queued behind the insertion), then count.
+    QTRY_VERIFY_WITH_TIMEOUT(counting->measured > 0, 10000);
+    QCoreApplication::processEvents();
+    const qint64 measured = counting->measured;
+    // One measure per row over every row listed so far would be about s_questions² / 2 rows;
+    // a measure per burst of questions over at most s_inboxFitRows rows stays far below this.
+    const qint64 bound = qint64(s_questions) * 25;
+    qInfo("%d questions: the case column measured %lld rows (at most %lld)", s_questions, qint64(measured), bound);
+    QVERIFY2(measured <= bound,
+             qPrintable(QStringLiteral("the inbox's case column measured %1 rows while %2 questions "
+                                       "arrived (at most %3)")
+                            .arg(measured)
+                            .arg(s_questions)
+                            .arg(bound)));
+}
+
+QTEST_MAIN(tst_InboxBurst)
+#include "tst_inboxburst.moc"
