@@ -95,7 +95,7 @@ run compare 7 bench_compare "$build/bench/compare/bench_compare" all --quick --c
     ${node:+--node "$node"} --scripts "$here/server"
 run store 5 bench_store "$build/bench/store/bench_store" all 10000
 run gui 5 bench_gui "$build/bench/gui/bench_gui" all --seconds 5
-run sweep 6 bench_sweep "$build/bench/gui/bench_sweep" all
+run sweep 7 bench_sweep "$build/bench/gui/bench_sweep" all
 # A tenth of a year of sweeps (about a minute); the whole year by hand: bench_year.
 run year 7 bench_year "$build/bench/store/bench_year" --days 25
 # OpenFOAM's pitzDaily three times by hand and three times through the server (about 2 minutes);

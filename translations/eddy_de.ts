@@ -4594,16 +4594,35 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>Auswerten</translation>
     </message>
     <message>
-        <source>The sweep&apos;s parallel coordinates, or another sweep of the same tool drawn on this plot</source>
-        <translation>Parallele Koordinaten der Parameterstudie, oder eine andere Parameterstudie desselben Werkzeugs in diesem Diagramm</translation>
-    </message>
-    <message>
         <source>Parallel Coordinates...</source>
         <translation>Parallele Koordinaten...</translation>
     </message>
     <message>
         <source>Overlay Sweep</source>
         <translation>Parameterstudie überlagern</translation>
+    </message>
+    <message>
+        <source>The sweep&apos;s parallel coordinates, another sweep of the same tool drawn on this plot, or the selected cases run again</source>
+        <translation>Parallele Koordinaten der Parameterstudie, eine andere Parameterstudie desselben Werkzeugs in diesem Diagramm, oder die ausgewählten Fälle erneut rechnen</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::SweepRowActions</name>
+    <message>
+        <source>Re-run Selected</source>
+        <translation>Ausgewählte erneut rechnen</translation>
+    </message>
+    <message>
+        <source>Submit the selected failed, cancelled or aborted cases again; each joins its sweep</source>
+        <translation>Die ausgewählten fehlgeschlagenen oder abgebrochenen Fälle erneut absenden; jeder bleibt in seiner Parameterstudie</translation>
+    </message>
+    <message>
+        <source>Re-run Failed and Unconverged</source>
+        <translation>Fehlgeschlagene und nicht konvergierte erneut rechnen</translation>
+    </message>
+    <message>
+        <source>Submit again the selected cases that failed or did not converge; each joins its sweep</source>
+        <translation>Die ausgewählten fehlgeschlagenen oder nicht konvergierten Fälle erneut absenden; jeder bleibt in seiner Parameterstudie</translation>
     </message>
     <message>
         <source>Mark as Baseline</source>

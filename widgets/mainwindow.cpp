@@ -195,6 +195,10 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     connect(m_monitor, &TaskMonitor::rerunRequested, this, [this](const QList<qint64> &ids) { rerun(ids); });
     connect(m_monitor, &TaskMonitor::rerunFailedRequested, this,
             [this](const QList<qint64> &ids) { rerun(ids, Rerun::FailedAndUnconverged); });
+    // The same from the sweep table, e.g. the cases brushed on its parallel coordinates.
+    connect(m_sweepResultsView, &SweepResultsView::rerunRequested, this, [this](const QList<qint64> &ids) { rerun(ids); });
+    connect(m_sweepResultsView, &SweepResultsView::rerunFailedRequested, this,
+            [this](const QList<qint64> &ids) { rerun(ids, Rerun::FailedAndUnconverged); });
     connect(m_monitor, &TaskMonitor::shownRowsChanged, this, &MainWindow::updateStatusBar);
     connect(m_monitor, &TaskMonitor::relaunchRequested, this, &MainWindow::relaunch);
     connect(m_sweepResultsView, &SweepResultsView::taskActivated, m_monitor, &TaskMonitor::selectTask);

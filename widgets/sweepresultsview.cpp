@@ -8,6 +8,7 @@
 #include "widgets/charttheme.h"
 #include "widgets/compareview.h"
 #include "widgets/parallelcoordinatespanel.h"
+#include "widgets/sweeprowactions.h"
 #include "widgets/filedialog.h"
 #include "widgets/niceaxis.h"
 
@@ -65,19 +66,6 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint &pos) {
-        const QModelIndex idx = m_table->indexAt(pos);
-        const qint64 taskId = idx.data(SweepResultsModel::TaskIdRole).toLongLong();
-        if (!idx.isValid() || taskId <= 0)
-            return;
-        QMenu menu(this);
-        QAction *baseline = menu.addAction(tr("Mark as Baseline"));
-        baseline->setObjectName(QStringLiteral("markBaseline"));
-        baseline->setToolTip(tr("Compare the sweep's other cases against this one"));
-        connect(baseline, &QAction::triggered, this, [this, taskId] { Q_EMIT baselineRequested(taskId); });
-        menu.exec(m_table->viewport()->mapToGlobal(pos));
-    });
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     // Columns fit their contents when the contents change, not on every layout change: with
     // ResizeToContents each sort re-measured every row (a 1,000-case sweep sorted in 80-220 ms on
@@ -183,8 +171,8 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     // Parallel coordinates and another sweep on the plot share one menu: separate buttons made
     // the row wider than a 1280 px screen in German.
     QToolButton *review = toolButton(QStringLiteral("sweepReview"), tr("Review"),
-                                     tr("The sweep's parallel coordinates, or another sweep of the same "
-                                        "tool drawn on this plot"));
+                                     tr("The sweep's parallel coordinates, another sweep of the same tool "
+                                        "drawn on this plot, or the selected cases run again"));
     review->setPopupMode(QToolButton::InstantPopup);
     auto *reviewMenu = new QMenu(review);
     reviewMenu->setToolTipsVisible(true);
@@ -200,6 +188,11 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_overlayMenu->menuAction()->setToolTip(tr("Draw another sweep of the same tool on this plot, for "
                                                "example the same range on another grid"));
     m_overlayMenu->setEnabled(false);
+    // Mark as Baseline and the re-runs of the selected (e.g. brushed) cases.
+    m_rows = new SweepRowActions(m_table, reviewMenu, this);
+    connect(m_rows, &SweepRowActions::baselineRequested, this, &SweepResultsView::baselineRequested);
+    connect(m_rows, &SweepRowActions::rerunRequested, this, &SweepResultsView::rerunRequested);
+    connect(m_rows, &SweepRowActions::rerunFailedRequested, this, &SweepResultsView::rerunFailedRequested);
     QToolButton *enlarge = enlargeButton(this, QStringLiteral("enlargePlot"));
     connect(enlarge, &QToolButton::clicked, this, &SweepResultsView::enlargePlot);
     tools->addWidget(enlarge);
@@ -667,12 +660,7 @@ void SweepResultsView::enlargePlot()
 
 QList<qint64> SweepResultsView::selectedTasks() const
 {
-    QList<qint64> out;
-    QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
-    for (const QModelIndex &i : std::as_const(rows))
-        out << i.data(SweepResultsModel::TaskIdRole).toLongLong();
-    return out;
+    return m_rows->selectedTasks();
 }
 
 void SweepResultsView::compareSelected()

@@ -23,6 +23,7 @@ class ChartTheme;
 class CompareView;
 class ParallelCoordinatesPanel;
 class SweepResultsModel;
+class SweepRowActions;
 struct SvgPlot;
 
 // A sweep's design-point table (sortable; CSV export) beside a scalar-vs-parameter plot: pick a
@@ -90,6 +91,10 @@ Q_SIGNALS:
     // Mark as Baseline in the table's context menu: the row's task's case becomes its sweep's
     // baseline (the reference the sweep's cases are compared against).
     void baselineRequested(qint64 taskId);
+    // Re-run Selected and Re-run Failed and Unconverged (context menu, Review menu): the selected
+    // cases to submit again, each into its sweep (see SweepRowActions).
+    void rerunRequested(const QList<qint64> &taskIds);
+    void rerunFailedRequested(const QList<qint64> &taskIds);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -114,6 +119,7 @@ private:
     SweepResultsModel *m_model;
     CompareView *m_compare = nullptr;
     ParallelCoordinatesPanel *m_parallel = nullptr;
+    SweepRowActions *m_rows = nullptr;
     SweepResultsModel *m_overlay = nullptr;
     QMenu *m_overlayMenu = nullptr; // Review > Overlay Sweep
     QList<QPair<qint64, QString>> m_overlayChoices;

@@ -7,9 +7,11 @@
 //   window   the real window (QT_QPA_PLATFORM=offscreen) with the sweep's tasks listed and its
 //            results table shown; interactions on the GUI thread, each timed from the call to
 //            the end of the repaint it causes: the task list's search (filter) and status
-//            filter, sorting the task list and the sweep table by each column. p50/p99/max per
-//            kind; the target is p99 < 16 ms (one frame). Brushing belongs to the compare view
-//            (parallel coordinates) and is measured there.
+//            filter, sorting the task list and the sweep table by each column, and brushing the
+//            sweep's parallel coordinates (mouse drags synthesized along each axis; each press,
+//            move and release timed until the sweep table's selection and the repaint of the
+//            table and the plot are done). p50/p99/max per kind; the target is p99 < 16 ms (one
+//            frame).
 // Usage: bench_sweep [report|window|all] [--cases N] [--rounds N]
 // Verdict rows are RESULT lines (bench/common/benchresult.h, read by bench/run-all.sh).
 #include "benchapp.h"
@@ -20,6 +22,8 @@
 #include "models/sweepreportreader.h"
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
+#include "widgets/parallelcoordinatespanel.h"
+#include "widgets/parallelcoordinatesview.h"
 #include "widgets/sweepresultsview.h"
 #include "widgets/taskmonitor.h"
 
@@ -27,7 +31,10 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLoggingCategory>
+#include <QMouseEvent>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -134,6 +141,51 @@ double timed(QAbstractItemView *view, const std::function<void()> &action)
     return double(t.nsecsElapsed()) / 1e6;
 }
 
+// One mouse event sent to the parallel coordinates, timed until the brushed cases are selected
+// in the sweep table and both are repainted.
+double timedMouse(ParallelCoordinatesView *view, QTableView *table, QEvent::Type type, QPointF at)
+{
+    const Qt::MouseButton button = type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton;
+    const Qt::MouseButtons buttons = type == QEvent::MouseButtonRelease ? Qt::NoButton : Qt::LeftButton;
+    QElapsedTimer t;
+    t.start();
+    QMouseEvent event(type, at, view->mapToGlobal(at), button, buttons, Qt::NoModifier);
+    QApplication::sendEvent(view, &event);
+    QCoreApplication::processEvents();
+    table->viewport()->repaint();
+    view->repaint();
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+// Brushing: on each axis in turn, a drag from one point of the axis to another in 8 steps (the
+// brushes of the axes before it stay, as an engineer narrows down); Escape clears them all
+// after the last axis. Every press, move and release is one interaction.
+void brushAxes(ParallelCoordinatesView *view, QTableView *table, int round, std::vector<double> *ms,
+               std::vector<int> *selected)
+{
+    const int axes = int(view->data().axes().size());
+    for (int a = 0; a < axes; ++a) {
+        const QLineF axis = view->axisLine(a);
+        // From near one end to past the middle, a little different each round and axis.
+        const double from = 0.02 + 0.05 * ((round + a) % 4);
+        const double to = 0.55 + 0.08 * ((round * 3 + a) % 5);
+        const auto at = [&](double f) { return QPointF(axis.x1(), axis.y2() - f * (axis.y2() - axis.y1())); };
+        ms->push_back(timedMouse(view, table, QEvent::MouseButtonPress, at(from)));
+        for (int step = 1; step <= 8; ++step)
+            ms->push_back(timedMouse(view, table, QEvent::MouseMove, at(from + (to - from) * step / 8)));
+        ms->push_back(timedMouse(view, table, QEvent::MouseButtonRelease, at(to)));
+        selected->push_back(int(table->selectionModel()->selectedRows().size()));
+    }
+    QElapsedTimer t;
+    t.start();
+    QKeyEvent escape(QEvent::KeyPress, Qt::Key_Escape, Qt::NoModifier);
+    QApplication::sendEvent(view, &escape);
+    QCoreApplication::processEvents();
+    table->viewport()->repaint();
+    view->repaint();
+    ms->push_back(double(t.nsecsElapsed()) / 1e6);
+}
+
 void printInteraction(const std::string &what, const std::vector<double> &ms)
 {
     const double p50 = percentile(ms, 0.5), p99 = percentile(ms, 0.99);
@@ -190,7 +242,18 @@ int benchWindow(const QString &db, qint64 sweepId, int cases, int rounds)
     }
     waitFor([] { return false; }, 500);
 
-    std::vector<double> search, status, sortTasks, sortSweep;
+    results->showParallelCoordinates();
+    ParallelCoordinatesPanel *panel = results->parallelCoordinates();
+    ParallelCoordinatesView *parallel = panel ? panel->view() : nullptr;
+    waitFor([&] { return parallel && parallel->isVisible() && parallel->data().lines().size() == cases; }, 30000);
+    if (!parallel || parallel->data().lines().size() != cases) {
+        fprintf(stderr, "the parallel coordinates show %d lines, not %d\n",
+                parallel ? int(parallel->data().lines().size()) : 0, cases);
+        return 1;
+    }
+
+    std::vector<double> search, status, sortTasks, sortSweep, brush;
+    std::vector<int> brushSelected; // rows selected after each drag
     const QStringList words{QStringLiteral("reynolds"), QStringLiteral("400"), QStringLiteral("grid 32"),
                             QStringLiteral("converged"), QStringLiteral("1e-06"), QStringLiteral("limit"), QString()};
     const QList<TaskMonitor::StatusFilter> filters{TaskMonitor::StatusFilter::Completed, TaskMonitor::StatusFilter::Failed,
@@ -213,12 +276,19 @@ int benchWindow(const QString &db, qint64 sweepId, int cases, int rounds)
             for (Qt::SortOrder o : {Qt::AscendingOrder, Qt::DescendingOrder})
                 sortSweep.push_back(timed(table, [&] { table->sortByColumn(c, o); }));
         }
+        if (round < 2) // a drag is slow (docs/scale.md): two rounds' drags are enough for its p99
+            brushAxes(parallel, table, round, &brush, &brushSelected);
     }
     const std::string n = std::to_string(cases);
     printInteraction(n + "-case sweep: task list search (filter)", search);
     printInteraction(n + "-case sweep: task list status filter", status);
     printInteraction(n + "-case sweep: task list sort by a column", sortTasks);
     printInteraction(n + "-case sweep: sweep table sort by a column", sortSweep);
+    printInteraction(n + "-case sweep: brushing a parallel-coordinates axis", brush);
+    printf("window: %d parallel-coordinates axes; rows selected after a drag: %d to %d\n",
+           int(parallel->data().axes().size()),
+           brushSelected.empty() ? 0 : *std::min_element(brushSelected.begin(), brushSelected.end()),
+           brushSelected.empty() ? 0 : *std::max_element(brushSelected.begin(), brushSelected.end()));
     printf("window: %d sweep table columns, load average %.1f, RSS %.0f MB\n", table->model()->columnCount(),
            loadAverage(), rssMb());
     return 0;

@@ -4,6 +4,7 @@
 #include "models/serverlistmodel.h"
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
+#include "tests/common/ctlprocess.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/testserver.h"
 #include "widgets/compareview.h"
@@ -18,6 +19,7 @@
 #include "widgets/taskmonitor.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -38,6 +40,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 
 #include <nlohmann/json.hpp>
@@ -50,7 +53,8 @@ using json = nlohmann::json;
 // An engineer reviewing a finished sweep in the real window (offscreen, 1280x800) against the
 // real eddy-cfd-server and a real SQLite file: four cavity cases at two tolerances, with and without a
 // mesh question answered "repair". Compare a case with the sweep's first case; brush the parallel
-// coordinates and see the cases selected in the table.
+// coordinates and see the cases selected in the table; brush a sweep with unconverged cases and
+// re-run the brushed ones from the sweep table.
 class tst_CompareGui : public QObject
 {
     Q_OBJECT
@@ -62,6 +66,7 @@ private Q_SLOTS:
     void brushingSelectsCasesInTheTable();
     void fieldPicturesSideBySideAtOneScale();
     void twoSweepsOnOnePlot();
+    void rerunBrushedFailedCasesJoinTheirSweep();
     void cleanupTestCase();
 
 private:
@@ -70,6 +75,8 @@ private:
     void selectRows(const QList<qint64> &tasks);
     void showSweep();
     static int resultRow(const QTableWidget *table, const QString &scalar);
+    // Opens the sweep table's context menu on this task's row and triggers the action named so.
+    void pickFromSweepMenu(qint64 taskId, const QString &action);
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
@@ -412,6 +419,150 @@ void tst_CompareGui::twoSweepsOnOnePlot()
     // Back to the one sweep.
     overlay->actions().first()->trigger();
     QVERIFY(results->overlayPoints().isEmpty());
+}
+
+void tst_CompareGui::pickFromSweepMenu(qint64 taskId, const QString &action)
+{
+    QTableView *table = m_window->sweepResults()->table();
+    const int row = tableRowOf(taskId);
+    QVERIFY(row >= 0);
+    bool found = false;
+    bool picked = false;
+    QTimer poll;
+    poll.setInterval(20);
+    connect(&poll, &QTimer::timeout, this, [&] {
+        auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+        if (!menu)
+            return;
+        poll.stop();
+        for (QAction *a : menu->actions()) {
+            if (a->objectName() == action) {
+                found = true;
+                picked = a->isEnabled();
+                menu->close();
+                if (picked)
+                    a->trigger();
+                return;
+            }
+        }
+        menu->close();
+    });
+    poll.start();
+    Q_EMIT table->customContextMenuRequested(table->visualRect(table->model()->index(row, 0)).center());
+    QVERIFY2(found, qPrintable(QStringLiteral("the sweep table's context menu has no %1").arg(action)));
+    QVERIFY2(picked, qPrintable(QStringLiteral("%1 is disabled").arg(action)));
+}
+
+// A sweep whose cases at 30 iterations stop short of convergence, at three Reynolds numbers.
+// Brushing the lower Reynolds numbers selects two unconverged and two converged cases in the
+// sweep table; Re-run Failed and Unconverged in its context menu sends exactly the two brushed
+// unconverged cases again (the Reynolds 400 one stays as it is), each once (the server's own
+// task list), each into its sweep at its case index (the database).
+void tst_CompareGui::rerunBrushedFailedCasesJoinTheirSweep()
+{
+    const QString db = m_dir.filePath(QStringLiteral("eddy.sqlite"));
+    const QString serverDb = m_server.dataDir() + QStringLiteral("/tasks.sqlite");
+    TaskTableModel *tasks = m_window->taskModel();
+    const QList<qint64> earlier = tasks->taskIds();
+    const qint64 serverId = m_window->serverModel()->index(0).data(ServerListModel::ServerIdRole).toLongLong();
+    m_app->bridge()->submitSweep(serverId, R"({"tool": "run_cfd_case",
+        "fixed": {"case_name": "rerun", "grid": 8},
+        "vary": {"max_iterations": {"list": [30, 20000]}, "reynolds": {"list": [100, 200, 400]}},
+        "concurrency": 4})", m_window->currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(tasks->rowCount(), int(earlier.size()) + 6, 60000);
+    QList<qint64> mine;
+    for (qint64 id : tasks->taskIds())
+        if (!earlier.contains(id))
+            mine << id;
+    const auto finished = [&] {
+        return std::none_of(mine.cbegin(), mine.cend(), [tasks](qint64 id) { return tasks->task(id)->isLive(); });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(finished(), 120000);
+    const qint64 sweepId = tasks->task(mine.first())->sweepId.value_or(0);
+    QVERIFY(sweepId > 0);
+    const auto reynoldsOf = [tasks](qint64 id) {
+        return json::parse(tasks->task(id)->arguments.toStdString(), nullptr, false).value("reynolds", 0.0);
+    };
+    const auto failedOrUnconverged = [tasks](qint64 id) {
+        return TaskMonitor::isRerunnable(*tasks->task(id)) || tasks->outcome(id) == Monitor::Outcome::NotConverged;
+    };
+
+    m_window->monitor()->selectTask(mine.first());
+    SweepResultsModel *model = m_window->sweepResults()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(model->sweepId() == sweepId && model->withResultsCount() == 6, 30000);
+    m_window->sweepResultsDock()->raise();
+    QTRY_VERIFY(m_window->sweepResults()->table()->isVisible());
+    m_window->sweepResults()->findChild<QAction *>(QStringLiteral("showParallelCoordinates"))->trigger();
+    ParallelCoordinatesPanel *panel = m_window->sweepResults()->parallelCoordinates();
+    QTRY_VERIFY(panel->isVisible());
+    QVERIFY(QTest::qWaitForWindowExposed(panel));
+    ParallelCoordinatesView *view = panel->view();
+    QTRY_COMPARE(view->data().lines().size(), 6);
+    const int reynolds = view->data().axisOf(QStringLiteral("reynolds"));
+    QVERIFY(reynolds >= 0);
+
+    // Drag over the lower half of the Reynolds axis: 100 and 200, not 400.
+    const QLineF axis = view->axisLine(reynolds);
+    const QPoint bottom = QPointF(axis.x1(), axis.y2() + 2).toPoint();
+    const QPoint half = QPointF(axis.x1(), axis.y2() - axis.length() / 2).toPoint();
+    QTest::mousePress(view, Qt::LeftButton, {}, bottom);
+    QTest::mouseMove(view, QPointF(axis.x1(), axis.y2() - 20).toPoint());
+    QTest::mouseMove(view, half);
+    QTest::mouseRelease(view, Qt::LeftButton, {}, half);
+    QList<qint64> selected = m_window->sweepResults()->selectedTasks();
+    QCOMPARE(selected.size(), 4);
+    QList<qint64> expected; // the brushed cases that failed or did not converge
+    for (qint64 id : selected) {
+        QVERIFY(reynoldsOf(id) < 300);
+        if (failedOrUnconverged(id))
+            expected << id;
+    }
+    QCOMPARE(expected.size(), 2);
+    qint64 leftOut = 0; // unconverged, outside the brush
+    for (qint64 id : mine)
+        if (!selected.contains(id) && failedOrUnconverged(id))
+            leftOut = id;
+    QVERIFY2(leftOut > 0, "the Reynolds 400 case at 30 iterations converged: nothing outside the brush to leave out");
+
+    const qint64 serverBefore = Test::scalar(serverDb, QStringLiteral("SELECT COUNT(*) FROM tasks"), 10000);
+    pickFromSweepMenu(selected.first(), QStringLiteral("sweepRerunFailed"));
+    if (QTest::currentTestFailed())
+        return;
+    panel->close();
+    QTRY_COMPARE_WITH_TIMEOUT(tasks->rowCount(), int(earlier.size()) + 8, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(Test::scalar(serverDb, QStringLiteral("SELECT COUNT(*) FROM tasks"), 10000),
+                              serverBefore + 2, 30000);
+    QCOMPARE(Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM cases WHERE sweep_id=%1").arg(sweepId), 10000),
+             qint64(8));
+    QCOMPARE(Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM cases WHERE sweep_id=%1 AND parent_case_id IS NOT NULL")
+                                  .arg(sweepId), 10000),
+             qint64(2));
+    for (qint64 parent : expected) {
+        const qint64 caseId = *tasks->task(parent)->caseId;
+        QCOMPARE(Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM cases WHERE parent_case_id=%1").arg(caseId), 10000),
+                 qint64(1));
+        const qint64 child = Test::scalar(db, QStringLiteral("SELECT task_id FROM cases WHERE parent_case_id=%1").arg(caseId),
+                                          10000);
+        QTRY_VERIFY_WITH_TIMEOUT(tasks->task(child), 30000);
+        const Store::TaskRecord *c = tasks->task(child);
+        QCOMPARE(c->sweepId, std::optional<qint64>(sweepId)); // joins its sweep
+        QCOMPARE(Test::scalar(db, QStringLiteral("SELECT idx FROM cases WHERE id=%1").arg(*c->caseId), 10000),
+                 Test::scalar(db, QStringLiteral("SELECT idx FROM cases WHERE id=%1").arg(caseId), 10000));
+        QCOMPARE(reynoldsOf(child), reynoldsOf(parent));
+        const QString key =
+            Test::query(db, QStringLiteral("SELECT idempotency_key FROM cases WHERE id=%1").arg(*c->caseId), 10000)
+                .value(0)
+                .value(0);
+        QVERIFY(!key.isEmpty());
+        QCOMPARE(Test::scalar(serverDb, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE idempotency_key='%1'").arg(key),
+                              10000),
+                 qint64(1));
+    }
+    QCOMPARE(Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM cases WHERE parent_case_id=%1")
+                                  .arg(*tasks->task(leftOut)->caseId), 10000),
+             qint64(0));
+    mine = tasks->taskIds();
+    QTRY_VERIFY_WITH_TIMEOUT(finished(), 120000);
 }
 
 void tst_CompareGui::cleanupTestCase()
