@@ -5,11 +5,13 @@
 #include "server/foamprocess.h"
 #include "server/foamtool.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -278,19 +280,37 @@ bool FoamRunner::prepareRestart(std::string &why)
     if (dirs.empty())
         dirs.push_back(m_caseDir);
     std::string log;
+    const auto removeTime = [&](const std::string &dir, const std::string &time, const char *because) {
+        std::error_code ec;
+        fs::remove_all(fs::path(dir) / time, ec);
+        log += std::string("removed the ") + because + " time folder "
+               + fs::relative(fs::path(dir) / time, m_caseDir).string() + "\n";
+    };
+    // Each rank writes its own folder, so a stop can leave one rank a write ahead of another.
+    // latestTime must name a time every rank has whole: the newest one they share.
+    std::vector<std::set<std::string>> whole;
     for (const std::string &dir : dirs) {
         const auto times = FoamCase::timeFolders(dir);
-        for (std::size_t i = 1; i < times.size(); ++i) {
-            if (FoamCase::isCompleteTime(dir, times[i].first))
-                continue;
-            std::error_code ec;
-            fs::remove_all(fs::path(dir) / times[i].first, ec);
-            log += "removed the incomplete time folder "
-                   + fs::relative(fs::path(dir) / times[i].first, m_caseDir).string() + "\n";
+        whole.emplace_back();
+        for (std::size_t i = 0; i < times.size(); ++i) {
+            if (i == 0 || FoamCase::isCompleteTime(dir, times[i].first))
+                whole.back().insert(times[i].first);
+            else
+                removeTime(dir, times[i].first, "incomplete");
         }
     }
-    const auto times = FoamCase::timeFolders(dirs.front());
-    log += "restarting from time " + (times.empty() ? std::string("0") : times.back().first) + "\n";
+    std::string common = "0";
+    for (const auto &t : FoamCase::timeFolders(dirs.front()))
+        if (std::all_of(whole.begin(), whole.end(), [&](const auto &w) { return w.count(t.first) > 0; }))
+            common = t.first;
+    const double commonValue = std::strtod(common.c_str(), nullptr);
+    for (const std::string &dir : dirs) {
+        const auto times = FoamCase::timeFolders(dir);
+        for (std::size_t i = 1; i < times.size(); ++i)
+            if (times[i].second > commonValue)
+                removeTime(dir, times[i].first, "unshared");
+    }
+    log += "restarting from time " + common + "\n";
     const bool ok = FoamCase::setEntry(m_caseDir, "system/controlDict", "startFrom", "latestTime",
                                        log, why);
     appendText(fs::path(m_caseDir) / "log.restart", log);
