@@ -335,7 +335,11 @@ void tst_SlurmOpenFoam::requeueResumesFromTheLatestTime()
     QVERIFY(watch.waitForFinished(180000));
     QCOMPARE(watch.exitCode(), 0);
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("result"), QString::number(task)});
-    QVERIFY2(r.code == 0, r.out.constData());
+    // On a failure, what the job printed and how it restarted say why.
+    QByteArray jobOutput;
+    for (const QString &name : QDir(folder).entryList({QStringLiteral("slurm-*.out"), QStringLiteral("log.restart")}))
+        jobOutput += "\n--- " + name.toUtf8() + " ---\n" + readAll(folder + QLatin1Char('/') + name);
+    QVERIFY2(r.code == 0, (r.out + jobOutput).constData());
     const QJsonObject s = QJsonDocument::fromJson(r.out).object().value("structuredContent").toObject();
     QCOMPARE(s.value("last_time").toDouble(), 5.0);
     // The second run continued from a written time in the processor folders, not from 0; the

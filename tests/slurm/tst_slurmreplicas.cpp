@@ -11,6 +11,7 @@
 #include "tests/server/mcptestclient.h"
 
 #include <QCryptographicHash>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -92,6 +93,7 @@ private slots:
 private:
     QStringList replicaArgs(int i) const;
     int eddyJobsInJobcomp() const;
+    static bool eddyJobRunning();
     QList<QByteArray> jobcompLinesOf(const std::string &taskId) const;
     void runSweep(const QString &name, const std::function<void()> &midway);
 
@@ -120,6 +122,17 @@ int tst_SlurmReplicas::eddyJobsInJobcomp() const
     if (!f.open(QIODevice::ReadOnly))
         return 0;
     return int(f.readAll().count("Name=eddy-"));
+}
+
+// Whether squeue lists a case's job (named eddy-...) as running.
+bool tst_SlurmReplicas::eddyJobRunning()
+{
+    const QByteArray out = Eddy::Test::Slurm::tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("RUNNING"),
+                                                                            QStringLiteral("-o"), QStringLiteral("%j")});
+    for (const QByteArray &line : out.split('\n'))
+        if (line.startsWith("eddy-"))
+            return true;
+    return false;
 }
 
 // The job completion log's lines for the task's jobs (named after its case folder's key).
@@ -418,7 +431,7 @@ void tst_SlurmReplicas::runSweep(const QString &name, const std::function<void()
     const QString db = m_dir.filePath(name + QStringLiteral(".sqlite"));
     const QString spec = m_dir.filePath(name + QStringLiteral(".json"));
     QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case",
-        "fixed": {"grid": 16, "max_iterations": 1500, "tolerance": 1e-30},
+        "fixed": {"grid": 16, "max_iterations": 300000, "tolerance": 1e-30},
         "vary": {"reynolds": {"list": [100, 200, 400, 600, 800, 1000]}},
         "mode": "grid", "concurrency": 6})"));
     const int jobsBefore = eddyJobsInJobcomp();
@@ -428,9 +441,17 @@ void tst_SlurmReplicas::runSweep(const QString &name, const std::function<void()
     QProcess watch;
     watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY(watch.waitForStarted());
-    QTest::qWait(1500);
-    // The fault strikes while cases are in flight.
-    QVERIFY(watch.state() == QProcess::Running);
+    // The fault strikes while cases are in flight: a job runs, and the watch follows it. A case
+    // is 300,000 iterations (about 3 s of one job), so a loaded machine does not end the sweep
+    // before the fault.
+    QDeadlineTimer inFlight(60000);
+    while (!inFlight.hasExpired() && watch.state() == QProcess::Running && !eddyJobRunning())
+        QTest::qWait(100);
+    QVERIFY2(watch.state() == QProcess::Running,
+             (QByteArray("eddyctl watch ended before the fault: ") + watch.readAllStandardOutput()
+              + watch.readAllStandardError()).constData());
+    QVERIFY2(eddyJobRunning(), "no case's job was running within a minute of the submit");
+    QVERIFY2(eddyJobsInJobcomp() - jobsBefore < 6, "every job ended before the fault");
     midway();
     if (QTest::currentTestFailed())
         return;
