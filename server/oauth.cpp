@@ -2,7 +2,7 @@
 
 #include "server/log.h"
 
-#include <curl/curl.h>
+#include <httplib.h>
 #include <rhonabwy.h>
 
 #include <algorithm>
@@ -55,46 +55,46 @@ bool parseUrl(const std::string &url, Url &out)
     return !out.host.empty();
 }
 
-std::size_t collect(char *data, std::size_t size, std::size_t count, void *user)
-{
-    auto *body = static_cast<std::string *>(user);
-    if (body->size() + size * count > kMaxDocument)
-        return 0; // aborts the transfer
-    body->append(data, size * count);
-    return size * count;
-}
-
-// GET url, expecting 200 and a JSON object; false with an error naming the URL.
+// GET url, expecting 200 and a JSON object; false with an error naming the URL. Through
+// cpp-httplib's client (Debian builds it with OpenSSL: https with the system's CA certificates).
 bool fetchJson(const std::string &url, json &out, std::string &error)
 {
-    CURL *curl = curl_easy_init();
-    if (!curl) {
-        error = "libcurl could not start a transfer";
+    Url u;
+    if (!parseUrl(url, u)) {
+        error = "'" + url + "' is not an absolute http(s) URL";
         return false;
     }
+    httplib::Client client(u.scheme + "://" + u.authority);
+    client.set_connection_timeout(5);
+    client.set_read_timeout(15);
+    client.set_write_timeout(15);
+    client.set_follow_location(false);
     std::string body;
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 5L);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 15L);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &collect);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, "eddy-cfd-server");
-    struct curl_slist *headers = curl_slist_append(nullptr, "Accept: application/json");
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    const CURLcode rc = curl_easy_perform(curl);
-    long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
-    if (rc != CURLE_OK) {
-        error = "cannot fetch " + url + ": " + curl_easy_strerror(rc);
+    bool tooLarge = false;
+    const httplib::Headers headers = {{"Accept", "application/json"}, {"User-Agent", "eddy-cfd-server"}};
+    httplib::Result res = client.Get(u.path.empty() ? "/" : u.path, headers,
+                                     [&](const char *data, std::size_t size) {
+                                         if (body.size() + size > kMaxDocument) {
+                                             tooLarge = true;
+                                             return false;
+                                         }
+                                         body.append(data, size);
+                                         return true;
+                                     });
+    if (tooLarge) {
+        error = url + " answered more than 1 MiB";
         return false;
     }
-    if (status != 200) {
-        error = "fetching " + url + " answered HTTP " + std::to_string(status);
+    if (!res) {
+        const httplib::Error e = res.error();
+        error = "cannot fetch " + url + ": "
+                + (e == httplib::Error::Connection ? std::string("cannot connect")
+                   : e == httplib::Error::Read      ? std::string("no answer within 15 s")
+                                                    : httplib::to_string(e));
+        return false;
+    }
+    if (res->status != 200) {
+        error = "fetching " + url + " answered HTTP " + std::to_string(res->status);
         return false;
     }
     out = json::parse(body, nullptr, false);
@@ -282,7 +282,6 @@ bool OAuthResourceServer::start(const Config &config, std::string &error)
 
 bool OAuthResourceServer::loadKeys(std::string &error)
 {
-    m_lastFetch = std::chrono::steady_clock::now();
     json set;
     if (!fetchJson(m_jwksUri, set, error)) {
         error = "cannot read the authorization server's signing keys: " + error;
@@ -318,8 +317,11 @@ bool OAuthResourceServer::loadKeys(std::string &error)
 bool OAuthResourceServer::refreshKeys(std::string &error)
 {
     const std::lock_guard lock(m_refreshMutex);
-    if (std::chrono::steady_clock::now() - m_lastFetch < std::chrono::seconds(kKeyRefreshS))
+    const auto now = std::chrono::steady_clock::now();
+    if (m_refreshed && now - m_lastRefresh < std::chrono::seconds(kKeyRefreshS))
         return false;
+    m_refreshed = true;
+    m_lastRefresh = now;
     if (!loadKeys(error)) {
         Log::warn("OAuth: " + error);
         return false;

@@ -5,7 +5,8 @@
 // tokens checked as JWTs (RFC 9068) against the issuer's JWKS: the signature (RS256, ES256,
 // PS256 only), iss, aud, exp and nbf (with a small leeway), and the scopes the server needs.
 // The issuer's metadata (RFC 8414 or OpenID discovery) and keys are fetched at start; the keys
-// again when a token names a key id the set does not have, at most once per kKeyRefreshS.
+// again when a token names a key id the set does not have (the issuer rotated its keys), at most
+// once per kKeyRefreshS.
 
 #include <nlohmann/json.hpp>
 
@@ -73,8 +74,8 @@ private:
 
     // Fetches the JWKS from m_jwksUri and replaces the key set; false with an error.
     bool loadKeys(std::string &error);
-    // Fetches again when the last fetch is at least kKeyRefreshS old; true when it did and
-    // the new set was loaded.
+    // Fetches again unless the last refresh is less than kKeyRefreshS old; true when it did and
+    // the new set was loaded, false with error empty when it was too soon.
     bool refreshKeys(std::string &error);
 
     Config m_config;
@@ -86,7 +87,8 @@ private:
     std::mutex m_keysMutex;                  // guards m_keys and every use of a key
     std::shared_ptr<Keys> m_keys;
     std::mutex m_refreshMutex;               // one fetch at a time
-    std::chrono::steady_clock::time_point m_lastFetch{};
+    bool m_refreshed = false;                // a refresh happened (the fetch at start is none)
+    std::chrono::steady_clock::time_point m_lastRefresh{};
 };
 
 } // namespace Eddy::Server
