@@ -1,5 +1,7 @@
 #include "server/serveroptions.h"
 
+#include "server/oauth.h"
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -324,6 +326,12 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
         && (!out.oauthAudience.empty() || !out.oauthScopes.empty() || out.oauthLeewayS != 60)) {
         error = "--oauth-audience, --oauth-scopes and --oauth-leeway-s go with --oauth-issuer URL "
                 "(the authorization server whose tokens this server accepts)";
+        return ParseResult::Error;
+    }
+    if (!out.oauthIssuer.empty() && out.oauthIssuer.rfind("https://", 0) != 0
+        && !OAuthResourceServer::isLoopbackUrl(out.oauthIssuer)) {
+        error = "--oauth-issuer must be an https URL (plain http only on 127.0.0.1, localhost or "
+                "[::1], for testing): access tokens and the issuer's keys travel over it";
         return ParseResult::Error;
     }
     if (!out.oauthIssuer.empty() && !out.token.empty()) {

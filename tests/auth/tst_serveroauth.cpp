@@ -137,7 +137,15 @@ public:
         return reply["access_token"].get<std::string>();
     }
 
-    // A token the provider's test endpoint signs (provider.mjs: key rs, ec, other, none, hs).
+    // From now on the provider's JWKS also has the key "rotated" (provider.mjs).
+    bool rotate() const
+    {
+        std::string out;
+        return httpCall(m_issuer + "/test/rotate", "{}", {}, "application/json", out) == 204;
+    }
+
+    // A token the provider's test endpoint signs (provider.mjs: key rs, ec, other, rotated, none,
+    // hs).
     std::string mint(const json &spec) const
     {
         std::string out;
@@ -199,6 +207,7 @@ private slots:
     void initTestCase();
     void noTokenPointsToMetadata();
     void providerTokenAccepted();
+    void rotatedKeyFetchedOnce();
     void badTokensRefused_data();
     void badTokensRefused();
     void missingScope();
@@ -282,6 +291,31 @@ void tst_ServerOAuth::providerTokenAccepted()
         r = client.request("tools/list");
         QVERIFY2(r.status == 200, (spec.dump() + ": " + r.body).c_str());
     }
+}
+
+void tst_ServerOAuth::rotatedKeyFetchedOnce()
+{
+    // The provider rotates in a key after the server fetched the set: a token signed with it
+    // makes the server fetch the keys again, and is accepted.
+    const auto fetches = [&] { return m_server.standardError().count("signing keys fetched again"); };
+    QCOMPARE(fetches(), 0);
+    QVERIFY(m_provider.rotate());
+    const auto now = std::int64_t(std::time(nullptr));
+    const json claims = {{"sub", "dave"}, {"aud", m_url}, {"scope", "cfd:run"}, {"exp", now + 300}};
+    McpTestClient client(m_server.url());
+    client.setToken(m_provider.mint({{"key", "rotated"}, {"claims", claims}}));
+    HttpReply r = client.request("tools/list");
+    QVERIFY2(r.status == 200, r.body.c_str());
+    QTRY_COMPARE(fetches(), 1);
+    // Unknown key ids right after: refused, without fetching again (at most one refresh in
+    // kKeyRefreshS, so forged key ids cannot make the server hammer the provider).
+    for (const char *kid : {"forged-1", "forged-2", "forged-3"}) {
+        client.setToken(m_provider.mint({{"key", "other"}, {"kid", kid}, {"claims", claims}}));
+        r = client.request("tools/list");
+        QCOMPARE(r.status, 401L);
+        QVERIFY2(www(r).find("invalid_token") != std::string::npos, www(r).c_str());
+    }
+    QCOMPARE(fetches(), 1);
 }
 
 void tst_ServerOAuth::badTokensRefused_data()

@@ -9,8 +9,9 @@
 //
 // POST /test/mint (JSON {claims, key, alg, kid}) signs claims the tests cannot get from a real
 // token endpoint, such as an expired token: key "rs" (the published RSA key; alg RS256 or PS256),
-// "ec" (the published P-256 key, ES256), "other" (an RSA key that is not published), "none" (an
-// unsigned token, alg none) or "hs" (HS256 with a shared secret). Only on loopback, for tests.
+// "ec" (the published P-256 key, ES256), "other" (an RSA key that is not published), "rotated"
+// (a P-256 key published only after POST /test/rotate), "none" (an unsigned token, alg none) or
+// "hs" (HS256 with a shared secret). Only on loopback, for tests.
 
 import http from 'node:http';
 
@@ -34,6 +35,7 @@ try {
 const rs = await jose.generateKeyPair('RS256', { extractable: true });
 const ec = await jose.generateKeyPair('ES256', { extractable: true });
 const other = await jose.generateKeyPair('RS256', { extractable: true });
+const rotated = await jose.generateKeyPair('ES256', { extractable: true });
 const rsJwk = { ...(await jose.exportJWK(rs.privateKey)), kid: 'eddy-test-rsa', use: 'sig' };
 const ecJwk = { ...(await jose.exportJWK(ec.privateKey)), kid: 'eddy-test-ec', use: 'sig' };
 
@@ -91,6 +93,10 @@ const mint = async (spec) => {
         return new jose.SignJWT(claims)
             .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: spec.kid ?? 'eddy-test-ec' })
             .sign(ec.privateKey);
+    case 'rotated':
+        return new jose.SignJWT(claims)
+            .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: spec.kid ?? 'eddy-test-rotated' })
+            .sign(rotated.privateKey);
     case 'other':
         return new jose.SignJWT(claims)
             .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: spec.kid ?? 'eddy-test-rsa' })
@@ -102,8 +108,27 @@ const mint = async (spec) => {
     }
 };
 
+// POST /test/rotate: from then on the JWKS also publishes the key "eddy-test-rotated" (ES256),
+// as a provider does when it rotates its keys; mint with key "rotated" signs with it.
+let rotatedKeys = null;
+const publicJwk = async (key, kid) => ({ ...(await jose.exportJWK(key)), kid, use: 'sig' });
+
 const callback = provider.callback();
-server.on('request', (req, res) => {
+server.on('request', async (req, res) => {
+    if (req.method === 'POST' && req.url === '/test/rotate') {
+        rotatedKeys = {
+            keys: [await publicJwk(rs.publicKey, 'eddy-test-rsa'), await publicJwk(ec.publicKey, 'eddy-test-ec'),
+                await publicJwk(rotated.publicKey, 'eddy-test-rotated')],
+        };
+        res.writeHead(204);
+        res.end();
+        return;
+    }
+    if (rotatedKeys && req.method === 'GET' && req.url === '/jwks') {
+        res.writeHead(200, { 'Content-Type': 'application/jwk-set+json' });
+        res.end(JSON.stringify(rotatedKeys));
+        return;
+    }
     if (req.method === 'POST' && req.url === '/test/mint') {
         let body = '';
         req.on('data', (chunk) => { body += chunk; });
