@@ -6,6 +6,7 @@
 #include <rhonabwy.h>
 
 #include <algorithm>
+#include <cctype>
 #include <ctime>
 
 using nlohmann::json;
@@ -368,6 +369,17 @@ OAuthResourceServer::Verdict OAuthResourceServer::check(std::string_view authori
     if (alg != "RS256" && alg != "ES256" && alg != "PS256")
         return refuse(Kind::Invalid, "the access token's alg '" + quotable(alg).substr(0, 16)
                                          + "' is not accepted (RS256, ES256 or PS256 only)");
+    // RFC 9068 access tokens say typ at+jwt; many providers still say JWT or nothing. Any other
+    // type (an ID token's logout or DPoP proof, say) is not an access token.
+    if (header.contains("typ")) {
+        const std::string typ = header["typ"].is_string() ? header["typ"].get<std::string>() : "?";
+        std::string lower;
+        for (char c : typ)
+            lower.push_back(char(std::tolower(static_cast<unsigned char>(c))));
+        if (lower != "at+jwt" && lower != "application/at+jwt" && lower != "jwt")
+            return refuse(Kind::Invalid, "the token's typ '" + quotable(typ).substr(0, 32)
+                                             + "' is not an access token's (at+jwt)");
+    }
     if (dot2 + 1 >= token.size())
         return refuse(Kind::Invalid, "the access token has no signature");
     const std::string kid = header.contains("kid") && header["kid"].is_string()

@@ -282,9 +282,10 @@ void tst_ServerOAuth::providerTokenAccepted()
     HttpReply r = client.request("tools/list");
     QCOMPARE(r.status, 200L);
     QVERIFY(r.result().contains("tools"));
-    // ES256 and PS256 with the provider's published keys.
+    // ES256 and PS256 with the provider's published keys, and typ JWT as many providers send.
     const auto now = std::int64_t(std::time(nullptr));
-    for (const json &spec : {json{{"key", "ec"}}, json{{"key", "rs"}, {"alg", "PS256"}}}) {
+    for (const json &spec : {json{{"key", "ec"}}, json{{"key", "rs"}, {"alg", "PS256"}},
+                             json{{"key", "rs"}, {"typ", "JWT"}}}) {
         json s = spec;
         s["claims"] = {{"sub", "carol"}, {"aud", m_url}, {"scope", "cfd:run"}, {"exp", now + 300}};
         client.setToken(m_provider.mint(s));
@@ -342,6 +343,8 @@ void tst_ServerOAuth::badTokensRefused_data()
     QTest::newRow("wrong issuer") << spec({{"key", "rs"}, {"claims", with({{"iss", "https://id.example.org"}})}})
                                   << "not issued by";
     QTest::newRow("no sub") << spec({{"key", "rs"}, {"claims", with({{"sub", nullptr}})}}) << "no sub";
+    QTest::newRow("not an access token's typ")
+        << spec({{"key", "rs"}, {"typ", "logout+jwt"}, {"claims", good}}) << "typ 'logout+jwt'";
     QTest::newRow("not a JWT") << "raw:opaque-token-0123456789" << "not a signed JWT";
 }
 

@@ -84,26 +84,26 @@ const mint = async (spec) => {
     const encode = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
     switch (spec.key) {
     case 'none':
-        return `${encode({ alg: 'none', typ: 'at+jwt', kid: spec.kid ?? 'eddy-test-rsa' })}.${encode(claims)}.`;
+        return `${encode({ alg: 'none', typ: spec.typ ?? 'at+jwt', kid: spec.kid ?? 'eddy-test-rsa' })}.${encode(claims)}.`;
     case 'hs':
         return new jose.SignJWT(claims)
-            .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: spec.kid ?? 'eddy-test-rsa' })
+            .setProtectedHeader({ alg: 'HS256', typ: spec.typ ?? 'at+jwt', kid: spec.kid ?? 'eddy-test-rsa' })
             .sign(new TextEncoder().encode('a-shared-secret-of-at-least-32-bytes!!'));
     case 'ec':
         return new jose.SignJWT(claims)
-            .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: spec.kid ?? 'eddy-test-ec' })
+            .setProtectedHeader({ alg: 'ES256', typ: spec.typ ?? 'at+jwt', kid: spec.kid ?? 'eddy-test-ec' })
             .sign(ec.privateKey);
     case 'rotated':
         return new jose.SignJWT(claims)
-            .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: spec.kid ?? 'eddy-test-rotated' })
+            .setProtectedHeader({ alg: 'ES256', typ: spec.typ ?? 'at+jwt', kid: spec.kid ?? 'eddy-test-rotated' })
             .sign(rotated.privateKey);
     case 'other':
         return new jose.SignJWT(claims)
-            .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: spec.kid ?? 'eddy-test-rsa' })
+            .setProtectedHeader({ alg: 'RS256', typ: spec.typ ?? 'at+jwt', kid: spec.kid ?? 'eddy-test-rsa' })
             .sign(other.privateKey);
     default:
         return new jose.SignJWT(claims)
-            .setProtectedHeader({ alg: spec.alg ?? 'RS256', typ: 'at+jwt', kid: spec.kid ?? 'eddy-test-rsa' })
+            .setProtectedHeader({ alg: spec.alg ?? 'RS256', typ: spec.typ ?? 'at+jwt', kid: spec.kid ?? 'eddy-test-rsa' })
             .sign(rs.privateKey);
     }
 };
