@@ -230,8 +230,11 @@ void tst_ServerOAuth::initTestCase()
 {
     QString error;
     QVERIFY2(m_provider.start(error), qPrintable(error));
-    QVERIFY2(m_server.start({"--oauth-issuer", QString::fromStdString(m_provider.issuer()),
-                             "--oauth-scopes", "cfd:run", "--workers", "1"}),
+    // tst_serveroauth_httplib sets EDDY_SERVER_EXTRA_ARGS="--http-engine httplib".
+    const QStringList extra = qEnvironmentVariable("EDDY_SERVER_EXTRA_ARGS").split(' ', Qt::SkipEmptyParts);
+    QVERIFY2(m_server.start(QStringList{"--oauth-issuer", QString::fromStdString(m_provider.issuer()),
+                                        "--oauth-scopes", "cfd:run", "--workers", "1"}
+                            + extra),
              qPrintable(m_server.errorString() + QString::fromUtf8(m_server.standardError())));
     m_url = m_server.url().toStdString();
     std::string why;
@@ -447,6 +450,21 @@ void tst_ServerOAuth::otherUserSeesUnknownTask()
     // A batched status names it unknown too.
     const HttpReply batch = job(bob, "get_cfd_case_status", {{"job_ids", {id}}});
     QVERIFY2(batch.body.find("\"unknown\"") != std::string::npos, batch.body.c_str());
+
+    // Bob's listen for it is acknowledged without it, as for an id nobody issued.
+    for (const std::string &taskId : {id, unknown}) {
+        const json p = {{"_meta", McpTestClient::meta()}, {"notifications", {{"taskIds", {taskId}}}}};
+        Eddy::Test::SseReader listen;
+        listen.start(bob.url(),
+                     json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "subscriptions/listen"}, {"params", p}}.dump(),
+                     bob.headersFor("subscriptions/listen", p));
+        const json ack = listen.waitForEvent([](const json &e) {
+            return e.value("method", "") == "notifications/subscriptions/acknowledged";
+        });
+        listen.stop();
+        QVERIFY(!ack.is_null());
+        QCOMPARE(ack["params"]["notifications"]["taskIds"], json::array());
+    }
 
     // 2025-11-25: bob's tasks/list does not show it.
     const std::string session = bob.initialize();
