@@ -11,11 +11,14 @@
 
 #include <curl/curl.h>
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QTemporaryDir>
+#include <QUrl>
+#include <QUrlQuery>
 #include <QtTest>
 
 #include <ctime>
@@ -137,6 +140,85 @@ public:
         return reply["access_token"].get<std::string>();
     }
 
+    // A person signs in as login through the provider's own pages, as a browser would: the
+    // authorization request (PKCE S256, resource indicator), the login form, the consent form,
+    // the redirect with the code, and the code exchanged for a JWT access token. Empty on
+    // failure, with the step in error.
+    std::string signIn(const std::string &login, const std::string &resource, std::string &error) const
+    {
+        const std::string redirect = "http://127.0.0.1:7/callback";
+        const QByteArray verifier = QByteArray::number(quint64(std::time(nullptr)))
+                                    + QByteArray(40, 'v') + QByteArray::fromStdString(login);
+        const QByteArray challenge = QCryptographicHash::hash(verifier, QCryptographicHash::Sha256)
+                                         .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+        std::string url = m_issuer + "/auth?client_id=eddy-desktop&response_type=code&redirect_uri="
+                          + formEncode(redirect) + "&scope=" + formEncode("openid cfd:run")
+                          + "&code_challenge=" + challenge.toStdString()
+                          + "&code_challenge_method=S256&state=s1&resource=" + formEncode(resource);
+        CURL *curl = curl_easy_init();
+        curl_easy_setopt(curl, CURLOPT_COOKIEFILE, ""); // the interaction cookies, in memory
+        curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
+        curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &collect);
+        std::string code;
+        std::string form; // non-empty: POST it to url
+        for (int step = 0; step < 16 && code.empty(); ++step) {
+            std::string body;
+            const std::string posted = std::move(form); // libcurl reads it during perform
+            form.clear();
+            curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+            curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+            if (posted.empty()) {
+                curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+            } else {
+                curl_easy_setopt(curl, CURLOPT_POSTFIELDS, posted.c_str());
+                curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, long(posted.size()));
+            }
+            long status = 0;
+            char *location = nullptr;
+            if (curl_easy_perform(curl) != CURLE_OK) {
+                error = "no answer from " + url;
+                break;
+            }
+            curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+            curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location);
+            if (status >= 300 && status < 400 && location) {
+                url = location;
+                if (url.rfind(redirect, 0) == 0) {
+                    const QUrlQuery query(QUrl(QString::fromStdString(url)).query());
+                    code = query.queryItemValue(QStringLiteral("code")).toStdString();
+                    if (code.empty())
+                        error = "the provider redirected back without a code: " + url;
+                    break;
+                }
+            } else if (status == 200 && body.find("name=\"prompt\" value=\"login\"") != std::string::npos) {
+                form = "prompt=login&login=" + formEncode(login) + "&password=any";
+            } else if (status == 200 && body.find("name=\"prompt\" value=\"consent\"") != std::string::npos) {
+                form = "prompt=consent";
+            } else {
+                error = "unexpected HTTP " + std::to_string(status) + " at " + url + ": " + body.substr(0, 300);
+                break;
+            }
+        }
+        curl_easy_cleanup(curl);
+        if (code.empty()) {
+            if (error.empty())
+                error = "no code after 16 steps";
+            return {};
+        }
+        std::string out;
+        const long status = httpCall(m_issuer + "/token",
+                                     "grant_type=authorization_code&client_id=eddy-desktop&code=" + formEncode(code)
+                                         + "&redirect_uri=" + formEncode(redirect) + "&code_verifier="
+                                         + verifier.toStdString() + "&resource=" + formEncode(resource),
+                                     {}, "application/x-www-form-urlencoded", out);
+        const json reply = json::parse(out, nullptr, false);
+        if (status != 200 || !reply.is_object() || !reply.contains("access_token")) {
+            error = "token exchange: HTTP " + std::to_string(status) + ": " + out;
+            return {};
+        }
+        return reply["access_token"].get<std::string>();
+    }
+
     // From now on the provider's JWKS also has the key "rotated" (provider.mjs).
     bool rotate() const
     {
@@ -212,6 +294,7 @@ private slots:
     void badTokensRefused();
     void missingScope();
     void otherUserSeesUnknownTask();
+    void signedInPersonOwnsTask();
     void eddyctlWithToken();
     void unreachableIssuerStopsStart();
     void cleanupTestCase();
@@ -486,6 +569,40 @@ void tst_ServerOAuth::otherUserSeesUnknownTask()
     QCOMPARE(mine.result().value("status", ""), std::string("working"));
     QCOMPARE(alice2.request("tasks/cancel", {{"taskId", id}}).status, 200L);
     QCOMPARE(alice2.waitForTask(id, McpTestClient::isTerminal).value("status", ""), std::string("cancelled"));
+}
+
+void tst_ServerOAuth::signedInPersonOwnsTask()
+{
+    // A person signs in through the provider's login and consent pages (authorization code with
+    // PKCE): the token's sub is theirs, and their task is theirs alone.
+    std::string why;
+    const std::string erin = m_provider.signIn("erin", m_url, why);
+    QVERIFY2(!erin.empty(), why.c_str());
+    McpTestClient client(m_server.url());
+    client.setToken(erin);
+    const std::string id = client.createTask(quickArgs());
+    QVERIFY(!id.empty());
+    QCOMPARE(client.waitForTask(id, McpTestClient::isTerminal).value("status", ""), std::string("completed"));
+
+    // Signing in again gives another token for the same person: it reaches the task.
+    const std::string again = m_provider.signIn("erin", m_url, why);
+    QVERIFY2(!again.empty(), why.c_str());
+    QVERIFY(again != erin);
+    McpTestClient later(m_server.url());
+    later.setToken(again);
+    QCOMPARE(later.getTask(id).result().value("status", ""), std::string("completed"));
+
+    // Another person signed in the same way, and bob's client, meet an unknown task.
+    const std::string frank = m_provider.signIn("frank", m_url, why);
+    QVERIFY2(!frank.empty(), why.c_str());
+    for (const std::string &token : {frank, m_bob}) {
+        McpTestClient other(m_server.url());
+        other.setToken(token);
+        const HttpReply mine = other.getTask(id);
+        const HttpReply none = other.getTask(unknownLike(id));
+        QCOMPARE(mine.errorCode(), -32602);
+        QCOMPARE(masked(mine.status, mine.json, id), masked(none.status, none.json, unknownLike(id)));
+    }
 }
 
 void tst_ServerOAuth::eddyctlWithToken()

@@ -5,7 +5,9 @@
 // Two static confidential clients, alice and bob (secrets alice-secret, bob-secret), get JWT
 // access tokens (RFC 9068, RS256) from the token endpoint with the client_credentials grant and a
 // resource indicator (RFC 8707): aud is the resource asked for, sub the client id, scope what was
-// asked of "cfd:run cfd:read".
+// asked of "cfd:run cfd:read". A public client, eddy-desktop, signs people in with the
+// authorization code grant and PKCE (redirect http://127.0.0.1:7/callback, never contacted):
+// the provider's login form takes any name (the token's sub) and password, then its consent form.
 //
 // POST /test/mint (JSON {claims, key, alg, kid}) signs claims the tests cannot get from a real
 // token endpoint, such as an expired token: key "rs" (the published RSA key; alg RS256 or PS256),
@@ -53,12 +55,22 @@ const client = (id) => ({
 });
 
 const provider = new Provider(issuer, {
-    clients: [client('alice'), client('bob')],
+    clients: [client('alice'), client('bob'), {
+        // A desktop app signing people in: authorization code with PKCE, loopback redirect.
+        client_id: 'eddy-desktop',
+        application_type: 'native',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: ['http://127.0.0.1:7/callback'],
+    }],
     jwks: { keys: [rsJwk, ecJwk] },
     scopes: ['openid', 'cfd:run', 'cfd:read'],
     cookies: { keys: ['eddy-test-only-cookie-key'] },
     features: {
-        devInteractions: { enabled: false },
+        // The provider's own login and consent pages: any login name is a person (its sub), any
+        // password; a test posts the two forms over HTTP.
+        devInteractions: { enabled: true },
         clientCredentials: { enabled: true },
         resourceIndicators: {
             enabled: true,
