@@ -293,6 +293,7 @@ private slots:
     void badTokensRefused_data();
     void badTokensRefused();
     void missingScope();
+    void acceptedTokenStillExpires();
     void otherUserSeesUnknownTask();
     void signedInPersonOwnsTask();
     void eddyctlWithToken();
@@ -480,6 +481,27 @@ void tst_ServerOAuth::missingScope()
     QVERIFY2(challenge.find("scope=\"cfd:run\"") != std::string::npos, challenge.c_str());
     QVERIFY2(challenge.find("resource_metadata=\"") != std::string::npos, challenge.c_str());
     QVERIFY(r.json["error"].value("message", "").find("cfd:run") != std::string::npos);
+}
+
+void tst_ServerOAuth::acceptedTokenStillExpires()
+{
+    // The server remembers tokens it accepted (skipping the signature check next time), but not
+    // past their exp: a token accepted a moment ago is refused once it has expired.
+    Eddy::Test::TestServer server;
+    QVERIFY2(server.start({"--oauth-issuer", QString::fromStdString(m_provider.issuer()),
+                           "--oauth-leeway-s", "0", "--workers", "1"}),
+             qPrintable(server.errorString()));
+    const auto exp = std::int64_t(std::time(nullptr)) + 2;
+    McpTestClient client(server.url());
+    client.setToken(m_provider.mint({{"key", "rs"},
+                                     {"claims", {{"sub", "gina"}, {"aud", server.url().toStdString()}, {"exp", exp}}}}));
+    HttpReply r = client.request("tools/list");
+    QVERIFY2(r.status == 200, r.body.c_str());
+    QCOMPARE(client.request("tools/list").status, 200L); // remembered
+    QTRY_VERIFY_WITH_TIMEOUT(std::int64_t(std::time(nullptr)) > exp, 30000);
+    r = client.request("tools/list");
+    QCOMPARE(r.status, 401L);
+    QVERIFY2(r.json["error"].value("message", "").find("expired") != std::string::npos, r.body.c_str());
 }
 
 HttpReply tst_ServerOAuth::job(McpTestClient &client, const std::string &tool, const json &arguments)
