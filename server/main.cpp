@@ -7,6 +7,7 @@
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcphandler.h"
+#include "server/oauth.h"
 #include "server/pollstats.h"
 #include "server/replicaids.h"
 #include "server/serveroptions.h"
@@ -109,16 +110,20 @@ int main(int argc, char **argv)
 
     // Both front ends take the same handler; --http-engine picks one (docs/server.md).
     const auto handle = [&handler](const HttpRequest &req, HttpResponse &res) { handler.handle(req, res); };
+    // With OAuth a request may fetch the issuer's keys again: none is served on the event thread.
+    const bool oauth = !options.oauthIssuer.empty();
+    const auto fastPath = [oauth](const HttpRequest &req) { return !oauth && McpHandler::isFastPath(req); };
+    OAuthResourceServer oauthServer; // outlives handler's use of it (the front ends stop first)
     std::unique_ptr<HttpServer> epollServer;
     std::unique_ptr<HttplibFrontend> httplibServer;
     int port = -1;
     if (options.httpEngine == "httplib") {
-        httplibServer = std::make_unique<HttplibFrontend>(handle, &McpHandler::isFastPath,
+        httplibServer = std::make_unique<HttplibFrontend>(handle, fastPath,
                                                           &McpHandler::fillError, kMaxBody);
         httplibServer->setRequestTimeout(std::chrono::milliseconds(options.requestTimeoutMs));
         port = httplibServer->bind(options.host, options.port, error);
     } else {
-        epollServer = std::make_unique<HttpServer>(handle, &McpHandler::isFastPath,
+        epollServer = std::make_unique<HttpServer>(handle, fastPath,
                                                    &McpHandler::fillError, kMaxBody);
         epollServer->setRequestTimeout(std::chrono::milliseconds(options.requestTimeoutMs));
         port = epollServer->bind(options.host, options.port, error);
@@ -126,6 +131,26 @@ int main(int argc, char **argv)
     if (port < 0) {
         std::cerr << "eddy-cfd-server: " << error << "\n";
         return 1;
+    }
+    const std::string host = options.host.find(':') != std::string::npos
+                                 ? "[" + options.host + "]"
+                                 : options.host;
+    if (oauth) {
+        // The issuer must answer now: a server that cannot check tokens refuses to start rather
+        // than refuse every request later (docs/server-auth.md).
+        OAuthResourceServer::Config config;
+        config.issuer = options.oauthIssuer;
+        config.audience = options.oauthAudience.empty()
+                              ? "http://" + host + ":" + std::to_string(port) + "/mcp"
+                              : options.oauthAudience;
+        config.scopes = options.oauthScopes;
+        config.leewayS = options.oauthLeewayS;
+        if (!oauthServer.start(config, error)) {
+            std::cerr << "eddy-cfd-server: " << error << "\n";
+            tasks.shutdown();
+            return 1;
+        }
+        handler.setOAuth(&oauthServer);
     }
 
     std::thread signalThread([&] {
@@ -141,13 +166,11 @@ int main(int argc, char **argv)
             httplibServer->stop();
     });
 
-    const std::string host = options.host.find(':') != std::string::npos
-                                 ? "[" + options.host + "]"
-                                 : options.host;
     std::printf("eddy-cfd-server listening on http://%s:%d/mcp\n", host.c_str(), port);
     std::fflush(stdout);
     Log::info("serving with " + (slurm ? std::string("the Slurm backend") : std::to_string(options.workers) + " solver workers") + ", data in "
-              + options.dataDir + (options.token.empty() ? "" : ", bearer token required"));
+              + options.dataDir + (options.token.empty() ? "" : ", bearer token required")
+              + (oauth ? ", OAuth access tokens required" : ""));
 
     if (epollServer)
         epollServer->run();

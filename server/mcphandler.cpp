@@ -5,6 +5,7 @@
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcpwire.h"
+#include "server/oauth.h"
 #include "server/pollscanner.h"
 #include "server/secrets.h"
 #include "server/spells.h"
@@ -301,6 +302,8 @@ bool McpHandler::checkHost(const HttpRequest &req, const std::string_view *host,
 {
     if (!guardRebinding(req, res))
         return;
+    if (m_oauth && serveResourceMetadata(req, res))
+        return;
     if (std::string_view(req.path) != "/mcp") {
         res.status = 404;
         return;
@@ -313,10 +316,13 @@ bool McpHandler::checkHost(const HttpRequest &req, const std::string_view *host,
     if (req.method == "DELETE") {
         const std::string session = req.get_header_value("Mcp-Session-Id");
         if (!session.empty()) {
-            const bool authorised = m_options.token.empty()
+            std::string owner = m_tokenHash;
+            if (m_oauth && !authorizeOAuth(req, res, owner))
+                return;
+            const bool authorised = m_oauth || m_options.token.empty()
                                     || Secrets::constantTimeEquals(req.get_header_value("Authorization"),
                                                                    "Bearer " + m_options.token);
-            if (authorised && m_sessions.isValid(session, m_tokenHash)) {
+            if (authorised && m_sessions.isValid(session, owner)) {
                 m_sessions.close(session);
                 res.status = 200;
                 return;
@@ -332,6 +338,61 @@ bool McpHandler::checkHost(const HttpRequest &req, const std::string_view *host,
     sendError(res, 405, nullptr, -32600,
               req.method + " is not supported: this server speaks 2026-07-28 Streamable HTTP; "
               "POST JSON-RPC messages to /mcp (use subscriptions/listen for notifications)");
+}
+
+bool McpHandler::serveResourceMetadata(const HttpRequest &req, HttpResponse &res) const
+{
+    const std::string_view path = req.path;
+    if (path != "/.well-known/oauth-protected-resource" && path != m_oauth->metadataPath())
+        return false;
+    if (req.method != "GET" && req.method != "HEAD") {
+        res.set_header("Allow", "GET");
+        sendError(res, 405, nullptr, -32600,
+                  "the protected resource metadata is read with GET (RFC 9728)");
+        return true;
+    }
+    res.status = 200;
+    res.set_header("Cache-Control", "max-age=300");
+    res.set_content(m_oauth->metadataJson(), "application/json");
+    return true;
+}
+
+bool McpHandler::authorizeOAuth(const HttpRequest &req, HttpResponse &res, std::string &tokenHash)
+{
+    const std::string_view *header = req.header(HttpRequest::Known::Authorization);
+    const auto verdict = m_oauth->check(header ? *header : std::string_view());
+    using Kind = OAuthResourceServer::Verdict::Kind;
+    switch (verdict.kind) {
+    case Kind::Ok:
+        // Tasks remember a hash of the principal, as they do of a static token.
+        tokenHash = Secrets::sha256Hex("oauth\n" + verdict.principal);
+        return true;
+    case Kind::Missing:
+        res.set_header("WWW-Authenticate", m_oauth->challenge(verdict));
+        sendError(res, 401, nullptr, -32001,
+                  "Unauthorized: " + verdict.reason + "; this server's protected resource "
+                  "metadata is at " + m_oauth->metadataUrl());
+        return false;
+    case Kind::Invalid:
+        Log::info("OAuth: refused an access token: " + verdict.reason);
+        res.set_header("WWW-Authenticate", m_oauth->challenge(verdict));
+        sendError(res, 401, nullptr, -32001,
+                  "Unauthorized (invalid_token): " + verdict.reason + "; get a new token from "
+                  "the authorization server named at " + m_oauth->metadataUrl());
+        return false;
+    case Kind::InsufficientScope:
+        Log::info("OAuth: refused an access token: " + verdict.reason);
+        res.set_header("WWW-Authenticate", m_oauth->challenge(verdict));
+        sendError(res, 403, nullptr, -32001, "Forbidden (insufficient_scope): " + verdict.reason);
+        return false;
+    case Kind::Unavailable:
+        res.set_header("Retry-After", std::to_string(OAuthResourceServer::kKeyRefreshS));
+        sendError(res, 503, nullptr, -32603,
+                  "Service unavailable: " + verdict.reason + " (the access token names a key "
+                  "this server has not seen)");
+        return false;
+    }
+    return false;
 }
 
 void McpHandler::fillError(HttpResponse &res)
@@ -411,7 +472,7 @@ void McpHandler::sendResult(HttpResponse &res, const json &id, const json &resul
     // Every check of handlePost, handleModern, checkHeaders and tasksGet, in the passing
     // direction only: whatever fails here fails (or passes) there with the same words.
     using K = HttpRequest::Known;
-    if (req.header(K::Origin) || req.header(K::McpSessionId))
+    if (req.header(K::Origin) || req.header(K::McpSessionId) || m_oauth)
         return false;
     if (!m_options.token.empty()) {
         const std::string_view *auth = req.header(K::Authorization);
@@ -445,6 +506,8 @@ void McpHandler::sendResult(HttpResponse &res, const json &id, const json &resul
 void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
 {
     Call call;
+    if (m_oauth && !authorizeOAuth(req, res, call.tokenHash))
+        return;
     if (!m_options.token.empty()) {
         const std::string auth = req.get_header_value("Authorization");
         if (!Secrets::constantTimeEquals(auth, "Bearer " + m_options.token)) {

@@ -20,6 +20,7 @@
 namespace Eddy::Server {
 
 class LegacySession;
+class OAuthResourceServer;
 namespace ConformanceFixtures {
 class TaskTable;
 }
@@ -41,6 +42,10 @@ public:
     static void fillError(HttpResponse &res);
     // Ends every open SSE stream gracefully and refuses new ones (server shutdown).
     void beginShutdown();
+    // --oauth-issuer: every request needs an access token that oauth accepts, each task is
+    // bound to the token's principal (issuer and sub), and GET serves the protected resource
+    // metadata. Set before serving; oauth outlives the handler. Polls then leave the fast path.
+    void setOAuth(OAuthResourceServer *oauth) { m_oauth = oauth; }
 
     // Mcp-Name and Mcp-Param-* values: plain, or =?base64?...?= around UTF-8 bytes (strict
     // standard Base64 with padding); surrounding whitespace is not part of the value. False:
@@ -113,6 +118,12 @@ private:
     void legacyTasksList(HttpResponse &res, const Call &call);
     void legacyTasksCancel(HttpResponse &res, const Call &call);
 
+    // --oauth-issuer: checks the access token; fills tokenHash with the principal's hash, or
+    // answers 401/403/503 and returns false.
+    bool authorizeOAuth(const HttpRequest &req, HttpResponse &res, std::string &tokenHash);
+    // GET of the protected resource metadata; false when req is not one.
+    bool serveResourceMetadata(const HttpRequest &req, HttpResponse &res) const;
+
     bool checkHeaders(const HttpRequest &req, HttpResponse &res, const Call &call,
                       const std::string &version);
     bool requireTasks(HttpResponse &res, const Call &call);
@@ -135,7 +146,8 @@ private:
     const ServerOptions m_options;
     std::string m_tokenHash; // SHA-256 of --token, computed once
     std::string m_bearer;    // "Bearer " + --token, the Authorization value to expect
-    const bool m_checkHost;  // loopback bind or --allowed-host given: Host must be allowed
+    const bool m_checkHost;
+    OAuthResourceServer *m_oauth = nullptr;  // loopback bind or --allowed-host given: Host must be allowed
 
     // --conformance-fixtures only: the suite's fixture tasks, apart from run_cfd_case's.
     std::unique_ptr<ConformanceFixtures::TaskTable> m_fixtureTasks;

@@ -1,5 +1,8 @@
 #include "server/serveroptions.h"
 
+#include "server/oauth.h"
+
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <thread>
@@ -51,6 +54,15 @@ std::string ServerOptions::usage()
            "                          (default ./eddy-data)\n"
            "  --workers N             solver threads (default: cores - 1, at least 1)\n"
            "  --token T               require 'Authorization: Bearer T' on every request\n"
+           "  --oauth-issuer URL      act as an OAuth 2.1 resource server: accept JWT access\n"
+           "                          tokens from this authorization server (its metadata and\n"
+           "                          keys are fetched at start), each task bound to the token's\n"
+           "                          iss and sub (docs/server-auth.md)\n"
+           "  --oauth-audience URL    the resource URL the tokens' aud must name (default: this\n"
+           "                          server's http://HOST:PORT/mcp; give the public URL behind\n"
+           "                          a proxy)\n"
+           "  --oauth-scopes \"A B\"    scopes every request needs (default: none)\n"
+           "  --oauth-leeway-s S      clock skew allowed on exp and nbf (default 60)\n"
            "  --poll-interval-ms MS   pollIntervalMs advertised for running tasks (default 1000)\n"
            "  --ttl-ms MS             task lifetime from creation (default 86400000 = 24 h)\n"
            "  --checkpoint-interval-ms MS  how often running cases save a checkpoint (default 3000)\n"
@@ -143,7 +155,8 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                                              "--slurm-stats", "--replica-key-file",
                                              "--slurm-rest", "--slurm-jwt-file", "--slurm-user",
                                              "--slurm-rest-timeout-s", "--openfoam-cases",
-                                             "--stats-file"};
+                                             "--stats-file", "--oauth-issuer", "--oauth-audience",
+                                             "--oauth-scopes", "--oauth-leeway-s"};
         bool known = false;
         for (const char *name : valued)
             known = known || flag == name;
@@ -183,6 +196,34 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             if (value.empty())
                 return bad("the token must not be empty; leave the option out to disable auth");
             out.token = value;
+        } else if (flag == "--oauth-issuer" || flag == "--oauth-audience") {
+            const bool http = value.rfind("http://", 0) == 0 || value.rfind("https://", 0) == 0;
+            if (!http || value.find_first_of(" ?#") != std::string::npos)
+                return bad(flag == "--oauth-issuer"
+                               ? "give the issuer URL exactly as the identity provider names it, "
+                                 "e.g. https://id.example.org/realms/cfd"
+                               : "give this server's MCP URL as clients reach it, e.g. "
+                                 "https://cfd.example.org/mcp");
+            (flag == "--oauth-issuer" ? out.oauthIssuer : out.oauthAudience) = value;
+        } else if (flag == "--oauth-scopes") {
+            out.oauthScopes.clear();
+            std::string scope;
+            for (char c : value + " ") {
+                if (c == ' ' || c == ',') {
+                    if (!scope.empty() && std::find(out.oauthScopes.begin(), out.oauthScopes.end(), scope) == out.oauthScopes.end())
+                        out.oauthScopes.push_back(scope);
+                    scope.clear();
+                } else if (c < 0x21 || c > 0x7e || c == '"' || c == '\\') {
+                    return bad("scopes are printable ASCII without quotes or backslashes, "
+                               "separated by spaces, e.g. \"cfd:run cfd:read\"");
+                } else {
+                    scope.push_back(c);
+                }
+            }
+        } else if (flag == "--oauth-leeway-s") {
+            if (!parseInt(value, 0, 600, number))
+                return bad("expected whole seconds from 0 to 600");
+            out.oauthLeewayS = number;
         } else if (flag == "--poll-interval-ms") {
             if (!parseInt(value, 10, 3600000, number))
                 return bad("expected milliseconds from 10 to 3600000");
@@ -280,6 +321,30 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
                 return bad("expected milliseconds from 100 to 600000");
             out.slurmRefreshMs = int(number);
         }
+    }
+    if (out.oauthIssuer.empty()
+        && (!out.oauthAudience.empty() || !out.oauthScopes.empty() || out.oauthLeewayS != 60)) {
+        error = "--oauth-audience, --oauth-scopes and --oauth-leeway-s go with --oauth-issuer URL "
+                "(the authorization server whose tokens this server accepts)";
+        return ParseResult::Error;
+    }
+    if (!out.oauthIssuer.empty() && out.oauthIssuer.rfind("https://", 0) != 0
+        && !OAuthResourceServer::isLoopbackUrl(out.oauthIssuer)) {
+        error = "--oauth-issuer must be an https URL (plain http only on 127.0.0.1, localhost or "
+                "[::1], for testing): access tokens and the issuer's keys travel over it";
+        return ParseResult::Error;
+    }
+    if (!out.oauthIssuer.empty() && !out.token.empty()) {
+        error = "--token and --oauth-issuer exclude each other: a static token is for one person, "
+                "OAuth for a team; give one of them";
+        return ParseResult::Error;
+    }
+    if (!out.oauthIssuer.empty() && out.oauthAudience.empty()
+        && (out.host == "0.0.0.0" || out.host == "::" || out.host == "[::]")) {
+        error = "with --oauth-issuer on a wildcard address, give --oauth-audience with this "
+                "server's MCP URL as clients reach it (e.g. https://cfd.example.org/mcp): the "
+                "tokens' aud must name it";
+        return ParseResult::Error;
     }
     if (!out.replicaKeyFile.empty() && out.backend != "slurm") {
         // Every replica would run the same case on its own solver threads.

@@ -17,6 +17,12 @@ struct ServerOptions
     std::string dataDir = "eddy-data"; // SQLite database and case files
     int workers = 1;                   // solver threads
     std::string token;                 // empty: no authentication
+    // OAuth 2.1 resource server (server/oauth.h, docs/server-auth.md); off when oauthIssuer is
+    // empty. oauthAudience empty: the server's own MCP URL http://HOST:PORT/mcp.
+    std::string oauthIssuer;
+    std::string oauthAudience;
+    std::vector<std::string> oauthScopes;
+    std::int64_t oauthLeewayS = 60;
     int pollIntervalMs = 1000;
     std::int64_t ttlMs = 24LL * 3600 * 1000;
     std::int64_t checkpointIntervalMs = 3000;

@@ -49,6 +49,28 @@ void tst_ServerFlags::badFlags_data()
         << QStringList{"--openfoam-cases", "no-such-folder-here"} << "--openfoam-cases";
     QTest::newRow("replicas without slurm")
         << QStringList{"--replica-key-file", "replica.key"} << "needs --backend slurm";
+    QTest::newRow("oauth issuer not a URL") << QStringList{"--oauth-issuer", "id.example.org"}
+                                            << "bad value 'id.example.org' for --oauth-issuer";
+    QTest::newRow("oauth audience not a URL")
+        << QStringList{"--oauth-issuer", "https://id.example.org", "--oauth-audience", "cfd"}
+        << "--oauth-audience: give this server's MCP URL";
+    QTest::newRow("oauth scopes with a quote")
+        << QStringList{"--oauth-issuer", "https://id.example.org", "--oauth-scopes", "a\"b"}
+        << "--oauth-scopes";
+    QTest::newRow("oauth leeway") << QStringList{"--oauth-issuer", "https://id.example.org",
+                                                 "--oauth-leeway-s", "601"}
+                                  << "whole seconds from 0 to 600";
+    QTest::newRow("oauth audience without issuer")
+        << QStringList{"--oauth-audience", "https://cfd.example.org/mcp"}
+        << "go with --oauth-issuer URL";
+    QTest::newRow("oauth and token") << QStringList{"--oauth-issuer", "https://id.example.org",
+                                                    "--token", "t"}
+                                     << "--token and --oauth-issuer exclude each other";
+    QTest::newRow("oauth on a wildcard without audience")
+        << QStringList{"--host", "0.0.0.0", "--oauth-issuer", "https://id.example.org"}
+        << "give --oauth-audience";
+    QTest::newRow("oauth plain http issuer off loopback")
+        << QStringList{"--oauth-issuer", "http://id.example.org"} << "must be an https URL";
 }
 
 void tst_ServerFlags::badFlags()
@@ -75,7 +97,8 @@ void tst_ServerFlags::help()
     for (const char *flag : {"--host", "--port", "--data-dir", "--workers", "--token",
                              "--poll-interval-ms", "--ttl-ms", "--log-level", "--http-engine",
                              "--backend", "--case-dir", "--slurm-partition", "--slurm-refresh-ms",
-                             "--slurm-rest-timeout-s", "--openfoam-cases"})
+                             "--slurm-rest-timeout-s", "--openfoam-cases", "--oauth-issuer",
+                             "--oauth-audience", "--oauth-scopes", "--oauth-leeway-s"})
         QVERIFY2(out.contains(QLatin1String(flag)), flag);
 }
 
