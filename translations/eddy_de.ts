@@ -4374,6 +4374,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Cannot write %1: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
+    <message>
+        <source>The sweep&apos;s baseline: the case the others are compared against</source>
+        <translation>Die Vergleichsbasis der Parameterstudie: der Fall, mit dem die anderen verglichen werden</translation>
+    </message>
+    <message>
+        <source>%1 ★ baseline</source>
+        <translation>%1 ★ Basis</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SweepReportActions</name>
