@@ -4631,10 +4631,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>Die angezeigte Parameterstudie; wählen Sie eine andere Parameterstudie der Sitzung</translation>
     </message>
     <message>
-        <source>Sweep</source>
-        <translation>Parameterstudie</translation>
-    </message>
-    <message>
         <source>Compare the selected cases, or one case with the sweep&apos;s baseline, in a window of their own</source>
         <translation>Die ausgewählten Fälle, oder einen Fall mit der Vergleichsbasis der Parameterstudie, in einem eigenen Fenster vergleichen</translation>
     </message>

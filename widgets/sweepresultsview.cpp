@@ -137,7 +137,6 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_sweepChooser->setObjectName(QStringLiteral("sweepChooser"));
     m_sweepChooser->setToolTip(tr("The sweep shown; choose another of the session's sweeps"));
     m_sweepChooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_sweepChooser->setPlaceholderText(tr("Sweep"));
     m_sweepChooser->hide(); // until there are sweeps to choose from
     connect(m_sweepChooser, &QComboBox::activated, this, [this](int i) {
         const qint64 id = m_sweepChooser->itemData(i).toLongLong();
@@ -145,6 +144,9 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
             Q_EMIT sweepChosen(id);
     });
     m_summary->setObjectName(QStringLiteral("sweepSummary"));
+    // The row is full in German at 1280 px: the summary gives way (its whole text in the tooltip)
+    // rather than widen the window.
+    m_summary->setMinimumWidth(fontMetrics().averageCharWidth() * 8);
     m_reviewLine->setObjectName(QStringLiteral("sweepReviewLine"));
     m_reviewLine->setTextFormat(Qt::PlainText);
     m_reviewLine->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // elided, never widens the dock
@@ -314,6 +316,7 @@ void SweepResultsView::refreshHeader()
             text += tr(" \u2014 submission paused");
         m_summary->setText(text);
     }
+    m_summary->setToolTip(m_summary->text());
     QStringList review;
     if (!m_model->sweepTags().isEmpty())
         review << tr("Tags: %1").arg(m_model->sweepTags().join(QStringLiteral(", ")));
