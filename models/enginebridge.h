@@ -168,11 +168,13 @@ public:
     void checkJobAdapter(qint64 serverId);
 
     // Review of past sweeps (enginebridgereview.cpp; Monitor::Review): notes and tags on cases
-    // (the same note or tags on each given case), a sweep's baseline and the pause of its
-    // unsent cases. The stored state comes back by caseReviewChanged()/sweepReviewChanged(),
+    // (the same note or tags on each given case) and on a sweep, a sweep's baseline and the
+    // pause of its unsent cases. The stored state comes back by caseReviewChanged()/sweepReviewChanged(),
     // as another process's edits do; a refused edit by reviewFailed().
     void setCaseNote(const QList<qint64> &caseIds, const QString &note);
     void setCaseTags(const QList<qint64> &caseIds, const QStringList &tags);
+    void setSweepNote(qint64 sweepId, const QString &note);
+    void setSweepTags(qint64 sweepId, const QStringList &tags);
     void setBaseline(qint64 sweepId, std::optional<qint64> caseId);
     void setSweepPaused(qint64 sweepId, bool paused);
 

@@ -40,6 +40,16 @@ void EngineBridge::setCaseTags(const QList<qint64> &caseIds, const QStringList &
     });
 }
 
+void EngineBridge::setSweepNote(qint64 sweepId, const QString &note)
+{
+    onReview(this, m_engine, [sweepId, note](Monitor::Review &review) { return review.setSweepNote(sweepId, note); });
+}
+
+void EngineBridge::setSweepTags(qint64 sweepId, const QStringList &tags)
+{
+    onReview(this, m_engine, [sweepId, tags](Monitor::Review &review) { return review.setSweepTags(sweepId, tags); });
+}
+
 void EngineBridge::setBaseline(qint64 sweepId, std::optional<qint64> caseId)
 {
     onReview(this, m_engine, [sweepId, caseId](Monitor::Review &review) {

@@ -294,11 +294,18 @@ QString casesTable(const SweepReportInput &in)
                .arg(esc(SweepReport::tr("Questions")), esc(SweepReport::tr("Tags")));
     for (const auto &c : in.cases) {
         const QString cls = c.submitted ? outcomeClass(c.outcome) : QStringLiteral("o-not_submitted");
-        out += QStringLiteral("<tr id=\"case-%1\"><td class=\"num\">%1</td><td class=\"num\">%2</td>"
-                              "<td class=\"%3\">%4</td><td>%5</td>")
-                   .arg(QString::number(c.index + 1),
-                        c.taskNumber ? QString::number(*c.taskNumber) : QString(), cls,
-                        esc(outcomeLabel(c)), esc(c.status));
+        const QString number = QString::number(c.index + 1);
+        // The marked baseline, as the window's sweep table marks it.
+        const QString caseCell = in.baselineIndex == c.index
+                                     ? QStringLiteral("<b title=\"%1\">%2</b>")
+                                           .arg(esc(SweepReport::tr("The sweep's baseline: the case the others are "
+                                                                    "compared against")),
+                                                esc(SweepReport::tr("%1 \u2605 baseline").arg(number)))
+                                     : number;
+        out += QStringLiteral("<tr id=\"case-%1\"><td class=\"num\">").arg(number) + caseCell
+               + QStringLiteral("</td><td class=\"num\">%1</td><td class=\"%2\">%3</td><td>%4</td>")
+                     .arg(c.taskNumber ? QString::number(*c.taskNumber) : QString(), cls, esc(outcomeLabel(c)),
+                          esc(c.status));
         for (int i = 0; i < in.variedCount && i < c.arguments.size(); ++i)
             out += QStringLiteral("<td>%1</td>").arg(esc(c.arguments[i]));
         for (const QString &v : c.results)

@@ -71,6 +71,8 @@ struct SweepReportInput
     QList<Case> cases;                     // in case order, the latest attempt of each
     QStringList tags;
     QList<Note> notes;
+    // The case the engineer marked as the sweep's baseline (its position); none: none marked.
+    std::optional<int> baselineIndex;
     qint64 generatedAtMs = 0;
 };
 

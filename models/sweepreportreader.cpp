@@ -125,6 +125,7 @@ SweepReportInput SweepReportReader::fromRecords(const Records &r)
     in.session = r.session;
     in.createdAtMs = r.sweep.createdAtMs;
     in.tags = r.sweep.tags;
+    in.baselineIndex = r.baselineIndex;
     if (!r.sweep.note.isEmpty())
         in.notes << SweepReportInput::Note{r.sweep.note, QString(), 0};
     in.generatedAtMs = QDateTime::currentMSecsSinceEpoch();
@@ -209,6 +210,11 @@ std::optional<SweepReportInput> SweepReportReader::read(Monitor::Engine &engine,
         }
     }
     r.rows = engine.catalogue().exportRows(sweepId);
+    if (sweep->baselineCaseId) {
+        for (const Store::CaseRecord &c : engine.catalogue().cases(sweepId))
+            if (c.id == *sweep->baselineCaseId)
+                r.baselineIndex = c.index;
+    }
     for (const auto &row : std::as_const(r.rows)) {
         if (!row.task)
             continue;

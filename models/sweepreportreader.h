@@ -36,6 +36,7 @@ public:
         QList<Monitor::SweepExport::Row> rows;
         QHash<qint64, QList<Store::InputRequestRecord>> questions; // by task number
         QHash<qint64, QList<Store::ProgressSample>> samples;       // by task number, when read
+        std::optional<int> baselineIndex; // the marked baseline's position in the sweep
     };
     static SweepReportInput fromRecords(const Records &records);
     // Whether a stored result carries its own residual history (no samples needed).

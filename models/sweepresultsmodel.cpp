@@ -5,6 +5,7 @@
 #include "models/tasktablemodel.h"
 
 #include <QColor>
+#include <QFont>
 #include <QLocale>
 
 #include <nlohmann/json.hpp>
@@ -148,9 +149,13 @@ QVariant SweepResultsModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (index.column() == 0)
-            return caseLabelAt(index.row());
+            return index.row() == baselineRow() ? tr("%1 \u2605 baseline").arg(caseLabelAt(index.row()))
+                                                : caseLabelAt(index.row());
         return displayOf(v, m_scientific.contains(valueName(index.column())));
     case Qt::ToolTipRole:
+        if (index.column() == 0 && index.row() == baselineRow())
+            return tr("The sweep's baseline: Compare measures the other cases against it. Change it with "
+                      "Mark as Baseline or the Baseline choice of the compare window.");
         return v.typeId() == QMetaType::Double ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest)
                                                 : displayOf(v, false);
     case Qt::TextAlignmentRole:
@@ -160,8 +165,16 @@ QVariant SweepResultsModel::data(const QModelIndex &index, int role) const
         if (index.column() == int(m_params.size()) + 1)
             return OutcomePalette::color(row.outcome);
         return {};
+    case Qt::FontRole:
+        if (index.column() == 0 && index.row() == baselineRow()) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
     case TaskIdRole: return row.task.id;
     case OutcomeRole: return int(row.outcome);
+    case BaselineRole: return index.row() == baselineRow();
     case SortRole:
         if (v.typeId() == QMetaType::Bool)
             return v.toBool() ? 1.0 : 0.0;
@@ -232,6 +245,8 @@ void SweepResultsModel::setSweep(qint64 sweepId, const QStringList &variedNames,
                                  const QHash<qint64, int> &caseIndex)
 {
     beginResetModel();
+    if (sweepId != m_sweepId)
+        m_review = {};
     m_sweepId = sweepId;
     m_params = variedNames;
     m_scalars.clear();
@@ -278,8 +293,50 @@ void SweepResultsModel::clear()
     m_byCase.clear();
     m_caseIndex.clear();
     m_cases.clear();
+    m_review = {};
     endResetModel();
     Q_EMIT resultsChanged();
+    Q_EMIT reviewChanged();
+}
+
+void SweepResultsModel::setReview(const Store::SweepRecord &sweep)
+{
+    if (sweep.id != m_sweepId || m_sweepId == 0)
+        return;
+    const int before = baselineRow();
+    m_review = sweep;
+    const int after = baselineRow();
+    for (int r : {before, after})
+        if (r >= 0 && before != after)
+            Q_EMIT dataChanged(index(r, 0), index(r, 0));
+    Q_EMIT reviewChanged();
+}
+
+int SweepResultsModel::baselineRow() const
+{
+    if (!m_review.baselineCaseId)
+        return -1;
+    const int caseIndex = m_caseIndex.value(*m_review.baselineCaseId, -1);
+    if (caseIndex >= 0)
+        return m_byCase.value(caseIndex, -1);
+    for (int r = 0; r < m_rows.size(); ++r)
+        if (m_rows.at(r).task.caseId == m_review.baselineCaseId)
+            return r;
+    return -1;
+}
+
+std::optional<qint64> SweepResultsModel::baselineTask() const
+{
+    const int r = baselineRow();
+    return r < 0 ? std::nullopt : std::optional<qint64>(m_rows.at(r).task.id);
+}
+
+int SweepResultsModel::unsentCount() const
+{
+    // A case sent since the sweep was read has its row by now (updateTasks()).
+    return int(std::count_if(m_cases.cbegin(), m_cases.cend(), [this](const Store::CaseRecord &c) {
+        return !c.taskId && !m_byCase.contains(c.index);
+    }));
 }
 
 void SweepResultsModel::updateTasks(const QList<Store::TaskRecord> &tasks)

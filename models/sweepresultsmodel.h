@@ -13,6 +13,9 @@
 #include <QStringList>
 #include <QVariant>
 
+#include <algorithm>
+#include <optional>
+
 namespace Eddy {
 
 // One sweep as a design-point table: a row per case with its varied parameters, its status and
@@ -29,7 +32,8 @@ public:
         TaskIdRole = Qt::UserRole + 1,
         SortRole,  // double for numbers and booleans, else the text
         ValueRole, // the raw value (double, bool or string); invalid when absent
-        OutcomeRole // int(Monitor::Outcome)
+        OutcomeRole, // int(Monitor::Outcome)
+        BaselineRole // bool: the row is the sweep's stored baseline (setReview())
     };
 
     // A plotted design point and whether its run converged.
@@ -55,8 +59,22 @@ public:
     void setCases(const QList<Store::CaseRecord> &cases)
     {
         m_cases = Monitor::SweepExport::latestAttempts(cases);
+        Q_EMIT reviewChanged();
     }
     void clear();
+    // The shown sweep's review as stored (its note, tags, marked baseline and pause): the
+    // baseline's row says so in the Case column. reviewChanged() follows; a record of another
+    // sweep is ignored.
+    void setReview(const Store::SweepRecord &sweep);
+    QString sweepNote() const { return m_review.note; }
+    QStringList sweepTags() const { return m_review.tags; }
+    bool isPaused() const { return m_review.isPaused(); }
+    std::optional<qint64> baselineCase() const { return m_review.baselineCaseId; }
+    // The task of the marked baseline's row (its design point's latest attempt), if shown.
+    std::optional<qint64> baselineTask() const;
+    // The sweep's design points (every case, sent or not), and those not sent yet (no task).
+    int designPointCount() const { return std::max(int(m_cases.size()), int(m_rows.size())); }
+    int unsentCount() const;
     // Updates or adds the sweep's tasks among these (others are ignored). A record without a
     // result keeps the result already shown (change sets carry no results). A row is a design
     // point: a later attempt of a case (a re-run) replaces the earlier one's row; a task of a
@@ -109,6 +127,8 @@ public:
 Q_SIGNALS:
     // Rows or values changed (the plot redraws).
     void resultsChanged();
+    // The sweep's note, tags, baseline, pause or case count changed.
+    void reviewChanged();
 
 private:
     QHash<qint64, QString> m_answers;
@@ -126,7 +146,10 @@ private:
     QVariant cell(const Row &row, int column) const;
     QString valueName(int column) const; // the parameter or scalar a column shows, else empty
 
+    int baselineRow() const;
+
     qint64 m_sweepId = 0;
+    Store::SweepRecord m_review; // id 0: none known for the shown sweep
     QStringList m_params;
     QStringList m_scalars;
     QList<Row> m_rows;

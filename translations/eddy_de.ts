@@ -829,10 +829,6 @@ Sie wurde von %2 gesendet.</translation>
         <translation>Fragen und Antworten</translation>
     </message>
     <message>
-        <source>Select two or more cases of the sweep (or one, to compare it with the sweep&apos;s first case), then choose Compare.</source>
-        <translation>Wählen Sie zwei oder mehr Fälle der Parameterstudie (oder einen, um ihn mit dem ersten Fall zu vergleichen) und dann Vergleichen.</translation>
-    </message>
-    <message>
         <source>Argument</source>
         <translation>Argument</translation>
     </message>
@@ -906,6 +902,10 @@ Sie wurde von %2 gesendet.</translation>
             <numerusform>%n Verschlechterung gegenüber %1 (in der Tabelle mit ⚠ markiert; der Mauszeiger darauf nennt den Grund):</numerusform>
             <numerusform>%n Verschlechterungen gegenüber %1 (in der Tabelle mit ⚠ markiert; der Mauszeiger darauf nennt den Grund):</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Select two or more cases of the sweep (or one, to compare it with the sweep&apos;s baseline), then choose Compare.</source>
+        <translation>Wählen Sie zwei oder mehr Fälle der Parameterstudie (oder einen, um ihn mit der Vergleichsbasis der Parameterstudie zu vergleichen) und dann Vergleichen.</translation>
     </message>
 </context>
 <context>
@@ -3153,6 +3153,22 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>%1 is now its sweep&apos;s baseline.</source>
         <translation>%1 ist jetzt die Vergleichsbasis seiner Parameterstudie.</translation>
     </message>
+    <message>
+        <source>Edit Sweep Note</source>
+        <translation>Notiz zur Parameterstudie bearbeiten</translation>
+    </message>
+    <message>
+        <source>Note on sweep %1 (empty clears it):</source>
+        <translation>Notiz zu Parameterstudie %1 (leer löscht sie):</translation>
+    </message>
+    <message>
+        <source>Edit Sweep Tags</source>
+        <translation>Schlagwörter der Parameterstudie bearbeiten</translation>
+    </message>
+    <message>
+        <source>Tags of sweep %1, separated by spaces (e.g. mesh-study validated):</source>
+        <translation>Schlagwörter von Parameterstudie %1, durch Leerzeichen getrennt (z. B. mesh-study validated):</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::ReviewFilter</name>
@@ -4358,6 +4374,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Cannot write %1: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
+    <message>
+        <source>The sweep&apos;s baseline: the case the others are compared against</source>
+        <translation>Die Vergleichsbasis der Parameterstudie: der Fall, mit dem die anderen verglichen werden</translation>
+    </message>
+    <message>
+        <source>%1 ★ baseline</source>
+        <translation>%1 ★ Basis</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SweepReportActions</name>
@@ -4459,6 +4483,14 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <source>Task %1</source>
         <translation>Aufgabe %1</translation>
     </message>
+    <message>
+        <source>%1 ★ baseline</source>
+        <translation>%1 ★ Basis</translation>
+    </message>
+    <message>
+        <source>The sweep&apos;s baseline: Compare measures the other cases against it. Change it with Mark as Baseline or the Baseline choice of the compare window.</source>
+        <translation>Die Vergleichsbasis der Parameterstudie: Vergleichen misst die anderen Fälle an ihr. Ändern Sie sie mit „Als Vergleichsbasis markieren“ oder der Basis-Auswahl im Vergleichsfenster.</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::SweepResultsView</name>
@@ -4505,13 +4537,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Select a task of a sweep to see the sweep&apos;s results.</source>
         <translation>Wählen Sie eine Aufgabe einer Parameterstudie, um die Ergebnisse der Parameterstudie zu sehen.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Sweep %1: %2 of %n case(s) with results</source>
-        <translation>
-            <numerusform>Parameterstudie %1: %2 von %n Fall mit Ergebnis</numerusform>
-            <numerusform>Parameterstudie %1: %2 von %n Fällen mit Ergebnis</numerusform>
-        </translation>
     </message>
     <message>
         <source>No completed case yet.</source>
@@ -4574,10 +4599,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>Vergleichen</translation>
     </message>
     <message>
-        <source>Compare the selected cases, or one case with the sweep&apos;s first, in a window of their own</source>
-        <translation>Die ausgewählten Fälle, oder einen Fall mit dem ersten der Parameterstudie, in einem eigenen Fenster vergleichen</translation>
-    </message>
-    <message>
         <source>Every varied parameter and result on its own axis; drag along an axis to select cases</source>
         <translation>Jeder variierte Parameter und jedes Ergebnis auf einer eigenen Achse; ziehen Sie entlang einer Achse, um Fälle auszuwählen</translation>
     </message>
@@ -4604,6 +4625,80 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>The sweep&apos;s parallel coordinates, another sweep of the same tool drawn on this plot, or the selected cases run again</source>
         <translation>Parallele Koordinaten der Parameterstudie, eine andere Parameterstudie desselben Werkzeugs in diesem Diagramm, oder die ausgewählten Fälle erneut rechnen</translation>
+    </message>
+    <message>
+        <source>The sweep shown; choose another of the session&apos;s sweeps</source>
+        <translation>Die angezeigte Parameterstudie; wählen Sie eine andere Parameterstudie der Sitzung</translation>
+    </message>
+    <message>
+        <source>Compare the selected cases, or one case with the sweep&apos;s baseline, in a window of their own</source>
+        <translation>Die ausgewählten Fälle, oder einen Fall mit der Vergleichsbasis der Parameterstudie, in einem eigenen Fenster vergleichen</translation>
+    </message>
+    <message>
+        <source>Edit Sweep Note...</source>
+        <translation>Notiz zur Parameterstudie bearbeiten...</translation>
+    </message>
+    <message>
+        <source>A note on the whole sweep, shown above its table and in its report</source>
+        <translation>Eine Notiz zur ganzen Parameterstudie, angezeigt über ihrer Tabelle und in ihrem Bericht</translation>
+    </message>
+    <message>
+        <source>Edit Sweep Tags...</source>
+        <translation>Schlagwörter der Parameterstudie bearbeiten...</translation>
+    </message>
+    <message>
+        <source>Tags on the whole sweep, shown above its table and in its report</source>
+        <translation>Schlagwörter der ganzen Parameterstudie, angezeigt über ihrer Tabelle und in ihrem Bericht</translation>
+    </message>
+    <message>
+        <source>Pause Sweep Submission</source>
+        <translation>Absenden der Parameterstudie anhalten</translation>
+    </message>
+    <message>
+        <source>Resume Sweep Submission</source>
+        <translation>Absenden der Parameterstudie fortsetzen</translation>
+    </message>
+    <message>
+        <source>Send the sweep&apos;s cases that were held back, each once</source>
+        <translation>Die zurückgehaltenen Fälle der Parameterstudie senden, jeden einmal</translation>
+    </message>
+    <message>
+        <source>Hold back the sweep&apos;s cases that have not been sent yet, also after a restart</source>
+        <translation>Die noch nicht gesendeten Fälle der Parameterstudie zurückhalten, auch nach einem Neustart</translation>
+    </message>
+    <message>
+        <source>Select a task of a sweep, or choose a sweep, to see its results.</source>
+        <translation>Wählen Sie eine Aufgabe einer Parameterstudie oder eine Parameterstudie, um ihre Ergebnisse zu sehen.</translation>
+    </message>
+    <message>
+        <source>Sweep %1: </source>
+        <translation>Parameterstudie %1: </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n case(s) with results</source>
+        <translation>
+            <numerusform>%1 von %n Fall mit Ergebnis</numerusform>
+            <numerusform>%1 von %n Fällen mit Ergebnis</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n not sent yet</source>
+        <translation>
+            <numerusform>, %n noch nicht gesendet</numerusform>
+            <numerusform>, %n noch nicht gesendet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> — submission paused</source>
+        <translation> — Absenden angehalten</translation>
+    </message>
+    <message>
+        <source>Tags: %1</source>
+        <translation>Schlagwörter: %1</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>Notiz: %1</translation>
     </message>
 </context>
 <context>

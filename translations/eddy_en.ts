@@ -357,10 +357,17 @@ Enter the URL of the server the other client connected to, exactly as it wrote i
 <context>
     <name>Eddy::SweepResultsView</name>
     <message numerus="yes">
-        <source>Sweep %1: %2 of %n case(s) with results</source>
+        <source>%1 of %n case(s) with results</source>
         <translation>
-            <numerusform>Sweep %1: %2 of %n case with results</numerusform>
-            <numerusform>Sweep %1: %2 of %n cases with results</numerusform>
+            <numerusform>%1 of %n case with results</numerusform>
+            <numerusform>%1 of %n cases with results</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n not sent yet</source>
+        <translation>
+            <numerusform>, %n not sent yet</numerusform>
+            <numerusform>, %n not sent yet</numerusform>
         </translation>
     </message>
 </context>

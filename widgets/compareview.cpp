@@ -139,7 +139,10 @@ CompareView::CompareView(SweepResultsModel *model, QWidget *parent)
     layout->addWidget(split, 1);
 
     connect(m_baselineCombo, &QComboBox::activated, this, [this](int i) {
-        setBaseline(m_baselineCombo->itemData(i).toLongLong());
+        const qint64 taskId = m_baselineCombo->itemData(i).toLongLong();
+        setBaseline(taskId);
+        if (m_baseline == taskId)
+            Q_EMIT baselineChosen(taskId);
     });
     connect(m_allArguments, &QCheckBox::toggled, this, &CompareView::refill);
     for (QDoubleSpinBox *box : {m_iterations, m_residuals, m_other})
@@ -188,8 +191,10 @@ void CompareView::setCases(const QList<qint64> &taskIds)
 
 void CompareView::setMarkedBaseline(std::optional<qint64> taskId)
 {
+    if (m_marked == taskId)
+        return;
     m_marked = taskId;
-    if (!m_baselineChosen)
+    if (!m_baselineChosen && !m_cases.isEmpty())
         setCases(m_cases);
 }
 
@@ -245,7 +250,7 @@ void CompareView::refill()
     const QList<CaseComparison::Case> cases = comparedCases();
     if (cases.size() < 2) {
         m_summary->setText(tr("Select two or more cases of the sweep (or one, to compare it with the "
-                              "sweep's first case), then choose Compare."));
+                              "sweep's baseline), then choose Compare."));
         m_inputs->clear();
         m_inputs->setRowCount(0);
         m_results->clear();

@@ -40,8 +40,8 @@ public:
     // the sweep's first case, or the marked one (setMarkedBaseline()).
     void setCases(const QList<qint64> &taskIds);
     QList<qint64> cases() const { return m_cases; }
-    // A baseline the engineer marked for the sweep (kept elsewhere); it joins the comparison and
-    // is its baseline. None: the sweep's first case.
+    // The baseline the engineer marked for the sweep (stored with it: SweepResultsModel's
+    // baselineTask()); it joins the comparison and is its baseline. None: the sweep's first case.
     void setMarkedBaseline(std::optional<qint64> taskId);
     // The baseline now: the one chosen in the view, else CaseComparison::pickBaseline().
     qint64 baseline() const { return m_baseline; }
@@ -68,6 +68,9 @@ public:
 Q_SIGNALS:
     // The stored residual samples of these tasks are wanted (ChartSeriesSet::setSamples()).
     void samplesNeeded(const QList<qint64> &taskIds);
+    // The engineer chose this case as the baseline in the view's Baseline box: to be stored as
+    // the sweep's baseline (what eddyctl and the sweep report then use too).
+    void baselineChosen(qint64 taskId);
 
 private:
     void refill();

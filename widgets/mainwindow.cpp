@@ -255,7 +255,10 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
         m_sweepResults->setAnswers(r.answers);
         m_sweepResults->setSweep(r.sweep.id, EngineBridge::variedNames(r.sweep.spec), r.tasks, r.caseIndex);
         m_sweepResults->setCases(r.cases);
+        m_sweepResults->setReview(r.sweep); // its note, tags, baseline and pause
     });
+    // Any of the session's sweeps can be shown, also one none of whose cases was sent yet.
+    connect(m_sweepResultsView, &SweepResultsView::sweepChosen, m_bridge, &EngineBridge::requestSweepResults);
     connect(m_bridge, &EngineBridge::serversReady, this, [this](const QList<Store::ServerRecord> &servers) {
         m_servers->setServers(servers);
         m_tasks->setServerNames(ServerListModel::taskServerNames(servers));
@@ -264,6 +267,7 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     connect(m_bridge, &EngineBridge::serverRemoved, this, [this] { m_bridge->requestSnapshot(m_session); });
     connect(m_bridge, &EngineBridge::sweepReady, this, [this](const Store::SweepRecord &sweep, const QHash<qint64, int> &index) {
         m_sweeps.insert(sweep.id, sweep);
+        updateSweepChoices();
         for (auto it = index.begin(); it != index.end(); ++it)
             m_tasks->setCaseIndex(it.key(), it.value());
         m_tasks->setSweepInfo(sweep.id, sweepLabel(sweep.id), EngineBridge::variedNames(sweep.spec));

@@ -199,6 +199,8 @@ private:
     void fitInboxToQuestion();
     void relaunch(qint64 taskId);
     QString sweepLabel(std::optional<qint64> sweepId) const;
+    // The sweep view's chooser: the shown session's sweeps.
+    void updateSweepChoices();
 
     EngineBridge *m_bridge;
     Agent::Agent *m_agent; // may be null; lives on the engine thread

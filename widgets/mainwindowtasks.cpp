@@ -174,6 +174,7 @@ void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
         m_tasks->setCaseIndex(it.key(), it.value());
     for (const auto &sw : s.sweeps)
         m_tasks->setSweepInfo(sw.id, sweepLabel(sw.id), EngineBridge::variedNames(sw.spec));
+    updateSweepChoices();
     // A reload (F5 after missed changes, another program's work) keeps what is selected: the
     // tasks in the monitor and the question in the inbox.
     const QList<qint64> selected = m_monitor->selectedTaskIds();
@@ -198,6 +199,17 @@ void MainWindow::onSnapshot(const EngineBridge::Snapshot &s)
     Q_EMIT snapshotLoaded();
     if (m_autoDialogs)
         schedulePopup();
+}
+
+void MainWindow::updateSweepChoices()
+{
+    // The shown session's sweeps (all of them for all sessions), newest first.
+    QList<QPair<qint64, QString>> choices;
+    for (const Store::SweepRecord &sw : std::as_const(m_sweeps))
+        if (!m_session || sw.sessionId == m_session)
+            choices.append({sw.id, sweepLabel(sw.id)});
+    std::sort(choices.begin(), choices.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    m_sweepResultsView->setSweepChoices(choices);
 }
 
 QString MainWindow::sweepLabel(std::optional<qint64> sweepId) const

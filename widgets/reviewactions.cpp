@@ -30,7 +30,14 @@ ReviewActions::ReviewActions(MainWindow *window, EngineBridge *bridge)
     connect(monitor, &TaskMonitor::pauseRequested, this, [this](qint64 sweepId, bool paused) {
         m_bridge->setSweepPaused(sweepId, paused);
     });
-    connect(window->sweepResults(), &SweepResultsView::baselineRequested, this, &ReviewActions::markBaseline);
+    SweepResultsView *sweepView = window->sweepResults();
+    connect(sweepView, &SweepResultsView::baselineRequested, this, &ReviewActions::markBaseline);
+    connect(sweepView, &SweepResultsView::sweepNoteRequested, this, &ReviewActions::editSweepNote);
+    connect(sweepView, &SweepResultsView::sweepTagsRequested, this, &ReviewActions::editSweepTags);
+    connect(sweepView, &SweepResultsView::pauseRequested, this, [this](qint64 sweepId, bool paused) {
+        if (sweepId > 0)
+            m_bridge->setSweepPaused(sweepId, paused);
+    });
     // The task view's filter narrows the sweep table too (its result scalars only there).
     if (auto *sweepProxy = qobject_cast<SweepFilterProxyModel *>(window->sweepResults()->proxy())) {
         sweepProxy->setRowReview([tasks](qint64 taskId) {
@@ -58,6 +65,7 @@ ReviewActions::ReviewActions(MainWindow *window, EngineBridge *bridge)
                 m_window->resultView()->setReview(c.note, c.tags);
     });
     connect(bridge, &EngineBridge::sweepReviewChanged, this, [this, monitor](const Store::SweepRecord &sweep) {
+        m_window->sweepResults()->model()->setReview(sweep); // when it is the sweep shown
         const bool was = monitor->isSweepPaused(sweep.id);
         monitor->setSweepPaused(sweep.id, sweep.isPaused());
         if (was != sweep.isPaused())
@@ -126,8 +134,42 @@ void ReviewActions::editTags(const QList<qint64> &taskIds)
                                              nullptr, int(cases.size())));
     dialog->setTextValue(m_window->taskModel()->caseTags(cases.first()).join(QLatin1Char(' ')));
     connect(dialog, &QInputDialog::textValueSelected, this, [this, cases](const QString &text) {
-        const QStringList tags = text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
-        m_bridge->setCaseTags(cases, tags);
+        m_bridge->setCaseTags(cases, tagsOf(text));
+    });
+    dialog->open();
+}
+
+QStringList ReviewActions::tagsOf(const QString &text)
+{
+    return text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
+}
+
+void ReviewActions::editSweepNote(qint64 sweepId)
+{
+    SweepResultsModel *shown = m_window->sweepResults()->model();
+    if (sweepId <= 0 || shown->sweepId() != sweepId)
+        return;
+    QInputDialog *dialog = newInputDialog(QStringLiteral("sweepNoteDialog"), tr("Edit Sweep Note"),
+                                          tr("Note on sweep %1 (empty clears it):").arg(sweepId));
+    dialog->setOption(QInputDialog::UsePlainTextEditForTextInput);
+    dialog->setTextValue(shown->sweepNote());
+    connect(dialog, &QInputDialog::textValueSelected, this, [this, sweepId](const QString &text) {
+        m_bridge->setSweepNote(sweepId, text.trimmed());
+    });
+    dialog->open();
+}
+
+void ReviewActions::editSweepTags(qint64 sweepId)
+{
+    SweepResultsModel *shown = m_window->sweepResults()->model();
+    if (sweepId <= 0 || shown->sweepId() != sweepId)
+        return;
+    QInputDialog *dialog = newInputDialog(QStringLiteral("sweepTagsDialog"), tr("Edit Sweep Tags"),
+                                          tr("Tags of sweep %1, separated by spaces (e.g. mesh-study "
+                                             "validated):").arg(sweepId));
+    dialog->setTextValue(shown->sweepTags().join(QLatin1Char(' ')));
+    connect(dialog, &QInputDialog::textValueSelected, this, [this, sweepId](const QString &text) {
+        m_bridge->setSweepTags(sweepId, tagsOf(text));
     });
     dialog->open();
 }

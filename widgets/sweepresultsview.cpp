@@ -46,6 +46,8 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     , m_proxy(new SweepFilterProxyModel(this)) // the task view's Filter narrows it too
     , m_table(new QTableView(this))
     , m_summary(new QLabel(this))
+    , m_sweepChooser(new QComboBox(this))
+    , m_reviewLine(new QLabel(this))
     , m_x(new QComboBox(this))
     , m_y(new QComboBox(this))
     , m_view(new QChartView(this))
@@ -130,8 +132,29 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(100); // the dock may be small at 1280x800; Enlarge Plot gives room
 
+    // The header: which sweep (any of the session's, also one with no case sent yet), how far it
+    // got, and on a line of its own the engineer's note and tags on it.
+    m_sweepChooser->setObjectName(QStringLiteral("sweepChooser"));
+    m_sweepChooser->setToolTip(tr("The sweep shown; choose another of the session's sweeps"));
+    m_sweepChooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_sweepChooser->hide(); // until there are sweeps to choose from
+    connect(m_sweepChooser, &QComboBox::activated, this, [this](int i) {
+        const qint64 id = m_sweepChooser->itemData(i).toLongLong();
+        if (id > 0 && id != m_model->sweepId())
+            Q_EMIT sweepChosen(id);
+    });
+    m_summary->setObjectName(QStringLiteral("sweepSummary"));
+    // The row is full in German at 1280 px: the summary gives way (its whole text in the tooltip)
+    // rather than widen the window.
+    m_summary->setMinimumWidth(fontMetrics().averageCharWidth() * 8);
+    m_reviewLine->setObjectName(QStringLiteral("sweepReviewLine"));
+    m_reviewLine->setTextFormat(Qt::PlainText);
+    m_reviewLine->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // elided, never widens the dock
+    m_reviewLine->setContentsMargins(6, 0, 4, 0);
+    m_reviewLine->hide();
     auto *tools = new QHBoxLayout;
     tools->setContentsMargins(4, 0, 4, 0);
+    tools->addWidget(m_sweepChooser);
     tools->addWidget(m_summary, 1);
     tools->addWidget(new QLabel(tr("Plot"), this));
     tools->addWidget(m_y);
@@ -162,7 +185,7 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     };
     QToolButton *compare = toolButton(
         QStringLiteral("compareCases"), tr("Compare"),
-        tr("Compare the selected cases, or one case with the sweep's first, in a window of their own"));
+        tr("Compare the selected cases, or one case with the sweep's baseline, in a window of their own"));
     compare->setEnabled(false);
     connect(compare, &QToolButton::clicked, this, &SweepResultsView::compareSelected);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, compare, [this, compare] {
@@ -193,6 +216,7 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     connect(m_rows, &SweepRowActions::baselineRequested, this, &SweepResultsView::baselineRequested);
     connect(m_rows, &SweepRowActions::rerunRequested, this, &SweepResultsView::rerunRequested);
     connect(m_rows, &SweepRowActions::rerunFailedRequested, this, &SweepResultsView::rerunFailedRequested);
+    addSweepActions(reviewMenu);
     QToolButton *enlarge = enlargeButton(this, QStringLiteral("enlargePlot"));
     connect(enlarge, &QToolButton::clicked, this, &SweepResultsView::enlargePlot);
     tools->addWidget(enlarge);
@@ -211,14 +235,109 @@ SweepResultsView::SweepResultsView(SweepResultsModel *model, QWidget *parent)
     layout->setContentsMargins(0, 2, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(tools);
+    layout->addWidget(m_reviewLine);
     layout->addWidget(split, 1);
 
     // Last: tests and tools find the plot's chart view before the compare window's.
     m_compare = new CompareView(model, this);
+    // The stored baseline is the compare window's by default; one chosen there is stored.
+    connect(m_compare, &CompareView::baselineChosen, this, &SweepResultsView::baselineRequested);
 
     connect(m_model, &SweepResultsModel::resultsChanged, this, &SweepResultsView::refreshChoices);
     connect(m_model, &QAbstractItemModel::modelReset, this, &SweepResultsView::refreshChoices);
+    connect(m_model, &SweepResultsModel::reviewChanged, this, &SweepResultsView::refreshHeader);
     refreshChoices();
+}
+
+void SweepResultsView::addSweepActions(QMenu *reviewMenu)
+{
+    reviewMenu->addSeparator();
+    QAction *note = reviewMenu->addAction(tr("Edit Sweep Note..."));
+    note->setObjectName(QStringLiteral("editSweepNote"));
+    note->setToolTip(tr("A note on the whole sweep, shown above its table and in its report"));
+    connect(note, &QAction::triggered, this, [this] { Q_EMIT sweepNoteRequested(m_model->sweepId()); });
+    QAction *tags = reviewMenu->addAction(tr("Edit Sweep Tags..."));
+    tags->setObjectName(QStringLiteral("editSweepTags"));
+    tags->setToolTip(tr("Tags on the whole sweep, shown above its table and in its report"));
+    connect(tags, &QAction::triggered, this, [this] { Q_EMIT sweepTagsRequested(m_model->sweepId()); });
+    QAction *pause = reviewMenu->addAction(tr("Pause Sweep Submission"));
+    pause->setObjectName(QStringLiteral("pauseSweepSubmission"));
+    connect(pause, &QAction::triggered, this, [this] {
+        Q_EMIT pauseRequested(m_model->sweepId(), !m_model->isPaused());
+    });
+    // For the sweep shown when the menu opens; also one none of whose cases was sent yet.
+    const auto update = [this, note, tags, pause] {
+        const bool shown = m_model->sweepId() > 0;
+        note->setEnabled(shown);
+        tags->setEnabled(shown);
+        pause->setEnabled(shown);
+        pause->setText(m_model->isPaused() ? tr("Resume Sweep Submission") : tr("Pause Sweep Submission"));
+        pause->setToolTip(m_model->isPaused()
+                              ? tr("Send the sweep's cases that were held back, each once")
+                              : tr("Hold back the sweep's cases that have not been sent yet, also after a restart"));
+    };
+    update();
+    connect(reviewMenu, &QMenu::aboutToShow, this, update);
+    connect(m_model, &SweepResultsModel::reviewChanged, this, update);
+    connect(m_model, &QAbstractItemModel::modelReset, this, update);
+}
+
+void SweepResultsView::setSweepChoices(const QList<QPair<qint64, QString>> &sweeps)
+{
+    {
+        const QSignalBlocker block(m_sweepChooser);
+        m_sweepChooser->clear();
+        for (const auto &s : sweeps)
+            m_sweepChooser->addItem(s.second, s.first);
+    }
+    m_sweepChooser->setVisible(!sweeps.isEmpty());
+    refreshHeader();
+}
+
+void SweepResultsView::refreshHeader()
+{
+    const qint64 id = m_model->sweepId();
+    {
+        const QSignalBlocker block(m_sweepChooser);
+        m_sweepChooser->setCurrentIndex(id > 0 ? m_sweepChooser->findData(id) : -1);
+    }
+    if (id == 0) {
+        m_summary->setText(m_sweepChooser->count() > 0
+                               ? tr("Select a task of a sweep, or choose a sweep, to see its results.")
+                               : tr("Select a task of a sweep to see the sweep's results."));
+    } else {
+        // Named by the chooser when it lists the sweep, else here.
+        QString text = m_sweepChooser->currentIndex() >= 0 ? QString() : tr("Sweep %1: ").arg(id);
+        text += tr("%1 of %n case(s) with results", nullptr, m_model->designPointCount())
+                    .arg(m_model->withResultsCount());
+        if (const int unsent = m_model->unsentCount(); unsent > 0)
+            text += tr(", %n not sent yet", nullptr, unsent);
+        if (m_model->isPaused())
+            text += tr(" \u2014 submission paused");
+        m_summary->setText(text);
+    }
+    m_summary->setToolTip(m_summary->text());
+    QStringList review;
+    if (!m_model->sweepTags().isEmpty())
+        review << tr("Tags: %1").arg(m_model->sweepTags().join(QStringLiteral(", ")));
+    if (!m_model->sweepNote().isEmpty())
+        review << tr("Note: %1").arg(m_model->sweepNote().simplified());
+    const QString full = review.join(QStringLiteral("  \u00b7  "));
+    m_reviewLine->setToolTip(m_model->sweepNote().isEmpty() ? full
+                                                            : full + QStringLiteral("\n\n") + m_model->sweepNote());
+    m_reviewLine->setProperty("fullText", full);
+    m_reviewLine->setText(m_reviewLine->fontMetrics().elidedText(full, Qt::ElideRight,
+                                                                 std::max(40, width() - 12)));
+    m_reviewLine->setVisible(!full.isEmpty());
+    m_compare->setMarkedBaseline(m_model->baselineTask());
+}
+
+void SweepResultsView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const QString full = m_reviewLine->property("fullText").toString();
+    if (!full.isEmpty())
+        m_reviewLine->setText(m_reviewLine->fontMetrics().elidedText(full, Qt::ElideRight, std::max(40, width() - 12)));
 }
 
 void SweepResultsView::refreshChoices()
@@ -274,12 +393,7 @@ void SweepResultsView::refreshChoices()
             m_y->setCurrentIndex(std::max(0, pick));
         }
     }
-    const int done = m_model->withResultsCount();
-    m_summary->setText(m_model->sweepId() == 0
-                           ? tr("Select a task of a sweep to see the sweep's results.")
-                           : tr("Sweep %1: %2 of %n case(s) with results", nullptr, m_model->rowCount())
-                                 .arg(m_model->sweepId())
-                                 .arg(done));
+    refreshHeader();
     replot();
 }
 

@@ -79,6 +79,13 @@ public:
     void showParallelCoordinates();
     ParallelCoordinatesPanel *parallelCoordinates() const { return m_parallel; }
 
+    // The sweeps the header's chooser offers (id, name), e.g. the session's: choosing one asks for
+    // it (sweepChosen()), also one none of whose cases was sent yet.
+    void setSweepChoices(const QList<QPair<qint64, QString>> &sweeps);
+    QComboBox *sweepChooser() const { return m_sweepChooser; }
+    // The header's line with the shown sweep's note and tags (hidden when it has none).
+    QLabel *reviewLine() const { return m_reviewLine; }
+
     bool exportCsv(const QString &path) const;
     SvgPlot plot() const;
     bool exportSvg(const QString &path) const;
@@ -95,13 +102,23 @@ Q_SIGNALS:
     // cases to submit again, each into its sweep (see SweepRowActions).
     void rerunRequested(const QList<qint64> &taskIds);
     void rerunFailedRequested(const QList<qint64> &taskIds);
+    // The header's chooser: show this sweep.
+    void sweepChosen(qint64 sweepId);
+    // Review menu: Edit Sweep Note..., Edit Sweep Tags..., Pause/Resume Sweep Submission of the
+    // sweep shown.
+    void sweepNoteRequested(qint64 sweepId);
+    void sweepTagsRequested(qint64 sweepId);
+    void pauseRequested(qint64 sweepId, bool paused);
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     static QString outcomeName(int outcome); // a Monitor::Outcome, as the legend names it
     void refreshChoices();
+    void refreshHeader(); // the chooser, the summary and the review line
+    void addSweepActions(QMenu *reviewMenu);
     void replot();
     void rebuildSeries(const QList<QPointF> &points, const QList<int> &outcomes);
     void applyMarkerStyle();
@@ -129,6 +146,8 @@ private:
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QLabel *m_summary;
+    QComboBox *m_sweepChooser;
+    QLabel *m_reviewLine;
     QComboBox *m_x;
     QComboBox *m_y;
     QChartView *m_view;

@@ -260,10 +260,27 @@ int main(int argc, char *argv[])
         }
     }
     waitFor([&] { return w.sweepResults()->model()->withResultsCount() >= 3; }, 20000);
+    // The engineer's note and tags on the sweep (above its table), its first case marked as the
+    // baseline (the Case column says so; Compare measures against it).
+    SweepResultsModel *results = w.sweepResults()->model();
+    const qint64 sweepId = results->sweepId();
+    const bool german = lang == QLatin1String("de");
+    bridge.setSweepNote(sweepId, german ? QStringLiteral("Gitter 48: braucht Re 1000 ein feineres Gitter? Mit 64 vergleichen.")
+                                        : QStringLiteral("Grid 48: does Re 1000 need a finer grid? Compare with 64."));
+    bridge.setSweepTags(sweepId, {QStringLiteral("cavity"), QStringLiteral("mesh-study")});
+    if (const Store::TaskRecord *first = tasks->task(results->tasksInCaseOrder().value(0)); first && first->caseId)
+        bridge.setBaseline(sweepId, first->caseId);
+    waitFor([&] { return !results->sweepNote().isEmpty() && !results->sweepTags().isEmpty() && results->baselineTask(); },
+            10000);
     w.sweepResults()->setPlot(QStringLiteral("reynolds"), QStringLiteral("iterations"));
     settle(1500);
     w.grab().save(out.filePath(QStringLiteral("main-%1.png").arg(tag)));
     saveReviewWindows(w, windowSize, out, tag);
+    // The window with the sweep view in front (saveReviewWindows() raised it): the sweep's note and
+    // tags above its table, its baseline marked in the Case column.
+    w.sweepResultsDock()->raise();
+    settle(800);
+    w.grab().save(out.filePath(QStringLiteral("sweep-review-%1.png").arg(tag)));
 
     if (extras) {
         w.sweepResultsDock()->raise();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Saves docs/screenshots/*.png: Eddy under Xvfb against a local eddy-cfd-server mid-sweep, for
-# {light,dark} x {en,de} x {1280x800,1600x1000} (main-, compare- and parallel-SIZE-THEME-LANG.png:
-# the main window, the compare window and the parallel coordinates), plus per language the
+# {light,dark} x {en,de} x {1280x800,1600x1000} (main-, sweep-review-, compare- and
+# parallel-SIZE-THEME-LANG.png: the main window, the window with the sweep view in front, the
+# compare window and the parallel coordinates), plus per language the
 # sweep editor, the answer panel, the sweep results, the enlarged plot and a server at a wrong path
 # (light, 1280x800) and, in dark, a tool-error banner, two cases charted together, the enlarged
 # result plot, the agent dock and the user guide's window.

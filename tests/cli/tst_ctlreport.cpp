@@ -111,6 +111,9 @@ void tst_CtlReport::initTestCase()
     r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("tag"), QStringLiteral("sweep"), QStringLiteral("1"),
                 QStringLiteral("+cavity")});
     QVERIFY2(r.code == 0, r.err.constData());
+    // Task 3's case marked as the sweep's baseline.
+    r = runCtl({QStringLiteral("--db"), db(), QStringLiteral("baseline"), QStringLiteral("1"), QStringLiteral("3")});
+    QVERIFY2(r.code == 0, r.err.constData());
 }
 
 void tst_CtlReport::checkNoServerIdIn(const QByteArray &text)
@@ -150,6 +153,13 @@ void tst_CtlReport::htmlHasEveryCaseAndAnswer()
     for (const char *tag : {"grid-study", "case1", "case2", "cavity"})
         QVERIFY2(text.contains(tag), tag);
     QVERIFY(!text.contains("<b>by hand"));
+    // The marked baseline, on its case's row only.
+    const QString baselineCase = query(db(), QStringLiteral("SELECT idx + 1 FROM cases WHERE task_id = 3")).value(0).value(0);
+    QVERIFY(!baselineCase.isEmpty());
+    QCOMPARE(text.count("\u2605 baseline"), qsizetype(1));
+    QVERIFY2(text.contains(QStringLiteral("<tr id=\"case-%1\"><td class=\"num\"><b title=").arg(baselineCase).toUtf8()),
+             qPrintable(baselineCase));
+    QVERIFY(text.contains(QStringLiteral("%1 \u2605 baseline").arg(baselineCase).toUtf8()));
     QVERIFY(text.contains("reynolds") && text.contains("final_residual"));
     QVERIFY(text.contains("<svg"));
     // The case name is text, never markup; no script, no address, no server task id.
@@ -267,18 +277,20 @@ void tst_CtlReport::browserShowsEveryCaseAndAnswer()
     QVERIFY(dom.contains("&lt;script&gt;"));
 
     const QString keep = qEnvironmentVariable("EDDY_REPORT_SCREENSHOTS");
-    // The top of the report at two sizes, light and dark; and its end (the questions and
-    // answers), cut from a page-long screenshot at the last drawn row (headless Chromium draws
-    // nothing when it scrolls to a #fragment).
+    // The top of the report at two sizes, light and dark, in English and German; and its end
+    // (the questions and answers), cut from a page-long screenshot at the last drawn row
+    // (headless Chromium draws nothing when it scrolls to a #fragment).
     // German from eddyctl report --lang de (germanReport()).
     QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("report-de.html"))));
     struct Shot { QString name; QSize size; bool dark; bool end; bool german; };
     for (const Shot &s : {Shot{QStringLiteral("report-browser"), QSize(1280, 800), false, false, false},
                           Shot{QStringLiteral("report-browser-dark"), QSize(1280, 800), true, false, false},
                           Shot{QStringLiteral("report-browser-wide"), QSize(1600, 1000), false, false, false},
+                          Shot{QStringLiteral("report-browser-wide-dark"), QSize(1600, 1000), true, false, false},
                           Shot{QStringLiteral("report-browser-answers"), QSize(1600, 1000), false, true, false},
                           Shot{QStringLiteral("report-browser-answers-dark"), QSize(1600, 1000), true, true, false},
                           Shot{QStringLiteral("report-browser-de"), QSize(1280, 800), false, false, true},
+                          Shot{QStringLiteral("report-browser-de-dark"), QSize(1280, 800), true, false, true},
                           Shot{QStringLiteral("report-browser-answers-de"), QSize(1600, 1000), true, true, true}}) {
         const QString png = m_dir.filePath(s.name + QStringLiteral(".png"));
         const QSize window = s.end ? QSize(s.size.width(), 6000) : s.size;

@@ -6,6 +6,7 @@
 #include "models/tasktablemodel.h"
 #include "tests/common/ctlprocess.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/sweeptable.h"
 #include "tests/common/testserver.h"
 #include "widgets/compareview.h"
 #include "widgets/elicitationdialog.h"
@@ -71,12 +72,9 @@ private Q_SLOTS:
 
 private:
     qint64 taskOf(double tolerance, bool defect) const;
-    int tableRowOf(qint64 taskId) const;
-    void selectRows(const QList<qint64> &tasks);
+    void selectRows(const QList<qint64> &tasks) { Test::selectSweepRows(m_window->sweepResults(), tasks); }
     void showSweep();
     static int resultRow(const QTableWidget *table, const QString &scalar);
-    // Opens the sweep table's context menu on this task's row and triggers the action named so.
-    void pickFromSweepMenu(qint64 taskId, const QString &action);
 
     Test::TestServer m_server;
     QTemporaryDir m_dir;
@@ -136,29 +134,6 @@ qint64 tst_CompareGui::taskOf(double tolerance, bool defect) const
             return t->id;
     }
     return 0;
-}
-
-int tst_CompareGui::tableRowOf(qint64 taskId) const
-{
-    const QAbstractItemModel *proxy = m_window->sweepResults()->table()->model();
-    for (int r = 0; r < proxy->rowCount(); ++r)
-        if (proxy->index(r, 0).data(SweepResultsModel::TaskIdRole).toLongLong() == taskId)
-            return r;
-    return -1;
-}
-
-// Clicks the rows of these tasks in the sweep table (Ctrl-click after the first).
-void tst_CompareGui::selectRows(const QList<qint64> &tasks)
-{
-    QTableView *table = m_window->sweepResults()->table();
-    for (int i = 0; i < tasks.size(); ++i) {
-        const int row = tableRowOf(tasks.at(i));
-        QVERIFY(row >= 0);
-        const QRect cell = table->visualRect(table->model()->index(row, 0));
-        QTest::mouseClick(table->viewport(), Qt::LeftButton, i == 0 ? Qt::NoModifier : Qt::ControlModifier,
-                          cell.center());
-    }
-    QCOMPARE(m_window->sweepResults()->selectedTasks().size(), tasks.size());
 }
 
 void tst_CompareGui::showSweep()
@@ -421,38 +396,6 @@ void tst_CompareGui::twoSweepsOnOnePlot()
     QVERIFY(results->overlayPoints().isEmpty());
 }
 
-void tst_CompareGui::pickFromSweepMenu(qint64 taskId, const QString &action)
-{
-    QTableView *table = m_window->sweepResults()->table();
-    const int row = tableRowOf(taskId);
-    QVERIFY(row >= 0);
-    bool found = false;
-    bool picked = false;
-    QTimer poll;
-    poll.setInterval(20);
-    connect(&poll, &QTimer::timeout, this, [&] {
-        auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
-        if (!menu)
-            return;
-        poll.stop();
-        for (QAction *a : menu->actions()) {
-            if (a->objectName() == action) {
-                found = true;
-                picked = a->isEnabled();
-                menu->close();
-                if (picked)
-                    a->trigger();
-                return;
-            }
-        }
-        menu->close();
-    });
-    poll.start();
-    Q_EMIT table->customContextMenuRequested(table->visualRect(table->model()->index(row, 0)).center());
-    QVERIFY2(found, qPrintable(QStringLiteral("the sweep table's context menu has no %1").arg(action)));
-    QVERIFY2(picked, qPrintable(QStringLiteral("%1 is disabled").arg(action)));
-}
-
 // A sweep whose cases at 30 iterations stop short of convergence, at three Reynolds numbers.
 // Brushing the lower Reynolds numbers selects two unconverged and two converged cases in the
 // sweep table; Re-run Failed and Unconverged in its context menu sends exactly the two brushed
@@ -525,7 +468,7 @@ void tst_CompareGui::rerunBrushedFailedCasesJoinTheirSweep()
     QVERIFY2(leftOut > 0, "the Reynolds 400 case at 30 iterations converged: nothing outside the brush to leave out");
 
     const qint64 serverBefore = Test::scalar(serverDb, QStringLiteral("SELECT COUNT(*) FROM tasks"), 10000);
-    pickFromSweepMenu(selected.first(), QStringLiteral("sweepRerunFailed"));
+    Test::pickFromSweepMenu(m_window->sweepResults(), selected.first(), QStringLiteral("sweepRerunFailed"));
     if (QTest::currentTestFailed())
         return;
     panel->close();

@@ -6,8 +6,14 @@
 //   filter is saved, cleared and opened again; a file that is not a filter is refused;
 // - Re-run Failed and Unconverged re-runs the unconverged cases, which join their sweep (same
 //   case index) and keep their tags;
+// - a sweep's own note and tags: edited from the sweep view's Review menu, shown above its table,
+//   and an eddyctl edit of them shows in the open window;
+// - the stored baseline (eddyctl baseline) is marked in the sweep table and is the compare
+//   window's baseline; one chosen in the compare window is stored;
 // - Pause Sweep Submission holds a re-run back, through a restart of Eddy; Resume sends it, once
-//   (the server's own task list).
+//   (the server's own task list);
+// - a sweep none of whose cases was sent yet is paused and resumed from the sweep view (chosen in
+//   its header), through a restart; each case is sent once.
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
@@ -16,7 +22,9 @@
 #include "tests/common/ctlprocess.h"
 #include "tests/common/e2ewindow.h"
 #include "tests/common/filedialogs.h"
+#include "tests/common/sweeptable.h"
 #include "tests/common/testserver.h"
+#include "widgets/compareview.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultview.h"
@@ -30,6 +38,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
 #include <QInputDialog>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -42,6 +52,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 
 #include <nlohmann/json.hpp>
 
@@ -69,9 +80,12 @@ class tst_ReviewRuns : public QObject
 private Q_SLOTS:
     void initTestCase();
     void tagAndNoteCases();
+    void sweepNoteAndTagsAboveItsTable();
+    void storedBaselineMarkedAndCompared();
     void filterSaveAndOpen();
     void rerunFailedAndUnconvergedJoinsSweep();
     void pauseSurvivesRestartAndResumeSendsOnce();
+    void pauseBeforeAnyCaseIsSent();
     void cleanupTestCase();
 
 private:
@@ -82,6 +96,13 @@ private:
     // Waits for the input dialog `objectName` and answers it with `text`.
     void answerInputDialog(const QString &objectName, const QString &text);
     ReviewFilterDialog *openFilterDialog();
+    // Shows this sweep in the sweep view by its header's chooser.
+    void chooseSweep(qint64 sweepId);
+    // Triggers the sweep view's Review menu action named so (failing when missing or disabled);
+    // its text as shown when the menu opened.
+    QString pickFromReviewMenu(const QString &action);
+    QString reviewLine() const;
+    QString sweepSummary() const; // the sweep view's header: how far the sweep got
     QList<qint64> unconverged() const;
     bool allFinished() const;
 
@@ -184,6 +205,48 @@ ReviewFilterDialog *tst_ReviewRuns::openFilterDialog()
     return dialog;
 }
 
+void tst_ReviewRuns::chooseSweep(qint64 sweepId)
+{
+    auto *chooser = window()->sweepResults()->findChild<QComboBox *>(QStringLiteral("sweepChooser"));
+    QVERIFY2(chooser, "the sweep view has no sweep chooser");
+    QTRY_VERIFY_WITH_TIMEOUT(chooser->isVisible() && chooser->findData(sweepId) >= 0, 30000);
+    const int i = chooser->findData(sweepId);
+    chooser->setCurrentIndex(i);
+    Q_EMIT chooser->activated(i);
+    QTRY_COMPARE_WITH_TIMEOUT(window()->sweepResults()->model()->sweepId(), sweepId, 10000);
+}
+
+QString tst_ReviewRuns::pickFromReviewMenu(const QString &action)
+{
+    auto *button = window()->sweepResults()->findChild<QToolButton *>(QStringLiteral("sweepReview"));
+    if (!button || !button->menu())
+        return QStringLiteral("<no Review menu>");
+    QMenu *menu = button->menu();
+    Q_EMIT menu->aboutToShow();
+    for (QAction *a : menu->actions()) {
+        if (a->objectName() != action)
+            continue;
+        if (!a->isEnabled())
+            return QStringLiteral("<disabled>");
+        const QString text = a->text();
+        a->trigger();
+        return text;
+    }
+    return QStringLiteral("<no %1>").arg(action);
+}
+
+QString tst_ReviewRuns::reviewLine() const
+{
+    const auto *line = window()->sweepResults()->findChild<QLabel *>(QStringLiteral("sweepReviewLine"));
+    return line && line->isVisible() ? line->toolTip() : QString();
+}
+
+QString tst_ReviewRuns::sweepSummary() const
+{
+    const auto *summary = window()->sweepResults()->findChild<QLabel *>(QStringLiteral("sweepSummary"));
+    return summary ? summary->text() : QString();
+}
+
 void tst_ReviewRuns::tagAndNoteCases()
 {
     m_tagged = unconverged();
@@ -220,6 +283,91 @@ void tst_ReviewRuns::tagAndNoteCases()
     // Its detail, loaded afresh, shows it too.
     window()->monitor()->selectTask(other);
     QTRY_VERIFY_WITH_TIMEOUT(window()->resultView()->reviewText().contains(QStringLiteral("converged fine")), 10000);
+}
+
+// The sweep's own note and tags: edited from the sweep view's Review menu, stored, shown above the
+// sweep's table; eddyctl's edits of them (another process) show in the open window.
+void tst_ReviewRuns::sweepNoteAndTagsAboveItsTable()
+{
+    window()->monitor()->selectTask(tasks()->taskIds().first());
+    QTRY_COMPARE_WITH_TIMEOUT(window()->sweepResults()->model()->sweepId(), m_sweepId, 10000);
+    QVERIFY(reviewLine().isEmpty()); // nothing noted yet: no line
+    QCOMPARE(pickFromReviewMenu(QStringLiteral("editSweepNote")), QStringLiteral("Edit Sweep Note..."));
+    answerInputDialog(QStringLiteral("sweepNoteDialog"), QStringLiteral("coarse grid, two iteration limits"));
+    QTRY_COMPARE_WITH_TIMEOUT(Test::query(m_db, QStringLiteral("SELECT note FROM sweeps WHERE id=%1").arg(m_sweepId), 10000)
+                                  .value(0).value(0),
+                              QStringLiteral("coarse grid, two iteration limits"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(reviewLine().contains(QStringLiteral("Note: coarse grid, two iteration limits")), 10000);
+    QCOMPARE(pickFromReviewMenu(QStringLiteral("editSweepTags")), QStringLiteral("Edit Sweep Tags..."));
+    answerInputDialog(QStringLiteral("sweepTagsDialog"), QStringLiteral("mesh-study, coarse"));
+    QTRY_VERIFY_WITH_TIMEOUT(reviewLine().contains(QStringLiteral("Tags: coarse, mesh-study")), 10000);
+    QCOMPARE(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM sweeps WHERE id=%1 AND tags LIKE '%coarse%' "
+                                         "AND tags LIKE '%mesh-study%'").arg(m_sweepId)),
+             qint64(1));
+
+    // Another process edits them: the open window follows.
+    auto r = Test::runCtl({QStringLiteral("--db"), m_db, QStringLiteral("note"), QStringLiteral("sweep"),
+                           QString::number(m_sweepId), QStringLiteral("lid speed checked")},
+                          {10000, 60000, 5000});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = Test::runCtl({QStringLiteral("--db"), m_db, QStringLiteral("tag"), QStringLiteral("sweep"),
+                      QString::number(m_sweepId), QStringLiteral("+validated"), QStringLiteral("-coarse")},
+                     {10000, 60000, 5000});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QTRY_VERIFY_WITH_TIMEOUT(reviewLine().contains(QStringLiteral("Note: lid speed checked")), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(reviewLine().contains(QStringLiteral("Tags: mesh-study, validated")), 10000);
+}
+
+// The baseline stored by eddyctl is marked in the sweep table and is what Compare measures
+// against; choosing another in the compare window stores it (eddyctl and the report see it).
+void tst_ReviewRuns::storedBaselineMarkedAndCompared()
+{
+    SweepResultsView *view = window()->sweepResults();
+    SweepResultsModel *model = view->model();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 10000);
+    const QList<qint64> order = model->tasksInCaseOrder();
+    QCOMPARE(order.size(), 4);
+    const qint64 marked = order.at(2); // not the sweep's first case, the default baseline
+    const auto r = Test::runCtl({QStringLiteral("--db"), m_db, QStringLiteral("baseline"), QString::number(m_sweepId),
+                                 QString::number(marked)},
+                                {10000, 60000, 5000});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto caseLabel = [view](qint64 task) {
+        const QAbstractItemModel *table = view->table()->model();
+        return table->index(Test::sweepTableRow(view, task), 0).data().toString();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(caseLabel(marked).contains(QStringLiteral("baseline")), 10000);
+    const QAbstractItemModel *table = view->table()->model();
+    QVERIFY(!table->index(Test::sweepTableRow(view, marked), 0).data(Qt::ToolTipRole).toString().isEmpty());
+    for (qint64 other : order)
+        if (other != marked)
+            QVERIFY2(!caseLabel(other).contains(QStringLiteral("baseline")), qPrintable(caseLabel(other)));
+
+    // One case compared: against the stored baseline, not the sweep's first case.
+    window()->sweepResultsDock()->raise();
+    QTRY_VERIFY(view->table()->isVisible());
+    Test::selectSweepRows(view, {order.at(1)});
+    auto *compareButton = view->findChild<QToolButton *>(QStringLiteral("compareCases"));
+    QVERIFY(compareButton && compareButton->isEnabled());
+    QTest::mouseClick(compareButton, Qt::LeftButton);
+    CompareView *compare = view->compareView();
+    QTRY_VERIFY(compare->isVisible());
+    QCOMPARE(compare->baseline(), marked);
+    QVERIFY(compare->cases().contains(order.at(1)));
+
+    // The engineer chooses the other case as the baseline there: stored, and marked in the table.
+    QComboBox *combo = compare->baselineCombo();
+    const int i = combo->findData(order.at(1));
+    QVERIFY(i >= 0);
+    combo->setCurrentIndex(i);
+    Q_EMIT combo->activated(i);
+    const qint64 chosenCase = *tasks()->task(order.at(1))->caseId;
+    QTRY_COMPARE_WITH_TIMEOUT(scalar(m_db, QStringLiteral("SELECT baseline_case_id FROM sweeps WHERE id=%1").arg(m_sweepId)),
+                              chosenCase, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(caseLabel(order.at(1)).contains(QStringLiteral("baseline")), 10000);
+    QVERIFY(!caseLabel(marked).contains(QStringLiteral("baseline")));
+    QCOMPARE(compare->baseline(), order.at(1));
+    compare->close();
 }
 
 void tst_ReviewRuns::filterSaveAndOpen()
@@ -351,6 +499,63 @@ void tst_ReviewRuns::pauseSurvivesRestartAndResumeSendsOnce()
     QCOMPARE(scalar(serverDb, QStringLiteral("SELECT COUNT(*) FROM tasks")), serverTasks + 2);
     for (const QStringList &row : Test::query(m_db, QStringLiteral("SELECT idempotency_key FROM cases WHERE sweep_id=%1")
                                                         .arg(m_sweepId), 10000))
+        QCOMPARE(scalar(serverDb, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE idempotency_key='%1'").arg(row.value(0))),
+                 qint64(1));
+}
+
+// A sweep none of whose cases was sent (its server is down): chosen in the sweep view's header,
+// paused from its Review menu, still paused after a restart of Eddy; once its server is back,
+// Resume sends each case once (the server's own task list).
+void tst_ReviewRuns::pauseBeforeAnyCaseIsSent()
+{
+    Test::TestServer later;
+    QVERIFY2(later.start({QStringLiteral("--workers"), QStringLiteral("2")}), qPrintable(later.errorString()));
+    const quint16 port = later.port();
+    const qint64 serverId = m_app->addServer(later.url(), QStringLiteral("Later CFD"));
+    QVERIFY(serverId > 0);
+    QVERIFY(later.terminate());
+    const qint64 sweepsBefore = scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM sweeps"));
+    m_app->bridge()->submitSweep(serverId, R"({"tool": "run_cfd_case", "fixed": {"grid": 8, "max_iterations": 40},
+        "vary": {"reynolds": {"list": [100, 200, 300]}}, "concurrency": 3})",
+                                 window()->currentSession());
+    QTRY_COMPARE_WITH_TIMEOUT(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM sweeps")), sweepsBefore + 1, 10000);
+    const qint64 sweep = scalar(m_db, QStringLiteral("SELECT MAX(id) FROM sweeps"));
+    const QString unsent = QStringLiteral("SELECT COUNT(*) FROM cases WHERE sweep_id=%1 AND task_id IS NULL").arg(sweep);
+    QCOMPARE(scalar(m_db, unsent), qint64(3));
+
+    // No case has a row in the task table; the sweep view shows the sweep all the same.
+    chooseSweep(sweep);
+    QTRY_VERIFY_WITH_TIMEOUT(sweepSummary().contains(QStringLiteral("3 not sent yet")), 10000);
+    QCOMPARE(pickFromReviewMenu(QStringLiteral("pauseSweepSubmission")), QStringLiteral("Pause Sweep Submission"));
+    QTRY_VERIFY_WITH_TIMEOUT(scalar(m_db, QStringLiteral("SELECT COUNT(*) FROM sweeps WHERE id=%1 AND paused_at IS NOT NULL")
+                                              .arg(sweep)) == 1,
+                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(sweepSummary().contains(QStringLiteral("submission paused")), 10000);
+
+    // Eddy restarts, and the server comes back on its address: nothing is sent while paused.
+    m_app.reset();
+    m_app = Test::E2eWindow::open(m_db);
+    QVERIFY(m_app);
+    QVERIFY2(later.start({QStringLiteral("--workers"), QStringLiteral("2"), QStringLiteral("--port"), QString::number(port)},
+                         later.dataDir()),
+             qPrintable(later.errorString()));
+    QCOMPARE(later.port(), port);
+    const QString serverDb = later.dataDir() + QStringLiteral("/tasks.sqlite");
+    chooseSweep(sweep);
+    QTRY_VERIFY_WITH_TIMEOUT(sweepSummary().contains(QStringLiteral("submission paused")), 10000);
+    m_app->bridge()->refreshServer(serverId); // the engine hears the server is back
+    QTest::qWait(1500);
+    m_app->onEngine([](Monitor::Engine &) {});
+    QCOMPARE(scalar(m_db, unsent), qint64(3));
+
+    // Resume from the sweep view: each case is sent once.
+    QCOMPARE(pickFromReviewMenu(QStringLiteral("pauseSweepSubmission")), QStringLiteral("Resume Sweep Submission"));
+    QTRY_COMPARE_WITH_TIMEOUT(scalar(m_db, unsent), qint64(0), 90000);
+    QTRY_VERIFY_WITH_TIMEOUT(!sweepSummary().contains(QStringLiteral("submission paused")), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(window()->sweepResults()->model()->rowCount(), 3, 30000);
+    QCOMPARE(scalar(serverDb, QStringLiteral("SELECT COUNT(*) FROM tasks")), qint64(3));
+    for (const QStringList &row : Test::query(m_db, QStringLiteral("SELECT idempotency_key FROM cases WHERE sweep_id=%1")
+                                                        .arg(sweep), 10000))
         QCOMPARE(scalar(serverDb, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE idempotency_key='%1'").arg(row.value(0))),
                  qint64(1));
 }
