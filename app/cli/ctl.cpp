@@ -113,7 +113,9 @@ bool Ctl::parse()
                                     QStringLiteral("--server"), QStringLiteral("--output"),
                                     QStringLiteral("--url"), QStringLiteral("--name"), QStringLiteral("--pdf"),
                                     QStringLiteral("--older-than"), QStringLiteral("--keep"),
-                                    QStringLiteral("--lang"), QStringLiteral("--tag")};
+                                    QStringLiteral("--lang"), QStringLiteral("--tag"),
+                                    QStringLiteral("--oauth-client-id"),
+                                    QStringLiteral("--oauth-client-metadata-url")};
     for (int i = 0; i < m_args.size(); ++i) {
         QString a = m_args[i];
         QString value;
@@ -150,6 +152,8 @@ bool Ctl::parse()
             else if (a == QLatin1String("--older-than")) m_olderThan = value;
             else if (a == QLatin1String("--keep")) m_keep = value;
             else if (a == QLatin1String("--tag")) m_tag = value;
+            else if (a == QLatin1String("--oauth-client-id")) m_oauthClientId = value;
+            else if (a == QLatin1String("--oauth-client-metadata-url")) m_oauthClientMetadataUrl = value;
             m_tokenGiven = m_tokenGiven || a == QLatin1String("--token"); // servers set: even ""
         } else if (a == QLatin1String("--json")) {
             m_json = true;
@@ -163,6 +167,10 @@ bool Ctl::parse()
             m_deleteTasks = true;
         } else if (a == QLatin1String("--stdout")) {
             m_toStdout = true;
+        } else if (a == QLatin1String("--no-browser")) {
+            m_noBrowser = true;
+        } else if (a == QLatin1String("--client-credentials")) {
+            m_clientCredentials = true;
         } else if (a == QLatin1String("--yes")) {
             m_yes = true;
         } else if (a == QLatin1String("--no-stream")) {
@@ -207,6 +215,7 @@ bool Ctl::openEngine(bool monitoring)
     connect(&m_engine, &Monitor::Engine::operationFailed, this, [this](const QString &message) {
         m_err << "eddyctl: " << message << Qt::endl;
     });
+    setUpSignIn(); // before open(): the engine makes its server clients there
     if (!m_engine.open(m_db)) {
         fail(m_engine.storeError());
         return false;
