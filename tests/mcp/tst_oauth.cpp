@@ -11,6 +11,7 @@
 #include "tests/net/httppeer.h"
 
 #include <QFile>
+#include <QLoggingCategory>
 #include <QPointer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -47,6 +48,7 @@ private slots:
     void listenerAnswersTheCallbackOnce();
     void refreshesAKeptTokenWithoutABrowser();
     void consentDeniedSaysWhatToDo();
+    void signInLogsNoSecret();
 
 private:
     // The peer: /mcp wants "Bearer good", everything else is the authorization server.
@@ -59,6 +61,7 @@ private:
     std::unique_ptr<Net::HttpClient> m_http;
     std::unique_ptr<Mcp::Client> m_client;
     QString m_tokenFile;
+    QString m_verifierSeen; // the PKCE verifier the token endpoint got
     int m_browserOpened = 0;
 };
 
@@ -206,13 +209,31 @@ void tst_OAuth::playServer(const QByteArray &goodToken)
                 {"token_endpoint_auth_methods_supported", {"none"}}}.dump())));
             return;
         }
+        if (r.path.startsWith("/authorize?")) {
+            // Approves at once: back to the redirect URI with a code, the state and the issuer.
+            const QUrlQuery q(QUrl(QString::fromUtf8(r.path)));
+            QUrl back(q.queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
+            QUrlQuery answer;
+            answer.addQueryItem(QStringLiteral("code"), QStringLiteral("code-SECRET-7"));
+            answer.addQueryItem(QStringLiteral("state"), q.queryItemValue(QStringLiteral("state")));
+            answer.addQueryItem(QStringLiteral("iss"), o);
+            back.setQuery(answer);
+            m_verifierSeen.clear();
+            s->write(HttpPeer::response(302, "", "text/plain", {{"Location", back.toEncoded()}}));
+            return;
+        }
         if (r.path == "/register") {
             s->write(HttpPeer::response(201, R"({"client_id":"registered-1"})"));
             return;
         }
         if (r.path == "/token") {
             const QUrlQuery form(QString::fromUtf8(r.body));
-            if (form.queryItemValue(QStringLiteral("grant_type")) == QLatin1String("refresh_token")
+            if (form.queryItemValue(QStringLiteral("grant_type")) == QLatin1String("authorization_code")
+                && form.queryItemValue(QStringLiteral("code")) == QLatin1String("code-SECRET-7")) {
+                m_verifierSeen = form.queryItemValue(QStringLiteral("code_verifier"));
+                s->write(HttpPeer::response(200, R"({"access_token":")" + goodToken
+                                                     + R"(","token_type":"Bearer","refresh_token":"refresh-SECRET-9"})"));
+            } else if (form.queryItemValue(QStringLiteral("grant_type")) == QLatin1String("refresh_token")
                 && form.queryItemValue(QStringLiteral("refresh_token")) == QLatin1String("refresh-1"))
                 s->write(HttpPeer::response(200, R"({"access_token":")" + goodToken
                                                      + R"(","token_type":"Bearer","expires_in":60,"refresh_token":"refresh-2"})"));
@@ -301,6 +322,59 @@ void tst_OAuth::consentDeniedSaysWhatToDo()
     QCOMPARE(m_browserOpened, 1); // no second attempt on its own
     QVERIFY(!QFile::exists(m_tokenFile) || !QFile(m_tokenFile).size()
             || !Mcp::TokenStore(m_tokenFile).findForServer(m_peer->url().toString()));
+}
+
+namespace {
+QStringList s_messages;
+QtMessageHandler s_previous = nullptr;
+void collect(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    s_messages << message;
+    s_previous(type, context, message);
+}
+} // namespace
+
+void tst_OAuth::signInLogsNoSecret()
+{
+    // A whole browser sign-in with every eddy.* message on: no log line holds the access token,
+    // the refresh token, the authorization code or the PKCE verifier.
+    QLoggingCategory::setFilterRules(QStringLiteral("eddy.*=true"));
+    s_messages.clear();
+    s_previous = qInstallMessageHandler(collect);
+    playServer("access-SECRET-5");
+    Mcp::Client *client = makeClient([this](const QUrl &url) {
+        // The browser: the authorization endpoint, then its redirect to the listener.
+        Net::HttpRequest r;
+        r.url = url;
+        r.method = Net::HttpRequest::Method::Get;
+        Net::HttpReply *reply = m_http->post(r);
+        connect(reply, &Net::HttpReply::finished, this, [this, reply] {
+            Net::HttpRequest back;
+            back.url = QUrl::fromEncoded(reply->header("Location"));
+            back.method = Net::HttpRequest::Method::Get;
+            reply->deleteLater();
+            Net::HttpReply *landing = m_http->post(back);
+            connect(landing, &Net::HttpReply::finished, landing, &QObject::deleteLater);
+        });
+    });
+    QPointer<Mcp::DiscoverJob> job = client->discover();
+    job->setAutoDelete(false);
+    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    qInstallMessageHandler(s_previous);
+    QLoggingCategory::setFilterRules(QString());
+    QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+    delete job;
+    QCOMPARE(m_browserOpened, 1);
+    QCOMPARE(m_peer->requests().last().header("Authorization"), QByteArray("Bearer access-SECRET-5"));
+    QVERIFY(m_verifierSeen.size() >= 43);
+    QVERIFY(!s_messages.isEmpty());
+    for (const QString &line : std::as_const(s_messages))
+        for (const QString &secret : {QStringLiteral("access-SECRET-5"), QStringLiteral("refresh-SECRET-9"),
+                                      QStringLiteral("code-SECRET-7"), m_verifierSeen})
+            QVERIFY2(!line.contains(secret), qPrintable(line));
+    const auto saved = Mcp::TokenStore(m_tokenFile).find(origin(), origin() + QStringLiteral("/mcp"));
+    QVERIFY(saved);
+    QCOMPARE(saved->refreshToken, QStringLiteral("refresh-SECRET-9"));
 }
 
 QTEST_GUILESS_MAIN(tst_OAuth)
