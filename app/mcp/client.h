@@ -192,7 +192,10 @@ private:
     QByteArray m_tokenUtf8; // m_config.token, converted once, or the token OAuth got
     OAuth *m_oauth = nullptr;   // when signing in applies (no static token, settings set)
     QByteArray m_lastChallenge; // WWW-Authenticate of the last 401/403, read in its onDone
-    bool mayAuthorize(int httpStatus) const { return m_oauth && (httpStatus == 401 || httpStatus == 403); }
+    bool mayAuthorize(int httpStatus) const
+    {
+        return m_oauth && (httpStatus == 401 || (httpStatus == 403 && m_lastChallenge.contains("insufficient_scope")));
+    }
     // Signs in for the challenge just answered, then calls `then` (ok: m_tokenUtf8 is new).
     void authorizeThen(int httpStatus, std::function<void(const Error &)> then);
     QPointer<Net::HttpClient> m_http; // may go first (an owner deleting its children)

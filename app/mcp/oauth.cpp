@@ -420,19 +420,19 @@ void OAuth::discoverIssuer()
                 chooseClient();
             },
             [this] {
-                if (!m_flow->legacy) {
-                    finish(tr("The authorization server %1 publishes no metadata (RFC 8414 or OpenID "
-                              "discovery); Eddy cannot sign in there. Tell the server's administrator.")
-                               .arg(m_flow->issuer));
+                if (m_flow->legacy) {
+                    // Neither resource nor authorization server metadata: a server that wants a
+                    // static token, not a sign-in.
+                    finish(tr("The server refused %1 (HTTP %2) and publishes no authorization "
+                              "metadata, so Eddy cannot sign in there: check the access token in "
+                              "this server's settings (eddyctl: --token).")
+                               .arg(m_serverUrl.toString()).arg(m_flow->httpStatus));
                     return;
                 }
-                const QString o = m_flow->issuer;
-                m_flow->metadata = QJsonObject{
-                    {QStringLiteral("issuer"), o},
-                    {QStringLiteral("authorization_endpoint"), o + QStringLiteral("/authorize")},
-                    {QStringLiteral("token_endpoint"), o + QStringLiteral("/token")},
-                    {QStringLiteral("registration_endpoint"), o + QStringLiteral("/register")}};
-                chooseClient();
+                finish(tr("The authorization server %1 publishes no metadata (RFC 8414 or OpenID "
+                          "discovery); Eddy cannot sign in there. Tell the server's administrator.")
+                           .arg(m_flow->issuer));
+                return;
             });
 }
 

@@ -49,6 +49,7 @@ private slots:
     void refreshesAKeptTokenWithoutABrowser();
     void consentDeniedSaysWhatToDo();
     void signInLogsNoSecret();
+    void noMetadataMeansAStaticToken();
 
 private:
     // The peer: /mcp wants "Bearer good", everything else is the authorization server.
@@ -375,6 +376,29 @@ void tst_OAuth::signInLogsNoSecret()
     const auto saved = Mcp::TokenStore(m_tokenFile).find(origin(), origin() + QStringLiteral("/mcp"));
     QVERIFY(saved);
     QCOMPARE(saved->refreshToken, QStringLiteral("refresh-SECRET-9"));
+}
+
+void tst_OAuth::noMetadataMeansAStaticToken()
+{
+    // A server that wants a static token answers 401 and publishes no authorization metadata:
+    // no browser, and the message points at the token, as before sign-ins existed.
+    m_peer->setHandler([](const HttpPeer::Request &r, QTcpSocket *s) {
+        s->write(r.path == "/mcp" ? HttpPeer::response(401, "", "text/plain")
+                                  : HttpPeer::response(404, "", "text/plain"));
+    });
+    Mcp::Client *client = makeClient(nullptr);
+    QPointer<Mcp::DiscoverJob> job = client->discover();
+    job->setAutoDelete(false);
+    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    QVERIFY(job->hasError());
+    const QString message = job->error().message();
+    delete job;
+    QVERIFY2(message.contains(QLatin1String("access token")), qPrintable(message));
+    QCOMPARE(m_browserOpened, 0);
+    int registrations = 0;
+    for (const auto &r : m_peer->requests())
+        registrations += r.path == "/register";
+    QCOMPARE(registrations, 0);
 }
 
 QTEST_GUILESS_MAIN(tst_OAuth)
