@@ -82,6 +82,10 @@ QString Ctl::usage()
         "                                        when it is not a terminal, or with --stdout\n"
         "  handles import FILE [--server URL] [--session NAME] [--wait]\n"
         "                                        take over tasks another client handed off\n"
+        "Signing in (a server without --token that asks for it): the sign-in address is printed\n"
+        "and opened in $EDDY_BROWSER or xdg-open; --no-browser only prints it.\n"
+        "  --oauth-client-id ID (secret in EDDY_OAUTH_CLIENT_SECRET), --oauth-client-metadata-url URL,\n"
+        "  --client-credentials (unattended, needs the client id and secret)\n"
         "Exit codes: 0 ok, 1 failure, 2 usage. Docs: docs/eddyctl.md\n");
 }
 

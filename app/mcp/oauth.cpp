@@ -271,7 +271,6 @@ void OAuth::fetch(Net::HttpRequest request, Reply then)
     request.timeoutMs = kMetadataTimeoutMs;
     request.maxResponseBytes = 1024 * 1024;
     Net::HttpReply *reply = m_http->post(request);
-    QPointer<OAuth> self(this);
     connect(reply, &Net::HttpReply::finished, this, [reply, then = std::move(then)] {
         const QByteArray body = reply->readAll();
         const int status = reply->statusCode();
@@ -523,7 +522,7 @@ void OAuth::refresh(const TokenStore::Entry &entry)
                                             {QStringLiteral("refresh_token"), entry.refreshToken},
                                             {QStringLiteral("resource"), f.resource.toString()}};
     m_grantedScope = entry.scope;
-    requestToken(std::move(form), false);
+    requestToken(std::move(form));
 }
 
 void OAuth::clientCredentials()
@@ -533,7 +532,7 @@ void OAuth::clientCredentials()
                                             {QStringLiteral("resource"), f.resource.toString()}};
     if (!f.scope.isEmpty())
         form.append({QStringLiteral("scope"), f.scope});
-    requestToken(std::move(form), false);
+    requestToken(std::move(form));
 }
 
 void OAuth::startAuthorization()
@@ -670,8 +669,7 @@ void OAuth::onCallback(const QString &code, const QString &state, const QString 
                   {QStringLiteral("code"), code},
                   {QStringLiteral("redirect_uri"), f.redirectUri.toString()},
                   {QStringLiteral("code_verifier"), QString::fromLatin1(f.verifier)},
-                  {QStringLiteral("resource"), f.resource.toString()}},
-                 true);
+                  {QStringLiteral("resource"), f.resource.toString()}});
 }
 
 QString OAuth::tokenError(int status, const QByteArray &body) const
@@ -691,7 +689,7 @@ QString OAuth::tokenError(int status, const QByteArray &body) const
         .arg(m_flow->issuer, error.isEmpty() ? tr("HTTP %1").arg(status) : error, said);
 }
 
-void OAuth::requestToken(QList<std::pair<QString, QString>> form, bool authorizationCode)
+void OAuth::requestToken(QList<std::pair<QString, QString>> form)
 {
     Flow &f = *m_flow;
     Net::HttpRequest request;
@@ -708,7 +706,7 @@ void OAuth::requestToken(QList<std::pair<QString, QString>> form, bool authoriza
     }
     request.body = formEncode(form);
     const bool wasRefresh = form.value(0).second == QLatin1String("refresh_token");
-    fetch(request, [this, authorizationCode, wasRefresh](int status, const QByteArray &body, const QString &transport) {
+    fetch(request, [this, wasRefresh](int status, const QByteArray &body, const QString &transport) {
         if (!m_flow)
             return;
         Flow &f = *m_flow;
@@ -736,7 +734,6 @@ void OAuth::requestToken(QList<std::pair<QString, QString>> form, bool authoriza
                                              .arg(f.issuer, transport));
             return;
         }
-        Q_UNUSED(authorizationCode)
         TokenStore::Entry e;
         e.issuer = f.issuer;
         e.resource = f.resource.toString();

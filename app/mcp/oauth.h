@@ -134,7 +134,7 @@ private:
     void startAuthorization();
     void onCallback(const QString &code, const QString &state, const QString &iss,
                     const QString &error, const QString &errorDescription);
-    void requestToken(QList<std::pair<QString, QString>> form, bool authorizationCode);
+    void requestToken(QList<std::pair<QString, QString>> form);
     QString tokenError(int status, const QByteArray &body) const;
     QString chooseAuthMethod(const QString &registered) const;
 
