@@ -2512,6 +2512,10 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <source>The authorization server %1 could not be reached for a token (%2); check the network and run the command again.</source>
         <translation>Der Autorisierungsserver %1 war für ein Token nicht erreichbar (%2); prüfen Sie das Netzwerk und führen Sie den Befehl erneut aus.</translation>
     </message>
+    <message>
+        <source>The server refused %1 (HTTP %2) and publishes no authorization metadata, so Eddy cannot sign in there: check the access token in this server&apos;s settings (eddyctl: --token).</source>
+        <translation>Der Server hat %1 abgelehnt (HTTP %2) und veröffentlicht keine Autorisierungs-Metadaten, daher kann Eddy sich dort nicht anmelden: Prüfen Sie das Zugriffstoken in den Einstellungen dieses Servers (eddyctl: --token).</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::Monitor::AdapterProposer</name>
