@@ -3,6 +3,8 @@
 // that follows open questions while the window is closed (app/notifier.h), without a display.
 
 #include "app/agent/agent.h"
+#include "app/mcp/client.h"
+#include "app/mcp/oauth.h"
 #include "app/monitor/engine.h"
 #include "app/notifier.h"
 #include "app/stallprobe.h"
@@ -18,6 +20,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
@@ -210,6 +213,16 @@ int main(int argc, char *argv[])
         if (DesktopService::forwardQuestion(answerNumber))
             return 0;
     }
+
+    // A server without a token that asks to sign in (MCP authorization) gets the system
+    // browser, opened on the GUI thread; the engine's client waits for the browser's redirect
+    // (docs/interop.md, "Authorization (client side)").
+    auto signIn = std::make_shared<Mcp::OAuthSettings>();
+    signIn->clientMetadataUrl = QUrl(qEnvironmentVariable("EDDY_OAUTH_CLIENT_METADATA_URL"));
+    signIn->openAuthorizationUrl = [](const QUrl &url) {
+        QMetaObject::invokeMethod(qApp, [url] { QDesktopServices::openUrl(url); });
+    };
+    Mcp::Client::setOAuthSettings(std::move(signIn));
 
     // The engine owns curl, SQLite and every MCP connection; it never runs on the GUI thread.
     QThread engineThread;

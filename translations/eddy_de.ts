@@ -2409,6 +2409,115 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     </message>
 </context>
 <context>
+    <name>Eddy::Mcp::OAuth</name>
+    <message>
+        <source>The server refuses access to %1 (HTTP 403) with the token Eddy holds; ask its administrator for access.</source>
+        <translation>Der Server verweigert den Zugriff auf %1 (HTTP 403) mit dem Token, das Eddy hat; bitten Sie seinen Administrator um Zugriff.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 still refuses access after %n sign-in(s)%2; Eddy stops asking. Ask the server&apos;s administrator to grant your account the needed access.</source>
+        <translation>
+            <numerusform>%1 verweigert den Zugriff auch nach %n Anmeldung%2; Eddy fragt nicht weiter. Bitten Sie den Administrator des Servers, Ihrem Konto den nötigen Zugriff zu gewähren.</numerusform>
+            <numerusform>%1 verweigert den Zugriff auch nach %n Anmeldungen%2; Eddy fragt nicht weiter. Bitten Sie den Administrator des Servers, Ihrem Konto den nötigen Zugriff zu gewähren.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (it asks for the scope &quot;%1&quot;)</source>
+        <translation> (er verlangt den Scope „%1“)</translation>
+    </message>
+    <message>
+        <source>The server&apos;s protected resource metadata names the resource &quot;%1&quot;, not %2; Eddy sends no token there. Check the server URL, or tell the server&apos;s administrator.</source>
+        <translation>Die Metadaten der geschützten Ressource nennen die Ressource „%1“, nicht %2; Eddy sendet dorthin kein Token. Prüfen Sie die Server-URL oder wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s protected resource metadata names no authorization server; tell the server&apos;s administrator.</source>
+        <translation>Die Metadaten der geschützten Ressource nennen keinen Autorisierungsserver; wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>The authorization server metadata at %1 names the issuer &quot;%2&quot;, not &quot;%3&quot;; Eddy does not use it (it may be an impostor). Tell the server&apos;s administrator.</source>
+        <translation>Die Metadaten des Autorisierungsservers unter %1 nennen den Aussteller „%2“, nicht „%3“; Eddy verwendet sie nicht (es könnte eine Fälschung sein). Wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 publishes no metadata (RFC 8414 or OpenID discovery); Eddy cannot sign in there. Tell the server&apos;s administrator.</source>
+        <translation>Der Autorisierungsserver %1 veröffentlicht keine Metadaten (RFC 8414 oder OpenID Discovery); Eddy kann sich dort nicht anmelden. Wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>Unattended sign-in (--client-credentials) needs a client id and secret registered at %1: pass --oauth-client-id and EDDY_OAUTH_CLIENT_SECRET.</source>
+        <translation>Die unbeaufsichtigte Anmeldung (--client-credentials) braucht eine bei %1 registrierte Client-ID mit Geheimnis: Geben Sie --oauth-client-id und EDDY_OAUTH_CLIENT_SECRET an.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 accepts neither Eddy&apos;s client metadata document nor registration; register Eddy there and pass its client id (--oauth-client-id).</source>
+        <translation>Der Autorisierungsserver %1 akzeptiert weder Eddys Client-Metadatendokument noch eine Registrierung; registrieren Sie Eddy dort und geben Sie die Client-ID an (--oauth-client-id).</translation>
+    </message>
+    <message>
+        <source>Eddy cannot open a loopback port for the sign-in (%1).</source>
+        <translation>Eddy kann für die Anmeldung keinen Loopback-Port öffnen (%1).</translation>
+    </message>
+    <message numerus="yes">
+        <source>No sign-in arrived within %n minute(s); run the command again and finish signing in in the browser.</source>
+        <translation>
+            <numerusform>Innerhalb von %n Minute kam keine Anmeldung an; führen Sie den Befehl erneut aus und schließen Sie die Anmeldung im Browser ab.</numerusform>
+            <numerusform>Innerhalb von %n Minuten kam keine Anmeldung an; führen Sie den Befehl erneut aus und schließen Sie die Anmeldung im Browser ab.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The authorization server %1 refused to register Eddy (%2); register Eddy there and pass its client id (--oauth-client-id).</source>
+        <translation>Der Autorisierungsserver %1 hat die Registrierung von Eddy abgelehnt (%2); registrieren Sie Eddy dort und geben Sie die Client-ID an (--oauth-client-id).</translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <source>The sign-in answer does not belong to the sign-in Eddy started (its state differs); run the command again.</source>
+        <translation>Die Antwort der Anmeldung gehört nicht zu der Anmeldung, die Eddy begonnen hat (ihr state weicht ab); führen Sie den Befehl erneut aus.</translation>
+    </message>
+    <message>
+        <source>The sign-in answer came from the issuer &quot;%1&quot;, not &quot;%2&quot; (wrong issuer); Eddy rejected it. Run the command again; if it repeats, tell the server&apos;s administrator.</source>
+        <translation>Die Antwort der Anmeldung kam vom Aussteller „%1“, nicht von „%2“ (falscher Aussteller); Eddy hat sie abgelehnt. Führen Sie den Befehl erneut aus; wiederholt es sich, wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>The sign-in answer carries no issuer although %1 promises one (RFC 9207); Eddy rejected it. Run the command again; if it repeats, tell the server&apos;s administrator.</source>
+        <translation>Die Antwort der Anmeldung nennt keinen Aussteller, obwohl %1 das zusagt (RFC 9207); Eddy hat sie abgelehnt. Führen Sie den Befehl erneut aus; wiederholt es sich, wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>Signing in to %1 was refused (consent denied%2). Run the command again and allow access, or ask the administrator for access.</source>
+        <translation>Die Anmeldung bei %1 wurde abgelehnt (Zustimmung verweigert%2). Führen Sie den Befehl erneut aus und erlauben Sie den Zugriff, oder bitten Sie den Administrator um Zugriff.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 refused the scope &quot;%2&quot; (scope refused). Ask its administrator to grant it to your account.</source>
+        <translation>Der Autorisierungsserver %1 hat den Scope „%2“ abgelehnt (Scope verweigert). Bitten Sie seinen Administrator, ihn Ihrem Konto zu gewähren.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 ended the sign-in with &quot;%2&quot;%3. Run the command again; if it repeats, tell the server&apos;s administrator.</source>
+        <translation>Der Autorisierungsserver %1 hat die Anmeldung mit „%2“%3 beendet. Führen Sie den Befehl erneut aus; wiederholt es sich, wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>The sign-in answer carries no authorization code; run the command again.</source>
+        <translation>Die Antwort der Anmeldung enthält keinen Autorisierungscode; führen Sie den Befehl erneut aus.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 refused the scope &quot;%2&quot; (scope refused%3). Ask its administrator to grant it to your account.</source>
+        <translation>Der Autorisierungsserver %1 hat den Scope „%2“ abgelehnt (Scope verweigert%3). Bitten Sie seinen Administrator, ihn Ihrem Konto zu gewähren.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 does not accept Eddy&apos;s client credentials (%2%3); check --oauth-client-id and its secret.</source>
+        <translation>Der Autorisierungsserver %1 akzeptiert Eddys Client-Zugangsdaten nicht (%2%3); prüfen Sie --oauth-client-id und das zugehörige Geheimnis.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 gave no token (%2%3). Run the command again; if it repeats, tell the server&apos;s administrator.</source>
+        <translation>Der Autorisierungsserver %1 hat kein Token ausgegeben (%2%3). Führen Sie den Befehl erneut aus; wiederholt es sich, wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 could not be reached for a token (%2); check the network and run the command again.</source>
+        <translation>Der Autorisierungsserver %1 war für ein Token nicht erreichbar (%2); prüfen Sie das Netzwerk und führen Sie den Befehl erneut aus.</translation>
+    </message>
+    <message>
+        <source>The server refused %1 (HTTP %2) and publishes no authorization metadata, so Eddy cannot sign in there: check the access token in this server&apos;s settings (eddyctl: --token).</source>
+        <translation>Der Server hat %1 abgelehnt (HTTP %2) und veröffentlicht keine Autorisierungs-Metadaten, daher kann Eddy sich dort nicht anmelden: Prüfen Sie das Zugriffstoken in den Einstellungen dieses Servers (eddyctl: --token).</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::Monitor::AdapterProposer</name>
     <message>
         <source>No tool looks like a submit tool (submit, start, run, launch... that takes no job id): write an adapter by hand and store it with &apos;eddyctl adapter set&apos;.</source>
@@ -2735,6 +2844,21 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>not valid JSON (each line must be one task reference object)</source>
         <translation>kein gültiges JSON (jede Zeile muss genau ein Aufgabenreferenz-Objekt sein)</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::Net::LoopbackListener</name>
+    <message>
+        <source>Nothing to see here.</source>
+        <translation>Hier gibt es nichts zu sehen.</translation>
+    </message>
+    <message>
+        <source>Eddy did not get permission. You can close this window and read what Eddy says.</source>
+        <translation>Eddy hat keine Erlaubnis erhalten. Sie können dieses Fenster schließen und lesen, was Eddy meldet.</translation>
+    </message>
+    <message>
+        <source>Eddy received the sign-in. You can close this window.</source>
+        <translation>Eddy hat die Anmeldung erhalten. Sie können dieses Fenster schließen.</translation>
     </message>
 </context>
 <context>
@@ -5151,6 +5275,10 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>%1: the answer came slower than the floor (%2 bytes a second over %3 s); abandoned as a transient failure.</source>
         <translation>%1: Die Antwort kam langsamer als die Mindestrate (%2 Bytes pro Sekunde über %3 s); als vorübergehender Fehler abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Cannot write the token file %1: %2.</source>
+        <translation>Die Token-Datei %1 kann nicht geschrieben werden: %2.</translation>
     </message>
 </context>
 <context>

@@ -202,6 +202,23 @@ Enter the URL of the server the other client connected to, exactly as it wrote i
     </message>
 </context>
 <context>
+    <name>Eddy::Mcp::OAuth</name>
+    <message numerus="yes">
+        <source>%1 still refuses access after %n sign-in(s)%2; Eddy stops asking. Ask the server&apos;s administrator to grant your account the needed access.</source>
+        <translation>
+            <numerusform>%1 still refuses access after %n sign-in%2; Eddy stops asking. Ask the server&apos;s administrator to grant your account the needed access.</numerusform>
+            <numerusform>%1 still refuses access after %n sign-ins%2; Eddy stops asking. Ask the server&apos;s administrator to grant your account the needed access.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No sign-in arrived within %n minute(s); run the command again and finish signing in in the browser.</source>
+        <translation>
+            <numerusform>No sign-in arrived within %n minute; run the command again and finish signing in in the browser.</numerusform>
+            <numerusform>No sign-in arrived within %n minutes; run the command again and finish signing in in the browser.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Eddy::Monitor::TaskHandle</name>
     <message numerus="yes">
         <source>the endpoint %1 is none of the %n server(s) Eddy knows; add the server the task runs on: eddyctl handles import FILE --server URL (the URL the requester connected to)</source>

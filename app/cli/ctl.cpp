@@ -82,6 +82,10 @@ QString Ctl::usage()
         "                                        when it is not a terminal, or with --stdout\n"
         "  handles import FILE [--server URL] [--session NAME] [--wait]\n"
         "                                        take over tasks another client handed off\n"
+        "Signing in (a server without --token that asks for it): the sign-in address is printed\n"
+        "and opened in $EDDY_BROWSER or xdg-open; --no-browser only prints it.\n"
+        "  --oauth-client-id ID (secret in EDDY_OAUTH_CLIENT_SECRET), --oauth-client-metadata-url URL,\n"
+        "  --client-credentials (unattended, needs the client id and secret)\n"
         "Exit codes: 0 ok, 1 failure, 2 usage. Docs: docs/eddyctl.md\n");
 }
 
@@ -113,7 +117,9 @@ bool Ctl::parse()
                                     QStringLiteral("--server"), QStringLiteral("--output"),
                                     QStringLiteral("--url"), QStringLiteral("--name"), QStringLiteral("--pdf"),
                                     QStringLiteral("--older-than"), QStringLiteral("--keep"),
-                                    QStringLiteral("--lang"), QStringLiteral("--tag")};
+                                    QStringLiteral("--lang"), QStringLiteral("--tag"),
+                                    QStringLiteral("--oauth-client-id"),
+                                    QStringLiteral("--oauth-client-metadata-url")};
     for (int i = 0; i < m_args.size(); ++i) {
         QString a = m_args[i];
         QString value;
@@ -150,6 +156,8 @@ bool Ctl::parse()
             else if (a == QLatin1String("--older-than")) m_olderThan = value;
             else if (a == QLatin1String("--keep")) m_keep = value;
             else if (a == QLatin1String("--tag")) m_tag = value;
+            else if (a == QLatin1String("--oauth-client-id")) m_oauthClientId = value;
+            else if (a == QLatin1String("--oauth-client-metadata-url")) m_oauthClientMetadataUrl = value;
             m_tokenGiven = m_tokenGiven || a == QLatin1String("--token"); // servers set: even ""
         } else if (a == QLatin1String("--json")) {
             m_json = true;
@@ -163,6 +171,10 @@ bool Ctl::parse()
             m_deleteTasks = true;
         } else if (a == QLatin1String("--stdout")) {
             m_toStdout = true;
+        } else if (a == QLatin1String("--no-browser")) {
+            m_noBrowser = true;
+        } else if (a == QLatin1String("--client-credentials")) {
+            m_clientCredentials = true;
         } else if (a == QLatin1String("--yes")) {
             m_yes = true;
         } else if (a == QLatin1String("--no-stream")) {
@@ -207,6 +219,7 @@ bool Ctl::openEngine(bool monitoring)
     connect(&m_engine, &Monitor::Engine::operationFailed, this, [this](const QString &message) {
         m_err << "eddyctl: " << message << Qt::endl;
     });
+    setUpSignIn(); // before open(): the engine makes its server clients there
     if (!m_engine.open(m_db)) {
         fail(m_engine.storeError());
         return false;

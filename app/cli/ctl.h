@@ -40,6 +40,9 @@ signals:
 private:
     bool parse();
     bool openEngine(bool monitoring);
+    // MCP authorization for servers without --token (ctlsignin.cpp): prints the sign-in URL
+    // and opens it in $EDDY_BROWSER or xdg-open unless --no-browser.
+    void setUpSignIn();
     void finish(int code);
     void fail(const QString &message, int code = Failure);
     std::optional<qint64> serverFor(const QString &url);
@@ -108,6 +111,10 @@ private:
     QString m_tag;               // tasks --tag TAG
     std::optional<QString> m_newUrl;  // servers set --url URL
     std::optional<QString> m_newName; // servers set --name NAME
+    QString m_oauthClientId;         // --oauth-client-id: pre-registered at the issuer
+    QString m_oauthClientMetadataUrl; // --oauth-client-metadata-url: where Eddy's CIMD is hosted
+    bool m_noBrowser = false;        // --no-browser: print the sign-in URL only
+    bool m_clientCredentials = false; // --client-credentials: unattended, no browser
     bool m_tokenGiven = false;   // --token was given (servers set: even empty, to clear it)
     bool m_toStdout = false;     // handles export --stdout
     bool m_json = false;

@@ -2,6 +2,7 @@
 #include "app/mcp/client_p.h"
 
 #include "app/mcp/headers.h"
+#include "app/mcp/oauth.h"
 #include "app/mcp/taskreplyparser.h"
 #include "app/net/httpclient.h"
 #include "app/net/sseparser.h"
@@ -31,15 +32,45 @@ QHash<QString, Era> &eraCache()
 
 } // namespace
 
+static std::shared_ptr<const OAuthSettings> &oauthSettings()
+{
+    static std::shared_ptr<const OAuthSettings> settings;
+    return settings;
+}
+
 Client::Client(ServerConfig config, Net::HttpClient *http, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_tokenUtf8(m_config.token.toUtf8()), m_http(http)
 {
+    if (oauthSettings() && m_config.token.isEmpty()) {
+        m_oauth = new OAuth(http, m_config.url, m_config.verifyTls, oauthSettings(), this);
+        m_tokenUtf8 = m_oauth->storedAccessToken();
+    }
     const auto cached = eraCache().constFind(originOf(m_config.url));
     if (cached != eraCache().constEnd())
         m_era = *cached;
     if (!m_config.verifyTls)
         qCWarning(lcMcp) << "TLS verification is OFF for" << originOf(m_config.url)
                          << "- anyone on the network path can read task ids and results";
+}
+
+void Client::setOAuthSettings(std::shared_ptr<const OAuthSettings> settings)
+{
+    oauthSettings() = std::move(settings);
+}
+
+void Client::authorizeThen(int httpStatus, std::function<void(const Error &)> then)
+{
+    QPointer<Client> self(this);
+    m_oauth->authorize(httpStatus, m_lastChallenge, [self, httpStatus, then = std::move(then)](const QString &error) {
+        if (!self)
+            return;
+        if (!error.isEmpty()) {
+            then(Error::http(httpStatus, error));
+            return;
+        }
+        self->m_tokenUtf8 = self->m_oauth->accessToken();
+        then({});
+    });
 }
 
 Client::~Client()
@@ -153,6 +184,15 @@ void Client::detectEra(bool versionRetried)
                           {"method", "server/discover"},
                           {"params", {{"_meta", makeMeta({})}}}};
     post(request, message, [=, this](const json &response, const Error &error, int status, qint64) {
+        if (mayAuthorize(status)) {
+            authorizeThen(status, [this, versionRetried, release](const Error &e) {
+                if (e.isOk())
+                    detectEra(versionRetried);
+                else
+                    release(e);
+            });
+            return;
+        }
         if (status == 401 || status == 403) {
             // Authentication says nothing about the era: report it and detect again later.
             release(error.isOk() ? Error::fromJsonRpcObject(response.value("error", json()),

@@ -34,6 +34,9 @@ class HttpReply;
 
 namespace Eddy::Mcp {
 
+class OAuth;
+struct OAuthSettings;
+
 // One MCP server as seen by Eddy: era detection (2026-07-28 first, 2025-11-25 fallback), the
 // per-request _meta and routing headers, discovery and tool caches, and the task operations of
 // both eras behind one API. Lives on the thread of its HttpClient; every job it returns finishes
@@ -54,6 +57,11 @@ public:
     void setEra(Era era);
     static void clearEraCache();
     QString protocolVersion() const;
+
+    // MCP authorization for every client of this process made without a static token: a 401 or
+    // a 403 insufficient_scope starts a sign-in (OAuth) and the request goes again with the new
+    // token, a bounded number of times. Unset: such answers are errors, as before.
+    static void setOAuthSettings(std::shared_ptr<const OAuthSettings> settings);
 
     DiscoverJob *discover(bool forceRefresh = false); // cached for the answer's ttlMs
     ToolsJob *listTools();                            // all pages
@@ -122,6 +130,7 @@ private:
         // tasks/result). Return true to keep the stream, which then stays open after finishing.
         std::function<void(const nlohmann::json &)> onServerRequest;
         bool allowReinit = true;
+        bool authorized = false; // sent again after a sign-in: a second refusal is final
         bool allowVersionRetry = true;
         // tasks/get of the task id in mcpName: in the modern era the body is written without a
         // JSON tree and a steady-state answer goes straight into pollJob (others to the RpcDone
@@ -180,7 +189,15 @@ private:
     void addTools(const nlohmann::json &list, ToolsJob *job);
 
     ServerConfig m_config;
-    QByteArray m_tokenUtf8; // m_config.token, converted once
+    QByteArray m_tokenUtf8; // m_config.token, converted once, or the token OAuth got
+    OAuth *m_oauth = nullptr;   // when signing in applies (no static token, settings set)
+    QByteArray m_lastChallenge; // WWW-Authenticate of the last 401/403, read in its onDone
+    bool mayAuthorize(int httpStatus) const
+    {
+        return m_oauth && (httpStatus == 401 || (httpStatus == 403 && m_lastChallenge.contains("insufficient_scope")));
+    }
+    // Signs in for the challenge just answered, then calls `then` (ok: m_tokenUtf8 is new).
+    void authorizeThen(int httpStatus, std::function<void(const Error &)> then);
     QPointer<Net::HttpClient> m_http; // may go first (an owner deleting its children)
     Era m_era = Era::Unknown;
     QString m_version;

@@ -388,6 +388,8 @@ struct Client::Exchange final : Net::HttpReply::Handler,
             }
         }
         const QByteArray retryAfter = r->header("Retry-After");
+        if (status == 401 || status == 403)
+            client->m_lastChallenge = r->header("WWW-Authenticate");
         const QByteArray &text = body;
         json message;
         if (!text.trimmed().isEmpty())

@@ -247,6 +247,24 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                                      qint64 retryAfterMs) mutable {
         if (!context)
             return;
+        if (mayAuthorize(status) && !request.authorized) {
+            // A sign-in answers the challenge, then the request goes once more with the new
+            // token (OAuth bounds the sign-ins; a second refusal is the caller's error).
+            request.authorized = true;
+            authorizeThen(status, [this, request = std::move(request), done = std::move(done),
+                                   context](const Error &e) mutable {
+                if (!context)
+                    return;
+                if (!e.isOk()) {
+                    Error failed = e;
+                    failed.setMethod(request.method);
+                    done({nlohmann::json(), failed});
+                    return;
+                }
+                send(std::move(request), std::move(done), context);
+            });
+            return;
+        }
         const bool legacySessionGone = m_era == Era::Legacy && !sentSession.isEmpty()
                                        && status == 404 && request.allowReinit;
         if (legacySessionGone) {

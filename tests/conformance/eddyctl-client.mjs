@@ -9,7 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -28,8 +29,25 @@ const db = join(work, 'eddy.db');
 const answers = join(work, 'answers.json');
 writeFileSync(answers, JSON.stringify({ confirmed: true }));
 
+// Sign-ins (auth/ scenarios): eddyctl keeps tokens in an owner-only file in its data folder,
+// here the run's own; its "browser" is browser.mjs, which follows the authorization server's
+// redirects to eddyctl's loopback listener as a person's browser would.
+const browser = join(dirname(fileURLToPath(import.meta.url)), 'browser.mjs');
+const env = {
+    ...process.env,
+    XDG_DATA_HOME: join(work, 'data'),
+    XDG_CONFIG_HOME: join(work, 'config'),
+    EDDY_BROWSER: `"${process.execPath}" "${browser}"`,
+    EDDY_SIGNIN_TIMEOUT_S: '30',
+};
+// Pre-registered credentials the scenario hands over (auth/pre-registration and the client
+// credentials extension): the id as a flag, the secret in the environment, as a person would.
+const signInArgs = [];
+if (context.client_id) signInArgs.push('--oauth-client-id', context.client_id);
+if (context.client_secret) env.EDDY_OAUTH_CLIENT_SECRET = context.client_secret;
+
 function eddy(...args) {
-    const r = spawnSync(eddyctl, ['--db', db, ...args], { encoding: 'utf8', timeout: 60000 });
+    const r = spawnSync(eddyctl, ['--db', db, ...signInArgs, ...args], { encoding: 'utf8', timeout: 60000, env });
     say(`eddyctl ${args.join(' ')} -> exit ${r.status}${r.error ? ` (${r.error.message})` : ''}`);
     if (r.stdout) process.stderr.write(r.stdout.replace(/^/gm, '  | '));
     if (r.stderr) process.stderr.write(r.stderr.replace(/^/gm, '  ! '));
@@ -62,8 +80,44 @@ function sampleArguments(tool) {
     return args;
 }
 
+// An authorized session as the suite's example client runs it: list the tools, call one.
+const signedIn = (...extra) => eddy(...extra, '--json', 'tools', url).ok
+                               && eddy(...extra, 'call', url, 'test-tool', '{}', '--wait').ok;
+// eddyctl must refuse (exit 1 with a message): the scenario's authorization server or resource
+// misbehaves, and a conformant client sends no token request or no token.
+const refuses = () => !tools().ok;
+// The fixed Client ID Metadata Document URL the suite's CIMD scenarios expect (as its example
+// client uses); a team hosts Eddy's own (resources/oauth-client-metadata.json) at its URL.
+const cimd = ['--oauth-client-metadata-url', 'https://conformance-test.local/client-metadata.json'];
+
 // Each plan returns true when every step a conformant client must complete succeeded.
 const PLANS = {
+    'auth/metadata-default': () => signedIn(),
+    'auth/metadata-var1': () => signedIn(),
+    'auth/metadata-var2': () => signedIn(),
+    'auth/metadata-var3': () => signedIn(),
+    'auth/basic-cimd': () => signedIn(...cimd),
+    'auth/scope-from-www-authenticate': () => signedIn(),
+    'auth/scope-from-scopes-supported': () => signedIn(),
+    'auth/scope-omitted-when-undefined': () => signedIn(),
+    'auth/scope-step-up': () => signedIn(),
+    'auth/scope-retry-limit': refuses,
+    'auth/token-endpoint-auth-basic': () => signedIn(),
+    'auth/token-endpoint-auth-post': () => signedIn(),
+    'auth/token-endpoint-auth-none': () => signedIn(),
+    'auth/pre-registration': () => signedIn(),
+    'auth/resource-mismatch': refuses,
+    'auth/offline-access-scope': () => signedIn(...cimd),
+    'auth/offline-access-not-supported': () => signedIn(),
+    'auth/authorization-server-migration': () => signedIn(),
+    'auth/iss-supported': () => signedIn(),
+    'auth/iss-not-advertised': () => signedIn(),
+    'auth/iss-supported-missing': refuses,
+    'auth/iss-wrong-issuer': refuses,
+    'auth/iss-unexpected': refuses,
+    'auth/iss-normalized': refuses,
+    'auth/metadata-issuer-mismatch': refuses,
+    'auth/client-credentials-basic': () => signedIn('--client-credentials'),
     tools_call: () => call('add_numbers', { a: 2, b: 3 }).ok,
     'request-metadata': () => eddy('discover', url).ok && tools().ok,
     'json-schema-ref-no-deref': () => tools().ok,

@@ -1,0 +1,153 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+#include <QUrl>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace Eddy::Net {
+class HttpClient;
+class HttpReply;
+class LoopbackListener;
+struct HttpRequest;
+} // namespace Eddy::Net
+
+namespace Eddy::Mcp {
+
+// MCP authorization (2026-07-28, OAuth 2.1) for one server, the client side: what a 401 or a
+// 403 insufficient_scope asks for, from discovery to a token (docs/interop.md, "Authorization").
+// Eddy, eddyctl and the agent share it through Mcp::Client; none of it logs a token, a refresh
+// token, an authorization code or a PKCE verifier.
+
+// The parameters of a "WWW-Authenticate: Bearer ..." challenge (RFC 6750 §3, RFC 9728 §5.1).
+struct BearerChallenge
+{
+    QUrl resourceMetadata;
+    QString scope;
+    QString error;            // "invalid_token", "insufficient_scope", ...
+    QString errorDescription;
+    static BearerChallenge parse(QByteArrayView header);
+};
+
+// How this process signs in; set once (Client::setOAuthSettings) by eddyctl or the window.
+struct OAuthSettings
+{
+    QString clientId;          // pre-registered at the authorization server: used first
+    QString clientSecret;      // with clientId, for a confidential client
+    QUrl clientMetadataUrl;    // Eddy's Client ID Metadata Document, where the team hosts it
+    bool clientCredentials = false; // unattended: the client_credentials grant, no browser
+    QString clientName = QStringLiteral("Eddy");
+    // Shows the authorization URL to the person (eddyctl prints it and starts the browser).
+    std::function<void(const QUrl &url)> openAuthorizationUrl;
+    int signInTimeoutMs = 5 * 60 * 1000;
+    QString tokenFile;         // empty: TokenStore::defaultPath()
+    // Sign-ins (or refreshes) one server may ask for in one run before Eddy stops and says why:
+    // a server that answers every new token with another insufficient_scope gets no more.
+    int maxAuthorizations = 3;
+};
+
+// Tokens between runs, keyed by issuer and resource. For now an owner-only (0600) JSON file in
+// the user's data folder, never the database; the Secret Service (QtKeychain) goes behind this
+// same interface next.
+class TokenStore
+{
+public:
+    struct Entry
+    {
+        QString issuer;
+        QString resource;
+        QString server;        // the MCP URL the token was got for
+        QString accessToken;
+        QString refreshToken;
+        QString scope;
+        QString tokenEndpoint;
+        QString clientId;
+        QString clientSecret;
+        QString authMethod;
+        qint64 expiresAt = 0;  // seconds since the epoch; 0 = not said
+    };
+
+    explicit TokenStore(QString path = {});
+    static QString defaultPath();
+    QString path() const { return m_path; }
+
+    std::optional<Entry> find(const QString &issuer, const QString &resource) const;
+    std::optional<Entry> findForServer(const QString &server) const;
+    // False with *error when the file cannot be written owner-only.
+    bool save(const Entry &entry, QString *error);
+
+private:
+    QJsonObject read() const;
+    QString m_path;
+};
+
+class OAuth final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(OAuth)
+
+public:
+    // Empty error: a new access token is ready (accessToken()). Otherwise a sentence that says
+    // what happened and what to do.
+    using Done = std::function<void(const QString &error)>;
+
+    OAuth(Net::HttpClient *http, QUrl serverUrl, bool verifyTls,
+          std::shared_ptr<const OAuthSettings> settings, QObject *parent = nullptr);
+    ~OAuth() override;
+
+    // The token kept from an earlier run for this server, if any.
+    QByteArray storedAccessToken() const;
+    QByteArray accessToken() const { return m_accessToken; }
+
+    // The server answered httpStatus (401 or 403) with this WWW-Authenticate header: get a token
+    // that answers it. Calls while one runs wait for the same outcome.
+    void authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done);
+
+    // S256 (RFC 7636 §4.2) of a verifier; public for the tests.
+    static QByteArray codeChallenge(const QByteArray &verifier);
+    // Whether the protected resource metadata's resource may stand for the server URL (same
+    // origin, its path a prefix of the server's).
+    static bool resourceCovers(const QUrl &resource, const QUrl &server);
+
+private:
+    struct Flow;
+    using Reply = std::function<void(int status, const QByteArray &body, const QString &transportError)>;
+
+    void fetch(Net::HttpRequest request, Reply then);
+    void getJson(std::vector<QUrl> candidates, std::function<void(const QJsonObject &, const QUrl &)> then,
+                 std::function<void()> none);
+    void finish(const QString &error);
+    void discoverResource();
+    void discoverIssuer();
+    void chooseClient();
+    void refresh(const TokenStore::Entry &entry);
+    void clientCredentials();
+    void startAuthorization();
+    void onCallback(const QString &code, const QString &state, const QString &iss,
+                    const QString &error, const QString &errorDescription);
+    void requestToken(QList<std::pair<QString, QString>> form);
+    QString tokenError(int status, const QByteArray &body) const;
+    QString chooseAuthMethod(const QString &registered) const;
+
+    Net::HttpClient *m_http;
+    QUrl m_serverUrl;
+    bool m_verifyTls;
+    std::shared_ptr<const OAuthSettings> m_settings;
+    TokenStore m_store;
+    QByteArray m_accessToken;
+    QString m_grantedScope;
+    int m_authorizations = 0;
+    std::unique_ptr<Flow> m_flow;
+    std::vector<Done> m_waiting;
+};
+
+} // namespace Eddy::Mcp

@@ -1,0 +1,405 @@
+// MCP authorization, the client side (app/mcp/oauth.*, app/net/loopbacklistener.*): the pieces
+// the conformance suite's auth/ scenarios cannot see (refresh between runs, consent denied, the
+// token file's mode, the loopback listener's answers), against a real HTTP peer playing the MCP
+// server and its authorization server on one origin. The whole flows run in the conformance label.
+#include "app/mcp/client.h"
+#include "app/mcp/jobs.h"
+#include "app/mcp/oauth.h"
+#include "app/net/httpclient.h"
+#include "app/net/httpreply.h"
+#include "app/net/loopbacklistener.h"
+#include "tests/net/httppeer.h"
+
+#include <QFile>
+#include <QLoggingCategory>
+#include <QPointer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrlQuery>
+
+#include <nlohmann/json.hpp>
+
+using namespace Eddy;
+using Eddy::Test::HttpPeer;
+using nlohmann::json;
+
+namespace {
+QByteArray rpcResult(const json &id, const json &result)
+{
+    return QByteArray::fromStdString(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}.dump());
+}
+const json kDiscover = {{"resultType", "complete"}, {"supportedVersions", {"2026-07-28"}},
+                        {"capabilities", json::object()}, {"ttlMs", 0}, {"cacheScope", "public"}};
+} // namespace
+
+class tst_OAuth : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void codeChallengeIsS256();
+    void challengeParameters();
+    void resourceCoversServer_data();
+    void resourceCoversServer();
+    void tokenFileIsOwnerOnly();
+    void listenerAnswersTheCallbackOnce();
+    void refreshesAKeptTokenWithoutABrowser();
+    void consentDeniedSaysWhatToDo();
+    void signInLogsNoSecret();
+    void noMetadataMeansAStaticToken();
+
+private:
+    // The peer: /mcp wants "Bearer good", everything else is the authorization server.
+    void playServer(const QByteArray &goodToken);
+    Mcp::Client *makeClient(std::function<void(const QUrl &)> openUrl);
+    QString origin() const { return m_peer->url().adjusted(QUrl::RemovePath).toString(QUrl::StripTrailingSlash); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<HttpPeer> m_peer;
+    std::unique_ptr<Net::HttpClient> m_http;
+    std::unique_ptr<Mcp::Client> m_client;
+    QString m_tokenFile;
+    QString m_verifierSeen; // the PKCE verifier the token endpoint got
+    int m_browserOpened = 0;
+};
+
+void tst_OAuth::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_tokenFile = m_dir->filePath(QStringLiteral("tokens.json"));
+    m_peer = std::make_unique<HttpPeer>();
+    QVERIFY(m_peer->listen());
+    m_http = std::make_unique<Net::HttpClient>();
+    m_browserOpened = 0;
+}
+
+void tst_OAuth::cleanup()
+{
+    m_client.reset();
+    Mcp::Client::setOAuthSettings(nullptr);
+    Mcp::Client::clearEraCache();
+    m_http.reset();
+    m_peer.reset();
+    m_dir.reset();
+}
+
+void tst_OAuth::codeChallengeIsS256()
+{
+    // RFC 7636, Appendix B.
+    QCOMPARE(Mcp::OAuth::codeChallenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+             QByteArray("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"));
+}
+
+void tst_OAuth::challengeParameters()
+{
+    const auto c = Mcp::BearerChallenge::parse(
+        R"(Bearer error="insufficient_scope", scope="mcp:basic mcp:write", )"
+        R"(resource_metadata="https://x.example/.well-known/oauth-protected-resource/mcp", )"
+        R"(error_description="needs \"write\", sorry")");
+    QCOMPARE(c.error, QStringLiteral("insufficient_scope"));
+    QCOMPARE(c.scope, QStringLiteral("mcp:basic mcp:write"));
+    QCOMPARE(c.resourceMetadata, QUrl(QStringLiteral("https://x.example/.well-known/oauth-protected-resource/mcp")));
+    QCOMPARE(c.errorDescription, QStringLiteral("needs \"write\", sorry"));
+    const auto bare = Mcp::BearerChallenge::parse("Bearer realm=mcp, error=invalid_token");
+    QCOMPARE(bare.error, QStringLiteral("invalid_token"));
+    QVERIFY(Mcp::BearerChallenge::parse("Basic realm=\"x\"").error.isEmpty());
+}
+
+void tst_OAuth::resourceCoversServer_data()
+{
+    QTest::addColumn<QString>("resource");
+    QTest::addColumn<QString>("server");
+    QTest::addColumn<bool>("covers");
+    QTest::newRow("same") << "https://a.example/mcp" << "https://a.example/mcp" << true;
+    QTest::newRow("origin") << "https://a.example" << "https://a.example/mcp" << true;
+    QTest::newRow("prefix") << "https://a.example/team/" << "https://a.example/team/mcp" << true;
+    QTest::newRow("other host") << "https://evil.example/mcp" << "https://a.example/mcp" << false;
+    QTest::newRow("other port") << "https://a.example:8443/mcp" << "https://a.example/mcp" << false;
+    QTest::newRow("not a segment") << "https://a.example/mc" << "https://a.example/mcp" << false;
+    QTest::newRow("none") << "" << "https://a.example/mcp" << false;
+}
+
+void tst_OAuth::resourceCoversServer()
+{
+    QFETCH(QString, resource);
+    QFETCH(QString, server);
+    QFETCH(bool, covers);
+    QCOMPARE(Mcp::OAuth::resourceCovers(QUrl(resource), QUrl(server)), covers);
+}
+
+void tst_OAuth::tokenFileIsOwnerOnly()
+{
+    Mcp::TokenStore store(m_tokenFile);
+    Mcp::TokenStore::Entry e;
+    e.issuer = QStringLiteral("https://id.example");
+    e.resource = QStringLiteral("https://a.example/mcp");
+    e.server = e.resource;
+    e.accessToken = QStringLiteral("access-1");
+    e.refreshToken = QStringLiteral("refresh-1");
+    QString error;
+    QVERIFY2(store.save(e, &error), qPrintable(error));
+    QCOMPARE(QFile::permissions(m_tokenFile),
+             QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser);
+    const auto found = store.find(e.issuer, e.resource);
+    QVERIFY(found);
+    QCOMPARE(found->refreshToken, QStringLiteral("refresh-1"));
+    QCOMPARE(store.findForServer(e.server)->accessToken, QStringLiteral("access-1"));
+    QVERIFY(!store.find(QStringLiteral("https://other.example"), e.resource));
+}
+
+void tst_OAuth::listenerAnswersTheCallbackOnce()
+{
+    Net::LoopbackListener listener;
+    QVERIFY2(listener.listen(), qPrintable(listener.errorString()));
+    QCOMPARE(listener.redirectUri().host(), QStringLiteral("127.0.0.1"));
+    QSignalSpy arrived(&listener, &Net::LoopbackListener::callback);
+    const auto get = [this](const QUrl &url) {
+        Net::HttpRequest r;
+        r.url = url;
+        r.method = Net::HttpRequest::Method::Get;
+        QPointer<Net::HttpReply> reply = m_http->post(r);
+        if (!QTest::qWaitFor([&reply] { return reply->isFinished(); }, 30000))
+            return -1;
+        const int status = reply->statusCode();
+        reply->deleteLater();
+        return status;
+    };
+    QUrl stray = listener.redirectUri();
+    stray.setPath(QStringLiteral("/favicon.ico"));
+    QCOMPARE(get(stray), 404);
+    QUrl callback = listener.redirectUri();
+    callback.setQuery(QStringLiteral("code=c%2B1&state=s1&iss=https%3A%2F%2Fid.example"));
+    QCOMPARE(get(callback), 200);
+    QCOMPARE(arrived.size(), 1);
+    const auto query = arrived.first().first().value<QUrlQuery>();
+    QCOMPARE(query.queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded), QStringLiteral("c+1"));
+    QCOMPARE(query.queryItemValue(QStringLiteral("iss"), QUrl::FullyDecoded), QStringLiteral("https://id.example"));
+    QCOMPARE(get(callback), 404); // one sign-in per listener
+    QCOMPARE(arrived.size(), 1);
+}
+
+void tst_OAuth::playServer(const QByteArray &goodToken)
+{
+    m_peer->setHandler([this, goodToken](const HttpPeer::Request &r, QTcpSocket *s) {
+        const QString o = origin();
+        if (r.path == "/mcp") {
+            if (r.header("Authorization") != "Bearer " + goodToken) {
+                s->write(HttpPeer::response(401, R"({"error":"invalid_token"})", "application/json",
+                    {{"WWW-Authenticate", "Bearer resource_metadata=\"" + o.toUtf8()
+                                              + "/.well-known/oauth-protected-resource/mcp\""}}));
+                return;
+            }
+            const json b = json::parse(r.body.toStdString());
+            s->write(HttpPeer::response(200, rpcResult(b["id"], kDiscover)));
+            return;
+        }
+        if (r.path == "/.well-known/oauth-protected-resource/mcp") {
+            s->write(HttpPeer::response(200, QByteArray::fromStdString(json{
+                {"resource", (o + "/mcp").toStdString()}, {"authorization_servers", {o.toStdString()}}}.dump())));
+            return;
+        }
+        if (r.path == "/.well-known/oauth-authorization-server") {
+            s->write(HttpPeer::response(200, QByteArray::fromStdString(json{
+                {"issuer", o.toStdString()}, {"authorization_endpoint", (o + "/authorize").toStdString()},
+                {"token_endpoint", (o + "/token").toStdString()},
+                {"registration_endpoint", (o + "/register").toStdString()},
+                {"authorization_response_iss_parameter_supported", true},
+                {"token_endpoint_auth_methods_supported", {"none"}}}.dump())));
+            return;
+        }
+        if (r.path.startsWith("/authorize?")) {
+            // Approves at once: back to the redirect URI with a code, the state and the issuer.
+            const QUrlQuery q(QUrl(QString::fromUtf8(r.path)));
+            QUrl back(q.queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
+            QUrlQuery answer;
+            answer.addQueryItem(QStringLiteral("code"), QStringLiteral("code-SECRET-7"));
+            answer.addQueryItem(QStringLiteral("state"), q.queryItemValue(QStringLiteral("state")));
+            answer.addQueryItem(QStringLiteral("iss"), o);
+            back.setQuery(answer);
+            m_verifierSeen.clear();
+            s->write(HttpPeer::response(302, "", "text/plain", {{"Location", back.toEncoded()}}));
+            return;
+        }
+        if (r.path == "/register") {
+            s->write(HttpPeer::response(201, R"({"client_id":"registered-1"})"));
+            return;
+        }
+        if (r.path == "/token") {
+            const QUrlQuery form(QString::fromUtf8(r.body));
+            if (form.queryItemValue(QStringLiteral("grant_type")) == QLatin1String("authorization_code")
+                && form.queryItemValue(QStringLiteral("code")) == QLatin1String("code-SECRET-7")) {
+                m_verifierSeen = form.queryItemValue(QStringLiteral("code_verifier"));
+                s->write(HttpPeer::response(200, R"({"access_token":")" + goodToken
+                                                     + R"(","token_type":"Bearer","refresh_token":"refresh-SECRET-9"})"));
+            } else if (form.queryItemValue(QStringLiteral("grant_type")) == QLatin1String("refresh_token")
+                && form.queryItemValue(QStringLiteral("refresh_token")) == QLatin1String("refresh-1"))
+                s->write(HttpPeer::response(200, R"({"access_token":")" + goodToken
+                                                     + R"(","token_type":"Bearer","expires_in":60,"refresh_token":"refresh-2"})"));
+            else
+                s->write(HttpPeer::response(400, R"({"error":"invalid_grant"})"));
+            return;
+        }
+        s->write(HttpPeer::response(404, "{}"));
+    });
+}
+
+Mcp::Client *tst_OAuth::makeClient(std::function<void(const QUrl &)> openUrl)
+{
+    auto settings = std::make_shared<Mcp::OAuthSettings>();
+    settings->tokenFile = m_tokenFile;
+    settings->signInTimeoutMs = 60000;
+    settings->openAuthorizationUrl = [this, openUrl](const QUrl &url) {
+        ++m_browserOpened;
+        if (openUrl)
+            openUrl(url);
+    };
+    Mcp::Client::setOAuthSettings(settings);
+    Mcp::ServerConfig config;
+    config.url = m_peer->url();
+    m_client = std::make_unique<Mcp::Client>(config, m_http.get());
+    return m_client.get();
+}
+
+void tst_OAuth::refreshesAKeptTokenWithoutABrowser()
+{
+    // An earlier run left an expired token and its refresh token.
+    const QString o = origin();
+    Mcp::TokenStore::Entry kept;
+    kept.issuer = o;
+    kept.resource = o + QStringLiteral("/mcp");
+    kept.server = m_peer->url().toString();
+    kept.accessToken = QStringLiteral("expired-1");
+    kept.refreshToken = QStringLiteral("refresh-1");
+    kept.clientId = QStringLiteral("registered-1");
+    kept.authMethod = QStringLiteral("none");
+    QString error;
+    QVERIFY(Mcp::TokenStore(m_tokenFile).save(kept, &error));
+    playServer("fresh-2");
+
+    Mcp::Client *client = makeClient(nullptr);
+    QPointer<Mcp::DiscoverJob> job = client->discover();
+    job->setAutoDelete(false);
+    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+    delete job;
+    QCOMPARE(m_browserOpened, 0);
+    QCOMPARE(m_peer->requests().first().header("Authorization"), QByteArray("Bearer expired-1"));
+    QCOMPARE(m_peer->requests().last().header("Authorization"), QByteArray("Bearer fresh-2"));
+    const auto saved = Mcp::TokenStore(m_tokenFile).find(o, o + QStringLiteral("/mcp"));
+    QVERIFY(saved);
+    QCOMPARE(saved->accessToken, QStringLiteral("fresh-2"));
+    QCOMPARE(saved->refreshToken, QStringLiteral("refresh-2")); // rotated
+}
+
+void tst_OAuth::consentDeniedSaysWhatToDo()
+{
+    playServer("never");
+    // The person's browser: the authorization server redirects back with access_denied.
+    Mcp::Client *client = makeClient([this](const QUrl &url) {
+        const QUrlQuery q(url);
+        QUrl back(q.queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
+        QUrlQuery answer;
+        answer.addQueryItem(QStringLiteral("error"), QStringLiteral("access_denied"));
+        answer.addQueryItem(QStringLiteral("state"), q.queryItemValue(QStringLiteral("state")));
+        answer.addQueryItem(QStringLiteral("iss"), origin());
+        back.setQuery(answer);
+        Net::HttpRequest r;
+        r.url = back;
+        r.method = Net::HttpRequest::Method::Get;
+        Net::HttpReply *reply = m_http->post(r);
+        connect(reply, &Net::HttpReply::finished, reply, &QObject::deleteLater);
+    });
+    QPointer<Mcp::DiscoverJob> job = client->discover();
+    job->setAutoDelete(false);
+    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    QVERIFY(job->hasError());
+    const QString message = job->error().message();
+    delete job;
+    QVERIFY2(message.contains(QLatin1String("consent denied")) && message.contains(QLatin1String("allow access")),
+             qPrintable(message));
+    QCOMPARE(m_browserOpened, 1); // no second attempt on its own
+    QVERIFY(!QFile::exists(m_tokenFile) || !QFile(m_tokenFile).size()
+            || !Mcp::TokenStore(m_tokenFile).findForServer(m_peer->url().toString()));
+}
+
+namespace {
+QStringList s_messages;
+QtMessageHandler s_previous = nullptr;
+void collect(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    s_messages << message;
+    s_previous(type, context, message);
+}
+} // namespace
+
+void tst_OAuth::signInLogsNoSecret()
+{
+    // A whole browser sign-in with every eddy.* message on: no log line holds the access token,
+    // the refresh token, the authorization code or the PKCE verifier.
+    QLoggingCategory::setFilterRules(QStringLiteral("eddy.*=true"));
+    s_messages.clear();
+    s_previous = qInstallMessageHandler(collect);
+    playServer("access-SECRET-5");
+    Mcp::Client *client = makeClient([this](const QUrl &url) {
+        // The browser: the authorization endpoint, then its redirect to the listener.
+        Net::HttpRequest r;
+        r.url = url;
+        r.method = Net::HttpRequest::Method::Get;
+        Net::HttpReply *reply = m_http->post(r);
+        connect(reply, &Net::HttpReply::finished, this, [this, reply] {
+            Net::HttpRequest back;
+            back.url = QUrl::fromEncoded(reply->header("Location"));
+            back.method = Net::HttpRequest::Method::Get;
+            reply->deleteLater();
+            Net::HttpReply *landing = m_http->post(back);
+            connect(landing, &Net::HttpReply::finished, landing, &QObject::deleteLater);
+        });
+    });
+    QPointer<Mcp::DiscoverJob> job = client->discover();
+    job->setAutoDelete(false);
+    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    qInstallMessageHandler(s_previous);
+    QLoggingCategory::setFilterRules(QString());
+    QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
+    delete job;
+    QCOMPARE(m_browserOpened, 1);
+    QCOMPARE(m_peer->requests().last().header("Authorization"), QByteArray("Bearer access-SECRET-5"));
+    QVERIFY(m_verifierSeen.size() >= 43);
+    QVERIFY(!s_messages.isEmpty());
+    for (const QString &line : std::as_const(s_messages))
+        for (const QString &secret : {QStringLiteral("access-SECRET-5"), QStringLiteral("refresh-SECRET-9"),
+                                      QStringLiteral("code-SECRET-7"), m_verifierSeen})
+            QVERIFY2(!line.contains(secret), qPrintable(line));
+    const auto saved = Mcp::TokenStore(m_tokenFile).find(origin(), origin() + QStringLiteral("/mcp"));
+    QVERIFY(saved);
+    QCOMPARE(saved->refreshToken, QStringLiteral("refresh-SECRET-9"));
+}
+
+void tst_OAuth::noMetadataMeansAStaticToken()
+{
+    // A server that wants a static token answers 401 and publishes no authorization metadata:
+    // no browser, and the message points at the token, as before sign-ins existed.
+    m_peer->setHandler([](const HttpPeer::Request &r, QTcpSocket *s) {
+        s->write(r.path == "/mcp" ? HttpPeer::response(401, "", "text/plain")
+                                  : HttpPeer::response(404, "", "text/plain"));
+    });
+    Mcp::Client *client = makeClient(nullptr);
+    QPointer<Mcp::DiscoverJob> job = client->discover();
+    job->setAutoDelete(false);
+    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    QVERIFY(job->hasError());
+    const QString message = job->error().message();
+    delete job;
+    QVERIFY2(message.contains(QLatin1String("access token")), qPrintable(message));
+    QCOMPARE(m_browserOpened, 0);
+    int registrations = 0;
+    for (const auto &r : m_peer->requests())
+        registrations += r.path == "/register";
+    QCOMPARE(registrations, 0);
+}
+
+QTEST_GUILESS_MAIN(tst_OAuth)
+#include "tst_oauth.moc"
