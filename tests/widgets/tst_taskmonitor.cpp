@@ -27,6 +27,7 @@ private Q_SLOTS:
     void search();
     void sortByHeader();
     void sortFollowsChangedRows();
+    void fitFollowsTheFont();
     void cancelOnlyLiveSelected();
     void paintsWithoutWidgets();
 
@@ -142,6 +143,35 @@ void tst_TaskMonitor::sortFollowsChangedRows()
     QCOMPARE(view->model()->rowCount(), 7);
     QCOMPARE(idAt(0), 7);
     QCOMPARE(idAt(1), 5);
+}
+
+// The Case column fits its labels as measured in the view's font; widths measured before are
+// kept for the next fit until the font changes. After a font change the column is as wide as
+// a new monitor's in that font.
+void tst_TaskMonitor::fitFollowsTheFont()
+{
+    const QString label = QStringLiteral("A sweep with a long name, to be read in full in its column");
+    m_model->setSweepInfo(1, label, {QStringLiteral("reynolds")});
+    m_monitor->resize(3000, 400);
+    const auto fit = [&](TaskMonitor *monitor, Qt::SortOrder order) {
+        monitor->view()->sortByColumn(TaskTableModel::MessageColumn, order); // a fit follows
+        QTest::qWait(50);
+        return monitor->view()->horizontalHeader()->sectionSize(TaskTableModel::CaseColumn);
+    };
+    const int small = fit(m_monitor, Qt::AscendingOrder);
+    QVERIFY(small > QFontMetrics(m_monitor->view()->font()).horizontalAdvance(label));
+    QFont big = m_monitor->view()->font();
+    big.setPointSizeF(big.pointSizeF() * 2);
+    m_monitor->view()->setFont(big);
+    const int changed = fit(m_monitor, Qt::DescendingOrder);
+
+    TaskMonitor fresh(m_model);
+    fresh.view()->setFont(big);
+    fresh.resize(3000, 400);
+    fresh.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+    QCOMPARE(changed, fit(&fresh, Qt::DescendingOrder));
+    QVERIFY(changed > small);
 }
 
 void tst_TaskMonitor::cancelOnlyLiveSelected()
