@@ -90,17 +90,68 @@ bool TaskFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &so
     return true;
 }
 
+void TaskFilterProxyModel::setSourceModel(QAbstractItemModel *source)
+{
+    for (const QMetaObject::Connection &c : std::as_const(m_sourceConnections))
+        disconnect(c);
+    m_sourceConnections.clear();
+    dropSortKeys();
+    if (source) {
+        // Connected before the base class connects its own: its re-sort on these signals must
+        // compare fresh values.
+        m_sourceConnections << connect(source, &QAbstractItemModel::dataChanged, this,
+                                       [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+                                           const int last = std::min(bottomRight.row(), int(m_sortKeys.size()) - 1);
+                                           for (int r = std::max(0, topLeft.row()); r <= last; ++r)
+                                               m_sortKeys[r].valid = false;
+                                       });
+        const auto drop = [this] { dropSortKeys(); };
+        m_sourceConnections << connect(source, &QAbstractItemModel::rowsInserted, this, drop)
+                            << connect(source, &QAbstractItemModel::rowsRemoved, this, drop)
+                            << connect(source, &QAbstractItemModel::rowsMoved, this, drop)
+                            << connect(source, &QAbstractItemModel::columnsInserted, this, drop)
+                            << connect(source, &QAbstractItemModel::columnsRemoved, this, drop)
+                            << connect(source, &QAbstractItemModel::columnsMoved, this, drop)
+                            << connect(source, &QAbstractItemModel::headerDataChanged, this, drop)
+                            << connect(source, &QAbstractItemModel::layoutChanged, this, drop)
+                            << connect(source, &QAbstractItemModel::modelReset, this, drop);
+    }
+    QSortFilterProxyModel::setSourceModel(source);
+}
+
+void TaskFilterProxyModel::dropSortKeys()
+{
+    m_sortKeys.clear();
+    m_sortKeysColumn = -1;
+}
+
+const TaskFilterProxyModel::SortKey &TaskFilterProxyModel::sortKey(const QModelIndex &source) const
+{
+    const int rows = sourceModel()->rowCount();
+    if (source.column() != m_sortKeysColumn || m_sortKeys.size() != rows) {
+        m_sortKeys = QList<SortKey>(rows);
+        m_sortKeysColumn = source.column();
+    }
+    SortKey &key = m_sortKeys[source.row()];
+    if (!key.valid) {
+        key.value = source.data(TaskTableModel::SortRole);
+        key.taskId = source.data(TaskTableModel::TaskIdRole).toLongLong();
+        key.valid = true;
+    }
+    return key;
+}
+
 bool TaskFilterProxyModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
 {
-    const QVariant l = left.data(TaskTableModel::SortRole);
-    const QVariant r = right.data(TaskTableModel::SortRole);
+    const SortKey &l = sortKey(left);
+    const SortKey &r = sortKey(right);
     // One comparison, not two: sorting 100,000 rows calls this ~1.7 million times.
-    const QPartialOrdering order = QVariant::compare(l, r);
+    const QPartialOrdering order = QVariant::compare(l.value, r.value);
     const int c = order == QPartialOrdering::Less ? -1 : order == QPartialOrdering::Greater ? 1 : 0;
     if (c != 0)
         return c < 0;
     // Ties keep a stable, predictable order: by task number.
-    return left.data(TaskTableModel::TaskIdRole).toLongLong() < right.data(TaskTableModel::TaskIdRole).toLongLong();
+    return l.taskId < r.taskId;
 }
 
 } // namespace Eddy

@@ -12,8 +12,9 @@ namespace Eddy {
 // Sorting and filtering of the task table: a status filter, a search over case, arguments,
 // tool, message, server, note and tags (every word must match), and a review filter (ranges of
 // varied parameters, outcomes, tags, words; a range of a result scalar, which the table does
-// not hold, is left to the sweep view). Only filterAcceptsRow/lessThan are overridden. GUI
-// thread.
+// not hold, is left to the sweep view). Only filterAcceptsRow/lessThan (and setSourceModel)
+// are overridden. Sorting reads each row's sort value once and keeps it until the row changes
+// (dataChanged) or rows come, go or move; a sort compares the kept values. GUI thread.
 class TaskFilterProxyModel final : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -34,11 +35,25 @@ public:
     // How many shown rows have each outcome.
     QHash<Monitor::Outcome, int> shownOutcomeCounts() const;
 
+    void setSourceModel(QAbstractItemModel *source) override;
+
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 
 private:
+    struct SortKey
+    {
+        QVariant value; // the sort column's TaskTableModel::SortRole
+        qint64 taskId = 0;
+        bool valid = false;
+    };
+    const SortKey &sortKey(const QModelIndex &source) const;
+    void dropSortKeys();
+
+    mutable QList<SortKey> m_sortKeys; // by source row, for m_sortKeysColumn
+    mutable int m_sortKeysColumn = -1;
+    QList<QMetaObject::Connection> m_sourceConnections;
     QSet<Store::TaskStatus> m_statuses;
     QStringList m_words;
     ReviewFilter m_review;

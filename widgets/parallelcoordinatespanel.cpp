@@ -88,11 +88,22 @@ void ParallelCoordinatesPanel::fillAxesMenu()
 void ParallelCoordinatesPanel::selectInTable(const QSet<qint64> &taskIds)
 {
     const QAbstractItemModel *proxy = m_table->model();
+    // One range per run of adjacent rows: the table checks every painted cell against each
+    // range, and a range per row made that, and selecting, grow with the brushed cases.
     QItemSelection selection;
-    for (int r = 0; r < proxy->rowCount(); ++r) {
-        const QModelIndex i = proxy->index(r, 0);
-        if (taskIds.contains(i.data(SweepResultsModel::TaskIdRole).toLongLong()))
-            selection.select(i, proxy->index(r, proxy->columnCount() - 1));
+    const int rows = proxy->rowCount();
+    const int last = proxy->columnCount() - 1;
+    for (int r = 0; r < rows;) {
+        if (!taskIds.contains(proxy->index(r, 0).data(SweepResultsModel::TaskIdRole).toLongLong())) {
+            ++r;
+            continue;
+        }
+        int end = r;
+        while (end + 1 < rows
+               && taskIds.contains(proxy->index(end + 1, 0).data(SweepResultsModel::TaskIdRole).toLongLong()))
+            ++end;
+        selection.append(QItemSelectionRange(proxy->index(r, 0), proxy->index(end, last)));
+        r = end + 1;
     }
     m_syncing = true;
     m_table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);

@@ -7,7 +7,6 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +27,9 @@ ParallelCoordinatesView::ParallelCoordinatesView(QWidget *parent)
     setObjectName(QStringLiteral("parallelCoordinates"));
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(false);
-    setAutoFillBackground(true);
+    // Every paint covers the whole widget (the message on the base colour, or a picture of the
+    // lines): no background fill first.
+    setAttribute(Qt::WA_OpaquePaintEvent);
     setBackgroundRole(QPalette::Base);
     setToolTip(tr("Drag along an axis to select the cases in that range; brushes on several axes "
                   "select the cases inside all of them. Click an axis to clear its brush."));
@@ -41,6 +42,7 @@ void ParallelCoordinatesView::setData(const ParallelCoordinates &data)
         if (axis.brush)
             kept.insert(axis.name, *axis.brush);
     m_data = data;
+    ++m_generation;
     for (auto it = kept.begin(); it != kept.end(); ++it)
         m_data.setBrushValues(m_data.axisOf(it.key()), it->first, it->second);
     m_current = std::clamp(m_current, 0, std::max(0, int(m_data.axes().size()) - 1));
@@ -101,63 +103,246 @@ int ParallelCoordinatesView::axisAt(const QPointF &point) const
     return -1;
 }
 
+ParallelCoordinatesView::LayerKey ParallelCoordinatesView::layerKey() const
+{
+    return {size(), devicePixelRatioF(), palette().cacheKey(), font(), m_generation};
+}
+
+QImage ParallelCoordinatesView::newLayer(QColor fill) const
+{
+    const qreal dpr = devicePixelRatioF();
+    // Opaque pictures are copied, not blended, onto the widget.
+    QImage image(size() * dpr, fill.alpha() == 255 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(dpr);
+    image.fill(fill);
+    return image;
+}
+
+void ParallelCoordinatesView::buildLayers()
+{
+    m_layerKey = layerKey();
+    m_dots.clear();
+    ++m_layerBuilds;
+    QList<const ParallelCoordinates::Line *> all;
+    all.reserve(m_data.lines().size());
+    for (const auto &line : m_data.lines())
+        all << &line;
+    const QColor base = palette().color(QPalette::Base);
+    QSet<quint64> drawn;
+    m_plain = newLayer(base);
+    {
+        QPainter p(&m_plain);
+        paintLines(p, all, false, false, drawn);
+    }
+    drawn.clear();
+    m_faint = newLayer(base);
+    {
+        QPainter p(&m_faint);
+        paintLines(p, all, true, false, drawn);
+    }
+    m_shownLines.clear();
+    m_axes = newLayer(Qt::transparent);
+    QPainter p(&m_axes);
+    p.setRenderHint(QPainter::Antialiasing);
+    for (int a = 0; a < m_data.axes().size(); ++a)
+        paintAxis(p, a);
+    paintLegend(p);
+}
+
+void ParallelCoordinatesView::paintLines(QPainter &p, const QList<const ParallelCoordinates::Line *> &lines, bool faint,
+                                         bool wide, QSet<quint64> &drawn)
+{
+    const QPalette pal = palette();
+    const bool dark = ChartTheme::isDark(pal);
+    const QColor base = pal.color(QPalette::Base);
+    const auto &axes = m_data.axes();
+    const int n = int(axes.size());
+    QList<double> xs;
+    for (int a = 0; a < n; ++a)
+        xs << axisLine(a).x1();
+    const double width = wide ? 2.6 : 1.6;
+    // A faint line is its colour at 22 % over the background, drawn opaque: a translucent pen
+    // costs the raster engine several times an opaque one.
+    const auto colorOf = [&](Monitor::Outcome o) {
+        QColor c = OutcomePalette::color(o, dark);
+        if (!faint)
+            return c;
+        constexpr double alpha = 0.22;
+        return QColor::fromRgbF(float(alpha * c.redF() + (1 - alpha) * base.redF()),
+                                float(alpha * c.greenF() + (1 - alpha) * base.greenF()),
+                                float(alpha * c.blueF() + (1 - alpha) * base.blueF()));
+    };
+    // A segment or dot that an earlier line of the same colour drew already (cases share their
+    // parameters' values) is drawn once. Keys: axis, colour, quarter pixels.
+    const auto key = [](int a, int color, double y1, double y2) {
+        return (quint64(a) << 56) ^ (quint64(color) << 48) ^ (quint64(quint32(qRound(y1 * 4)) & 0xffffff) << 24)
+               ^ quint64(quint32(qRound(y2 * 4)) & 0xffffff);
+    };
+    struct Dot
+    {
+        QPointF at;
+        QRgb color;
+    };
+    QList<Dot> dots;
+    QList<QLineF> run; // segments of one colour, drawn in one call
+    QColor runColor;
+    p.setRenderHint(QPainter::Antialiasing);
+    const auto flush = [&] {
+        if (run.isEmpty())
+            return;
+        p.setPen(QPen(runColor, width));
+        p.drawLines(run);
+        run.clear();
+    };
+    for (const ParallelCoordinates::Line *line : lines) {
+        const QColor color = colorOf(line->outcome);
+        if (color != runColor) {
+            flush();
+            runColor = color;
+        }
+        const int c = int(line->outcome);
+        std::optional<QPointF> previous;
+        for (int a = 0; a < n; ++a) {
+            const std::optional<double> v = a < line->values.size() ? line->values.at(a) : std::nullopt;
+            if (!v) {
+                previous.reset(); // a gap where the case has no value
+                continue;
+            }
+            const QPointF pt(xs.at(a), yOf(a, m_data.position(a, *v)));
+            if (previous && !drawn.contains(key(a, c, previous->y(), pt.y()))) {
+                drawn.insert(key(a, c, previous->y(), pt.y()));
+                run << QLineF(*previous, pt);
+            }
+            // A dot on every value: a case with a value on one axis only (no result yet) shows too.
+            if (!drawn.contains(key(a + 64, c, pt.y(), 0))) {
+                drawn.insert(key(a + 64, c, pt.y(), 0));
+                dots << Dot{pt, color.rgba()};
+            }
+            previous = pt;
+        }
+    }
+    flush();
+    // The dots: one small picture per colour, drawn antialiased once and copied.
+    const qreal dpr = p.device()->devicePixelRatioF();
+    const double radius = 2.5 + width / 2;
+    const int side = int(std::ceil(2 * radius + 2));
+    for (const Dot &dot : std::as_const(dots)) {
+        const quint64 dotKey = (quint64(dot.color) << 1) | (wide ? 1 : 0);
+        auto it = m_dots.find(dotKey);
+        if (it == m_dots.end()) {
+            QImage image(QSize(side, side) * dpr, QImage::Format_ARGB32_Premultiplied);
+            image.setDevicePixelRatio(dpr);
+            image.fill(Qt::transparent);
+            QPainter dp(&image);
+            dp.setRenderHint(QPainter::Antialiasing);
+            dp.setPen(Qt::NoPen);
+            dp.setBrush(QColor::fromRgba(dot.color));
+            dp.drawEllipse(QPointF(side / 2.0, side / 2.0), radius, radius);
+            dp.end();
+            it = m_dots.insert(dotKey, image);
+        }
+        p.drawImage(QPointF(std::round((dot.at.x() - side / 2.0) * dpr) / dpr, std::round((dot.at.y() - side / 2.0) * dpr) / dpr),
+                    *it);
+    }
+}
+
 void ParallelCoordinatesView::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    p.setRenderHint(QPainter::Antialiasing);
     const QPalette pal = palette();
-    const bool dark = ChartTheme::isDark(pal);
     const auto &axes = m_data.axes();
     if (axes.size() < 2) {
+        p.fillRect(rect(), pal.color(QPalette::Base));
+        p.setRenderHint(QPainter::Antialiasing);
         p.setPen(pal.color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
                    tr("Parallel coordinates need at least two numeric varied parameters or "
                       "results: choose more results under Axes, or wait for results."));
         return;
     }
-    // Which cases stand out: the brushed ones, else the table's selection, else all.
+    if (!(layerKey() == m_layerKey))
+        buildLayers();
+    // Which cases stand out: the brushed ones, else the table's selection, else all. The others
+    // are faint underneath.
     const bool brushing = m_data.hasBrush();
     const bool highlighting = brushing || !m_selected.isEmpty();
-    const auto standsOut = [&](const ParallelCoordinates::Line &line) {
-        return brushing ? m_data.isBrushed(line) : m_selected.contains(line.taskId);
-    };
-    // Faint lines first, the ones that stand out on top.
-    for (int pass = 0; pass < 2; ++pass) {
-        for (const auto &line : m_data.lines()) {
-            const bool out = !highlighting || standsOut(line);
-            if ((pass == 1) != out)
-                continue;
-            QColor color = OutcomePalette::color(line.outcome, dark);
-            if (!out)
-                color.setAlphaF(0.22);
-            p.setPen(QPen(color, out && highlighting ? 2.6 : 1.6));
-            QPainterPath path;
-            bool open = false;
-            for (int a = 0; a < axes.size(); ++a) {
-                const std::optional<double> v = a < line.values.size() ? line.values.at(a) : std::nullopt;
-                if (!v) {
-                    open = false; // a gap where the case has no value
-                    continue;
-                }
-                const QPointF pt(axisLine(a).x1(), yOf(a, m_data.position(a, *v)));
-                if (open)
-                    path.lineTo(pt);
-                else
-                    path.moveTo(pt);
-                open = true;
+    if (highlighting) {
+        const auto &lines = m_data.lines();
+        QList<bool> want(lines.size());
+        bool dropped = m_shownLines.size() != lines.size();
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            want[i] = brushing ? m_data.isBrushed(lines.at(i)) : m_selected.contains(lines.at(i).taskId);
+            dropped = dropped || (m_shownLines.at(i) && !want.at(i));
+        }
+        if (dropped) {
+            m_shown = m_faint.copy();
+            m_shownLines = QList<bool>(lines.size());
+            m_shownDrawn.clear();
+        }
+        QList<const ParallelCoordinates::Line *> added;
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            if (want.at(i) && !m_shownLines.at(i)) {
+                added << &lines.at(i);
+                m_shownLines[i] = true;
             }
-            p.drawPath(path);
-            // A dot on every value: a case with a value on one axis only (no result yet) shows too.
-            p.setBrush(color);
-            for (int a = 0; a < axes.size(); ++a)
-                if (a < line.values.size() && line.values.at(a))
-                    p.drawEllipse(QPointF(axisLine(a).x1(), yOf(a, m_data.position(a, *line.values.at(a)))), 2.5, 2.5);
-            p.setBrush(Qt::NoBrush);
+        }
+        if (!added.isEmpty()) {
+            QPainter shown(&m_shown);
+            paintLines(shown, added, false, true, m_shownDrawn);
         }
     }
+    p.drawImage(QPointF(0, 0), highlighting ? m_shown : m_plain);
+    // Brushes are whole-pixel rectangles: without antialiasing the raster engine fills them
+    // directly.
+    p.setRenderHint(QPainter::Antialiasing, false);
     for (int a = 0; a < axes.size(); ++a)
-        paintAxis(p, a);
-    paintLegend(p);
+        paintBrush(p, a);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.drawImage(QPointF(0, 0), m_axes);
+    if (hasFocus() && m_current >= 0 && m_current < axes.size())
+        paintFocus(p, m_current);
+}
+
+void ParallelCoordinatesView::paintBrush(QPainter &p, int a)
+{
+    const QPalette pal = palette();
+    const auto &axis = m_data.axes().at(a);
+    if (!axis.brush)
+        return;
+    // The brush under the axis line.
+    const QLineF line = axisLine(a);
+    const double y0 = yOf(a, m_data.position(a, axis.brush->second));
+    const double y1 = yOf(a, m_data.position(a, axis.brush->first));
+    const QRect band = QRectF(line.x1() - 8, y0 - 2, 16, std::max(4.0, y1 - y0 + 4)).toRect();
+    // Copied from a picture of the tallest band: filling a translucent rectangle costs the
+    // raster engine a round through its thread pool on every paint.
+    const qreal dpr = devicePixelRatioF();
+    const QSize full(band.width() + 1, height() + 1);
+    if (m_band.size() != full * dpr || m_bandPalette != palette().cacheKey()) {
+        m_band = QImage(full * dpr, QImage::Format_ARGB32_Premultiplied);
+        m_band.setDevicePixelRatio(dpr);
+        m_bandPalette = palette().cacheKey();
+        QColor fill = pal.color(QPalette::Highlight);
+        fill.setAlphaF(0.35);
+        m_band.fill(fill);
+    }
+    p.drawImage(QRectF(band.topLeft(), QSizeF(band.width() + 1, band.height() + 1)), m_band,
+                QRectF(QPointF(0, 0), QSizeF(band.width() + 1, band.height() + 1) * dpr));
+    p.setPen(QPen(pal.color(QPalette::Highlight), 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(band);
+}
+
+void ParallelCoordinatesView::paintFocus(QPainter &p, int a) const
+{
+    const QPalette pal = palette();
+    const QLineF line = axisLine(a);
+    const int n = int(m_data.axes().size());
+    const double spacing = n > 1 ? plotArea().width() / (n - 1) : plotArea().width();
+    p.setPen(QPen(pal.color(QPalette::Text), 2.5));
+    p.drawLine(line);
+    p.setPen(QPen(pal.color(QPalette::Highlight), 1, Qt::DashLine));
+    p.drawRect(QRectF(line.x1() - spacing / 2 + 2, 1, spacing - 4, fontMetrics().height() * 1.5 + 2));
 }
 
 void ParallelCoordinatesView::paintAxis(QPainter &p, int a) const
@@ -168,18 +353,7 @@ void ParallelCoordinatesView::paintAxis(QPainter &p, int a) const
     const QFontMetrics fm = fontMetrics();
     const int n = int(m_data.axes().size());
     const double spacing = n > 1 ? plotArea().width() / (n - 1) : plotArea().width();
-    // The brush under the axis line.
-    if (axis.brush) {
-        const double y0 = yOf(a, m_data.position(a, axis.brush->second));
-        const double y1 = yOf(a, m_data.position(a, axis.brush->first));
-        QColor fill = pal.color(QPalette::Highlight);
-        fill.setAlphaF(0.35);
-        p.setPen(QPen(pal.color(QPalette::Highlight), 1));
-        p.setBrush(fill);
-        p.drawRect(QRectF(line.x1() - 8, y0 - 2, 16, std::max(4.0, y1 - y0 + 4)));
-        p.setBrush(Qt::NoBrush);
-    }
-    p.setPen(QPen(pal.color(QPalette::Text), a == m_current && hasFocus() ? 2.5 : 1.2));
+    p.setPen(QPen(pal.color(QPalette::Text), 1.2));
     p.drawLine(line);
     // Its name on top (parameters in bold), elided to the space between axes.
     QFont nameFont = font();
@@ -188,10 +362,6 @@ void ParallelCoordinatesView::paintAxis(QPainter &p, int a) const
     const QString name = QFontMetrics(nameFont).elidedText(
         axis.log ? tr("%1 (log)").arg(axis.name) : axis.name, Qt::ElideMiddle, int(spacing - 8));
     p.drawText(QRectF(line.x1() - spacing / 2, 2, spacing, fm.height() * 1.5), Qt::AlignHCenter | Qt::AlignVCenter, name);
-    if (a == m_current && hasFocus()) {
-        p.setPen(QPen(pal.color(QPalette::Highlight), 1, Qt::DashLine));
-        p.drawRect(QRectF(line.x1() - spacing / 2 + 2, 1, spacing - 4, fm.height() * 1.5 + 2));
-    }
     p.setFont(font());
     // Ticks: labels to the left of the axis (the first axis' fit in the margin), spaced at least
     // a label's height and a half apart.

@@ -531,16 +531,27 @@ int TaskMonitor::caseLabelWidth() const
 {
     // The rows in view (a screenful): labels differ in their sweep and case number only, and
     // measuring 100,000 rows would stall the GUI.
-    const QFontMetrics fm(m_view->font());
     const int first = std::max(0, m_view->rowAt(0));
     const int rows = std::max(1, m_view->viewport()->height() / std::max(1, m_view->rowHeight(first)) + 1);
     int widest = 0;
     for (int r = first; r < std::min(m_proxy->rowCount(), first + rows); ++r)
-        widest = std::max(widest, fm.horizontalAdvance(
-                                      m_proxy->index(r, TaskTableModel::CaseColumn).data().toString()));
+        widest = std::max(widest, textWidth(m_proxy->index(r, TaskTableModel::CaseColumn).data().toString()));
     // The item's text margins on both sides, as the style pads it.
     const int margin = m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1;
     return widest + 2 * margin + 8;
+}
+
+int TaskMonitor::textWidth(const QString &text) const
+{
+    const QString font = m_view->font().key();
+    if (font != m_textWidthFont || m_textWidths.size() > 20000) {
+        m_textWidths.clear();
+        m_textWidthFont = font;
+    }
+    auto it = m_textWidths.constFind(text);
+    if (it == m_textWidths.constEnd())
+        it = m_textWidths.insert(text, QFontMetrics(m_view->font()).horizontalAdvance(text));
+    return *it;
 }
 
 void TaskMonitor::fitColumns()
@@ -589,7 +600,7 @@ void TaskMonitor::fitColumns()
         }
         int values = 0;
         for (int r = 0; r < std::min(m_proxy->rowCount(), 200); ++r)
-            values = std::max(values, fm.horizontalAdvance(m_proxy->index(r, c).data().toString()));
+            values = std::max(values, textWidth(m_proxy->index(r, c).data().toString()));
         const int full = std::max(5 * em, headerTextWidth(header, c));
         const int least = std::min(full, std::max(values + 2 * margin + 2, VariedCapEms * em));
         varied.push_back({c, full, least});

@@ -109,6 +109,9 @@ private:
     void scheduleFit();
     void fitColumns();
     int caseLabelWidth() const; // the widest case label of the rows in view
+    // A text's width in the view's font, measured once (a fit after every sort or filter
+    // measured the same case labels and values again, shaping each).
+    int textWidth(const QString &text) const;
     void checkPendingSweep();
     void updateEmptyHint();
 
@@ -129,6 +132,8 @@ private:
     QSet<int> m_userSized;          // columns the user resized since Default Columns
     bool m_fitting = false;         // our own resizes are not the user's
     bool m_fitQueued = false;
+    mutable QHash<QString, int> m_textWidths; // in m_textWidthFont
+    mutable QString m_textWidthFont;
     bool m_confirmCancel = true;
     bool m_patternShown = false;
 

@@ -12,6 +12,7 @@
 // verdict row is the ratio (issue 16: <= 2).
 
 #include "benchresult.h"
+#include "procstats.h"
 
 #include "app/mcp/client.h"
 #include "app/mcp/taskreplyparser.h"
@@ -49,12 +50,6 @@ double cpuMicros()
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
-
-double loadAverage()
-{
-    double load[1] = {0};
-    return getloadavg(load, 1) == 1 ? load[0] : -1;
 }
 
 size_t heapInUse()
@@ -514,7 +509,7 @@ int runJobBench(const QStringList &args, int count, double seconds)
             static_cast<long long>(j.requests),
             batch,
             static_cast<long long>(j.poll.errors),
-            loadAverage());
+            Bench::loadAverage());
         std::fflush(stdout);
     }
     Bench::Result r;
@@ -603,7 +598,7 @@ int main(int argc, char **argv)
                     double(t.elapsed()) / 1000.0);
         if (ids.size() != size_t(count))
             return 1;
-        const double loadBefore = loadAverage();
+        const double loadBefore = Bench::loadAverage();
         const PacedResult p = pollPaced(ids.size(), 500, pacedSeconds, taskPoller(client, ids));
         std::printf("paced, every task each 500 ms: %lld / %lld polls served, %lld timer wake-ups, "
                     "client CPU %6.1f us/poll, RSS %.1f MiB, heap %.0f B per tracked task, %lld errors, "
@@ -612,7 +607,7 @@ int main(int argc, char **argv)
                     static_cast<long long>(p.wakeUps),
                     p.poll.roundTrips ? p.poll.cpuUs / double(p.poll.roundTrips) : 0.0,
                     double(p.rssKiB) / 1024.0, p.heapPerTask, static_cast<long long>(p.poll.errors),
-                    loadBefore, loadAverage());
+                    loadBefore, Bench::loadAverage());
         std::fflush(stdout);
         if (count == 100) {
             Bench::Result r;

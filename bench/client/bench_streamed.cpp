@@ -8,6 +8,8 @@
 // or node on PATH) and tests/interop/node_modules (.ci/install-deps). Numbers go to
 // docs/performance.md (Client section). Not a test: nothing here asserts speed.
 
+#include "procstats.h"
+
 #include "app/mcp/client.h"
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
@@ -36,12 +38,6 @@ double cpuMicros()
     getrusage(RUSAGE_SELF, &u);
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6
            + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
-
-double loadAverage()
-{
-    double load[1] = {0};
-    return getloadavg(load, 1) == 1 ? load[0] : -1;
 }
 
 QString startServer(QProcess &p)
@@ -91,7 +87,7 @@ int main(int argc, char **argv)
     }
     const json callArgs{{"duration", seconds}, {"steps", steps}};
     std::printf("streamed call: %d progress notifications over %.1f s, load %.2f\n", steps, seconds,
-                loadAverage());
+                Bench::loadAverage());
 
     { // the client alone
         Net::HttpClient http;

@@ -18,6 +18,7 @@
 //                 [--seconds S] [--node PATH] [--scripts DIR] [--markdown FILE] [--trace-polls]
 
 #include "benchresult.h"
+#include "procstats.h"
 #include "polltrace.h"
 
 #include "app/mcp/client.h"
@@ -74,17 +75,6 @@ double cpuMicros()
     getrusage(RUSAGE_SELF, &u);
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6
            + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
-
-double rssMiB()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-    return -1;
 }
 
 // Runs the event loop until done() (checked every 20 ms) or the timeout. Not processEvents() in
@@ -281,7 +271,7 @@ PollRun pollOnSchedule(Mcp::Client &client,
     clock.start();
     pump();
     loop.exec();
-    r.rss = rssMiB();
+    r.rss = Bench::rssMiB();
     r.ok = true;
     return r;
 }
@@ -530,7 +520,7 @@ int benchCost()
         r.served = w.polls;
         r.seconds = w.seconds;
         r.cpuUs = w.cpuUs;
-        r.rss = rssMiB();
+        r.rss = Bench::rssMiB();
         r.ok = true;
         row(QStringLiteral("Eddy engine (store + scheduler + listen), polls sent"), count, r);
         if (count == 100)

@@ -37,7 +37,6 @@
 #include <QFile>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
-#include <QLoggingCategory>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -159,7 +158,7 @@ int benchStall(int tasks, int seconds, int batchMs, int rate, Probe how = Probe:
     w.show();
     waitFor([] { return false; }, 300);
     malloc_trim(0);
-    const double rssBefore = rssMb();
+    const double rssBefore = rssMiB();
     QList<Store::TaskRecord> list;
     list.reserve(tasks);
     for (int i = 1; i <= tasks; ++i)
@@ -174,7 +173,7 @@ int benchStall(int tasks, int seconds, int batchMs, int rate, Probe how = Probe:
     list.squeeze();
     waitFor([] { return false; }, 500);
     malloc_trim(0); // the input list is gone: count what the model and views keep
-    const double rssAfter = rssMb();
+    const double rssAfter = rssMiB();
 
     // Event-loop latency: a 1 ms timer on the main thread; a late tick is a stall.
     std::vector<double> gaps;
@@ -487,7 +486,7 @@ int benchStartup(int total)
            "engine open %lld ms, all tasks listed %lld ms, longest main-thread block while listing %lld ms; rows %d; "
            "RSS %.0f MB; load average %.1f\n",
            total, double(genMs) / 1000.0, shownMs, openedMs, listedMs, longestBlockMs,
-           app.window->taskModel()->rowCount(), rssMb(), loadAverage());
+           app.window->taskModel()->rowCount(), rssMiB(), loadAverage());
     {
         Bench::Result r;
         r.bench = "gui";
@@ -528,15 +527,10 @@ int benchStartup(int total)
 
 int main(int argc, char *argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    offscreenUnlessSet();
     QApplication app(argc, argv);
-    QCoreApplication::setOrganizationName(QStringLiteral("EddyBench"));
-    QCoreApplication::setApplicationName(QStringLiteral("bench_gui"));
-    QSettings().clear();
-    QLoggingCategory::setFilterRules(QStringLiteral("eddy.*.debug=false\neddy.*.info=false\nqt.qpa.*=false"));
+    const QString what = setUp("bench_gui");
     const QStringList args = app.arguments();
-    const QString what = args.size() > 1 && !args[1].startsWith(QLatin1String("--")) ? args[1] : QStringLiteral("all");
     int seconds = 10;
     if (const int i = int(args.indexOf(QStringLiteral("--seconds"))); i > 0 && i + 1 < args.size())
         seconds = std::max(1, args[i + 1].toInt());

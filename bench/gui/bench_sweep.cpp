@@ -12,7 +12,8 @@
 //            move and release timed until the sweep table's selection and the repaint of the
 //            table and the plot are done). p50/p99/max per kind; the target is p99 < 16 ms (one
 //            frame).
-// Usage: bench_sweep [report|window|all] [--cases N] [--rounds N]
+// Usage: bench_sweep [report|window|all] [--cases N] [--rounds N] [--brush-rounds N] (the
+// rounds whose drags are timed, the first two by default; 0: none)
 // Verdict rows are RESULT lines (bench/common/benchresult.h, read by bench/run-all.sh).
 #include "benchapp.h"
 #include "benchresult.h"
@@ -33,7 +34,6 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
-#include <QLoggingCategory>
 #include <QMouseEvent>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -203,7 +203,7 @@ void printInteraction(const std::string &what, const std::vector<double> &ms)
     Bench::printResult(r);
 }
 
-int benchWindow(const QString &db, qint64 sweepId, int cases, int rounds)
+int benchWindow(const QString &db, qint64 sweepId, int cases, int rounds, int brushRounds)
 {
     QSettings().setValue(QStringLiteral("session/last"), -1); // all sessions: every task
     App app;
@@ -251,6 +251,16 @@ int benchWindow(const QString &db, qint64 sweepId, int cases, int rounds)
                 parallel ? int(parallel->data().lines().size()) : 0, cases);
         return 1;
     }
+    // Its first paints (the window settling) and a paint after new data draw every line:
+    // done and timed here, on their own, not in the first interaction.
+    waitFor([] { return false; }, 300);
+    parallel->repaint();
+    QElapsedTimer firstPaint;
+    firstPaint.start();
+    parallel->setData(parallel->data());
+    parallel->repaint();
+    const double firstPaintMs = double(firstPaint.nsecsElapsed()) / 1e6;
+    QCoreApplication::processEvents();
 
     std::vector<double> search, status, sortTasks, sortSweep, brush;
     std::vector<int> brushSelected; // rows selected after each drag
@@ -276,7 +286,7 @@ int benchWindow(const QString &db, qint64 sweepId, int cases, int rounds)
             for (Qt::SortOrder o : {Qt::AscendingOrder, Qt::DescendingOrder})
                 sortSweep.push_back(timed(table, [&] { table->sortByColumn(c, o); }));
         }
-        if (round < 2) // a drag is slow (docs/scale.md): two rounds' drags are enough for its p99
+        if (round < brushRounds)
             brushAxes(parallel, table, round, &brush, &brushSelected);
     }
     const std::string n = std::to_string(cases);
@@ -284,13 +294,25 @@ int benchWindow(const QString &db, qint64 sweepId, int cases, int rounds)
     printInteraction(n + "-case sweep: task list status filter", status);
     printInteraction(n + "-case sweep: task list sort by a column", sortTasks);
     printInteraction(n + "-case sweep: sweep table sort by a column", sortSweep);
-    printInteraction(n + "-case sweep: brushing a parallel-coordinates axis", brush);
+    if (!brush.empty())
+        printInteraction(n + "-case sweep: brushing a parallel-coordinates axis", brush);
+    printf("window: parallel coordinates drawn in full (new data): %.1f ms\n", firstPaintMs);
+    {
+        Bench::Result r;
+        r.bench = "gui";
+        r.what = n + "-case sweep: parallel coordinates drawn in full (new data, size or theme)";
+        r.unit = "ms";
+        r.decimals = 1;
+        r.value = firstPaintMs;
+        r.how = "bench_sweep window";
+        Bench::printResult(r);
+    }
     printf("window: %d parallel-coordinates axes; rows selected after a drag: %d to %d\n",
            int(parallel->data().axes().size()),
            brushSelected.empty() ? 0 : *std::min_element(brushSelected.begin(), brushSelected.end()),
            brushSelected.empty() ? 0 : *std::max_element(brushSelected.begin(), brushSelected.end()));
     printf("window: %d sweep table columns, load average %.1f, RSS %.0f MB\n", table->model()->columnCount(),
-           loadAverage(), rssMb());
+           loadAverage(), rssMiB());
     return 0;
 }
 
@@ -298,23 +320,21 @@ int benchWindow(const QString &db, qint64 sweepId, int cases, int rounds)
 
 int main(int argc, char *argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    offscreenUnlessSet();
     QApplication app(argc, argv);
-    QCoreApplication::setOrganizationName(QStringLiteral("EddyBench"));
-    QCoreApplication::setApplicationName(QStringLiteral("bench_sweep"));
-    QSettings().clear();
-    QLoggingCategory::setFilterRules(QStringLiteral("eddy.*.debug=false\neddy.*.info=false\nqt.qpa.*=false"));
+    const QString what = setUp("bench_sweep");
     const QStringList args = app.arguments();
-    const QString what = args.size() > 1 && !args[1].startsWith(QLatin1String("--")) ? args[1] : QStringLiteral("all");
     int cases = 1000;
     int rounds = 5;
+    int brushRounds = 2; // the drags of the first two rounds are enough for their p99
     if (const int i = int(args.indexOf(QStringLiteral("--cases"))); i > 0 && i + 1 < args.size())
         cases = std::max(1, args[i + 1].toInt());
     if (const int i = int(args.indexOf(QStringLiteral("--rounds"))); i > 0 && i + 1 < args.size())
         rounds = std::max(1, args[i + 1].toInt());
+    if (const int i = int(args.indexOf(QStringLiteral("--brush-rounds"))); i > 0 && i + 1 < args.size())
+        brushRounds = std::max(0, args[i + 1].toInt());
     if (what != QLatin1String("all") && what != QLatin1String("report") && what != QLatin1String("window")) {
-        fprintf(stderr, "usage: bench_sweep [report|window|all] [--cases N] [--rounds N]\n");
+        fprintf(stderr, "usage: bench_sweep [report|window|all] [--cases N] [--rounds N] [--brush-rounds N]\n");
         return 2;
     }
     QTemporaryDir dir;
@@ -330,6 +350,6 @@ int main(int argc, char *argv[])
     if (what != QLatin1String("window"))
         rc |= benchReport(db, sweepId, cases, dir.path());
     if (what != QLatin1String("report"))
-        rc |= benchWindow(db, sweepId, cases, rounds);
+        rc |= benchWindow(db, sweepId, cases, rounds, brushRounds);
     return rc;
 }

@@ -1,6 +1,7 @@
 // The pieces the GUI benchmarks share: the window as app/main.cpp builds it (the engine and the
 // agent on their thread, the bridge and the window on this one), waiting while the event loop
-// runs, percentiles, and the process's memory and the machine's load for the record.
+// runs, percentiles, and main()'s preamble (setUp()). The process's memory and the machine's
+// load for the record are bench/common/procstats.h's.
 #pragma once
 
 #include "app/agent/agent.h"
@@ -9,10 +10,14 @@
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 
+#include "procstats.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFile>
+#include <QLoggingCategory>
+#include <QSettings>
+#include <QStringList>
 #include <QThread>
 
 #include <algorithm>
@@ -24,21 +29,30 @@ namespace BenchGui {
 
 using namespace Eddy;
 
-inline double rssMb()
+using Bench::loadAverage;
+using Bench::rssMiB;
+
+// What every GUI benchmark's main() does first, around its QApplication:
+//     BenchGui::offscreenUnlessSet();
+//     QApplication app(argc, argv);
+//     const QString part = BenchGui::setUp("bench_x");
+// The offscreen platform unless one is set; the application under its own settings name with
+// its settings cleared; Eddy's debug and info logging off. setUp() returns the first argument
+// unless it is an option: the part to run ("all" without one).
+inline void offscreenUnlessSet()
 {
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-    return -1;
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
 }
 
-inline double loadAverage()
+inline QString setUp(const char *name)
 {
-    QFile f(QStringLiteral("/proc/loadavg"));
-    return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').first().toDouble() : -1;
+    QCoreApplication::setOrganizationName(QStringLiteral("EddyBench"));
+    QCoreApplication::setApplicationName(QString::fromLatin1(name));
+    QSettings().clear();
+    QLoggingCategory::setFilterRules(QStringLiteral("eddy.*.debug=false\neddy.*.info=false\nqt.qpa.*=false"));
+    const QStringList args = QCoreApplication::arguments();
+    return args.size() > 1 && !args[1].startsWith(QLatin1String("--")) ? args[1] : QStringLiteral("all");
 }
 
 inline bool waitFor(const std::function<bool()> &done, int ms)

@@ -9,6 +9,7 @@
 // positional argument sets the monitor's task count. Verdict rows are RESULT lines
 // (bench/common/benchresult.h, read by bench/run-all.sh).
 #include "benchresult.h"
+#include "procstats.h"
 
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
@@ -67,17 +68,6 @@ bool resetPeakRss()
 {
     QFile f(QStringLiteral("/proc/self/clear_refs"));
     return f.open(QIODevice::WriteOnly) && f.write("5") == 1;
-}
-
-double rssMb()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-    return -1;
 }
 
 double cpuSeconds()
@@ -280,7 +270,7 @@ StartupTimes measureStartup(const QString &path, StartupCheck check)
     printf("startup (%s): open %lld ms (%.0f ms CPU), first poll sent at %lld ms, first poll answered "
            "at %lld ms (target <= 1000 ms), RSS %.1f MB\n",
            db.openCheck() == Store::Database::OpenCheck::Full ? "full check at open" : "clean shutdown",
-           times.opened, openCpu * 1000.0, times.firstSent, times.firstAnswered, rssMb());
+           times.opened, openCpu * 1000.0, times.firstSent, times.firstAnswered, Bench::rssMiB());
     if (db.openCheck() == Store::Database::OpenCheck::Skipped) {
         const auto done = [&] { return db.backgroundCheckState() != Store::IntegrityCheck::State::Running; };
         waitFor(done, 600000);

@@ -73,6 +73,8 @@ private Q_SLOTS:
 private:
     qint64 taskOf(double tolerance, bool defect) const;
     void selectRows(const QList<qint64> &tasks) { Test::selectSweepRows(m_window->sweepResults(), tasks); }
+    // The sweep table's selection: its ranges, and the runs of adjacent rows it holds.
+    std::pair<int, int> selectionRangesAndRuns() const;
     void showSweep();
     static int resultRow(const QTableWidget *table, const QString &scalar);
 
@@ -134,6 +136,19 @@ qint64 tst_CompareGui::taskOf(double tolerance, bool defect) const
             return t->id;
     }
     return 0;
+}
+
+std::pair<int, int> tst_CompareGui::selectionRangesAndRuns() const
+{
+    const QItemSelectionModel *selection = m_window->sweepResults()->table()->selectionModel();
+    QList<int> rows;
+    for (const QModelIndex &i : selection->selectedRows())
+        rows << i.row();
+    std::sort(rows.begin(), rows.end());
+    int runs = 0;
+    for (int k = 0; k < rows.size(); ++k)
+        runs += k == 0 || rows.at(k) != rows.at(k - 1) + 1 ? 1 : 0;
+    return {int(selection->selection().size()), runs};
 }
 
 void tst_CompareGui::showSweep()
@@ -454,6 +469,11 @@ void tst_CompareGui::rerunBrushedFailedCasesJoinTheirSweep()
     QTest::mouseRelease(view, Qt::LeftButton, {}, half);
     QList<qint64> selected = m_window->sweepResults()->selectedTasks();
     QCOMPARE(selected.size(), 4);
+    // Selected as one range per run of adjacent rows, not one per row (a brush over a
+    // thousand cases selected them range by range, on every mouse move).
+    const auto [ranges, runs] = selectionRangesAndRuns();
+    QVERIFY2(runs < selected.size(), "the brushed rows are not adjacent: nothing to merge");
+    QCOMPARE(ranges, runs);
     QList<qint64> expected; // the brushed cases that failed or did not converge
     for (qint64 id : selected) {
         QVERIFY(reynoldsOf(id) < 300);

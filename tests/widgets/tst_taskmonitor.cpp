@@ -26,6 +26,8 @@ private Q_SLOTS:
     void filterBySatus();
     void search();
     void sortByHeader();
+    void sortFollowsChangedRows();
+    void fitFollowsTheFont();
     void cancelOnlyLiveSelected();
     void paintsWithoutWidgets();
 
@@ -116,6 +118,60 @@ void tst_TaskMonitor::sortByHeader()
     QCOMPARE(firstId(), first == Qt::AscendingOrder ? 6 : 1); // seen earliest = oldest
     QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, header->height() / 2));
     QCOMPARE(firstId(), first == Qt::AscendingOrder ? 1 : 6);
+}
+
+// The proxy keeps each row's sort value: a row whose message changes, and a row that comes,
+// sort by their new values.
+void tst_TaskMonitor::sortFollowsChangedRows()
+{
+    QTableView *view = m_monitor->view();
+    view->sortByColumn(TaskTableModel::MessageColumn, Qt::AscendingOrder);
+    const auto idAt = [&](int r) { return view->model()->index(r, 0).data(TaskTableModel::TaskIdRole).toLongLong(); };
+    QCOMPARE(idAt(3), 5); // "iteration 250 of 500" among "iteration 100 ..." to "iteration 50 ..."
+    TaskRecord t = task(5, TaskStatus::Working, 1600);
+    t.statusMessage = QStringLiteral("a message that sorts first");
+    m_model->applyChanges({t}, {});
+    QCOMPARE(idAt(0), 5);
+    t.statusMessage = QStringLiteral("the message that sorts last");
+    m_model->applyChanges({t}, {});
+    QCOMPARE(idAt(5), 5);
+    view->sortByColumn(TaskTableModel::MessageColumn, Qt::DescendingOrder);
+    QCOMPARE(idAt(0), 5);
+    TaskRecord added = task(7, TaskStatus::Working, 6400);
+    added.statusMessage = QStringLiteral("we sort between the last and the others");
+    m_model->applyChanges({added}, {});
+    QCOMPARE(view->model()->rowCount(), 7);
+    QCOMPARE(idAt(0), 7);
+    QCOMPARE(idAt(1), 5);
+}
+
+// The Case column fits its labels as measured in the view's font; widths measured before are
+// kept for the next fit until the font changes. After a font change the column is as wide as
+// a new monitor's in that font.
+void tst_TaskMonitor::fitFollowsTheFont()
+{
+    const QString label = QStringLiteral("A sweep with a long name, to be read in full in its column");
+    m_model->setSweepInfo(1, label, {QStringLiteral("reynolds")});
+    m_monitor->resize(3000, 400);
+    const auto fit = [&](TaskMonitor *monitor, Qt::SortOrder order) {
+        monitor->view()->sortByColumn(TaskTableModel::MessageColumn, order); // a fit follows
+        QTest::qWait(50);
+        return monitor->view()->horizontalHeader()->sectionSize(TaskTableModel::CaseColumn);
+    };
+    const int small = fit(m_monitor, Qt::AscendingOrder);
+    QVERIFY(small > QFontMetrics(m_monitor->view()->font()).horizontalAdvance(label));
+    QFont big = m_monitor->view()->font();
+    big.setPointSizeF(big.pointSizeF() * 2);
+    m_monitor->view()->setFont(big);
+    const int changed = fit(m_monitor, Qt::DescendingOrder);
+
+    TaskMonitor fresh(m_model);
+    fresh.view()->setFont(big);
+    fresh.resize(3000, 400);
+    fresh.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+    QCOMPARE(changed, fit(&fresh, Qt::DescendingOrder));
+    QVERIFY(changed > small);
 }
 
 void tst_TaskMonitor::cancelOnlyLiveSelected()
