@@ -115,6 +115,9 @@ struct Measure
     bool judged = true;
     std::vector<QPointF> points; // (minutes, value)
     std::vector<double> pids;
+    // Per point: whether the process polls a task (holds a task lease); empty = not known. A
+    // lifetime is judged from 2 minutes after its process first polls one.
+    std::vector<char> polling;
 
     // Results.
     double slopePerHour = 0; // units per hour, pooled within lifetimes
@@ -145,6 +148,7 @@ void judge(Measure &m, double warmupMin, double perLifetimeWarmupMin)
     std::vector<Seg> segs;
     double lastPid = std::nan("");
     double lifetimeStart = 0;
+    double pollingSince = std::nan("");
     double sum = 0;
     for (size_t i = 0; i < m.points.size(); ++i) {
         const QPointF p = m.points[i];
@@ -154,9 +158,14 @@ void judge(Measure &m, double warmupMin, double perLifetimeWarmupMin)
         if (pid != lastPid) {
             segs.push_back({});
             lifetimeStart = p.x();
+            pollingSince = std::nan("");
             lastPid = pid;
         }
-        if (p.x() < warmupMin || p.x() - lifetimeStart < perLifetimeWarmupMin)
+        const bool polling = i >= m.polling.size() || m.polling[i];
+        if (polling && !std::isfinite(pollingSince))
+            pollingSince = p.x();
+        if (p.x() < warmupMin || p.x() - lifetimeStart < perLifetimeWarmupMin || !std::isfinite(pollingSince)
+            || p.x() - pollingSince < perLifetimeWarmupMin)
             continue;
         Seg &s = segs.back();
         s.sx += p.x();
@@ -424,6 +433,27 @@ int soakReport(const QString &dir)
         flush();
         measures.push_back(std::move(m));
     }
+    // Whether the window and the watch poll a task, per row (unknown without the columns: polling).
+    const auto pollingOf = [&](const QString &role) {
+        std::vector<char> out;
+        const int c = table.index(role + QStringLiteral("_tasks"));
+        for (size_t i = 0; i < rows; ++i) {
+            const double v = table.at(c, i);
+            out.push_back(!std::isfinite(v) || v > 0);
+        }
+        return out;
+    };
+    const std::vector<char> windowPolling = pollingOf(QStringLiteral("window")), watchPolling = pollingOf(QStringLiteral("watch"));
+    for (Measure &m : measures) {
+        if (m.pidName == QLatin1String("window") && m.points.size() == rows)
+            m.polling = windowPolling;
+        else if (m.pidName == QLatin1String("watch") && m.points.size() == rows)
+            m.polling = watchPolling;
+        else if (m.pidName == QLatin1String("window+watch")) {
+            for (size_t i = 0; i < rows; ++i)
+                m.polling.push_back(windowPolling[i] && watchPolling[i]);
+        }
+    }
     for (Measure &m : measures)
         judge(m, warmupMin, m.pidName.isEmpty() ? 0.0 : lifetimeWarmupMin);
 
@@ -465,7 +495,7 @@ int soakReport(const QString &dir)
     QStringList lines;
     QStringList failures;
     lines << QStringLiteral("Soak of %1 min (%2 min sampled), warm-up %3 min; every measure judged from minute %3, "
-                            "processes from 2 min after each (re)start.")
+                            "processes from 2 min after each (re)start and after they first poll a task.")
                  .arg(minutes).arg(fmt(endMin)).arg(fmt(warmupMin));
     lines << QString();
     lines << QStringLiteral("| measure | mean | slope | %/h | verdict |");
