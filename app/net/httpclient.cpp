@@ -5,6 +5,8 @@
 #include <QLoggingCategory>
 #include <QSocketNotifier>
 
+#include <algorithm>
+#include <chrono>
 #include <mutex>
 
 #include <unistd.h>
@@ -12,6 +14,18 @@
 Q_LOGGING_CATEGORY(lcNet, "eddy.net")
 
 namespace Eddy::Net {
+
+namespace {
+
+// Scheme, host and port: what a poll lane serves.
+QString originKey(const QUrl &url)
+{
+    return url.scheme() + QLatin1String("://") + url.host() + QLatin1Char(':')
+           + QString::number(url.port(url.scheme() == QLatin1String("https") ? 443 : 80));
+}
+
+} // namespace
+
 
 bool initGlobal()
 {
@@ -147,11 +161,14 @@ HttpClient::HttpClient(QObject *parent)
     // A coarse timer may fire early; libcurl then finds nothing due and does not ask again.
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &HttpClient::onTimeout);
+    m_laneSweep.setInterval(m_laneIdleMs / 2);
+    connect(&m_laneSweep, &QTimer::timeout, this, &HttpClient::closeIdleLanes);
 }
 
 HttpClient::~HttpClient()
 {
     // Replies outliving the client end as aborted; their owners still delete them.
+    m_laneSweep.stop();
     m_lastLane = nullptr;
     m_lanes.clear(); // requests in flight there end without a call
     for (HttpReply *reply : std::as_const(m_laneReplies)) {
@@ -274,10 +291,39 @@ void HttpClient::configure(Handle &h, const HttpRequest &request)
     }
 }
 
+void HttpClient::setLaneIdleMs(int ms)
+{
+    m_laneIdleMs = std::max(1, ms);
+    m_laneSweep.setInterval(std::max(1, m_laneIdleMs / 2));
+}
+
+void HttpClient::closeIdleLanes()
+{
+    const qint64 now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                           .count();
+    std::erase_if(m_lanes, [&](const std::unique_ptr<PollLane> &lane) {
+        if (!lane->isIdle() || now - lane->lastSendMs() < m_laneIdleMs)
+            return false;
+        if (!lane->isEnabled()) {
+            if (m_laneOffOrigins.size() >= 256) // a bound; a forgotten origin is learned again
+                m_laneOffOrigins.clear();
+            m_laneOffOrigins.insert(originKey(lane->origin()), lane->offWhy());
+        }
+        if (lane.get() == m_lastLane) {
+            m_lastLane = nullptr;
+            m_lastLaneUrl = QUrl();
+        }
+        return true;
+    });
+    if (m_lanes.empty())
+        m_laneSweep.stop();
+}
+
 PollLane *HttpClient::laneFor(const QUrl &url)
 {
     // Every poll of a client goes to the same URL: one comparison instead of taking the origin
-    // apart for each lane. Lanes live as long as the client, so the pointer stays good.
+    // apart for each lane. closeIdleLanes() clears the pointer with the lane it closes.
     if (m_lastLane && url == m_lastLaneUrl)
         return m_lastLane->isEnabled() ? m_lastLane : nullptr;
     PollLane *found = nullptr;
@@ -292,6 +338,11 @@ PollLane *HttpClient::laneFor(const QUrl &url)
             return nullptr;
         m_lanes.push_back(std::make_unique<PollLane>(url));
         found = m_lanes.back().get();
+        const auto off = m_laneOffOrigins.constFind(originKey(url));
+        if (off != m_laneOffOrigins.constEnd())
+            found->disable(*off);
+        if (!m_laneSweep.isActive())
+            m_laneSweep.start();
     }
     m_lastLane = found;
     m_lastLaneUrl = url;

@@ -71,6 +71,13 @@ public:
     bool isPollLaneEnabled() const { return m_laneAllowed; }
     qint64 laneAnswers() const { return m_laneAnswers; }     // answered by a lane
     qint64 laneFallbacks() const { return m_laneFallbacks; } // sent again through libcurl
+    // A lane that has sent nothing for this long and holds no request is closed, with its
+    // connections and its libcurl multi handle (a wake-up socket pair): a client that met many
+    // servers over days (restarted, moved, replaced) keeps descriptors only for those it still
+    // polls. The next poll to that origin opens a new lane; an origin whose lane turned itself off
+    // stays off. Default 120 s, libcurl's own limit for an idle connection (CURLOPT_MAXAGE_CONN).
+    void setLaneIdleMs(int ms);
+    int laneCount() const { return int(m_lanes.size()); }
 
     // Proxies as libcurl takes them from the environment, resolved once per client:
     // <scheme>_proxy (HTTPS_PROXY too, but never HTTP_PROXY), then all_proxy / ALL_PROXY; hosts in
@@ -98,6 +105,7 @@ private:
     void configure(Handle &handle, const HttpRequest &request);
     void startTransfer(HttpReply *reply, const HttpRequest &request);
     PollLane *laneFor(const QUrl &url);
+    void closeIdleLanes();
     // A lane's answer, as the reply would have read it from libcurl.
     static void setLaneAnswer(HttpReply *reply, int status, QByteArray headerLines, QByteArray body);
 
@@ -125,7 +133,10 @@ private:
     QByteArray m_lastProxy;           // the proxy for m_lastUrl
     ProxySettings m_proxy;
     qint64 m_connectionsOpened = 0;
-    std::vector<std::unique_ptr<PollLane>> m_lanes;          // one per origin used so far
+    std::vector<std::unique_ptr<PollLane>> m_lanes; // one per origin polled lately
+    QTimer m_laneSweep;                              // closes idle lanes (closeIdleLanes)
+    int m_laneIdleMs = 120000;
+    QHash<QString, QString> m_laneOffOrigins; // origins whose closed lane had turned off, and why
     PollLane *m_lastLane = nullptr; // the lane for m_lastLaneUrl
     QUrl m_lastLaneUrl;
     // By ticket: replies a lane holds. A QHash keeps its entries in blocks, so a poll allocates

@@ -264,8 +264,20 @@ QByteArray PollLane::requestBytes(const HttpRequest &request, QString *why)
     return out;
 }
 
+bool PollLane::isIdle() const
+{
+    if (!m_pending.empty() || !m_connectWatches.empty())
+        return false;
+    for (const std::unique_ptr<Connection> &c : m_connections) {
+        if (!c->jobs.empty())
+            return false;
+    }
+    return true;
+}
+
 void PollLane::send(const HttpRequest &request, Done done)
 {
+    m_lastSendMs = nowMs();
     if (!m_enabled) {
         queueFallback(std::move(done), m_disabledReason);
         return;

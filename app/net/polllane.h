@@ -75,6 +75,14 @@ public:
     // Turns the lane off before it sends anything it would have to send again: when an answer on
     // the main path shows the origin frames its JSON in a way the lane does not read.
     void disable(const QString &why) { turnOff(why); }
+    QString offWhy() const { return m_offWhy; } // what disable() or the lane itself was told
+
+    const QUrl &origin() const { return m_origin; }
+    // When send() was last called (steady clock, ms; 0 before), and whether nothing is waiting or
+    // in flight: HttpClient closes a lane that has been idle for a while (its connections, and the
+    // libcurl multi handle's wake-up socket pair, are file descriptors).
+    qint64 lastSendMs() const { return m_lastSendMs; }
+    bool isIdle() const;
 
     void setMaxConnections(int count); // default 16
     int maxConnections() const { return m_maxConnections; }
@@ -169,6 +177,8 @@ private:
     bool m_verifyTls = true; // of the connections open now; a request that differs falls back
     bool m_enabled = true;
     QString m_disabledReason;
+    QString m_offWhy;
+    qint64 m_lastSendMs = 0;
     qint64 m_connectionsOpened = 0;
     qint64 m_answered = 0;
     qint64 m_fallbacks = 0;

@@ -366,6 +366,7 @@ void PollLane::turnOff(const QString &why)
     if (!m_enabled)
         return;
     m_enabled = false;
+    m_offWhy = why;
     m_disabledReason = QStringLiteral("the poll lane is off for this server: %1").arg(why);
     qCInfo(lcNet).noquote() << "poll lane for" << m_origin.toDisplayString(QUrl::RemovePath)
                             << "off:" << why;

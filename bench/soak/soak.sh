@@ -244,8 +244,9 @@ roles="server window watch hostile replica1 replica2 replica3 nginx"
 header="t_s,epoch_ms,load1"
 for r in $roles; do header="$header,${r}_pid,${r}_rss_kb,${r}_fds,${r}_threads"; done
 header="$header,db_bytes,wal_bytes,db_tasks,db_events,db_samples,db_changes,db_leases,db_questions_pending,server_db_bytes,server_wal_bytes,server_db_tasks"
-header="$header,db_page_bytes,db_payload,server_db_page_bytes,server_db_payload"
+header="$header,db_page_bytes,db_payload,db_free_bytes,server_db_page_bytes,server_db_payload,server_db_free_bytes"
 header="$header,polls,asked,server_tasks,server_working,server_queued,server_input_required,stall_p50_ms,stall_p99_ms,stall_samples"
+header="$header,window_tasks,watch_tasks"
 echo "$header" > "$samples"
 proc_cols() { # PID -> pid,rss_kb,fds,threads (empty when not running)
     local p="$1"
@@ -262,7 +263,8 @@ proc_cols() { # PID -> pid,rss_kb,fds,threads (empty when not running)
 size_of() { stat -c %s "$1" 2> /dev/null || echo 0; }
 last_stall=""
 next_payload=0
-payload_sql="SELECT (SELECT page_count FROM pragma_page_count) * (SELECT page_size FROM pragma_page_size), (SELECT sum(payload) FROM dbstat)"
+payload_sql="SELECT (SELECT page_count FROM pragma_page_count) * (SELECT page_size FROM pragma_page_size), (SELECT sum(payload) FROM dbstat),
+                    (SELECT freelist_count FROM pragma_freelist_count) * (SELECT page_size FROM pragma_page_size)"
 sample() {
     local row r
     row="$(now),$(date +%s%3N),$(cut -d' ' -f1 /proc/loadavg)"
@@ -275,15 +277,15 @@ sample() {
     local scount
     scount=$(q "$sdata/tasks.sqlite" "SELECT count(*) FROM tasks" 2> /dev/null)
     row="$row,$(size_of "$db"),$(size_of "$db-wal"),$counts,$(size_of "$sdata/tasks.sqlite"),$(size_of "$sdata/tasks.sqlite-wal"),$scount"
-    # Pages against the bytes they hold (dbstat reads every page: once a minute).
+    # Pages against the bytes they hold, and the free pages (dbstat reads every page: once a minute).
     if [ "$(now)" -ge "$next_payload" ]; then
         next_payload=$(( $(now) + 60 ))
         local pay spay
         pay=$(q "$db" "$payload_sql" 2> /dev/null | tr '\t' ',')
         spay=$(q "$sdata/tasks.sqlite" "$payload_sql" 2> /dev/null | tr '\t' ',')
-        row="$row,${pay:-,},${spay:-,}"
+        row="$row,${pay:-,,},${spay:-,,}"
     else
-        row="$row,,,,"
+        row="$row,,,,,,"
     fi
     local f="$out/server-stats-$server_gen.json" p a
     p=$(json_num polls "$f"); a=$(json_num asked "$f")
@@ -302,6 +304,13 @@ sample() {
     else
         row="$row,,,"
     fi
+    # The tasks each process polls: the task leases it holds (owner "PID@host:...").
+    local owner n wt=0 ht=0
+    while IFS=$'\t' read -r owner n; do
+        [ "$owner" = "${pid[window]:-x}" ] && wt=$n
+        [ "$owner" = "${pid[watch]:-x}" ] && ht=$n
+    done < <(q "$db" "SELECT substr(owner, 1, instr(owner, '@') - 1), count(*) FROM leases WHERE item LIKE 'task:%' GROUP BY 1" 2> /dev/null)
+    row="$row,$(alive window && echo "$wt"),$(alive watch && echo "$ht")"
     echo "$row" >> "$samples"
 }
 

@@ -11,6 +11,7 @@
 #include "tests/net/httppeer.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTest>
@@ -147,6 +148,8 @@ private slots:
     void answersOfOneWriteAllTaken();
     void pipelineFaults_data();
     void pipelineFaults();
+    void idleLanesAreClosed();
+    void offOriginStaysOffAfterItsLaneCloses();
 };
 
 void tst_PollLane::parseHead_data()
@@ -887,6 +890,92 @@ void tst_PollLane::pipelineFaults()
     for (int i = 0; i < 4; ++i)
         QCOMPARE(got.at(i), QStringLiteral("{\"for\":\"task-%1\"}").arg(i));
     QCOMPARE(peer.requests().size(), before + 4);
+}
+
+
+namespace {
+
+int openFiles()
+{
+    return int(QDir(QStringLiteral("/proc/self/fd"))
+                   .entryList(QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot)
+                   .size());
+}
+
+// One tasks/get poll of a parked task of a fresh server, through the client's lane.
+bool pollOnce(Net::HttpClient &http, Test::TestServer &server)
+{
+    if (!server.start(kServerArgs))
+        return false;
+    const QUrl url(server.url());
+    const QList<QByteArray> ids = parkedTasks(url, 1);
+    if (ids.size() != 1)
+        return false;
+    Net::HttpRequest get = taskGet(url, ids.front());
+    get.mayRepeat = true;
+    const qint64 answersBefore = http.laneAnswers();
+    Net::HttpReply *poll = http.post(get);
+    QDeadlineTimer deadline(60000);
+    while (!poll->isFinished() && !deadline.hasExpired())
+        QTest::qWait(10);
+    const bool ok = poll->isFinished() && poll->statusCode() == 200 && http.laneAnswers() == answersBefore + 1;
+    poll->release();
+    return ok && server.terminate();
+}
+
+} // namespace
+
+// A client that meets many servers over its life (one restarted on a new port, replicas behind a
+// proxy, a server that went away) keeps descriptors only for the origins it polls lately: a lane
+// idle for the idle time is closed with its connections and its libcurl multi handle. Before,
+// every origin kept its lane for the client's life: the soak's eddyctl watch gained two or three
+// open files with each hostile server and replica phase and never gave them back.
+void tst_PollLane::idleLanesAreClosed()
+{
+    Net::HttpClient http;
+    http.setLaneIdleMs(300);
+    {
+        // The first poll's one-time descriptors (libcurl's, the client's), then its lane closed.
+        Test::TestServer server;
+        QVERIFY(pollOnce(http, server));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(http.laneCount(), 0, 10000);
+    const int baseline = openFiles();
+    for (int round = 0; round < 5; ++round) {
+        Test::TestServer server; // a new port each time: a new origin
+        QVERIFY(pollOnce(http, server));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(http.laneCount(), 0, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(openFiles(), baseline, 5000);
+}
+
+// An origin whose lane turned itself off (chunked answers) is not tried on a lane again after
+// that lane was closed as idle: each later poll reaches the server once, through libcurl.
+void tst_PollLane::offOriginStaysOffAfterItsLaneCloses()
+{
+    Test::HttpPeer peer;
+    QVERIFY(peer.listen());
+    peer.setHandler([](const Test::HttpPeer::Request &, QTcpSocket *socket) {
+        socket->write(Test::HttpPeer::chunkedHead(200, "application/json")
+                      + Test::HttpPeer::chunk(R"({"jsonrpc":"2.0","id":7,"result":{}})")
+                      + Test::HttpPeer::chunk({}));
+    });
+    Net::HttpClient http;
+    http.setLaneIdleMs(200);
+    Net::HttpRequest get = taskGet(peer.url(), "task-1");
+    get.mayRepeat = true;
+    Net::HttpReply *first = http.post(get); // the lane reads chunked, turns off; libcurl answers
+    QTRY_VERIFY_WITH_TIMEOUT(first->isFinished(), 60000);
+    QCOMPARE(first->statusCode(), 200);
+    first->release();
+    const qsizetype before = peer.requests().size();
+    QTRY_COMPARE_WITH_TIMEOUT(http.laneCount(), 0, 10000);
+    Net::HttpReply *later = http.post(get);
+    QTRY_VERIFY_WITH_TIMEOUT(later->isFinished(), 60000);
+    QCOMPARE(later->statusCode(), 200);
+    QVERIFY(later->readAll().contains("\"result\""));
+    QCOMPARE(peer.requests().size(), before + 1); // not on a new lane first, then again
+    later->release();
 }
 
 QTEST_GUILESS_MAIN(tst_PollLane)
