@@ -54,6 +54,10 @@ public:
                     + qEnvironmentVariable("EDDY_NODE_PROBLEM");
             return false;
         }
+        // Eddy's window has no client id: it registers itself (provider.mjs).
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("EDDY_PROVIDER_REGISTRATION"), QStringLiteral("1"));
+        m_process.setProcessEnvironment(env);
         m_process.start(nodeProgram(), {providerScript("provider.mjs")});
         if (!m_process.waitForStarted(30000)) {
             error = QStringLiteral("cannot start the OpenID provider: ") + m_process.errorString();
