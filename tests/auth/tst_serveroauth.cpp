@@ -647,9 +647,10 @@ void tst_ServerOAuth::eddyctlWithToken()
     const QString url = m_server.url();
     const QString args = QString::fromStdString(quickArgs().dump());
     QByteArray out;
-    // Without a token: refused, pointing the user at authentication.
+    // Without a token: eddyctl goes to sign in, and as this provider lets no client register
+    // itself and none was given, it stops saying what to do.
     QVERIFY(run(QStringLiteral("none.sqlite"), {QStringLiteral("tools"), url}, out) != 0);
-    QVERIFY2(out.contains("401") || out.contains("nauthori"), out.constData());
+    QVERIFY2(out.contains("--oauth-client-id"), out.constData());
     // Alice's token: a case runs to its result.
     QCOMPARE(run(QStringLiteral("alice.sqlite"),
                  {QStringLiteral("--token"), QString::fromStdString(m_alice), QStringLiteral("call"),

@@ -2,12 +2,16 @@
 // started with --token and --log-level debug — the GUI main window (offscreen) running a sweep
 // with mesh questions answered in the dialog, and eddyctl with debug logging — then every log
 // (Qt messages of this process, eddyctl stdout/stderr, the server's log file) and every top-level
-// window title seen during the run is searched for each server task id and the token.
+// window title seen during the run is searched for each server task id and the token. Then the
+// same after an OAuth sign-in: the window signs in at a real OpenID provider through its browser
+// hook and runs a sweep, and neither the access token nor the refresh token is in the SQLite file
+// (raw bytes, with its WAL), a log, a window title or a CSV, JSON or HTML export.
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/oidcprovider.h"
 #include "tests/common/testserver.h"
 #include "tests/reliability/ctlsupport.h"
 #include "widgets/elicitationdialog.h"
@@ -62,6 +66,7 @@ private slots:
     void guiFlowLogsNoSecret();
     void eddyctlPrintsNoSecret();
     void nothingAnywhereHoldsASecret();
+    void oauthTokensStayInTheTokenFile();
     void cleanupTestCase();
 
 private:
@@ -244,6 +249,131 @@ void tst_Secrets::nothingAnywhereHoldsASecret()
         QVERIFY2(!m_ctlOutput.contains(secret), ("eddyctl printed " + shown).constData());
         QVERIFY2(!titles.contains(secret), ("a window title holds " + shown).constData());
     }
+}
+
+void tst_Secrets::oauthTokensStayInTheTokenFile()
+{
+    OidcProvider provider;
+    QString error;
+    QVERIFY2(provider.start(error), qPrintable(error));
+    TestServer server;
+    QVERIFY2(server.start({QStringLiteral("--oauth-issuer"), provider.issuer(), QStringLiteral("--oauth-scopes"),
+                           QStringLiteral("cfd:run"), QStringLiteral("--log-level"), QStringLiteral("debug"),
+                           QStringLiteral("--workers"), QStringLiteral("2")}),
+             qPrintable(server.errorString() + QString::fromUtf8(server.standardError())));
+    const QString tokenFile = m_dir.filePath(QStringLiteral("oauth-tokens.json"));
+    const QString db = m_dir.filePath(QStringLiteral("oauth.sqlite"));
+    const auto rawDatabase = [&db] {
+        QByteArray bytes;
+        for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+            QFile f(db + suffix);
+            if (f.open(QIODevice::ReadOnly))
+                bytes += f.readAll();
+        }
+        return bytes;
+    };
+    {
+        QMutexLocker lock(&s_logMutex);
+        s_log.clear();
+    }
+    m_titles.clear();
+    QTimer titles;
+    connect(&titles, &QTimer::timeout, this, &tst_Secrets::collectTitles);
+    titles.start(20);
+
+    SystemBrowser browser(QStringLiteral("alice"), tokenFile);
+    QByteArray database;
+    {
+        auto app = Test::E2eWindow::open(db);
+        QVERIFY(app);
+        MainWindow *window = app->window();
+        QTRY_VERIFY_WITH_TIMEOUT(window->currentSession().has_value(), 30000);
+        // No token given: the window signs in through the browser.
+        const qint64 serverId = app->addServer(server.url(), QStringLiteral("Team CFD"));
+        QVERIFY2(serverId > 0, browser.output().constData());
+        QTRY_COMPARE_WITH_TIMEOUT(browser.signedIn(), 1, 30000);
+        app->bridge()->submitSweep(serverId, R"({"tool": "run_cfd_case",
+            "fixed": {"grid": 12, "max_iterations": 60},
+            "vary": {"reynolds": {"list": [100, 400]}}, "concurrency": 2})",
+                                   window->currentSession());
+        QTRY_COMPARE_WITH_TIMEOUT(window->taskModel()->rowCount(), 2, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(window->taskModel()->statusCounts().value(Store::TaskStatus::Completed), 2,
+                                  240000);
+        for (int row = 0; row < window->taskModel()->rowCount(); ++row) {
+            window->monitor()->selectTask(window->taskModel()->taskIdAt(row));
+            QTest::qWait(100);
+            collectTitles();
+        }
+        database = rawDatabase(); // with the window's WAL
+    }
+    titles.stop();
+    database += rawDatabase();
+
+    // The tokens the sign-in got, from Eddy's owner-only token file (their only place).
+    const auto stored = Mcp::TokenStore(tokenFile).findForServer(server.url());
+    QVERIFY(stored.has_value());
+    const QByteArray access = stored->accessToken.toUtf8();
+    const QByteArray refresh = stored->refreshToken.toUtf8();
+    QVERIFY(access.count('.') == 2 && access.size() > 100);
+    QVERIFY(refresh.size() >= 16);
+    const QByteArray signature = access.mid(access.lastIndexOf('.') + 1);
+    QVERIFY(signature.size() >= 32);
+
+    // The exports of the sweep: CSV, JSON, HTML report.
+    const QList<QStringList> sweeps = query(db, QStringLiteral("SELECT id FROM sweeps"));
+    QCOMPARE(sweeps.size(), 1);
+    QByteArray exports;
+    QByteArray ctlOutput;
+    for (const QString &format : {QStringLiteral("csv"), QStringLiteral("json")}) {
+        const CtlRun r = runCtl({QStringLiteral("--db"), db, QStringLiteral("export"), sweeps[0][0],
+                                 QStringLiteral("--format"), format});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(r.out.contains("reynolds"));
+        exports += r.out;
+        ctlOutput += r.err;
+    }
+    const QString html = m_dir.filePath(QStringLiteral("oauth-report.html"));
+    const CtlRun report = runCtl({QStringLiteral("--db"), db, QStringLiteral("report"), sweeps[0][0],
+                                  QStringLiteral("-o"), html});
+    QVERIFY2(report.code == 0, report.err.constData());
+    QFile htmlFile(html);
+    QVERIFY(htmlFile.open(QIODevice::ReadOnly));
+    exports += htmlFile.readAll();
+
+    QByteArray logs = server.standardError() + browser.output() + ctlOutput + report.err;
+    QDirIterator files(server.dataDir(), {QStringLiteral("*.log")}, QDir::Files, QDirIterator::Subdirectories);
+    while (files.hasNext()) {
+        QFile f(files.next());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        logs += f.readAll();
+    }
+    {
+        QMutexLocker lock(&s_logMutex);
+        logs += s_log;
+        QVERIFY(s_log.contains("authorization: got a token")); // the client log saw the sign-in
+    }
+    const QByteArray titleText = QStringList(m_titles.values()).join(QLatin1Char('\n')).toUtf8();
+    QVERIFY(database.size() > 4096);
+    QVERIFY(!m_titles.isEmpty());
+    qInfo("searched %lld bytes of database, %lld of logs, %lld of exports and %lld window titles for "
+          "the access token and the refresh token",
+          qint64(database.size()), qint64(logs.size()), qint64(exports.size()), qint64(m_titles.size()));
+    // Whole, and any 24 characters of the signature or the refresh token (a log shows at most a
+    // token's first 6).
+    QList<std::pair<QByteArray, QByteArray>> pieces{{"the access token", access}};
+    for (const auto &[name, secret] : {std::pair{QByteArray("its signature"), signature},
+                                       std::pair{QByteArray("the refresh token"), refresh}}) {
+        for (qsizetype at = 0; at + 24 <= secret.size(); at += 4)
+            pieces.append({name + " (from character " + QByteArray::number(at) + ")", secret.mid(at, 24)});
+        pieces.append({name, secret.right(24)});
+    }
+    for (const auto &[name, secret] : pieces) {
+        QVERIFY2(!database.contains(secret), ("the database holds " + name).constData());
+        QVERIFY2(!logs.contains(secret), ("a log holds " + name).constData());
+        QVERIFY2(!titleText.contains(secret), ("a window title holds " + name).constData());
+        QVERIFY2(!exports.contains(secret), ("an export holds " + name).constData());
+    }
+    QVERIFY(server.terminate());
 }
 
 void tst_Secrets::cleanupTestCase()

@@ -8,6 +8,10 @@
 // asked of "cfd:run cfd:read". A public client, eddy-desktop, signs people in with the
 // authorization code grant and PKCE (redirect http://127.0.0.1:7/callback, never contacted):
 // the provider's login form takes any name (the token's sub) and password, then its consent form.
+// With EDDY_PROVIDER_REGISTRATION=1 clients may also register themselves (RFC 7591, as Eddy does
+// when it has no client id; without it a client without an id gets no further than the
+// metadata); a client allowed the refresh_token grant gets a refresh token with every code it
+// redeems.
 //
 // POST /test/mint (JSON {claims, key, alg, kid}) signs claims the tests cannot get from a real
 // token endpoint, such as an expired token: key "rs" (the published RSA key; alg RS256 or PS256),
@@ -67,7 +71,10 @@ const provider = new Provider(issuer, {
     jwks: { keys: [rsJwk, ecJwk] },
     scopes: ['openid', 'cfd:run', 'cfd:read'],
     cookies: { keys: ['eddy-test-only-cookie-key'] },
+    // Refresh tokens for clients that registered for them, without asking for offline_access.
+    issueRefreshToken: async (ctx, client) => client.grantTypeAllowed('refresh_token'),
     features: {
+        registration: { enabled: process.env.EDDY_PROVIDER_REGISTRATION === '1' },
         // The provider's own login and consent pages: any login name is a person (its sub), any
         // password; a test posts the two forms over HTTP.
         devInteractions: { enabled: true },
