@@ -1,5 +1,6 @@
 #include "app/monitor/engine.h"
 #include "app/monitor/engine_p.h"
+#include "app/monitor/handleexchange.h"
 #include "app/monitor/sharing.h"
 #include "app/monitor/outcome.h"
 #include "app/monitor/log.h"
@@ -7,6 +8,7 @@
 #include "app/monitor/schemavalidator.h"
 #include "app/monitor/streamedtasks.h"
 #include "app/monitor/sweepexpander.h"
+#include "app/monitor/sweepsubmitter.h"
 
 #include "app/mcp/client.h"
 #include "app/mcp/tracecontext.h"
@@ -27,7 +29,10 @@ namespace Eddy::Monitor {
 Engine::Engine(QObject *parent)
     : QObject(parent)
     , m_scheduler(std::make_unique<PollScheduler>())
+    , m_servers(std::make_unique<ServerLinks>(*this))
     , m_review(std::make_unique<Review>(*this))
+    , m_submitter(std::make_unique<SweepSubmitter>(*this))
+    , m_handles(std::make_unique<HandleExchange>(*this))
 {
     qRegisterMetaType<Eddy::Monitor::ChangeSet>();
     qRegisterMetaType<Eddy::Store::TaskRecord>();
@@ -66,32 +71,62 @@ void Engine::setMonitoring(bool enabled)
 
 bool Engine::isSubmitting() const
 {
-    if (!m_sendingCases.isEmpty())
-        return true;
-    return std::any_of(m_caseQueue.cbegin(), m_caseQueue.cend(),
-                       [](const QList<Store::CaseRecord> &q) { return !q.isEmpty(); });
+    return m_submitter->isSubmitting();
 }
 
 bool Engine::isIdle() const
 {
-    if (!m_live.isEmpty() || !m_sendingCases.isEmpty() || m_answersInFlight > 0 || m_submissionsPending > 0
-        || !m_caseAttempts.isEmpty() // a case waiting to be sent again after a failure
-        || (m_sharing && m_sharing->followedCount() > 0)) // live tasks another process polls
-        return false;
-    // A paused sweep's unsent cases are nothing to do until it is resumed.
-    for (auto it = m_caseQueue.cbegin(); it != m_caseQueue.cend(); ++it)
-        if (!it->isEmpty() && !m_review->isPaused(it.key()))
-            return false;
-    return true;
+    return m_live.isEmpty() && m_answersInFlight == 0 && !m_submitter->hasWork()
+           && !(m_sharing && m_sharing->followedCount() > 0); // live tasks another process polls
 }
 
-qint64 Engine::requestsSent() const
+void Engine::setCaseRetryPolicy(int attempts, qint64 baseDelayMs)
 {
-    qint64 n = 0;
-    for (const ServerLink *l : m_links)
-        n += l->client ? l->client->requestsSent() : 0;
-    return n;
+    m_submitter->setRetryPolicy(attempts, baseDelayMs);
 }
+
+// ---------------------------------------------------------------- submission (sweepsubmitter.h)
+
+void Engine::submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId)
+{
+    m_submitter->submitSweep(serverId, specJson, sessionId);
+}
+
+void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
+                      std::optional<qint64> sessionId, std::optional<qint64> parentCaseId)
+{
+    m_submitter->callOnce(serverId, tool, argumentsJson, sessionId, parentCaseId);
+}
+
+void Engine::answerCaseInput(qint64 caseId, const QString &key, const QByteArray &elicitResultJson)
+{
+    m_submitter->answerCaseInput(caseId, key, elicitResultJson);
+}
+
+QList<Engine::CaseQuestion> Engine::pendingCaseQuestions() const
+{
+    return m_submitter->pendingCaseQuestions();
+}
+
+void Engine::pumpSubmissions()
+{
+    m_submitter->pump();
+}
+
+void Engine::serverAnswered(qint64 serverId, bool evenIfOnline)
+{
+    ServerLink *l = link(serverId);
+    if (!l)
+        return;
+    const bool wasDown = l->state != ServerState::Online;
+    if (wasDown) {
+        l->state = ServerState::Online;
+        emit serverStateChanged(serverId, ServerState::Online, {}, false);
+    }
+    if (wasDown || evenIfOnline)
+        m_submitter->sendWaitingCases(serverId);
+}
+
 
 QString Engine::readOnlyMessage()
 {
@@ -112,8 +147,7 @@ bool Engine::open(const QString &dbPath)
         emit opened(false, m_store.lastError());
         return false;
     }
-    Net::initGlobal();
-    m_http = new Net::HttpClient(this);
+    m_servers->open();
     m_inbox = std::make_unique<InputInbox>(m_store);
     m_sharing = std::make_unique<Sharing>(*this);
     const QStringList bad = m_parser.setTemplates(m_store.progressTemplates());
@@ -144,9 +178,9 @@ bool Engine::open(const QString &dbPath)
         leases.commit();
     }
     for (const Store::CaseRecord &c : m_store.unsubmittedCases())
-        enqueueCase(c);
+        m_submitter->enqueue(c);
     for (const Store::SweepRecord &s : m_store.sweeps())
-        m_sweepConcurrency[s.id] = std::max(1, s.concurrency);
+        m_submitter->setConcurrency(s.id, s.concurrency);
     m_review->load();
     qCInfo(lcMonitor, "opened with %d live task(s)", int(m_live.size()));
     emit opened(true, {});
@@ -180,28 +214,11 @@ void Engine::close()
         m_batchTimer.stop();
         flushChanges();
     }
-    for (ServerLink *l : std::as_const(m_links)) {
-        delete l->listen.data();
-        delete l->listenTimer;
-        // Before the HTTP client: a client may end its session through it (best effort),
-        // and a client left behind would hold a deleted HTTP client until the engine goes.
-        delete l->client;
-    }
-    qDeleteAll(m_links);
-    m_links.clear();
-    // Retired clients (engineclients.cpp) still running a call: theirs end with them.
-    qDeleteAll(findChildren<Mcp::Client *>(QString(), Qt::FindDirectChildrenOnly));
+    m_servers->close();
     m_byServerTaskId.clear();
-    delete m_http;
-    m_http = nullptr;
     m_inbox.reset();
     m_live.clear();
-    m_sendingCases.clear();
-    m_sweepSending.clear();
-    m_caseQueue.clear();
-    m_caseRounds.clear();
-    m_caseAttempts.clear();
-    m_caseWaits.clear(); // their retry timers find nothing
+    m_submitter->clear();
     m_wrongTask.clear();
     m_fieldWarned.clear();
     m_ttlWarned.clear();
@@ -211,26 +228,46 @@ void Engine::close()
     m_store.close();
 }
 
-// ---------------------------------------------------------------- servers
+// ---------------------------------------------------------------- servers (serverlinks.h)
 
-Engine::ServerLink *Engine::link(qint64 serverId)
+void Engine::setRequestTimeoutMs(int ms)
 {
-    if (auto it = m_links.find(serverId); it != m_links.end())
-        return *it;
-    const auto rec = m_store.server(serverId);
-    if (!rec || rec->retired || !m_http) // a removed server is never contacted again
-        return nullptr;
-    auto *l = new ServerLink;
-    l->record = *rec;
-    l->client = newClient(serverId, *rec);
-    m_links.insert(serverId, l);
-    return l;
+    m_servers->setRequestTimeoutMs(ms);
+}
+
+void Engine::setSlowTransferFloor(int bytesPerSec, int windowMs)
+{
+    m_servers->setSlowTransferFloor(bytesPerSec, windowMs);
+}
+
+qint64 Engine::requestsSent() const
+{
+    return m_servers->requestsSent();
+}
+
+ServerLink *Engine::link(qint64 serverId)
+{
+    return m_servers->link(serverId);
 }
 
 void Engine::forgetOnClient(const Store::TaskRecord &task)
 {
-    if (const auto it = m_links.constFind(task.serverId); it != m_links.constEnd())
-        (*it)->client->forgetTask(task.serverTaskId.toStdString());
+    m_servers->forgetTask(task);
+}
+
+void Engine::relinkServer(qint64 serverId)
+{
+    m_servers->relink(serverId);
+}
+
+void Engine::refreshServer(qint64 serverId)
+{
+    m_servers->refresh(serverId);
+}
+
+void Engine::withTools(qint64 serverId, std::function<void(const json &, const QString &)> then)
+{
+    m_servers->withTools(serverId, std::move(then));
 }
 
 qint64 Engine::addServer(const QString &url, const QString &name, const QString &token)
@@ -280,81 +317,83 @@ bool Engine::updateServer(const Store::ServerRecord &server)
     return true;
 }
 
-void Engine::refreshServer(qint64 serverId)
+HandleImportReport Engine::importHandles(const QByteArray &fileContent, const QString &sessionName,
+                                         const QString &serverUrl)
 {
-    ServerLink *l = link(serverId);
-    if (!l) {
-        emit operationFailed(QStringLiteral("Unknown server %1.").arg(serverId));
-        return;
-    }
-    Mcp::DiscoverJob *job = l->client->discover(true);
-    connect(job, &Mcp::Job::finished, this, [this, job, serverId] {
-        ServerLink *l = link(serverId);
-        if (job->hasError()) {
-            if (l)
-                l->state = ServerState::Unreachable;
-            emit serverStateChanged(serverId, ServerState::Unreachable, job->error().message(),
-                                    job->error().isNotMcp());
-            return;
-        }
-        const json d = discoveryToJson(job->info());
-        m_store.setServerDiscovery(serverId, Mcp::eraToString(job->info().era), QString::fromStdString(d.dump()));
-        if (l)
-            l->state = ServerState::Online;
-        emit serverStateChanged(serverId, ServerState::Online,
-                                QStringLiteral("%1 %2").arg(job->info().serverName, job->info().serverVersion),
-                                false);
-        sendWaitingCases(serverId); // asked to look: what waits for it need not wait any longer
-        withTools(serverId, [](const json &, const QString &) {});
-    });
+    return m_handles->importHandles(fileContent, sessionName, serverUrl);
 }
 
-void Engine::withTools(qint64 serverId, std::function<void(const json &, const QString &)> then)
+HandleExport Engine::exportHandles(const Store::TaskQuery &query, const QList<qint64> &taskIds,
+                                   const QString &sessionName)
 {
-    ServerLink *l = link(serverId);
-    if (!l) {
-        then({}, QStringLiteral("Unknown server %1.").arg(serverId));
-        return;
+    return m_handles->exportHandles(query, taskIds, sessionName);
+}
+
+// Removing a server: refused while a call to it is being sent; otherwise its stored tasks are
+// kept as history (the server is retired: never contacted again) or deleted with it, and the
+// engine stops following everything of that server.
+
+bool Engine::removeServer(qint64 serverId, Store::ServerRemoval mode)
+{
+    const auto rec = m_store.server(serverId);
+    const QString name = !rec ? QString() : rec->name.isEmpty() ? rec->url : rec->name;
+    // A tools/call on the wire would store a task for a server that is gone.
+    if (rec && m_submitter->isSendingTo(serverId)) {
+        emit operationFailed(QStringLiteral("A call to %1 is still being sent; remove the server "
+                                            "once it has been answered. Nothing was removed.")
+                                 .arg(name));
+        return false;
     }
-    if (l->toolsFetched) {
-        then(toolsToJson(l->client->tools()), {});
-        return;
+    if (!m_store.removeServer(serverId, mode)) {
+        emit operationFailed(m_store.lastError());
+        return false;
     }
-    l->waitingForTools.push_back(std::move(then));
-    if (l->fetchingTools)
-        return;
-    l->fetchingTools = true;
-    Mcp::ToolsJob *job = l->client->listTools();
-    connect(job, &Mcp::Job::finished, this, [this, job, serverId] {
-        ServerLink *l = link(serverId);
-        if (!l)
-            return;
-        l->fetchingTools = false;
-        json tools;
-        QString error;
-        if (job->hasError()) {
-            // Offline: fall back to the tools cached by an earlier run.
-            const json cached = json::parse(l->record.tools.toStdString(), nullptr, false);
-            if (!cached.is_discarded() && cached.is_array() && !cached.empty())
-                tools = cached;
-            else
-                error = QStringLiteral("Cannot list the tools of %1: %2").arg(l->record.url, job->error().message());
-            l->state = ServerState::Unreachable;
-            emit serverStateChanged(serverId, ServerState::Unreachable, job->error().message(),
-                                    job->error().isNotMcp());
-        } else {
-            l->toolsFetched = true;
-            tools = toolsToJson(job->tools());
-            l->record.tools = QString::fromStdString(tools.dump());
-            m_store.setServerTools(serverId, l->record.tools);
-            emit toolsChanged(serverId);
-            serverAnswered(serverId, true);
+    if (m_sharing)
+        m_sharing->noteServer(serverId, false); // its own change log entry is no news here
+    const QList<qint64> live = dropServer(serverId);
+    if (mode == Store::ServerRemoval::KeepTasks) {
+        for (qint64 taskId : live) {
+            if (const auto stored = m_store.task(taskId))
+                queueChange(*stored); // shown as lost, with why
         }
-        auto waiting = std::move(l->waitingForTools);
-        l->waitingForTools.clear();
-        for (auto &w : waiting)
-            w(tools, error);
-    });
+    }
+    qCInfo(lcMonitor,
+           "server %lld removed (%s), %lld live task(s) no longer followed",
+           serverId,
+           mode == Store::ServerRemoval::DeleteTasks ? "tasks deleted" : "tasks kept",
+           qint64(live.size()));
+    armPollTimer();
+    checkIdle();
+    return true;
+}
+
+QList<qint64> Engine::dropServer(qint64 serverId)
+{
+    // Stop following what the store no longer lets run: its live tasks and unsent cases.
+    QList<qint64> live;
+    for (auto it = m_live.cbegin(); it != m_live.cend(); ++it) {
+        if (it->serverId == serverId)
+            live << it.key();
+    }
+    for (qint64 taskId : std::as_const(live)) {
+        const Store::TaskRecord t = m_live.take(taskId);
+        m_byServerTaskId.remove(t.serverTaskId);
+        forgetOnClient(t);
+        m_scheduler->remove(taskId);
+        m_noResultTries.remove(taskId);
+        m_lastX.remove(taskId);
+        m_wrongTask.remove(taskId);
+        m_ttlWarned.remove(taskId);
+        m_fieldWarned.remove(taskId);
+        m_inbox->forget(taskId);
+    }
+    if (m_sharing)
+        m_sharing->releaseTasks(live); // nobody is to poll them: no lease to run out
+
+    m_submitter->dropServer(serverId);
+    m_servers->drop(serverId);
+    m_jobs.forgetServer(serverId);
+    return live;
 }
 
 // ---------------------------------------------------------------- sessions
@@ -385,6 +424,91 @@ int Engine::attachTasks(qint64 sessionId, const Store::TaskQuery &query)
     if (n < 0)
         emit operationFailed(m_store.lastError());
     return n;
+}
+
+// ---------------------------------------------------------------- answers
+
+void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson,
+                         const QString &answeredBy)
+{
+    const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
+    QString error;
+    if (isReadOnly()) {
+        emit inputAnswered(taskId, key, false, readOnlyMessage());
+        return;
+    }
+    if (answer.is_discarded()) {
+        emit inputAnswered(taskId, key, false, QStringLiteral("The answer is not valid JSON; give an object like "
+                                                              "{\"action\": \"accept\", \"content\": {...}}."));
+        return;
+    }
+    const auto t = m_store.task(taskId);
+    if (!t || !t->isLive()) {
+        // Said of "its task": the window puts the case's own label in front ("Sweep 1 · case 7"),
+        // eddyctl the task it was given; a bare number here would name it a second, other way.
+        emit inputAnswered(taskId, key, false, t ? QStringLiteral("Its task has already ended.")
+                                                 : QStringLiteral("There is no such task."));
+        return;
+    }
+    if (m_sharing ? !m_sharing->beginAnswer(taskId, key, answer, answeredBy, &error)
+                  : !m_inbox->beginAnswer(taskId, key, answer, &error, answeredBy)) {
+        emit inputAnswered(taskId, key, false, error);
+        return;
+    }
+    sendAnswer(taskId, key, answer);
+}
+
+void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, int attempt)
+{
+    const auto t = m_store.task(taskId);
+    if (t && !t->isLive()) {
+        // The task ended while its answer was on the way: after a crash between the server
+        // taking the answer and its ack being stored (a poll may well have stored the end
+        // first), or during a retry. Either way the question closed with the task and can never
+        // be asked again, so it is not reopened; the engineer's answer stays on record.
+        m_inbox->answerSent(taskId, key, true);
+        emit inputAnswered(taskId, key, true, {});
+        return;
+    }
+    ServerLink *l = t ? link(t->serverId) : nullptr;
+    if (!l) {
+        m_inbox->answerSent(taskId, key, false);
+        emit inputAnswered(taskId, key, false, QStringLiteral("The task's server is not configured."));
+        return;
+    }
+    if (t->pattern == Pattern::Job)
+        return m_jobs.answer(*t, key, answer);
+    m_tasks.answer(*t, key, answer, attempt);
+}
+
+void Engine::resumeAnswers()
+{
+    // Answers stored but maybe never acknowledged before a crash: the server ignores a key it
+    // already has, so sending again is safe.
+    for (const Store::InputRequestRecord &r : m_store.answeringInputRequests()) {
+        if (m_sharing && !m_sharing->takeAnswer(r.taskId, r.key))
+            continue; // another process is sending it
+        const json answer = json::parse(r.answer.toStdString(), nullptr, false);
+        if (!answer.is_discarded())
+            sendAnswer(r.taskId, r.key, answer);
+    }
+}
+
+void Engine::autoAnswer(const Store::InputRequestRecord &request)
+{
+    if (!m_autoAnswers)
+        return;
+    if (const auto now = m_store.inputRequest(request.taskId, request.key);
+        now && now->state != Store::InputState::Pending)
+        return; // answered meanwhile (by another process on the database)
+    const json req = json::parse(request.request.toStdString(), nullptr, false);
+    QString error;
+    const json answer = InputInbox::answerFromValues(req, *m_autoAnswers, &error);
+    if (answer.is_null()) {
+        emit operationFailed(QStringLiteral("Task %1, question \"%2\": %3").arg(request.taskId).arg(request.key, error));
+        return;
+    }
+    answerInput(request.taskId, request.key, QByteArray::fromStdString(answer.dump()), QStringLiteral("eddyctl"));
 }
 
 // ---------------------------------------------------------------- batching, TTL, idle

@@ -44,6 +44,10 @@ namespace Eddy::Monitor {
 
 class Review;
 class Sharing;
+class SweepSubmitter;
+class ServerLinks;
+struct ServerLink;
+class HandleExchange;
 
 // The engine: owns the HttpClient, one Mcp::Client per server, the TaskStore, the poll scheduler
 // and the input inbox; journals and submits sweeps, polls every live task, stores every change
@@ -83,7 +87,7 @@ public:
     // Rows per snapshotChunk() (default 2,000; at least 1).
     void setSnapshotChunkRows(int rows) { m_snapshotChunkRows = std::max(1, rows); }
     // Per-request timeout for servers linked from now on (default 30 s; listen streams have none).
-    void setRequestTimeoutMs(int ms) { m_requestTimeoutMs = ms; }
+    void setRequestTimeoutMs(int ms);
     // Polling and submission start only after open(); off = the engine stores but never polls
     // (eddyctl's read-only commands).
     void setMonitoring(bool enabled);
@@ -97,17 +101,9 @@ public:
     // that got no answer at all does not wait out its backoff once the server answers again (a
     // poll, a listen stream, another call): it is sent at once, and a deferred case too (see
     // serverAnswered()).
-    void setCaseRetryPolicy(int attempts, qint64 baseDelayMs)
-    {
-        m_caseRetryLimit = std::max(0, attempts);
-        m_caseRetryBaseMs = std::max<qint64>(1, baseDelayMs);
-    }
+    void setCaseRetryPolicy(int attempts, qint64 baseDelayMs);
     // Slow-transfer floor for servers linked from now on (default 1 KB/s over 30 s; 0 = none).
-    void setSlowTransferFloor(int bytesPerSec, int windowMs)
-    {
-        m_lowSpeedBytesPerSec = std::max(0, bytesPerSec);
-        m_lowSpeedWindowMs = std::max(0, windowMs);
-    }
+    void setSlowTransferFloor(int bytesPerSec, int windowMs);
     // tasks/get answers about another task id than asked: after this many in a row the task is
     // given up as having an unreliable server (default 5).
     void setWrongTaskLimit(int answers) { m_wrongTaskLimit = std::max(1, answers); }
@@ -136,7 +132,7 @@ public:
     // Notes, tags, baselines and pauses of sweeps and cases (review.h); always there, usable
     // while the database is open.
     Review *review() const { return m_review.get(); }
-    // Task references of other clients (enginehandles.cpp, docs/interop.md). importHandles reads a
+    // Task references of other clients (handleexchange.h, docs/interop.md). importHandles reads a
     // handles file, finds each reference's server by its endpoint id (adding serverUrl when its
     // endpoint id matches), stores each task once, attaches it to the session `sessionName`
     // (created when missing; none when empty) and monitors it like any task.
@@ -168,7 +164,7 @@ public slots:
     // URL brings it back with its kept tasks), -1 on error.
     qint64 addServer(const QString &url, const QString &name = {}, const QString &token = {});
     bool updateServer(const Eddy::Store::ServerRecord &server);
-    // engineservers.cpp. Refused (operationFailed) while a call to it is being sent, and with
+    // Refused (operationFailed) while a call to it is being sent, and with
     // RefuseIfUsed when it has stored tasks; KeepTasks retires it (its live tasks are stored lost
     // and no longer polled), DeleteTasks deletes them with it.
     bool removeServer(qint64 serverId,
@@ -283,22 +279,19 @@ private:
     friend class StreamedFollower;
     friend class JobFollower;
     friend class TaskFollower;
+    friend class SweepSubmitter;
+    friend class ServerLinks;
+    friend class HandleExchange;
     // Tests that must see the engine's own connection (a statement trace) reach it through
     // this probe; every other test opens the database file with a store of its own.
     friend struct EngineProbe;
     Store::TaskStore &store() { return m_store; }
-    struct PendingSubmission;
-    struct ServerLink;
+    using ServerLink = Monitor::ServerLink;
 
-    ServerLink *link(qint64 serverId);
+    ServerLink *link(qint64 serverId); // serverlinks.h
     bool isSubmitting() const; // a tools/call in flight or a case waiting to be sent
     void withTools(qint64 serverId, std::function<void(const nlohmann::json &tools, const QString &error)> then);
-    void startSubmission(qint64 serverId, const QString &tool, std::vector<nlohmann::json> cases,
-                         const nlohmann::json &inputSchema, const nlohmann::ordered_json &specRaw,
-                         int concurrency, std::optional<qint64> sessionId, bool single,
-                         std::optional<qint64> parentCaseId = std::nullopt);
-    void pumpSubmissions();
-    void sendCase(const Store::CaseRecord &c);
+    void pumpSubmissions(); // sends the unsent cases the sweeps' limits allow (sweepsubmitter.h)
     void pumpPolls();
     void armPollTimer();
     void applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPush = false);
@@ -308,19 +301,11 @@ private:
     void cancelAnswered(qint64 taskId, const QString &failure);
     // The engine stops following the task: its server's client forgets it too.
     void forgetOnClient(const Store::TaskRecord &task);
-    // engineservers.cpp: stops everything of a server that is removed (its live tasks, their
+    // Stops everything of a server that is removed (its live tasks, their
     // leases, its unsent cases, its client and listen stream); the live task ids it dropped.
     QList<qint64> dropServer(qint64 serverId);
-    // engineclients.cpp: a server's client (link() keeps one per server); its URL or token
-    // changed here or in another process: a new client for what is sent from now on, the old
-    // one retired. Nothing when neither changed.
-    Mcp::Client *newClient(qint64 serverId, const Store::ServerRecord &server);
+    // Its URL, token or era changed here or in another process (ServerLinks::relink()).
     void relinkServer(qint64 serverId);
-    // The server was removed: its streamed calls end (rows stored lost, saying why) and
-    // everything else in flight is aborted; the client goes once its calls have ended.
-    void endServerCalls(qint64 serverId, Mcp::Client *client);
-    // Deleted once no job of it is left (a streamed call may still be running on it).
-    void retireClient(Mcp::Client *client);
     double lastX(qint64 taskId); // for a message without a counter
     void queueChange(const Store::TaskRecord &task);
     void queueFinished(const Store::TaskRecord &task); // queueChange() + ChangeSet::finished
@@ -331,15 +316,8 @@ private:
     void checkIdle();
     void resumeAnswers();
     void sendAnswer(qint64 taskId, const QString &key, const nlohmann::json &answer, int attempt = 0);
-    void enqueueCase(const Store::CaseRecord &c);
     void trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs);
     void autoAnswer(const Store::InputRequestRecord &request);
-    void startCall(const Store::CaseRecord &c, bool resumed);
-    void callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool resumed);
-    void journalCaseQuestion(qint64 caseId);
-    void askCase(qint64 caseId);
-    void autoAnswerCase(const CaseQuestion &question);
-    void retryCase(const Store::CaseRecord &c, const Mcp::Error &e);
     // An exchange with the server was answered (a poll, a job status call, a listen stream,
     // tools/list, discovery, a tools/call). A server that was not Online is so now, and the
     // cases waiting for it to answer again are sent at once: those whose last tools/call got no
@@ -349,26 +327,17 @@ private:
     // (its polls failed, or nothing had heard from it yet), so a server that answers polls but
     // keeps failing calls gets no more calls than the backoff allows.
     void serverAnswered(qint64 serverId, bool evenIfOnline);
-    void sendWaitingCases(qint64 serverId);
-    // Back in the queue, unless it is no longer unsent (another process sent it); false then.
-    bool requeueCase(const Store::CaseRecord &c);
 
     Store::TaskStore m_store;
     Catalogue m_catalogue{m_store, [this] { flushChanges(); }};
-    Net::HttpClient *m_http = nullptr; // child: moves with the engine to its thread
     std::unique_ptr<PollScheduler> m_scheduler;
     std::unique_ptr<InputInbox> m_inbox;
     ProgressParser m_parser;
-    QHash<qint64, ServerLink *> m_links;
+    std::unique_ptr<ServerLinks> m_servers; // one client per server, its tools and state
     QHash<qint64, Store::TaskRecord> m_live;       // live tasks by id (cache of the store)
-    QSet<qint64> m_sendingCases;                   // case ids with a tools/call in flight
-    QHash<qint64, int> m_sweepConcurrency;         // sweep id -> concurrency limit
-    QHash<qint64, int> m_sweepSending;             // sweep id (0 = single calls) -> in flight
-    QMap<qint64, QList<Store::CaseRecord>> m_caseQueue; // sweep id (0 = single calls) -> unsent
     QSet<qint64> m_ttlWarned;
     QHash<qint64, int> m_noResultTries;           // task id -> 'completed' replies without a result
     QHash<qint64, double> m_lastX;                // task id -> x (iteration) of its last counted message
-    QHash<qint64, qint64> m_pendingSessionForCase; // single call -> session to attach its task to
     ChangeSet m_pending;
     QHash<qint64, int> m_pendingTaskIndex;         // task id -> index in m_pending.tasks
     QTimer m_pollTimer{this};
@@ -388,38 +357,10 @@ private:
     QTimer m_ttlTimer{this};
     std::optional<nlohmann::json> m_autoAnswers;
     bool m_monitoring = true;
-    int m_requestTimeoutMs = 30000;
     bool m_wasIdle = false;
     int m_answersInFlight = 0;
-    int m_submissionsPending = 0; // tools/list fetches before journalling
     QHash<QString, qint64> m_byServerTaskId;       // live tasks: server task id -> task id
     qint64 m_pushes = 0;
-    // Pre-task round trips (multi round-trip tools/call): case id -> the open round.
-    struct CaseRound
-    {
-        Store::CaseRecord c;
-        nlohmann::json inputRequests = nlohmann::json::object();
-        nlohmann::json requestState;                      // null when the server sent none
-        nlohmann::json answers = nlohmann::json::object(); // key -> ElicitResult
-        std::function<void(nlohmann::json)> reply;         // empty once replied
-    };
-    QHash<qint64, CaseRound> m_caseRounds;
-    QHash<qint64, int> m_caseAttempts;   // case id -> transient failures so far
-    // Cases waiting to be sent again after tools/call failed: on their retry timer, or deferred
-    // (retries ran out). Their server answering again sends them (sendWaitingCases()).
-    struct CaseWait
-    {
-        Store::CaseRecord c;
-        quint64 timer = 0;     // the retry timer's token: a timer that is not current does nothing
-        bool noAnswer = false; // the last failure got no answer (not the server's "later")
-        bool deferred = false;
-    };
-    QHash<qint64, CaseWait> m_caseWaits; // case id -> its wait
-    quint64 m_caseWaitTimers = 0;        // tokens handed out
-    int m_caseRetryLimit = 6;
-    qint64 m_caseRetryBaseMs = 1000;
-    int m_lowSpeedBytesPerSec = 1024;
-    int m_lowSpeedWindowMs = 30000;
     QHash<qint64, int> m_wrongTask;      // task id -> tasks/get answers about another task in a row
     int m_wrongTaskLimit = 5;
     QHash<qint64, QString> m_fieldWarned; // task id -> the last field warning logged
@@ -428,6 +369,8 @@ private:
     std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)
     std::unique_ptr<Review> m_review;     // notes, tags, baselines, paused sweeps
     JobFollower m_jobs{*this};            // jobs through a server's job adapter
+    std::unique_ptr<SweepSubmitter> m_submitter; // journals and sends cases
+    std::unique_ptr<HandleExchange> m_handles;   // task references of other clients
 };
 
 } // namespace Eddy::Monitor

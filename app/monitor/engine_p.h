@@ -3,6 +3,7 @@
 // Private to the Engine sources: the helpers and the server link its parts share.
 
 #include "app/monitor/engine.h"
+#include "app/monitor/serverlinks.h"
 #include "app/monitor/isotime.h"
 #include "app/monitor/outcome.h"
 #include "app/monitor/log.h"
@@ -178,21 +179,5 @@ constexpr int s_pollFirstAnswerTries = 60;
 
 } // namespace
 
-struct Engine::ServerLink
-{
-    Store::ServerRecord record;
-    Mcp::Client *client = nullptr;
-    bool toolsFetched = false;
-    bool fetchingTools = false;
-    std::vector<std::function<void(const json &, const QString &)>> waitingForTools;
-    ServerState state = ServerState::Unknown;
-    // Pushes only accelerate polling: one listen stream per server over its live tasks, reopened
-    // (debounced) when that set grows; given up when the server cannot listen.
-    QPointer<Mcp::Listen> listen;
-    QTimer *listenTimer = nullptr;
-    bool listenUnsupported = false;
-    int listenFailures = 0;
-    int listenPostponed = 0; // reopens put off while a sweep is being sent
-};
 
 } // namespace Eddy::Monitor

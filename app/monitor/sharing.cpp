@@ -1,4 +1,5 @@
 #include "app/monitor/sharing.h"
+#include "app/monitor/sweepsubmitter.h"
 #include "app/monitor/engine.h"
 #include "app/monitor/log.h"
 #include "app/monitor/review.h"
@@ -299,7 +300,7 @@ void Sharing::check(bool force)
             continue;
         m_knownSweeps.insert(id);
         if (const auto s = store.sweep(id)) {
-            m_engine.m_sweepConcurrency[id] = std::max(1, s->concurrency);
+            m_engine.m_submitter->setConcurrency(id, s->concurrency);
             sweeps << *s;
         }
     }

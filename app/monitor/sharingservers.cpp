@@ -48,7 +48,7 @@ void Sharing::checkServers(const QList<qint64> &serverIds)
         if (active) {
             if (m_activeServers.contains(id)) {
                 edited = true; // its name, URL or token: listed again
-                m_engine.relinkServer(id); // a new URL or token: a new client (engineclients.cpp)
+                m_engine.relinkServer(id); // a new URL or token: a new client (serverlinks.h)
             } else {
                 added << id; // new, or a removed one brought back
             }

@@ -1,4 +1,5 @@
 #include "app/monitor/streamedfollower.h"
+#include "app/monitor/sweepsubmitter.h"
 
 #include "app/mcp/client.h"
 #include "app/monitor/engine.h"
@@ -31,7 +32,7 @@ void StreamedFollower::opened(const Store::CaseRecord &c, Mcp::CallJob *job)
     if (auto stored = m_hub.m_store.task(*id))
         t = *stored;
     m_rows.insert(c.id, Row{t, std::nullopt, job, false, false});
-    if (auto sess = m_hub.m_pendingSessionForCase.take(c.id))
+    if (auto sess = m_hub.m_submitter->takeSessionForCase(c.id))
         m_hub.m_store.attachTask(sess, *id);
     qCInfo(lcMonitor, "case %lld: streamed call, task %lld", c.id, *id);
     emit m_hub.caseSubmitted(c.id, *id);

@@ -1,18 +1,21 @@
-#include "app/monitor/engine.h"
+#include "app/monitor/handleexchange.h"
 #include "app/monitor/engine_p.h"
 #include "app/monitor/taskhandle.h"
 
 namespace Eddy::Monitor {
 
-// ---------------------------------------------------------------- task handles (docs/interop.md)
+HandleExchange::HandleExchange(Engine &hub)
+    : m_hub(hub)
+{
+}
 
-HandleImportReport Engine::importHandles(const QByteArray &fileContent,
-                                         const QString &sessionName,
-                                         const QString &serverUrl)
+HandleImportReport HandleExchange::importHandles(const QByteArray &fileContent,
+                                                 const QString &sessionName,
+                                                 const QString &serverUrl)
 {
     using Outcome = HandleImportReport::Line::Outcome;
     HandleImportReport report;
-    if (!isOpen()) {
+    if (!m_hub.isOpen()) {
         report.fileError = TaskHandle::tr("the task store is not open");
         return report;
     }
@@ -23,7 +26,7 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent,
 
     // Eddy's endpoint id of every known server, plus the one the user offers to add.
     QHash<QString, Store::ServerRecord> byEndpoint;
-    for (const Store::ServerRecord &s : m_store.servers())
+    for (const Store::ServerRecord &s : m_hub.m_store.servers())
         byEndpoint.insert(TaskHandle::endpointIdForServer(s.url), s);
     const QString offeredEndpoint
         = serverUrl.isEmpty() ? QString() : TaskHandle::endpointIdForServer(serverUrl);
@@ -41,12 +44,12 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent,
         auto server = byEndpoint.constFind(ref.endpointId);
         if (server == byEndpoint.constEnd() && !offeredEndpoint.isEmpty()
             && ref.endpointId == offeredEndpoint) {
-            const qint64 id = addServer(serverUrl);
-            if (auto added = id >= 0 ? m_store.server(id) : std::nullopt) {
+            const qint64 id = m_hub.addServer(serverUrl);
+            if (auto added = id >= 0 ? m_hub.m_store.server(id) : std::nullopt) {
                 server = byEndpoint.insert(ref.endpointId, *added);
             } else {
                 line.message = TaskHandle::tr("cannot add the server %1: %2")
-                                   .arg(serverUrl, m_store.lastError());
+                                   .arg(serverUrl, m_hub.m_store.lastError());
                 report.lines << line;
                 continue;
             }
@@ -98,9 +101,9 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent,
         t.statusMessage = TaskHandle::tr("handed over by another client");
         t.nextPollAtMs = now;
         bool existed = false;
-        const auto id = m_store.importTask(t, &existed);
+        const auto id = m_hub.m_store.importTask(t, &existed);
         if (!id) {
-            line.message = m_store.lastError();
+            line.message = m_hub.m_store.lastError();
             report.lines << line;
             continue;
         }
@@ -111,42 +114,42 @@ HandleImportReport Engine::importHandles(const QByteArray &fileContent,
             continue; // a second import changes nothing
         if (!sessionName.isEmpty()) {
             if (!sessionId) {
-                if (auto s = m_store.sessionByName(sessionName))
+                if (auto s = m_hub.m_store.sessionByName(sessionName))
                     sessionId = s->id;
-                else if (auto created = m_store.createSession(sessionName))
+                else if (auto created = m_hub.m_store.createSession(sessionName))
                     sessionId = *created;
             }
             if (sessionId)
-                m_store.attachTask(*sessionId, *id);
+                m_hub.m_store.attachTask(*sessionId, *id);
         }
         qCInfo(lcMonitor,
                "task %lld: imported a handle (%s) of server %lld",
                *id,
                qPrintable(TaskHandle::redacted(ref.taskId)),
                server->id);
-        if (auto stored = m_store.task(*id)) {
-            queueChange(*stored);
-            if (m_monitoring)
-                trackLive(*stored, now);
+        if (auto stored = m_hub.m_store.task(*id)) {
+            m_hub.queueChange(*stored);
+            if (m_hub.m_monitoring)
+                m_hub.trackLive(*stored, now);
         }
     }
-    armPollTimer();
-    checkIdle();
+    m_hub.armPollTimer();
+    m_hub.checkIdle();
     return report;
 }
 
-HandleExport Engine::exportHandles(const Store::TaskQuery &query,
-                                   const QList<qint64> &taskIds,
-                                   const QString &sessionName)
+HandleExport HandleExchange::exportHandles(const Store::TaskQuery &query,
+                                           const QList<qint64> &taskIds,
+                                           const QString &sessionName)
 {
     HandleExport out;
-    if (!isOpen()) {
+    if (!m_hub.isOpen()) {
         out.error = TaskHandle::tr("the task store is not open");
         return out;
     }
     Store::TaskQuery q = query;
     if (!sessionName.isEmpty()) {
-        const auto session = m_store.sessionByName(sessionName);
+        const auto session = m_hub.m_store.sessionByName(sessionName);
         if (!session) {
             out.error = TaskHandle::tr("there is no session \"%1\" (eddyctl sessions lists them)")
                             .arg(sessionName);
@@ -155,7 +158,7 @@ HandleExport Engine::exportHandles(const Store::TaskQuery &query,
         q.sessionId = session->id;
     }
     QHash<qint64, std::optional<Store::ServerRecord>> servers;
-    const QList<Store::TaskRecord> tasks = m_store.tasks(q);
+    const QList<Store::TaskRecord> tasks = m_hub.m_store.tasks(q);
     for (const Store::TaskRecord &t : tasks) {
         if (!taskIds.isEmpty() && !taskIds.contains(t.id))
             continue;
@@ -173,7 +176,7 @@ HandleExport Engine::exportHandles(const Store::TaskQuery &query,
             continue;
         }
         if (!servers.contains(t.serverId))
-            servers.insert(t.serverId, m_store.server(t.serverId));
+            servers.insert(t.serverId, m_hub.m_store.server(t.serverId));
         const auto &server = servers[t.serverId];
         if (!server) {
             out.skipped << TaskHandle::tr("task %1: its server is no longer configured").arg(t.id);

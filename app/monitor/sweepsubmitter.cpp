@@ -1,6 +1,8 @@
-#include "app/monitor/engine.h"
+#include "app/monitor/sweepsubmitter.h"
 #include "app/monitor/engine_p.h"
+#include "app/monitor/jobfollower.h"
 #include "app/monitor/review.h"
+#include "app/monitor/streamedfollower.h"
 #include "app/monitor/sweepexport.h"
 
 #include <algorithm>
@@ -29,75 +31,78 @@ bool gotNoAnswer(const Mcp::Error &e)
 
 } // namespace
 
-// ---------------------------------------------------------------- submission
-
-void Engine::submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId)
+SweepSubmitter::SweepSubmitter(Engine &hub)
+    : m_hub(hub)
 {
-    if (isReadOnly()) {
-        emit submissionRejected(readOnlyMessage());
+}
+
+void SweepSubmitter::submitSweep(qint64 serverId, const QByteArray &specJson, std::optional<qint64> sessionId)
+{
+    if (m_hub.isReadOnly()) {
+        emit m_hub.submissionRejected(Engine::readOnlyMessage());
         return;
     }
     QString error;
     const auto spec = SweepSpec::fromText(specJson, &error);
     if (!spec) {
-        emit submissionRejected(error);
+        emit m_hub.submissionRejected(error);
         return;
     }
-    ++m_submissionsPending;
-    withTools(serverId, [this, serverId, spec = *spec, sessionId](const json &tools, const QString &error) {
-        --m_submissionsPending;
+    ++m_toolLookups;
+    m_hub.withTools(serverId, [this, serverId, spec = *spec, sessionId](const json &tools, const QString &error) {
+        --m_toolLookups;
         if (!error.isEmpty()) {
-            emit submissionRejected(error);
-            checkIdle();
+            emit m_hub.submissionRejected(error);
+            m_hub.checkIdle();
             return;
         }
         QStringList names;
         const json schema = toolSchema(tools, spec.tool, &names);
         if (schema.is_null()) {
-            emit submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
+            emit m_hub.submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
                                         .arg(spec.tool, names.join(QStringLiteral(", "))));
-            checkIdle();
+            m_hub.checkIdle();
             return;
         }
         QStringList problems;
         auto cases = SweepExpander::expand(spec, schema, &problems);
         if (!cases) {
-            emit submissionRejected(QStringLiteral("The sweep was not submitted: %1")
+            emit m_hub.submissionRejected(QStringLiteral("The sweep was not submitted: %1")
                                         .arg(problems.join(QStringLiteral("; "))));
-            checkIdle();
+            m_hub.checkIdle();
             return;
         }
-        startSubmission(serverId, spec.tool, std::move(*cases), schema, spec.raw, spec.concurrency,
-                        sessionId, false);
+        start(serverId, spec.tool, std::move(*cases), schema, spec.raw, spec.concurrency,
+              sessionId, false, std::nullopt);
     });
 }
 
-void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
+void SweepSubmitter::callOnce(qint64 serverId, const QString &tool, const QByteArray &argumentsJson,
                       std::optional<qint64> sessionId, std::optional<qint64> parentCaseId)
 {
-    if (isReadOnly()) {
-        emit submissionRejected(readOnlyMessage());
+    if (m_hub.isReadOnly()) {
+        emit m_hub.submissionRejected(Engine::readOnlyMessage());
         return;
     }
     const json args = json::parse(argumentsJson.constBegin(), argumentsJson.constEnd(), nullptr, false);
     if (args.is_discarded() || !args.is_object()) {
-        emit submissionRejected(QStringLiteral("The arguments must be a JSON object, e.g. {\"reynolds\": 100}."));
+        emit m_hub.submissionRejected(QStringLiteral("The arguments must be a JSON object, e.g. {\"reynolds\": 100}."));
         return;
     }
-    ++m_submissionsPending;
-    withTools(serverId, [this, serverId, tool, args, sessionId, parentCaseId](const json &tools, const QString &error) {
-        --m_submissionsPending;
+    ++m_toolLookups;
+    m_hub.withTools(serverId, [this, serverId, tool, args, sessionId, parentCaseId](const json &tools, const QString &error) {
+        --m_toolLookups;
         if (!error.isEmpty()) {
-            emit submissionRejected(error);
-            checkIdle();
+            emit m_hub.submissionRejected(error);
+            m_hub.checkIdle();
             return;
         }
         QStringList names;
         const json schema = toolSchema(tools, tool, &names);
         if (schema.is_null()) {
-            emit submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
+            emit m_hub.submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
                                         .arg(tool, names.join(QStringLiteral(", "))));
-            checkIdle();
+            m_hub.checkIdle();
             return;
         }
         json probe = args;
@@ -114,16 +119,16 @@ void Engine::callOnce(qint64 serverId, const QString &tool, const QByteArray &ar
                     probe.erase(name);
         const QStringList problems = SchemaValidator::validate(probe, schema);
         if (!problems.isEmpty()) {
-            emit submissionRejected(QStringLiteral("The call was not sent: %1").arg(problems.join(QStringLiteral("; "))));
-            checkIdle();
+            emit m_hub.submissionRejected(QStringLiteral("The call was not sent: %1").arg(problems.join(QStringLiteral("; "))));
+            m_hub.checkIdle();
             return;
         }
-        startSubmission(serverId, tool, {args}, schema, nlohmann::ordered_json(), s_singleCallConcurrency, sessionId, true,
-                        parentCaseId);
+        start(serverId, tool, {args}, schema, nlohmann::ordered_json(), s_singleCallConcurrency,
+              sessionId, true, parentCaseId);
     });
 }
 
-void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<json> caseArgs,
+void SweepSubmitter::start(qint64 serverId, const QString &tool, std::vector<json> caseArgs,
                              const json &inputSchema, const nlohmann::ordered_json &specRaw, int concurrency,
                              std::optional<qint64> sessionId, bool single,
                              std::optional<qint64> parentCaseId)
@@ -156,13 +161,13 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
         // sweep at the parent's case index, and the sweep shows it instead of the earlier one.
         // A changed varied value is a new point of its own and stays a single call.
         if (parentCaseId) {
-            if (const auto parent = m_store.caseRecord(*parentCaseId); parent && parent->sweepId) {
+            if (const auto parent = m_hub.m_store.caseRecord(*parentCaseId); parent && parent->sweepId) {
                 json mine = json::parse(c.arguments.toStdString(), nullptr, false);
                 json theirs = json::parse(parent->arguments.toStdString(), nullptr, false);
                 if (mine.is_object() && theirs.is_object()) {
                     mine.erase("idempotency_key");
                     theirs.erase("idempotency_key");
-                    const auto sweep = m_store.sweep(*parent->sweepId);
+                    const auto sweep = m_hub.m_store.sweep(*parent->sweepId);
                     const QStringList varied = sweep ? SweepExport::variedNames(sweep->spec) : QStringList();
                     const auto sameValue = [&mine, &theirs](const QString &name) {
                         const std::string key = name.toStdString();
@@ -181,17 +186,17 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
                 }
             }
         }
-        if (!m_store.journalCase(c)) {
-            emit submissionRejected(m_store.lastError());
-            checkIdle();
+        if (!m_hub.m_store.journalCase(c)) {
+            emit m_hub.submissionRejected(m_hub.m_store.lastError());
+            m_hub.checkIdle();
             return;
         }
         if (sessionId)
-            m_pendingSessionForCase.insert(c.id, *sessionId);
+            m_sessionForCase.insert(c.id, *sessionId);
         if (!c.note.isEmpty() || !c.tags.isEmpty()) // a re-run starts with its case's words
-            emit m_review->caseReviewChanged({c});
-        enqueueCase(c);
-        emit callJournalled(c.id);
+            emit m_hub.m_review->caseReviewChanged({c});
+        enqueue(c);
+        emit m_hub.callJournalled(c.id);
     } else {
         Store::SweepRecord sweep;
         sweep.serverId = serverId;
@@ -199,31 +204,31 @@ void Engine::startSubmission(qint64 serverId, const QString &tool, std::vector<j
         sweep.tool = tool;
         sweep.spec = QString::fromStdString(specRaw.dump());
         sweep.concurrency = concurrency;
-        if (!m_store.journalSweep(sweep, cases)) {
-            emit submissionRejected(m_store.lastError());
-            checkIdle();
+        if (!m_hub.m_store.journalSweep(sweep, cases)) {
+            emit m_hub.submissionRejected(m_hub.m_store.lastError());
+            m_hub.checkIdle();
             return;
         }
         m_sweepConcurrency[sweep.id] = std::max(1, concurrency);
         for (const Store::CaseRecord &c : std::as_const(cases))
-            enqueueCase(c);
-        emit sweepSubmitted(sweep.id, int(cases.size()));
+            enqueue(c);
+        emit m_hub.sweepSubmitted(sweep.id, int(cases.size()));
     }
-    pumpSubmissions();
+    pump();
 }
 
-void Engine::enqueueCase(const Store::CaseRecord &c)
+void SweepSubmitter::enqueue(const Store::CaseRecord &c)
 {
-    m_caseQueue[c.sweepId.value_or(0)].append(c);
+    m_queue[c.sweepId.value_or(0)].append(c);
 }
 
-void Engine::pumpSubmissions()
+void SweepSubmitter::pump()
 {
-    if (!m_monitoring || !isOpen())
+    if (!m_hub.m_monitoring || !m_hub.isOpen())
         return;
-    for (auto it = m_caseQueue.begin(); it != m_caseQueue.end(); ++it) {
+    for (auto it = m_queue.begin(); it != m_queue.end(); ++it) {
         const qint64 sweepKey = it.key();
-        if (m_review->isPaused(sweepKey))
+        if (m_hub.m_review->isPaused(sweepKey))
             continue; // its unsent cases wait for Resume (review.h)
         const int limit = sweepKey == 0 ? s_singleCallConcurrency : m_sweepConcurrency.value(sweepKey, 4);
         QList<Store::CaseRecord> &queue = it.value();
@@ -238,17 +243,17 @@ void Engine::pumpSubmissions()
     }
 }
 
-void Engine::sendCase(const Store::CaseRecord &c)
+void SweepSubmitter::sendCase(const Store::CaseRecord &c)
 {
     const qint64 sweepKey = c.sweepId.value_or(0);
-    ServerLink *l = link(c.serverId);
+    Engine::ServerLink *l = m_hub.link(c.serverId);
     if (!l) {
-        m_store.markCaseRejected(c.id, QStringLiteral("{\"message\":\"unknown server\"}"));
-        emit caseRejected(c.id, QStringLiteral("The case's server is no longer configured."));
+        m_hub.m_store.markCaseRejected(c.id, QStringLiteral("{\"message\":\"unknown server\"}"));
+        emit m_hub.caseRejected(c.id, QStringLiteral("The case's server is no longer configured."));
         return;
     }
-    m_store.markCaseSent(c.id);
-    m_sendingCases.insert(c.id);
+    m_hub.m_store.markCaseSent(c.id);
+    m_sending.insert(c.id);
     ++m_sweepSending[sweepKey];
     // A round trip journalled before a restart: resumed with the server's requestState once
     // every question of the round has an answer (asked again first when some has none).
@@ -257,7 +262,7 @@ void Engine::sendCase(const Store::CaseRecord &c)
                              : json::parse(c.pendingInput.toStdString(), nullptr, false);
     if (journal.is_object() && journal.value("inputRequests", json()).is_object()
         && !journal["inputRequests"].empty()) {
-        CaseRound &round = m_caseRounds[c.id];
+        CaseRound &round = m_rounds[c.id];
         round.c = c;
         round.inputRequests = journal["inputRequests"];
         round.requestState = journal.value("requestState", json());
@@ -274,24 +279,24 @@ void Engine::sendCase(const Store::CaseRecord &c)
         qCInfo(lcMonitor, "case %lld: the server's question before starting is still open; "
                           "asking it again", c.id);
         round.reply = [this, id = c.id](json) {
-            const auto it = m_caseRounds.constFind(id);
-            if (it != m_caseRounds.constEnd() && isOpen())
+            const auto it = m_rounds.constFind(id);
+            if (it != m_rounds.constEnd() && m_hub.isOpen())
                 startCall(it->c, true);
         };
-        askCase(c.id);
+        ask(c.id);
         return;
     }
     startCall(c, false);
 }
 
-void Engine::startCall(const Store::CaseRecord &c, bool resumed)
+void SweepSubmitter::startCall(const Store::CaseRecord &c, bool resumed)
 {
-    ServerLink *l = link(c.serverId);
+    Engine::ServerLink *l = m_hub.link(c.serverId);
     if (!l) {
-        m_sendingCases.remove(c.id);
+        m_sending.remove(c.id);
         --m_sweepSending[c.sweepId.value_or(0)];
-        m_store.markCaseRejected(c.id, QStringLiteral("{\"message\":\"unknown server\"}"));
-        emit caseRejected(c.id, QStringLiteral("The case's server is no longer configured."));
+        m_hub.m_store.markCaseRejected(c.id, QStringLiteral("{\"message\":\"unknown server\"}"));
+        emit m_hub.caseRejected(c.id, QStringLiteral("The case's server is no longer configured."));
         return;
     }
     const json args = json::parse(c.arguments.toStdString(), nullptr, false);
@@ -299,7 +304,7 @@ void Engine::startCall(const Store::CaseRecord &c, bool resumed)
     const auto trace = Mcp::TraceContext::fromTraceparent(c.traceparent.toLatin1());
     options.traceparent = trace.isValid() ? trace.newTraceparent() : QByteArray();
     if (resumed) {
-        const CaseRound &round = m_caseRounds[c.id];
+        const CaseRound &round = m_rounds[c.id];
         options.resumeRequestState = round.requestState;
         json responses = json::object();
         for (auto it = round.inputRequests.begin(); it != round.inputRequests.end(); ++it)
@@ -311,78 +316,78 @@ void Engine::startCall(const Store::CaseRecord &c, bool resumed)
     // Multi round trip before any task exists: each round is journalled with the case, then its
     // questions go to whoever answers them (the inbox, eddyctl, the agent, --answers).
     options.onInputRequired = [this, c](const json &requestState, const json &inputRequests) {
-        CaseRound &round = m_caseRounds[c.id];
+        CaseRound &round = m_rounds[c.id];
         round.c = c;
         round.requestState = requestState;
         round.inputRequests = inputRequests.is_object() ? inputRequests : json::object();
         round.answers = json::object();
         round.reply = nullptr;
-        journalCaseQuestion(c.id);
+        journalQuestion(c.id);
     };
     // The job exists by the time its stream opens (never inside callTool()).
     auto callJob = std::make_shared<QPointer<Mcp::CallJob>>();
-    options.onStreamOpened = [this, c, callJob] { m_streamed.opened(c, *callJob); };
-    options.onNotification = [this, caseId](const json &n) { m_streamed.notification(caseId, n); };
+    options.onStreamOpened = [this, c, callJob] { m_hub.m_streamed.opened(c, *callJob); };
+    options.onNotification = [this, caseId](const json &n) { m_hub.m_streamed.notification(caseId, n); };
     options.inputHandler = [this, caseId](const json &, Mcp::CallOptions::Reply reply) {
-        auto it = m_caseRounds.find(caseId);
-        if (it == m_caseRounds.end())
+        auto it = m_rounds.find(caseId);
+        if (it == m_rounds.end())
             return;
         it->reply = std::move(reply);
-        askCase(caseId);
+        ask(caseId);
     };
     Mcp::CallJob *job = l->client->callTool(c.tool, args.is_discarded() ? json::object() : args, options);
     *callJob = job;
-    connect(job, &Mcp::Job::finished, this, [this, job, c, resumed] { callFinished(c, job, resumed); });
+    QObject::connect(job, &Mcp::Job::finished, &m_hub, [this, job, c, resumed] { callFinished(c, job, resumed); });
 }
 
-void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool resumed)
+void SweepSubmitter::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool resumed)
 {
     const qint64 sweepKey = c.sweepId.value_or(0);
-    m_sendingCases.remove(c.id);
+    m_sending.remove(c.id);
     --m_sweepSending[sweepKey];
-    if (m_streamed.finished(c, job)) {
-        m_caseAttempts.remove(c.id);
-        pumpSubmissions();
-        checkIdle();
+    if (m_hub.m_streamed.finished(c, job)) {
+        m_attempts.remove(c.id);
+        pump();
+        m_hub.checkIdle();
         return;
     }
     const qint64 now = nowMs();
     if (job->hasError() || job->kind() == Mcp::CallJob::Kind::Error) {
         const Mcp::Error e = job->error();
-        const auto server = m_store.server(c.serverId);
+        const auto server = m_hub.m_store.server(c.serverId);
         if (e.kind() == Mcp::Error::Kind::Aborted && (!server || server->retired)) {
             // Its server was removed by another process (endServerCalls()), which stored the
             // case rejected, or deleted it.
-            m_caseRounds.remove(c.id);
-            m_caseAttempts.remove(c.id);
-            emit caseRejected(c.id, tr("Not sent: its server was removed from Eddy."));
+            m_rounds.remove(c.id);
+            m_attempts.remove(c.id);
+            emit m_hub.caseRejected(c.id, Engine::tr("Not sent: its server was removed from Eddy."));
         } else if (e.isTransient() || e.kind() == Mcp::Error::Kind::Aborted) {
-            retryCase(c, e);
-        } else if (resumed && m_caseRounds.contains(c.id)) {
+            retry(c, e);
+        } else if (resumed && m_rounds.contains(c.id)) {
             // The server would not take a round trip resumed from the journal (its requestState
             // may have expired): start the call afresh, once, with the same idempotency key.
             qCWarning(lcMonitor, "case %lld: the resumed round trip was refused (%s); sending the "
                                  "call afresh", c.id, qPrintable(e.message()));
-            m_caseRounds.remove(c.id);
-            m_store.setCasePendingInput(c.id, {});
+            m_rounds.remove(c.id);
+            m_hub.m_store.setCasePendingInput(c.id, {});
             Store::CaseRecord fresh = c;
             fresh.pendingInput.clear();
-            enqueueCase(fresh);
+            enqueue(fresh);
         } else {
-            m_caseRounds.remove(c.id);
-            m_caseAttempts.remove(c.id);
-            m_store.setCasePendingInput(c.id, {});
-            m_store.markCaseRejected(c.id, errorJson(e));
-            emit caseRejected(c.id, e.message());
+            m_rounds.remove(c.id);
+            m_attempts.remove(c.id);
+            m_hub.m_store.setCasePendingInput(c.id, {});
+            m_hub.m_store.markCaseRejected(c.id, errorJson(e));
+            emit m_hub.caseRejected(c.id, e.message());
         }
-        pumpSubmissions();
-        checkIdle();
+        pump();
+        m_hub.checkIdle();
         return;
     }
-    m_caseAttempts.remove(c.id);
-    serverAnswered(c.serverId, true); // its other waiting cases need not wait any longer
-    if (m_caseRounds.remove(c.id) > 0 || !c.pendingInput.isEmpty())
-        m_store.setCasePendingInput(c.id, {});
+    m_attempts.remove(c.id);
+    m_hub.serverAnswered(c.serverId, true); // its other waiting cases need not wait any longer
+    if (m_rounds.remove(c.id) > 0 || !c.pendingInput.isEmpty())
+        m_hub.m_store.setCasePendingInput(c.id, {});
     Store::TaskRecord t = taskOfCase(c);
     t.firstSeenAtMs = now;
     if (job->kind() == Mcp::CallJob::Kind::Task) {
@@ -391,50 +396,50 @@ void Engine::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job, bool re
         fillFromState(t, st);
         for (const QString &w : st.warnings)
             qCWarning(lcMonitor, "case %lld: %s", c.id, qPrintable(w));
-        t.nextPollAtMs = now + m_scheduler->clampedInterval(t.pollIntervalMs);
-    } else if (!m_jobs.adopt(c, job->callResult(), job->isToolError(), t)) {
+        t.nextPollAtMs = now + m_hub.m_scheduler->clampedInterval(t.pollIntervalMs);
+    } else if (!m_hub.m_jobs.adopt(c, job->callResult(), job->isToolError(), t)) {
         t.status = Store::TaskStatus::Completed;
         t.result = QString::fromStdString(job->callResult().dump());
         t.isToolError = job->isToolError();
         t.finishedAtMs = now;
     }
-    const auto id = m_store.recordTaskForCase(c.id, t);
+    const auto id = m_hub.m_store.recordTaskForCase(c.id, t);
     if (!id) {
-        qCWarning(lcMonitor) << "cannot store a task handle:" << m_store.lastError();
-        emit operationFailed(m_store.lastError());
-        pumpSubmissions();
-        checkIdle();
+        qCWarning(lcMonitor) << "cannot store a task handle:" << m_hub.m_store.lastError();
+        emit m_hub.operationFailed(m_hub.m_store.lastError());
+        pump();
+        m_hub.checkIdle();
         return;
     }
-    if (auto sess = m_pendingSessionForCase.take(c.id))
-        m_store.attachTask(sess, *id);
-    if (auto stored = m_store.task(*id))
+    if (auto sess = m_sessionForCase.take(c.id))
+        m_hub.m_store.attachTask(sess, *id);
+    if (auto stored = m_hub.m_store.task(*id))
         t = *stored;
-    emit caseSubmitted(c.id, t.id);
-    queueChange(t);
+    emit m_hub.caseSubmitted(c.id, t.id);
+    m_hub.queueChange(t);
     if (t.isLive()) {
-        trackLive(t, t.nextPollAtMs);
+        m_hub.trackLive(t, t.nextPollAtMs);
     } else if (!t.serverTaskId.isEmpty() && t.result.isEmpty() && t.error.isEmpty()) {
         // A terminal seed carries no payload: fetch it once.
-        trackLive(t, now);
+        m_hub.trackLive(t, now);
     } else {
-        queueFinished(t);
-        emit taskFinished(t);
+        m_hub.queueFinished(t);
+        emit m_hub.taskFinished(t);
     }
-    pumpSubmissions();
-    armPollTimer();
-    checkIdle();
+    pump();
+    m_hub.armPollTimer();
+    m_hub.checkIdle();
 }
 
-void Engine::retryCase(const Store::CaseRecord &c, const Mcp::Error &e)
+void SweepSubmitter::retry(const Store::CaseRecord &c, const Mcp::Error &e)
 {
     // Not answered: try again later with the same key (the server dedups), with backoff and a
     // message per attempt; after the last one the case stays journalled for a later run. Either
-    // way its server answering again sends it at once (serverAnswered()).
-    const int attempt = ++m_caseAttempts[c.id];
-    if (attempt > m_caseRetryLimit) {
-        m_caseAttempts.remove(c.id);
-        m_caseWaits.insert(c.id, CaseWait{c, 0, true, true});
+    // way its server answering again sends it at once (m_hub.serverAnswered()).
+    const int attempt = ++m_attempts[c.id];
+    if (attempt > m_retryLimit) {
+        m_attempts.remove(c.id);
+        m_waits.insert(c.id, CaseWait{c, 0, true, true});
         QString last = e.message();
         if (!last.endsWith(QLatin1Char('.')))
             last += QLatin1Char('.');
@@ -445,68 +450,54 @@ void Engine::retryCase(const Store::CaseRecord &c, const Mcp::Error &e)
                            "or run eddyctl watch (or reopen Eddy) to send it again.")
                 .arg(c.tool).arg(c.id).arg(attempt).arg(last);
         qCWarning(lcMonitor).noquote() << message;
-        emit caseDeferred(c.id, message);
+        emit m_hub.caseDeferred(c.id, message);
         return;
     }
     QString why = e.message();
     while (why.endsWith(QLatin1Char('.')))
         why.chop(1);
-    const qint64 backoff = m_caseRetryBaseMs << std::min(attempt - 1, 16);
+    const qint64 backoff = m_retryBaseMs << std::min(attempt - 1, 16);
     const qint64 delay = std::min<qint64>(std::max<qint64>(e.retryAfterMs(), backoff), 60000);
     const QString message = QStringLiteral("%1; retry %2 of %3 in %4 s (re-sent with the same "
                                            "idempotency key)")
                                 .arg(why)
                                 .arg(attempt)
-                                .arg(m_caseRetryLimit)
+                                .arg(m_retryLimit)
                                 .arg(double(delay) / 1000.0, 0, 'g', 3);
     qCWarning(lcMonitor, "case %lld: %s", c.id, qPrintable(message));
-    const quint64 timer = ++m_caseWaitTimers;
-    m_caseWaits.insert(c.id, CaseWait{c, timer, gotNoAnswer(e), false});
-    emit caseRetrying(c.id, attempt, m_caseRetryLimit, delay, message);
-    QTimer::singleShot(int(delay), this, [this, id = c.id, timer] {
-        const auto it = m_caseWaits.constFind(id);
-        if (it == m_caseWaits.constEnd() || it->timer != timer)
+    const quint64 timer = ++m_waitTimers;
+    m_waits.insert(c.id, CaseWait{c, timer, gotNoAnswer(e), false});
+    emit m_hub.caseRetrying(c.id, attempt, m_retryLimit, delay, message);
+    QTimer::singleShot(int(delay), &m_hub, [this, id = c.id, timer] {
+        const auto it = m_waits.constFind(id);
+        if (it == m_waits.constEnd() || it->timer != timer)
             return; // sent already (its server answered again), or the engine was closed
-        requeueCase(m_caseWaits.take(id).c);
-        pumpSubmissions();
-        checkIdle();
+        requeue(m_waits.take(id).c);
+        pump();
+        m_hub.checkIdle();
     });
 }
 
-bool Engine::requeueCase(const Store::CaseRecord &c)
+bool SweepSubmitter::requeue(const Store::CaseRecord &c)
 {
-    const auto stored = m_store.caseRecord(c.id);
+    const auto stored = m_hub.m_store.caseRecord(c.id);
     if (stored && stored->state != Store::CaseState::Pending && stored->state != Store::CaseState::Sent) {
-        m_caseAttempts.remove(c.id); // another process on the database sent it meanwhile
+        m_attempts.remove(c.id); // another process on the database sent it meanwhile
         return false;
     }
     Store::CaseRecord again = c;
     if (stored)
         again.pendingInput = stored->pendingInput;
-    enqueueCase(again);
+    enqueue(again);
     return true;
 }
 
-void Engine::serverAnswered(qint64 serverId, bool evenIfOnline)
+void SweepSubmitter::sendWaitingCases(qint64 serverId)
 {
-    ServerLink *l = link(serverId);
-    if (!l)
-        return;
-    const bool wasDown = l->state != ServerState::Online;
-    if (wasDown) {
-        l->state = ServerState::Online;
-        emit serverStateChanged(serverId, ServerState::Online, {}, false);
-    }
-    if (wasDown || evenIfOnline)
-        sendWaitingCases(serverId);
-}
-
-void Engine::sendWaitingCases(qint64 serverId)
-{
-    if (m_caseWaits.isEmpty() || !m_monitoring || !isOpen())
+    if (m_waits.isEmpty() || !m_hub.m_monitoring || !m_hub.isOpen())
         return;
     QList<qint64> ids;
-    for (auto it = m_caseWaits.cbegin(); it != m_caseWaits.cend(); ++it)
+    for (auto it = m_waits.cbegin(); it != m_waits.cend(); ++it)
         if (it->c.serverId == serverId && (it->noAnswer || it->deferred))
             ids << it.key();
     if (ids.isEmpty())
@@ -515,112 +506,112 @@ void Engine::sendWaitingCases(qint64 serverId)
     qCInfo(lcMonitor, "server %lld answers again: sending its %d waiting case(s) now", serverId,
            int(ids.size()));
     for (qint64 id : std::as_const(ids)) {
-        const CaseWait w = m_caseWaits.take(id); // its retry timer, if any, finds nothing now
-        if (!requeueCase(w.c))
+        const CaseWait w = m_waits.take(id); // its retry timer, if any, finds nothing now
+        if (!requeue(w.c))
             continue;
         // A deferred case gets a fresh set of attempts; a waiting one uses the retry announced.
-        const int attempt = w.deferred ? 0 : m_caseAttempts.value(id);
+        const int attempt = w.deferred ? 0 : m_attempts.value(id);
         const QString message =
             w.deferred ? QStringLiteral("the server answers again; sent again now (with the same "
                                         "idempotency key)")
                        : QStringLiteral("the server answers again; retry %1 of %2 now (re-sent "
                                         "with the same idempotency key)")
                              .arg(attempt)
-                             .arg(m_caseRetryLimit);
-        emit caseRetrying(id, attempt, m_caseRetryLimit, 0, message);
+                             .arg(m_retryLimit);
+        emit m_hub.caseRetrying(id, attempt, m_retryLimit, 0, message);
     }
-    pumpSubmissions();
+    pump();
 }
 
-void Engine::journalCaseQuestion(qint64 caseId)
+void SweepSubmitter::journalQuestion(qint64 caseId)
 {
-    const auto it = m_caseRounds.constFind(caseId);
-    if (it == m_caseRounds.constEnd())
+    const auto it = m_rounds.constFind(caseId);
+    if (it == m_rounds.constEnd())
         return;
     const json journal{{"requestState", it->requestState},
                        {"inputRequests", it->inputRequests},
                        {"answers", it->answers}};
-    if (!m_store.setCasePendingInput(caseId, QString::fromStdString(journal.dump())))
-        qCWarning(lcMonitor) << "cannot journal the question of case" << caseId << ":" << m_store.lastError();
+    if (!m_hub.m_store.setCasePendingInput(caseId, QString::fromStdString(journal.dump())))
+        qCWarning(lcMonitor) << "cannot journal the question of case" << caseId << ":" << m_hub.m_store.lastError();
 }
 
-QList<Engine::CaseQuestion> Engine::pendingCaseQuestions() const
+QList<Engine::CaseQuestion> SweepSubmitter::pendingCaseQuestions() const
 {
-    QList<CaseQuestion> out;
-    for (auto it = m_caseRounds.cbegin(); it != m_caseRounds.cend(); ++it) {
+    QList<Engine::CaseQuestion> out;
+    for (auto it = m_rounds.cbegin(); it != m_rounds.cend(); ++it) {
         if (!it->reply)
             continue;
         for (auto q = it->inputRequests.begin(); q != it->inputRequests.end(); ++q) {
             if (it->answers.contains(q.key()))
                 continue;
-            out << CaseQuestion{it.key(), it->c.tool, it->c.arguments, QString::fromStdString(q.key()),
+            out << Engine::CaseQuestion{it.key(), it->c.tool, it->c.arguments, QString::fromStdString(q.key()),
                                 QString::fromStdString(q.value().dump())};
         }
     }
     return out;
 }
 
-void Engine::askCase(qint64 caseId)
+void SweepSubmitter::ask(qint64 caseId)
 {
-    const auto it = m_caseRounds.constFind(caseId);
-    if (it == m_caseRounds.constEnd())
+    const auto it = m_rounds.constFind(caseId);
+    if (it == m_rounds.constEnd())
         return;
     const CaseRound round = *it; // signals may answer (and change the round) at once
     for (auto q = round.inputRequests.begin(); q != round.inputRequests.end(); ++q) {
         if (round.answers.contains(q.key()))
             continue;
-        const CaseQuestion question{caseId, round.c.tool, round.c.arguments,
+        const Engine::CaseQuestion question{caseId, round.c.tool, round.c.arguments,
                                     QString::fromStdString(q.key()),
                                     QString::fromStdString(q.value().dump())};
         qCInfo(lcMonitor, "case %lld (%s) asks \"%s\" before starting", caseId,
                qPrintable(round.c.tool), qPrintable(question.key));
-        emit caseInputRequested(question);
-        autoAnswerCase(question);
+        emit m_hub.caseInputRequested(question);
+        autoAnswer(question);
     }
 }
 
-void Engine::autoAnswerCase(const CaseQuestion &question)
+void SweepSubmitter::autoAnswer(const Engine::CaseQuestion &question)
 {
-    if (!m_autoAnswers)
+    if (!m_hub.m_autoAnswers)
         return;
     const json req = json::parse(question.request.toStdString(), nullptr, false);
     QString error;
-    const json answer = InputInbox::answerFromValues(req, *m_autoAnswers, &error);
+    const json answer = InputInbox::answerFromValues(req, *m_hub.m_autoAnswers, &error);
     if (answer.is_null()) {
-        emit operationFailed(QStringLiteral("The call of %1 (case %2), question \"%3\": %4")
+        emit m_hub.operationFailed(QStringLiteral("The call of %1 (case %2), question \"%3\": %4")
                                  .arg(question.tool).arg(question.caseId).arg(question.key, error));
         return;
     }
     answerCaseInput(question.caseId, question.key, QByteArray::fromStdString(answer.dump()));
 }
 
-void Engine::answerCaseInput(qint64 caseId, const QString &key, const QByteArray &elicitResultJson)
+void SweepSubmitter::answerCaseInput(qint64 caseId, const QString &key, const QByteArray &elicitResultJson)
 {
     const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
     if (answer.is_discarded() || !answer.is_object()) {
-        emit caseInputAnswered(caseId, key, false,
+        emit m_hub.caseInputAnswered(caseId, key, false,
                                QStringLiteral("The answer is not a JSON object; give one like "
                                               "{\"action\": \"accept\", \"content\": {...}}."));
         return;
     }
-    auto it = m_caseRounds.find(caseId);
+    auto it = m_rounds.find(caseId);
     const std::string k = key.toStdString();
-    if (it == m_caseRounds.end() || !it->reply || !it->inputRequests.contains(k)) {
-        emit caseInputAnswered(caseId, key, false,
+    if (it == m_rounds.end() || !it->reply || !it->inputRequests.contains(k)) {
+        emit m_hub.caseInputAnswered(caseId, key, false,
                                QStringLiteral("Case %1 has no open question \"%2\".").arg(caseId).arg(key));
         return;
     }
     if (it->answers.contains(k)) {
-        emit caseInputAnswered(caseId, key, false,
+        emit m_hub.caseInputAnswered(caseId, key, false,
                                QStringLiteral("The question \"%1\" of case %2 is answered already.")
                                    .arg(key).arg(caseId));
         return;
     }
     it->answers[k] = answer;
-    journalCaseQuestion(caseId); // before anything is sent: a crash resumes from here
-    emit caseInputAnswered(caseId, key, true, {});
-    it = m_caseRounds.find(caseId);
-    if (it == m_caseRounds.end() || !it->reply)
+    journalQuestion(caseId); // before anything is sent: a crash resumes from here
+    emit m_hub.caseInputAnswered(caseId, key, true, {});
+    it = m_rounds.find(caseId);
+    if (it == m_rounds.end() || !it->reply)
         return;
     for (auto q = it->inputRequests.begin(); q != it->inputRequests.end(); ++q)
         if (!it->answers.contains(q.key()))
@@ -631,6 +622,63 @@ void Engine::answerCaseInput(qint64 caseId, const QString &key, const QByteArray
     const auto reply = std::move(it->reply);
     it->reply = nullptr;
     reply(std::move(responses));
+}
+
+bool SweepSubmitter::isSubmitting() const
+{
+    if (!m_sending.isEmpty())
+        return true;
+    return std::any_of(m_queue.cbegin(), m_queue.cend(),
+                       [](const QList<Store::CaseRecord> &q) { return !q.isEmpty(); });
+}
+
+bool SweepSubmitter::hasWork() const
+{
+    if (!m_sending.isEmpty() || m_toolLookups > 0
+        || !m_attempts.isEmpty()) // a case waiting to be sent again after a failure
+        return true;
+    // A paused sweep's unsent cases are nothing to do until it is resumed.
+    for (auto it = m_queue.cbegin(); it != m_queue.cend(); ++it)
+        if (!it->isEmpty() && !m_hub.m_review->isPaused(it.key()))
+            return true;
+    return false;
+}
+
+bool SweepSubmitter::isSendingTo(qint64 serverId) const
+{
+    for (qint64 caseId : std::as_const(m_sending)) {
+        const auto c = m_hub.m_store.caseRecord(caseId);
+        if (c && c->serverId == serverId)
+            return true;
+    }
+    return std::any_of(m_rounds.cbegin(), m_rounds.cend(),
+                       [serverId](const CaseRound &round) { return round.c.serverId == serverId; });
+}
+
+void SweepSubmitter::dropServer(qint64 serverId)
+{
+    for (auto it = m_queue.begin(); it != m_queue.end(); ++it)
+        it->removeIf([serverId](const Store::CaseRecord &c) { return c.serverId == serverId; });
+    // Cases waiting to be sent again (the store has rejected them): their rows say why.
+    QList<qint64> waiting;
+    for (auto it = m_waits.cbegin(); it != m_waits.cend(); ++it)
+        if (it->c.serverId == serverId)
+            waiting << it.key();
+    for (qint64 caseId : std::as_const(waiting)) {
+        m_waits.remove(caseId);
+        m_attempts.remove(caseId);
+        emit m_hub.caseRejected(caseId, Engine::tr("Not sent: its server was removed from Eddy."));
+    }
+}
+
+void SweepSubmitter::clear()
+{
+    m_sending.clear();
+    m_sweepSending.clear();
+    m_queue.clear();
+    m_rounds.clear();
+    m_attempts.clear();
+    m_waits.clear(); // their retry timers find nothing
 }
 
 } // namespace Eddy::Monitor
