@@ -543,11 +543,8 @@ int TaskMonitor::caseLabelWidth() const
 
 int TaskMonitor::textWidth(const QString &text) const
 {
-    const QString font = m_view->font().key();
-    if (font != m_textWidthFont || m_textWidths.size() > 20000) {
+    if (m_textWidths.size() > 20000)
         m_textWidths.clear();
-        m_textWidthFont = font;
-    }
     auto it = m_textWidths.constFind(text);
     if (it == m_textWidths.constEnd())
         it = m_textWidths.insert(text, QFontMetrics(m_view->font()).horizontalAdvance(text));
@@ -556,6 +553,12 @@ int TaskMonitor::textWidth(const QString &text) const
 
 void TaskMonitor::fitColumns()
 {
+    // The widths kept are in the view's font: checked once a fit, not once a text (a font's
+    // key is a string built anew each time).
+    if (m_view->font() != m_textWidthFont) {
+        m_textWidths.clear();
+        m_textWidthFont = m_view->font();
+    }
     QHeaderView *header = m_view->horizontalHeader();
     const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
     const int caseColumn = TaskTableModel::CaseColumn;

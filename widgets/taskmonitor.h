@@ -3,6 +3,7 @@
 #include "app/monitor/outcome.h"
 #include "app/vocab/records.h"
 
+#include <QFont>
 #include <QHash>
 #include <QSet>
 #include <QWidget>
@@ -133,7 +134,7 @@ private:
     bool m_fitting = false;         // our own resizes are not the user's
     bool m_fitQueued = false;
     mutable QHash<QString, int> m_textWidths; // in m_textWidthFont
-    mutable QString m_textWidthFont;
+    QFont m_textWidthFont;
     bool m_confirmCancel = true;
     bool m_patternShown = false;
 

@@ -1,8 +1,10 @@
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
+#include "widgets/progressdelegate.h"
 #include "widgets/taskmonitor.h"
 
 #include <QComboBox>
+#include <QProxyStyle>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -30,6 +32,8 @@ private Q_SLOTS:
     void fitFollowsTheFont();
     void cancelOnlyLiveSelected();
     void paintsWithoutWidgets();
+    void repaintCopiesCellsPainted();
+    void pictureIsTheCellPainted();
 
 private:
     static TaskRecord task(qint64 id, TaskStatus status, double re);
@@ -210,6 +214,77 @@ void tst_TaskMonitor::paintsWithoutWidgets()
     QVERIFY(!image.isNull());
     // The delegate paints a bar, not a child widget.
     QVERIFY(m_monitor->view()->viewport()->findChildren<QWidget *>().isEmpty());
+}
+
+namespace {
+
+// Counts the cells the style draws (text cells and progress bars).
+class CountingStyle final : public QProxyStyle
+{
+public:
+    using QProxyStyle::QProxyStyle;
+    void drawControl(ControlElement element, const QStyleOption *option, QPainter *painter,
+                     const QWidget *widget) const override
+    {
+        if (element == CE_ItemViewItem || element == CE_ProgressBar)
+            ++drawn;
+        QProxyStyle::drawControl(element, option, painter, widget);
+    }
+    mutable int drawn = 0;
+};
+
+} // namespace
+
+void tst_TaskMonitor::repaintCopiesCellsPainted()
+{
+    // A sort or a filter repaints the rows in view; cells painted before are copied, not
+    // laid out and drawn by the style again. A changed cell is painted anew.
+    QTableView *view = m_monitor->view();
+    auto *style = new CountingStyle(QStringLiteral("Fusion"));
+    style->setParent(view);
+    view->setStyle(style);
+    view->viewport()->repaint();
+    QVERIFY(style->drawn > 0);
+    const QImage before = view->viewport()->grab().toImage();
+    style->drawn = 0;
+    view->viewport()->repaint();
+    QCOMPARE(style->drawn, 0);
+    view->sortByColumn(TaskTableModel::CaseColumn, Qt::DescendingOrder);
+    view->sortByColumn(TaskTableModel::CaseColumn, Qt::AscendingOrder);
+    view->viewport()->repaint();
+    QCOMPARE(style->drawn, 0);
+    QCOMPARE(view->viewport()->grab().toImage(), before);
+
+    m_model->applySamples({Store::ProgressSample{1, 1000, QStringLiteral("iteration"), 0, 250},
+                           Store::ProgressSample{1, 1000, QStringLiteral("max_iterations"), 0, 500}});
+    view->viewport()->repaint();
+    QVERIFY(style->drawn > 0); // task 1's bar (and its message) changed
+    QVERIFY(view->viewport()->grab().toImage() != before);
+}
+
+void tst_TaskMonitor::pictureIsTheCellPainted()
+{
+    // The pictures are the same pixels as the cells painted directly: plain and alternate
+    // rows, a selected row, the status markers, bars and left-elided case labels.
+    QTableView *view = m_monitor->view();
+    m_model->applySamples({Store::ProgressSample{1, 1000, QStringLiteral("iteration"), 0, 250},
+                           Store::ProgressSample{1, 1000, QStringLiteral("max_iterations"), 0, 500}});
+    m_monitor->selectTasks({2, 5});
+    view->horizontalHeader()->resizeSection(TaskTableModel::CaseColumn, 60); // elided
+    QTRY_COMPARE(view->horizontalHeader()->sectionSize(TaskTableModel::CaseColumn), 60);
+    auto *progress = qobject_cast<ProgressDelegate *>(view->itemDelegate());
+    auto *caseLabels = qobject_cast<ElideLeftDelegate *>(view->itemDelegateForColumn(TaskTableModel::CaseColumn));
+    QVERIFY(progress && caseLabels);
+    progress->pictures().setEnabled(false);
+    caseLabels->pictures().setEnabled(false);
+    const QImage direct = view->viewport()->grab().toImage();
+    progress->pictures().setEnabled(true);
+    caseLabels->pictures().setEnabled(true);
+    const QImage first = view->viewport()->grab().toImage(); // painted into pictures
+    QVERIFY(progress->pictures().size() > 0 && caseLabels->pictures().size() > 0);
+    const QImage copied = view->viewport()->grab().toImage(); // copied from them
+    QCOMPARE(first, direct);
+    QCOMPARE(copied, direct);
 }
 
 QTEST_MAIN(tst_TaskMonitor)
