@@ -1,0 +1,332 @@
+// Where bearer tokens live (docs/user-guide.md, "Where secrets live"), with real components: a
+// real GNOME Keyring (gnome-keyring-daemon, unlocked with a known password) on a private D-Bus
+// session bus this test starts, with HOME and the XDG folders in the test's temporary folder so
+// that nothing touches the user's own keyring; the real eddyctl; the real eddy-cfd-server asking
+// for the token (--token); real SQLite files, read back as bytes (the file and its WAL).
+//  (a) eddyctl --token puts the token into the keyring, never into the database, and a later run
+//      without --token reads it back from the keyring and is let in;
+//  (b) a schema-9 file holding a plain token: after eddyctl opens it, the row holds only the
+//      reference, the token is in the keyring and the requests still carry it;
+//  (c) no session bus: eddyctl says once that it uses the owner-only file, which is 0600 and
+//      holds the token; the database holds none.
+#include "app/store/taskstore.h"
+#include "tests/common/ctlprocess.h"
+#include "tests/common/testserver.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace Eddy;
+using namespace Eddy::Test;
+
+namespace {
+
+const CtlTimeouts s_wait{30000, 120000, 10000};
+
+QByteArray fileBytes(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The database and its WAL and shared-memory files, as bytes: where a token must not be.
+QByteArray databaseBytes(const QString &db)
+{
+    return fileBytes(db) + fileBytes(db + QStringLiteral("-wal")) + fileBytes(db + QStringLiteral("-shm"));
+}
+
+QString missing(const QString &program, const char *package)
+{
+    return QStringLiteral("%1 is not installed; install the Debian package %2 (.ci/install-deps "
+                          "--tests)")
+        .arg(program, QLatin1String(package));
+}
+
+// A private D-Bus session bus with an unlocked GNOME Keyring on it, in a folder of its own.
+class KeyringSession
+{
+public:
+    ~KeyringSession() { stop(); }
+
+    bool start(QString *error)
+    {
+        for (const auto &[program, package] : {std::pair{"dbus-daemon", "dbus-daemon"},
+                                               std::pair{"gnome-keyring-daemon", "gnome-keyring"},
+                                               std::pair{"secret-tool", "libsecret-tools"}}) {
+            if (QStandardPaths::findExecutable(QLatin1String(program)).isEmpty()) {
+                *error = missing(QLatin1String(program), package);
+                return false;
+            }
+        }
+        const QString root = m_dir.path();
+        for (const char *sub : {"home", "data", "config", "cache", "run", "bus"})
+            QDir(root).mkpath(QLatin1String(sub));
+        QFile::setPermissions(root + QStringLiteral("/run"), QFileDevice::ReadOwner
+                                  | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        // No service folders: nothing is started on demand, only what this test starts.
+        const QString conf = root + QStringLiteral("/session.conf");
+        QFile c(conf);
+        if (!c.open(QIODevice::WriteOnly))
+            return fail(error, QStringLiteral("cannot write %1").arg(conf));
+        c.write(QStringLiteral(
+                    "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
+                    " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+                    "<busconfig><type>session</type><listen>unix:dir=%1</listen>"
+                    "<auth>EXTERNAL</auth><policy context=\"default\">"
+                    "<allow send_destination=\"*\" eavesdrop=\"true\"/><allow eavesdrop=\"true\"/>"
+                    "<allow own=\"*\"/></policy></busconfig>\n")
+                    .arg(root + QStringLiteral("/bus"))
+                    .toUtf8());
+        c.close();
+        m_bus.start(QStringLiteral("dbus-daemon"),
+                    {QStringLiteral("--config-file=") + conf, QStringLiteral("--nofork"),
+                     QStringLiteral("--print-address=1")});
+        if (!m_bus.waitForStarted(30000))
+            return fail(error, QStringLiteral("dbus-daemon did not start: ") + m_bus.errorString());
+        while (!m_bus.canReadLine() && m_bus.state() == QProcess::Running)
+            m_bus.waitForReadyRead(1000);
+        m_address = QString::fromUtf8(m_bus.readLine()).trimmed();
+        if (m_address.isEmpty())
+            return fail(error, QStringLiteral("dbus-daemon printed no address: ")
+                                   + QString::fromUtf8(m_bus.readAllStandardError()));
+
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (auto it = m_env.cbegin(); it != m_env.cend(); ++it)
+            env.insert(it.key(), it.value());
+        const auto mine = environment();
+        for (auto it = mine.cbegin(); it != mine.cend(); ++it)
+            env.insert(it.key(), it.value());
+        m_keyring.setProcessEnvironment(env);
+        // --unlock reads the password of the login keyring on stdin; the first run creates it.
+        m_keyring.start(QStringLiteral("gnome-keyring-daemon"),
+                        {QStringLiteral("--foreground"), QStringLiteral("--unlock"),
+                         QStringLiteral("--components=secrets")});
+        if (!m_keyring.waitForStarted(30000))
+            return fail(error, QStringLiteral("gnome-keyring-daemon did not start: ")
+                                   + m_keyring.errorString());
+        m_keyring.write("test-keyring-password");
+        m_keyring.waitForBytesWritten(30000); // no event loop runs here to write it later
+        m_keyring.closeWriteChannel();
+        // Ready once org.freedesktop.secrets takes an item (secret-tool exits 0 only then).
+        QByteArray probeError;
+        for (int i = 0; i < 600 && m_keyring.state() == QProcess::Running; ++i) {
+            QProcess probe;
+            probe.setProcessEnvironment(env);
+            probe.start(QStringLiteral("secret-tool"),
+                        {QStringLiteral("store"), QStringLiteral("--label=eddy-test"),
+                         QStringLiteral("eddy-test"), QStringLiteral("ready")});
+            probe.waitForStarted(30000);
+            probe.write("probe");
+            probe.waitForBytesWritten(30000);
+            probe.closeWriteChannel();
+            probe.waitForFinished(30000);
+            if (probe.exitStatus() == QProcess::NormalExit && probe.exitCode() == 0)
+                return true;
+            probeError = probe.readAllStandardError();
+            QThread::msleep(100);
+        }
+        return fail(error, QStringLiteral("gnome-keyring-daemon did not come up on the bus (%1): %2 %3")
+                               .arg(m_keyring.state() == QProcess::Running ? "running" : "exited",
+                                    QString::fromUtf8(m_keyring.readAllStandardError()),
+                                    QString::fromUtf8(probeError)));
+    }
+
+    void stop()
+    {
+        for (QProcess *p : {&m_keyring, &m_bus}) {
+            if (p->state() == QProcess::NotRunning)
+                continue;
+            p->terminate();
+            if (!p->waitForFinished(10000)) {
+                p->kill();
+                p->waitForFinished(10000);
+            }
+        }
+    }
+
+    // The variables eddyctl and secret-tool run with.
+    QHash<QString, QString> environment() const
+    {
+        const QString root = m_dir.path();
+        return {{QStringLiteral("HOME"), root + QStringLiteral("/home")},
+                {QStringLiteral("XDG_DATA_HOME"), root + QStringLiteral("/data")},
+                {QStringLiteral("XDG_CONFIG_HOME"), root + QStringLiteral("/config")},
+                {QStringLiteral("XDG_CACHE_HOME"), root + QStringLiteral("/cache")},
+                {QStringLiteral("XDG_RUNTIME_DIR"), root + QStringLiteral("/run")},
+                {QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), m_address}};
+    }
+
+    // Everything the keyring holds for the service "Eddy", as secret-tool prints it.
+    QByteArray secrets() const
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        const auto mine = environment();
+        for (auto it = mine.cbegin(); it != mine.cend(); ++it)
+            env.insert(it.key(), it.value());
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral("secret-tool"),
+                {QStringLiteral("search"), QStringLiteral("--all"), QStringLiteral("--unlock"),
+                 QStringLiteral("server"), QStringLiteral("Eddy")});
+        p.waitForFinished(60000);
+        return p.readAllStandardOutput() + p.readAllStandardError();
+    }
+
+private:
+    static bool fail(QString *error, const QString &text)
+    {
+        *error = text;
+        return false;
+    }
+
+    QTemporaryDir m_dir;
+    QProcess m_bus;
+    QProcess m_keyring;
+    QString m_address;
+    QHash<QString, QString> m_env;
+};
+
+} // namespace
+
+class tst_Keychain : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void tokenGoesToTheKeyring();
+    void migrationMovesPlainTokens();
+    void noSessionBusUsesTheOwnerOnlyFile();
+    void cleanupTestCase();
+
+private:
+    TestServer m_server;
+    QTemporaryDir m_dir;
+    const QString m_token = QStringLiteral("kc-tok-7d1f0c2e9b5a4f63");
+};
+
+void tst_Keychain::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY2(m_server.start({QStringLiteral("--token"), m_token}),
+             qPrintable(m_server.errorString()));
+}
+
+void tst_Keychain::cleanupTestCase()
+{
+    m_server.terminate();
+}
+
+void tst_Keychain::tokenGoesToTheKeyring()
+{
+    KeyringSession keyring;
+    QString error;
+    QVERIFY2(keyring.start(&error), qPrintable(error));
+    const QString db = m_dir.filePath(QStringLiteral("a.sqlite"));
+
+    CtlRun r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--token"), m_token,
+                       QStringLiteral("discover"), m_server.url()},
+                      s_wait, keyring.environment());
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(!r.err.contains("No Secret Service"), r.err.constData());
+
+    QVERIFY2(keyring.secrets().contains(m_token.toUtf8()), keyring.secrets().constData());
+    QVERIFY2(!databaseBytes(db).contains(m_token.toUtf8()), "the token is in the database file");
+    const auto rows = query(db, QStringLiteral("SELECT token, token_ref FROM servers"), 10000);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows[0][0], QString());
+    QVERIFY2(rows[0][1].startsWith(QLatin1String("keychain:")), qPrintable(rows[0][1]));
+
+    // Without --token: the token comes back from the keyring, and the server lets it in.
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("discover"), m_server.url()}, s_wait,
+               keyring.environment());
+    QVERIFY2(r.code == 0, r.err.constData() + r.out);
+    QVERIFY2(!databaseBytes(db).contains(m_token.toUtf8()), "the token is in the database file");
+    keyring.stop();
+}
+
+void tst_Keychain::migrationMovesPlainTokens()
+{
+    const QString db = m_dir.filePath(QStringLiteral("b.sqlite"));
+    {
+        // A file of schema 9: the server row holds the token itself, as Eddy kept it then.
+        Store::TaskStore store; // no vault in this process: the token stays in the row
+        QVERIFY2(store.open(db), qPrintable(store.lastError()));
+        Store::ServerRecord rec;
+        rec.url = m_server.url();
+        rec.name = QStringLiteral("cfd");
+        rec.token = m_token;
+        QVERIFY(store.addServer(rec));
+        QVERIFY2(store.database().exec(QStringLiteral("ALTER TABLE servers DROP COLUMN token_ref"))
+                     && store.database().setUserVersion(9),
+                 qPrintable(store.lastError()));
+    }
+    QVERIFY(databaseBytes(db).contains(m_token.toUtf8())); // what the migration has to move
+
+    KeyringSession keyring;
+    QString error;
+    QVERIFY2(keyring.start(&error), qPrintable(error));
+    // No --token: the request carries the token the database held.
+    const CtlRun r = runCtl({QStringLiteral("--db"), db, QStringLiteral("discover"), m_server.url()},
+                            s_wait, keyring.environment());
+    QVERIFY2(r.code == 0, r.err.constData() + r.out);
+    QCOMPARE(query(db, QStringLiteral("SELECT user_version FROM pragma_user_version"), 10000)
+                 .value(0).value(0),
+             QString::number(Store::TaskStore::SchemaVersion));
+    const auto rows = query(db, QStringLiteral("SELECT token, token_ref FROM servers"), 10000);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows[0][0], QString());
+    QVERIFY2(rows[0][1].startsWith(QLatin1String("keychain:")), qPrintable(rows[0][1]));
+    QVERIFY2(keyring.secrets().contains(m_token.toUtf8()), keyring.secrets().constData());
+    QVERIFY2(!databaseBytes(db).contains(m_token.toUtf8()), "the token is still in the database file");
+
+    // And a run after that still gets in with it.
+    const CtlRun again = runCtl({QStringLiteral("--db"), db, QStringLiteral("discover"),
+                                 m_server.url()},
+                                s_wait, keyring.environment());
+    QVERIFY2(again.code == 0, again.err.constData() + again.out);
+    keyring.stop();
+}
+
+void tst_Keychain::noSessionBusUsesTheOwnerOnlyFile()
+{
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    QDir(home.path()).mkpath(QStringLiteral("run"));
+    const QHash<QString, QString> env{
+        {QStringLiteral("HOME"), home.path()},
+        {QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data"))},
+        {QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config"))},
+        {QStringLiteral("XDG_RUNTIME_DIR"), home.filePath(QStringLiteral("run"))}, // no bus in it
+        {QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QString()},
+        {QStringLiteral("DISPLAY"), QString()}};
+    const QString db = m_dir.filePath(QStringLiteral("c.sqlite"));
+    CtlRun r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--token"), m_token,
+                       QStringLiteral("discover"), m_server.url()},
+                      s_wait, env);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.err.count("No Secret Service answered"), 1); // said once
+    const QString file = home.filePath(QStringLiteral("data/Eddy/eddy/oauth-tokens.json"));
+    QVERIFY2(r.err.contains(file.toUtf8()), r.err.constData());
+    QVERIFY2(fileBytes(file).contains(m_token.toUtf8()), qPrintable(file));
+    QCOMPARE(QFileInfo(file).permissions(),
+             QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser
+                 | QFileDevice::WriteUser);
+    QVERIFY2(!databaseBytes(db).contains(m_token.toUtf8()), "the token is in the database file");
+    const auto rows = query(db, QStringLiteral("SELECT token, token_ref FROM servers"), 10000);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows[0][0], QString());
+    QVERIFY2(rows[0][1].startsWith(QLatin1String("file:")), qPrintable(rows[0][1]));
+
+    r = runCtl({QStringLiteral("--db"), db, QStringLiteral("discover"), m_server.url()}, s_wait, env);
+    QVERIFY2(r.code == 0, r.err.constData() + r.out);
+}
+
+QTEST_GUILESS_MAIN(tst_Keychain)
+#include "tst_keychain.moc"
