@@ -13,6 +13,9 @@
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 
+#include <QDBusConnection>
+#include <QDBusError>
+#include <QDBusVirtualObject>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -54,7 +57,8 @@ class KeyringSession
 public:
     ~KeyringSession() { stop(); }
 
-    bool start(QString *error)
+    // withKeyring false: the bus alone, for a Secret Service the test plays itself.
+    bool start(QString *error, bool withKeyring = true)
     {
         for (const auto &[program, package] : {std::pair{"dbus-daemon", "dbus-daemon"},
                                                std::pair{"gnome-keyring-daemon", "gnome-keyring"},
@@ -96,9 +100,9 @@ public:
             return fail(error, QStringLiteral("dbus-daemon printed no address: ")
                                    + QString::fromUtf8(m_bus.readAllStandardError()));
 
+        if (!withKeyring)
+            return true;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (auto it = m_env.cbegin(); it != m_env.cend(); ++it)
-            env.insert(it.key(), it.value());
         const auto mine = environment();
         for (auto it = mine.cbegin(); it != mine.cend(); ++it)
             env.insert(it.key(), it.value());
@@ -151,6 +155,8 @@ public:
     }
 
     // The variables eddyctl and secret-tool run with.
+    QString address() const { return m_address; }
+
     QHash<QString, QString> environment() const
     {
         const QString root = m_dir.path();
@@ -189,7 +195,14 @@ private:
     QProcess m_bus;
     QProcess m_keyring;
     QString m_address;
-    QHash<QString, QString> m_env;
+};
+
+// A Secret Service that owns its name on the bus and never answers a call.
+class SilentService final : public QDBusVirtualObject
+{
+public:
+    QString introspect(const QString &) const override { return {}; }
+    bool handleMessage(const QDBusMessage &, const QDBusConnection &) override { return true; }
 };
 
 } // namespace
@@ -203,6 +216,7 @@ private slots:
     void tokenGoesToTheKeyring();
     void migrationMovesPlainTokens();
     void noSessionBusUsesTheOwnerOnlyFile();
+    void hangingSecretServiceFallsBackToTheFile();
     void cleanupTestCase();
 
 private:
@@ -326,6 +340,36 @@ void tst_Keychain::noSessionBusUsesTheOwnerOnlyFile()
 
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("discover"), m_server.url()}, s_wait, env);
     QVERIFY2(r.code == 0, r.err.constData() + r.out);
+}
+
+// A Secret Service that takes the call and never answers: eddyctl gives up after its time limit,
+// says so once, keeps the token in the owner-only file and finishes its command.
+void tst_Keychain::hangingSecretServiceFallsBackToTheFile()
+{
+    KeyringSession bus;
+    QString error;
+    QVERIFY2(bus.start(&error, false), qPrintable(error));
+    SilentService silent;
+    {
+        QDBusConnection c = QDBusConnection::connectToBus(bus.address(), QStringLiteral("silent"));
+        QVERIFY2(c.isConnected(), qPrintable(c.lastError().message()));
+        QVERIFY(c.registerVirtualObject(QStringLiteral("/"), &silent, QDBusConnection::SubPath));
+        QVERIFY(c.registerService(QStringLiteral("org.freedesktop.secrets")));
+    }
+    const QString db = m_dir.filePath(QStringLiteral("d.sqlite"));
+    const auto env = bus.environment();
+    const CtlRun r = runCtl({QStringLiteral("--db"), db, QStringLiteral("--token"), m_token,
+                             QStringLiteral("discover"), m_server.url()},
+                            s_wait, env);
+    QDBusConnection::disconnectFromBus(QStringLiteral("silent"));
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.err.count("No Secret Service answered"), 1);
+    QVERIFY2(r.err.contains("did not answer within"), r.err.constData());
+    const QString file = env.value(QStringLiteral("XDG_DATA_HOME"))
+                         + QStringLiteral("/Eddy/eddy/oauth-tokens.json");
+    QVERIFY2(fileBytes(file).contains(m_token.toUtf8()), qPrintable(file));
+    QVERIFY2(!databaseBytes(db).contains(m_token.toUtf8()), "the token is in the database file");
+    bus.stop();
 }
 
 QTEST_GUILESS_MAIN(tst_Keychain)
