@@ -157,6 +157,11 @@ int runNotifier(int argc, char *argv[])
     const Options options;
     options.addTo(parser);
     parser.process(app);
+    // The notifier follows tasks too: the servers' tokens come from the same vault as the window's.
+    Keychain::Vault vault(Keychain::Vault::defaultFile(),
+                          [](const QString &message) { qWarning("%s", qPrintable(message)); });
+    setSecretVault(&vault);
+    struct Unset { ~Unset() { setSecretVault(nullptr); } } unsetVault;
     Notifier notifier(dbPathOf(parser, options), langArgs(lang));
     QObject::connect(&notifier, &Notifier::finished, &app, &QCoreApplication::exit);
     QTimer::singleShot(0, &notifier, &Notifier::start);
@@ -202,7 +207,7 @@ int main(int argc, char *argv[])
 
     // Server tokens and OAuth tokens: in the Secret Service, else the owner-only token file;
     // the database keeps only their references (docs/user-guide.md, "Where secrets live").
-    Keychain::Vault vault(Mcp::TokenStore::defaultPath(),
+    Keychain::Vault vault(Keychain::Vault::defaultFile(),
                           [](const QString &message) { qWarning("%s", qPrintable(message)); });
     setSecretVault(&vault);
     struct Unset { ~Unset() { setSecretVault(nullptr); } } unsetVault;

@@ -1,7 +1,6 @@
 // eddyctl: the scripting face of Eddy over the same core and database as the GUI.
 #include "app/cli/ctl.h"
 #include "app/keychain/vault.h"
-#include "app/mcp/oauth.h"
 #include "app/net/httpclient.h"
 
 #include <QCoreApplication>
@@ -35,7 +34,7 @@ int main(int argc, char *argv[])
     Eddy::Net::initGlobal();
     // Server tokens and OAuth tokens: in the Secret Service, else (a headless login node) the
     // owner-only token file, said once on stderr; the database keeps only their references.
-    Eddy::Keychain::Vault vault(Eddy::Mcp::TokenStore::defaultPath(), [](const QString &message) {
+    Eddy::Keychain::Vault vault(Eddy::Keychain::Vault::defaultFile(), [](const QString &message) {
         std::fprintf(stderr, "eddyctl: %s\n", qPrintable(message));
     });
     Eddy::setSecretVault(&vault);

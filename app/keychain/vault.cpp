@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <QStandardPaths>
 #include <QTimer>
 
 namespace Eddy::Keychain {
@@ -43,6 +44,12 @@ bool runJob(QKeychain::Job *job, int timeoutMs, QKeychain::Error *error, QString
     return done;
 }
 } // namespace
+
+QString Vault::defaultFile()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+           + QStringLiteral("/Eddy/eddy/oauth-tokens.json");
+}
 
 const QString &Vault::keychainPrefix()
 {

@@ -32,6 +32,10 @@ public:
     // Whether the Secret Service took or gave the last secret (false once it did not answer).
     bool keychainUsable() const { return !m_keychainDown; }
 
+    // The owner-only file of the fallback, one for every Eddy program of the user (the window,
+    // its notifier and eddyctl): eddyctl's token file, ~/.local/share/Eddy/eddy/oauth-tokens.json.
+    static QString defaultFile();
+
     static const QString &keychainPrefix();
     static const QString &filePrefix();
 
