@@ -1,7 +1,8 @@
 # The GUI executable (included by app/CMakeLists.txt). Widgets and models are separate targets.
 # The background notifier (eddy --notify) is part of it.
 qt_add_executable(eddy main.cpp notifier.h notifier.cpp stallprobe.h stallprobe.cpp)
-target_link_libraries(eddy PRIVATE eddy_widgets eddy_models eddy_monitor Qt6::Widgets Qt6::DBus)
+target_link_libraries(eddy PRIVATE eddy_widgets eddy_models eddy_monitor eddy_keychain Qt6::Widgets
+    Qt6::DBus)
 set_target_properties(eddy PROPERTIES OUTPUT_NAME eddy)
 
 set(EDDY_ICON_FILES

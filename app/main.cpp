@@ -3,6 +3,7 @@
 // that follows open questions while the window is closed (app/notifier.h), without a display.
 
 #include "app/agent/agent.h"
+#include "app/keychain/vault.h"
 #include "app/mcp/client.h"
 #include "app/mcp/oauth.h"
 #include "app/monitor/engine.h"
@@ -156,6 +157,11 @@ int runNotifier(int argc, char *argv[])
     const Options options;
     options.addTo(parser);
     parser.process(app);
+    // The notifier follows tasks too: the servers' tokens come from the same vault as the window's.
+    Keychain::Vault vault(Keychain::Vault::defaultFile(),
+                          [](const QString &message) { qWarning("%s", qPrintable(message)); });
+    setSecretVault(&vault);
+    struct Unset { ~Unset() { setSecretVault(nullptr); } } unsetVault;
     Notifier notifier(dbPathOf(parser, options), langArgs(lang));
     QObject::connect(&notifier, &Notifier::finished, &app, &QCoreApplication::exit);
     QTimer::singleShot(0, &notifier, &Notifier::start);
@@ -198,6 +204,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption &serverOption = options.server;
     const QCommandLineOption &noLocalOption = options.noLocal;
     const QCommandLineOption &serverDataOption = options.serverData;
+
+    // Server tokens and OAuth tokens: in the Secret Service, else the owner-only token file;
+    // the database keeps only their references (docs/user-guide.md, "Where secrets live").
+    Keychain::Vault vault(Keychain::Vault::defaultFile(),
+                          [](const QString &message) { qWarning("%s", qPrintable(message)); });
+    setSecretVault(&vault);
+    struct Unset { ~Unset() { setSecretVault(nullptr); } } unsetVault;
 
     const QString dbPath = dbPathOf(parser, options);
     qint64 answerNumber = 0;

@@ -1,9 +1,22 @@
 #include "app/secret.h"
 
+#include <atomic>
+
 namespace Eddy {
 
 namespace {
 constexpr qsizetype kShownChars = 6;
+std::atomic<SecretVault *> s_vault{nullptr};
+} // namespace
+
+SecretVault *secretVault()
+{
+    return s_vault.load();
+}
+
+void setSecretVault(SecretVault *vault)
+{
+    s_vault.store(vault);
 }
 
 QString redactSecret(QStringView secret)

@@ -113,7 +113,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 
 set(CPACK_DEBIAN_GUI_PACKAGE_NAME eddy)
-set(CPACK_DEBIAN_GUI_PACKAGE_RECOMMENDS "eddy-cfd-server, qt6-translations-l10n")
+# libsecret-1-0: QtKeychain loads it to reach the Secret Service (else the owner-only token file)
+set(CPACK_DEBIAN_GUI_PACKAGE_RECOMMENDS "eddy-cfd-server, qt6-translations-l10n, libsecret-1-0")
 set(CPACK_DEBIAN_GUI_DESCRIPTION
 "workbench for long-running MCP tasks (CFD parameter sweeps)
 Eddy is a desktop engineering workbench for long-running simulation work and

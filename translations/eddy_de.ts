@@ -1590,6 +1590,41 @@ Antwort: %2</translation>
     </message>
 </context>
 <context>
+    <name>Eddy::Keychain::Vault</name>
+    <message>
+        <source>there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)</source>
+        <translation>es gibt keinen D-Bus-Sitzungsbus (DBUS_SESSION_BUS_ADDRESS ist nicht gesetzt)</translation>
+    </message>
+    <message>
+        <source>No Secret Service answered (%1); tokens are kept in the owner-only file %2 instead, never in the database. Start a desktop session with GNOME Keyring or KWallet to keep them in the keychain.</source>
+        <translation>Kein Secret Service hat geantwortet (%1); Tokens werden stattdessen in der nur für Sie lesbaren Datei %2 aufbewahrt, nie in der Datenbank. Starten Sie eine Desktop-Sitzung mit GNOME Keyring oder KWallet, um sie im Schlüsselbund aufzubewahren.</translation>
+    </message>
+    <message>
+        <source>the Secret Service did not answer within %1 s</source>
+        <translation>der Secret Service hat nicht innerhalb von %1 s geantwortet</translation>
+    </message>
+    <message>
+        <source>Cannot write the token file %1: %2.</source>
+        <translation>Die Token-Datei %1 kann nicht geschrieben werden: %2.</translation>
+    </message>
+    <message>
+        <source>The token file %1 holds no secret &quot;%2&quot;.</source>
+        <translation>Die Token-Datei %1 enthält kein Geheimnis „%2“.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; names no place where Eddy keeps secrets.</source>
+        <translation>„%1“ nennt keinen Ort, an dem Eddy Geheimnisse aufbewahrt.</translation>
+    </message>
+    <message>
+        <source>The secret &quot;%1&quot; is in the keychain, and the Secret Service does not answer here (%2).</source>
+        <translation>Das Geheimnis „%1“ liegt im Schlüsselbund, und der Secret Service antwortet hier nicht (%2).</translation>
+    </message>
+    <message>
+        <source>The keychain holds no secret &quot;%1&quot;; give the token again.</source>
+        <translation>Der Schlüsselbund enthält kein Geheimnis „%1“; geben Sie das Token erneut an.</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::LocalServer</name>
     <message>
         <source>The local server could not be started (%1). Check that eddy-cfd-server is installed next to Eddy or on PATH.</source>

@@ -1,5 +1,6 @@
 // eddyctl: the scripting face of Eddy over the same core and database as the GUI.
 #include "app/cli/ctl.h"
+#include "app/keychain/vault.h"
 #include "app/net/httpclient.h"
 
 #include <QCoreApplication>
@@ -7,6 +8,7 @@
 #include <QLoggingCategory>
 #include <QTimer>
 
+#include <cstdio>
 #include <cstring>
 #include <memory>
 
@@ -30,6 +32,12 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
         QLoggingCategory::setFilterRules(QStringLiteral("eddy.*.info=false\neddy.*.debug=false"));
     Eddy::Net::initGlobal();
+    // Server tokens and OAuth tokens: in the Secret Service, else (a headless login node) the
+    // owner-only token file, said once on stderr; the database keeps only their references.
+    Eddy::Keychain::Vault vault(Eddy::Keychain::Vault::defaultFile(), [](const QString &message) {
+        std::fprintf(stderr, "eddyctl: %s\n", qPrintable(message));
+    });
+    Eddy::setSecretVault(&vault);
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();
     Eddy::Cli::Ctl ctl(args);
@@ -40,5 +48,6 @@ int main(int argc, char *argv[])
     });
     QTimer::singleShot(0, &ctl, &Eddy::Cli::Ctl::start);
     app.exec();
+    Eddy::setSecretVault(nullptr);
     return code;
 }

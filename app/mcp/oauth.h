@@ -55,9 +55,11 @@ struct OAuthSettings
     int maxAuthorizations = 3;
 };
 
-// Tokens between runs, keyed by issuer and resource. For now an owner-only (0600) JSON file in
-// the user's data folder, never the database; the Secret Service (QtKeychain) goes behind this
-// same interface next.
+// Tokens between runs, keyed by issuer and resource, never in the database: an owner-only (0600)
+// JSON file in the user's data folder holds each sign-in's details, and its access token, refresh
+// token and client secret go to the process's vault (app/secret.h: the Secret Service, else the
+// owner-only file) as one item, the entry keeping its reference. Without a vault (tests) they are
+// in the entry itself.
 class TokenStore
 {
 public:

@@ -1,10 +1,12 @@
 #include "app/store/taskstore.h"
 #include "app/store/taskstore_p.h"
 #include "app/store/log.h"
+#include "app/secret.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QStandardPaths>
+#include <QUuid>
 
 #include <nlohmann/json.hpp>
 
@@ -226,6 +228,13 @@ ALTER TABLE sweeps ADD COLUMN tags TEXT NOT NULL DEFAULT '';
 ALTER TABLE sweeps ADD COLUMN baseline_case_id INTEGER;
 ALTER TABLE sweeps ADD COLUMN paused_at INTEGER;
 )sql",
+    // 9 -> 10: a server's bearer token lives in the secret vault (the Secret Service, else the
+    // owner-only token file; app/secret.h); the row keeps only its reference ("keychain:KEY" or
+    // "file:KEY"). servers.token holds a token only while no vault could take it:
+    // TaskStore::moveTokensOut moves it after every open.
+    R"sql(
+ALTER TABLE servers ADD COLUMN token_ref TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 constexpr int s_migrationCount = int(sizeof(s_migrations) / sizeof(s_migrations[0]));
@@ -273,7 +282,69 @@ bool TaskStore::open(const QString &path)
         m_db.setError(err);
         return false;
     }
+    moveTokensOut();
     return true;
+}
+
+std::pair<QString, QString> TaskStore::keepToken(const QString &url, const QString &token)
+{
+    SecretVault *vault = secretVault();
+    if (token.isEmpty() || !vault)
+        return {token, QString()};
+    // A key per row and token, so that two databases naming the same server keep theirs apart.
+    const QString key = QStringLiteral("bearer %1 %2")
+                            .arg(url, QUuid::createUuid().toString(QUuid::Id128).left(12));
+    QString error;
+    const QString ref = vault->put(key, token, &error);
+    if (ref.isEmpty()) {
+        vault->tell(QStringLiteral(
+                        "The bearer token of %1 could not be put into the keychain or the token "
+                        "file (%2), so it stays in the database %3. Make the token file writable "
+                        "(or start the Secret Service) and open the database again to move it.")
+                        .arg(url, error, m_db.path()));
+        return {token, QString()};
+    }
+    return {QString(), ref};
+}
+
+void TaskStore::moveTokensOut()
+{
+    if (!secretVault())
+        return;
+    struct Plain { qint64 id; QString url; QString token; QString oldRef; };
+    QList<Plain> plain;
+    {
+        Statement st = m_db.prepare(
+            QStringLiteral("SELECT id, url, token, token_ref FROM servers WHERE token<>''"));
+        while (st.step() == Statement::StepResult::Row)
+            plain.append({st.int64(0), st.text(1), st.text(2), st.text(3)});
+    }
+    if (plain.isEmpty())
+        return;
+    // The old bytes are overwritten, not only unlinked, and the WAL is emptied afterwards: the
+    // file keeps no copy of a moved token.
+    m_db.exec(QStringLiteral("PRAGMA secure_delete = ON"));
+    int moved = 0;
+    for (const Plain &p : std::as_const(plain)) {
+        const auto [token, ref] = keepToken(p.url, p.token);
+        if (ref.isEmpty())
+            continue;
+        Statement st = m_db.prepare(
+            QStringLiteral("UPDATE servers SET token='', token_ref=? WHERE id=? AND token=?"));
+        st.bind(1, ref).bind(2, p.id).bind(3, p.token);
+        if (!st.exec() || m_db.changes() != 1) {
+            secretVault()->remove(ref);
+            continue;
+        }
+        if (!p.oldRef.isEmpty())
+            secretVault()->remove(p.oldRef);
+        ++moved;
+    }
+    if (moved > 0) {
+        m_db.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+        qCInfo(lcStore, "moved %d bearer token(s) out of the database into the secret store", moved);
+    }
+    m_db.exec(QStringLiteral("PRAGMA secure_delete = OFF"));
 }
 
 void TaskStore::close()
@@ -322,25 +393,40 @@ ServerRecord readServer(Statement &st)
     s.tools = st.text(6);
     s.createdAtMs = st.int64(7);
     s.retired = st.int64(8) != 0;
+    const QString ref = st.text(9);
+    if (!ref.isEmpty()) {
+        // Never both: a row with a reference has no token in the database.
+        s.token.clear();
+        if (SecretVault *vault = secretVault()) {
+            QString error;
+            if (const auto token = vault->get(ref, &error))
+                s.token = *token;
+            else
+                vault->tell(error);
+        }
+    }
     return s;
 }
 const char *const s_serverColumns
-    = "id, url, name, token, era, discovery, tools, created_at, retired";
+    = "id, url, name, token, era, discovery, tools, created_at, retired, token_ref";
 } // namespace
 
 std::optional<qint64> TaskStore::addServer(const ServerRecord &server)
 {
+    const auto [token, ref] = keepToken(server.url, server.token);
     Statement st = m_db.prepare(QStringLiteral(
-        "INSERT INTO servers(url, name, token, era, discovery, tools, created_at) "
-        "VALUES(?,?,?,?,?,?,?)"));
+        "INSERT INTO servers(url, name, token, era, discovery, tools, created_at, token_ref) "
+        "VALUES(?,?,?,?,?,?,?,?)"));
     st.bind(1, server.url).bind(2, server.name.isNull() ? QString() + "" : server.name)
-        .bind(3, server.token.isNull() ? QStringLiteral("") : server.token)
+        .bind(3, token + QString("")).bind(8, ref + QString(""))
         .bind(4, server.era.isNull() ? QStringLiteral("") : server.era)
         .bind(5, server.discovery.isNull() ? QStringLiteral("") : server.discovery)
         .bind(6, server.tools.isNull() ? QStringLiteral("") : server.tools)
         .bind(7, server.createdAtMs ? server.createdAtMs : nowMs());
     if (!st.exec()) {
         m_db.setError(QStringLiteral("Cannot add the server %1: %2").arg(server.url, st.errorString()));
+        if (!ref.isEmpty())
+            secretVault()->remove(ref);
         return std::nullopt;
     }
     const qint64 id = m_db.lastInsertId();
@@ -350,18 +436,43 @@ std::optional<qint64> TaskStore::addServer(const ServerRecord &server)
 
 bool TaskStore::updateServer(const ServerRecord &server)
 {
+    // The token is put into the vault again only when it changed; the old secret goes after.
+    QString oldToken, oldRef;
+    {
+        Statement old = m_db.prepare(QStringLiteral("SELECT token, token_ref FROM servers WHERE id=?"));
+        old.bind(1, server.id);
+        if (old.step() != Statement::StepResult::Row)
+            return false;
+        oldToken = old.text(0);
+        oldRef = old.text(1);
+    }
+    QString token = oldToken, ref = oldRef;
+    bool changedToken = true;
+    if (!oldRef.isEmpty() && secretVault()) {
+        const auto current = secretVault()->get(oldRef, nullptr);
+        changedToken = !current || *current != server.token;
+    } else if (oldRef.isEmpty()) {
+        changedToken = oldToken != server.token || (!server.token.isEmpty() && secretVault());
+    }
+    if (changedToken)
+        std::tie(token, ref) = keepToken(server.url, server.token);
     Statement st = m_db.prepare(QStringLiteral(
-        "UPDATE servers SET url=?, name=?, token=?, era=?, discovery=?, tools=? WHERE id=?"));
+        "UPDATE servers SET url=?, name=?, token=?, era=?, discovery=?, tools=?, token_ref=? "
+        "WHERE id=?"));
     st.bind(1, server.url).bind(2, server.name + QString(""))
-        .bind(3, server.token + QString("")).bind(4, server.era + QString(""))
+        .bind(3, token + QString("")).bind(4, server.era + QString(""))
         .bind(5, server.discovery + QString("")).bind(6, server.tools + QString(""))
-        .bind(7, server.id);
+        .bind(7, ref + QString("")).bind(8, server.id);
     if (!st.exec()) {
         m_db.setError(QStringLiteral("Cannot update the server %1: %2").arg(server.url, st.errorString()));
+        if (changedToken && !ref.isEmpty())
+            secretVault()->remove(ref);
         return false;
     }
     if (m_db.changes() != 1)
         return false;
+    if (changedToken && !oldRef.isEmpty() && oldRef != ref && secretVault())
+        secretVault()->remove(oldRef);
     logServerChange(m_db, server.id);
     return true;
 }

@@ -19,7 +19,7 @@ class TaskStore final
     Q_DISABLE_COPY_MOVE(TaskStore)
 
 public:
-    static constexpr int SchemaVersion = 9;
+    static constexpr int SchemaVersion = 10;
 
     TaskStore();
     ~TaskStore();
@@ -169,6 +169,13 @@ public:
 
 private:
     bool migrate();
+    // Moves bearer tokens still held in servers.token into the process's secret vault
+    // (app/secret.h), leaving the reference in servers.token_ref; a token the vault cannot take
+    // stays where it is, and the person is told what to do.
+    void moveTokensOut();
+    // The token and token_ref columns for a server's token: ("", reference) when the vault took
+    // it, (token, "") when there is no vault or it could not.
+    std::pair<QString, QString> keepToken(const QString &url, const QString &token);
     QString whereClause(const TaskQuery &query, QList<QString> &binds) const;
 
     Database m_db;

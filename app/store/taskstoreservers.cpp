@@ -1,5 +1,6 @@
 #include "app/store/taskstore.h"
 #include "app/store/taskstore_p.h"
+#include "app/secret.h"
 
 namespace Eddy::Store {
 
@@ -105,12 +106,23 @@ bool TaskStore::removeServer(qint64 id, Removal mode)
         "DELETE FROM job_adapters WHERE server_id=?1",
         "DELETE FROM servers WHERE id=?1",
     };
+    QString ref;
+    {
+        Statement st = m_db.prepare(QStringLiteral("SELECT token_ref FROM servers WHERE id=?"));
+        st.bind(1, id);
+        if (st.step() == Statement::StepResult::Row)
+            ref = st.text(0);
+    }
     for (const char *sql : cascade) {
         if (!run(sql))
             return false;
     }
     // Deleted rows log nothing: the server's entry tells other processes its tasks went too.
-    return logServerChange(m_db, id) && tx.commit();
+    if (!logServerChange(m_db, id) || !tx.commit())
+        return false;
+    if (!ref.isEmpty() && secretVault())
+        secretVault()->remove(ref); // the server's token goes with it
+    return true;
 }
 
 bool TaskStore::storeRemovedServerTaskEnd(const TaskRecord &t)

@@ -31,8 +31,13 @@ private slots:
 private:
     Run ctl(const QStringList &args)
     {
+        // No session bus and a data folder of the test's own: a token goes to the owner-only
+        // file there (tests/keychain has the keyring), never to the user's own keychain.
         return Eddy::Test::runCtl(QStringList{QStringLiteral("--db"), m_db} + args,
-                                  {10000, 120000, 5000});
+                                  {10000, 120000, 5000},
+                                  {{QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QString()},
+                                   {QStringLiteral("XDG_RUNTIME_DIR"), m_dir.path()},
+                                   {QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data"))}});
     }
     qint64 scalar(const QString &sql) { return Eddy::Test::scalar(m_db, sql, 10000); }
     Run call(const QString &arguments, bool wait)
@@ -220,11 +225,17 @@ void tst_CtlServers::setUrlNameAndToken()
                  && r.out.contains("name \"Moved CFD\"") && r.out.contains("a new token"),
              r.out.constData());
     QVERIFY2(!r.out.contains("t0ken"), r.out.constData()); // a secret is not printed
+    // The token is kept outside the database (here in the owner-only file: no session bus).
     QCOMPARE(scalar(QStringLiteral("SELECT COUNT(*) FROM servers WHERE id = %1 AND url = '%2' AND "
-                                   "name = 'Moved CFD' AND token = 't0ken'")
+                                   "name = 'Moved CFD' AND token = '' AND token_ref LIKE 'file:%'")
                         .arg(id)
                         .arg(moved)),
              qint64(1));
+    {
+        QFile tokens(m_dir.filePath(QStringLiteral("data/Eddy/eddy/oauth-tokens.json")));
+        QVERIFY(tokens.open(QIODevice::ReadOnly));
+        QVERIFY(tokens.readAll().contains("t0ken"));
+    }
     QCOMPARE(scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE server_id = %1").arg(id)),
              qint64(1));
     // The token removed again, by the new name.
@@ -232,7 +243,8 @@ void tst_CtlServers::setUrlNameAndToken()
     QVERIFY2(r.code == 0, r.err.constData());
     QVERIFY2(r.out.contains("now has no token"), r.out.constData());
     QCOMPARE(
-        scalar(QStringLiteral("SELECT COUNT(*) FROM servers WHERE id = %1 AND token = ''").arg(id)),
+        scalar(QStringLiteral("SELECT COUNT(*) FROM servers WHERE id = %1 AND token = '' AND "
+                              "token_ref = ''").arg(id)),
         qint64(1));
 }
 

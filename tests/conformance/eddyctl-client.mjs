@@ -29,14 +29,16 @@ const db = join(work, 'eddy.db');
 const answers = join(work, 'answers.json');
 writeFileSync(answers, JSON.stringify({ confirmed: true }));
 
-// Sign-ins (auth/ scenarios): eddyctl keeps tokens in an owner-only file in its data folder,
-// here the run's own; its "browser" is browser.mjs, which follows the authorization server's
+// Sign-ins (auth/ scenarios): eddyctl keeps tokens in the Secret Service, else (no session bus,
+// as here) in an owner-only file in its data folder, here the run's own; its "browser" is browser.mjs, which follows the authorization server's
 // redirects to eddyctl's loopback listener as a person's browser would.
 const browser = join(dirname(fileURLToPath(import.meta.url)), 'browser.mjs');
 const env = {
     ...process.env,
     XDG_DATA_HOME: join(work, 'data'),
     XDG_CONFIG_HOME: join(work, 'config'),
+    XDG_RUNTIME_DIR: work,
+    DBUS_SESSION_BUS_ADDRESS: '',
     EDDY_BROWSER: `"${process.execPath}" "${browser}"`,
     EDDY_SIGNIN_TIMEOUT_S: '30',
 };

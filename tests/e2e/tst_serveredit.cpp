@@ -7,6 +7,7 @@
 // without a restart. The server asks for a token throughout, so the new client carries it too.
 // Then the token: set wrong by eddyctl, the window's next call is refused by the server (401);
 // set right again, the next call runs.
+#include "app/keychain/vault.h"
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
@@ -17,6 +18,7 @@
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
 
+#include <QFile>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -53,6 +55,7 @@ private:
     Test::TestServer m_server;
     QTemporaryDir m_dir;
     QString m_db;
+    std::unique_ptr<Keychain::Vault> m_vault;
     std::unique_ptr<Test::E2eWindow> m_app;
     qint64 m_serverId = 0;
 };
@@ -64,6 +67,15 @@ void tst_ServerEdit::initTestCase()
     QCoreApplication::setApplicationName(QStringLiteral("tst_serveredit"));
     QSettings().clear();
     QVERIFY(m_dir.isValid());
+    // The window and eddyctl keep the token where the programs do, in one vault (app/keychain):
+    // here the owner-only file in the test's folder (no session bus), shared by both processes.
+    qputenv("DBUS_SESSION_BUS_ADDRESS", "");
+    qputenv("XDG_RUNTIME_DIR", QFile::encodeName(m_dir.path()));
+    qputenv("XDG_DATA_HOME", QFile::encodeName(m_dir.filePath(QStringLiteral("data"))));
+    m_vault = std::make_unique<Keychain::Vault>(
+        m_dir.filePath(QStringLiteral("data/Eddy/eddy/oauth-tokens.json")),
+        [](const QString &message) { qInfo("%s", qPrintable(message)); });
+    setSecretVault(m_vault.get());
     QVERIFY2(m_server.start({QStringLiteral("--token"),
                              s_token,
                              QStringLiteral("--poll-interval-ms"),
@@ -76,6 +88,7 @@ void tst_ServerEdit::initTestCase()
 void tst_ServerEdit::cleanupTestCase()
 {
     m_app.reset();
+    setSecretVault(nullptr);
     QSettings().clear();
 }
 

@@ -58,7 +58,7 @@ LC_ALL=C awk -v qtlist="$qtlist" '
 # The layer a source file belongs to, from its path.
 function layerOf(path) {
     if (path ~ /^app\/secret\./) return "secret"
-    if (path ~ /^app\/(vocab|net|mcp|store|monitor|agent|cli)\//) { split(path, p, "/"); return p[2] }
+    if (path ~ /^app\/(vocab|net|mcp|store|monitor|agent|cli|keychain)\//) { split(path, p, "/"); return p[2] }
     if (path ~ /^app\/[^\/]+$/) return "eddy"
     if (path ~ /^(models|widgets|server)\//) { split(path, p, "/"); return p[1] }
     return ""
@@ -90,6 +90,8 @@ BEGIN {
     # Eddy layers each layer may include (itself included); everything else is forbidden.
     mayInclude["vocab"]   = "vocab"
     mayInclude["secret"]  = "secret"
+    # The Secret Service through QtKeychain (QtDBus): the programs install it; layers see app/secret.h.
+    mayInclude["keychain"] = "keychain secret"
     mayInclude["net"]     = "net secret vocab"
     mayInclude["mcp"]     = "mcp net secret vocab"
     mayInclude["store"]   = "store secret vocab"
@@ -97,14 +99,15 @@ BEGIN {
     # The store belongs to the monitor alone: above it, the database is reached through the engine.
     mayInclude["agent"]   = "agent monitor mcp net secret vocab"
     # eddyctl report renders through the report code in models, as the window does.
-    mayInclude["cli"]     = "cli agent models monitor mcp net secret vocab"
+    mayInclude["cli"]     = "cli agent models monitor mcp net keychain secret vocab"
     mayInclude["models"]  = "models monitor mcp net secret vocab"
     mayInclude["widgets"] = "widgets models agent monitor mcp net secret vocab"
-    mayInclude["eddy"]    = "eddy widgets models agent monitor mcp net secret vocab"
+    mayInclude["eddy"]    = "eddy widgets models agent monitor mcp net keychain secret vocab"
     mayInclude["server"]  = "server"
     # Qt modules and third-party libraries each layer may include ("*": any Qt module).
     core = "QtCore"
     mayUse["vocab"] = core; mayUse["secret"] = core; mayUse["net"] = core " libcurl"; mayUse["mcp"] = core
+    mayUse["keychain"] = core " qtkeychain"
     mayUse["store"] = core " sqlite3"; mayUse["monitor"] = core; mayUse["agent"] = core
     mayUse["cli"] = "QtCore QtGui"; mayUse["models"] = "QtCore QtGui"
     mayUse["widgets"] = "*"; mayUse["eddy"] = "*"
@@ -166,6 +169,7 @@ from != "server" && from != "vocab" && !/^[ \t]*\/\// &&
     if (name ~ /^curl\//) to = "libcurl"
     else if (name == "sqlite3.h") to = "sqlite3"
     else if (name == "httplib.h") to = "cpp-httplib"
+    else if (name ~ /^qt6keychain\//) to = "qtkeychain"
     else if (part[1] in qtModuleDir) to = part[1]
     else if (name !~ /\// && name ~ /^(Q|q.*\.h$)/ && (name in qtModuleOf)) to = qtModuleOf[name]
     else next

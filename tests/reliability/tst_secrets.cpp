@@ -189,22 +189,36 @@ void tst_Secrets::eddyctlPrintsNoSecret()
         {QStringLiteral("result"), QStringLiteral("2"), QStringLiteral("--json")},
         {QStringLiteral("sessions")},
     };
+    // No session bus, and a data folder of the test's own: the token goes to the owner-only file
+    // there (tests/keychain covers the keyring), never to this user's keychain or data folder.
+    const QHash<QString, QString> env{
+        {QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QString()},
+        {QStringLiteral("XDG_RUNTIME_DIR"), m_dir.path()},
+        {QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data"))}};
     for (const QStringList &args : commands) {
-        const CtlRun r = runCtl(QStringList{QStringLiteral("--db"), db} + args);
+        const CtlRun r = Eddy::Test::runCtl(QStringList{QStringLiteral("--db"), db} + args,
+                                            CtlTimeouts{30000, 240000, 10000}, env);
         QVERIFY2(r.code == 0, qPrintable(args.first() + QStringLiteral(": ") + QString::fromUtf8(r.err)));
         m_ctlOutput += r.out + r.err;
         ++m_ctlRuns;
     }
     // A wrong token: the refusal must not echo either token.
-    const CtlRun refused = runCtl({QStringLiteral("--db"), m_dir.filePath(QStringLiteral("refused.sqlite")),
-                                   QStringLiteral("tools"), url, QStringLiteral("--token"),
-                                   QStringLiteral("wrong-") + token.left(8)});
+    const CtlRun refused = Eddy::Test::runCtl(
+        {QStringLiteral("--db"), m_dir.filePath(QStringLiteral("refused.sqlite")),
+         QStringLiteral("tools"), url, QStringLiteral("--token"), QStringLiteral("wrong-") + token.left(8)},
+        CtlTimeouts{30000, 240000, 10000}, env);
     QVERIFY(refused.code != 0);
     m_ctlOutput += refused.out + refused.err;
     qunsetenv("QT_LOGGING_RULES");
     QCOMPARE(scalar(db, QStringLiteral("SELECT COUNT(*) FROM tasks WHERE status = 'completed' "
                                        "AND length(server_task_id) >= 16")),
              qint64(2));
+    // eddyctl's database holds no token, in the file or its WAL.
+    for (const QString &path : {db, db + QStringLiteral("-wal")}) {
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly))
+            QVERIFY2(!f.readAll().contains(m_token), qPrintable(path + QStringLiteral(" holds the token")));
+    }
 }
 
 void tst_Secrets::nothingAnywhereHoldsASecret()

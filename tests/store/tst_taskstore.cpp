@@ -1,5 +1,7 @@
 // The task store on real temp-file databases: schema and migrations, owner-only permissions,
 // refusing a damaged file without touching it, and the journal/task/session/input round trips.
+#include "app/secret.h"
+#include "app/store/statement.h"
 #include "app/store/taskstore.h"
 
 #include <QCryptographicHash>
@@ -11,6 +13,8 @@
 #include <sys/stat.h>
 
 using namespace Eddy::Store;
+using Eddy::SecretVault;
+using Eddy::setSecretVault;
 
 namespace {
 
@@ -60,10 +64,54 @@ void fill(TaskStore &store, int tasks)
     }
 }
 
+// A vault in memory that can be told to refuse: what the store does with either answer.
+class MemoryVault final : public SecretVault
+{
+public:
+    QString put(const QString &key, const QString &value, QString *error) override
+    {
+        if (refuse) {
+            *error = QStringLiteral("refused");
+            return {};
+        }
+        items.insert(key, value);
+        return QStringLiteral("keychain:") + key;
+    }
+    std::optional<QString> get(const QString &reference, QString *) override
+    {
+        const auto it = items.constFind(reference.mid(9));
+        return it == items.constEnd() ? std::nullopt : std::optional<QString>(*it);
+    }
+    void remove(const QString &reference) override { items.remove(reference.mid(9)); }
+    void tell(const QString &message) override { told << message; }
+
+    bool refuse = false;
+    QHash<QString, QString> items;
+    QStringList told;
+};
+
+QByteArray databaseBytes(const QString &path)
+{
+    QByteArray all;
+    for (const QString &p : {path, path + QStringLiteral("-wal")}) {
+        QFile f(p);
+        if (f.open(QIODevice::ReadOnly))
+            all += f.readAll();
+    }
+    return all;
+}
+
+// Makes a file of the current schema one of schema 9: servers.token_ref of schema 10 goes.
+bool downgradeToSchema9(TaskStore &store)
+{
+    return store.database().exec(QStringLiteral("ALTER TABLE servers DROP COLUMN token_ref"))
+           && store.database().setUserVersion(9);
+}
+
 // Makes a file of the current schema one of schema 8: the review columns of schema 9 go.
 bool downgradeToSchema8(TaskStore &store)
 {
-    return store.database().exec(QStringLiteral(
+    return downgradeToSchema9(store) && store.database().exec(QStringLiteral(
                "ALTER TABLE cases DROP COLUMN note; ALTER TABLE cases DROP COLUMN tags; "
                "ALTER TABLE sweeps DROP COLUMN note; ALTER TABLE sweeps DROP COLUMN tags; "
                "ALTER TABLE sweeps DROP COLUMN baseline_case_id; "
@@ -91,6 +139,8 @@ private slots:
     void migratesToRetiredServers();
     void migratesToReviewKeepingEverything();
     void notesTagsBaselineAndPause();
+    void migratesTokensIntoTheVault();
+    void tokenTheVaultRefusesStays();
     void updatesStoreEventsAndSamples();
     void sessionsAndAttachByQuery();
     void inputRequestsDedupByKey();
@@ -422,7 +472,7 @@ void tst_TaskStore::migratesToReviewKeepingEverything()
     }
     TaskStore store;
     QVERIFY2(store.open(path), qPrintable(store.lastError()));
-    QCOMPARE(store.database().userVersion(), 9);
+    QCOMPARE(store.database().userVersion(), TaskStore::SchemaVersion);
     const QList<TaskRecord> after = store.tasks();
     QCOMPARE(after.size(), before.size());
     for (int i = 0; i < after.size(); ++i) {
@@ -643,6 +693,68 @@ void tst_TaskStore::dataSurvivesReopen()
     QCOMPARE(store.cases(store.sweeps().first().id).size(), 25);
     QCOMPARE(store.progressTemplates(QStringLiteral("run_cfd_case")).size(), 1);
     QCOMPARE(store.progressTemplates(QStringLiteral("other")).size(), 0);
+}
+
+// Schema 9 -> 10: a plain servers.token moves into the vault, the row keeps the reference, and
+// the file's bytes (and its WAL) no longer hold it; the record still carries the token.
+void tst_TaskStore::migratesTokensIntoTheVault()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("eddy.sqlite"));
+    const QString token = QStringLiteral("plain-token-5f3a9c1e");
+    {
+        TaskStore store;
+        QVERIFY(store.open(path));
+        ServerRecord rec;
+        rec.url = QStringLiteral("http://127.0.0.1:1/mcp");
+        rec.token = token;
+        QVERIFY(store.addServer(rec));
+        QVERIFY(downgradeToSchema9(store));
+    }
+    QVERIFY(databaseBytes(path).contains(token.toUtf8()));
+    MemoryVault vault;
+    setSecretVault(&vault);
+    struct Unset { ~Unset() { setSecretVault(nullptr); } } unset;
+    TaskStore store;
+    QVERIFY2(store.open(path), qPrintable(store.lastError()));
+    QCOMPARE(store.database().userVersion(), TaskStore::SchemaVersion);
+    QCOMPARE(vault.items.size(), 1);
+    QCOMPARE(vault.items.begin().value(), token);
+    QCOMPARE(store.servers().value(0).token, token);
+    Statement st = store.database().prepare(QStringLiteral("SELECT token, token_ref FROM servers"));
+    QVERIFY(st.step() == Statement::StepResult::Row);
+    QCOMPARE(st.text(0), QString());
+    QCOMPARE(st.text(1), QStringLiteral("keychain:") + vault.items.begin().key());
+    QVERIFY(!databaseBytes(path).contains(token.toUtf8()));
+    QVERIFY(vault.told.isEmpty());
+}
+
+// A vault that cannot take the token: it stays in the row, the person is told, nothing is lost.
+void tst_TaskStore::tokenTheVaultRefusesStays()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("eddy.sqlite"));
+    MemoryVault vault;
+    vault.refuse = true;
+    setSecretVault(&vault);
+    struct Unset { ~Unset() { setSecretVault(nullptr); } } unset;
+    TaskStore store;
+    QVERIFY(store.open(path));
+    ServerRecord rec;
+    rec.url = QStringLiteral("http://127.0.0.1:1/mcp");
+    rec.token = QStringLiteral("kept-token-0123456789");
+    QVERIFY(store.addServer(rec));
+    QCOMPARE(store.servers().value(0).token, rec.token);
+    QCOMPARE(vault.told.size(), 1);
+    QVERIFY2(vault.told[0].contains(QLatin1String("stays in the database")), qPrintable(vault.told[0]));
+    // Once the vault takes it, the next open moves it.
+    store.close();
+    vault.refuse = false;
+    vault.told.clear();
+    QVERIFY(store.open(path));
+    QCOMPARE(vault.items.size(), 1);
+    QCOMPARE(store.servers().value(0).token, rec.token);
+    QVERIFY(!databaseBytes(path).contains(rec.token.toUtf8()));
 }
 
 QTEST_GUILESS_MAIN(tst_TaskStore)
