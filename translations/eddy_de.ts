@@ -4654,14 +4654,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
 <context>
     <name>Eddy::SweepResultsView</name>
     <message>
-        <source>Varied parameter on the x axis</source>
-        <translation>Variierter Parameter auf der x-Achse</translation>
-    </message>
-    <message>
-        <source>Result scalar on the y axis</source>
-        <translation>Ergebnisgröße auf der y-Achse</translation>
-    </message>
-    <message>
         <source>Plot</source>
         <translation>Zeichne</translation>
     </message>
@@ -4698,14 +4690,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>Wählen Sie eine Aufgabe einer Parameterstudie, um die Ergebnisse der Parameterstudie zu sehen.</translation>
     </message>
     <message>
-        <source>No completed case yet.</source>
-        <translation>Noch kein Fall abgeschlossen.</translation>
-    </message>
-    <message>
-        <source>Sweep %1</source>
-        <translation>Parameterstudie %1</translation>
-    </message>
-    <message>
         <source>CSV files (*.csv)</source>
         <translation>CSV-Dateien (*.csv)</translation>
     </message>
@@ -4726,18 +4710,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
         <translation>%1 konnte nicht geschrieben werden. Wählen Sie einen Ordner, in den Sie schreiben dürfen.</translation>
     </message>
     <message>
-        <source>Converged</source>
-        <translation>Konvergiert</translation>
-    </message>
-    <message>
-        <source>Not converged</source>
-        <translation>Nicht konvergiert</translation>
-    </message>
-    <message>
-        <source>No numeric values of %1 against %2: choose other columns.</source>
-        <translation>Keine numerischen Werte von %1 über %2: Wählen Sie andere Spalten.</translation>
-    </message>
-    <message>
         <source>Sweep Results Plot</source>
         <translation>Ergebnisdiagramm der Parameterstudie</translation>
     </message>
@@ -4748,10 +4720,6 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Save the table as CSV, or the plot as a vector drawing or an image</source>
         <translation>Die Tabelle als CSV speichern oder das Diagramm als Vektorgrafik oder Bild</translation>
-    </message>
-    <message>
-        <source>%1 vs %2</source>
-        <translation>%1 über %2</translation>
     </message>
     <message>
         <source>Compare</source>
@@ -4885,6 +4853,41 @@ Wählen Sie mehrere, um sie zu vergleichen.</translation>
     <message>
         <source>Compare the sweep&apos;s other cases against this one</source>
         <translation>Die anderen Fälle der Parameterstudie mit diesem vergleichen</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::SweepScalarPlot</name>
+    <message>
+        <source>Varied parameter on the x axis</source>
+        <translation>Variierter Parameter auf der x-Achse</translation>
+    </message>
+    <message>
+        <source>Result scalar on the y axis</source>
+        <translation>Ergebnisgröße auf der y-Achse</translation>
+    </message>
+    <message>
+        <source>Converged</source>
+        <translation>Konvergiert</translation>
+    </message>
+    <message>
+        <source>Not converged</source>
+        <translation>Nicht konvergiert</translation>
+    </message>
+    <message>
+        <source>No completed case yet.</source>
+        <translation>Noch kein Fall abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>No numeric values of %1 against %2: choose other columns.</source>
+        <translation>Keine numerischen Werte von %1 über %2: Wählen Sie andere Spalten.</translation>
+    </message>
+    <message>
+        <source>%1 vs %2</source>
+        <translation>%1 über %2</translation>
+    </message>
+    <message>
+        <source>Sweep %1</source>
+        <translation>Parameterstudie %1</translation>
     </message>
 </context>
 <context>

@@ -2,33 +2,29 @@
 
 #include <QWidget>
 
-class QChart;
 class QChartView;
 class QComboBox;
 class QLabel;
 class QLineSeries;
 class QMenu;
-class QLogValueAxis;
-class QValueAxis;
 class QScatterSeries;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
-class QToolButton;
-class QXYSeries;
 
 namespace Eddy {
 
-class ChartTheme;
 class CompareView;
 class ParallelCoordinatesPanel;
 class SweepResultsModel;
 class SweepRowActions;
+class SweepScalarPlot;
 struct SvgPlot;
 
 // A sweep's design-point table (sortable; CSV export) beside a scalar-vs-parameter plot: pick a
 // varied parameter (x) and a result scalar (y); one point per completed case. Both follow the
-// model, so they fill in as cases finish. Export the plot as PNG or SVG. GUI thread.
+// model, so they fill in as cases finish. Export the plot as PNG or SVG. The plot itself is a
+// SweepScalarPlot; the view lays out its widgets and forwards its API. GUI thread.
 class SweepResultsView final : public QWidget
 {
     Q_OBJECT
@@ -40,26 +36,26 @@ public:
     SweepResultsModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }
-    QComboBox *xCombo() const { return m_x; }
-    QComboBox *yCombo() const { return m_y; }
+    QComboBox *xCombo() const;
+    QComboBox *yCombo() const;
     // Points now plotted (all of them), and those drawn as not converged (hollow).
-    QList<QPointF> plottedPoints() const { return m_plotted; }
+    QList<QPointF> plottedPoints() const;
     QList<QPointF> unconvergedPoints() const;
     // One scatter series per outcome present (named as in the legend, coloured and shaped by
     // OutcomePalette), and the lines: each joins a run of consecutive converged points along x.
-    QList<QScatterSeries *> outcomeSeries() const { return m_outcomeSeries; }
-    QList<QLineSeries *> lineSeries() const { return m_lines; }
+    QList<QScatterSeries *> outcomeSeries() const;
+    QList<QLineSeries *> lineSeries() const;
     // Whether the y axis is logarithmic (residual-like scalars), and the plot's title text.
-    bool isLogY() const { return m_logY; }
+    bool isLogY() const;
     QString plotTitle() const;
     // Chooses the plotted pair; false when the model has no such column.
     bool setPlot(const QString &parameter, const QString &scalar);
     // The plot's choice is remembered per key (server and tool) in QSettings: set it before the
     // model shows the sweep.
-    void setPlotKey(const QString &key) { m_plotKey = key; }
+    void setPlotKey(const QString &key);
     // Shows the plot in a large resizable window of its own (and back when that closes).
     void enlargePlot();
-    QChartView *chartView() const { return m_view; }
+    QChartView *chartView() const;
 
     // The tasks of the rows selected in the table, in the table's order.
     QList<qint64> selectedTasks() const;
@@ -73,7 +69,7 @@ public:
     void setOverlayModel(SweepResultsModel *overlay);
     qint64 overlaySweep() const { return m_overlaySweep; }
     void chooseOverlay(qint64 sweepId); // 0: none
-    QList<QPointF> overlayPoints() const { return m_overlayPoints; }
+    QList<QPointF> overlayPoints() const;
     QString overlayName() const;
     // The sweep's parallel coordinates, tied to the table's selection.
     void showParallelCoordinates();
@@ -115,57 +111,25 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
-    static QString outcomeName(int outcome); // a Monitor::Outcome, as the legend names it
     void refreshChoices();
     void refreshHeader(); // the chooser, the summary and the review line
     void addSweepActions(QMenu *reviewMenu);
-    void replot();
-    void rebuildSeries(const QList<QPointF> &points, const QList<int> &outcomes);
-    void applyMarkerStyle();
-    void addOverlay(); // after rebuildSeries(): the chosen sweep's points and curve
     void fillOverlayMenu();
-    int decadesPerLabel(double decades) const; // on the log axis, for the plot's height
-    // The y quantity's name upright on its axis while the axis is long enough for it, else both
-    // names as the chart's title above the plot, "y vs x" (Qt Charts cuts an axis title to the
-    // axis' length: "final_resi..." in the dock at 1280x800).
-    void placeYTitle();
     void exportInteractive(const QString &kind);
-    void rememberChoice() const;
-    QStringList rememberedChoice() const; // {x, y}, or empty
 
     SweepResultsModel *m_model;
     CompareView *m_compare = nullptr;
     ParallelCoordinatesPanel *m_parallel = nullptr;
     SweepRowActions *m_rows = nullptr;
-    SweepResultsModel *m_overlay = nullptr;
     QMenu *m_overlayMenu = nullptr; // Review > Overlay Sweep
     QList<QPair<qint64, QString>> m_overlayChoices;
     qint64 m_overlaySweep = 0;
-    QList<QPointF> m_overlayPoints;
-    QList<QXYSeries *> m_overlaySeries;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QLabel *m_summary;
     QComboBox *m_sweepChooser;
     QLabel *m_reviewLine;
-    QComboBox *m_x;
-    QComboBox *m_y;
-    QChartView *m_view;
-    QChart *m_chart;
-    QList<QScatterSeries *> m_outcomeSeries; // in the order of the outcomes' legend
-    QList<int> m_seriesOutcome;              // Monitor::Outcome of each of them
-    QList<QLineSeries *> m_lines;
-    QList<QPointF> m_plotted;
-    QValueAxis *m_axisX;
-    QValueAxis *m_axisY;
-    QLogValueAxis *m_axisLogY;
-    bool m_logY = false;
-    double m_logDecades = 0;     // the plotted values' decades on the log axis
-    int m_logDecadesPerLabel = 1; // its labels' spacing, for the plot's height
-    bool m_userPickedY = false;
-    bool m_yTitleOnTop = false; // placeYTitle(): the names are the chart's title
-    ChartTheme *m_theme = nullptr;
-    QString m_plotKey;
+    SweepScalarPlot *m_plot;
     QSplitter *m_split = nullptr;
     bool m_splitShared = false; // the table and the plot got their shares of the width
 };
