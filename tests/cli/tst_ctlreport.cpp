@@ -291,6 +291,8 @@ void tst_CtlReport::browserShowsEveryCaseAndAnswer()
                           Shot{QStringLiteral("report-browser-answers-dark"), QSize(1600, 1000), true, true, false},
                           Shot{QStringLiteral("report-browser-de"), QSize(1280, 800), false, false, true},
                           Shot{QStringLiteral("report-browser-de-dark"), QSize(1280, 800), true, false, true},
+                          Shot{QStringLiteral("report-browser-wide-de"), QSize(1600, 1000), false, false, true},
+                          Shot{QStringLiteral("report-browser-wide-de-dark"), QSize(1600, 1000), true, false, true},
                           Shot{QStringLiteral("report-browser-answers-de"), QSize(1600, 1000), true, true, true}}) {
         const QString png = m_dir.filePath(s.name + QStringLiteral(".png"));
         const QSize window = s.end ? QSize(s.size.width(), 6000) : s.size;
