@@ -98,7 +98,12 @@ void tst_TeamSignIn::initTestCase()
     QVERIFY2(m_server.start({QStringLiteral("--oauth-issuer"), m_provider.issuer(), QStringLiteral("--oauth-scopes"),
                              QStringLiteral("cfd:run"), QStringLiteral("--workers"), QStringLiteral("2")}),
              qPrintable(m_server.errorString() + QString::fromUtf8(m_server.standardError())));
+    // No session bus and folders of his own: bob's tokens go to the owner-only file there (the
+    // keyring is tests/keychain's subject), never to the user's own keychain.
+    QDir().mkpath(m_dir.filePath(QStringLiteral("bob-runtime")));
     m_bobEnv = {{QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("bob-data"))},
+                {QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QString()},
+                {QStringLiteral("XDG_RUNTIME_DIR"), m_dir.filePath(QStringLiteral("bob-runtime"))},
                 {QStringLiteral("EDDY_BROWSER"), browserCommand()},
                 {QStringLiteral("EDDY_TEST_LOGIN"), QStringLiteral("bob")},
                 {QStringLiteral("EDDY_SIGNIN_TIMEOUT_S"), QStringLiteral("120")}};
@@ -208,13 +213,29 @@ void tst_TeamSignIn::bobMeetsAnUnknownTask()
     QVERIFY2(signIn.code == 0, signIn.err.constData());
     QVERIFY2(signIn.err.contains("the server asks you to sign in"), signIn.err.constData());
     QVERIFY(signIn.out.contains("run_cfd_case"));
-    // His token file, wherever eddyctl keeps it under his data folder: the token is his.
+    // His token file, wherever eddyctl keeps it under his data folder: the token is his. Without
+    // a Secret Service (no session bus here) eddyctl's vault keeps the tokens in the same file,
+    // under "secrets", and the entry names them by its secret_ref ("file:KEY").
     QString bobSub;
     QDirIterator files(m_bobEnv.value(QStringLiteral("XDG_DATA_HOME")), {QStringLiteral("oauth-tokens.json")},
                        QDir::Files, QDirIterator::Subdirectories);
     while (files.hasNext()) {
-        if (const auto e = Mcp::TokenStore(files.next()).findForServer(m_server.url()))
-            bobSub = claimsOf(e->accessToken).value(QStringLiteral("sub")).toString();
+        QFile f(files.next());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject all = QJsonDocument::fromJson(f.readAll()).object();
+        for (auto it = all.begin(); it != all.end(); ++it) {
+            const QJsonObject entry = it.value().toObject();
+            if (entry.value(QStringLiteral("server")).toString() != m_server.url())
+                continue;
+            QString token = entry.value(QStringLiteral("access_token")).toString();
+            const QString ref = entry.value(QStringLiteral("secret_ref")).toString();
+            if (ref.startsWith(QStringLiteral("file:"))) {
+                const QString blob = all.value(QStringLiteral("secrets")).toObject().value(ref.mid(5)).toString();
+                token = QJsonDocument::fromJson(blob.toUtf8()).object().value(QStringLiteral("access_token")).toString();
+            }
+            if (!token.isEmpty())
+                bobSub = claimsOf(token).value(QStringLiteral("sub")).toString();
+        }
     }
     QCOMPARE(bobSub, QStringLiteral("bob"));
 
