@@ -2,25 +2,11 @@
 #include "app/monitor/engine_p.h"
 #include "app/monitor/handleexchange.h"
 #include "app/monitor/sharing.h"
-#include "app/monitor/outcome.h"
-#include "app/monitor/log.h"
 #include "app/monitor/review.h"
-#include "app/monitor/schemavalidator.h"
 #include "app/monitor/streamedtasks.h"
-#include "app/monitor/sweepexpander.h"
 #include "app/monitor/sweepsubmitter.h"
 
-#include "app/mcp/client.h"
-#include "app/mcp/tracecontext.h"
-#include "app/net/httpclient.h"
-#include "app/secret.h"
-
-#include <QCryptographicHash>
-#include <QDateTime>
-#include <QUuid>
-
 #include <algorithm>
-#include <chrono>
 
 Q_LOGGING_CATEGORY(lcMonitor, "eddy.monitor")
 
@@ -44,10 +30,8 @@ Engine::Engine(QObject *parent)
     // The scheduler hands out polls on a 20 ms grid; a coarse timer may fire up to 5 % early,
     // find nothing due and wake the thread a second time.
     m_pollTimer.setTimerType(Qt::PreciseTimer);
-    m_batchTimer.setSingleShot(true);
     m_ttlTimer.setInterval(5000);
     connect(&m_pollTimer, &QTimer::timeout, this, &Engine::pumpPolls);
-    connect(&m_batchTimer, &QTimer::timeout, this, &Engine::flushChanges);
     connect(&m_ttlTimer, &QTimer::timeout, this, &Engine::checkTtl);
 }
 
@@ -186,12 +170,12 @@ bool Engine::open(const QString &dbPath)
     emit opened(true, {});
 
     if (m_monitoring) {
-        resumeAnswers();
+        m_answers.resume();
         for (const Store::InputRequestRecord &r : m_inbox->pending()) {
-            m_pending.inputs << r; // the GUI learns of questions from the change set only
-            armFlush();
+            m_feed.pending().inputs << r; // the GUI learns of questions from the change set only
+            m_feed.armFlush();
             emit inputRequested(r);
-            autoAnswer(r);
+            m_answers.autoAnswer(r);
         }
         pumpSubmissions();
         armPollTimer();
@@ -209,11 +193,7 @@ void Engine::close()
     m_ttlTimer.stop();
     if (m_store.isOpen())
         m_streamed.closeAll();
-    m_snapshot = SnapshotDelivery();
-    if (m_batchTimer.isActive()) {
-        m_batchTimer.stop();
-        flushChanges();
-    }
+    m_feed.close();
     m_servers->close();
     m_byServerTaskId.clear();
     m_inbox.reset();
@@ -354,7 +334,7 @@ bool Engine::removeServer(qint64 serverId, Store::ServerRemoval mode)
     if (mode == Store::ServerRemoval::KeepTasks) {
         for (qint64 taskId : live) {
             if (const auto stored = m_store.task(taskId))
-                queueChange(*stored); // shown as lost, with why
+                m_feed.queueChange(*stored); // shown as lost, with why
         }
     }
     qCInfo(lcMonitor,
@@ -426,188 +406,19 @@ int Engine::attachTasks(qint64 sessionId, const Store::TaskQuery &query)
     return n;
 }
 
-// ---------------------------------------------------------------- answers
+// ---------------------------------------------------------------- answers (answersender.h)
 
 void Engine::answerInput(qint64 taskId, const QString &key, const QByteArray &elicitResultJson,
                          const QString &answeredBy)
 {
-    const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
-    QString error;
-    if (isReadOnly()) {
-        emit inputAnswered(taskId, key, false, readOnlyMessage());
-        return;
-    }
-    if (answer.is_discarded()) {
-        emit inputAnswered(taskId, key, false, QStringLiteral("The answer is not valid JSON; give an object like "
-                                                              "{\"action\": \"accept\", \"content\": {...}}."));
-        return;
-    }
-    const auto t = m_store.task(taskId);
-    if (!t || !t->isLive()) {
-        // Said of "its task": the window puts the case's own label in front ("Sweep 1 · case 7"),
-        // eddyctl the task it was given; a bare number here would name it a second, other way.
-        emit inputAnswered(taskId, key, false, t ? QStringLiteral("Its task has already ended.")
-                                                 : QStringLiteral("There is no such task."));
-        return;
-    }
-    if (m_sharing ? !m_sharing->beginAnswer(taskId, key, answer, answeredBy, &error)
-                  : !m_inbox->beginAnswer(taskId, key, answer, &error, answeredBy)) {
-        emit inputAnswered(taskId, key, false, error);
-        return;
-    }
-    sendAnswer(taskId, key, answer);
+    m_answers.answerInput(taskId, key, elicitResultJson, answeredBy);
 }
 
-void Engine::sendAnswer(qint64 taskId, const QString &key, const json &answer, int attempt)
-{
-    const auto t = m_store.task(taskId);
-    if (t && !t->isLive()) {
-        // The task ended while its answer was on the way: after a crash between the server
-        // taking the answer and its ack being stored (a poll may well have stored the end
-        // first), or during a retry. Either way the question closed with the task and can never
-        // be asked again, so it is not reopened; the engineer's answer stays on record.
-        m_inbox->answerSent(taskId, key, true);
-        emit inputAnswered(taskId, key, true, {});
-        return;
-    }
-    ServerLink *l = t ? link(t->serverId) : nullptr;
-    if (!l) {
-        m_inbox->answerSent(taskId, key, false);
-        emit inputAnswered(taskId, key, false, QStringLiteral("The task's server is not configured."));
-        return;
-    }
-    if (t->pattern == Pattern::Job)
-        return m_jobs.answer(*t, key, answer);
-    m_tasks.answer(*t, key, answer, attempt);
-}
-
-void Engine::resumeAnswers()
-{
-    // Answers stored but maybe never acknowledged before a crash: the server ignores a key it
-    // already has, so sending again is safe.
-    for (const Store::InputRequestRecord &r : m_store.answeringInputRequests()) {
-        if (m_sharing && !m_sharing->takeAnswer(r.taskId, r.key))
-            continue; // another process is sending it
-        const json answer = json::parse(r.answer.toStdString(), nullptr, false);
-        if (!answer.is_discarded())
-            sendAnswer(r.taskId, r.key, answer);
-    }
-}
-
-void Engine::autoAnswer(const Store::InputRequestRecord &request)
-{
-    if (!m_autoAnswers)
-        return;
-    if (const auto now = m_store.inputRequest(request.taskId, request.key);
-        now && now->state != Store::InputState::Pending)
-        return; // answered meanwhile (by another process on the database)
-    const json req = json::parse(request.request.toStdString(), nullptr, false);
-    QString error;
-    const json answer = InputInbox::answerFromValues(req, *m_autoAnswers, &error);
-    if (answer.is_null()) {
-        emit operationFailed(QStringLiteral("Task %1, question \"%2\": %3").arg(request.taskId).arg(request.key, error));
-        return;
-    }
-    answerInput(request.taskId, request.key, QByteArray::fromStdString(answer.dump()), QStringLiteral("eddyctl"));
-}
-
-// ---------------------------------------------------------------- batching, TTL, idle
-
-void Engine::queueFinished(const Store::TaskRecord &task)
-{
-    queueChange(task);
-    if (!m_pending.finished.contains(task.id))
-        m_pending.finished << task.id;
-    // With the end, how each of its questions ended as stored: closed by the end, or answered
-    // (perhaps by another process this one has not heard from yet).
-    for (const Store::InputRequestRecord &r : m_store.inputRequests(task.id)) {
-        const auto same = [&r](const Store::InputRequestRecord &q) { return q.id == r.id; };
-        if (r.state != Store::InputState::Pending
-            && std::none_of(m_pending.inputs.cbegin(), m_pending.inputs.cend(), same))
-            m_pending.inputs << r;
-    }
-}
-
-void Engine::queueChange(const Store::TaskRecord &task)
-{
-    if (auto it = m_pendingTaskIndex.constFind(task.id); it != m_pendingTaskIndex.constEnd())
-        m_pending.tasks[*it] = task;
-    else {
-        m_pendingTaskIndex.insert(task.id, int(m_pending.tasks.size()));
-        m_pending.tasks << task;
-    }
-    armFlush();
-}
-
-void Engine::armFlush()
-{
-    // Leading edge: the first change after a quiet interval goes out on the next event-loop turn
-    // (which still gathers what this turn stores with it: samples, input requests); a burst is
-    // batched, at most one emission per interval. Held while a snapshot is being delivered.
-    if (m_batchTimer.isActive() || m_snapshot.id != 0)
-        return;
-    const qint64 sinceLast = steadyMs() - m_lastFlushMs;
-    m_batchTimer.start(int(std::clamp<qint64>(m_batchIntervalMs - sinceLast, 0, m_batchIntervalMs)));
-}
-
-void Engine::flushChanges()
-{
-    if (m_pending.isEmpty())
-        return;
-    ChangeSet out;
-    std::swap(out, m_pending);
-    m_pendingTaskIndex.clear();
-    m_lastFlushMs = steadyMs();
-    emit changesReady(out);
-}
+// ---------------------------------------------------------------- changes (changefeed.h), TTL, idle
 
 void Engine::requestSnapshot(qint64 snapshotId, const Store::TaskQuery &query)
 {
-    if (snapshotId == 0) {
-        emit operationFailed(QStringLiteral("A snapshot needs a non-zero id to tag its chunks."));
-        return;
-    }
-    // Changes made so far go out first: every chunk is at least as new as they are.
-    m_batchTimer.stop();
-    flushChanges();
-    m_snapshot = SnapshotDelivery();
-    m_snapshot.id = snapshotId;
-    if (isOpen()) {
-        m_snapshot.rows = m_store.tasks(query);
-        for (Store::TaskRecord &t : m_snapshot.rows) {
-            t.converged = convergedOf(t.result); // the table's outcome needs it
-            t.result.clear(); // fetched on demand: a snapshot of 100,000 tasks must stay small
-        }
-    }
-    sendSnapshotChunk();
-}
-
-void Engine::sendSnapshotChunk()
-{
-    if (m_snapshot.id == 0)
-        return;
-    ChangeSet chunk;
-    chunk.snapshotId = m_snapshot.id;
-    if (!m_snapshot.sentFirst && isOpen())
-        chunk.inputs = m_store.pendingInputRequests();
-    m_snapshot.sentFirst = true;
-    const qsizetype n = std::min<qsizetype>(m_snapshotChunkRows, m_snapshot.rows.size() - m_snapshot.next);
-    chunk.tasks = m_snapshot.rows.mid(m_snapshot.next, n);
-    m_snapshot.next += n;
-    chunk.snapshotComplete = m_snapshot.next >= m_snapshot.rows.size();
-    const qint64 id = m_snapshot.id;
-    if (chunk.snapshotComplete)
-        m_snapshot = SnapshotDelivery();
-    emit snapshotChunk(chunk);
-    if (!chunk.snapshotComplete) {
-        // The next chunk on the next turn: queued work (pushes, poll replies) runs in between.
-        QMetaObject::invokeMethod(this, [this, id] {
-            if (m_snapshot.id == id)
-                sendSnapshotChunk();
-        }, Qt::QueuedConnection);
-    } else if (!m_pending.isEmpty()) {
-        armFlush(); // changes held during the delivery follow the complete chunk
-    }
+    m_feed.requestSnapshot(snapshotId, query);
 }
 
 void Engine::checkTtl()
@@ -631,10 +442,7 @@ void Engine::checkIdle()
 {
     const bool nowIdle = isIdle();
     if (nowIdle && !m_wasIdle) {
-        if (m_batchTimer.isActive()) {
-            m_batchTimer.stop();
-            flushChanges();
-        }
+        m_feed.flushIfArmed();
         m_wasIdle = true;
         emit idle();
     } else if (!nowIdle) {
@@ -679,6 +487,289 @@ bool Engine::compactAgentMessages(qint64 sessionId,
                                   QList<Store::AgentMessageRecord> &keep)
 {
     return m_store.compactAgentMessages(sessionId, summary, keep);
+}
+
+// ---------------------------------------------------------------- polling
+
+void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs)
+{
+    if (task.serverTaskId.isEmpty())
+        return;
+    if (m_monitoring && m_sharing && !m_sharing->claimTask(task))
+        return; // another process polls it; its changes come through the database
+    m_live.insert(task.id, task);
+    m_byServerTaskId.insert(task.serverTaskId, task.id);
+    m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs, m_jobs.ticks(task));
+    if (task.pattern == Pattern::Task)
+        m_tasks.scheduleListen(task.serverId);
+}
+
+void Engine::armPollTimer()
+{
+    if (!m_monitoring || !isOpen())
+        return;
+    const auto next = m_scheduler->nextDueAtMs();
+    if (!next) {
+        m_pollTimer.stop();
+        return;
+    }
+    const qint64 wait = std::clamp<qint64>(*next - nowMs(), 0, 60000);
+    if (!m_pollTimer.isActive() || m_pollTimer.remainingTime() > wait)
+        m_pollTimer.start(int(wait));
+}
+
+void Engine::pumpPolls()
+{
+    if (!m_monitoring || !isOpen())
+        return;
+    const QList<qint64> due = m_scheduler->takeDue();
+    QMap<qint64, QList<qint64>> jobs; // server id -> due jobs: one batched status call each
+    for (qint64 id : due) {
+        if (m_jobs.isJob(id))
+            jobs[m_live.value(id).serverId] << id;
+        else
+            m_tasks.poll(id);
+    }
+    for (auto it = jobs.cbegin(); it != jobs.cend(); ++it)
+        m_jobs.poll(it.key(), it.value());
+    armPollTimer();
+}
+
+void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPush)
+{
+    auto it = m_live.find(taskId);
+    if (it == m_live.end())
+        return;
+    Store::TaskRecord &t = *it;
+    const Store::TaskStatus oldStatus = t.status;
+    const QString oldMessage = t.statusMessage;
+    const QString oldUpdated = t.lastUpdatedAt;
+    const auto oldInterval = t.pollIntervalMs;
+    const Store::TaskRecord before = t;
+    if (!state.warnings.isEmpty()) {
+        // Clamped or ignored field by field; logged once per distinct warning, not every poll.
+        const QString w = state.warnings.join(QStringLiteral("; "));
+        if (m_fieldWarned.value(taskId) != w) {
+            m_fieldWarned.insert(taskId, w);
+            qCWarning(lcMonitor, "task %lld: %s", taskId, qPrintable(w));
+        }
+    }
+    fillFromState(t, state);
+    if (Store::isTerminal(oldStatus) && t.isLive()) {
+        // An end state is final: a server that calls the task live again is wrong; keep the end.
+        qCWarning(lcMonitor, "task %lld: the server said %s after %s; keeping %s", taskId,
+                  qPrintable(Store::toText(t.status)), qPrintable(Store::toText(oldStatus)),
+                  qPrintable(Store::toText(oldStatus)));
+        t.status = oldStatus;
+        t.statusMessage = oldMessage;
+    }
+    if (t.status == Store::TaskStatus::Completed && t.result.isEmpty() && t.error.isEmpty()) {
+        // `completed` without its result is not an end (a server may publish the status before
+        // it attaches the result): keep the task live and ask again, a few times, with backoff.
+        if (fromPush) { // a push is not a poll: let the next poll bring the result
+            t = before;
+            m_scheduler->pollSoon(taskId);
+            return;
+        }
+        const int tries = ++m_noResultTries[taskId];
+        if (tries <= s_noResultTries) {
+            qCWarning(lcMonitor, "task %lld: the server said completed but sent no result; "
+                                 "asking again (%d of %d)", taskId, tries, s_noResultTries);
+            t = before;
+            m_scheduler->completed(taskId, s_noResultFirstDelayMs << (tries - 1));
+            return;
+        }
+        t.error = QString::fromStdString(
+            json{{"code", -32603},
+                 {"message", "the server said completed but sent no result (asked "
+                                 + std::to_string(s_noResultTries + 1)
+                                 + " times); run the case again or ask the server's operator"}}
+                .dump());
+    }
+    if (!Store::isTerminal(oldStatus) && t.status == Store::TaskStatus::Cancelled
+        && t.statusMessage == oldMessage) {
+        // Cancelled without a message of its own: the last live one (e.g. "queued, position 1")
+        // no longer describes the task. It stays in the task's event history.
+        t.statusMessage.clear();
+    }
+    const qint64 now = nowMs();
+    const bool statusChanged = t.status != oldStatus;
+    const bool messageChanged = t.statusMessage != oldMessage;
+    QList<Store::ProgressSample> samples;
+    if (messageChanged && !t.statusMessage.isEmpty()) {
+        samples = m_parser.parse(t.statusMessage, t.tool, now, taskId);
+        if (ProgressParser::hasOwnX(samples)) {
+            m_lastX.insert(taskId, samples.first().x);
+        } else if (!samples.isEmpty()) {
+            // No counter in this message ("converged, residual 9e-7"): it belongs at the last
+            // iteration seen, never at a clock time.
+            const double x = lastX(taskId);
+            for (Store::ProgressSample &sample : samples)
+                sample.x = x;
+        }
+    }
+    // A result's residual history (docs/sweeps.md) is the whole run, also what ran while Eddy
+    // was closed or between two polls: it replaces the residuals polling saw.
+    bool replaceResiduals = false;
+    if (!t.isLive() && t.status == Store::TaskStatus::Completed && !t.result.isEmpty()) {
+        const QList<Store::ProgressSample> history = ProgressParser::historySamples(t.result, taskId, now);
+        if (!history.isEmpty()) {
+            samples.removeIf([](const Store::ProgressSample &sample) {
+                return sample.series == ProgressParser::Residual
+                       || sample.series.startsWith(ProgressParser::Residual + QLatin1Char('.'));
+            });
+            samples << history;
+            replaceResiduals = true;
+        }
+    }
+
+    QList<Store::InputRequestRecord> fresh;
+    if (t.status == Store::TaskStatus::InputRequired) {
+        // The modern form goes in as the bytes received, so a repeated poll of an unchanged
+        // question costs the inbox one hash and no parse.
+        fresh = m_inbox->observe(taskId, state.inputRequests);
+    } else if (oldStatus == Store::TaskStatus::InputRequired) {
+        m_inbox->forget(taskId);
+    }
+
+    const bool terminal = !t.isLive();
+    if (!terminal && !fromPush) // a push is not a poll: the poll cadence stays as it was
+        m_scheduler->completed(taskId, t.pollIntervalMs);
+    t.nextPollAtMs = m_scheduler->dueAtMs(taskId).value_or(0);
+    if (terminal)
+        t.finishedAtMs = now;
+    const bool changed = statusChanged || messageChanged || terminal || t.lastUpdatedAt != oldUpdated
+                         || t.pollIntervalMs != oldInterval;
+    if (changed) {
+        if (replaceResiduals && !m_store.deleteSamples(taskId, ProgressParser::Residual))
+            qCWarning(lcMonitor) << "cannot replace the residuals of task" << taskId << ":" << m_store.lastError();
+        if (!m_store.storeTaskUpdate(t, statusChanged || messageChanged, samples))
+            qCWarning(lcMonitor) << "cannot store task" << taskId << ":" << m_store.lastError();
+        m_feed.queueChange(t);
+        m_feed.pending().samples << samples;
+    }
+    for (const Store::InputRequestRecord &r : std::as_const(fresh)) {
+        m_feed.pending().inputs << r;
+        m_feed.armFlush();
+        emit inputRequested(r);
+        m_answers.autoAnswer(r);
+    }
+    if (terminal) {
+        qCDebug(lcMonitor, "task %lld ended by %s", taskId, fromPush ? "push" : "poll");
+        const Store::TaskRecord done = t;
+        m_byServerTaskId.remove(done.serverTaskId);
+        m_live.erase(it);
+        m_scheduler->remove(taskId);
+        m_ttlWarned.remove(taskId);
+        m_noResultTries.remove(taskId);
+        m_wrongTask.remove(taskId);
+        m_fieldWarned.remove(taskId);
+        forgetOnClient(done);
+        m_lastX.remove(taskId);
+        qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toText(done.status)));
+        m_feed.queueFinished(done);
+        emit taskFinished(done);
+    }
+}
+
+double Engine::lastX(qint64 taskId)
+{
+    if (auto it = m_lastX.constFind(taskId); it != m_lastX.constEnd())
+        return *it;
+    // After a restart: the last x stored for the task (one read, then remembered).
+    double x = 0;
+    const QList<Store::ProgressSample> stored = m_store.progressSamples(taskId);
+    for (const Store::ProgressSample &sample : stored) {
+        if (sample.series == ProgressParser::Iteration || sample.series == ProgressParser::Step)
+            x = sample.x;
+    }
+    m_lastX.insert(taskId, x);
+    return x;
+}
+
+void Engine::markGone(qint64 taskId, const QString &why, bool unreliable)
+{
+    auto it = m_live.find(taskId);
+    if (it == m_live.end())
+        return;
+    Store::TaskRecord t = *it;
+    const auto expires = t.expiresAtMs();
+    // Expired: the server's TTL ran out before we stored a result. Lost: the server never
+    // knew (or no longer knows) the id for another reason, e.g. its database was reset.
+    t.status = expires && *expires <= nowMs() + 1000 ? Store::TaskStatus::Expired : Store::TaskStatus::Lost;
+    if (unreliable)
+        t.status = Store::TaskStatus::Lost;
+    t.statusMessage = unreliable ? why
+                      : t.status == Store::TaskStatus::Expired
+                          ? QStringLiteral("the server forgot the task after its TTL (%1)").arg(why)
+                          : QStringLiteral("the server does not know this task (%1)").arg(why);
+    t.finishedAtMs = nowMs();
+    m_store.storeTaskUpdate(t, true, {});
+    m_byServerTaskId.remove(t.serverTaskId);
+    forgetOnClient(t);
+    m_live.erase(it);
+    m_scheduler->remove(taskId);
+    m_feed.queueChange(t);
+    m_feed.queueFinished(t);
+    qCWarning(lcMonitor, "task %lld is %s", taskId, qPrintable(Store::toText(t.status)));
+    emit taskFinished(t);
+}
+
+// ---------------------------------------------------------------- cancel and answers
+
+void Engine::cancelTasks(const QList<qint64> &taskIds)
+{
+    if (isReadOnly()) {
+        emit operationFailed(readOnlyMessage());
+        return;
+    }
+    for (qint64 id : taskIds) {
+        auto t = m_store.task(id);
+        if (!t) {
+            emit operationFailed(QStringLiteral("There is no task %1; list tasks with eddyctl tasks.").arg(id));
+            continue;
+        }
+        if (t->isLive() && t->pattern == Pattern::Streamed) {
+            m_streamed.cancel(*t);
+            continue;
+        }
+        if (!t->isLive() || t->serverTaskId.isEmpty()) {
+            const QString msg =
+                t->isLive() ? QStringLiteral("Task %1 is a streamed call: the server gives no handle "
+                                             "to cancel it with; it ends when its stream ends.").arg(id)
+                            : QStringLiteral("Task %1 has already ended (%2); nothing to cancel.")
+                                  .arg(id).arg(Store::toText(t->status));
+            emit operationFailed(msg);
+            emit cancelSent(id, false, msg);
+            continue;
+        }
+        m_store.setCancelRequested(id);
+        t->cancelRequested = true;
+        if (auto live = m_live.find(id); live != m_live.end())
+            live->cancelRequested = true;
+        m_feed.queueChange(*t);
+        ServerLink *l = link(t->serverId);
+        if (!l) {
+            emit cancelSent(id, false, QStringLiteral("The task's server is not configured."));
+            continue;
+        }
+        if (t->pattern == Pattern::Job) {
+            m_jobs.cancel(*t);
+            continue;
+        }
+        m_tasks.cancel(*t);
+    }
+}
+
+void Engine::cancelAnswered(qint64 taskId, const QString &failure)
+{
+    --m_answersInFlight;
+    if (!failure.isEmpty())
+        emit operationFailed(failure);
+    emit cancelSent(taskId, failure.isEmpty(), failure);
+    m_scheduler->pollSoon(taskId); // the server's verdict comes with its next state
+    armPollTimer();
+    checkIdle();
 }
 
 } // namespace Eddy::Monitor

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "app/monitor/adapterproposal.h"
+#include "app/monitor/answersender.h"
 #include "app/monitor/catalogue.h"
+#include "app/monitor/changefeed.h"
 #include "app/monitor/changeset.h"
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/jobfollower.h"
@@ -83,9 +85,9 @@ public:
     qint64 pushesReceived() const { return m_pushes; }
     // Batch interval of changesReady() (default 30 ms): the first change after a quiet interval
     // goes out on the next event-loop turn; changes that follow within the interval are batched.
-    void setBatchIntervalMs(int ms) { m_batchIntervalMs = std::max(0, ms); }
+    void setBatchIntervalMs(int ms) { m_feed.setBatchIntervalMs(ms); }
     // Rows per snapshotChunk() (default 2,000; at least 1).
-    void setSnapshotChunkRows(int rows) { m_snapshotChunkRows = std::max(1, rows); }
+    void setSnapshotChunkRows(int rows) { m_feed.setSnapshotChunkRows(rows); }
     // Per-request timeout for servers linked from now on (default 30 s; listen streams have none).
     void setRequestTimeoutMs(int ms);
     // Polling and submission start only after open(); off = the engine stores but never polls
@@ -93,7 +95,10 @@ public:
     void setMonitoring(bool enabled);
     // Answers for input requests without a human (eddyctl --answers): when set, every new form
     // question is answered at once from these values (see InputInbox::answerFromValues).
-    void setAutoAnswers(std::optional<nlohmann::json> values) { m_autoAnswers = std::move(values); }
+    void setAutoAnswers(std::optional<nlohmann::json> values)
+    {
+        m_answers.setAutoAnswers(std::move(values));
+    }
     // Failures of tools/call before a task exists (reset, timeout, 429/503, a transfer slower
     // than the floor) are retried with exponential backoff from baseDelayMs (or the server's
     // Retry-After, capped at a minute) at most `attempts` times; then the case is left journalled
@@ -282,6 +287,8 @@ private:
     friend class SweepSubmitter;
     friend class ServerLinks;
     friend class HandleExchange;
+    friend class ChangeFeed;
+    friend class AnswerSender;
     // Tests that must see the engine's own connection (a statement trace) reach it through
     // this probe; every other test opens the database file with a store of its own.
     friend struct EngineProbe;
@@ -307,17 +314,9 @@ private:
     // Its URL, token or era changed here or in another process (ServerLinks::relink()).
     void relinkServer(qint64 serverId);
     double lastX(qint64 taskId); // for a message without a counter
-    void queueChange(const Store::TaskRecord &task);
-    void queueFinished(const Store::TaskRecord &task); // queueChange() + ChangeSet::finished
-    void armFlush();
-    void flushChanges();
-    void sendSnapshotChunk();
     void checkTtl();
     void checkIdle();
-    void resumeAnswers();
-    void sendAnswer(qint64 taskId, const QString &key, const nlohmann::json &answer, int attempt = 0);
     void trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs);
-    void autoAnswer(const Store::InputRequestRecord &request);
     // An exchange with the server was answered (a poll, a job status call, a listen stream,
     // tools/list, discovery, a tools/call). A server that was not Online is so now, and the
     // cases waiting for it to answer again are sent at once: those whose last tools/call got no
@@ -329,7 +328,7 @@ private:
     void serverAnswered(qint64 serverId, bool evenIfOnline);
 
     Store::TaskStore m_store;
-    Catalogue m_catalogue{m_store, [this] { flushChanges(); }};
+    Catalogue m_catalogue{m_store, [this] { m_feed.flush(); }};
     std::unique_ptr<PollScheduler> m_scheduler;
     std::unique_ptr<InputInbox> m_inbox;
     ProgressParser m_parser;
@@ -338,24 +337,8 @@ private:
     QSet<qint64> m_ttlWarned;
     QHash<qint64, int> m_noResultTries;           // task id -> 'completed' replies without a result
     QHash<qint64, double> m_lastX;                // task id -> x (iteration) of its last counted message
-    ChangeSet m_pending;
-    QHash<qint64, int> m_pendingTaskIndex;         // task id -> index in m_pending.tasks
     QTimer m_pollTimer{this};
-    QTimer m_batchTimer{this};
-    int m_batchIntervalMs = 30;
-    qint64 m_lastFlushMs = 0; // steady clock: when changesReady() last went out
-    // The snapshot being delivered (empty when none): rows still to send, in order.
-    struct SnapshotDelivery
-    {
-        qint64 id = 0;
-        QList<Store::TaskRecord> rows;
-        qsizetype next = 0;
-        bool sentFirst = false;
-    };
-    SnapshotDelivery m_snapshot;
-    int m_snapshotChunkRows = 2000;
     QTimer m_ttlTimer{this};
-    std::optional<nlohmann::json> m_autoAnswers;
     bool m_monitoring = true;
     bool m_wasIdle = false;
     int m_answersInFlight = 0;
@@ -364,6 +347,8 @@ private:
     QHash<qint64, int> m_wrongTask;      // task id -> tasks/get answers about another task in a row
     int m_wrongTaskLimit = 5;
     QHash<qint64, QString> m_fieldWarned; // task id -> the last field warning logged
+    ChangeFeed m_feed{*this};             // batched change sets and snapshots
+    AnswerSender m_answers{*this};        // answers to the tasks' questions
     TaskFollower m_tasks{*this};          // MCP tasks: tasks/get, listen, answers, cancel
     StreamedFollower m_streamed{*this}; // calls answered as a stream, while it is open
     std::unique_ptr<Sharing> m_sharing;   // leases and other processes' changes (while open)

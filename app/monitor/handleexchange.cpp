@@ -128,7 +128,7 @@ HandleImportReport HandleExchange::importHandles(const QByteArray &fileContent,
                qPrintable(TaskHandle::redacted(ref.taskId)),
                server->id);
         if (auto stored = m_hub.m_store.task(*id)) {
-            m_hub.queueChange(*stored);
+            m_hub.m_feed.queueChange(*stored);
             if (m_hub.m_monitoring)
                 m_hub.trackLive(*stored, now);
         }

@@ -259,7 +259,7 @@ void Sharing::takeUnheld()
                "sending it",
                taskId,
                qPrintable(key));
-        m_engine.sendAnswer(taskId, key, answer);
+        m_engine.m_answers.send(taskId, key, answer);
     }
     if (took) {
         m_engine.armPollTimer();
@@ -330,13 +330,13 @@ void Sharing::check(bool force)
         if (t->caseId)
             if (const auto session = m_adoptedCases.take(*t->caseId))
                 store.attachTask(session, id);
-        m_engine.queueChange(*t);
+        m_engine.m_feed.queueChange(*t);
         if (needsPolling(*t)) {
             follow(*t);
         } else if (m_followed.remove(id) > 0) {
             ended = true;
             m_engine.m_inbox->forget(id);
-            m_engine.queueFinished(*t); // the window learns of finishes from the change set
+            m_engine.m_feed.queueFinished(*t); // the window learns of finishes from the change set
             emit m_engine.taskFinished(*t);
         }
     }
@@ -348,7 +348,7 @@ void Sharing::check(bool force)
     m_engine.m_review->followShared(changes->caseNotes, changes->sweeps, changes->gap);
     for (const Store::ProgressSample &s : changes->samples)
         if (!m_engine.m_live.contains(s.taskId))
-            m_engine.m_pending.samples << s;
+            m_engine.m_feed.pending().samples << s;
 
     // Questions: a new one of a task polled elsewhere is asked here too (the inbox, eddyctl's
     // --answers); an answered one updates the inbox wherever it was answered.
@@ -358,7 +358,7 @@ void Sharing::check(bool force)
             continue;
         if (r->state != Store::InputState::Pending) {
             m_asked.remove(id);
-            m_engine.m_pending.inputs << *r;
+            m_engine.m_feed.pending().inputs << *r;
             continue;
         }
         if (m_engine.m_live.contains(r->taskId) || m_asked.contains(id))
@@ -367,12 +367,12 @@ void Sharing::check(bool force)
         if (!t || !t->isLive())
             continue;
         m_asked.insert(id);
-        m_engine.m_pending.inputs << *r;
+        m_engine.m_feed.pending().inputs << *r;
         emit m_engine.inputRequested(*r);
-        m_engine.autoAnswer(*r);
+        m_engine.m_answers.autoAnswer(*r);
     }
-    if (!m_engine.m_pending.isEmpty())
-        m_engine.armFlush();
+    if (!m_engine.m_feed.pending().isEmpty())
+        m_engine.m_feed.armFlush();
     takeUnheld();
     if (ended)
         m_engine.checkIdle();

@@ -36,7 +36,7 @@ void StreamedFollower::opened(const Store::CaseRecord &c, Mcp::CallJob *job)
         m_hub.m_store.attachTask(sess, *id);
     qCInfo(lcMonitor, "case %lld: streamed call, task %lld", c.id, *id);
     emit m_hub.caseSubmitted(c.id, *id);
-    m_hub.queueChange(t);
+    m_hub.m_feed.queueChange(t);
 }
 
 void StreamedFollower::notification(qint64 caseId, const json &notification)
@@ -63,8 +63,8 @@ void StreamedFollower::notification(qint64 caseId, const json &notification)
     }
     if (!m_hub.m_store.storeTaskUpdate(t, changed, samples))
         qCWarning(lcMonitor) << "cannot store task" << t.id << ":" << m_hub.m_store.lastError();
-    m_hub.queueChange(t);
-    m_hub.m_pending.samples << samples;
+    m_hub.m_feed.queueChange(t);
+    m_hub.m_feed.pending().samples << samples;
 }
 
 bool StreamedFollower::finished(const Store::CaseRecord &c, Mcp::CallJob *job)
@@ -105,7 +105,7 @@ bool StreamedFollower::finished(const Store::CaseRecord &c, Mcp::CallJob *job)
             qCWarning(lcMonitor) << "cannot store task" << t.id << ":" << m_hub.m_store.lastError();
         if (auto stored = m_hub.m_store.task(t.id))
             t = *stored;
-        m_hub.queueChange(t);
+        m_hub.m_feed.queueChange(t);
         qCInfo(lcMonitor, "task %lld: streamed call ended, its server was removed", t.id);
         emit m_hub.taskFinished(t);
         return true;
@@ -137,8 +137,8 @@ bool StreamedFollower::finished(const Store::CaseRecord &c, Mcp::CallJob *job)
         qCWarning(lcMonitor) << "cannot store task" << t.id << ":" << m_hub.m_store.lastError();
     if (auto stored = m_hub.m_store.task(t.id))
         t = *stored;
-    m_hub.queueChange(t);
-    m_hub.m_pending.samples << samples;
+    m_hub.m_feed.queueChange(t);
+    m_hub.m_feed.pending().samples << samples;
     qCInfo(lcMonitor, "task %lld finished: %s", t.id, qPrintable(Store::toText(t.status)));
     emit m_hub.taskFinished(t);
     return true;
@@ -166,7 +166,7 @@ void StreamedFollower::reconcile(Store::TaskRecord t)
         return;
     }
     qCInfo(lcMonitor, "task %lld: streamed call left by an ended process, stored as lost", t.id);
-    m_hub.queueChange(t);
+    m_hub.m_feed.queueChange(t);
 }
 
 void StreamedFollower::closeAll()
@@ -181,7 +181,7 @@ void StreamedFollower::closeAll()
         t.finishedAtMs = nowMs();
         if (!m_hub.m_store.storeTaskUpdate(t, true, {}))
             qCWarning(lcMonitor) << "cannot store task" << t.id << ":" << m_hub.m_store.lastError();
-        m_hub.queueChange(t);
+        m_hub.m_feed.queueChange(t);
     }
 }
 
@@ -212,7 +212,7 @@ void StreamedFollower::cancel(const Store::TaskRecord &t)
     it->cancelling = true;
     it->task.cancelRequested = true;
     m_hub.m_store.setCancelRequested(id);
-    m_hub.queueChange(it->task);
+    m_hub.m_feed.queueChange(it->task);
     qCInfo(lcMonitor, "task %lld: cancelling its streamed call", id);
     ++m_hub.m_answersInFlight; // the engine is not idle until the call has ended
     // The client it was sent through: a retired one when the server's URL changed since.

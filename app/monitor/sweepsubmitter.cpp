@@ -416,14 +416,14 @@ void SweepSubmitter::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job,
     if (auto stored = m_hub.m_store.task(*id))
         t = *stored;
     emit m_hub.caseSubmitted(c.id, t.id);
-    m_hub.queueChange(t);
+    m_hub.m_feed.queueChange(t);
     if (t.isLive()) {
         m_hub.trackLive(t, t.nextPollAtMs);
     } else if (!t.serverTaskId.isEmpty() && t.result.isEmpty() && t.error.isEmpty()) {
         // A terminal seed carries no payload: fetch it once.
         m_hub.trackLive(t, now);
     } else {
-        m_hub.queueFinished(t);
+        m_hub.m_feed.queueFinished(t);
         emit m_hub.taskFinished(t);
     }
     pump();
@@ -572,11 +572,11 @@ void SweepSubmitter::ask(qint64 caseId)
 
 void SweepSubmitter::autoAnswer(const Engine::CaseQuestion &question)
 {
-    if (!m_hub.m_autoAnswers)
+    if (!m_hub.m_answers.autoAnswers())
         return;
     const json req = json::parse(question.request.toStdString(), nullptr, false);
     QString error;
-    const json answer = InputInbox::answerFromValues(req, *m_hub.m_autoAnswers, &error);
+    const json answer = InputInbox::answerFromValues(req, *m_hub.m_answers.autoAnswers(), &error);
     if (answer.is_null()) {
         emit m_hub.operationFailed(QStringLiteral("The call of %1 (case %2), question \"%3\": %4")
                                  .arg(question.tool).arg(question.caseId).arg(question.key, error));

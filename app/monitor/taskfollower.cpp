@@ -174,7 +174,7 @@ void TaskFollower::answer(const Store::TaskRecord &t, const QString &key, const 
     const auto retry = [this, taskId, key, answer, attempt](qint64 delayMs) {
         QTimer::singleShot(int(std::clamp<qint64>(delayMs, 1000, 30000)), &m_hub, [this, taskId, key, answer, attempt] {
             if (m_hub.isOpen())
-                m_hub.sendAnswer(taskId, key, answer, attempt + 1);
+                m_hub.m_answers.send(taskId, key, answer, attempt + 1);
         });
     };
     ++m_hub.m_answersInFlight;
