@@ -152,6 +152,16 @@ QScatterSeries *scatterNamed(QChart *chart, const QString &name)
     return nullptr;
 }
 
+// Whether the legend shows the one entry of the outcome series called name.
+bool legendShows(QChart *chart, const QString &name)
+{
+    QScatterSeries *series = scatterNamed(chart, name);
+    if (!series)
+        return false;
+    const QList<QLegendMarker *> markers = chart->legend()->markers(series);
+    return markers.size() == 1 && markers.first()->isVisible();
+}
+
 } // namespace
 
 void tst_SweepPlot::initTestCase()
@@ -256,10 +266,11 @@ void tst_SweepPlot::unconvergedPointsAreDistinctAndInTheLegend()
     QCOMPARE(markers.size(), 1);
     QCOMPARE(markers.first()->label(), QStringLiteral("Not converged"));
     QCOMPARE(markers.first()->brush().color(), unconverged->brush().color()); // hollow there too
-    // (The legend lays out its new entries on the next event-loop turn.)
-    QTRY_VERIFY(markers.first()->isVisible());
-    QTRY_VERIFY(
-        chart->legend()->markers(const_cast<QScatterSeries *>(converged)).first()->isVisible());
+    // The legend lays out its new entries on the next event-loop turn. While waiting, a late
+    // change to the sweep may replot, which replaces the series and their markers: look them up
+    // afresh each time, never through a pointer held across the wait.
+    QTRY_VERIFY(legendShows(chart, QStringLiteral("Not converged")));
+    QTRY_VERIFY(legendShows(chart, QStringLiteral("Converged")));
     // The lines have no entry of their own.
     for (QAbstractSeries *s : chart->series()) {
         if (s->type() == QAbstractSeries::SeriesTypeLine) {
