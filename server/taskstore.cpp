@@ -128,7 +128,11 @@ bool TaskStore::open(const std::string &path, std::string &error)
     }
     sqlite3_busy_timeout(m_db, 5000);
     std::string why;
+    // The WAL file keeps its largest size until the database closes unless told otherwise: a
+    // reader that holds a snapshot for a while (a backup, a sqlite3 shell) lets it grow past the
+    // 1000-page autocheckpoint, and the server would keep that space for its whole lifetime.
     if (!exec("PRAGMA journal_mode=WAL;", why) || !exec("PRAGMA synchronous=NORMAL;", why)
+        || !exec("PRAGMA journal_size_limit=4194304;", why)
         || !exec("CREATE TABLE IF NOT EXISTS tasks ("
                  " id TEXT PRIMARY KEY,"
                  " token_hash TEXT NOT NULL,"

@@ -1,14 +1,20 @@
 // Durability of eddy-cfd-server: after SIGKILL and a restart on the same --data-dir every task
 // still answers, a running case resumes from its checkpoint and finishes, queued and waiting
 // cases keep their state; SIGTERM checkpoints and exits 0; a finished case keeps no checkpoint
-// (found by bench/soak: 2 MB per finished grid-256 case, kept until the task expired).
+// (found by bench/soak: 2 MB per finished grid-256 case, kept until the task expired); the WAL
+// file gives its space back after a long reader lets go (found by bench/soak: 0.8 -> 7.0 MB, kept
+// for the rest of the server's lifetime).
 
 #include "tests/common/ctlprocess.h"
 #include "tests/common/testserver.h"
 #include "tests/server/mcptestclient.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QtTest>
+
+#include <sqlite3.h>
 
 using nlohmann::json;
 using Eddy::Test::McpTestClient;
@@ -51,6 +57,7 @@ private slots:
     void killAndRestart();
     void terminateCheckpoints();
     void finishedCaseDropsItsCheckpoint();
+    void walShrinksAfterALongReader();
 };
 
 void tst_ServerDurability::killAndRestart()
@@ -164,6 +171,45 @@ void tst_ServerDurability::finishedCaseDropsItsCheckpoint()
     for (const QStringList &row : ended())
         QVERIFY2(row.value(1).isEmpty(),
                  qPrintable("a " + row.value(0) + " case keeps a checkpoint of " + row.value(1) + " bytes"));
+}
+
+// A reader that holds one snapshot for a while (a backup, an engineer's sqlite3 shell) keeps
+// every checkpoint from rewinding the WAL, which then grows with each write. Once the reader lets
+// go, the WAL must come back under the server's limit (journal_size_limit, 4 MiB), not keep its
+// high-water mark until the server exits.
+void tst_ServerDurability::walShrinksAfterALongReader()
+{
+    constexpr qint64 kLimit = 4 << 20;
+    Eddy::Test::TestServer server;
+    QVERIFY2(server.start({"--workers", "1", "--checkpoint-interval-ms", "50"}),
+             qPrintable(server.errorString()));
+    McpTestClient client(server.url());
+    const QString wal = server.dataDir() + "/tasks.sqlite-wal";
+    sqlite3 *reader = nullptr;
+    const auto closeReader = qScopeGuard([&reader] { sqlite3_close(reader); });
+    QCOMPARE(sqlite3_open_v2(qPrintable(server.dataDir() + "/tasks.sqlite"), &reader,
+                             SQLITE_OPEN_READWRITE, nullptr),
+             SQLITE_OK);
+    sqlite3_busy_timeout(reader, 10000);
+    QCOMPARE(sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM tasks;", nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    // A grid-128 case stores its fields (about 0.5 MB) every 50 ms: the WAL grows while the
+    // snapshot is held.
+    json writer = longCase("writer");
+    writer["grid"] = 128;
+    const std::string id = client.createTask(writer);
+    QVERIFY(!id.empty());
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(wal).size() > 2 * kLimit, 120000);
+    QCOMPARE(client.getTask(id).result().value("status", ""), std::string("working"));
+    QCOMPARE(sqlite3_exec(reader, "COMMIT;", nullptr, nullptr, nullptr), SQLITE_OK);
+    // The next checkpoint rewinds the WAL, and the write after it cuts the file back.
+    QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo(wal).size() <= kLimit,
+                              qPrintable(QStringLiteral("the WAL stays at %1 bytes")
+                                             .arg(QFileInfo(wal).size())),
+                              60000);
+    client.request("tasks/cancel", {{"taskId", id}});
+    QCOMPARE(client.waitForTask(id, McpTestClient::isTerminal).value("status", ""),
+             std::string("cancelled"));
 }
 
 QTEST_GUILESS_MAIN(tst_ServerDurability)
