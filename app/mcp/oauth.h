@@ -9,6 +9,8 @@
 #include <QTimer>
 #include <QUrl>
 
+#include "app/mcp/tokenstore.h"
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -53,43 +55,6 @@ struct OAuthSettings
     // Sign-ins (or refreshes) one server may ask for in one run before Eddy stops and says why:
     // a server that answers every new token with another insufficient_scope gets no more.
     int maxAuthorizations = 3;
-};
-
-// Tokens between runs, keyed by issuer and resource, never in the database: an owner-only (0600)
-// JSON file in the user's data folder holds each sign-in's details, and its access token, refresh
-// token and client secret go to the process's vault (app/secret.h: the Secret Service, else the
-// owner-only file) as one item, the entry keeping its reference. Without a vault (tests) they are
-// in the entry itself.
-class TokenStore
-{
-public:
-    struct Entry
-    {
-        QString issuer;
-        QString resource;
-        QString server;        // the MCP URL the token was got for
-        QString accessToken;
-        QString refreshToken;
-        QString scope;
-        QString tokenEndpoint;
-        QString clientId;
-        QString clientSecret;
-        QString authMethod;
-        qint64 expiresAt = 0;  // seconds since the epoch; 0 = not said
-    };
-
-    explicit TokenStore(QString path = {});
-    static QString defaultPath();
-    QString path() const { return m_path; }
-
-    std::optional<Entry> find(const QString &issuer, const QString &resource) const;
-    std::optional<Entry> findForServer(const QString &server) const;
-    // False with *error when the file cannot be written owner-only.
-    bool save(const Entry &entry, QString *error);
-
-private:
-    QJsonObject read() const;
-    QString m_path;
 };
 
 class OAuth final : public QObject
