@@ -47,6 +47,8 @@ static TokenStore::Entry entryFrom(const QJsonObject &o)
     e.clientSecret = o[QLatin1String("client_secret")].toString();
     e.authMethod = o[QLatin1String("token_endpoint_auth_method")].toString();
     e.expiresAt = qint64(o[QLatin1String("expires_at")].toDouble());
+    e.tokenType = o[QLatin1String("token_type")].toString();
+    e.dpopKey = o[QLatin1String("dpop_key")].toString();
     // The tokens themselves are in the vault (the keychain, or this file's "secrets"), one item
     // per issuer and resource; the entry names it.
     const QString ref = o[QLatin1String("secret_ref")].toString();
@@ -58,6 +60,7 @@ static TokenStore::Entry entryFrom(const QJsonObject &o)
                 e.accessToken = s[QLatin1String("access_token")].toString();
                 e.refreshToken = s[QLatin1String("refresh_token")].toString();
                 e.clientSecret = s[QLatin1String("client_secret")].toString();
+                e.dpopKey = s[QLatin1String("dpop_key")].toString();
             } else {
                 vault->tell(error);
             }
@@ -99,10 +102,13 @@ bool TokenStore::save(const Entry &e, QString *error)
                       {QStringLiteral("token_endpoint"), e.tokenEndpoint},
                       {QStringLiteral("client_id"), e.clientId},
                       {QStringLiteral("token_endpoint_auth_method"), e.authMethod},
-                      {QStringLiteral("expires_at"), double(e.expiresAt)}};
-    const QJsonObject secrets{{QStringLiteral("access_token"), e.accessToken},
-                              {QStringLiteral("refresh_token"), e.refreshToken},
-                              {QStringLiteral("client_secret"), e.clientSecret}};
+                      {QStringLiteral("expires_at"), double(e.expiresAt)},
+                      {QStringLiteral("token_type"), e.tokenType}};
+    QJsonObject secrets{{QStringLiteral("access_token"), e.accessToken},
+                        {QStringLiteral("refresh_token"), e.refreshToken},
+                        {QStringLiteral("client_secret"), e.clientSecret}};
+    if (!e.dpopKey.isEmpty())
+        secrets.insert(QStringLiteral("dpop_key"), e.dpopKey);
     QString ref;
     if (SecretVault *vault = secretVault()) {
         // Keyed by issuer and resource: a new token for the same pair replaces the old one.

@@ -9,9 +9,9 @@ namespace Eddy::Mcp {
 
 // Tokens between runs, keyed by issuer and resource, never in the database: an owner-only (0600)
 // JSON file in the user's data folder holds each sign-in's details, and its access token, refresh
-// token and client secret go to the process's vault (app/secret.h: the Secret Service, else the
-// owner-only file) as one item, the entry keeping its reference. Without a vault (tests) they are
-// in the entry itself.
+// token, client secret and DPoP private key go to the process's vault (app/secret.h: the Secret
+// Service, else the owner-only file) as one item, the entry keeping its reference. Without a vault
+// (tests) they are in the entry itself.
 class TokenStore
 {
 public:
@@ -28,6 +28,8 @@ public:
         QString clientSecret;
         QString authMethod;
         qint64 expiresAt = 0;  // seconds since the epoch; 0 = not said
+        QString tokenType;     // "DPoP" for a sender-constrained token, else bearer
+        QString dpopKey;       // the private JWK the DPoP token is bound to (a secret)
     };
 
     explicit TokenStore(QString path = {});
