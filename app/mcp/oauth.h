@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <QUrl>
 
+#include "app/mcp/dpop.h"
 #include "app/mcp/tokenstore.h"
 
 #include <functional>
@@ -76,8 +77,13 @@ public:
     QByteArray accessToken() const { return m_accessToken; }
 
     // The server answered httpStatus (401 or 403) with this WWW-Authenticate header: get a token
-    // that answers it. Calls while one runs wait for the same outcome.
-    void authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done);
+    // that answers it. Calls while one runs wait for the same outcome. A DPoP use_dpop_nonce
+    // refusal with a new DPoP-Nonce (dpopNonce) only adopts the nonce: the request goes again.
+    void authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done,
+                   const QByteArray &dpopNonce = {});
+    // Puts accessToken on a request to the MCP server: "Authorization: DPoP" with a fresh proof
+    // for a DPoP-bound token, else "Authorization: Bearer".
+    void sign(Net::HttpRequest &request, const QByteArray &accessToken) const { m_dpop.sign(request, accessToken); }
 
     // S256 (RFC 7636 §4.2) of a verifier; public for the tests.
     static QByteArray codeChallenge(const QByteArray &verifier);
@@ -114,6 +120,7 @@ private:
     QString m_grantedScope;
     int m_authorizations = 0;
     std::unique_ptr<Flow> m_flow;
+    DpopState m_dpop;
     std::vector<Done> m_waiting;
 };
 

@@ -116,6 +116,11 @@ void tst_OAuth::challengeParameters()
     const auto bare = Mcp::BearerChallenge::parse("Bearer realm=mcp, error=invalid_token");
     QCOMPARE(bare.error, QStringLiteral("invalid_token"));
     QVERIFY(Mcp::BearerChallenge::parse("Basic realm=\"x\"").error.isEmpty());
+    // A DPoP-protected server (RFC 9449 §7.1) challenges with the DPoP scheme.
+    const auto dpop = Mcp::BearerChallenge::parse(
+        "DPoP error=\"use_dpop_nonce\", resource_metadata=\"https://x.example/.well-known/oauth-protected-resource\"");
+    QCOMPARE(dpop.error, QStringLiteral("use_dpop_nonce"));
+    QCOMPARE(dpop.resourceMetadata, QUrl(QStringLiteral("https://x.example/.well-known/oauth-protected-resource")));
 }
 
 void tst_OAuth::resourceCoversServer_data()
