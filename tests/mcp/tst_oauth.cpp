@@ -60,6 +60,8 @@ private slots:
     void dpopProofVerifiesWithItsPublicKey();
     void dpopKeyIsKeptWithTheToken();
     void dpopOnlyWhenOfferedWithEs256();
+    void dpopNonceRefusedAgainEndsTheRequest();
+    void dpopTokenRequestRetriesTheNonceOnce();
 
 private:
     // The peer: /mcp wants "Bearer good", everything else is the authorization server.
@@ -547,6 +549,114 @@ void tst_OAuth::dpopOnlyWhenOfferedWithEs256()
     QVERIFY(!Mcp::DpopKey::offeredBy(QJsonObject{{QStringLiteral("issuer"), QStringLiteral("https://id.example")}}));
     QCOMPARE(Mcp::DpopKey::htu(QUrl(QStringLiteral("https://u:p@a.example/mcp/?q=1#f"))),
              QStringLiteral("https://a.example/mcp/"));
+}
+
+void tst_OAuth::dpopNonceRefusedAgainEndsTheRequest()
+{
+    // An earlier run left a DPoP-bound token and its key; the server asks for a nonce and then
+    // refuses the proof that carries it.
+    const QString o = origin();
+    QString error;
+    const auto key = Mcp::DpopKey::generate(&error);
+    QVERIFY2(key, qPrintable(error));
+    Mcp::TokenStore::Entry kept;
+    kept.issuer = o;
+    kept.resource = o + QStringLiteral("/mcp");
+    kept.server = m_peer->url().toString();
+    kept.accessToken = QStringLiteral("kept-1");
+    kept.tokenType = QStringLiteral("DPoP");
+    kept.dpopKey = QString::fromLatin1(key->privateJwk());
+    QVERIFY(Mcp::TokenStore(m_tokenFile).save(kept, &error));
+    m_peer->setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::response(401, R"({"error":"use_dpop_nonce"})", "application/json",
+                                    {{"WWW-Authenticate", "DPoP error=\"use_dpop_nonce\""}, {"DPoP-Nonce", "rs-1"}}));
+    });
+
+    Mcp::Client *client = makeClient(nullptr);
+    QPointer<Mcp::DiscoverJob> job = client->discover();
+    job->setAutoDelete(false);
+    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    QVERIFY(job->hasError());
+    const QString message = job->error().message();
+    delete job;
+    QVERIFY2(message.contains(QLatin1String("use_dpop_nonce")) && message.contains(QLatin1String("Run the command again")),
+             qPrintable(message));
+    // Once without the nonce, once with it, never a third time; always the DPoP scheme.
+    const auto &requests = m_peer->requests();
+    QCOMPARE(requests.size(), 2);
+    for (const auto &r : requests) {
+        QCOMPARE(r.header("Authorization"), QByteArray("DPoP kept-1"));
+        QVERIFY(verifies(r.header("DPoP"), key->publicJwk()));
+    }
+    QVERIFY(!jwtPart(requests[0].header("DPoP"), 1).contains(QLatin1String("nonce")));
+    QCOMPARE(jwtPart(requests[1].header("DPoP"), 1).value(QLatin1String("nonce")).toString(), QStringLiteral("rs-1"));
+    QCOMPARE(m_browserOpened, 0);
+}
+
+void tst_OAuth::dpopTokenRequestRetriesTheNonceOnce()
+{
+    // A pre-registered client, an authorization server that offers DPoP and refuses every proof
+    // with use_dpop_nonce.
+    const QString o = origin();
+    int tokenRequests = 0;
+    QByteArray lastProof;
+    m_peer->setHandler([&, o](const HttpPeer::Request &r, QTcpSocket *s) {
+        if (r.path == "/mcp") {
+            s->write(HttpPeer::response(401, "{}", "application/json",
+                {{"WWW-Authenticate", "DPoP resource_metadata=\"" + o.toUtf8() + "/.well-known/oauth-protected-resource/mcp\""}}));
+        } else if (r.path == "/.well-known/oauth-protected-resource/mcp") {
+            s->write(HttpPeer::response(200, QByteArray::fromStdString(json{
+                {"resource", (o + "/mcp").toStdString()}, {"authorization_servers", {o.toStdString()}}}.dump())));
+        } else if (r.path == "/.well-known/oauth-authorization-server") {
+            s->write(HttpPeer::response(200, QByteArray::fromStdString(json{
+                {"issuer", o.toStdString()}, {"authorization_endpoint", (o + "/authorize").toStdString()},
+                {"token_endpoint", (o + "/token?tenant=1").toStdString()},
+                {"dpop_signing_alg_values_supported", {"ES256"}}}.dump())));
+        } else if (r.path.startsWith("/token")) {
+            ++tokenRequests;
+            lastProof = r.header("DPoP");
+            s->write(HttpPeer::response(400, R"({"error":"use_dpop_nonce"})", "application/json",
+                                        {{"DPoP-Nonce", "as-1"}}));
+        } else {
+            s->write(HttpPeer::response(404, "{}"));
+        }
+    });
+    auto settings = std::make_shared<Mcp::OAuthSettings>();
+    settings->tokenFile = m_tokenFile;
+    settings->clientId = QStringLiteral("pre-1");
+    settings->openAuthorizationUrl = [this, o](const QUrl &url) {
+        ++m_browserOpened;
+        const QUrlQuery q(url);
+        QUrl back(q.queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
+        QUrlQuery answer;
+        answer.addQueryItem(QStringLiteral("code"), QStringLiteral("code-1"));
+        answer.addQueryItem(QStringLiteral("state"), q.queryItemValue(QStringLiteral("state")));
+        answer.addQueryItem(QStringLiteral("iss"), o);
+        back.setQuery(answer);
+        Net::HttpRequest r;
+        r.url = back;
+        r.method = Net::HttpRequest::Method::Get;
+        Net::HttpReply *reply = m_http->post(r);
+        connect(reply, &Net::HttpReply::finished, reply, &QObject::deleteLater);
+    };
+    Mcp::Client::setOAuthSettings(settings);
+    Mcp::ServerConfig config;
+    config.url = m_peer->url();
+    m_client = std::make_unique<Mcp::Client>(config, m_http.get());
+    QPointer<Mcp::DiscoverJob> job = m_client->discover();
+    job->setAutoDelete(false);
+    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    QVERIFY(job->hasError());
+    const QString message = job->error().message();
+    delete job;
+    QVERIFY2(message.contains(QLatin1String("DPoP proof")) && message.contains(QLatin1String("Run the command again")),
+             qPrintable(message));
+    QCOMPARE(tokenRequests, 2);
+    const QJsonObject claims = jwtPart(lastProof, 1);
+    QCOMPARE(claims.value(QLatin1String("nonce")).toString(), QStringLiteral("as-1"));
+    QCOMPARE(claims.value(QLatin1String("htu")).toString(), o + QStringLiteral("/token"));
+    QVERIFY(!claims.contains(QLatin1String("ath")));
+    QCOMPARE(m_browserOpened, 1);
 }
 
 #include "tst_oauth.moc"
