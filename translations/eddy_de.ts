@@ -2382,6 +2382,17 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     </message>
 </context>
 <context>
+    <name>Eddy::Mcp::DpopKey</name>
+    <message>
+        <source>Eddy could not make a DPoP key pair (ES256) for the sign-in; check that librhonabwy and GnuTLS are installed intact.</source>
+        <translation>Eddy konnte für die Anmeldung kein DPoP-Schlüsselpaar (ES256) erzeugen; prüfen Sie, ob librhonabwy und GnuTLS vollständig installiert sind.</translation>
+    </message>
+    <message>
+        <source>The DPoP key kept with the token cannot be read; Eddy signs in again.</source>
+        <translation>Der mit dem Token gespeicherte DPoP-Schlüssel ist nicht lesbar; Eddy meldet sich erneut an.</translation>
+    </message>
+</context>
+<context>
     <name>Eddy::Mcp::Error</name>
     <message>
         <source>The request was cancelled before it finished.</source>
@@ -2550,6 +2561,18 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>The server refused %1 (HTTP %2) and publishes no authorization metadata, so Eddy cannot sign in there: check the access token in this server&apos;s settings (eddyctl: --token).</source>
         <translation>Der Server hat %1 abgelehnt (HTTP %2) und veröffentlicht keine Autorisierungs-Metadaten, daher kann Eddy sich dort nicht anmelden: Prüfen Sie das Zugriffstoken in den Einstellungen dieses Servers (eddyctl: --token).</translation>
+    </message>
+    <message>
+        <source>%1 asks for a DPoP nonce (use_dpop_nonce) but sends none (no DPoP-Nonce header); tell the server&apos;s administrator.</source>
+        <translation>%1 verlangt eine DPoP-Nonce (use_dpop_nonce), sendet aber keine (kein DPoP-Nonce-Header); wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>%1 refused Eddy&apos;s DPoP proof again although it carried the nonce the server asked for (use_dpop_nonce); Eddy stops retrying. Run the command again; if it repeats, tell the server&apos;s administrator.</source>
+        <translation>%1 hat Eddys DPoP-Nachweis erneut abgelehnt, obwohl er die vom Server verlangte Nonce enthielt (use_dpop_nonce); Eddy versucht es nicht weiter. Führen Sie den Befehl erneut aus; wenn es sich wiederholt, wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 refused Eddy&apos;s DPoP proof (%2%3). Run the command again; if it repeats, tell the server&apos;s administrator.</source>
+        <translation>Der Autorisierungsserver %1 hat Eddys DPoP-Nachweis abgelehnt (%2%3). Führen Sie den Befehl erneut aus; wenn es sich wiederholt, wenden Sie sich an den Administrator des Servers.</translation>
     </message>
 </context>
 <context>

@@ -70,7 +70,15 @@ void Client::authorizeThen(int httpStatus, std::function<void(const Error &)> th
         }
         self->m_tokenUtf8 = self->m_oauth->accessToken();
         then({});
-    });
+    }, m_lastDpopNonce);
+}
+
+void Client::signRequest(Net::HttpRequest &http) const
+{
+    if (m_oauth)
+        m_oauth->sign(http, m_tokenUtf8);
+    else
+        http.bearerToken = m_tokenUtf8;
 }
 
 Client::~Client()
@@ -95,7 +103,7 @@ void Client::endLegacySession()
                     {"Mcp-Session-Id", m_sessionId}};
     http.timeoutMs = std::min(m_config.timeoutMs > 0 ? m_config.timeoutMs : 10000, 10000);
     http.verifyTls = m_config.verifyTls;
-    http.bearerToken = m_tokenUtf8;
+    signRequest(http);
     Net::HttpReply *reply = m_http->post(http);
     reply->setParent(m_http.data());
     connect(reply, &Net::HttpReply::finished, reply, &QObject::deleteLater);

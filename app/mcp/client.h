@@ -30,6 +30,7 @@ Q_DECLARE_LOGGING_CATEGORY(lcMcp)
 namespace Eddy::Net {
 class HttpClient;
 class HttpReply;
+struct HttpRequest;
 }
 
 namespace Eddy::Mcp {
@@ -192,6 +193,9 @@ private:
     QByteArray m_tokenUtf8; // m_config.token, converted once, or the token OAuth got
     OAuth *m_oauth = nullptr;   // when signing in applies (no static token, settings set)
     QByteArray m_lastChallenge; // WWW-Authenticate of the last 401/403, read in its onDone
+    QByteArray m_lastDpopNonce; // its DPoP-Nonce (RFC 9449 §9)
+    // The token on a request: bearer, or DPoP with a fresh proof (OAuth::sign).
+    void signRequest(Net::HttpRequest &http) const;
     bool mayAuthorize(int httpStatus) const
     {
         return m_oauth && (httpStatus == 401 || (httpStatus == 403 && m_lastChallenge.contains("insufficient_scope")));

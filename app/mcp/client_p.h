@@ -388,8 +388,10 @@ struct Client::Exchange final : Net::HttpReply::Handler,
             }
         }
         const QByteArray retryAfter = r->header("Retry-After");
-        if (status == 401 || status == 403)
+        if (status == 401 || status == 403) {
             client->m_lastChallenge = r->header("WWW-Authenticate");
+            client->m_lastDpopNonce = r->header("DPoP-Nonce");
+        }
         const QByteArray &text = body;
         json message;
         if (!text.trimmed().isEmpty())

@@ -78,9 +78,9 @@ std::shared_ptr<Client::Exchange> Client::post(const Request &request, QByteArra
     }
     http.verifyTls = m_config.verifyTls;
     http.maxResponseBytes = m_config.maxResponseBytes;
-    http.bearerToken = m_tokenUtf8;
     // A poll reads and changes nothing: it may take the HTTP client's poll lane.
     http.mayRepeat = request.method == QLatin1String("tasks/get");
+    signRequest(http);
 
     auto exchange = std::make_shared<Exchange>();
     exchange->client = this;
@@ -247,10 +247,13 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                                      qint64 retryAfterMs) mutable {
         if (!context)
             return;
-        if (mayAuthorize(status) && !request.authorized) {
+        // A DPoP nonce challenge (RFC 9449 §9) is no sign-in and does not use up the request's
+        // one: OAuth adopts a new nonce, and ends with a message when the nonce was already sent.
+        const bool dpopNonce = status == 401 && m_lastChallenge.contains("use_dpop_nonce");
+        if (mayAuthorize(status) && (!request.authorized || dpopNonce)) {
             // A sign-in answers the challenge, then the request goes once more with the new
             // token (OAuth bounds the sign-ins; a second refusal is the caller's error).
-            request.authorized = true;
+            request.authorized = request.authorized || !dpopNonce;
             authorizeThen(status, [this, request = std::move(request), done = std::move(done),
                                    context](const Error &e) mutable {
                 if (!context)

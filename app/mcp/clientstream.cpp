@@ -56,7 +56,7 @@ bool Client::resumeStream(Exchange &exchange, const Error &why)
         http.timeoutMs = 0; // the watchdog times it, as it timed the POST
         http.verifyTls = m_config.verifyTls;
         http.maxResponseBytes = m_config.maxResponseBytes;
-        http.bearerToken = m_tokenUtf8;
+        signRequest(http);
         keep->resuming = true;
         keep->reply = m_http->post(http);
         keep->reply->setHandler(keep);

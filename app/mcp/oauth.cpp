@@ -79,9 +79,14 @@ BearerChallenge BearerChallenge::parse(QByteArrayView header)
     BearerChallenge c;
     const QString text = QString::fromUtf8(header);
     qsizetype i = text.indexOf(QLatin1String("Bearer"), 0, Qt::CaseInsensitive);
+    qsizetype scheme = 6;
+    if (i < 0) { // a DPoP-protected resource (RFC 9449 §7.1) challenges with the same parameters
+        i = text.indexOf(QLatin1String("DPoP"), 0, Qt::CaseInsensitive);
+        scheme = 4;
+    }
     if (i < 0)
         return c;
-    i += 6;
+    i += scheme;
     while (i < text.size()) {
         while (i < text.size() && (text[i] == QLatin1Char(' ') || text[i] == QLatin1Char(',')))
             ++i;
@@ -118,132 +123,6 @@ BearerChallenge BearerChallenge::parse(QByteArrayView header)
     return c;
 }
 
-// ---- token file ------------------------------------------------------------------------------
-
-TokenStore::TokenStore(QString path) : m_path(path.isEmpty() ? defaultPath() : std::move(path)) {}
-
-QString TokenStore::defaultPath()
-{
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
-           + QStringLiteral("/oauth-tokens.json");
-}
-
-QJsonObject TokenStore::read() const
-{
-    QFile f(m_path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-static QString storeKey(const QString &issuer, const QString &resource)
-{
-    return issuer + QLatin1Char(' ') + resource;
-}
-
-static TokenStore::Entry entryFrom(const QJsonObject &o)
-{
-    TokenStore::Entry e;
-    e.issuer = o[QLatin1String("issuer")].toString();
-    e.resource = o[QLatin1String("resource")].toString();
-    e.server = o[QLatin1String("server")].toString();
-    e.accessToken = o[QLatin1String("access_token")].toString();
-    e.refreshToken = o[QLatin1String("refresh_token")].toString();
-    e.scope = o[QLatin1String("scope")].toString();
-    e.tokenEndpoint = o[QLatin1String("token_endpoint")].toString();
-    e.clientId = o[QLatin1String("client_id")].toString();
-    e.clientSecret = o[QLatin1String("client_secret")].toString();
-    e.authMethod = o[QLatin1String("token_endpoint_auth_method")].toString();
-    e.expiresAt = qint64(o[QLatin1String("expires_at")].toDouble());
-    // The tokens themselves are in the vault (the keychain, or this file's "secrets"), one item
-    // per issuer and resource; the entry names it.
-    const QString ref = o[QLatin1String("secret_ref")].toString();
-    if (!ref.isEmpty()) {
-        if (SecretVault *vault = secretVault()) {
-            QString error;
-            if (const auto blob = vault->get(ref, &error)) {
-                const QJsonObject s = QJsonDocument::fromJson(blob->toUtf8()).object();
-                e.accessToken = s[QLatin1String("access_token")].toString();
-                e.refreshToken = s[QLatin1String("refresh_token")].toString();
-                e.clientSecret = s[QLatin1String("client_secret")].toString();
-            } else {
-                vault->tell(error);
-            }
-        }
-    }
-    return e;
-}
-
-std::optional<TokenStore::Entry> TokenStore::find(const QString &issuer, const QString &resource) const
-{
-    const QJsonValue v = read().value(storeKey(issuer, resource));
-    if (!v.isObject())
-        return std::nullopt;
-    return entryFrom(v.toObject());
-}
-
-std::optional<TokenStore::Entry> TokenStore::findForServer(const QString &server) const
-{
-    const QJsonObject all = read();
-    for (auto it = all.begin(); it != all.end(); ++it) {
-        if (it.key() == QLatin1String("secrets"))
-            continue; // the vault's, when no Secret Service answers (app/keychain/vault.h)
-        const QJsonObject o = it.value().toObject();
-        if (o[QLatin1String("server")].toString() != server)
-            continue;
-        const Entry e = entryFrom(o);
-        if (e.server == server && !e.accessToken.isEmpty())
-            return e;
-    }
-    return std::nullopt;
-}
-
-bool TokenStore::save(const Entry &e, QString *error)
-{
-    QJsonObject entry{{QStringLiteral("issuer"), e.issuer},
-                      {QStringLiteral("resource"), e.resource},
-                      {QStringLiteral("server"), e.server},
-                      {QStringLiteral("scope"), e.scope},
-                      {QStringLiteral("token_endpoint"), e.tokenEndpoint},
-                      {QStringLiteral("client_id"), e.clientId},
-                      {QStringLiteral("token_endpoint_auth_method"), e.authMethod},
-                      {QStringLiteral("expires_at"), double(e.expiresAt)}};
-    const QJsonObject secrets{{QStringLiteral("access_token"), e.accessToken},
-                              {QStringLiteral("refresh_token"), e.refreshToken},
-                              {QStringLiteral("client_secret"), e.clientSecret}};
-    QString ref;
-    if (SecretVault *vault = secretVault()) {
-        // Keyed by issuer and resource: a new token for the same pair replaces the old one.
-        ref = vault->put(QStringLiteral("oauth ") + storeKey(e.issuer, e.resource),
-                         QString::fromUtf8(QJsonDocument(secrets).toJson(QJsonDocument::Compact)),
-                         error);
-        if (ref.isEmpty())
-            return false;
-        entry.insert(QStringLiteral("secret_ref"), ref);
-    } else {
-        for (auto it = secrets.begin(); it != secrets.end(); ++it)
-            entry.insert(it.key(), it.value());
-    }
-    QJsonObject all = read(); // after the vault, which may have written this file's "secrets"
-    all.insert(storeKey(e.issuer, e.resource), entry);
-    QDir().mkpath(QFileInfo(m_path).absolutePath());
-    QSaveFile f(m_path);
-    // Owner-only before a byte is written: QSaveFile writes a new file and renames it over.
-    if (!f.open(QIODevice::WriteOnly)
-        || !f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
-        if (error)
-            *error = QObject::tr("Cannot write the token file %1: %2.").arg(m_path, f.errorString());
-        return false;
-    }
-    f.write(QJsonDocument(all).toJson(QJsonDocument::Indented));
-    if (!f.commit()) {
-        if (error)
-            *error = QObject::tr("Cannot write the token file %1: %2.").arg(m_path, f.errorString());
-        return false;
-    }
-    return true;
-}
-
 // ---- the flow --------------------------------------------------------------------------------
 
 // One sign-in in progress: what discovery found so far.
@@ -262,6 +141,8 @@ struct OAuth::Flow
     QString scope;
     QByteArray verifier;
     QByteArray state;
+    std::unique_ptr<DpopKey> dpopKey; // the new token's, when the server offers DPoP
+    bool dpopNonceRetried = false;
     QUrl redirectUri;
     std::unique_ptr<Net::LoopbackListener> listener;
     QTimer timeout;
@@ -272,8 +153,11 @@ OAuth::OAuth(Net::HttpClient *http, QUrl serverUrl, bool verifyTls,
     : QObject(parent), m_http(http), m_serverUrl(std::move(serverUrl)), m_verifyTls(verifyTls),
       m_settings(std::move(settings)), m_store(m_settings->tokenFile)
 {
-    if (const auto kept = m_store.findForServer(m_serverUrl.toString()))
+    if (const auto kept = m_store.findForServer(m_serverUrl.toString())) {
         m_grantedScope = kept->scope; // a step-up asks for these and the new ones (SEP-2350)
+        m_accessToken = kept->accessToken.toUtf8();
+        m_dpop.restore(kept->tokenType, kept->dpopKey);
+    }
 }
 
 OAuth::~OAuth() = default;
@@ -305,7 +189,9 @@ void OAuth::fetch(Net::HttpRequest request, Reply then)
     request.timeoutMs = kMetadataTimeoutMs;
     request.maxResponseBytes = 1024 * 1024;
     Net::HttpReply *reply = m_http->post(request);
-    connect(reply, &Net::HttpReply::finished, this, [reply, then = std::move(then)] {
+    connect(reply, &Net::HttpReply::finished, this, [this, reply, then = std::move(then)] {
+        if (const QByteArray nonce = reply->header("DPoP-Nonce"); !nonce.isEmpty())
+            m_dpop.asNonce = nonce; // RFC 9449 §8: the next proof to this server carries it
         const QByteArray body = reply->readAll();
         const int status = reply->statusCode();
         const Net::Error e = reply->error();
@@ -339,8 +225,20 @@ void OAuth::getJson(std::vector<QUrl> candidates, std::function<void(const QJson
     });
 }
 
-void OAuth::authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done)
+void OAuth::authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done, const QByteArray &dpopNonce)
 {
+    if (httpStatus == 401 && m_dpop.bound && wwwAuthenticate.contains("use_dpop_nonce")) {
+        const bool retry = m_dpop.adoptResourceNonce(dpopNonce); // RFC 9449 §9
+        const QString error = retry ? QString()
+            : dpopNonce.isEmpty()
+                ? tr("%1 asks for a DPoP nonce (use_dpop_nonce) but sends none (no DPoP-Nonce "
+                     "header); tell the server's administrator.").arg(m_serverUrl.toString())
+                : tr("%1 refused Eddy's DPoP proof again although it carried the nonce the server "
+                     "asked for (use_dpop_nonce); Eddy stops retrying. Run the command again; if it "
+                     "repeats, tell the server's administrator.").arg(m_serverUrl.toString());
+        QTimer::singleShot(0, this, [done = std::move(done), error] { done(error); });
+        return;
+    }
     m_waiting.push_back(std::move(done));
     if (m_flow)
         return;
@@ -551,6 +449,8 @@ void OAuth::refresh(const TokenStore::Entry &entry)
     f.clientId = entry.clientId;
     f.clientSecret = entry.clientSecret;
     f.authMethod = entry.authMethod.isEmpty() ? chooseAuthMethod({}) : entry.authMethod;
+    if (!entry.dpopKey.isEmpty()) // a DPoP-bound refresh token needs the key it was issued to
+        f.dpopKey = DpopKey::fromPrivateJwk(entry.dpopKey.toUtf8(), nullptr);
     qCInfo(lcMcp) << "authorization: refreshing the token for" << m_serverUrl.toString();
     QList<std::pair<QString, QString>> form{{QStringLiteral("grant_type"), QStringLiteral("refresh_token")},
                                             {QStringLiteral("refresh_token"), entry.refreshToken},
@@ -715,6 +615,9 @@ QString OAuth::tokenError(int status, const QByteArray &body) const
     if (error == QLatin1String("invalid_scope"))
         return tr("The authorization server %1 refused the scope \"%2\" (scope refused%3). Ask its "
                   "administrator to grant it to your account.").arg(m_flow->issuer, m_flow->scope, said);
+    if (error == QLatin1String("use_dpop_nonce") || error == QLatin1String("invalid_dpop_proof"))
+        return tr("The authorization server %1 refused Eddy's DPoP proof (%2%3). Run the command "
+                  "again; if it repeats, tell the server's administrator.").arg(m_flow->issuer, error, said);
     if (error == QLatin1String("invalid_client") || error == QLatin1String("unauthorized_client"))
         return tr("The authorization server %1 does not accept Eddy's client credentials (%2%3); "
                   "check --oauth-client-id and its secret.").arg(m_flow->issuer, error, said);
@@ -726,10 +629,19 @@ QString OAuth::tokenError(int status, const QByteArray &body) const
 void OAuth::requestToken(QList<std::pair<QString, QString>> form)
 {
     Flow &f = *m_flow;
+    const auto asked = form; // to ask again with the server's DPoP nonce
     Net::HttpRequest request;
     request.url = QUrl(f.metadata.value(QLatin1String("token_endpoint")).toString());
     request.headers = {{QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/x-www-form-urlencoded")},
                        {QByteArrayLiteral("Accept"), QByteArrayLiteral("application/json")}};
+    if (DpopKey::offeredBy(f.metadata)) { // RFC 9449 §5: a DPoP-bound token, one key per token
+        QString error;
+        if (!f.dpopKey && !(f.dpopKey = DpopKey::generate(&error))) {
+            finish(error);
+            return;
+        }
+        request.headers.append({QByteArrayLiteral("DPoP"), f.dpopKey->proof("POST", request.url, {}, m_dpop.asNonce)});
+    }
     if (f.authMethod == QLatin1String("client_secret_basic")) {
         const QByteArray pair = QUrl::toPercentEncoding(f.clientId) + ':' + QUrl::toPercentEncoding(f.clientSecret);
         request.headers.append({QByteArrayLiteral("Authorization"), "Basic " + pair.toBase64()});
@@ -740,12 +652,18 @@ void OAuth::requestToken(QList<std::pair<QString, QString>> form)
     }
     request.body = formEncode(form);
     const bool wasRefresh = form.value(0).second == QLatin1String("refresh_token");
-    fetch(request, [this, wasRefresh](int status, const QByteArray &body, const QString &transport) {
+    fetch(request, [this, wasRefresh, asked](int status, const QByteArray &body, const QString &transport) {
         if (!m_flow)
             return;
         Flow &f = *m_flow;
         const QJsonObject o = QJsonDocument::fromJson(body).object();
         const QString token = o.value(QLatin1String("access_token")).toString();
+        if (status == 400 && f.dpopKey && !f.dpopNonceRetried && !m_dpop.asNonce.isEmpty()
+            && o.value(QLatin1String("error")).toString() == QLatin1String("use_dpop_nonce")) {
+            f.dpopNonceRetried = true; // once: a second refusal ends in tokenError()
+            requestToken(asked);
+            return;
+        }
         if (status != 200 || token.isEmpty()) {
             if (wasRefresh) {
                 // The refresh token is spent or revoked: sign in afresh, once.
@@ -779,6 +697,11 @@ void OAuth::requestToken(QList<std::pair<QString, QString>> form)
         e.clientId = f.clientId;
         e.clientSecret = f.clientSecret;
         e.authMethod = f.authMethod;
+        e.tokenType = o.value(QLatin1String("token_type")).toString();
+        m_dpop.bound = f.dpopKey && e.tokenType.compare(QLatin1String("DPoP"), Qt::CaseInsensitive) == 0;
+        m_dpop.key = m_dpop.bound ? std::move(f.dpopKey) : nullptr;
+        if (m_dpop.bound)
+            e.dpopKey = QString::fromLatin1(m_dpop.key->privateJwk());
         const double expiresIn = o.value(QLatin1String("expires_in")).toDouble();
         if (expiresIn > 0)
             e.expiresAt = QDateTime::currentSecsSinceEpoch() + qint64(expiresIn);

@@ -9,6 +9,9 @@
 #include <QTimer>
 #include <QUrl>
 
+#include "app/mcp/dpop.h"
+#include "app/mcp/tokenstore.h"
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -55,43 +58,6 @@ struct OAuthSettings
     int maxAuthorizations = 3;
 };
 
-// Tokens between runs, keyed by issuer and resource, never in the database: an owner-only (0600)
-// JSON file in the user's data folder holds each sign-in's details, and its access token, refresh
-// token and client secret go to the process's vault (app/secret.h: the Secret Service, else the
-// owner-only file) as one item, the entry keeping its reference. Without a vault (tests) they are
-// in the entry itself.
-class TokenStore
-{
-public:
-    struct Entry
-    {
-        QString issuer;
-        QString resource;
-        QString server;        // the MCP URL the token was got for
-        QString accessToken;
-        QString refreshToken;
-        QString scope;
-        QString tokenEndpoint;
-        QString clientId;
-        QString clientSecret;
-        QString authMethod;
-        qint64 expiresAt = 0;  // seconds since the epoch; 0 = not said
-    };
-
-    explicit TokenStore(QString path = {});
-    static QString defaultPath();
-    QString path() const { return m_path; }
-
-    std::optional<Entry> find(const QString &issuer, const QString &resource) const;
-    std::optional<Entry> findForServer(const QString &server) const;
-    // False with *error when the file cannot be written owner-only.
-    bool save(const Entry &entry, QString *error);
-
-private:
-    QJsonObject read() const;
-    QString m_path;
-};
-
 class OAuth final : public QObject
 {
     Q_OBJECT
@@ -111,8 +77,13 @@ public:
     QByteArray accessToken() const { return m_accessToken; }
 
     // The server answered httpStatus (401 or 403) with this WWW-Authenticate header: get a token
-    // that answers it. Calls while one runs wait for the same outcome.
-    void authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done);
+    // that answers it. Calls while one runs wait for the same outcome. A DPoP use_dpop_nonce
+    // refusal with a new DPoP-Nonce (dpopNonce) only adopts the nonce: the request goes again.
+    void authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done,
+                   const QByteArray &dpopNonce = {});
+    // Puts accessToken on a request to the MCP server: "Authorization: DPoP" with a fresh proof
+    // for a DPoP-bound token, else "Authorization: Bearer".
+    void sign(Net::HttpRequest &request, const QByteArray &accessToken) const { m_dpop.sign(request, accessToken); }
 
     // S256 (RFC 7636 §4.2) of a verifier; public for the tests.
     static QByteArray codeChallenge(const QByteArray &verifier);
@@ -149,6 +120,7 @@ private:
     QString m_grantedScope;
     int m_authorizations = 0;
     std::unique_ptr<Flow> m_flow;
+    DpopState m_dpop;
     std::vector<Done> m_waiting;
 };
 

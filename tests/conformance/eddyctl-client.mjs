@@ -120,6 +120,9 @@ const PLANS = {
     'auth/iss-normalized': refuses,
     'auth/metadata-issuer-mismatch': refuses,
     'auth/client-credentials-basic': () => signedIn('--client-credentials'),
+    // DPoP (RFC 9449): the second eddyctl run presents the kept token with the kept key pair.
+    'auth/dpop': () => signedIn(),
+    'auth/dpop-nonce': () => signedIn(),
     tools_call: () => call('add_numbers', { a: 2, b: 3 }).ok,
     'request-metadata': () => eddy('discover', url).ok && tools().ok,
     'json-schema-ref-no-deref': () => tools().ok,

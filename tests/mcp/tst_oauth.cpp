@@ -3,6 +3,7 @@
 // token file's mode, the loopback listener's answers), against a real HTTP peer playing the MCP
 // server and its authorization server on one origin. The whole flows run in the conformance label.
 #include "app/mcp/client.h"
+#include "app/mcp/dpop.h"
 #include "app/mcp/jobs.h"
 #include "app/mcp/oauth.h"
 #include "app/net/httpclient.h"
@@ -10,7 +11,12 @@
 #include "app/net/loopbacklistener.h"
 #include "tests/net/httppeer.h"
 
+#include <QCryptographicHash>
+#include <QDateTime>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QPointer>
 #include <QSignalSpy>
@@ -19,6 +25,7 @@
 #include <QUrlQuery>
 
 #include <nlohmann/json.hpp>
+#include <rhonabwy.h>
 
 using namespace Eddy;
 using Eddy::Test::HttpPeer;
@@ -50,6 +57,11 @@ private slots:
     void consentDeniedSaysWhatToDo();
     void signInLogsNoSecret();
     void noMetadataMeansAStaticToken();
+    void dpopProofVerifiesWithItsPublicKey();
+    void dpopKeyIsKeptWithTheToken();
+    void dpopOnlyWhenOfferedWithEs256();
+    void dpopNonceRefusedAgainEndsTheRequest();
+    void dpopTokenRequestRetriesTheNonceOnce();
 
 private:
     // The peer: /mcp wants "Bearer good", everything else is the authorization server.
@@ -106,6 +118,11 @@ void tst_OAuth::challengeParameters()
     const auto bare = Mcp::BearerChallenge::parse("Bearer realm=mcp, error=invalid_token");
     QCOMPARE(bare.error, QStringLiteral("invalid_token"));
     QVERIFY(Mcp::BearerChallenge::parse("Basic realm=\"x\"").error.isEmpty());
+    // A DPoP-protected server (RFC 9449 §7.1) challenges with the DPoP scheme.
+    const auto dpop = Mcp::BearerChallenge::parse(
+        "DPoP error=\"use_dpop_nonce\", resource_metadata=\"https://x.example/.well-known/oauth-protected-resource\"");
+    QCOMPARE(dpop.error, QStringLiteral("use_dpop_nonce"));
+    QCOMPARE(dpop.resourceMetadata, QUrl(QStringLiteral("https://x.example/.well-known/oauth-protected-resource")));
 }
 
 void tst_OAuth::resourceCoversServer_data()
@@ -402,4 +419,244 @@ void tst_OAuth::noMetadataMeansAStaticToken()
 }
 
 QTEST_GUILESS_MAIN(tst_OAuth)
+namespace {
+QJsonObject jwtPart(const QByteArray &compact, int index)
+{
+    const QByteArray part = compact.split('.').value(index);
+    return QJsonDocument::fromJson(QByteArray::fromBase64(part, QByteArray::Base64UrlEncoding)).object();
+}
+
+// Whether rhonabwy verifies the compact JWS with the public JWK given as JSON.
+bool verifies(const QByteArray &compact, const QByteArray &publicJwk)
+{
+    jws_t *jws = nullptr;
+    jwk_t *jwk = nullptr;
+    const bool ok = r_jws_init(&jws) == RHN_OK && r_jwk_init(&jwk) == RHN_OK
+                    && r_jwk_import_from_json_str(jwk, publicJwk.constData()) == RHN_OK
+                    && r_jws_advanced_compact_parse(jws, compact.constData(), R_PARSE_NONE, R_FLAG_IGNORE_REMOTE) == RHN_OK
+                    && r_jws_verify_signature(jws, jwk, R_FLAG_IGNORE_REMOTE) == RHN_OK;
+    r_jwk_free(jwk);
+    r_jws_free(jws);
+    return ok;
+}
+} // namespace
+
+void tst_OAuth::dpopProofVerifiesWithItsPublicKey()
+{
+    QString error;
+    const auto key = Mcp::DpopKey::generate(&error);
+    QVERIFY2(key, qPrintable(error));
+    const QByteArray token = "eyJhbGciOiJFUzI1NiJ9.access.token";
+    const QByteArray proof = key->proof("POST", QUrl(QStringLiteral("https://a.example:8443/mcp?x=1#part")),
+                                        token, "server-nonce");
+    QCOMPARE(proof.count('.'), 2);
+
+    // RFC 9449 §4.2: the header carries typ, alg and the public key only.
+    const QJsonObject header = jwtPart(proof, 0);
+    QCOMPARE(header.value(QLatin1String("typ")).toString(), QStringLiteral("dpop+jwt"));
+    QCOMPARE(header.value(QLatin1String("alg")).toString(), QStringLiteral("ES256"));
+    const QJsonObject jwk = header.value(QLatin1String("jwk")).toObject();
+    QCOMPARE(jwk.value(QLatin1String("kty")).toString(), QStringLiteral("EC"));
+    QCOMPARE(jwk.value(QLatin1String("crv")).toString(), QStringLiteral("P-256"));
+    QVERIFY(!jwk.contains(QLatin1String("d")));
+    QVERIFY(key->privateJwk().contains("\"d\""));
+
+    const QJsonObject claims = jwtPart(proof, 1);
+    QCOMPARE(claims.value(QLatin1String("htm")).toString(), QStringLiteral("POST"));
+    QCOMPARE(claims.value(QLatin1String("htu")).toString(), QStringLiteral("https://a.example:8443/mcp"));
+    QCOMPARE(claims.value(QLatin1String("nonce")).toString(), QStringLiteral("server-nonce"));
+    const QByteArray ath = QCryptographicHash::hash(token, QCryptographicHash::Sha256)
+                               .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    QCOMPARE(claims.value(QLatin1String("ath")).toString().toLatin1(), ath);
+    QVERIFY(claims.value(QLatin1String("jti")).toString().size() >= 16);
+    QVERIFY(qAbs(qint64(claims.value(QLatin1String("iat")).toDouble()) - QDateTime::currentSecsSinceEpoch()) <= 5);
+
+    // The signature verifies with the header's key and with no other.
+    const QByteArray headerJwk = QJsonDocument(jwk).toJson(QJsonDocument::Compact);
+    QVERIFY(verifies(proof, headerJwk));
+    const auto other = Mcp::DpopKey::generate(&error);
+    QVERIFY(other);
+    QVERIFY(!verifies(proof, other->publicJwk()));
+
+    // A token request's proof: no ath, no nonce until the server asks; every proof is new.
+    const QByteArray plain = key->proof("POST", QUrl(QStringLiteral("https://id.example/token")));
+    QVERIFY(!jwtPart(plain, 1).contains(QLatin1String("ath")));
+    QVERIFY(!jwtPart(plain, 1).contains(QLatin1String("nonce")));
+    QVERIFY(jwtPart(plain, 1).value(QLatin1String("jti")) != claims.value(QLatin1String("jti")));
+    QVERIFY(verifies(plain, key->publicJwk()));
+
+    // On a request to the MCP server: the DPoP scheme and a proof, never the bearer header.
+    Mcp::DpopState state;
+    state.key = Mcp::DpopKey::fromPrivateJwk(key->privateJwk(), &error);
+    state.bound = true;
+    Net::HttpRequest request;
+    request.url = QUrl(QStringLiteral("http://127.0.0.1:9/mcp"));
+    request.mayRepeat = true;
+    state.sign(request, token);
+    QVERIFY(request.bearerToken.isEmpty());
+    QVERIFY(!request.mayRepeat);
+    QByteArray authorization, dpop;
+    for (const auto &[name, value] : request.headers) {
+        if (name == "Authorization")
+            authorization = value;
+        else if (name == "DPoP")
+            dpop = value;
+    }
+    QCOMPARE(authorization, "DPoP " + token);
+    QVERIFY(verifies(dpop, key->publicJwk()));
+}
+
+void tst_OAuth::dpopKeyIsKeptWithTheToken()
+{
+    QString error;
+    const auto key = Mcp::DpopKey::generate(&error);
+    QVERIFY2(key, qPrintable(error));
+    Mcp::TokenStore store(m_tokenFile);
+    Mcp::TokenStore::Entry e;
+    e.issuer = QStringLiteral("https://id.example");
+    e.resource = QStringLiteral("https://a.example/mcp");
+    e.server = e.resource;
+    e.accessToken = QStringLiteral("access-1");
+    e.tokenType = QStringLiteral("DPoP");
+    e.dpopKey = QString::fromLatin1(key->privateJwk());
+    QVERIFY2(store.save(e, &error), qPrintable(error));
+    const auto found = store.findForServer(e.server);
+    QVERIFY(found);
+    QCOMPARE(found->tokenType, QStringLiteral("DPoP"));
+    Mcp::DpopState state;
+    state.restore(found->tokenType, found->dpopKey);
+    QVERIFY(state.bound);
+    QCOMPARE(state.key->publicJwk(), key->publicJwk());
+
+    // A nonce is adopted once; the same nonce refused again is the end.
+    QVERIFY(state.adoptResourceNonce("n1"));
+    QVERIFY(!state.adoptResourceNonce("n1"));
+    QVERIFY(!state.adoptResourceNonce({}));
+    QVERIFY(state.adoptResourceNonce("n2"));
+    Mcp::DpopState broken;
+    broken.restore(QStringLiteral("DPoP"), QStringLiteral("{not a key"));
+    QVERIFY(!broken.bound);
+}
+
+void tst_OAuth::dpopOnlyWhenOfferedWithEs256()
+{
+    const auto algs = [](const QStringList &names) {
+        return QJsonObject{{QStringLiteral("dpop_signing_alg_values_supported"), QJsonArray::fromStringList(names)}};
+    };
+    QVERIFY(Mcp::DpopKey::offeredBy(algs({QStringLiteral("RS256"), QStringLiteral("ES256")})));
+    QVERIFY(!Mcp::DpopKey::offeredBy(algs({QStringLiteral("RS256")})));
+    QVERIFY(!Mcp::DpopKey::offeredBy(algs({})));
+    QVERIFY(!Mcp::DpopKey::offeredBy(QJsonObject{{QStringLiteral("issuer"), QStringLiteral("https://id.example")}}));
+    QCOMPARE(Mcp::DpopKey::htu(QUrl(QStringLiteral("https://u:p@a.example/mcp/?q=1#f"))),
+             QStringLiteral("https://a.example/mcp/"));
+}
+
+void tst_OAuth::dpopNonceRefusedAgainEndsTheRequest()
+{
+    // An earlier run left a DPoP-bound token and its key; the server asks for a nonce and then
+    // refuses the proof that carries it.
+    const QString o = origin();
+    QString error;
+    const auto key = Mcp::DpopKey::generate(&error);
+    QVERIFY2(key, qPrintable(error));
+    Mcp::TokenStore::Entry kept;
+    kept.issuer = o;
+    kept.resource = o + QStringLiteral("/mcp");
+    kept.server = m_peer->url().toString();
+    kept.accessToken = QStringLiteral("kept-1");
+    kept.tokenType = QStringLiteral("DPoP");
+    kept.dpopKey = QString::fromLatin1(key->privateJwk());
+    QVERIFY(Mcp::TokenStore(m_tokenFile).save(kept, &error));
+    m_peer->setHandler([](const HttpPeer::Request &, QTcpSocket *s) {
+        s->write(HttpPeer::response(401, R"({"error":"use_dpop_nonce"})", "application/json",
+                                    {{"WWW-Authenticate", "DPoP error=\"use_dpop_nonce\""}, {"DPoP-Nonce", "rs-1"}}));
+    });
+
+    Mcp::Client *client = makeClient(nullptr);
+    QPointer<Mcp::DiscoverJob> job = client->discover();
+    job->setAutoDelete(false);
+    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    QVERIFY(job->hasError());
+    const QString message = job->error().message();
+    delete job;
+    QVERIFY2(message.contains(QLatin1String("use_dpop_nonce")) && message.contains(QLatin1String("Run the command again")),
+             qPrintable(message));
+    // Once without the nonce, once with it, never a third time; always the DPoP scheme.
+    const auto &requests = m_peer->requests();
+    QCOMPARE(requests.size(), 2);
+    for (const auto &r : requests) {
+        QCOMPARE(r.header("Authorization"), QByteArray("DPoP kept-1"));
+        QVERIFY(verifies(r.header("DPoP"), key->publicJwk()));
+    }
+    QVERIFY(!jwtPart(requests[0].header("DPoP"), 1).contains(QLatin1String("nonce")));
+    QCOMPARE(jwtPart(requests[1].header("DPoP"), 1).value(QLatin1String("nonce")).toString(), QStringLiteral("rs-1"));
+    QCOMPARE(m_browserOpened, 0);
+}
+
+void tst_OAuth::dpopTokenRequestRetriesTheNonceOnce()
+{
+    // A pre-registered client, an authorization server that offers DPoP and refuses every proof
+    // with use_dpop_nonce.
+    const QString o = origin();
+    int tokenRequests = 0;
+    QByteArray lastProof;
+    m_peer->setHandler([&, o](const HttpPeer::Request &r, QTcpSocket *s) {
+        if (r.path == "/mcp") {
+            s->write(HttpPeer::response(401, "{}", "application/json",
+                {{"WWW-Authenticate", "DPoP resource_metadata=\"" + o.toUtf8() + "/.well-known/oauth-protected-resource/mcp\""}}));
+        } else if (r.path == "/.well-known/oauth-protected-resource/mcp") {
+            s->write(HttpPeer::response(200, QByteArray::fromStdString(json{
+                {"resource", (o + "/mcp").toStdString()}, {"authorization_servers", {o.toStdString()}}}.dump())));
+        } else if (r.path == "/.well-known/oauth-authorization-server") {
+            s->write(HttpPeer::response(200, QByteArray::fromStdString(json{
+                {"issuer", o.toStdString()}, {"authorization_endpoint", (o + "/authorize").toStdString()},
+                {"token_endpoint", (o + "/token?tenant=1").toStdString()},
+                {"dpop_signing_alg_values_supported", {"ES256"}}}.dump())));
+        } else if (r.path.startsWith("/token")) {
+            ++tokenRequests;
+            lastProof = r.header("DPoP");
+            s->write(HttpPeer::response(400, R"({"error":"use_dpop_nonce"})", "application/json",
+                                        {{"DPoP-Nonce", "as-1"}}));
+        } else {
+            s->write(HttpPeer::response(404, "{}"));
+        }
+    });
+    auto settings = std::make_shared<Mcp::OAuthSettings>();
+    settings->tokenFile = m_tokenFile;
+    settings->clientId = QStringLiteral("pre-1");
+    settings->openAuthorizationUrl = [this, o](const QUrl &url) {
+        ++m_browserOpened;
+        const QUrlQuery q(url);
+        QUrl back(q.queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
+        QUrlQuery answer;
+        answer.addQueryItem(QStringLiteral("code"), QStringLiteral("code-1"));
+        answer.addQueryItem(QStringLiteral("state"), q.queryItemValue(QStringLiteral("state")));
+        answer.addQueryItem(QStringLiteral("iss"), o);
+        back.setQuery(answer);
+        Net::HttpRequest r;
+        r.url = back;
+        r.method = Net::HttpRequest::Method::Get;
+        Net::HttpReply *reply = m_http->post(r);
+        connect(reply, &Net::HttpReply::finished, reply, &QObject::deleteLater);
+    };
+    Mcp::Client::setOAuthSettings(settings);
+    Mcp::ServerConfig config;
+    config.url = m_peer->url();
+    m_client = std::make_unique<Mcp::Client>(config, m_http.get());
+    QPointer<Mcp::DiscoverJob> job = m_client->discover();
+    job->setAutoDelete(false);
+    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    QVERIFY(job->hasError());
+    const QString message = job->error().message();
+    delete job;
+    QVERIFY2(message.contains(QLatin1String("DPoP proof")) && message.contains(QLatin1String("Run the command again")),
+             qPrintable(message));
+    QCOMPARE(tokenRequests, 2);
+    const QJsonObject claims = jwtPart(lastProof, 1);
+    QCOMPARE(claims.value(QLatin1String("nonce")).toString(), QStringLiteral("as-1"));
+    QCOMPARE(claims.value(QLatin1String("htu")).toString(), o + QStringLiteral("/token"));
+    QVERIFY(!claims.contains(QLatin1String("ath")));
+    QCOMPARE(m_browserOpened, 1);
+}
+
 #include "tst_oauth.moc"
