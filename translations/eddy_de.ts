@@ -2587,6 +2587,14 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <source>The identity provider %1 gave no ID-JAG for your ID token (%2%3); sign in to it afresh, write the new ID token into the --oauth-id-token file and run the command again.</source>
         <translation>Der Identitätsanbieter %1 hat für Ihr ID-Token kein ID-JAG ausgestellt (%2%3); melden Sie sich dort neu an, schreiben Sie das neue ID-Token in die Datei von --oauth-id-token und führen Sie den Befehl erneut aus.</translation>
     </message>
+    <message>
+        <source>The authorization server %1 refused the workload token in &quot;%2&quot; (--oauth-workload-token) (%3%4): it may have expired or name another audience. Have the platform write a fresh token for the audience %1 into the file, or ask the server&apos;s administrator to trust the workload&apos;s issuer.</source>
+        <translation>Der Autorisierungsserver %1 hat das Workload-Token in „%2“ (--oauth-workload-token) abgelehnt (%3%4): Es ist womöglich abgelaufen oder nennt eine andere Zielgruppe (audience). Lassen Sie die Plattform ein frisches Token für die Zielgruppe %1 in die Datei schreiben oder bitten Sie den Administrator des Servers, dem Aussteller des Workloads zu vertrauen.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 refused the ID-JAG from %2 (%3%4). Sign in to the identity provider afresh, write the new ID token into the --oauth-id-token file and run the command again; if it repeats, ask the server&apos;s administrator whether %1 trusts that identity provider.</source>
+        <translation>Der Autorisierungsserver %1 hat das ID-JAG von %2 abgelehnt (%3%4). Melden Sie sich beim Identitätsanbieter neu an, schreiben Sie das neue ID-Token in die Datei von --oauth-id-token und führen Sie den Befehl erneut aus; wiederholt es sich, fragen Sie den Administrator des Servers, ob %1 diesem Identitätsanbieter vertraut.</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::Monitor::AdapterProposer</name>

@@ -712,6 +712,8 @@ QString OAuth::tokenError(int status, const QByteArray &body) const
     const QString error = o.value(QLatin1String("error")).toString();
     const QString description = o.value(QLatin1String("error_description")).toString();
     const QString said = description.isEmpty() ? QString() : QStringLiteral(": ") + description;
+    if (const QString refused = grantRefused(m_flow->issuer, error, said); !refused.isEmpty())
+        return refused;
     if (error == QLatin1String("invalid_scope"))
         return tr("The authorization server %1 refused the scope \"%2\" (scope refused%3). Ask its "
                   "administrator to grant it to your account.").arg(m_flow->issuer, m_flow->scope, said);
@@ -734,11 +736,9 @@ void OAuth::requestToken(QList<std::pair<QString, QString>> form)
         const QByteArray pair = QUrl::toPercentEncoding(f.clientId) + ':' + QUrl::toPercentEncoding(f.clientSecret);
         request.headers.append({QByteArrayLiteral("Authorization"), "Basic " + pair.toBase64()});
     } else {
-        if (!f.clientId.isEmpty())
-            form.append({QStringLiteral("client_id"), f.clientId});
         if (f.authMethod == QLatin1String("client_secret_post"))
             form.append({QStringLiteral("client_secret"), f.clientSecret});
-        if (QString error; !addClientAssertion(f.clientId, f.issuer, &form, &error))
+        if (QString error; !addClientAuth(f.clientId, f.issuer, &form, &error))
             return finish(error);
     }
     request.body = formEncode(form);

@@ -150,10 +150,12 @@ private:
     void refresh(const TokenStore::Entry &entry);
     void clientCredentials();
     // oauthgrants.cpp: the grant an unattended sign-in asks for (client_credentials or the JWT
-    // bearer grant) and, for private_key_jwt, the client assertion (true when none is due).
+    // bearer grant); the client_id and, for private_key_jwt, the client assertion of a token
+    // request without Basic authentication; what a refused JWT bearer grant means (empty: not one).
     void unattendedGrant(const QString &issuer, QList<std::pair<QString, QString>> form);
-    bool addClientAssertion(const QString &clientId, const QString &audience,
-                            QList<std::pair<QString, QString>> *form, QString *error) const;
+    bool addClientAuth(const QString &clientId, const QString &audience,
+                       QList<std::pair<QString, QString>> *form, QString *error) const;
+    QString grantRefused(const QString &issuer, const QString &error, const QString &said) const;
     void startAuthorization();
     void onCallback(const QString &code, const QString &state, const QString &iss,
                     const QString &error, const QString &errorDescription);

@@ -163,9 +163,11 @@ QString readTokenFile(const QString &file, const QString &option, QString *error
 
 } // namespace Grants
 
-bool OAuth::addClientAssertion(const QString &clientId, const QString &audience,
-                               QList<std::pair<QString, QString>> *form, QString *error) const
+bool OAuth::addClientAuth(const QString &clientId, const QString &audience,
+                          QList<std::pair<QString, QString>> *form, QString *error) const
 {
+    if (!clientId.isEmpty()) // a workload may have none: its token says who it is
+        form->append({QStringLiteral("client_id"), clientId});
     if (m_settings->privateKeyFile.isEmpty())
         return true;
     const QString assertion = Grants::clientAssertion(m_settings->privateKeyFile, clientId, audience, error);
@@ -174,6 +176,25 @@ bool OAuth::addClientAssertion(const QString &clientId, const QString &audience,
     form->append({QStringLiteral("client_assertion_type"), QString::fromLatin1(Grants::kClientAssertionType)});
     form->append({QStringLiteral("client_assertion"), assertion});
     return true;
+}
+
+QString OAuth::grantRefused(const QString &issuer, const QString &error, const QString &said) const
+{
+    if (error != QLatin1String("invalid_grant") && error != QLatin1String("unauthorized_client"))
+        return {};
+    if (!m_settings->workloadTokenFile.isEmpty())
+        return tr("The authorization server %1 refused the workload token in \"%2\" "
+                  "(--oauth-workload-token) (%3%4): it may have expired or name another audience. "
+                  "Have the platform write a fresh token for the audience %1 into the file, or ask "
+                  "the server's administrator to trust the workload's issuer.")
+            .arg(issuer, m_settings->workloadTokenFile, error, said);
+    if (!m_settings->idTokenFile.isEmpty())
+        return tr("The authorization server %1 refused the ID-JAG from %2 (%3%4). Sign in to the "
+                  "identity provider afresh, write the new ID token into the --oauth-id-token file "
+                  "and run the command again; if it repeats, ask the server's administrator "
+                  "whether %1 trusts that identity provider.")
+            .arg(issuer, m_settings->idpTokenUrl.toString(), error, said);
+    return {};
 }
 
 // The client_credentials grant as it comes (form), or the JWT bearer grant (RFC 7523 §2.1) with
