@@ -2488,10 +2488,6 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <translation>Der Autorisierungsserver %1 veröffentlicht keine Metadaten (RFC 8414 oder OpenID Discovery); Eddy kann sich dort nicht anmelden. Wenden Sie sich an den Administrator des Servers.</translation>
     </message>
     <message>
-        <source>Unattended sign-in (--client-credentials) needs a client id and secret registered at %1: pass --oauth-client-id and EDDY_OAUTH_CLIENT_SECRET.</source>
-        <translation>Die unbeaufsichtigte Anmeldung (--client-credentials) braucht eine bei %1 registrierte Client-ID mit Geheimnis: Geben Sie --oauth-client-id und EDDY_OAUTH_CLIENT_SECRET an.</translation>
-    </message>
-    <message>
         <source>The authorization server %1 accepts neither Eddy&apos;s client metadata document nor registration; register Eddy there and pass its client id (--oauth-client-id).</source>
         <translation>Der Autorisierungsserver %1 akzeptiert weder Eddys Client-Metadatendokument noch eine Registrierung; registrieren Sie Eddy dort und geben Sie die Client-ID an (--oauth-client-id).</translation>
     </message>
@@ -2569,6 +2565,54 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
     <message>
         <source>%1 refused Eddy&apos;s DPoP proof again although it carried the nonce the server asked for (use_dpop_nonce); Eddy stops retrying. Run the command again; if it repeats, tell the server&apos;s administrator.</source>
         <translation>%1 hat Eddys DPoP-Nachweis erneut abgelehnt, obwohl er die vom Server verlangte Nonce enthielt (use_dpop_nonce); Eddy versucht es nicht weiter. Führen Sie den Befehl erneut aus; wenn es sich wiederholt, wenden Sie sich an den Administrator des Servers.</translation>
+    </message>
+    <message>
+        <source>Unattended sign-in needs a client id registered at %1 and its secret or key: pass --oauth-client-id and EDDY_OAUTH_CLIENT_SECRET or --oauth-private-key.</source>
+        <translation>Die unbeaufsichtigte Anmeldung braucht eine bei %1 registrierte Client-ID mit ihrem Geheimnis oder Schlüssel: Geben Sie --oauth-client-id und EDDY_OAUTH_CLIENT_SECRET oder --oauth-private-key an.</translation>
+    </message>
+    <message>
+        <source>Eddy cannot read the private key file &quot;%1&quot; (--oauth-private-key): %2. Give the file holding the client&apos;s private key (PEM or JWK), readable by you.</source>
+        <translation>Eddy kann die Schlüsseldatei „%1“ (--oauth-private-key) nicht lesen: %2. Geben Sie die Datei mit dem privaten Schlüssel des Clients (PEM oder JWK) an, lesbar für Sie.</translation>
+    </message>
+    <message>
+        <source>Eddy could not set up signing (out of memory); run the command again.</source>
+        <translation>Eddy konnte das Signieren nicht vorbereiten (zu wenig Speicher); führen Sie den Befehl erneut aus.</translation>
+    </message>
+    <message>
+        <source>The file &quot;%1&quot; (--oauth-private-key) holds no private key Eddy can sign with; give the client&apos;s private key (EC P-256, P-384 or P-521, RSA or Ed25519) as PEM or JWK, the one whose public key is registered for client %2.</source>
+        <translation>Die Datei „%1“ (--oauth-private-key) enthält keinen privaten Schlüssel, mit dem Eddy signieren kann; geben Sie den privaten Schlüssel des Clients (EC P-256, P-384 oder P-521, RSA oder Ed25519) als PEM oder JWK an, den, dessen öffentlicher Schlüssel für den Client %2 registriert ist.</translation>
+    </message>
+    <message>
+        <source>Eddy could not sign the client assertion with the key in &quot;%1&quot; (%2); give the client&apos;s private key as PEM or JWK.</source>
+        <translation>Eddy konnte die Client-Assertion nicht mit dem Schlüssel in „%1“ signieren (%2); geben Sie den privaten Schlüssel des Clients als PEM oder JWK an.</translation>
+    </message>
+    <message>
+        <source>Eddy cannot read the token file &quot;%1&quot; (%2): %3. Give a file you can read that holds the token.</source>
+        <translation>Eddy kann die Token-Datei „%1“ (%2) nicht lesen: %3. Geben Sie eine für Sie lesbare Datei an, die das Token enthält.</translation>
+    </message>
+    <message>
+        <source>The file &quot;%1&quot; (%2) holds no JWT; write the token, as the platform or identity provider issued it, into the file.</source>
+        <translation>Die Datei „%1“ (%2) enthält kein JWT; schreiben Sie das Token so in die Datei, wie die Plattform oder der Identitätsanbieter es ausgestellt hat.</translation>
+    </message>
+    <message>
+        <source>Signing in with an ID token (--oauth-id-token) needs the enterprise identity provider&apos;s token endpoint: pass --oauth-idp-token-url URL.</source>
+        <translation>Die Anmeldung mit einem ID-Token (--oauth-id-token) braucht den Token-Endpunkt des Identitätsanbieters des Unternehmens: Geben Sie --oauth-idp-token-url URL an.</translation>
+    </message>
+    <message>
+        <source>The identity provider %1 could not be reached for the token exchange (%2); check --oauth-idp-token-url and the network, and run the command again.</source>
+        <translation>Der Identitätsanbieter %1 war für den Token-Austausch nicht erreichbar (%2); prüfen Sie --oauth-idp-token-url und das Netzwerk und führen Sie den Befehl erneut aus.</translation>
+    </message>
+    <message>
+        <source>The identity provider %1 gave no ID-JAG for your ID token (%2%3); sign in to it afresh, write the new ID token into the --oauth-id-token file and run the command again.</source>
+        <translation>Der Identitätsanbieter %1 hat für Ihr ID-Token kein ID-JAG ausgestellt (%2%3); melden Sie sich dort neu an, schreiben Sie das neue ID-Token in die Datei von --oauth-id-token und führen Sie den Befehl erneut aus.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 refused the workload token in &quot;%2&quot; (--oauth-workload-token) (%3%4): it may have expired or name another audience. Have the platform write a fresh token for the audience %1 into the file, or ask the server&apos;s administrator to trust the workload&apos;s issuer.</source>
+        <translation>Der Autorisierungsserver %1 hat das Workload-Token in „%2“ (--oauth-workload-token) abgelehnt (%3%4): Es ist womöglich abgelaufen oder nennt eine andere Zielgruppe (audience). Lassen Sie die Plattform ein frisches Token für die Zielgruppe %1 in die Datei schreiben oder bitten Sie den Administrator des Servers, dem Aussteller des Workloads zu vertrauen.</translation>
+    </message>
+    <message>
+        <source>The authorization server %1 refused the ID-JAG from %2 (%3%4). Sign in to the identity provider afresh, write the new ID token into the --oauth-id-token file and run the command again; if it repeats, ask the server&apos;s administrator whether %1 trusts that identity provider.</source>
+        <translation>Der Autorisierungsserver %1 hat das ID-JAG von %2 abgelehnt (%3%4). Melden Sie sich beim Identitätsanbieter neu an, schreiben Sie das neue ID-Token in die Datei von --oauth-id-token und führen Sie den Befehl erneut aus; wiederholt es sich, fragen Sie den Administrator des Servers, ob %1 diesem Identitätsanbieter vertraut.</translation>
     </message>
     <message>
         <source>The authorization server %1 refused Eddy&apos;s DPoP proof (%2%3). Run the command again; if it repeats, tell the server&apos;s administrator.</source>

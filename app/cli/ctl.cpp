@@ -85,7 +85,11 @@ QString Ctl::usage()
         "Signing in (a server without --token that asks for it): the sign-in address is printed\n"
         "and opened in $EDDY_BROWSER or xdg-open; --no-browser only prints it.\n"
         "  --oauth-client-id ID (secret in EDDY_OAUTH_CLIENT_SECRET), --oauth-client-metadata-url URL,\n"
-        "  --client-credentials (unattended, needs the client id and secret)\n"
+        "  --client-credentials (unattended, needs the client id and its secret or key)\n"
+        "  --oauth-private-key FILE (PEM or JWK: private_key_jwt instead of the secret)\n"
+        "  --oauth-workload-token FILE (unattended: the JWT bearer grant of a workload token)\n"
+        "  --oauth-id-token FILE --oauth-idp-token-url URL --oauth-idp-client-id ID (secret in\n"
+        "  EDDY_OAUTH_IDP_CLIENT_SECRET) (unattended: the ID token exchanged for an ID-JAG)\n"
         "Exit codes: 0 ok, 1 failure, 2 usage. Docs: docs/eddyctl.md\n");
 }
 
@@ -119,7 +123,10 @@ bool Ctl::parse()
                                     QStringLiteral("--older-than"), QStringLiteral("--keep"),
                                     QStringLiteral("--lang"), QStringLiteral("--tag"),
                                     QStringLiteral("--oauth-client-id"),
-                                    QStringLiteral("--oauth-client-metadata-url")};
+                                    QStringLiteral("--oauth-client-metadata-url"),
+                                    QStringLiteral("--oauth-private-key"), QStringLiteral("--oauth-workload-token"),
+                                    QStringLiteral("--oauth-id-token"), QStringLiteral("--oauth-idp-token-url"),
+                                    QStringLiteral("--oauth-idp-client-id")};
     for (int i = 0; i < m_args.size(); ++i) {
         QString a = m_args[i];
         QString value;
@@ -158,6 +165,11 @@ bool Ctl::parse()
             else if (a == QLatin1String("--tag")) m_tag = value;
             else if (a == QLatin1String("--oauth-client-id")) m_oauthClientId = value;
             else if (a == QLatin1String("--oauth-client-metadata-url")) m_oauthClientMetadataUrl = value;
+            else if (a == QLatin1String("--oauth-private-key")) m_oauthPrivateKey = value;
+            else if (a == QLatin1String("--oauth-workload-token")) m_oauthWorkloadToken = value;
+            else if (a == QLatin1String("--oauth-id-token")) m_oauthIdToken = value;
+            else if (a == QLatin1String("--oauth-idp-token-url")) m_oauthIdpTokenUrl = value;
+            else if (a == QLatin1String("--oauth-idp-client-id")) m_oauthIdpClientId = value;
             m_tokenGiven = m_tokenGiven || a == QLatin1String("--token"); // servers set: even ""
         } else if (a == QLatin1String("--json")) {
             m_json = true;

@@ -113,6 +113,11 @@ private:
     std::optional<QString> m_newName; // servers set --name NAME
     QString m_oauthClientId;         // --oauth-client-id: pre-registered at the issuer
     QString m_oauthClientMetadataUrl; // --oauth-client-metadata-url: where Eddy's CIMD is hosted
+    QString m_oauthPrivateKey;       // --oauth-private-key FILE: private_key_jwt instead of a secret
+    QString m_oauthWorkloadToken;    // --oauth-workload-token FILE: the JWT bearer grant (SEP-1933)
+    QString m_oauthIdToken;          // --oauth-id-token FILE: exchanged for an ID-JAG (SEP-990) at
+    QString m_oauthIdpTokenUrl;      // --oauth-idp-token-url URL, as
+    QString m_oauthIdpClientId;      // --oauth-idp-client-id ID
     bool m_noBrowser = false;        // --no-browser: print the sign-in URL only
     bool m_clientCredentials = false; // --client-credentials: unattended, no browser
     bool m_tokenGiven = false;   // --token was given (servers set: even empty, to clear it)

@@ -1,6 +1,7 @@
 // Signing in to a server that asks for MCP authorization (docs/eddyctl.md, "Signing in"):
 // eddyctl prints the authorization URL and opens it in a browser, unless --no-browser; a
-// loopback listener (Mcp::OAuth) takes the redirect. --client-credentials signs in unattended.
+// loopback listener (Mcp::OAuth) takes the redirect. --client-credentials (with a secret or
+// --oauth-private-key), --oauth-workload-token and --oauth-id-token sign in unattended.
 #include "app/cli/ctl.h"
 #include "app/mcp/client.h"
 #include "app/mcp/oauth.h"
@@ -14,7 +15,15 @@ void Ctl::setUpSignIn()
     auto settings = std::make_shared<Mcp::OAuthSettings>();
     settings->clientId = m_oauthClientId;
     // A secret never on the command line, where every user's ps can read it.
-    settings->clientSecret = qEnvironmentVariable("EDDY_OAUTH_CLIENT_SECRET");
+    // A private key signs a client assertion instead (private_key_jwt; app/mcp/oauthgrants.h).
+    settings->privateKeyFile = m_oauthPrivateKey;
+    if (m_oauthPrivateKey.isEmpty())
+        settings->clientSecret = qEnvironmentVariable("EDDY_OAUTH_CLIENT_SECRET");
+    settings->workloadTokenFile = m_oauthWorkloadToken;
+    settings->idTokenFile = m_oauthIdToken;
+    settings->idpTokenUrl = QUrl(m_oauthIdpTokenUrl);
+    settings->idpClientId = m_oauthIdpClientId;
+    settings->idpClientSecret = qEnvironmentVariable("EDDY_OAUTH_IDP_CLIENT_SECRET");
     settings->clientMetadataUrl = QUrl(m_oauthClientMetadataUrl.isEmpty()
                                            ? qEnvironmentVariable("EDDY_OAUTH_CLIENT_METADATA_URL")
                                            : m_oauthClientMetadataUrl);

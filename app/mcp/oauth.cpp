@@ -398,7 +398,7 @@ void OAuth::chooseClient()
         scopes = f.resourceScopes;
     }
     const QStringList asScopes = strings(md.value(QLatin1String("scopes_supported")));
-    if (!m_settings->clientCredentials && asScopes.contains(QLatin1String("offline_access"))
+    if (!m_settings->unattended() && asScopes.contains(QLatin1String("offline_access"))
         && !scopes.contains(QLatin1String("offline_access")))
         scopes << QStringLiteral("offline_access"); // SEP-2207: a refresh token, where offered
     f.scope = scopes.join(QLatin1Char(' '));
@@ -407,24 +407,24 @@ void OAuth::chooseClient()
     // for more scope than it carries.
     const auto kept = m_store.find(f.issuer, f.resource.toString());
     if (kept && !kept->refreshToken.isEmpty() && f.challenge.error != QLatin1String("insufficient_scope")
-        && !m_settings->clientCredentials) {
+        && !m_settings->unattended()) {
         refresh(*kept);
         return;
     }
 
-    if (!m_settings->clientId.isEmpty()) {
+    if (!m_settings->clientId.isEmpty() || !m_settings->workloadTokenFile.isEmpty()) {
         f.clientId = m_settings->clientId;
         f.clientSecret = m_settings->clientSecret;
         f.authMethod = chooseAuthMethod({});
-        if (m_settings->clientCredentials)
+        if (m_settings->unattended())
             clientCredentials();
         else
             startAuthorization();
         return;
     }
-    if (m_settings->clientCredentials) {
-        finish(tr("Unattended sign-in (--client-credentials) needs a client id and secret registered "
-                  "at %1: pass --oauth-client-id and EDDY_OAUTH_CLIENT_SECRET.").arg(f.issuer));
+    if (m_settings->unattended()) {
+        finish(tr("Unattended sign-in needs a client id registered at %1 and its secret or key: pass "
+                  "--oauth-client-id and EDDY_OAUTH_CLIENT_SECRET or --oauth-private-key.").arg(f.issuer));
         return;
     }
     if (md.value(QLatin1String("client_id_metadata_document_supported")).toBool()
@@ -466,7 +466,7 @@ void OAuth::clientCredentials()
                                             {QStringLiteral("resource"), f.resource.toString()}};
     if (!f.scope.isEmpty())
         form.append({QStringLiteral("scope"), f.scope});
-    requestToken(std::move(form));
+    unattendedGrant(f.issuer, std::move(form));
 }
 
 void OAuth::startAuthorization()
@@ -612,6 +612,8 @@ QString OAuth::tokenError(int status, const QByteArray &body) const
     const QString error = o.value(QLatin1String("error")).toString();
     const QString description = o.value(QLatin1String("error_description")).toString();
     const QString said = description.isEmpty() ? QString() : QStringLiteral(": ") + description;
+    if (const QString refused = grantRefused(m_flow->issuer, error, said); !refused.isEmpty())
+        return refused;
     if (error == QLatin1String("invalid_scope"))
         return tr("The authorization server %1 refused the scope \"%2\" (scope refused%3). Ask its "
                   "administrator to grant it to your account.").arg(m_flow->issuer, m_flow->scope, said);
@@ -646,9 +648,10 @@ void OAuth::requestToken(QList<std::pair<QString, QString>> form)
         const QByteArray pair = QUrl::toPercentEncoding(f.clientId) + ':' + QUrl::toPercentEncoding(f.clientSecret);
         request.headers.append({QByteArrayLiteral("Authorization"), "Basic " + pair.toBase64()});
     } else {
-        form.append({QStringLiteral("client_id"), f.clientId});
         if (f.authMethod == QLatin1String("client_secret_post"))
             form.append({QStringLiteral("client_secret"), f.clientSecret});
+        if (QString error; !addClientAuth(f.clientId, f.issuer, &form, &error))
+            return finish(error);
     }
     request.body = formEncode(form);
     const bool wasRefresh = form.value(0).second == QLatin1String("refresh_token");

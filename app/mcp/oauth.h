@@ -48,6 +48,22 @@ struct OAuthSettings
     QString clientSecret;      // with clientId, for a confidential client
     QUrl clientMetadataUrl;    // Eddy's Client ID Metadata Document, where the team hosts it
     bool clientCredentials = false; // unattended: the client_credentials grant, no browser
+    // private_key_jwt (RFC 7523 §2.2): the client authenticates with an assertion signed with
+    // this private key (PEM or JWK file) instead of a secret (app/mcp/oauthgrants.h).
+    QString privateKeyFile;
+    // Unattended, the JWT bearer grant (RFC 7523 §2.1) instead of client_credentials: the
+    // workload identity token in this file (SEP-1933) ...
+    QString workloadTokenFile;
+    // ... or (SEP-990) the ID-JAG the enterprise identity provider's token endpoint gives for the
+    // person's ID token in this file (RFC 8693 token exchange), Eddy known there by idpClientId.
+    QString idTokenFile;
+    QUrl idpTokenUrl;
+    QString idpClientId;
+    QString idpClientSecret;
+    bool unattended() const
+    {
+        return clientCredentials || !workloadTokenFile.isEmpty() || !idTokenFile.isEmpty();
+    }
     QString clientName = QStringLiteral("Eddy");
     // Shows the authorization URL to the person (eddyctl prints it and starts the browser).
     std::function<void(const QUrl &url)> openAuthorizationUrl;
@@ -104,6 +120,13 @@ private:
     void chooseClient();
     void refresh(const TokenStore::Entry &entry);
     void clientCredentials();
+    // oauthgrants.cpp: the grant an unattended sign-in asks for (client_credentials or the JWT
+    // bearer grant); the client_id and, for private_key_jwt, the client assertion of a token
+    // request without Basic authentication; what a refused JWT bearer grant means (empty: not one).
+    void unattendedGrant(const QString &issuer, QList<std::pair<QString, QString>> form);
+    bool addClientAuth(const QString &clientId, const QString &audience,
+                       QList<std::pair<QString, QString>> *form, QString *error) const;
+    QString grantRefused(const QString &issuer, const QString &error, const QString &said) const;
     void startAuthorization();
     void onCallback(const QString &code, const QString &state, const QString &iss,
                     const QString &error, const QString &errorDescription);

@@ -47,6 +47,22 @@ const env = {
 const signInArgs = [];
 if (context.client_id) signInArgs.push('--oauth-client-id', context.client_id);
 if (context.client_secret) env.EDDY_OAUTH_CLIENT_SECRET = context.client_secret;
+// Keys and tokens go to owner-only files in the run's folder, named by flags, as a team's
+// unattended job keeps them: the client's private key (auth/client-credentials-jwt), the
+// platform's workload token (auth/wif-jwt-bearer), the person's ID token and the enterprise
+// identity provider (auth/enterprise-managed-authorization).
+const secretFile = (name, text) => {
+    const file = join(work, name);
+    writeFileSync(file, text, { mode: 0o600 });
+    return file;
+};
+if (context.private_key_pem) signInArgs.push('--oauth-private-key', secretFile('client-key.pem', context.private_key_pem));
+if (context.valid_jwt) signInArgs.push('--oauth-workload-token', secretFile('workload.jwt', context.valid_jwt));
+if (context.idp_id_token) {
+    signInArgs.push('--oauth-id-token', secretFile('id-token.jwt', context.idp_id_token),
+                    '--oauth-idp-token-url', context.idp_token_endpoint,
+                    '--oauth-idp-client-id', context.idp_client_id);
+}
 
 function eddy(...args) {
     const r = spawnSync(eddyctl, ['--db', db, ...signInArgs, ...args], { encoding: 'utf8', timeout: 60000, env });
@@ -123,6 +139,9 @@ const PLANS = {
     // DPoP (RFC 9449): the second eddyctl run presents the kept token with the kept key pair.
     'auth/dpop': () => signedIn(),
     'auth/dpop-nonce': () => signedIn(),
+    'auth/client-credentials-jwt': () => signedIn('--client-credentials'),
+    'auth/wif-jwt-bearer': () => signedIn(),
+    'auth/enterprise-managed-authorization': () => signedIn(),
     tools_call: () => call('add_numbers', { a: 2, b: 3 }).ok,
     'request-metadata': () => eddy('discover', url).ok && tools().ok,
     'json-schema-ref-no-deref': () => tools().ok,

@@ -1,11 +1,13 @@
 // MCP authorization, the client side (app/mcp/oauth.*, app/net/loopbacklistener.*): the pieces
 // the conformance suite's auth/ scenarios cannot see (refresh between runs, consent denied, the
-// token file's mode, the loopback listener's answers), against a real HTTP peer playing the MCP
-// server and its authorization server on one origin. The whole flows run in the conformance label.
+// token file's mode, the loopback listener's answers, the private_key_jwt client assertion),
+// against a real HTTP peer playing the MCP server and its authorization server on one origin.
+// The whole flows run in the conformance label.
 #include "app/mcp/client.h"
 #include "app/mcp/dpop.h"
 #include "app/mcp/jobs.h"
 #include "app/mcp/oauth.h"
+#include "app/mcp/oauthgrants.h"
 #include "app/net/httpclient.h"
 #include "app/net/httpreply.h"
 #include "app/net/loopbacklistener.h"
@@ -19,6 +21,7 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QPointer>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -62,6 +65,9 @@ private slots:
     void dpopOnlyWhenOfferedWithEs256();
     void dpopNonceRefusedAgainEndsTheRequest();
     void dpopTokenRequestRetriesTheNonceOnce();
+    void clientAssertionIsSignedWithTheKey_data();
+    void clientAssertionIsSignedWithTheKey();
+    void clientAssertionKeyProblemsNameTheFile();
 
 private:
     // The peer: /mcp wants "Bearer good", everything else is the authorization server.
@@ -416,6 +422,115 @@ void tst_OAuth::noMetadataMeansAStaticToken()
     for (const auto &r : m_peer->requests())
         registrations += r.path == "/register";
     QCOMPARE(registrations, 0);
+}
+
+// private_key_jwt (RFC 7523 §2.2): the assertion verifies with the client's public key and
+// carries iss = sub = the client id, aud = the issuer, a jti, iat and exp; from a PEM or a JWK.
+void tst_OAuth::clientAssertionIsSignedWithTheKey_data()
+{
+    QTest::addColumn<int>("type");
+    QTest::addColumn<int>("bits");
+    QTest::addColumn<bool>("pem");
+    QTest::addColumn<QByteArray>("alg");
+    QTest::newRow("EC P-256 PEM") << int(R_KEY_TYPE_EC) << 256 << true << QByteArray("ES256");
+    QTest::newRow("EC P-384 JWK") << int(R_KEY_TYPE_EC) << 384 << false << QByteArray("ES384");
+    QTest::newRow("RSA PEM") << int(R_KEY_TYPE_RSA) << 2048 << true << QByteArray("RS256");
+    QTest::newRow("Ed25519 JWK") << int(R_KEY_TYPE_EDDSA) << 256 << false << QByteArray("EdDSA");
+}
+
+void tst_OAuth::clientAssertionIsSignedWithTheKey()
+{
+    QFETCH(int, type);
+    QFETCH(int, bits);
+    QFETCH(bool, pem);
+    QFETCH(QByteArray, alg);
+    jwk_t *priv = nullptr;
+    jwk_t *pub = nullptr;
+    jwt_t *jwt = nullptr;
+    QCOMPARE(r_jwk_init(&priv), RHN_OK);
+    QCOMPARE(r_jwk_init(&pub), RHN_OK);
+    QCOMPARE(r_jwt_init(&jwt), RHN_OK);
+    const auto freeAll = qScopeGuard([&] { r_jwk_free(priv); r_jwk_free(pub); r_jwt_free(jwt); });
+    QCOMPARE(r_jwk_generate_key_pair(priv, pub, type, unsigned(bits), "k1"), RHN_OK);
+    QByteArray key;
+    if (pem) {
+        unsigned char buffer[8192];
+        size_t size = sizeof buffer;
+        QCOMPARE(r_jwk_export_to_pem_der(priv, R_FORMAT_PEM, buffer, &size, 0), RHN_OK);
+        key = QByteArray(reinterpret_cast<const char *>(buffer), qsizetype(size));
+    } else {
+        char *json = r_jwk_export_to_json_str(priv, 0);
+        key = json;
+        r_free(json);
+    }
+    const QString file = m_dir->filePath(QStringLiteral("client-key"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    out.write(key);
+    out.close();
+
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    QString error;
+    const QString assertion = Mcp::Grants::clientAssertion(file, QStringLiteral("team-job"),
+                                                            QStringLiteral("https://as.example"), &error, now);
+    QVERIFY2(!assertion.isEmpty(), qPrintable(error));
+    QCOMPARE(assertion.count(QLatin1Char('.')), 2);
+    QCOMPARE(r_jwt_parse(jwt, assertion.toLatin1().constData(), 0), RHN_OK);
+    QCOMPARE(r_jwt_verify_signature(jwt, pub, 0), RHN_OK);
+    QCOMPARE(QByteArray(r_jwt_get_header_str_value(jwt, "alg")), alg);
+    QCOMPARE(QByteArray(r_jwt_get_claim_str_value(jwt, "iss")), QByteArray("team-job"));
+    QCOMPARE(QByteArray(r_jwt_get_claim_str_value(jwt, "sub")), QByteArray("team-job"));
+    QCOMPARE(QByteArray(r_jwt_get_claim_str_value(jwt, "aud")), QByteArray("https://as.example"));
+    QVERIFY(QByteArray(r_jwt_get_claim_str_value(jwt, "jti")).size() >= 16);
+    QCOMPARE(qint64(r_jwt_get_claim_int_value(jwt, "iat")), now);
+    QCOMPARE(qint64(r_jwt_get_claim_int_value(jwt, "exp")), now + Mcp::Grants::kAssertionLifetimeS);
+    // Each assertion is new (its own jti), and another key's signature does not verify.
+    const QString again = Mcp::Grants::clientAssertion(file, QStringLiteral("team-job"),
+                                                        QStringLiteral("https://as.example"), &error, now);
+    QVERIFY(again != assertion);
+    jwk_t *otherPriv = nullptr;
+    jwk_t *otherPub = nullptr;
+    r_jwk_init(&otherPriv);
+    r_jwk_init(&otherPub);
+    QCOMPARE(r_jwk_generate_key_pair(otherPriv, otherPub, type, unsigned(bits), "k2"), RHN_OK);
+    QVERIFY(r_jwt_verify_signature(jwt, otherPub, 0) != RHN_OK);
+    r_jwk_free(otherPriv);
+    r_jwk_free(otherPub);
+}
+
+void tst_OAuth::clientAssertionKeyProblemsNameTheFile()
+{
+    QString error;
+    const QString missing = m_dir->filePath(QStringLiteral("no-such-key.pem"));
+    QVERIFY(Mcp::Grants::clientAssertion(missing, QStringLiteral("c"), QStringLiteral("https://as"), &error).isEmpty());
+    QVERIFY2(error.contains(missing) && error.contains(QLatin1String("--oauth-private-key")), qPrintable(error));
+
+    const QString garbage = m_dir->filePath(QStringLiteral("not-a-key.pem"));
+    QFile out(garbage);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write("-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n");
+    out.close();
+    error.clear();
+    QVERIFY(Mcp::Grants::clientAssertion(garbage, QStringLiteral("c"), QStringLiteral("https://as"), &error).isEmpty());
+    QVERIFY2(error.contains(garbage) && error.contains(QLatin1String("private key")), qPrintable(error));
+    QVERIFY(!error.contains(QLatin1String("bm90IGEga2V5")));
+
+    // A public key is no signing key either.
+    jwk_t *priv = nullptr;
+    jwk_t *pub = nullptr;
+    r_jwk_init(&priv);
+    r_jwk_init(&pub);
+    QCOMPARE(r_jwk_generate_key_pair(priv, pub, R_KEY_TYPE_EC, 256, nullptr), RHN_OK);
+    char *json = r_jwk_export_to_json_str(pub, 0);
+    QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    out.write(json);
+    out.close();
+    r_free(json);
+    r_jwk_free(priv);
+    r_jwk_free(pub);
+    error.clear();
+    QVERIFY(Mcp::Grants::clientAssertion(garbage, QStringLiteral("c"), QStringLiteral("https://as"), &error).isEmpty());
+    QVERIFY2(error.contains(QLatin1String("no private key")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(tst_OAuth)
