@@ -58,7 +58,13 @@ void Client::setOAuthSettings(std::shared_ptr<const OAuthSettings> settings)
     oauthSettings() = std::move(settings);
 }
 
-void Client::authorizeThen(int httpStatus, std::function<void(const Error &)> then)
+QByteArray Client::dpopNonceNow() const
+{
+    return m_oauth ? m_oauth->resourceNonce() : QByteArray();
+}
+
+void Client::authorizeThen(int httpStatus, const QByteArray &sentNonce,
+                           std::function<void(const Error &)> then)
 {
     QPointer<Client> self(this);
     m_oauth->authorize(httpStatus, m_lastChallenge, [self, httpStatus, then = std::move(then)](const QString &error) {
@@ -70,7 +76,7 @@ void Client::authorizeThen(int httpStatus, std::function<void(const Error &)> th
         }
         self->m_tokenUtf8 = self->m_oauth->accessToken();
         then({});
-    }, m_lastDpopNonce);
+    }, m_lastDpopNonce, sentNonce);
 }
 
 void Client::signRequest(Net::HttpRequest &http) const
@@ -191,9 +197,10 @@ void Client::detectEra(bool versionRetried)
                           {"id", m_nextId++},
                           {"method", "server/discover"},
                           {"params", {{"_meta", makeMeta({})}}}};
+    const QByteArray sentNonce = dpopNonceNow(); // post() signs with it
     post(request, message, [=, this](const json &response, const Error &error, int status, qint64) {
         if (mayAuthorize(status)) {
-            authorizeThen(status, [this, versionRetried, release](const Error &e) {
+            authorizeThen(status, sentNonce, [this, versionRetried, release](const Error &e) {
                 if (e.isOk())
                     detectEra(versionRetried);
                 else

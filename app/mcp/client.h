@@ -201,7 +201,10 @@ private:
         return m_oauth && (httpStatus == 401 || (httpStatus == 403 && m_lastChallenge.contains("insufficient_scope")));
     }
     // Signs in for the challenge just answered, then calls `then` (ok: m_tokenUtf8 is new).
-    void authorizeThen(int httpStatus, std::function<void(const Error &)> then);
+    // sentNonce: the DPoP nonce the refused request carried (dpopNonceNow() when it was signed).
+    void authorizeThen(int httpStatus, const QByteArray &sentNonce,
+                       std::function<void(const Error &)> then);
+    QByteArray dpopNonceNow() const;
     QPointer<Net::HttpClient> m_http; // may go first (an owner deleting its children)
     Era m_era = Era::Unknown;
     QString m_version;

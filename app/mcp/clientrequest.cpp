@@ -218,6 +218,7 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
 {
     // The session this request carries: its 404 ends that session, never a newer one.
     const QByteArray sentSession = m_era == Era::Legacy ? m_sessionId : QByteArray();
+    const QByteArray sentNonce = dpopNonceNow(); // post() signs with it
     auto exchange = post(request, std::move(body), json(id), nullptr);
     if (request.onNotification || request.onServerRequest) {
         auto onNotification = request.onNotification;
@@ -241,20 +242,22 @@ std::shared_ptr<Client::Exchange> Client::sendNow(Request request, RpcDone done,
                         done = std::move(done),
                         context,
                         id,
-                        sentSession](json &response,
+                        sentSession,
+                        sentNonce](json &response,
                                      const Error &error,
                                      int status,
                                      qint64 retryAfterMs) mutable {
         if (!context)
             return;
         // A DPoP nonce challenge (RFC 9449 §9) is no sign-in and does not use up the request's
-        // one: OAuth adopts a new nonce, and ends with a message when the nonce was already sent.
+        // one: OAuth adopts a nonce this request did not carry, and ends with a message when it
+        // did.
         const bool dpopNonce = status == 401 && m_lastChallenge.contains("use_dpop_nonce");
         if (mayAuthorize(status) && (!request.authorized || dpopNonce)) {
             // A sign-in answers the challenge, then the request goes once more with the new
             // token (OAuth bounds the sign-ins; a second refusal is the caller's error).
             request.authorized = request.authorized || !dpopNonce;
-            authorizeThen(status, [this, request = std::move(request), done = std::move(done),
+            authorizeThen(status, sentNonce, [this, request = std::move(request), done = std::move(done),
                                    context](const Error &e) mutable {
                 if (!context)
                     return;

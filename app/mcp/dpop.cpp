@@ -157,10 +157,12 @@ QByteArray DpopKey::proof(QByteArrayView method, const QUrl &url, QByteArrayView
 
 // ---- DpopState -------------------------------------------------------------------------------
 
-bool DpopState::adoptResourceNonce(const QByteArray &nonce)
+bool DpopState::adoptResourceNonce(const QByteArray &nonce, const QByteArray &sent)
 {
-    if (nonce.isEmpty() || nonce == rsNonce)
+    if (nonce.isEmpty() || nonce == sent)
         return false;
+    if (nonce == rsNonce)
+        return true; // sent before another request in flight adopted it
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (now - nonceWindowStart > 60 * 1000) {
         nonceWindowStart = now;

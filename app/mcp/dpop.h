@@ -69,10 +69,12 @@ struct DpopState
     int nonceChanges = 0;
 
     static constexpr int kMaxNonceChangesPerMinute = 10;
-    // The MCP server refused a request with use_dpop_nonce and offered nonce: true when a retry
-    // with it is due (it is adopted). False when Eddy already sends that nonce (a second refusal)
-    // or the server changes it more often than kMaxNonceChangesPerMinute (it would never end).
-    bool adoptResourceNonce(const QByteArray &nonce);
+    // The MCP server refused a request that carried the nonce sent (empty: none) with
+    // use_dpop_nonce and offered nonce: true when a retry with it is due (it is adopted, or another
+    // request in flight adopted it already). False when the request carried that very nonce (a
+    // second refusal) or the server changes it more often than kMaxNonceChangesPerMinute (it would
+    // never end).
+    bool adoptResourceNonce(const QByteArray &nonce, const QByteArray &sent);
     // The key kept with a stored token (TokenStore::Entry::tokenType, ::dpopKey).
     void restore(const QString &tokenType, const QString &privateJwk);
     // Puts the token on a request to the MCP server: Authorization: DPoP plus a fresh proof when

@@ -225,10 +225,11 @@ void OAuth::getJson(std::vector<QUrl> candidates, std::function<void(const QJson
     });
 }
 
-void OAuth::authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done, const QByteArray &dpopNonce)
+void OAuth::authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done,
+                      const QByteArray &dpopNonce, const QByteArray &sentNonce)
 {
     if (httpStatus == 401 && m_dpop.bound && wwwAuthenticate.contains("use_dpop_nonce")) {
-        const bool retry = m_dpop.adoptResourceNonce(dpopNonce); // RFC 9449 §9
+        const bool retry = m_dpop.adoptResourceNonce(dpopNonce, sentNonce); // RFC 9449 §9
         const QString error = retry ? QString()
             : dpopNonce.isEmpty()
                 ? tr("%1 asks for a DPoP nonce (use_dpop_nonce) but sends none (no DPoP-Nonce "

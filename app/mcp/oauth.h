@@ -94,9 +94,12 @@ public:
 
     // The server answered httpStatus (401 or 403) with this WWW-Authenticate header: get a token
     // that answers it. Calls while one runs wait for the same outcome. A DPoP use_dpop_nonce
-    // refusal with a new DPoP-Nonce (dpopNonce) only adopts the nonce: the request goes again.
+    // refusal with a DPoP-Nonce (dpopNonce) other than the one the request carried (sentNonce)
+    // only adopts the nonce: the request goes again.
     void authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done,
-                   const QByteArray &dpopNonce = {});
+                   const QByteArray &dpopNonce = {}, const QByteArray &sentNonce = {});
+    // The MCP server's DPoP nonce that sign() puts in proofs now (empty: none).
+    QByteArray resourceNonce() const { return m_dpop.rsNonce; }
     // Puts accessToken on a request to the MCP server: "Authorization: DPoP" with a fresh proof
     // for a DPoP-bound token, else "Authorization: Bearer".
     void sign(Net::HttpRequest &request, const QByteArray &accessToken) const { m_dpop.sign(request, accessToken); }

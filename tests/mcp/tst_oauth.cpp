@@ -644,10 +644,12 @@ void tst_OAuth::dpopKeyIsKeptWithTheToken()
     QCOMPARE(state.key->publicJwk(), key->publicJwk());
 
     // A nonce is adopted once; the same nonce refused again is the end.
-    QVERIFY(state.adoptResourceNonce("n1"));
-    QVERIFY(!state.adoptResourceNonce("n1"));
-    QVERIFY(!state.adoptResourceNonce({}));
-    QVERIFY(state.adoptResourceNonce("n2"));
+    QVERIFY(state.adoptResourceNonce("n1", {}));
+    QVERIFY(!state.adoptResourceNonce("n1", "n1")); // refused again with the nonce it carried
+    QVERIFY(!state.adoptResourceNonce({}, "n1"));
+    // A request sent before another one adopted n1 goes again with it.
+    QVERIFY(state.adoptResourceNonce("n1", {}));
+    QVERIFY(state.adoptResourceNonce("n2", "n1"));
     Mcp::DpopState broken;
     broken.restore(QStringLiteral("DPoP"), QStringLiteral("{not a key"));
     QVERIFY(!broken.bound);
