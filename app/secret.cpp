@@ -1,5 +1,11 @@
 #include "app/secret.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QObject>
+#include <QSaveFile>
+
 #include <atomic>
 
 namespace Eddy {
@@ -8,6 +14,19 @@ namespace {
 constexpr qsizetype kShownChars = 6;
 std::atomic<SecretVault *> s_vault{nullptr};
 } // namespace
+
+bool writeOwnerOnlyJson(const QString &path, const QJsonObject &all, QString *error)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile f(path);
+    // Owner-only before a byte is written: QSaveFile writes a new file and renames it over.
+    bool ok = f.open(QIODevice::WriteOnly)
+              && f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    ok = ok && f.write(QJsonDocument(all).toJson(QJsonDocument::Indented)) >= 0 && f.commit();
+    if (!ok && error)
+        *error = QObject::tr("Cannot write the token file %1: %2.").arg(path, f.errorString());
+    return ok;
+}
 
 SecretVault *secretVault()
 {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonObject>
 #include <QString>
 #include <optional>
 #include <string_view>
@@ -31,6 +32,10 @@ public:
     // log).
     virtual void tell(const QString &message) = 0;
 };
+
+// Writes all to the token file at path (made owner-only before a byte is written, then renamed
+// over the old one); false with *error saying what failed.
+bool writeOwnerOnlyJson(const QString &path, const QJsonObject &all, QString *error);
 
 // The process's vault, or nullptr; set once at start, before any store or client is made.
 SecretVault *secretVault();

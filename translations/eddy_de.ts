@@ -1604,10 +1604,6 @@ Antwort: %2</translation>
         <translation>der Secret Service hat nicht innerhalb von %1 s geantwortet</translation>
     </message>
     <message>
-        <source>Cannot write the token file %1: %2.</source>
-        <translation>Die Token-Datei %1 kann nicht geschrieben werden: %2.</translation>
-    </message>
-    <message>
         <source>The token file %1 holds no secret &quot;%2&quot;.</source>
         <translation>Die Token-Datei %1 enthält kein Geheimnis „%2“.</translation>
     </message>

@@ -3,13 +3,11 @@
 #include <qt6keychain/keychain.h>
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -182,22 +180,7 @@ bool Vault::fileWrite(const QString &key, const QString *value, QString *error)
     else
         secrets.remove(key);
     all.insert(s_secrets, secrets);
-    QDir().mkpath(QFileInfo(m_file).absolutePath());
-    QSaveFile f(m_file);
-    // Owner-only before a byte is written: QSaveFile writes a new file and renames it over.
-    if (!f.open(QIODevice::WriteOnly)
-        || !f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
-        if (error)
-            *error = tr("Cannot write the token file %1: %2.").arg(m_file, f.errorString());
-        return false;
-    }
-    f.write(QJsonDocument(all).toJson(QJsonDocument::Indented));
-    if (!f.commit()) {
-        if (error)
-            *error = tr("Cannot write the token file %1: %2.").arg(m_file, f.errorString());
-        return false;
-    }
-    return true;
+    return writeOwnerOnlyJson(m_file, all, error);
 }
 
 std::optional<QString> Vault::fileRead(const QString &key) const

@@ -8,13 +8,9 @@
 
 #include <QCryptographicHash>
 #include <QDateTime>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QUrlQuery>
 
@@ -29,17 +25,6 @@ QByteArray randomUrlSafe(int bytes)
     QByteArray raw(bytes, Qt::Uninitialized);
     QRandomGenerator::system()->fillRange(reinterpret_cast<quint32 *>(raw.data()), bytes / 4);
     return raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
-}
-
-QByteArray formEncode(const QList<std::pair<QString, QString>> &form)
-{
-    QByteArray out;
-    for (const auto &[name, value] : form) {
-        if (!out.isEmpty())
-            out += '&';
-        out += QUrl::toPercentEncoding(name) + '=' + QUrl::toPercentEncoding(value);
-    }
-    return out;
 }
 
 QString origin(const QUrl &url)
@@ -71,6 +56,17 @@ QStringList strings(const QJsonValue &value)
 }
 
 } // namespace
+
+QByteArray OAuth::formEncode(const QList<std::pair<QString, QString>> &form)
+{
+    QByteArray out;
+    for (const auto &[name, value] : form) {
+        if (!out.isEmpty())
+            out += '&';
+        out += QUrl::toPercentEncoding(name) + '=' + QUrl::toPercentEncoding(value);
+    }
+    return out;
+}
 
 // ---- WWW-Authenticate ------------------------------------------------------------------------
 

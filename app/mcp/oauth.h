@@ -106,6 +106,8 @@ public:
 
     // S256 (RFC 7636 §4.2) of a verifier; public for the tests.
     static QByteArray codeChallenge(const QByteArray &verifier);
+    // An application/x-www-form-urlencoded body (token and registration requests).
+    static QByteArray formEncode(const QList<std::pair<QString, QString>> &form);
     // Whether the protected resource metadata's resource may stand for the server URL (same
     // origin, its path a prefix of the server's).
     static bool resourceCovers(const QUrl &resource, const QUrl &server);

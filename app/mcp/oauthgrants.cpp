@@ -57,17 +57,6 @@ QString randomId()
     return QString::fromLatin1(raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
-QByteArray formEncode(const QList<std::pair<QString, QString>> &form)
-{
-    QByteArray out;
-    for (const auto &[name, value] : form) {
-        if (!out.isEmpty())
-            out += '&';
-        out += QUrl::toPercentEncoding(name) + '=' + QUrl::toPercentEncoding(value);
-    }
-    return out;
-}
-
 } // namespace
 
 namespace Grants {
@@ -255,7 +244,7 @@ void OAuth::unattendedGrant(const QString &issuer, QList<std::pair<QString, QStr
     request.url = m_settings->idpTokenUrl;
     request.headers = {{QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/x-www-form-urlencoded")},
                        {QByteArrayLiteral("Accept"), QByteArrayLiteral("application/json")}};
-    request.body = formEncode(exchange);
+    request.body = OAuth::formEncode(exchange);
     const QString idp = m_settings->idpTokenUrl.toString();
     qCInfo(lcMcp).noquote() << "authorization: exchanging the ID token at" << idp << "for an ID-JAG for" << issuer;
     fetch(request, [this, form = std::move(form), idp](int status, const QByteArray &body,

@@ -2,12 +2,9 @@
 
 #include "app/secret.h"
 
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QJsonDocument>
 #include <QObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace Eddy::Mcp {
@@ -124,22 +121,7 @@ bool TokenStore::save(const Entry &e, QString *error)
     }
     QJsonObject all = read(); // after the vault, which may have written this file's "secrets"
     all.insert(storeKey(e.issuer, e.resource), entry);
-    QDir().mkpath(QFileInfo(m_path).absolutePath());
-    QSaveFile f(m_path);
-    // Owner-only before a byte is written: QSaveFile writes a new file and renames it over.
-    if (!f.open(QIODevice::WriteOnly)
-        || !f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
-        if (error)
-            *error = QObject::tr("Cannot write the token file %1: %2.").arg(m_path, f.errorString());
-        return false;
-    }
-    f.write(QJsonDocument(all).toJson(QJsonDocument::Indented));
-    if (!f.commit()) {
-        if (error)
-            *error = QObject::tr("Cannot write the token file %1: %2.").arg(m_path, f.errorString());
-        return false;
-    }
-    return true;
+    return writeOwnerOnlyJson(m_path, all, error);
 }
 
 } // namespace Eddy::Mcp

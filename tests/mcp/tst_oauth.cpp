@@ -41,6 +41,44 @@ QByteArray rpcResult(const json &id, const json &result)
 }
 const json kDiscover = {{"resultType", "complete"}, {"supportedVersions", {"2026-07-28"}},
                         {"capabilities", json::object()}, {"ttlMs", 0}, {"cacheScope", "public"}};
+
+// Discovers through client and waits for the end (30 s at most): the error it ended with, empty
+// when it succeeded.
+QString discoverError(Mcp::Client *client)
+{
+    QPointer<Mcp::DiscoverJob> job = client->discover();
+    job->setAutoDelete(false);
+    if (!QTest::qWaitFor([&job] { return job->isFinished(); }, 30000))
+        return QStringLiteral("discover did not end within 30 s");
+    const QString error = job->hasError() ? job->error().message() : QString();
+    delete job;
+    return error;
+}
+
+// Where an authorization server that approves at once sends the browser back from authorizeUrl:
+// its redirect URI with the code, the request's state and the issuer (RFC 9207).
+QUrl approvedRedirect(const QUrl &authorizeUrl, const QString &code, const QString &issuer)
+{
+    const QUrlQuery q(authorizeUrl);
+    QUrl back(q.queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
+    QUrlQuery answer;
+    answer.addQueryItem(QStringLiteral("code"), code);
+    answer.addQueryItem(QStringLiteral("state"), q.queryItemValue(QStringLiteral("state")));
+    answer.addQueryItem(QStringLiteral("iss"), issuer);
+    back.setQuery(answer);
+    return back;
+}
+
+// A token for https://a.example/mcp from https://id.example.
+Mcp::TokenStore::Entry sampleToken()
+{
+    Mcp::TokenStore::Entry e;
+    e.issuer = QStringLiteral("https://id.example");
+    e.resource = QStringLiteral("https://a.example/mcp");
+    e.server = e.resource;
+    e.accessToken = QStringLiteral("access-1");
+    return e;
+}
 } // namespace
 
 class tst_OAuth : public QObject
@@ -74,6 +112,16 @@ private:
     void playServer(const QByteArray &goodToken);
     Mcp::Client *makeClient(std::function<void(const QUrl &)> openUrl);
     QString origin() const { return m_peer->url().adjusted(QUrl::RemovePath).toString(QUrl::StripTrailingSlash); }
+    // A token an earlier run kept for the peer, its own authorization server.
+    Mcp::TokenStore::Entry keptToken(const QString &accessToken) const
+    {
+        Mcp::TokenStore::Entry kept;
+        kept.issuer = origin();
+        kept.resource = origin() + QStringLiteral("/mcp");
+        kept.server = m_peer->url().toString();
+        kept.accessToken = accessToken;
+        return kept;
+    }
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<HttpPeer> m_peer;
@@ -156,11 +204,7 @@ void tst_OAuth::resourceCoversServer()
 void tst_OAuth::tokenFileIsOwnerOnly()
 {
     Mcp::TokenStore store(m_tokenFile);
-    Mcp::TokenStore::Entry e;
-    e.issuer = QStringLiteral("https://id.example");
-    e.resource = QStringLiteral("https://a.example/mcp");
-    e.server = e.resource;
-    e.accessToken = QStringLiteral("access-1");
+    Mcp::TokenStore::Entry e = sampleToken();
     e.refreshToken = QStringLiteral("refresh-1");
     QString error;
     QVERIFY2(store.save(e, &error), qPrintable(error));
@@ -235,13 +279,8 @@ void tst_OAuth::playServer(const QByteArray &goodToken)
         }
         if (r.path.startsWith("/authorize?")) {
             // Approves at once: back to the redirect URI with a code, the state and the issuer.
-            const QUrlQuery q(QUrl(QString::fromUtf8(r.path)));
-            QUrl back(q.queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
-            QUrlQuery answer;
-            answer.addQueryItem(QStringLiteral("code"), QStringLiteral("code-SECRET-7"));
-            answer.addQueryItem(QStringLiteral("state"), q.queryItemValue(QStringLiteral("state")));
-            answer.addQueryItem(QStringLiteral("iss"), o);
-            back.setQuery(answer);
+            const QUrl back = approvedRedirect(QUrl(QString::fromUtf8(r.path)),
+                                               QStringLiteral("code-SECRET-7"), o);
             m_verifierSeen.clear();
             s->write(HttpPeer::response(302, "", "text/plain", {{"Location", back.toEncoded()}}));
             return;
@@ -290,11 +329,7 @@ void tst_OAuth::refreshesAKeptTokenWithoutABrowser()
 {
     // An earlier run left an expired token and its refresh token.
     const QString o = origin();
-    Mcp::TokenStore::Entry kept;
-    kept.issuer = o;
-    kept.resource = o + QStringLiteral("/mcp");
-    kept.server = m_peer->url().toString();
-    kept.accessToken = QStringLiteral("expired-1");
+    Mcp::TokenStore::Entry kept = keptToken(QStringLiteral("expired-1"));
     kept.refreshToken = QStringLiteral("refresh-1");
     kept.clientId = QStringLiteral("registered-1");
     kept.authMethod = QStringLiteral("none");
@@ -303,11 +338,8 @@ void tst_OAuth::refreshesAKeptTokenWithoutABrowser()
     playServer("fresh-2");
 
     Mcp::Client *client = makeClient(nullptr);
-    QPointer<Mcp::DiscoverJob> job = client->discover();
-    job->setAutoDelete(false);
-    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
-    QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
-    delete job;
+    const QString error = discoverError(client);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(m_browserOpened, 0);
     QCOMPARE(m_peer->requests().first().header("Authorization"), QByteArray("Bearer expired-1"));
     QCOMPARE(m_peer->requests().last().header("Authorization"), QByteArray("Bearer fresh-2"));
@@ -335,12 +367,8 @@ void tst_OAuth::consentDeniedSaysWhatToDo()
         Net::HttpReply *reply = m_http->post(r);
         connect(reply, &Net::HttpReply::finished, reply, &QObject::deleteLater);
     });
-    QPointer<Mcp::DiscoverJob> job = client->discover();
-    job->setAutoDelete(false);
-    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
-    QVERIFY(job->hasError());
-    const QString message = job->error().message();
-    delete job;
+    const QString message = discoverError(client);
+    QVERIFY(!message.isEmpty());
     QVERIFY2(message.contains(QLatin1String("consent denied")) && message.contains(QLatin1String("allow access")),
              qPrintable(message));
     QCOMPARE(m_browserOpened, 1); // no second attempt on its own
@@ -381,13 +409,10 @@ void tst_OAuth::signInLogsNoSecret()
             connect(landing, &Net::HttpReply::finished, landing, &QObject::deleteLater);
         });
     });
-    QPointer<Mcp::DiscoverJob> job = client->discover();
-    job->setAutoDelete(false);
-    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
+    const QString error = discoverError(client);
     qInstallMessageHandler(s_previous);
     QLoggingCategory::setFilterRules(QString());
-    QVERIFY2(!job->hasError(), qPrintable(job->error().message()));
-    delete job;
+    QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(m_browserOpened, 1);
     QCOMPARE(m_peer->requests().last().header("Authorization"), QByteArray("Bearer access-SECRET-5"));
     QVERIFY(m_verifierSeen.size() >= 43);
@@ -410,12 +435,8 @@ void tst_OAuth::noMetadataMeansAStaticToken()
                                   : HttpPeer::response(404, "", "text/plain"));
     });
     Mcp::Client *client = makeClient(nullptr);
-    QPointer<Mcp::DiscoverJob> job = client->discover();
-    job->setAutoDelete(false);
-    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
-    QVERIFY(job->hasError());
-    const QString message = job->error().message();
-    delete job;
+    const QString message = discoverError(client);
+    QVERIFY(!message.isEmpty());
     QVERIFY2(message.contains(QLatin1String("access token")), qPrintable(message));
     QCOMPARE(m_browserOpened, 0);
     int registrations = 0;
@@ -627,11 +648,7 @@ void tst_OAuth::dpopKeyIsKeptWithTheToken()
     const auto key = Mcp::DpopKey::generate(&error);
     QVERIFY2(key, qPrintable(error));
     Mcp::TokenStore store(m_tokenFile);
-    Mcp::TokenStore::Entry e;
-    e.issuer = QStringLiteral("https://id.example");
-    e.resource = QStringLiteral("https://a.example/mcp");
-    e.server = e.resource;
-    e.accessToken = QStringLiteral("access-1");
+    Mcp::TokenStore::Entry e = sampleToken();
     e.tokenType = QStringLiteral("DPoP");
     e.dpopKey = QString::fromLatin1(key->privateJwk());
     QVERIFY2(store.save(e, &error), qPrintable(error));
@@ -672,15 +689,10 @@ void tst_OAuth::dpopNonceRefusedAgainEndsTheRequest()
 {
     // An earlier run left a DPoP-bound token and its key; the server asks for a nonce and then
     // refuses the proof that carries it.
-    const QString o = origin();
     QString error;
     const auto key = Mcp::DpopKey::generate(&error);
     QVERIFY2(key, qPrintable(error));
-    Mcp::TokenStore::Entry kept;
-    kept.issuer = o;
-    kept.resource = o + QStringLiteral("/mcp");
-    kept.server = m_peer->url().toString();
-    kept.accessToken = QStringLiteral("kept-1");
+    Mcp::TokenStore::Entry kept = keptToken(QStringLiteral("kept-1"));
     kept.tokenType = QStringLiteral("DPoP");
     kept.dpopKey = QString::fromLatin1(key->privateJwk());
     QVERIFY(Mcp::TokenStore(m_tokenFile).save(kept, &error));
@@ -690,12 +702,8 @@ void tst_OAuth::dpopNonceRefusedAgainEndsTheRequest()
     });
 
     Mcp::Client *client = makeClient(nullptr);
-    QPointer<Mcp::DiscoverJob> job = client->discover();
-    job->setAutoDelete(false);
-    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
-    QVERIFY(job->hasError());
-    const QString message = job->error().message();
-    delete job;
+    const QString message = discoverError(client);
+    QVERIFY(!message.isEmpty());
     QVERIFY2(message.contains(QLatin1String("use_dpop_nonce")) && message.contains(QLatin1String("Run the command again")),
              qPrintable(message));
     // Once without the nonce, once with it, never a third time; always the DPoP scheme.
@@ -743,13 +751,7 @@ void tst_OAuth::dpopTokenRequestRetriesTheNonceOnce()
     settings->clientId = QStringLiteral("pre-1");
     settings->openAuthorizationUrl = [this, o](const QUrl &url) {
         ++m_browserOpened;
-        const QUrlQuery q(url);
-        QUrl back(q.queryItemValue(QStringLiteral("redirect_uri"), QUrl::FullyDecoded));
-        QUrlQuery answer;
-        answer.addQueryItem(QStringLiteral("code"), QStringLiteral("code-1"));
-        answer.addQueryItem(QStringLiteral("state"), q.queryItemValue(QStringLiteral("state")));
-        answer.addQueryItem(QStringLiteral("iss"), o);
-        back.setQuery(answer);
+        const QUrl back = approvedRedirect(url, QStringLiteral("code-1"), o);
         Net::HttpRequest r;
         r.url = back;
         r.method = Net::HttpRequest::Method::Get;
@@ -760,12 +762,8 @@ void tst_OAuth::dpopTokenRequestRetriesTheNonceOnce()
     Mcp::ServerConfig config;
     config.url = m_peer->url();
     m_client = std::make_unique<Mcp::Client>(config, m_http.get());
-    QPointer<Mcp::DiscoverJob> job = m_client->discover();
-    job->setAutoDelete(false);
-    QTRY_VERIFY_WITH_TIMEOUT(job->isFinished(), 30000);
-    QVERIFY(job->hasError());
-    const QString message = job->error().message();
-    delete job;
+    const QString message = discoverError(m_client.get());
+    QVERIFY(!message.isEmpty());
     QVERIFY2(message.contains(QLatin1String("DPoP proof")) && message.contains(QLatin1String("Run the command again")),
              qPrintable(message));
     QCOMPARE(tokenRequests, 2);
