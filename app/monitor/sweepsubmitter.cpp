@@ -48,22 +48,7 @@ void SweepSubmitter::submitSweep(qint64 serverId, const QByteArray &specJson, st
         emit m_hub.submissionRejected(error);
         return;
     }
-    ++m_toolLookups;
-    m_hub.withTools(serverId, [this, serverId, spec = *spec, sessionId](const json &tools, const QString &error) {
-        --m_toolLookups;
-        if (!error.isEmpty()) {
-            emit m_hub.submissionRejected(error);
-            m_hub.checkIdle();
-            return;
-        }
-        QStringList names;
-        const json schema = toolSchema(tools, spec.tool, &names);
-        if (schema.is_null()) {
-            emit m_hub.submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
-                                        .arg(spec.tool, names.join(QStringLiteral(", "))));
-            m_hub.checkIdle();
-            return;
-        }
+    withToolSchema(serverId, spec->tool, [this, serverId, spec = *spec, sessionId](const json &schema) {
         QStringList problems;
         auto cases = SweepExpander::expand(spec, schema, &problems);
         if (!cases) {
@@ -74,6 +59,26 @@ void SweepSubmitter::submitSweep(qint64 serverId, const QByteArray &specJson, st
         }
         start(serverId, spec.tool, std::move(*cases), schema, spec.raw, spec.concurrency,
               sessionId, false, std::nullopt);
+    });
+}
+
+void SweepSubmitter::withToolSchema(qint64 serverId, const QString &tool,
+                                    std::function<void(const json &schema)> then)
+{
+    ++m_toolLookups;
+    m_hub.withTools(serverId, [this, tool, then = std::move(then)](const json &tools, const QString &error) {
+        --m_toolLookups;
+        QStringList names;
+        const json schema = error.isEmpty() ? toolSchema(tools, tool, &names) : json();
+        if (!error.isEmpty() || schema.is_null()) {
+            emit m_hub.submissionRejected(
+                !error.isEmpty() ? error
+                                 : QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
+                                       .arg(tool, names.join(QStringLiteral(", "))));
+            m_hub.checkIdle();
+            return;
+        }
+        then(schema);
     });
 }
 
@@ -89,22 +94,7 @@ void SweepSubmitter::callOnce(qint64 serverId, const QString &tool, const QByteA
         emit m_hub.submissionRejected(QStringLiteral("The arguments must be a JSON object, e.g. {\"reynolds\": 100}."));
         return;
     }
-    ++m_toolLookups;
-    m_hub.withTools(serverId, [this, serverId, tool, args, sessionId, parentCaseId](const json &tools, const QString &error) {
-        --m_toolLookups;
-        if (!error.isEmpty()) {
-            emit m_hub.submissionRejected(error);
-            m_hub.checkIdle();
-            return;
-        }
-        QStringList names;
-        const json schema = toolSchema(tools, tool, &names);
-        if (schema.is_null()) {
-            emit m_hub.submissionRejected(QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
-                                        .arg(tool, names.join(QStringLiteral(", "))));
-            m_hub.checkIdle();
-            return;
-        }
+    withToolSchema(serverId, tool, [this, serverId, tool, args, sessionId, parentCaseId](const json &schema) {
         json probe = args;
         const bool takesKey = schema.value("properties", json::object()).contains("idempotency_key");
         if (takesKey && !probe.contains("idempotency_key"))

@@ -70,6 +70,11 @@ public:
     void clear();
 
 private:
+    // Looks up tool on the server: then(its input schema), or the rejection (the lookup failed, or
+    // the server has no such tool).
+    void withToolSchema(qint64 serverId, const QString &tool,
+                        std::function<void(const nlohmann::json &schema)> then);
+
     // Pre-task round trips (multi round-trip tools/call): the open round of a case.
     struct CaseRound
     {

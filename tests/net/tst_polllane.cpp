@@ -519,6 +519,16 @@ void tst_PollLane::errorStatusRelayed()
     QCOMPARE(lane.connectionsOpened(), 1);
 }
 
+// Every request to peer is answered 200 with a JSON-RPC result sent chunked.
+static void answerChunked(Test::HttpPeer &peer)
+{
+    peer.setHandler([](const Test::HttpPeer::Request &, QTcpSocket *socket) {
+        socket->write(Test::HttpPeer::chunkedHead(200, "application/json")
+                      + Test::HttpPeer::chunk(R"({"jsonrpc":"2.0","id":7,"result":{}})")
+                      + Test::HttpPeer::chunk({}));
+    });
+}
+
 // An origin whose JSON answers came chunked on the main path (tools/call, say) never gets a poll
 // on the lane: the lane would find the answer chunked and the poll would be sent again through
 // libcurl at once, so the server would see the task polled twice in a few milliseconds.
@@ -526,11 +536,7 @@ void tst_PollLane::chunkedOriginPolledOnce()
 {
     Test::HttpPeer peer;
     QVERIFY(peer.listen());
-    peer.setHandler([](const Test::HttpPeer::Request &, QTcpSocket *socket) {
-        socket->write(Test::HttpPeer::chunkedHead(200, "application/json")
-                      + Test::HttpPeer::chunk(R"({"jsonrpc":"2.0","id":7,"result":{}})")
-                      + Test::HttpPeer::chunk({}));
-    });
+    answerChunked(peer);
     Net::HttpClient http;
     const Net::HttpRequest call = taskGet(peer.url(), "task-1"); // not mayRepeat: libcurl's
     Net::HttpReply *first = http.post(call);
@@ -955,11 +961,7 @@ void tst_PollLane::offOriginStaysOffAfterItsLaneCloses()
 {
     Test::HttpPeer peer;
     QVERIFY(peer.listen());
-    peer.setHandler([](const Test::HttpPeer::Request &, QTcpSocket *socket) {
-        socket->write(Test::HttpPeer::chunkedHead(200, "application/json")
-                      + Test::HttpPeer::chunk(R"({"jsonrpc":"2.0","id":7,"result":{}})")
-                      + Test::HttpPeer::chunk({}));
-    });
+    answerChunked(peer);
     Net::HttpClient http;
     http.setLaneIdleMs(200);
     Net::HttpRequest get = taskGet(peer.url(), "task-1");
