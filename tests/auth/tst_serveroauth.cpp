@@ -6,6 +6,7 @@
 // a second user's token gets exactly the answers of an unknown task id. Real HTTP through
 // libcurl, and the real eddyctl with its --token option.
 
+#include "tests/common/oidcprocess.h"
 #include "tests/common/testserver.h"
 #include "tests/server/mcptestclient.h"
 
@@ -75,46 +76,11 @@ std::string formEncode(const std::string &value)
 class Provider final
 {
 public:
-    ~Provider()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(10000);
-        }
-    }
-
     bool start(QString &error)
     {
-        const QString node = qEnvironmentVariable("EDDY_NODE");
-        if (node.isEmpty()) {
-            error = QStringLiteral("no Node.js for the OpenID provider: ")
-                    + qEnvironmentVariable("EDDY_NODE_PROBLEM");
+        if (!m_process.start(error))
             return false;
-        }
-        const QString script = qEnvironmentVariable("EDDY_SOURCE_DIR")
-                               + QStringLiteral("/tests/auth/provider/provider.mjs");
-        m_process.start(node, {script});
-        if (!m_process.waitForStarted(30000)) {
-            error = QStringLiteral("cannot start ") + node + QStringLiteral(": ")
-                    + m_process.errorString();
-            return false;
-        }
-        QByteArray out;
-        const QByteArray ready = "eddy-auth-provider listening on ";
-        while (!out.contains('\n')) {
-            if (!m_process.waitForReadyRead(60000)) {
-                error = QStringLiteral("the OpenID provider did not start: ")
-                        + QString::fromUtf8(m_process.readAllStandardError());
-                return false;
-            }
-            out += m_process.readAllStandardOutput();
-        }
-        const QByteArray line = out.left(out.indexOf('\n'));
-        if (!line.startsWith(ready)) {
-            error = QStringLiteral("unexpected first line from the provider: ") + QString::fromUtf8(line);
-            return false;
-        }
-        m_issuer = line.mid(ready.size()).trimmed().toStdString();
+        m_issuer = m_process.issuer().toStdString();
         return true;
     }
 
@@ -237,7 +203,7 @@ public:
     }
 
 private:
-    QProcess m_process;
+    Eddy::Test::OidcProcess m_process;
     std::string m_issuer;
 };
 

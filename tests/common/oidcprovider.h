@@ -7,6 +7,7 @@
 
 #include "app/mcp/client.h"
 #include "app/mcp/oauth.h"
+#include "tests/common/oidcprocess.h"
 
 #include <QCoreApplication>
 #include <QDesktopServices>
@@ -22,13 +23,6 @@
 
 namespace Eddy::Test {
 
-inline QString nodeProgram() { return qEnvironmentVariable("EDDY_NODE"); }
-inline QString providerScript(const char *name)
-{
-    return qEnvironmentVariable("EDDY_SOURCE_DIR") + QStringLiteral("/tests/auth/provider/")
-           + QLatin1String(name);
-}
-
 // EDDY_BROWSER for an eddyctl that signs in as `login` (set EDDY_TEST_LOGIN in its environment).
 inline QString browserCommand()
 {
@@ -39,54 +33,16 @@ inline QString browserCommand()
 class OidcProvider final
 {
 public:
-    ~OidcProvider()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(10000);
-        }
-    }
-
+    // Eddy's window has no client id: it registers itself (provider.mjs).
     bool start(QString &error)
     {
-        if (nodeProgram().isEmpty()) {
-            error = QStringLiteral("no Node.js for the OpenID provider: ")
-                    + qEnvironmentVariable("EDDY_NODE_PROBLEM");
-            return false;
-        }
-        // Eddy's window has no client id: it registers itself (provider.mjs).
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("EDDY_PROVIDER_REGISTRATION"), QStringLiteral("1"));
-        m_process.setProcessEnvironment(env);
-        m_process.start(nodeProgram(), {providerScript("provider.mjs")});
-        if (!m_process.waitForStarted(30000)) {
-            error = QStringLiteral("cannot start the OpenID provider: ") + m_process.errorString();
-            return false;
-        }
-        QByteArray out;
-        const QByteArray ready = "eddy-auth-provider listening on ";
-        while (!out.contains('\n')) {
-            if (!m_process.waitForReadyRead(60000)) {
-                error = QStringLiteral("the OpenID provider did not start: ")
-                        + QString::fromUtf8(m_process.readAllStandardError());
-                return false;
-            }
-            out += m_process.readAllStandardOutput();
-        }
-        const QByteArray line = out.left(out.indexOf('\n'));
-        if (!line.startsWith(ready)) {
-            error = QStringLiteral("unexpected first line from the provider: ") + QString::fromUtf8(line);
-            return false;
-        }
-        m_issuer = QString::fromUtf8(line.mid(ready.size()).trimmed());
-        return true;
+        return m_process.start(error, {{QStringLiteral("EDDY_PROVIDER_REGISTRATION"),
+                                        QStringLiteral("1")}});
     }
-
-    QString issuer() const { return m_issuer; }
+    QString issuer() const { return m_process.issuer(); }
 
 private:
-    QProcess m_process;
-    QString m_issuer;
+    OidcProcess m_process;
 };
 
 // The system browser of this process: QDesktopServices::openUrl of an http(s) URL starts
