@@ -1,12 +1,12 @@
 #include "widgets/resultview.h"
 #include "widgets/fieldpictures.h"
 
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 #include "models/outcomepalette.h"
 #include "widgets/charttheme.h"
 #include "widgets/niceaxis.h"
 #include "widgets/plotwindow.h"
-#include "app/mcp/jsonfield.h"
+#include "app/vocab/jsonfield.h"
 
 #include <QChart>
 #include <QChartView>
