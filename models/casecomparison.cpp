@@ -1,5 +1,7 @@
 #include "models/casecomparison.h"
 
+#include "app/vocab/valuetext.h"
+
 #include <QLocale>
 #include <QSet>
 
@@ -28,7 +30,7 @@ QString csvField(const QString &s)
 
 QString number(double v)
 {
-    return QString::number(v, 'g', 10); // CSV: C locale, enough digits to compare
+    return formatValueExact(v); // CSV: C locale, every digit
 }
 
 } // namespace
@@ -215,13 +217,13 @@ QString CaseComparison::text(const QVariant &value)
     if (value.typeId() == QMetaType::Bool)
         return value.toBool() ? tr("yes") : tr("no");
     if (isNumber(value))
-        return QLocale().toString(value.toDouble(), 'g', 6);
+        return formatValue(value.toDouble(), QLocale());
     return value.toString();
 }
 
 QString CaseComparison::signedText(double difference)
 {
-    const QString digits = QLocale().toString(std::abs(difference), 'g', 6);
+    const QString digits = formatValue(std::abs(difference), QLocale());
     return difference < 0 ? QStringLiteral("−") + digits : difference > 0 ? QLatin1Char('+') + digits : digits;
 }
 

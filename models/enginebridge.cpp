@@ -3,7 +3,7 @@
 #include "models/sweepreportreader.h"
 
 #include "app/monitor/inputinbox.h"
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 #include "app/monitor/review.h"
 #include "app/monitor/sweepexport.h"
 #include "app/monitor/taskhandle.h"

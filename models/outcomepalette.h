@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 
 #include <QColor>
 #include <QString>

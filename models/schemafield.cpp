@@ -1,5 +1,5 @@
 #include "models/schemafield.h"
-#include "app/mcp/jsonfield.h"
+#include "app/vocab/jsonfield.h"
 
 #include <QDate>
 #include <QDateTime>

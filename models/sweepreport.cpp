@@ -2,6 +2,7 @@
 
 #include "models/outcomepalette.h"
 #include "models/svgplot.h"
+#include "app/vocab/valuetext.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -275,7 +276,7 @@ QString cellHtml(const QString &value)
     if (!v || value.size() <= 8)
         return v ? QStringLiteral("<td class=\"num\">%1</td>").arg(esc(value))
                  : QStringLiteral("<td>%1</td>").arg(esc(value));
-    return QStringLiteral("<td class=\"num\" title=\"%1\">%2</td>").arg(esc(value), QString::number(*v, 'g', 6));
+    return QStringLiteral("<td class=\"num\" title=\"%1\">%2</td>").arg(esc(value), formatValue(*v));
 }
 
 QString casesTable(const SweepReportInput &in)

@@ -1,6 +1,6 @@
 #include "models/sweepreportreader.h"
 
-#include "app/mcp/jsonfield.h"
+#include "app/vocab/jsonfield.h"
 #include "app/monitor/engine.h"
 #include "models/resultcurves.h"
 

@@ -1,6 +1,7 @@
 #include "models/sweepresultsmodel.h"
 
 #include "app/monitor/sweepexport.h"
+#include "app/vocab/valuetext.h"
 #include "models/outcomepalette.h"
 #include "models/tasktablemodel.h"
 
@@ -62,7 +63,7 @@ QString displayOf(const QVariant &v, bool scientific)
     if (v.typeId() == QMetaType::Bool)
         return v.toBool() ? SweepResultsModel::tr("yes") : SweepResultsModel::tr("no");
     if (v.typeId() == QMetaType::Double)
-        return scientific ? QString::number(v.toDouble(), 'e', 4) : QString::number(v.toDouble(), 'g', 6);
+        return scientific ? QString::number(v.toDouble(), 'e', 4) : formatValue(v.toDouble());
     return v.toString();
 }
 
@@ -156,7 +157,7 @@ QVariant SweepResultsModel::data(const QModelIndex &index, int role) const
         if (index.column() == 0 && index.row() == baselineRow())
             return tr("The sweep's baseline: Compare measures the other cases against it. Change it with "
                       "Mark as Baseline or the Baseline choice of the compare window.");
-        return v.typeId() == QMetaType::Double ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest)
+        return v.typeId() == QMetaType::Double ? formatValueExact(v.toDouble())
                                                 : displayOf(v, false);
     case Qt::TextAlignmentRole:
         return int((v.typeId() == QMetaType::Double && index.column() > 0 ? Qt::AlignRight : Qt::AlignLeft)

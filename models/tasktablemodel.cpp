@@ -2,6 +2,7 @@
 
 #include "models/outcomepalette.h"
 #include "app/monitor/progressparser.h"
+#include "app/vocab/valuetext.h"
 
 #include <QColor>
 #include <QDateTime>
@@ -26,7 +27,7 @@ QString valueText(const nlohmann::json &v)
     if (v.is_string())
         return QString::fromStdString(v.get<std::string>());
     if (v.is_number_float())
-        return QString::number(v.get<double>(), 'g', 6);
+        return formatValue(v.get<double>());
     if (v.is_boolean())
         return v.get<bool>() ? TaskTableModel::tr("yes") : TaskTableModel::tr("no");
     return QString::fromStdString(v.dump());
@@ -333,7 +334,7 @@ QVariant TaskTableModel::variedValue(const Row &row, int column, bool forSort) c
     if (forSort || !v.isValid())
         return v;
     if (v.typeId() == QMetaType::Double)
-        return QString::number(v.toDouble(), 'g', 6);
+        return formatValue(v.toDouble());
     if (v.typeId() == QMetaType::Bool)
         return v.toBool() ? tr("yes") : tr("no");
     return v;

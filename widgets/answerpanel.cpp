@@ -1,7 +1,7 @@
 #include "widgets/answerpanel.h"
 
 #include "widgets/schemaform.h"
-#include "app/mcp/jsonfield.h"
+#include "app/vocab/jsonfield.h"
 
 #include <QApplication>
 #include <QDesktopServices>

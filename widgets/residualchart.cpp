@@ -5,6 +5,7 @@
 #include "widgets/charttheme.h"
 #include "widgets/filedialog.h"
 #include "widgets/niceaxis.h"
+#include "app/vocab/valuetext.h"
 
 #include <QChart>
 #include <QChartView>
@@ -499,8 +500,8 @@ bool ResidualChart::exportCsv(const QString &path) const
         if (!m)
             continue;
         for (const QPointF &p : m->points())
-            out << m->taskId() << ',' << m->series() << ',' << QString::number(p.x(), 'g', 17) << ','
-                << QString::number(p.y(), 'g', 17) << '\n';
+            out << m->taskId() << ',' << m->series() << ',' << formatValueExact(p.x()) << ','
+                << formatValueExact(p.y()) << '\n';
     }
     return file.error() == QFile::NoError;
 }

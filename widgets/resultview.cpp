@@ -1,12 +1,13 @@
 #include "widgets/resultview.h"
 #include "widgets/fieldpictures.h"
 
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 #include "models/outcomepalette.h"
 #include "widgets/charttheme.h"
 #include "widgets/niceaxis.h"
 #include "widgets/plotwindow.h"
-#include "app/mcp/jsonfield.h"
+#include "app/vocab/jsonfield.h"
+#include "app/vocab/valuetext.h"
 
 #include <QChart>
 #include <QChartView>
@@ -40,7 +41,7 @@ QString scalarText(const json &v)
     if (v.is_string())
         return QString::fromStdString(v.get<std::string>());
     if (v.is_number_float())
-        return QString::number(v.get<double>(), 'g', 8);
+        return formatValue(v.get<double>());
     if (v.is_boolean())
         return v.get<bool>() ? ResultView::tr("yes") : ResultView::tr("no");
     return QString::fromStdString(v.dump());

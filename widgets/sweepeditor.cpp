@@ -1,7 +1,7 @@
 #include "widgets/sweepeditor.h"
 
-#include "app/monitor/sweepexpander.h"
-#include "app/monitor/sweepspec.h"
+#include "app/vocab/sweepexpander.h"
+#include "app/vocab/sweepspec.h"
 #include "models/schemafield.h"
 #include "models/serverlistmodel.h"
 #include "widgets/schemaform.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/monitor/sweepexpander.h"
+#include "app/vocab/sweepexpander.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "widgets/sweepfile.h"
 
-#include "app/monitor/sweepspec.h"
+#include "app/vocab/sweepspec.h"
 #include "widgets/filedialog.h"
 #include "widgets/schemaform.h"
 #include "widgets/sweepeditor.h"

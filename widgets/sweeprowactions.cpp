@@ -1,6 +1,6 @@
 #include "widgets/sweeprowactions.h"
 
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 #include "models/sweepresultsmodel.h"
 
 #include <QItemSelectionModel>

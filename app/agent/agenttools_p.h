@@ -7,7 +7,7 @@
 #include "app/agent/log.h"
 #include "app/monitor/engine.h"
 #include "app/monitor/progressanalyzer.h"
-#include "app/mcp/jsonfield.h"
+#include "app/vocab/jsonfield.h"
 
 #include <QDateTime>
 

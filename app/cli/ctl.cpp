@@ -3,7 +3,7 @@
 
 #include "app/agent/agent.h"
 
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 #include "app/monitor/sweepexport.h"
 #include "app/vocab/records.h"
 

@@ -5,9 +5,9 @@
 #include "app/cli/ctl.h"
 
 #include "app/agent/agent.h"
-#include "app/mcp/jsonfield.h"
+#include "app/vocab/jsonfield.h"
 
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 #include "app/monitor/sweepexport.h"
 #include "app/vocab/records.h"
 

@@ -11,7 +11,7 @@
 #include "app/net/httpclient.h"
 #include "app/net/sseparser.h"
 #include "app/secret.h"
-#include "app/mcp/jsonfield.h"
+#include "app/vocab/jsonfield.h"
 
 #include <QDateTime>
 #include <QHash>

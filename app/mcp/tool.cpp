@@ -1,7 +1,7 @@
 #include "app/mcp/tool.h"
 
 #include "app/mcp/headers.h"
-#include "app/mcp/jsonfield.h"
+#include "app/vocab/jsonfield.h"
 
 namespace Eddy::Mcp {
 

@@ -11,7 +11,7 @@
 #include "app/monitor/progressparser.h"
 #include "app/monitor/sweepexport.h"
 #include "app/monitor/streamedfollower.h"
-#include "app/monitor/sweepspec.h"
+#include "app/vocab/sweepspec.h"
 #include "app/monitor/taskfollower.h"
 #include "app/monitor/taskhandle.h"
 #include "app/vocab/records.h"

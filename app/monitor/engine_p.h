@@ -5,10 +5,10 @@
 #include "app/monitor/engine.h"
 #include "app/monitor/serverlinks.h"
 #include "app/monitor/isotime.h"
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 #include "app/monitor/log.h"
-#include "app/monitor/schemavalidator.h"
-#include "app/monitor/sweepexpander.h"
+#include "app/vocab/schemavalidator.h"
+#include "app/vocab/sweepexpander.h"
 
 #include "app/mcp/client.h"
 #include "app/mcp/tracecontext.h"

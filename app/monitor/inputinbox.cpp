@@ -1,5 +1,5 @@
 #include "app/monitor/inputinbox.h"
-#include "app/monitor/schemavalidator.h"
+#include "app/vocab/schemavalidator.h"
 #include "app/store/taskstore.h"
 
 #include <QDateTime>

@@ -1,8 +1,8 @@
 #include "app/monitor/sweepexport.h"
 
-#include "app/mcp/jsonfield.h"
+#include "app/vocab/jsonfield.h"
 #include "app/monitor/inputinbox.h"
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 #include "app/store/taskstore.h"
 
 #include <QHash>

@@ -1,4 +1,5 @@
 #include "models/casecomparison.h"
+#include "app/vocab/valuetext.h"
 
 #include <QTest>
 
@@ -20,6 +21,7 @@ private Q_SLOTS:
     void baselineIsTheFirstCaseUnlessMarked();
     void csvCarriesTheFlags();
     void changesReadAsPercentOrFactor();
+    void valuesReadByOneRule();
 };
 
 void tst_CaseComparison::changesReadAsPercentOrFactor()
@@ -147,6 +149,28 @@ void tst_CaseComparison::csvCarriesTheFlags()
     QCOMPARE(lines.at(1), QStringLiteral("case,scalar,baseline,value,difference,relative_change,regression,reason"));
     QCOMPARE(lines.at(2), QStringLiteral("Case 2,converged,true,true,,,no,"));
     QVERIFY2(lines.at(3).startsWith(QStringLiteral("Case 2,iterations,100,150,50,0.5,yes,")), qPrintable(lines.at(3)));
+}
+
+// Every view shows a result value by Eddy::formatValue; the CSV carries it whole.
+void tst_CaseComparison::valuesReadByOneRule()
+{
+    QCOMPARE(formatValue(3.14159265358979), QStringLiteral("3.14159"));
+    QCOMPARE(formatValue(1.5e-7), QStringLiteral("1.5e-07"));
+    QCOMPARE(formatValue(1234567.0), QStringLiteral("1.23457e+06"));
+    QCOMPARE(formatValue(0.1 + 0.2), QStringLiteral("0.3"));
+    QCOMPARE(formatValue(2.5, QLocale(QLocale::German)), QStringLiteral("2,5"));
+    QCOMPARE(CaseComparison::text(3.14159265358979), formatValue(3.14159265358979, QLocale()));
+    QCOMPARE(formatValueExact(0.1), QStringLiteral("0.1"));
+    QCOMPARE(formatValueExact(0.1 + 0.2), QStringLiteral("0.30000000000000004"));
+    QCOMPARE(formatValueExact(3.14159265358979).toDouble(), 3.14159265358979);
+
+    CaseComparison::Case base, other;
+    base.label = QStringLiteral("Case 1");
+    other.label = QStringLiteral("Case 2");
+    base.scalars = {{"drag", 0.123456789012}};
+    other.scalars = {{"drag", 0.1}};
+    const QString csv = CaseComparison::toCsv(base, {other}, CaseComparison::scalarNames({base, other}), {});
+    QVERIFY2(csv.contains(QStringLiteral("Case 2,drag,0.123456789012,0.1,")), qPrintable(csv));
 }
 
 QTEST_GUILESS_MAIN(tst_CaseComparison)

@@ -1,7 +1,7 @@
 // Sweep spec parsing, grid and Latin-hypercube expansion, and rejection of anything the tool's
 // inputSchema would refuse, before a single request is sent.
-#include "app/monitor/schemavalidator.h"
-#include "app/monitor/sweepexpander.h"
+#include "app/vocab/schemavalidator.h"
+#include "app/vocab/sweepexpander.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 #include "models/sessionlistmodel.h"
 #include "models/tasktablemodel.h"
 #include "widgets/answerpanel.h"

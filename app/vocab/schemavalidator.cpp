@@ -1,4 +1,4 @@
-#include "app/monitor/schemavalidator.h"
+#include "app/vocab/schemavalidator.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "app/monitor/outcome.h"
+#include "app/vocab/outcome.h"
 
 namespace Eddy::Monitor {
 

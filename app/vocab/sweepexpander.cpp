@@ -1,5 +1,5 @@
-#include "app/monitor/sweepexpander.h"
-#include "app/monitor/schemavalidator.h"
+#include "app/vocab/sweepexpander.h"
+#include "app/vocab/schemavalidator.h"
 
 #include <QSet>
 

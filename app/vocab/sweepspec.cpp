@@ -1,4 +1,4 @@
-#include "app/monitor/sweepspec.h"
+#include "app/vocab/sweepspec.h"
 
 #include <QSet>
 

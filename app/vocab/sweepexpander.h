@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/monitor/sweepspec.h"
+#include "app/vocab/sweepspec.h"
 
 #include <QList>
 #include <QStringList>
