@@ -183,6 +183,13 @@ void HttpServer::run()
     m_eventThreads.clear();
     std::unique_lock lock(m_threadsMutex);
     m_threadsCv.wait(lock, [this] { return m_requestThreads == 0; });
+    // No thread serves a connection any more; those left are idle between requests.
+    const std::lock_guard live(m_liveMutex);
+    for (Connection *c : m_live) {
+        ::close(c->fd);
+        delete c;
+    }
+    m_live.clear();
 }
 
 void HttpServer::stop()
@@ -284,6 +291,10 @@ void HttpServer::accept(int epollFd)
     auto *c = new Connection;
     c->fd = fd;
     c->epollFd = epollFd;
+    {
+        const std::lock_guard live(m_liveMutex);
+        m_live.insert(c);
+    }
     // Read at once (the request is usually there already); rearm() registers the socket.
     onReadable(c);
 }
@@ -720,6 +731,10 @@ void HttpServer::close(Connection *c)
     if (c->registered)
         epoll_ctl(c->epollFd, EPOLL_CTL_DEL, c->fd, nullptr);
     ::close(c->fd);
+    {
+        const std::lock_guard live(m_liveMutex);
+        m_live.erase(c);
+    }
     delete c;
 }
 

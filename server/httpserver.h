@@ -19,6 +19,7 @@
 #include <string_view>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace Eddy::Server {
@@ -114,6 +115,11 @@ private:
     std::mutex m_threadsMutex;
     std::condition_variable m_threadsCv;
     std::size_t m_requestThreads = 0;
+
+    // Every open connection: run() closes and frees those still open when it ends (idle
+    // keep-alive ones, a client's poll lane). Touched once per accept and once per close.
+    std::mutex m_liveMutex;
+    std::unordered_set<Connection *> m_live;
 };
 
 } // namespace Eddy::Server

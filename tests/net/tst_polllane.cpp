@@ -908,15 +908,16 @@ int openFiles()
                    .size());
 }
 
-// One tasks/get poll of a parked task of a fresh server, through the client's lane.
-bool pollOnce(Net::HttpClient &http, Test::TestServer &server)
+// One tasks/get poll of a parked task of a fresh server, through the client's lane, and the
+// server stopped: empty when all went so, else what did not.
+QString pollOnce(Net::HttpClient &http, Test::TestServer &server)
 {
     if (!server.start(kServerArgs))
-        return false;
+        return QStringLiteral("the server did not start: ") + server.errorString();
     const QUrl url(server.url());
     const QList<QByteArray> ids = parkedTasks(url, 1);
     if (ids.size() != 1)
-        return false;
+        return QStringLiteral("no parked task");
     Net::HttpRequest get = taskGet(url, ids.front());
     get.mayRepeat = true;
     const qint64 answersBefore = http.laneAnswers();
@@ -924,9 +925,16 @@ bool pollOnce(Net::HttpClient &http, Test::TestServer &server)
     QDeadlineTimer deadline(60000);
     while (!poll->isFinished() && !deadline.hasExpired())
         QTest::qWait(10);
-    const bool ok = poll->isFinished() && poll->statusCode() == 200 && http.laneAnswers() == answersBefore + 1;
+    QString problem;
+    if (!poll->isFinished() || poll->statusCode() != 200)
+        problem = QStringLiteral("the poll did not end with 200 (%1)").arg(poll->statusCode());
+    else if (http.laneAnswers() != answersBefore + 1)
+        problem = QStringLiteral("the poll was not answered on the lane");
     poll->release();
-    return ok && server.terminate();
+    if (problem.isEmpty() && !server.terminate())
+        problem = QStringLiteral("the server did not stop cleanly: ")
+                  + QString::fromUtf8(server.standardError().right(2000));
+    return problem;
 }
 
 } // namespace
@@ -943,13 +951,15 @@ void tst_PollLane::idleLanesAreClosed()
     {
         // The first poll's one-time descriptors (libcurl's, the client's), then its lane closed.
         Test::TestServer server;
-        QVERIFY(pollOnce(http, server));
+        const QString problem = pollOnce(http, server);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
     QTRY_COMPARE_WITH_TIMEOUT(http.laneCount(), 0, 10000);
     const int baseline = openFiles();
     for (int round = 0; round < 5; ++round) {
         Test::TestServer server; // a new port each time: a new origin
-        QVERIFY(pollOnce(http, server));
+        const QString problem = pollOnce(http, server);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
     QTRY_COMPARE_WITH_TIMEOUT(http.laneCount(), 0, 10000);
     QTRY_COMPARE_WITH_TIMEOUT(openFiles(), baseline, 5000);
