@@ -338,8 +338,8 @@ void tst_OAuth::refreshesAKeptTokenWithoutABrowser()
     playServer("fresh-2");
 
     Mcp::Client *client = makeClient(nullptr);
-    const QString error = discoverError(client);
-    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QString failure = discoverError(client);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
     QCOMPARE(m_browserOpened, 0);
     QCOMPARE(m_peer->requests().first().header("Authorization"), QByteArray("Bearer expired-1"));
     QCOMPARE(m_peer->requests().last().header("Authorization"), QByteArray("Bearer fresh-2"));
@@ -409,10 +409,10 @@ void tst_OAuth::signInLogsNoSecret()
             connect(landing, &Net::HttpReply::finished, landing, &QObject::deleteLater);
         });
     });
-    const QString error = discoverError(client);
+    const QString failure = discoverError(client);
     qInstallMessageHandler(s_previous);
     QLoggingCategory::setFilterRules(QString());
-    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
     QCOMPARE(m_browserOpened, 1);
     QCOMPARE(m_peer->requests().last().header("Authorization"), QByteArray("Bearer access-SECRET-5"));
     QVERIFY(m_verifierSeen.size() >= 43);
