@@ -23,9 +23,13 @@ TaskManager::Demand TaskManager::demand() const
             d.queued += e->queued ? 1 : 0;
             break;
         case TaskStatus::InputRequired: ++d.inputRequired; break;
-        case TaskStatus::Completed: ++d.completed; continue;
-        case TaskStatus::Failed: ++d.failed; continue;
-        case TaskStatus::Cancelled: ++d.cancelled; continue;
+        case TaskStatus::Completed: ++d.completed; break;
+        case TaskStatus::Failed: ++d.failed; break;
+        case TaskStatus::Cancelled: ++d.cancelled; break;
+        }
+        if (isTerminal(e->record.status)) {
+            d.resultsInMemory += e->cold || e->record.result.is_null() ? 0 : 1;
+            continue;
         }
         if (e->pollIntervalMs > 0)
             d.pollsPerSecond += 1000.0 / e->pollIntervalMs;
@@ -86,7 +90,7 @@ void PollStats::write()
                                   {"tasks", d.tasks},        {"working", d.working},
                                   {"queued", d.queued},      {"input_required", d.inputRequired},
                                   {"completed", d.completed}, {"failed", d.failed},
-                                  {"cancelled", d.cancelled}};
+                                  {"cancelled", d.cancelled}, {"results_in_memory", d.resultsInMemory}};
     std::string error;
     if (!CaseFolder::writeAtomically(m_path, stats.dump() + "\n", error))
         Log::warn("--stats-file: " + error);

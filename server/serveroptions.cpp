@@ -65,6 +65,8 @@ std::string ServerOptions::usage()
            "  --oauth-leeway-s S      clock skew allowed on exp and nbf (default 60)\n"
            "  --poll-interval-ms MS   pollIntervalMs advertised for running tasks (default 1000)\n"
            "  --ttl-ms MS             task lifetime from creation (default 86400000 = 24 h)\n"
+           "  --results-in-memory-ms MS  how long a finished task's result stays in memory after\n"
+           "                          it ends; later reads come from the database (default 60000)\n"
            "  --checkpoint-interval-ms MS  how often running cases save a checkpoint (default 3000)\n"
            "  --request-timeout-ms MS close connections that leave a request unfinished this\n"
            "                          long, with 408 (default 30000)\n"
@@ -144,7 +146,7 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             continue;
         }
         static const char *const valued[] = {"--host", "--port", "--data-dir", "--workers",
-                                             "--token", "--poll-interval-ms", "--ttl-ms",
+                                             "--token", "--poll-interval-ms", "--ttl-ms", "--results-in-memory-ms",
                                              "--checkpoint-interval-ms", "--log-level",
                                              "--http-engine", "--request-timeout-ms",
                                              "--sse-keep-alive-ms", "--allowed-host",
@@ -232,6 +234,10 @@ ServerOptions::ParseResult ServerOptions::parse(const std::vector<std::string> &
             if (!parseInt(value, 100, 100LL * 365 * 24 * 3600 * 1000, number))
                 return bad("expected milliseconds, at least 100");
             out.ttlMs = number;
+        } else if (flag == "--results-in-memory-ms") {
+            if (!parseInt(value, 0, 100LL * 365 * 24 * 3600 * 1000, number))
+                return bad("expected milliseconds, 0 or more");
+            out.resultsInMemoryMs = number;
         } else if (flag == "--checkpoint-interval-ms") {
             if (!parseInt(value, 50, 3600000, number))
                 return bad("expected milliseconds from 50 to 3600000");

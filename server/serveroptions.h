@@ -25,6 +25,9 @@ struct ServerOptions
     std::int64_t oauthLeewayS = 60;
     int pollIntervalMs = 1000;
     std::int64_t ttlMs = 24LL * 3600 * 1000;
+    // A finished task's result stays in memory this long after it ends; later reads come from
+    // the database, so a server holding a day of finished cases holds their ids, not their results.
+    std::int64_t resultsInMemoryMs = 60000;
     std::int64_t checkpointIntervalMs = 3000;
     // A connection that leaves a request unfinished this long is answered 408 and closed.
     std::int64_t requestTimeoutMs = 30000;

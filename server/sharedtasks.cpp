@@ -7,6 +7,11 @@
 // of it plus the live progress line. Every write expects the row's change number it last saw
 // (TaskStore::save), so no replica overwrites another's answer, cancel or outcome, and before
 // each call that names a task a replica takes in what the others stored (catchUp).
+//
+// The store is also the memory of finished tasks: --results-in-memory-ms after a task ends and
+// its final state is stored, its result and rendering leave memory (the task is cold), and a
+// read takes them from the store. A server keeps finished tasks for their whole ttlMs (a day by
+// default); held in memory, their results grew its RSS by about 10 MB an hour in bench/soak.
 
 #include "server/backend.h"
 #include "server/log.h"
@@ -38,6 +43,41 @@ void TaskManager::insertLoaded(TaskRecord record)
         enqueue(e);
     else
         render(*e);
+    e->stored = isTerminal(e->record.status);
+}
+
+void TaskManager::markStored(Entry &e, const TaskRecord &written)
+{
+    if (isTerminal(written.status) && e.record.status == written.status
+        && e.record.updatedMs == written.updatedMs)
+        e.stored = true;
+}
+
+void TaskManager::coolLocked(Entry &e)
+{
+    static const auto kCold = std::make_shared<const std::string>();
+    e.record.result = nullptr;
+    e.fragment = kCold;
+    e.placeholderAt = std::string::npos;
+    e.cold = true;
+}
+
+bool TaskManager::loadResult(TaskRecord &r) const
+{
+    TaskRecord stored;
+    if (m_store.load(r.id, stored)) {
+        r.result = std::move(stored.result);
+        return true;
+    }
+    // Never a made-up result: the task ends failed, saying what happened.
+    Log::error("task " + Log::redact(r.id)
+               + ": its result is no longer in memory and the store cannot give it back");
+    r.status = TaskStatus::Failed;
+    r.result = nullptr;
+    r.error = {{"code", -32603},
+               {"message", "The server could not read this task's result back from its database. "
+                           "Ask its operator to check the server's log and data folder."}};
+    return false;
 }
 
 bool TaskManager::adopt(const std::string &id)
@@ -110,6 +150,8 @@ void TaskManager::applyStored(TaskRecord stored)
         e.nearEnd = false;
         e.iteration = 0;
         held = std::move(stored);
+        e.cold = false; // the stored state includes the result
+        e.stored = isTerminal(held.status);
         if (held.status == TaskStatus::Working) {
             // Answered elsewhere: the backend follows the new attempt's job, whoever submits it.
             enqueue(it->second);

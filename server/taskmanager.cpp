@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <malloc.h>
 
 namespace Eddy::Server {
 
@@ -146,6 +147,10 @@ TaskManager::EntryPtr TaskManager::held(const std::string &id) const
 void TaskManager::render(Entry &e)
 {
     static const std::string placeholder = "queued, position #";
+    if (e.cold) {
+        e.cold = false;
+        loadResult(e.record);
+    }
     e.placeholderAt = std::string::npos;
     if (e.record.status == TaskStatus::Working && e.queued) {
         e.pollIntervalMs = m_options.pollIntervalMs * kQueuedPollFactor;
@@ -174,6 +179,10 @@ std::size_t TaskManager::queuePosition(const Entry &e) const
 
 void TaskManager::appendFragment(const Entry &e, std::string &out) const
 {
+    if (e.cold) {
+        out += TaskJson::fragment(TaskJson::detailed(recordOf(e), e.pollIntervalMs));
+        return;
+    }
     const std::string &fragment = *e.fragment;
     if (!e.queued || e.placeholderAt == std::string::npos) {
         out += fragment;
@@ -184,9 +193,11 @@ void TaskManager::appendFragment(const Entry &e, std::string &out) const
     out.append(fragment, e.placeholderAt + 1, std::string::npos);
 }
 
-TaskRecord TaskManager::recordOf(const Entry &e) const
+TaskRecord TaskManager::recordOf(const Entry &e, bool withResult) const
 {
     TaskRecord r = e.record;
+    if (e.cold && withResult)
+        loadResult(r);
     if (e.queued)
         r.statusMessage = "queued, position " + std::to_string(queuePosition(e));
     return r;
@@ -266,8 +277,10 @@ bool TaskManager::persist(const std::string &id)
         case TaskStore::Saved::Yes: {
             const std::unique_lock lock(m_mutex);
             const auto it = m_tasks.find(id);
-            if (it != m_tasks.end() && it->second->record.seq < seq)
+            if (it != m_tasks.end() && it->second->record.seq < seq) {
                 it->second->record.seq = seq;
+                markStored(*it->second, copy);
+            }
             return true;
         }
         case TaskStore::Saved::Failed:
@@ -434,8 +447,8 @@ bool TaskManager::appendDetail(std::string_view id, const std::string &tokenHash
     const EntryPtr *e = lookupVisible(id, tokenHash);
     if (!e)
         return false;
-    if ((*e)->queued && (*e)->placeholderAt != std::string::npos)
-        appendFragment(**e, out); // the queue position is spliced in
+    if ((*e)->cold || ((*e)->queued && (*e)->placeholderAt != std::string::npos))
+        appendFragment(**e, out); // read from the store, or the queue position spliced in
     else
         shared = (*e)->fragment;
     return true;
@@ -466,7 +479,7 @@ std::vector<TaskManager::Snapshot> TaskManager::list(const std::string &tokenHas
             continue;
         if (legacyOnly && !e->record.legacy)
             continue;
-        out.push_back({recordOf(*e), e->pollIntervalMs});
+        out.push_back({recordOf(*e, false), e->pollIntervalMs}); // a list shows no results
     }
     std::sort(out.begin(), out.end(), [](const Snapshot &a, const Snapshot &b) {
         return a.record.createdMs != b.record.createdMs ? a.record.createdMs < b.record.createdMs
@@ -565,6 +578,7 @@ void TaskManager::janitorLoop()
     const auto period = std::chrono::milliseconds(
         std::clamp<std::int64_t>(m_options.ttlMs / 10, 20, 1000));
     removeStaleFoamCaseDirs();
+    auto nextTrim = std::chrono::steady_clock::now() + std::chrono::minutes(1);
     std::unique_lock wait(m_janitorMutex);
     while (!m_stopping) {
         m_janitorCv.wait_for(wait, period, [this] { return m_stopping.load(); });
@@ -586,6 +600,9 @@ void TaskManager::janitorLoop()
             }
             for (const std::string &id : expired)
                 eraseLocked(id);
+            for (const auto &[id, e] : m_tasks)
+                if (e->stored && !e->cold && now - e->record.updatedMs >= m_options.resultsInMemoryMs)
+                    coolLocked(*e);
         }
         for (const std::string &id : expired) {
             const std::lock_guard persistLock(m_persistMutex);
@@ -594,6 +611,12 @@ void TaskManager::janitorLoop()
         }
         for (const std::string &id : folders)
             removeFoamCaseDir(id);
+        // Free pages go back to the system once a minute: what requests and cases freed leaves
+        // holes between live blocks in each thread's arena, and the RSS crept (bench/soak).
+        if (const auto now = std::chrono::steady_clock::now(); now >= nextTrim) {
+            malloc_trim(0);
+            nextTrim = now + std::chrono::minutes(1);
+        }
     }
 }
 
@@ -724,46 +747,6 @@ bool TaskManager::progress(const EntryPtr &e, const std::string &message, int it
     if (announce)
         notify(id);
     return true;
-}
-
-void TaskManager::askAboutMesh(const EntryPtr &e,
-                               const Solver::MeshQuality &quality,
-                               bool retry,
-                               int attempt)
-{
-    ask(e, CfdTool::meshQuestion(quality, retry),
-        "waiting for input: the mesh failed its "
-            + (quality.metric.empty() ? std::string("quality") : quality.metric) + " check",
-        quality.description, attempt);
-}
-
-void TaskManager::ask(const EntryPtr &e,
-                      json question,
-                      const std::string &message,
-                      const std::string &finding,
-                      int attempt)
-{
-    std::string id;
-    {
-        const std::unique_lock lock(m_mutex);
-        if (attempt >= 0 && std::size_t(attempt) != e->record.repairs.size())
-            return; // an earlier attempt's question: the task was answered meanwhile
-        e->running = false;
-        if (isTerminal(e->record.status))
-            return;
-        TaskRecord &r = e->record;
-        id = r.id;
-        const std::string key = "mesh_repair_" + std::to_string(++r.keyCounter);
-        r.inputRequests = json::object();
-        r.inputRequests[key] = std::move(question);
-        r.status = TaskStatus::InputRequired;
-        r.statusMessage = message;
-        r.updatedMs = nowMs();
-        render(*e);
-    }
-    Log::info("task " + Log::redact(id) + " asks about its mesh: " + finding);
-    persist(id);
-    notify(id);
 }
 
 void TaskManager::finish(const EntryPtr &e,

@@ -87,6 +87,7 @@ public:
     {
         std::int64_t tasks = 0, working = 0, queued = 0, inputRequired = 0;
         std::int64_t completed = 0, failed = 0, cancelled = 0;
+        std::int64_t resultsInMemory = 0; // finished tasks whose result is held, not cold
         double pollsPerSecond = 0;
     };
     Demand demand() const;
@@ -149,6 +150,11 @@ private:
         std::atomic<bool> stop{false};
         std::int64_t lastNotifyMs = 0;
         int iteration = 0;
+        // A finished task's record as held is its stored row (set once it is written or read).
+        bool stored = false;
+        // resultsInMemoryMs after it ended, a stored finished task's result and rendering leave
+        // memory (coolLocked); a read then takes them from the store (sharedtasks.cpp).
+        bool cold = false;
     };
     using EntryPtr = std::shared_ptr<Entry>;
     // Finds a std::string key by std::string_view, so that a lookup allocates nothing.
@@ -187,7 +193,13 @@ private:
     void unqueue(Entry &e);                // under unique lock; the caller edits m_queue
     std::size_t queuePosition(const Entry &e) const;             // under any lock
     void appendFragment(const Entry &e, std::string &out) const; // under any lock
-    TaskRecord recordOf(const Entry &e) const;                   // under any lock
+    // The task's record; a cold task's result is read from the store unless withResult is false.
+    TaskRecord recordOf(const Entry &e, bool withResult = true) const; // under any lock
+    // Cold tasks (sharedtasks.cpp): drops a stored finished task's result and rendering; puts
+    // the stored result into r (when it cannot be read, a tool error that says so; false).
+    void coolLocked(Entry &e);                  // under unique lock
+    bool loadResult(TaskRecord &r) const;       // under any lock
+    void markStored(Entry &e, const TaskRecord &written); // under unique lock
     void bitAdd(std::uint64_t ticket, int delta);
     void eraseLocked(const std::string &id);
     // Stores the task's state. False when another replica changed the stored row since this

@@ -1,5 +1,6 @@
-// tasks/update (and the legacy and job-tool answers): an answer to the mesh question repairs
-// the mesh and queues the case again, or ends it with a tool error.
+// The mesh question and its answer. ask() puts a task in input_required; tasks/update (and the
+// legacy and job-tool answers) repairs the mesh and queues the case again, or ends it with a
+// tool error.
 
 #include "server/taskmanager.h"
 
@@ -14,6 +15,46 @@
 namespace Eddy::Server {
 
 using nlohmann::json;
+
+void TaskManager::askAboutMesh(const EntryPtr &e,
+                               const Solver::MeshQuality &quality,
+                               bool retry,
+                               int attempt)
+{
+    ask(e, CfdTool::meshQuestion(quality, retry),
+        "waiting for input: the mesh failed its "
+            + (quality.metric.empty() ? std::string("quality") : quality.metric) + " check",
+        quality.description, attempt);
+}
+
+void TaskManager::ask(const EntryPtr &e,
+                      json question,
+                      const std::string &message,
+                      const std::string &finding,
+                      int attempt)
+{
+    std::string id;
+    {
+        const std::unique_lock lock(m_mutex);
+        if (attempt >= 0 && std::size_t(attempt) != e->record.repairs.size())
+            return; // an earlier attempt's question: the task was answered meanwhile
+        e->running = false;
+        if (isTerminal(e->record.status))
+            return;
+        TaskRecord &r = e->record;
+        id = r.id;
+        const std::string key = "mesh_repair_" + std::to_string(++r.keyCounter);
+        r.inputRequests = json::object();
+        r.inputRequests[key] = std::move(question);
+        r.status = TaskStatus::InputRequired;
+        r.statusMessage = message;
+        r.updatedMs = nowMs();
+        render(*e);
+    }
+    Log::info("task " + Log::redact(id) + " asks about its mesh: " + finding);
+    persist(id);
+    notify(id);
+}
 
 bool TaskManager::update(const std::string &id,
                          const std::string &tokenHash,
