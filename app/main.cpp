@@ -7,6 +7,7 @@
 #include "app/mcp/client.h"
 #include "app/mcp/oauth.h"
 #include "app/monitor/engine.h"
+#include "app/monitor/heaptrim.h"
 #include "app/notifier.h"
 #include "app/stallprobe.h"
 #include "app/vocab/records.h"
@@ -304,6 +305,7 @@ int main(int argc, char *argv[])
     });
     window.show();
     const StallProbe stallProbe; // EDDY_STALL_PROBE only (bench/soak)
+    const Monitor::HeapTrim heapTrim; // free heap pages go back to the system once a minute
 
     const int code = app.exec();
     // The agent goes first (it works the engine), on the engine thread as the engine does.

@@ -1,6 +1,7 @@
 #include "app/cli/ctl.h"
 #include "app/cli/ctl_p.h"
 
+#include "app/monitor/heaptrim.h"
 #include "app/monitor/review.h"
 
 namespace Eddy::Cli {
@@ -147,6 +148,7 @@ void Ctl::cmdWatch()
     if (m_args.size() != 1)
         return fail(QStringLiteral("usage: eddyctl watch [--until-done] [--answers FILE]"), Usage);
     hookInput();
+    new Monitor::HeapTrim(this); // a watch runs for days: free heap pages go back once a minute
     connect(&m_engine, &Monitor::Engine::changesReady, this, [this](const Monitor::ChangeSet &c) {
         for (const Store::TaskRecord &t : c.tasks)
             printChange(t);

@@ -1,0 +1,24 @@
+#include "app/monitor/heaptrim.h"
+
+#include <malloc.h>
+
+namespace Eddy::Monitor {
+
+namespace {
+constexpr int kPeriodMs = 60'000;
+} // namespace
+
+HeapTrim::HeapTrim(QObject *parent)
+    : QObject(parent)
+{
+    m_timer.setInterval(kPeriodMs);
+    connect(&m_timer, &QTimer::timeout, this, &HeapTrim::trimNow);
+    m_timer.start();
+}
+
+void HeapTrim::trimNow()
+{
+    malloc_trim(0);
+}
+
+} // namespace Eddy::Monitor
