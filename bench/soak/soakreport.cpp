@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -112,6 +113,10 @@ struct Measure
     QString panel;   // the SVG panel it is drawn in
     QString pidName; // the column of the process's pid: lifetimes are judged apart ("" = one)
     double floorPerHour = 0; // growth below this many units per hour is below resolution
+    // > 0: judged on the lowest value of each lowWaterMin minutes of a lifetime. A descriptor
+    // that leaks is never closed, so it lifts every later low; a connection open at the moment
+    // of a sample does not.
+    double lowWaterMin = 0;
     bool judged = true;
     std::vector<QPointF> points; // (minutes, value)
     std::vector<double> pids;
@@ -175,6 +180,36 @@ void judge(Measure &m, double warmupMin, double perLifetimeWarmupMin)
         sum += p.y();
         ++m.used;
     }
+    if (m.lowWaterMin > 0) {
+        sum = 0;
+        m.used = 0;
+        for (Seg &s : segs) {
+            std::vector<QPointF> lows; // (mean time, lowest value) per lowWaterMin
+            std::vector<int> counts;
+            for (const QPointF &p : s.pts) {
+                const size_t b = size_t((p.x() - s.pts.front().x()) / m.lowWaterMin);
+                if (b >= lows.size()) {
+                    lows.resize(b + 1, QPointF(0, std::numeric_limits<double>::infinity()));
+                    counts.resize(b + 1, 0);
+                }
+                lows[b].setX(lows[b].x() + p.x());
+                lows[b].setY(std::min(lows[b].y(), p.y()));
+                ++counts[b];
+            }
+            s = Seg{};
+            for (size_t b = 0; b < lows.size(); ++b) {
+                if (counts[b] == 0)
+                    continue;
+                const QPointF low(lows[b].x() / counts[b], lows[b].y());
+                s.sx += low.x();
+                s.sy += low.y();
+                ++s.n;
+                s.pts.push_back(low);
+                sum += low.y();
+                ++m.used;
+            }
+        }
+    }
     double num = 0, den = 0;
     for (const Seg &s : segs) {
         if (s.n < 3)
@@ -185,7 +220,7 @@ void judge(Measure &m, double warmupMin, double perLifetimeWarmupMin)
             den += (p.x() - mx) * (p.x() - mx);
         }
     }
-    if (m.used < 5 || den <= 0) {
+    if (m.used < (m.lowWaterMin > 0 ? 3 : 5) || den <= 0) {
         m.pass = true;
         m.used = 0;
         return;
@@ -229,6 +264,39 @@ void judge(Measure &m, double warmupMin, double perLifetimeWarmupMin)
     for (const QPointF &p : worst->pts)
         if (p.y() <= base)
             m.growthStartMin = p.x();
+}
+
+// One value per lifetime and per bucketMin minutes of raw (taken by pick from the bucket's
+// values), placed at the bucket's mean time; judged like any measure, drawn as raw is.
+template <typename Pick>
+Measure bucketed(const Measure &raw, const QString &name, double bucketMin, Pick pick)
+{
+    Measure m = measure(name, raw.unit, raw.panel, raw.pidName, raw.floorPerHour);
+    std::vector<double> bucket;
+    double bucketPid = std::nan(""), bucketStart = -1, bucketX = 0;
+    const auto flush = [&] {
+        if (bucket.empty())
+            return;
+        m.points.emplace_back(bucketX / double(bucket.size()), pick(bucket));
+        m.pids.push_back(bucketPid);
+        bucket.clear();
+        bucketX = 0;
+    };
+    for (size_t i = 0; i < raw.points.size(); ++i) {
+        const QPointF p = raw.points[i];
+        const double pid = i < raw.pids.size() ? raw.pids[i] : 0.0;
+        if (!std::isfinite(p.y()) || !std::isfinite(pid))
+            continue;
+        const double start = std::floor(p.x() / bucketMin) * bucketMin;
+        if (pid != bucketPid || start != bucketStart)
+            flush();
+        bucketPid = pid;
+        bucketStart = start;
+        bucket.push_back(p.y());
+        bucketX += p.x();
+    }
+    flush();
+    return m;
 }
 
 QString fmt(double v, int decimals = 1)
@@ -307,6 +375,17 @@ int soakReport(const QString &dir)
             pids.push_back(table.at(c, i));
         return pids;
     };
+    // The window and the watch share the tasks: a kill -9 of one moves its task leases, and the
+    // memory and connections to poll them, to the other. A lifetime of either ends when either
+    // restarts (one key per pair of pids), so a takeover is not taken for growth.
+    const std::vector<double> pairPids = [&] {
+        const auto windowPids = pidsOf(QStringLiteral("window")), watchPids = pidsOf(QStringLiteral("watch"));
+        std::vector<double> pids;
+        for (size_t i = 0; i < rows; ++i)
+            pids.push_back(i < windowPids.size() && i < watchPids.size() ? windowPids[i] * 1e7 + watchPids[i]
+                                                                         : std::nan(""));
+        return pids;
+    }();
     const auto ratio = [&](const QString &a, const QString &b, double scale = 1.0) {
         std::vector<QPointF> pts;
         const int ca = table.index(a), cb = table.index(b);
@@ -325,7 +404,7 @@ int soakReport(const QString &dir)
         m.points = std::move(points);
         m.judged = judged;
         if (!pidName.isEmpty())
-            m.pids = pidsOf(pidName);
+            m.pids = pidName == QLatin1String("server") ? pidsOf(pidName) : pairPids;
         measures.push_back(std::move(m));
     };
     const QStringList roles = {QStringLiteral("server"), QStringLiteral("window"), QStringLiteral("watch")};
@@ -341,19 +420,17 @@ int soakReport(const QString &dir)
                             QStringLiteral("Memory (RSS)"), QStringLiteral("window+watch"), 1.0);
         const auto window = column(QStringLiteral("window_rss_kb"), 1.0 / 1024.0);
         const auto watch = column(QStringLiteral("watch_rss_kb"), 1.0 / 1024.0);
-        const auto windowPids = pidsOf(QStringLiteral("window")), watchPids = pidsOf(QStringLiteral("watch"));
-        for (size_t i = 0; i < rows; ++i) {
+        for (size_t i = 0; i < rows; ++i)
             m.points.emplace_back(window[i].x(), window[i].y() + watch[i].y());
-            m.pids.push_back(i < windowPids.size() && i < watchPids.size() ? windowPids[i] * 1e7 + watchPids[i]
-                                                                            : std::nan(""));
-        }
+        m.pids = pairPids;
         measures.push_back(std::move(m));
     }
     for (const QString &r : roles) {
         add(roleName[r] + QStringLiteral(" RSS"), QStringLiteral("MB"), QStringLiteral("Memory (RSS)"), 1.0,
             column(r + QStringLiteral("_rss_kb"), 1.0 / 1024.0), r == QLatin1String("server"), r);
-        add(roleName[r] + QStringLiteral(" open files"), QString(), QStringLiteral("Open file descriptors"), 1.0,
-            column(r + QStringLiteral("_fds")), true, r);
+        add(roleName[r] + QStringLiteral(" open files, lowest of each 2 min"), QString(),
+            QStringLiteral("Open file descriptors"), 1.0, column(r + QStringLiteral("_fds")), true, r);
+        measures.back().lowWaterMin = 2.0;
         add(roleName[r] + QStringLiteral(" threads"), QString(), QStringLiteral("Threads"), 0.5,
             column(r + QStringLiteral("_threads")), true, r);
     }
@@ -402,37 +479,11 @@ int soakReport(const QString &dir)
     // values are drawn.
     add(QStringLiteral("window stall p99"), QStringLiteral("ms"), QStringLiteral("Window main-thread stall (5 s windows)"), 1.0,
         column(QStringLiteral("stall_p99_ms")), false, QStringLiteral("window"));
-    {
-        Measure raw = measures.back();
-        Measure m = measure(QStringLiteral("window stall p99, median of each minute"), QStringLiteral("ms"),
-                            raw.panel, raw.pidName, 1.0);
-        std::vector<double> bucket;
-        double bucketPid = std::nan(""), bucketMinute = -1, bucketX = 0;
-        const auto flush = [&] {
-            if (bucket.empty())
-                return;
-            std::nth_element(bucket.begin(), bucket.begin() + bucket.size() / 2, bucket.end());
-            m.points.emplace_back(bucketX / double(bucket.size()), bucket[bucket.size() / 2]);
-            m.pids.push_back(bucketPid);
-            bucket.clear();
-            bucketX = 0;
-        };
-        for (size_t i = 0; i < raw.points.size(); ++i) {
-            const QPointF p = raw.points[i];
-            const double pid = i < raw.pids.size() ? raw.pids[i] : std::nan("");
-            if (!std::isfinite(p.y()) || !std::isfinite(pid))
-                continue;
-            const double minute = std::floor(p.x());
-            if (pid != bucketPid || minute != bucketMinute)
-                flush();
-            bucketPid = pid;
-            bucketMinute = minute;
-            bucket.push_back(p.y());
-            bucketX += p.x();
-        }
-        flush();
-        measures.push_back(std::move(m));
-    }
+    measures.push_back(bucketed(measures.back(), QStringLiteral("window stall p99, median of each minute"), 1.0,
+                                [](std::vector<double> &b) {
+                                    std::nth_element(b.begin(), b.begin() + b.size() / 2, b.end());
+                                    return b[b.size() / 2];
+                                }));
     // Whether the window and the watch poll a task, per row (unknown without the columns: polling).
     const auto pollingOf = [&](const QString &role) {
         std::vector<char> out;
