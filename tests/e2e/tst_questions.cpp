@@ -14,6 +14,7 @@
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/layoutwait.h"
 #include "tests/common/testserver.h"
 #include "tests/server/mcptestclient.h"
 #include "widgets/answerpanel.h"
@@ -334,9 +335,8 @@ void tst_Questions::doubleClickInThePanelAnswersOne()
     QCOMPARE(panel->taskId(), ids[0]);
     auto *accept = panel->findChild<QPushButton *>(QStringLiteral("accept"));
     QVERIFY(accept);
-    // Pacing: let the inbox take the room the question needs, once, as it appears (no signal
-    // tells when the layout settled), while still well within the 500 ms guard.
-    QTest::qWait(100);
+    // The inbox takes the room the question needs, once, as it appears.
+    QVERIFY(Test::waitForLayout(&w));
     QVERIFY(panel->isGuarded());
     const QPoint at = accept->mapToGlobal(accept->rect().center());
     clickAt(at); // within the first 500 ms: ignored
