@@ -788,10 +788,7 @@ void tst_Agent::eddyctlRunsOneTurn()
         p.start(bin, QStringList{QStringLiteral("--db"), db} + args);
         p.waitForStarted(30000);
         // The scripted model answers on this thread's event loop: poll, do not block.
-        QElapsedTimer t;
-        t.start();
-        while (p.state() != QProcess::NotRunning && t.elapsed() < 120000)
-            QTest::qWait(20);
+        (void)QTest::qWaitFor([&p] { return p.state() == QProcess::NotRunning; }, 120000);
         return std::make_tuple(p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
                                QString::fromUtf8(p.readAllStandardError()));
     };

@@ -133,7 +133,7 @@ void tst_GuiFlow::sweepThroughWidgets()
             QVERIFY(!panel->hasQuestion());
             ++m_questionsAnswered;
         }
-        QTest::qWait(50);
+        QTest::qWait(50); // the poll step of this answering loop: events run between its looks
     }
     QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 6);
     // Three cases force a defect; the server may ask a case again after a repair ("still fails").

@@ -186,7 +186,7 @@ int tst_JobsGui::answerUntil(const std::function<bool()> &done, int timeoutMs)
             panel->findChild<QPushButton *>(QStringLiteral("accept"))->click();
             ++answered;
         }
-        QTest::qWait(50);
+        QTest::qWait(50); // the poll step of this answering loop: events run between its looks
     }
     return answered;
 }
@@ -393,7 +393,7 @@ void tst_JobsGui::closeOrKillMidJobThenResume()
 
     // Nothing ran twice: one new job per case on the server (a repeated submit with the same
     // idempotency key is answered with the job it already has, logged as "re-used").
-    QTest::qWait(500);
+    QTest::qWait(500); // negative check: no late second submit turns up
     QCOMPARE(submitsLogged(), m_casesSubmitted);
     QCOMPARE(scalar(QStringLiteral("SELECT COUNT(*) FROM tasks WHERE pattern = 'job'")),
              qint64(m_casesSubmitted));

@@ -145,7 +145,7 @@ void tst_Outcomes::sweepEndsWithEveryOutcome()
                     : R"({"action":"accept","content":{"action":"repair","smoothing_passes":5}})");
             answered.insert(task);
         }
-        QTest::qWait(50);
+        QTest::qWait(50); // the poll step of this answering loop: events run between its looks
     }
     QVERIFY2(done(), qPrintable(m_app->window()->statusCountsText()));
     QCOMPARE(answered.size(), 2);

@@ -189,7 +189,7 @@ void tst_PatternsGui::noticeThenDialogStoresTheAdapter()
     QVERIFY(!edit("status.idArgument")->property("invalid").toBool());
     QCOMPARE(dialog->focusWidget(), dialog->field(QStringLiteral("submit.jobIdPointer")));
     QVERIFY(dialog->isVisible());
-    QTest::qWait(200);
+    QTest::qWait(200); // negative check: nothing is saved late either
     QCOMPARE(scalar(QStringLiteral("SELECT COUNT(*) FROM job_adapters")), 0);
 
     // The engineer's edit: fixed fields, and polling every 200 ms backing off to 1 s.

@@ -3,6 +3,7 @@
 #include "models/tasktablemodel.h"
 #include "tests/common/charttexts.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/layoutwait.h"
 #include "tests/common/screenmain.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
@@ -170,7 +171,7 @@ void tst_Plots::verifySweepPlotWhole(const QString &what)
         // The chart lays out over the next turns of the event loop; then every text is whole
         // and both quantities are named (on their axes, or above the plot).
         QTRY_VERIFY(drawnTexts(view->chartView()).join(QLatin1Char('\n')).contains(y));
-        QTest::qWait(200);
+        QVERIFY(Test::waitForLayout(&w));
         const QStringList texts = drawnTexts(view->chartView());
         for (const QString &text : texts)
             QVERIFY2(!isCut(text), qPrintable(QStringLiteral("%1, %2: \"%3\" cut in a %4x%5 plot; drawn: %6")
@@ -189,7 +190,7 @@ void tst_Plots::verifyTwoCasesToldApart(const QString &what)
     w.monitor()->selectTasks(m_tasks);
     ResidualChart *chart = w.chart();
     QTRY_VERIFY_WITH_TIMEOUT(chart->series().size() >= 8, 30000); // residual, u, v, omega each
-    QTest::qWait(300);
+    QVERIFY(Test::waitForLayout(&w));
     // Each line is named by its case, as the table names it, and its field.
     QSet<QString> names;
     for (QAbstractSeries *s : chart->chart()->series()) {
@@ -316,7 +317,7 @@ void tst_Plots::resultPlotsReadWholeAt1600x1000()
     QTRY_VERIFY(curveView(result)->isVisible());
     for (const QString &curve : {QStringLiteral("u_centreline"), QStringLiteral("v_centreline")}) {
         result->showCurve(int(result->curveNames().indexOf(curve)));
-        QTest::qWait(300); // the chart lays out over the next turns
+        QVERIFY(Test::waitForLayout(&w)); // the chart lays out over the next turns
         const QStringList texts = drawnTexts(curveView(result));
         QVERIFY2(texts.size() >= 6, qPrintable(texts.join(QStringLiteral(", "))));
         for (const QString &text : texts)
@@ -387,7 +388,7 @@ void tst_Plots::germanCaseLabelsReadWhole()
         "vary": {"grading": {"list": [1, 1.25]}, "force_mesh_defect": {"list": [false]}}, "concurrency": 2})",
                                  w.currentSession());
     QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->statusCounts().value(TaskStatus::Completed), 4, 120000);
-    QTest::qWait(300); // the column fit runs after the rows settle
+    QVERIFY(Test::waitForLayout(&w)); // the column fit runs after the rows settle
     const QTableView *view = w.monitor()->view();
     const TaskTableModel *m = w.taskModel();
     const int margin = view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1;

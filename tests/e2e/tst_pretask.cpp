@@ -216,7 +216,7 @@ void tst_PreTask::questionBeforeTheTaskIsAnsweredInThePanel()
     accept->click();
     QTest::keyClick(panel, Qt::Key_Escape);
     QTest::keyClick(&w, Qt::Key_Escape);
-    QTest::qWait(800);
+    QTest::qWait(800); // negative check: none of these answers, also once the guard has ended
     QVERIFY(panel->hasQuestion());
     QCOMPARE(w.inboxModel()->pendingCount(), 1);
     QCOMPARE(server.count("tools/call"), 1);
@@ -327,7 +327,7 @@ void tst_PreTask::resetForEverShowsRetriesThenNotSent()
     QVERIFY2(sent >= 4 && sent <= 8, qPrintable(QString::number(sent)));
     QCOMPARE(w.taskModel()->rowCount(), 0);
     // It stays in view (no timeout hides it).
-    QTest::qWait(1500);
+    QTest::qWait(1500); // negative check: no timeout hides it within this time
     QVERIFY(shown().contains(QLatin1String("not sent")));
 }
 

@@ -14,6 +14,7 @@
 #include "models/sweepresultsmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/layoutwait.h"
 #include "tests/common/testserver.h"
 #include "tests/server/mcptestclient.h"
 #include "widgets/answerpanel.h"
@@ -204,10 +205,11 @@ void tst_Questions::escapeAndCloseLeaveTheQuestionOpen()
     QVERIFY(!ids.isEmpty());
     const qint64 task = ids.first();
     QTRY_VERIFY_WITH_TIMEOUT(w.currentDialog() && w.currentDialog()->isVisible(), 30000);
-    QTest::qWait(700); // past the input guard: this Escape is meant
+    // Past the input guard: this Escape is meant.
+    QTRY_VERIFY_WITH_TIMEOUT(!w.currentDialog()->panel()->isGuarded(), 10000);
     QTest::keyClick(w.currentDialog(), Qt::Key_Escape);
     QTRY_VERIFY_WITH_TIMEOUT(!w.currentDialog(), 10000);
-    QTest::qWait(1500); // several polls at 200 ms
+    QTest::qWait(1500); // negative check: several polls at 200 ms send no answer
     QCOMPARE(serverStatus(task), QStringLiteral("input_required"));
     QCOMPARE(int(w.taskModel()->task(task)->status), int(TaskStatus::InputRequired));
     QCOMPARE(w.inboxModel()->rowOf(task, w.inboxModel()->index(0, 0).data(InboxModel::KeyRole).toString()), 0);
@@ -216,10 +218,10 @@ void tst_Questions::escapeAndCloseLeaveTheQuestionOpen()
     // Ctrl+I opens it again; a window-manager close leaves it open too.
     w.answerNext();
     QTRY_VERIFY_WITH_TIMEOUT(w.currentDialog() && w.currentDialog()->isVisible(), 10000);
-    QTest::qWait(700);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.currentDialog()->panel()->isGuarded(), 10000);
     QVERIFY(w.currentDialog()->close());
     QTRY_VERIFY_WITH_TIMEOUT(!w.currentDialog(), 10000);
-    QTest::qWait(1500);
+    QTest::qWait(1500); // negative check: several polls at 200 ms send no answer
     QCOMPARE(serverStatus(task), QStringLiteral("input_required"));
     QCOMPARE(int(w.taskModel()->task(task)->status), int(TaskStatus::InputRequired));
     QCOMPARE(w.inboxModel()->rowCount(), 1);
@@ -233,20 +235,25 @@ void tst_Questions::doubleClickAnswersOneQuestion()
     const QList<qint64> ids = askingCases(2);
     QCOMPARE(ids.size(), 2);
     QTRY_VERIFY_WITH_TIMEOUT(w.currentDialog() && w.currentDialog()->isVisible(), 30000);
-    QTest::qWait(700);
     auto *accept = w.currentDialog()->findChild<QPushButton *>(QStringLiteral("accept"));
     QVERIFY(accept);
-    QTRY_VERIFY_WITH_TIMEOUT(accept->isEnabled(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.currentDialog()->panel()->isGuarded() && accept->isEnabled(), 10000);
     const QPoint at = accept->mapToGlobal(accept->rect().center());
     clickAt(at);
-    QTest::qWait(150);
+    QTest::qWait(150); // pacing: a person's double click, the second click 150 ms after the first
     clickAt(at); // the second click of a double click
-    QTest::qWait(1500);
+    const auto asking = [&] {
+        int n = 0;
+        for (qint64 id : ids)
+            n += serverStatus(id) == QLatin1String("input_required") ? 1 : 0;
+        return n;
+    };
+    // The first click's answer reaches the server...
+    QTRY_COMPARE_WITH_TIMEOUT(storedAnswers(ids[0]) + storedAnswers(ids[1]), 1, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(asking(), 1, 20000);
+    QTest::qWait(1500); // negative check: ...and the second click answers nothing, however late
     QCOMPARE(storedAnswers(ids[0]) + storedAnswers(ids[1]), 1);
-    int asking = 0;
-    for (qint64 id : ids)
-        asking += serverStatus(id) == QLatin1String("input_required") ? 1 : 0;
-    QCOMPARE(asking, 1);
+    QCOMPARE(asking(), 1);
 }
 
 void tst_Questions::firstHalfSecondIsIgnored()
@@ -261,7 +268,7 @@ void tst_Questions::firstHalfSecondIsIgnored()
     clickAt(accept->mapToGlobal(accept->rect().center())); // at once: ignored
     if (ElicitationDialog *d = w.currentDialog())
         QTest::keyClick(d, Qt::Key_Return); // nor does Enter answer
-    QTest::qWait(1000);
+    QTest::qWait(1000); // negative check: neither answers, and this outlasts the 500 ms guard
     QCOMPARE(storedAnswers(ids.first()), 0);
     QCOMPARE(serverStatus(ids.first()), QStringLiteral("input_required"));
     QVERIFY(w.currentDialog() && w.currentDialog()->isVisible());
@@ -296,8 +303,8 @@ void tst_Questions::panelKeepsTheCaseInView()
     QVERIFY(!w.opensDialogsAutomatically()); // the default: the inbox and its answer panel
     const QList<qint64> ids = askingCases(2);
     QCOMPARE(ids.size(), 2);
-    QTest::qWait(700);
-    QVERIFY(!w.currentDialog()); // nothing pops up by itself
+    QTest::qWait(700); // negative check: nothing pops up by itself within this time
+    QVERIFY(!w.currentDialog());
     AnswerPanel *panel = w.answerPanel();
     QVERIFY(!panel->hasQuestion());
 
@@ -307,11 +314,11 @@ void tst_Questions::panelKeepsTheCaseInView()
     QCOMPARE(w.monitor()->selectedTaskIds(), QList<qint64>{ids[1]}); // the asking case is selected
     QVERIFY(w.chart()->isVisible());                                 // and its chart in view
     QVERIFY(!panel->findChild<QPushButton *>(QStringLiteral("accept"))->isEnabled());
-    QTest::qWait(700);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isGuarded(), 10000); // past the guard: these Escapes are meant
     // Escape on the panel or the window answers nothing.
     QTest::keyClick(panel, Qt::Key_Escape);
     QTest::keyClick(&w, Qt::Key_Escape);
-    QTest::qWait(1000);
+    QTest::qWait(1000); // negative check: no answer is stored or sent within this time
     QVERIFY(panel->hasQuestion());
     QCOMPARE(storedAnswers(ids[1]), 0);
     QCOMPARE(serverStatus(ids[1]), QStringLiteral("input_required"));
@@ -328,19 +335,22 @@ void tst_Questions::doubleClickInThePanelAnswersOne()
     QCOMPARE(panel->taskId(), ids[0]);
     auto *accept = panel->findChild<QPushButton *>(QStringLiteral("accept"));
     QVERIFY(accept);
-    QTest::qWait(100); // the inbox takes the room the question needs, once, as it appears
+    // The inbox takes the room the question needs, once, as it appears.
+    QVERIFY(Test::waitForLayout(&w));
     QVERIFY(panel->isGuarded());
     const QPoint at = accept->mapToGlobal(accept->rect().center());
     clickAt(at); // within the first 500 ms: ignored
-    QTest::qWait(300);
+    QTest::qWait(300); // negative check: the guarded click stores no answer
     QCOMPARE(storedAnswers(ids[0]), 0);
     QTRY_VERIFY_WITH_TIMEOUT(accept->isEnabled(), 5000);
     // The button did not move under the pointer when the guard ended.
     QCOMPARE(accept->mapToGlobal(accept->rect().center()), at);
     clickAt(at);
-    QTest::qWait(150);
+    QTest::qWait(150); // pacing: a person's double click, the second click 150 ms after the first
     clickAt(at); // the second click of a double click
-    QTest::qWait(1500);
+    QTRY_COMPARE_WITH_TIMEOUT(storedAnswers(ids[0]), 1, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->pendingCount(), 1, 20000);
+    QTest::qWait(1500); // negative check: the second click answers nothing, however late
     QCOMPARE(storedAnswers(ids[0]), 1);
     QCOMPARE(storedAnswers(ids[1]), 0);
     QCOMPARE(serverStatus(ids[1]), QStringLiteral("input_required"));
@@ -425,7 +435,7 @@ void tst_Questions::abortAsksOnceThenRerunMakesANewAttempt()
     QVERIFY(confirm);
     QVERIFY(!confirm->isEnabled()); // the click that opened the box cannot confirm it
     box->findChild<QPushButton *>(QStringLiteral("keepAsking"))->click();
-    QTest::qWait(1000);
+    QTest::qWait(1000); // negative check: "keep asking" sends no cancel within this time
     QCOMPARE(serverStatus(task), QStringLiteral("input_required")); // nothing happened
     QVERIFY(panel->hasQuestion());
 

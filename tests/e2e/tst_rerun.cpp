@@ -154,7 +154,7 @@ bool tst_Rerun::pressDel(qint64 taskId, QMessageBox::StandardButton button)
     });
     timer->start();
     QTest::keyClick(view, Qt::Key_Delete);
-    QTest::qWait(500); // a confirmation that did not come would have been answered by now
+    QTest::qWait(500); // negative check: a confirmation that did not come would have been answered by now
     timer->stop();
     timer->deleteLater();
     return shown;
@@ -164,7 +164,7 @@ void tst_Rerun::delAsksAndNoCancelsNothing()
 {
     QVERIFY(pressDel(m_long, QMessageBox::No));
     // Several polls later the task still runs on the server and no cancel is pending.
-    QTest::qWait(1500);
+    QTest::qWait(1500); // negative check: several polls at 200 ms send no cancel
     const Store::TaskRecord *t = m_app->window()->taskModel()->task(m_long);
     QCOMPARE(int(t->status), int(TaskStatus::Working));
     QVERIFY(!t->cancelRequested);

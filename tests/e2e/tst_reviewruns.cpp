@@ -544,7 +544,7 @@ void tst_ReviewRuns::pauseBeforeAnyCaseIsSent()
     chooseSweep(sweep);
     QTRY_VERIFY_WITH_TIMEOUT(sweepSummary().contains(QStringLiteral("submission paused")), 10000);
     m_app->bridge()->refreshServer(serverId); // the engine hears the server is back
-    QTest::qWait(1500);
+    QTest::qWait(1500); // negative check: the engine, which knows the server is back, sends nothing while paused
     m_app->onEngine([](Monitor::Engine &) {});
     QCOMPARE(scalar(m_db, unsent), qint64(3));
 

@@ -369,7 +369,7 @@ void tst_ServerDrop::answerPanelSaysWhyItsQuestionClosed()
     // ... and keeps saying it once the window has read everything again.
     if (how != QLatin1String("cancel"))
         QTRY_VERIFY_WITH_TIMEOUT(!listed(m_server->url()), 10000);
-    QTest::qWait(500);
+    QTest::qWait(500); // negative check: a later read does not take the note away
     QVERIFY2(panel->noteText().contains(reason), qPrintable(panel->noteText()));
     QVERIFY2(panel->noteText().startsWith(QLatin1String("This question of ")), qPrintable(panel->noteText()));
 }

@@ -172,9 +172,9 @@ void tst_ServerRemove::removeKeepingTasks()
              qPrintable(d.task.result.left(200)));
 
     // The server is asked nothing more: no poll of the task it still runs.
-    QTest::qWait(1000); // a poll already on the wire may still arrive
+    QTest::qWait(1000); // negative check, part 1: a poll already on the wire may still arrive
     const int settled = taskGets();
-    QTest::qWait(3000); // more than ten poll intervals of the server
+    QTest::qWait(3000); // negative check: more than ten poll intervals of the server
     QCOMPARE(taskGets(), settled);
 }
 

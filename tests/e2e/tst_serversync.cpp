@@ -146,9 +146,9 @@ void tst_ServerSync::startPolledTask(const QString &dbFile)
 
 void tst_ServerSync::checkNoMorePolls()
 {
-    QTest::qWait(1500); // a poll already on the wire may still arrive
+    QTest::qWait(1500); // negative check, part 1: a poll already on the wire may still arrive
     const int settled = polls();
-    QTest::qWait(3000); // more than ten poll intervals of the server (200 ms)
+    QTest::qWait(3000); // negative check: more than ten poll intervals of the server (200 ms)
     QCOMPARE(polls(), settled);
     // Its lease was given back at once, not left to run out.
     QCOMPARE(Test::scalar(

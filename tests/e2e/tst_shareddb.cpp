@@ -231,7 +231,7 @@ void tst_SharedDb::oneProcessPollsEachTaskAndAnswersGoOnce()
         QVERIFY(m_ctls.last()->waitForStarted(30000));
     }
     // A while of waiting questions: polls every s_serverPollMs from whoever polls.
-    QTest::qWait(5000);
+    QTest::qWait(5000); // pacing: a window of polls, counted below
     checkOnePoller(
         serverLines(m_server.standardError().mid(logBefore), QStringLiteral("tasks/get")), 2);
     if (QTest::currentTestFailed())
@@ -381,9 +381,9 @@ void tst_SharedDb::hungPollerIsTakenOverWhenItsLeaseRunsOut()
     QTRY_VERIFY_WITH_TIMEOUT(requestsSent(*m_app) > m_quietRequests, 30000);
     // Woken up, it finds its lease gone and leaves the task to the window: one poller again.
     QCOMPARE(::kill(pid_t(holder->processId()), SIGCONT), 0);
-    QTest::qWait(1000);
+    QTest::qWait(1000); // pacing: it wakes and gives the task up (no sign of it to wait on)
     const qsizetype logBefore = m_server.standardError().size();
-    QTest::qWait(4000);
+    QTest::qWait(4000); // pacing: a window of polls, counted below
     checkOnePoller(
         serverLines(m_server.standardError().mid(logBefore), QStringLiteral("tasks/get")), 1);
     answerAndFinish(db, logBefore);

@@ -3,6 +3,7 @@
 #include "models/serverlistmodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/layoutwait.h"
 #include "tests/common/screenmain.h"
 #include "tests/common/testserver.h"
 #include "widgets/answerpanel.h"
@@ -178,12 +179,12 @@ void tst_SmallScreen::showResidualsBesideTheQuestion()
         w.inboxModel()->index(w.inboxModel()->firstPendingRow(), InboxModel::MessageColumn));
     QTest::mouseClick(inbox->viewport(), Qt::LeftButton, {}, cell.center());
     QTRY_VERIFY_WITH_TIMEOUT(w.answerPanel()->hasQuestion(), 10000);
-    QTest::qWait(300); // the inbox grows to the question after its layout settles
+    QVERIFY(Test::waitForLayout(&w)); // the inbox grows to the question after its layout settles
     w.monitor()->selectTask(m_converged);
     ResidualChart *chart = w.chart();
     QTRY_VERIFY_WITH_TIMEOUT(chart->series().size() >= 2, 30000); // residual and fields
     QTRY_VERIFY_WITH_TIMEOUT(chart->chartView()->isVisible(), 10000);
-    QTest::qWait(500); // the ranges follow the samples after 100 ms, the layout after that
+    QVERIFY(Test::waitForLayout(&w)); // the ranges follow the samples after 100 ms, the layout after that
 }
 
 QString tst_SmallScreen::drawnTitle(QChart *chart, bool vertical)
@@ -213,7 +214,7 @@ void tst_SmallScreen::verifyTitlesWhole()
     QChart *chart = w.chart()->chart();
     for (const auto theme : {MainWindow::Theme::Light, MainWindow::Theme::Dark}) {
         w.applyTheme(theme);
-        QTest::qWait(200);
+        QVERIFY(Test::waitForLayout(&w));
         const QString where = QStringLiteral("%1 theme, a %2x%3 plot in a %4x%5 window")
                                   .arg(theme == MainWindow::Theme::Dark ? QStringLiteral("dark")
                                                                         : QStringLiteral("light"))
@@ -274,7 +275,7 @@ void tst_SmallScreen::showWaitingCase()
     w.monitor()->selectTask(waiting);
     QTRY_VERIFY_WITH_TIMEOUT(w.resultView()->answersText().contains(
                                  InboxModel::tr("Not answered yet.")), 10000);
-    QTest::qWait(500); // the layout settles after the result and the chart's placeholder
+    QVERIFY(Test::waitForLayout(&w)); // the layout settles after the result and the chart's placeholder
 }
 
 void tst_SmallScreen::verifyShownWhole(const QLabel *label, const QString &what)
@@ -333,7 +334,7 @@ void tst_SmallScreen::englishToolErrorReadsWhole()
     QTRY_COMPARE_WITH_TIMEOUT(w.taskModel()->outcome(aborted), Monitor::Outcome::ToolError, 30000);
     w.monitor()->selectTask(aborted);
     QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::ToolError, 10000);
-    QTest::qWait(500);
+    QVERIFY(Test::waitForLayout(&w));
     const ResultView *result = w.resultView();
     verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("banner")), QStringLiteral("tool-error banner"));
     verifyShownWhole(result->findChild<QLabel *>(QStringLiteral("answers")), QStringLiteral("aborted case's answers"));
@@ -343,7 +344,7 @@ void tst_SmallScreen::englishToolErrorReadsWhole()
     w.monitor()->selectTask(m_converged);
     QTRY_VERIFY_WITH_TIMEOUT(w.chart()->series().size() >= 2, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(w.resultView()->outcome(), ResultView::Outcome::Success, 10000);
-    QTest::qWait(500);
+    QVERIFY(Test::waitForLayout(&w));
     QCOMPARE(w.chart()->height(), w.chart()->minimumHeight());
     QCOMPARE(w.size(), m_openedSize);
 }
@@ -355,7 +356,7 @@ void tst_SmallScreen::verifySweepEditorShowsRequiredFields(const QString &what)
     SweepEditor *editor = w.sweepEditor();
     QWidget *window = editor->window();
     QVERIFY(QTest::qWaitForWindowExposed(window));
-    QTest::qWait(300);
+    QVERIFY(Test::waitForLayout(window));
     const QRect screen = window->screen()->availableGeometry();
     const QRect frame = window->frameGeometry();
     QVERIFY2(screen.contains(frame),

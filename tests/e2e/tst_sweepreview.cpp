@@ -6,6 +6,7 @@
 #include "models/tasktablemodel.h"
 #include "tests/common/charttexts.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/layoutwait.h"
 #include "tests/common/testserver.h"
 #include "widgets/elicitationdialog.h"
 #include "widgets/mainwindow.h"
@@ -152,7 +153,8 @@ bool tst_SweepReview::runSweep()
         return false;
     }
     // What the Residual column read while Eddy watched the cases end (results and their
-    // residual histories arrive just after the status).
+    // residual histories arrive just after the status). Pacing: nothing tells when the last of
+    // them has arrived, and a value read before it would differ from the stored one.
     QTest::qWait(1500);
     for (int r = 0; r < tasks->rowCount(); ++r)
         m_residualBefore.insert(tasks->taskIdAt(r), residualText(tasks->taskIdAt(r)));
@@ -210,11 +212,11 @@ void tst_SweepReview::emptyPlotShowsNoCutLabels()
     QCOMPARE(view->model()->sweepId(), 0);
     QTRY_VERIFY(view->chartView()->isVisible());
     // Also when the engineer has made the dock shorter (dragging its edge; a restored layout).
-    QTest::qWait(100); // the dock takes its height on the next turns
+    QVERIFY(Test::waitForLayout(m_window)); // the dock takes its height on the next turns
     const int tall = m_window->sweepResultsDock()->height();
     for (int height : {tall, 170}) {
         m_window->resizeDocks({m_window->sweepResultsDock()}, {height}, Qt::Vertical);
-        QTest::qWait(100); // the chart lays out on the next turns
+        QVERIFY(Test::waitForLayout(m_window)); // the chart lays out on the next turns
         for (const QString &text : drawnTexts(view->chartView()))
             QVERIFY2(!text.contains(QLatin1String("...")),
                      qPrintable(QStringLiteral("\"%1\" in a %2 px high plot")
@@ -284,7 +286,7 @@ void tst_SweepReview::sweepPlotAxesAreReadableInTheDock()
         // Qt Charts cuts a label that does not fit to "...": none may be cut, the axes' titles
         // and the legend included.
         QTRY_VERIFY(!drawnTexts(view->chartView()).isEmpty());
-        QTest::qWait(100); // the chart lays out on the next turns
+        QVERIFY(Test::waitForLayout(m_window)); // the chart lays out on the next turns
         const QStringList texts = drawnTexts(view->chartView());
         for (const QString &text : texts)
             QVERIFY2(!text.contains(QLatin1String("...")) && !text.contains(QChar(0x2026)),

@@ -210,7 +210,7 @@ void tst_SweepSpec::openSweepExplainsValuesTheToolCannotTake()
                  && editor()->problemText().contains(QLatin1String("max_iteration")),
              qPrintable(editor()->problemText()));
     // Waiting does not make them go away.
-    QTest::qWait(400);
+    QTest::qWait(400); // negative check: the problems stay, and Submit stays disabled
     QVERIFY(!submitButton()->isEnabled());
 
     // Fixed in the editor one by one: the grid typed, then the iterations the file meant.
@@ -590,7 +590,7 @@ void tst_SweepSpec::delOnACaseThatFinishesWhileAskingCancelsNothing()
     QVERIFY(shown);
     QVERIFY2(!stillAsking, "the cancel question stayed open after its case had finished");
     QTRY_COMPARE_WITH_TIMEOUT(int(tasks->task(id)->status), int(TaskStatus::Completed), 30000);
-    QTest::qWait(500);
+    QTest::qWait(500); // negative check: no late cancel follows
     QVERIFY(!tasks->task(id)->cancelRequested);
     QVERIFY(!tasks->task(id)->isToolError);
 }

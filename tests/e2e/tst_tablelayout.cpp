@@ -6,6 +6,7 @@
 #include "models/taskfilterproxymodel.h"
 #include "models/tasktablemodel.h"
 #include "tests/common/e2ewindow.h"
+#include "tests/common/layoutwait.h"
 #include "tests/common/screenmain.h"
 #include "tests/common/testserver.h"
 #include "widgets/answerpanel.h"
@@ -397,7 +398,7 @@ void tst_TableLayout::germanTableShowsCasesAndKeyColumns()
     QTRY_COMPARE_WITH_TIMEOUT(m_app->window()->taskModel()->statusCounts().value(TaskStatus::InputRequired), 1, 120000);
     QTRY_VERIFY_WITH_TIMEOUT(m_app->window()->taskModel()->outcome(germanTask(false)) == Monitor::Outcome::Converged,
                              240000);
-    QTest::qWait(300); // the column fit runs after the rows settle
+    QVERIFY(Test::waitForLayout(m_app->window())); // the column fit runs after the rows settle
 
     const QRect available = m_app->window()->screen()->availableGeometry();
     QVERIFY2(available.contains(m_app->window()->frameGeometry()),
@@ -504,7 +505,7 @@ void tst_TableLayout::inboxQuestionIsReadable()
     QVERIFY(dock);
     dock->raise();
     QTRY_VERIFY(inbox->isVisible());
-    QTest::qWait(300);
+    QVERIFY(Test::waitForLayout(m_app->window()));
     const int row = model->firstPendingRow();
     const QHeaderView *header = inbox->horizontalHeader();
     const int question = header->sectionSize(InboxModel::MessageColumn);
@@ -549,12 +550,12 @@ void tst_TableLayout::verifyAnswerPanelFits()
     QTest::mouseClick(inbox->viewport(), Qt::LeftButton, {}, cell.center());
     AnswerPanel *panel = m_app->window()->answerPanel();
     QTRY_VERIFY_WITH_TIMEOUT(panel->hasQuestion() && !panel->isGuarded(), 10000);
-    QTest::qWait(300); // the inbox grows to the question after its layout settles
+    QVERIFY(Test::waitForLayout(m_app->window())); // the inbox grows to the question after its layout settles
     auto *scroll = panel->findChild<QScrollArea *>(QStringLiteral("questionScroll"));
     QVERIFY(scroll);
     for (const auto theme : {MainWindow::Theme::Light, MainWindow::Theme::Dark}) {
         m_app->window()->applyTheme(theme);
-        QTest::qWait(100);
+        QVERIFY(Test::waitForLayout(m_app->window()));
         const QString where = QStringLiteral("%1 theme, a %2x%3 panel in a %4x%5 window")
                                   .arg(theme == MainWindow::Theme::Dark ? QStringLiteral("dark")
                                                                         : QStringLiteral("light"))
@@ -679,7 +680,7 @@ void tst_TableLayout::englishAnswerPanelFitsWithoutScrolling()
     QVERIFY(dock);
     dock->raise();
     QTRY_VERIFY(m_app->window()->inboxView()->isVisible());
-    QTest::qWait(300);
+    QVERIFY(Test::waitForLayout(m_app->window()));
     verifyAnswerPanelFits();
 }
 

@@ -56,7 +56,7 @@ bool waitForMessage(const QString &db, const QString &like, int timeoutMs)
                                                    "AND status_message LIKE '%1'").arg(like));
         if (!rows.isEmpty() && rows.first().value(0).toInt() > 0)
             return true;
-        QTest::qWait(100);
+        QTest::qWait(100); // the poll step of a condition wait: each try opens the database
     }
     return false;
 }

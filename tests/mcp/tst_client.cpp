@@ -91,6 +91,7 @@ private:
                 if (done(state))
                     return state;
             }
+            // Pacing: polls at the interval the server asks for, as a client must.
             QTest::qWait(int(std::clamp<qint64>(state.pollIntervalMs.value_or(200), 20, 300)));
         }
         return {};
@@ -287,7 +288,7 @@ void tst_Client::listen()
         listen->close();
         QCOMPARE(closed.size(), 1);
     }
-    QTest::qWait(50);
+    QTest::qWait(50); // negative check: no second closed() comes late
     QCOMPARE(closed.size(), 1); // exactly once
 }
 

@@ -417,7 +417,7 @@ void tst_Faults::listenDropsStalePushes()
     });
     QTRY_COMPARE_WITH_TIMEOUT(acked.size(), 1, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 2, 30000);
-    QTest::qWait(100); // let any further (wrong) delivery show up
+    QTest::qWait(100); // negative check: let any further (wrong) delivery show up
     QCOMPARE(delivered, (QStringList{QStringLiteral("iteration 100"), QStringLiteral("done")}));
     QVERIFY(listen->isOpen());
 }
@@ -780,7 +780,7 @@ void tst_Faults::clientDeletedWhileBusy()
     QTRY_COMPARE_WITH_TIMEOUT(m_peer->requests().size(), 1, 30000);
     m_client.reset(); // jobs are its children; no callback may reach the dead client
     QVERIFY(!discover && !get);
-    QTest::qWait(100);
+    QTest::qWait(100); // negative check: no callback reaches the dead client, no transfer is left
     QCOMPARE(m_http->activeTransfers(), 0);
 }
 

@@ -199,7 +199,7 @@ void tst_HttpClient::chunkedStreaming()
     QVERIFY2(reads >= 2, "body pieces must be delivered as they arrive");
     QCOMPARE(headers.size(), 1);
     QCOMPARE(reply->header("content-type"), QByteArray("text/event-stream"));
-    QTest::qWait(50);
+    QTest::qWait(50); // negative check: no second finished() comes late
     QCOMPARE(finished.size(), 1); // exactly once
 }
 
@@ -249,7 +249,7 @@ void tst_HttpClient::abortRunning()
     QCOMPARE(finished.size(), 1);
     QCOMPARE(reply->error().kind(), Net::Error::Kind::Aborted);
     reply->abort();
-    QTest::qWait(50);
+    QTest::qWait(50); // negative check: the second abort emits nothing, now or late
     QCOMPARE(finished.size(), 1);
     QCOMPARE(client.activeTransfers(), 0);
     // The client still works afterwards.
@@ -268,7 +268,7 @@ void tst_HttpClient::deleteRunningReply()
     Net::HttpClient client;
     delete client.post(request(peer.url()));
     QCOMPARE(client.activeTransfers(), 0);
-    QTest::qWait(100); // nothing may touch the deleted reply
+    QTest::qWait(100); // negative check: nothing may touch the deleted reply
 }
 
 

@@ -94,7 +94,7 @@ QList<QByteArray> parkedTasks(const QUrl &url, int count)
                 break;
             if (deadline.hasExpired())
                 return {};
-            QTest::qWait(20);
+            QTest::qWait(20); // the poll step of a condition wait: each try is a tasks/get
         }
     }
     return ids;
@@ -714,7 +714,7 @@ void tst_PollLane::destroyedMidRequestCallsNothing()
     request.method = Net::HttpRequest::Method::Delete;
     lane->send(request, [&calls](PollLane::Outcome) { ++calls; }); // a queued fallback
     lane.reset();
-    QTest::qWait(300);
+    QTest::qWait(300); // negative check: no callback runs after the lane is gone
     QCOMPARE(calls, 0);
 }
 
@@ -737,7 +737,7 @@ void tst_PollLane::doneMayDestroyTheLane()
     }
     QTRY_VERIFY_WITH_TIMEOUT(got.has_value(), 60000);
     QVERIFY(!lane);
-    QTest::qWait(300);
+    QTest::qWait(300); // negative check: no second callback runs late
     QCOMPARE(calls, 1);
     QCOMPARE(got->body, QByteArray("{}"));
 }
@@ -922,9 +922,7 @@ QString pollOnce(Net::HttpClient &http, Test::TestServer &server)
     get.mayRepeat = true;
     const qint64 answersBefore = http.laneAnswers();
     Net::HttpReply *poll = http.post(get);
-    QDeadlineTimer deadline(60000);
-    while (!poll->isFinished() && !deadline.hasExpired())
-        QTest::qWait(10);
+    (void)QTest::qWaitFor([poll] { return poll->isFinished(); }, 60000);
     QString problem;
     if (!poll->isFinished() || poll->statusCode() != 200)
         problem = QStringLiteral("the poll did not end with 200 (%1)").arg(poll->statusCode());

@@ -217,7 +217,7 @@ void tst_Crash::serverKilledMidSweep()
     QVERIFY(openAtKill > 0);
     // The outage lasts a while (the fault itself, not a synchronisation): the client keeps
     // polling a dead port meanwhile and must not give up or mark anything failed.
-    QTest::qWait(2000);
+    QTest::qWait(2000); // pacing: the outage's length (see above)
     QCOMPARE(watcher.state(), QProcess::Running);
     QVERIFY2(server.restart(), qPrintable(server.errorString()));
     QCOMPARE(server.port(), port);

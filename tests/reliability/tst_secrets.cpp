@@ -146,13 +146,13 @@ void tst_Secrets::guiFlowLogsNoSecret()
             d->findChild<QPushButton *>(QStringLiteral("accept"))->click();
             ++answered;
         }
-        QTest::qWait(50);
+        QTest::qWait(50); // the poll step of this answering loop: events run between its looks
     }
     QCOMPARE(window->taskModel()->statusCounts().value(Store::TaskStatus::Completed), 4);
     QVERIFY(answered >= 2);
     for (int row = 0; row < window->taskModel()->rowCount(); ++row) {
         window->monitor()->selectTask(window->taskModel()->taskIdAt(row));
-        QTest::qWait(100);
+        QTest::qWait(100); // negative check: a title the selection brings, secret or not, has shown by now
         collectTitles();
     }
     // The client really knew the server's ids (so the searches below can find a leak).
@@ -315,7 +315,7 @@ void tst_Secrets::oauthTokensStayInTheTokenFile()
                                   240000);
         for (int row = 0; row < window->taskModel()->rowCount(); ++row) {
             window->monitor()->selectTask(window->taskModel()->taskIdAt(row));
-            QTest::qWait(100);
+            QTest::qWait(100); // negative check: a title the selection brings, secret or not, has shown by now
             collectTitles();
         }
         database = rawDatabase(); // with the window's WAL

@@ -101,14 +101,8 @@ void tst_ServerLegacy::taskParamAndPolling()
     QVERIFY(task["pollInterval"].is_number_integer());
     const std::string id = task["taskId"].get<std::string>();
 
-    QDeadlineTimer deadline(60000);
     json polled;
-    do {
-        polled = legacyGet(id);
-        if (McpTestClient::isTerminal(polled))
-            break;
-        QTest::qWait(40);
-    } while (!deadline.hasExpired());
+    QTRY_VERIFY_WITH_TIMEOUT(McpTestClient::isTerminal(polled = legacyGet(id)), 60000);
     QCOMPARE(polled.value("status", ""), std::string("completed"));
     QCOMPARE(polled.value("taskId", ""), id);
     QVERIFY(!polled.contains("result")); // 2025: the payload comes from tasks/result

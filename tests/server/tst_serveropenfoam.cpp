@@ -683,10 +683,7 @@ void tst_ServerOpenFoam::legacyTaskAndToolError()
     const std::string id = created.result()["task"].value("taskId", "");
     QVERIFY2(!id.empty(), created.body.c_str());
     const auto get = [&] { return m_client->legacy(session, "tasks/get", {{"taskId", id}}).result(); };
-    QDeadlineTimer deadline(60000);
-    while (get().value("status", "") != "input_required" && !deadline.hasExpired())
-        QTest::qWait(40);
-    QCOMPARE(get().value("status", ""), std::string("input_required"));
+    QTRY_COMPARE_WITH_TIMEOUT(get().value("status", ""), std::string("input_required"), 60000);
     // Both eras see the same task: answered through tasks/update, "continue" runs icoFoam on the
     // rejected mesh, where it dies.
     const json task = m_client->getTask(id).result();
@@ -694,8 +691,7 @@ void tst_ServerOpenFoam::legacyTaskAndToolError()
     const std::string key = task["inputRequests"].begin().key();
     m_client->request("tasks/update", {{"taskId", id},
                                        {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"action", "continue"}}}}}}}});
-    while (get().value("status", "") == "working" && !deadline.hasExpired())
-        QTest::qWait(40);
+    QTRY_VERIFY_WITH_TIMEOUT(get().value("status", "") != "working", 60000);
     const json ended = get();
     QCOMPARE(ended.value("status", ""), std::string("failed"));
     QVERIFY2(ended.value("statusMessage", "").rfind("icoFoam failed", 0) == 0, ended.dump().c_str());

@@ -170,7 +170,7 @@ void tst_ServerTasks::progressMessageAndCancel()
     QCOMPARE(after.value("status", ""), std::string("cancelled"));
     QVERIFY(!after.contains("result"));
     // And it stays cancelled.
-    QTest::qWait(300);
+    QTest::qWait(300); // negative check: it does not turn into anything else
     QCOMPARE(m_client->getTask(id).result().value("status", ""), std::string("cancelled"));
 }
 

@@ -74,7 +74,7 @@ inline bool waitForJobState(const QString &caseKey, const QByteArray &state)
         for (const QByteArray &line : out.split('\n'))
             if (line == name + ' ' + state)
                 return true;
-        QTest::qWait(100);
+        QTest::qWait(100); // the poll step of a condition wait: each try runs squeue, not every 10 ms
     }
     return false;
 }

@@ -8,7 +8,6 @@
 #include "tests/slurm/slurmtool.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -179,10 +178,7 @@ void tst_SlurmBackend::sweepWithMeshQuestionsAcrossJobs()
     // The client saw the Slurm job's own progress lines, relayed from the case folder.
     QVERIFY(Eddy::Test::scalar(db, QStringLiteral("SELECT COUNT(*) FROM task_events WHERE status_message LIKE '%iteration%'"), 10000) > 0);
     // 12 first jobs + 6 after the repair, each job exactly once.
-    QElapsedTimer clock;
-    clock.start();
-    while (eddyJobsInJobcomp() - jobsBefore < 18 && clock.elapsed() < 20000)
-        QTest::qWait(100);
+    QTRY_VERIFY_WITH_TIMEOUT(eddyJobsInJobcomp() - jobsBefore >= 18, 30000);
     QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 18);
 }
 
@@ -224,11 +220,7 @@ void tst_SlurmBackend::cancelAfterTheJobFinishedKeepsTheResult()
     const QList<QStringList> ids = Eddy::Test::query(data.path() + QStringLiteral("/tasks.sqlite"), QStringLiteral("SELECT id FROM tasks"), 10000);
     QCOMPARE(ids.size(), 1);
     const QString result = caseFolder(ids[0][0]) + QStringLiteral("/result.json");
-    QElapsedTimer clock;
-    clock.start();
-    while (!QFile::exists(result) && clock.elapsed() < 60000)
-        QTest::qWait(100);
-    QVERIFY2(QFile::exists(result), "the job did not finish");
+    QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(result), "the job did not finish", 60000);
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("cancel"), QStringLiteral("1")});
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY2(r.code == 0, (r.out + r.err).constData());
@@ -277,11 +269,9 @@ bool tst_SlurmBackend::setPartitionState(const char *state)
 
 int tst_SlurmBackend::jobsAddedSince(int before)
 {
-    QElapsedTimer clock;
-    clock.start();
-    while (eddyJobsInJobcomp() == before && clock.elapsed() < 20000)
-        QTest::qWait(100);
-    QTest::qWait(1000);
+    // Not QTRY_VERIFY: this returns a count, and the caller compares it.
+    (void)QTest::qWaitFor([&] { return eddyJobsInJobcomp() != before; }, 30000);
+    QTest::qWait(1000); // negative check: no further job turns up late
     return eddyJobsInJobcomp() - before;
 }
 
@@ -308,11 +298,7 @@ void tst_SlurmBackend::killNineBetweenSbatchAndStoreSubmitsOnce()
     Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
                     QStringLiteral(R"({"reynolds": 100, "grid": 16, "max_iterations": 2000, "tolerance": 1e-30})")});
     QVERIFY2(r.code == 0, r.err.constData());
-    QElapsedTimer clock;
-    clock.start();
-    while (m_server.isRunning() && clock.elapsed() < 30000)
-        QTest::qWait(50);
-    QVERIFY2(!m_server.isRunning(), "the sbatch wrapper did not kill the server");
+    QTRY_VERIFY2_WITH_TIMEOUT(!m_server.isRunning(), "the sbatch wrapper did not kill the server", 30000);
     QVERIFY(!QFile::exists(armed));
     QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
@@ -356,24 +342,17 @@ void tst_SlurmBackend::killNineThenSlurmSilentAtRestartFindsTheJobLater()
     Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("call"), m_server.url(), QStringLiteral("run_cfd_case"),
                     QStringLiteral(R"({"reynolds": 400, "grid": 16, "max_iterations": 300})")});
     QVERIFY2(r.code == 0, r.err.constData());
-    QElapsedTimer clock;
-    clock.start();
-    while (m_server.isRunning() && clock.elapsed() < 30000)
-        QTest::qWait(50);
-    QVERIFY2(!m_server.isRunning(), "the sbatch wrapper did not kill the server");
+    QTRY_VERIFY2_WITH_TIMEOUT(!m_server.isRunning(), "the sbatch wrapper did not kill the server", 30000);
     QVERIFY(writeFile(silent, "1"));
     qputenv("PATH", bin.toUtf8() + ':' + path);
     QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
     qputenv("PATH", path);
     // Slurm does not answer: the task waits, and three refreshes later says so.
-    clock.restart();
-    while (!m_server.standardError().contains("Slurm does not answer") && clock.elapsed() < 30000)
-        QTest::qWait(100);
-    QVERIFY2(m_server.standardError().contains("Slurm does not answer"), m_server.standardError().right(2000).constData());
+    QTRY_VERIFY2_WITH_TIMEOUT(m_server.standardError().contains("Slurm does not answer"),
+                              m_server.standardError().right(2000).constData(), 30000);
     QVERIFY(QFile::remove(silent));
-    clock.restart();
-    while (!m_server.standardError().contains("by its comment once Slurm answered") && clock.elapsed() < 30000)
-        QTest::qWait(100);
+    // As before: the test goes on if this line never comes; the checks below tell what went wrong.
+    (void)QTest::qWaitFor([&] { return m_server.standardError().contains("by its comment once Slurm answered"); }, 30000);
     QVERIFY(setPartitionState("UP"));
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY2(r.code == 0, (r.out + r.err).constData());
@@ -400,11 +379,7 @@ void tst_SlurmBackend::requeueResumesFromTheCheckpoint()
     watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY(watch.waitForStarted(10000));
     QVERIFY2(waitForJobState(key, "RUNNING"), "the job never ran");
-    QElapsedTimer clock;
-    clock.start();
-    while (!QFile::exists(folder + QStringLiteral("/checkpoint.bin")) && clock.elapsed() < 30000)
-        QTest::qWait(50);
-    QVERIFY2(QFile::exists(folder + QStringLiteral("/checkpoint.bin")), "no checkpoint");
+    QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(folder + QStringLiteral("/checkpoint.bin")), "no checkpoint", 30000);
     const QByteArray jobId = Eddy::Test::Slurm::jobIdOf(key);
     QVERIFY(!jobId.isEmpty());
     // What a node failure does to a --requeue job: SIGTERM, back to the queue, run again.
@@ -412,7 +387,7 @@ void tst_SlurmBackend::requeueResumesFromTheCheckpoint()
     tool(QStringLiteral("scontrol"), {QStringLiteral("requeue"), QString::fromLatin1(jobId)}, &code);
     QCOMPARE(code, 0);
     QVERIFY(waitForJobState(key, "PENDING"));
-    QTest::qWait(1500); // a few refreshes and polls see it waiting
+    QTest::qWait(1500); // pacing: a few refreshes and polls must see it waiting (the case under test)
     // Slurm holds a requeued job back for a while (BeginTime); let it start now.
     tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("JobId=") + QString::fromLatin1(jobId),
                                       QStringLiteral("StartTime=now")}, &code);
@@ -468,20 +443,17 @@ void tst_SlurmBackend::jobsSlurmForgotAreSettledFromEvidence()
     both << withResult;
     const QString withoutResult = onlyNewTaskId(both);
     QVERIFY(!withResult.isEmpty() && !withoutResult.isEmpty());
-    QElapsedTimer clock;
-    clock.start();
     const QString stored = QStringLiteral("SELECT COUNT(*) FROM slurm_jobs WHERE job_id<>'' AND task_id IN ('%1','%2')").arg(withResult, withoutResult);
-    while (Eddy::Test::scalar(serverDb(), stored, 10000) < 2 && clock.elapsed() < 20000)
-        QTest::qWait(50);
+    QTRY_VERIFY_WITH_TIMEOUT(Eddy::Test::scalar(serverDb(), stored, 10000) >= 2, 30000);
     QCOMPARE(Eddy::Test::scalar(serverDb(), stored, 10000), qint64(2));
     QVERIFY(m_server.terminate());
     QVERIFY(setPartitionState("UP"));
     const QString a = QFileInfo(caseFolder(withResult)).fileName();
     const QString b = QFileInfo(caseFolder(withoutResult)).fileName();
-    clock.restart();
-    while (!(jobcomp().contains("Name=eddy-" + a.left(12).toLatin1()) && jobcomp().contains("Name=eddy-" + b.left(12).toLatin1()))
-           && clock.elapsed() < 60000)
-        QTest::qWait(100);
+    // As before: the test goes on if the jobs never end; the checks below tell what went wrong.
+    (void)QTest::qWaitFor([&] {
+        return jobcomp().contains("Name=eddy-" + a.left(12).toLatin1()) && jobcomp().contains("Name=eddy-" + b.left(12).toLatin1());
+    }, 60000);
     QVERIFY2(QFile::exists(caseFolder(withoutResult) + QStringLiteral("/result.json")), "the job left no result");
     // The second case's result is lost (a shared folder that did not sync, a user who cleaned up).
     QVERIFY(QFile::remove(caseFolder(withoutResult) + QStringLiteral("/result.json")));

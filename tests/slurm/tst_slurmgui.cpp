@@ -146,7 +146,7 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
             QVERIFY(!panel->hasQuestion());
             ++answered;
         }
-        QTest::qWait(50);
+        QTest::qWait(50); // the poll step of this answering loop: events run between its looks
     }
     QCOMPARE(w.taskModel()->statusCounts().value(TaskStatus::Completed), 12);
     QVERIFY2(answered >= 6, qPrintable(QString::number(answered)));
@@ -168,11 +168,8 @@ void tst_SlurmGui::sweepThroughSlurmFromTheWindow()
     }
 
     // One Slurm job per attempt: twelve first attempts and one more per answered question.
-    QElapsedTimer clock;
-    clock.start();
-    while (eddyJobsInJobcomp() - jobsBefore < 12 + answered && clock.elapsed() < 20000)
-        QTest::qWait(100);
-    QTest::qWait(1000);
+    QTRY_VERIFY_WITH_TIMEOUT(eddyJobsInJobcomp() - jobsBefore >= 12 + answered, 30000);
+    QTest::qWait(1000); // negative check: no further job turns up late
     QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 12 + answered);
 }
 

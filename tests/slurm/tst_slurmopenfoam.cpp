@@ -95,7 +95,7 @@ bool waitForMessage(const QString &db, const QString &like, int ms)
     while (!deadline.hasExpired()) {
         if (QFile::exists(db) && Eddy::Test::scalar(db, sql, 10000) > 0)
             return true;
-        QTest::qWait(200);
+        QTest::qWait(200); // the poll step of a condition wait: each try opens the database
     }
     return false;
 }
@@ -243,10 +243,8 @@ void tst_SlurmOpenFoam::sweepWithMeshQuestionsAcrossJobs()
     QCOMPARE(ran, 5);
     QVERIFY(inParallel >= 2);
     // Six first jobs and one more for the changed mesh: each case ran once, none twice.
-    QDeadlineTimer jobs(20000);
-    while (eddyJobsInJobcomp() - jobsBefore < 7 && !jobs.hasExpired())
-        QTest::qWait(100);
-    QTest::qWait(1000);
+    QTRY_VERIFY_WITH_TIMEOUT(eddyJobsInJobcomp() - jobsBefore >= 7, 30000);
+    QTest::qWait(1000); // negative check: no eighth job turns up late
     QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 7);
 }
 
@@ -281,20 +279,10 @@ void tst_SlurmOpenFoam::cancelEndsTheJobAndEveryOpenFoamProcess()
     QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 1);
     // scancel ended the job, and with it every OpenFOAM process it had started.
     const QByteArray name = "eddy-" + key.left(12).toLatin1();
-    QDeadlineTimer deadline(60000);
-    bool ended = false;
-    while (!ended && !deadline.hasExpired()) {
-        ended = readAll(m_cluster.path() + QStringLiteral("/jobcomp.log")).contains("Name=" + name + " JobState=CANCELLED");
-        if (!ended)
-            QTest::qWait(200);
-    }
-    QVERIFY2(ended, "the job did not end CANCELLED");
-    QStringList left = markedProcesses(key);
-    while (!left.isEmpty() && !deadline.hasExpired()) {
-        QTest::qWait(200);
-        left = markedProcesses(key);
-    }
-    QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral(", "))));
+    QTRY_VERIFY2_WITH_TIMEOUT(readAll(m_cluster.path() + QStringLiteral("/jobcomp.log")).contains("Name=" + name + " JobState=CANCELLED"),
+                              "the job did not end CANCELLED", 60000);
+    QStringList left;
+    QTRY_VERIFY2_WITH_TIMEOUT((left = markedProcesses(key)).isEmpty(), qPrintable(left.join(QStringLiteral(", "))), 60000);
 }
 
 void tst_SlurmOpenFoam::requeueResumesFromTheLatestTime()
@@ -317,10 +305,7 @@ void tst_SlurmOpenFoam::requeueResumesFromTheLatestTime()
     QProcess watch;
     watch.start(Eddy::Test::ctlBin(), {QStringLiteral("--db"), db, QStringLiteral("watch"), QStringLiteral("--until-done")});
     QVERIFY(watch.waitForStarted(10000));
-    QDeadlineTimer deadline(120000);
-    while (!QFile::exists(folder + QStringLiteral("/processor1/0.1/uniform/time")) && !deadline.hasExpired())
-        QTest::qWait(50);
-    QVERIFY2(QFile::exists(folder + QStringLiteral("/processor1/0.1/uniform/time")), "no time was written");
+    QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(folder + QStringLiteral("/processor1/0.1/uniform/time")), "no time was written", 120000);
     const QByteArray jobId = Eddy::Test::Slurm::jobIdOf(key);
     QVERIFY(!jobId.isEmpty());
     // What a node failure does to a --requeue job: SIGTERM, back to the queue, run again.

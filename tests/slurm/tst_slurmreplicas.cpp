@@ -11,9 +11,7 @@
 #include "tests/server/mcptestclient.h"
 
 #include <QCryptographicHash>
-#include <QDeadlineTimer>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -185,20 +183,15 @@ void tst_SlurmReplicas::initTestCase()
                    QStringLiteral("daemon off;")});
     QVERIFY2(m_nginx.waitForStarted(10000), "nginx (Debian package nginx-light) did not start");
     m_url = QStringLiteral("http://127.0.0.1:%1/mcp").arg(listen);
-    QElapsedTimer clock;
-    clock.start();
-    bool up = false;
     long status = 0;
-    while (!up && clock.elapsed() < 10000) {
+    const auto up = [&] {
         status = McpTestClient(m_url).request("tools/list").status;
-        up = status == 200;
-        if (!up)
-            QTest::qWait(100);
-    }
+        return status == 200;
+    };
     QFile log(prefix + QStringLiteral("/error.log"));
-    log.open(QIODevice::ReadOnly);
-    QVERIFY2(up, qPrintable(QStringLiteral("nginx does not answer (HTTP %1): ").arg(status)
-                            + QString::fromUtf8(log.readAll())));
+    QTRY_VERIFY2_WITH_TIMEOUT(up(), qPrintable(QStringLiteral("nginx does not answer (HTTP %1): ").arg(status)
+                                                + QString::fromUtf8(log.open(QIODevice::ReadOnly) ? log.readAll() : QByteArray())),
+                              30000);
 }
 
 void tst_SlurmReplicas::cleanupTestCase()
@@ -283,11 +276,8 @@ void tst_SlurmReplicas::answerThroughOneReplicaShowsOnAnother()
     QCOMPARE(done["result"].value("isError", true), false);
     QCOMPARE(statusOf(a.getTask(id).result()), std::string("completed"));
     // One job per attempt: the one that asked and the one that ran after the answer.
-    QElapsedTimer clock;
-    clock.start();
-    while (jobcompLinesOf(id).size() < 2 && clock.elapsed() < 20000)
-        QTest::qWait(100);
-    QTest::qWait(1000);
+    QTRY_VERIFY_WITH_TIMEOUT(jobcompLinesOf(id).size() >= 2, 30000);
+    QTest::qWait(1000); // negative check: no third job turns up late
     QCOMPARE(jobcompLinesOf(id).size(), 2);
 }
 
@@ -333,11 +323,8 @@ void tst_SlurmReplicas::cancelThroughOneReplicaShowsOnAnother()
     listener.stop();
 
     // The job ends CANCELLED, once, and no replica resubmits it.
-    QElapsedTimer clock;
-    clock.start();
-    while (jobcompLinesOf(id).isEmpty() && clock.elapsed() < 20000)
-        QTest::qWait(100);
-    QTest::qWait(1500); // several refresh cycles of every replica
+    QTRY_VERIFY_WITH_TIMEOUT(!jobcompLinesOf(id).isEmpty(), 30000);
+    QTest::qWait(1500); // negative check: several refresh cycles of every replica resubmit nothing
     const QList<QByteArray> jobs = jobcompLinesOf(id);
     QCOMPARE(jobs.size(), 1);
     QVERIFY2(jobs[0].contains(" JobState=CANCELLED "), jobs[0].constData());
@@ -405,11 +392,8 @@ void tst_SlurmReplicas::cancelLeftByADeadReplicaIsEndedByAnother()
     const json next = b.getTask(id).result();
     QCOMPARE(statusOf(next), std::string("cancelled"));
     // B, which followed the job, ends it once it still runs well after the cancel (10 s).
-    QElapsedTimer clock;
-    clock.start();
-    while (jobcompLinesOf(id).isEmpty() && clock.elapsed() < 40000)
-        QTest::qWait(200);
-    QTest::qWait(1000);
+    QTRY_VERIFY_WITH_TIMEOUT(!jobcompLinesOf(id).isEmpty(), 40000);
+    QTest::qWait(1000); // negative check: no second job turns up late
     const QList<QByteArray> jobs = jobcompLinesOf(id);
     QCOMPARE(jobs.size(), 1);
     QVERIFY2(jobs[0].contains(" JobState=CANCELLED "), jobs[0].constData());
@@ -444,9 +428,8 @@ void tst_SlurmReplicas::runSweep(const QString &name, const std::function<void()
     // The fault strikes while cases are in flight: a job runs, and the watch follows it. A case
     // is 300,000 iterations (about 3 s of one job), so a loaded machine does not end the sweep
     // before the fault.
-    QDeadlineTimer inFlight(60000);
-    while (!inFlight.hasExpired() && watch.state() == QProcess::Running && !eddyJobRunning())
-        QTest::qWait(100);
+    QTRY_VERIFY2_WITH_TIMEOUT(watch.state() != QProcess::Running || eddyJobRunning(),
+                              "no case's job was running within a minute of the submit", 60000);
     QVERIFY2(watch.state() == QProcess::Running,
              (QByteArray("eddyctl watch ended before the fault: ") + watch.readAllStandardOutput()
               + watch.readAllStandardError()).constData());
@@ -468,11 +451,8 @@ void tst_SlurmReplicas::runSweep(const QString &name, const std::function<void()
     for (const QJsonValue &v : rows)
         QCOMPARE(v.toObject().value("result").toObject().value("isError").toBool(true), false);
     // Six jobs, each exactly once, whatever replica submitted or followed them.
-    QElapsedTimer clock;
-    clock.start();
-    while (eddyJobsInJobcomp() - jobsBefore < 6 && clock.elapsed() < 20000)
-        QTest::qWait(100);
-    QTest::qWait(1000);
+    QTRY_VERIFY_WITH_TIMEOUT(eddyJobsInJobcomp() - jobsBefore >= 6, 30000);
+    QTest::qWait(1000); // negative check: no seventh job turns up late
     QCOMPARE(eddyJobsInJobcomp() - jobsBefore, 6);
 }
 
@@ -480,7 +460,7 @@ void tst_SlurmReplicas::sweepSurvivesKillNineOfOneReplica()
 {
     runSweep(QStringLiteral("kill9"), [this] {
         m_replicas[1]->kill();
-        QTest::qWait(1000);
+        QTest::qWait(1000); // pacing: the replica stays down a while, so the others must cover for it
         QVERIFY(m_replicas[1]->restart());
     });
 }
@@ -491,7 +471,7 @@ void tst_SlurmReplicas::sweepSurvivesRollingRestart()
         for (auto &r : m_replicas) {
             QVERIFY(r->terminate());
             QVERIFY(r->restart());
-            QTest::qWait(500);
+            QTest::qWait(500); // pacing: a rolling restart, one replica after another, not all at once
         }
     });
 }

@@ -47,7 +47,7 @@ bool waitFor(const std::function<bool()> &condition, int ms = 60000)
     QElapsedTimer clock;
     clock.start();
     while (!condition() && clock.elapsed() < ms)
-        QTest::qWait(100);
+        QTest::qWait(100); // the poll step of a condition wait: conditions run squeue or sqlite, not every 10 ms
     return condition();
 }
 
@@ -190,7 +190,7 @@ void tst_SlurmRest::badTokensAreRefusedWithWhatToDo()
     // An expired one: renew it.
     const QByteArray shortLived = tool(QStringLiteral("scontrol"), {QStringLiteral("token"), QStringLiteral("lifespan=1")}).trimmed();
     QVERIFY(shortLived.startsWith("SLURM_JWT="));
-    QTest::qWait(2200);
+    QTest::qWait(2200); // pacing: the real clock must pass the token's 1 s lifespan
     message = refusal(shortLived.mid(10), {});
     QVERIFY2(message.contains(QLatin1String("token in SLURM_JWT expired at"))
                  && message.contains(QLatin1String("renew it with `scontrol token")),
@@ -361,7 +361,7 @@ void tst_SlurmRest::stalledSlurmrestdTimesOutAndSubmitsNothingTwice()
     // Exactly one job per case: slurmrestd got two submissions (the late one read only after
     // SIGCONT), the server sent two, and the completion log has two jobs with different names.
     QVERIFY(waitFor([&] { return jobcomp().mid(jobcompBefore.size()).count("Name=eddy-") >= 2; }));
-    QTest::qWait(1000); // a third job, were there one, would have ended by now
+    QTest::qWait(1000); // negative check: a third job, were there one, would have ended by now
     QCOMPARE(int(restLog().mid(restLogBefore).count("POST /slurm/v0.0.38/job/submit")), 2);
     QFile serverStats(statsFile);
     QVERIFY(serverStats.open(QIODevice::ReadOnly));
@@ -400,10 +400,10 @@ void tst_SlurmRest::oneJobsCallPerRefreshWhateverTheJobCount()
         auto r = runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"), QStringLiteral("submit"), m_server.url(), spec});
         QVERIFY2(r.code == 0, (r.out + r.err).constData());
         QVERIFY(waitFor([&] { return stats().value("live_jobs").toInt() == live; }));
-        QTest::qWait(600);
+        QTest::qWait(600); // pacing: the refresh that saw the jobs ends before the window opens
         const QJsonObject a = stats();
         const qsizetype logA = restLog().count("GET /slurm/v0.0.38/jobs");
-        QTest::qWait(6000);
+        QTest::qWait(6000); // pacing: a fixed window in which the refreshes and REST calls are counted
         const QJsonObject b = stats();
         const int calls = b.value("rest_jobs_calls").toInt() - a.value("rest_jobs_calls").toInt();
         const int refreshes = b.value("refreshes").toInt() - a.value("refreshes").toInt();
@@ -598,7 +598,7 @@ void tst_SlurmRest::slurmrestdKilledWhileJobsRunLosesNothing()
              jobcomp().mid(jobcompBefore.size()).constData());
     QCOMPARE(int(restLog().mid(restLogBefore).count("POST /slurm/v0.0.38/job/submit")), 4);
     QVERIFY(waitFor([&] { return jobcomp().mid(jobcompBefore.size()).count("Name=eddy-") >= 4; }));
-    QTest::qWait(1000); // a fifth job, were there one, would have ended by now
+    QTest::qWait(1000); // negative check: a fifth job, were there one, would have ended by now
     const QByteArray added = jobcomp().mid(jobcompBefore.size());
     QCOMPARE(int(added.count("Name=eddy-")), 4);
     QSet<QByteArray> names;

@@ -43,8 +43,7 @@ private:
     // fixed time (the guard's 100 ms ticks come late on a loaded machine).
     [[nodiscard]] static bool showAndWait(ElicitationDialog &d)
     {
-        d.show();
-        QTest::qWait(Eddy::AnswerPanel::GuardMs);
+        d.show(); // starts the guard (AnswerPanel::showEvent)
         return QTest::qWaitFor([&d] { return !d.panel()->isGuarded(); }, 10000);
     }
 };

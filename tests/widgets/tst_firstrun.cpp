@@ -97,7 +97,7 @@ void tst_FirstRun::restartsOnSamePort()
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 60000);
     // The same URL, so tasks stored against it keep polling; no second server record.
     QCOMPARE(ready.first().first().toString(), m_savedUrl);
-    QTest::qWait(200);
+    QTest::qWait(200); // negative check: no second server record turns up late
     QCOMPARE(engine.catalogue().servers().size(), 1);
     firstRun.server()->stop();
     QVERIFY(!firstRun.server()->isRunning());

@@ -144,7 +144,7 @@ void tst_Lineage::popupPreference()
         QVERIFY(!w.opensDialogsAutomatically());
         Q_EMIT engine.changesReady(changeWith(request(1))); // the one route of questions
         QCOMPARE(w.inboxModel()->pendingCount(), 1);
-        QTest::qWait(200);
+        QTest::qWait(200); // negative check: nothing pops up by itself
         QVERIFY(!w.currentDialog());
 
         popup->trigger(); // the menu item: the waiting question pops up
@@ -155,7 +155,7 @@ void tst_Lineage::popupPreference()
         w.currentDialog()->reject(); // "Later": it stays in the inbox and does not pop up again
         QTRY_VERIFY_WITH_TIMEOUT(!w.currentDialog(), 10000);
         QCOMPARE(w.inboxModel()->pendingCount(), 1);
-        QTest::qWait(AnswerPanel::GuardMs + 300);
+        QTest::qWait(AnswerPanel::GuardMs + 300); // negative check: it does not pop up again
         QVERIFY(!w.currentDialog());
     }
     {

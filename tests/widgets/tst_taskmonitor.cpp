@@ -159,7 +159,7 @@ void tst_TaskMonitor::fitFollowsTheFont()
     m_monitor->resize(3000, 400);
     const auto fit = [&](TaskMonitor *monitor, Qt::SortOrder order) {
         monitor->view()->sortByColumn(TaskTableModel::MessageColumn, order); // a fit follows
-        QTest::qWait(50);
+        QCoreApplication::sendPostedEvents(monitor, QEvent::MetaCall); // run the queued fit now
         return monitor->view()->horizontalHeader()->sectionSize(TaskTableModel::CaseColumn);
     };
     const int small = fit(m_monitor, Qt::AscendingOrder);
