@@ -749,6 +749,14 @@ bool TaskManager::progress(const EntryPtr &e, const std::string &message, int it
     return true;
 }
 
+bool TaskManager::attemptStands(Entry &e, int attempt)
+{
+    if (attempt >= 0 && std::size_t(attempt) != e.record.repairs.size())
+        return false; // an earlier attempt's: the task was answered meanwhile
+    e.running = false;
+    return !isTerminal(e.record.status); // cancelled meanwhile: terminal states never change
+}
+
 void TaskManager::finish(const EntryPtr &e,
                          TaskStatus status,
                          json result,
@@ -759,11 +767,8 @@ void TaskManager::finish(const EntryPtr &e,
     std::string id;
     {
         const std::unique_lock lock(m_mutex);
-        if (attempt >= 0 && std::size_t(attempt) != e->record.repairs.size())
-            return; // an earlier attempt's outcome: the task was answered meanwhile
-        e->running = false;
-        if (isTerminal(e->record.status))
-            return; // cancelled meanwhile: terminal states never change
+        if (!attemptStands(*e, attempt))
+            return;
         TaskRecord &r = e->record;
         id = r.id;
         r.status = status;

@@ -248,6 +248,9 @@ private:
              const std::string &message,
              const std::string &finding,
              int attempt);
+    // Under unique lock: whether a report for attempt (-1: any) still applies to the task, not
+    // answered meanwhile and not ended; its solver has stopped either way (running = false).
+    bool attemptStands(Entry &e, int attempt);
     void finish(const EntryPtr &e,
                 TaskStatus status,
                 nlohmann::json result,

@@ -36,10 +36,7 @@ void TaskManager::ask(const EntryPtr &e,
     std::string id;
     {
         const std::unique_lock lock(m_mutex);
-        if (attempt >= 0 && std::size_t(attempt) != e->record.repairs.size())
-            return; // an earlier attempt's question: the task was answered meanwhile
-        e->running = false;
-        if (isTerminal(e->record.status))
+        if (!attemptStands(*e, attempt))
             return;
         TaskRecord &r = e->record;
         id = r.id;
