@@ -320,15 +320,13 @@ QString casesTable(const SweepReportInput &in)
 
 QString questionStateText(const SweepReportInput::Question &q)
 {
-    if (q.state == QLatin1String("answered"))
-        return {};
-    if (q.state == QLatin1String("pending"))
-        return SweepReport::tr("not answered");
-    if (q.state == QLatin1String("answering"))
-        return SweepReport::tr("answer being sent");
-    if (q.state == QLatin1String("closed"))
-        return SweepReport::tr("closed without an answer");
-    return q.state;
+    switch (q.state) {
+    case Store::InputState::Answered: return {};
+    case Store::InputState::Pending: return SweepReport::tr("not answered");
+    case Store::InputState::Answering: return SweepReport::tr("answer being sent");
+    case Store::InputState::Closed: return SweepReport::tr("closed without an answer");
+    }
+    return {};
 }
 
 QString auditTrail(const SweepReportInput &in, SweepReport::Target target)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/vocab/outcome.h"
+#include "app/vocab/records.h"
 
 #include <QList>
 #include <QMetaType>
@@ -33,7 +34,7 @@ struct SweepReportInput
         QString message;    // what the server asked
         QString answer;     // the answer as given: "repair (smoothing_passes 5)", "decline"
         QString answeredBy; // the user's login name, eddyctl or the agent
-        QString state;      // pending, answering, answered, closed
+        Store::InputState state = Store::InputState::Pending;
         qint64 askedAtMs = 0;
         std::optional<qint64> answeredAtMs;
     };

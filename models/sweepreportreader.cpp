@@ -180,7 +180,7 @@ SweepReportInput SweepReportReader::fromRecords(const Records &r)
                 if (!q.answer.isEmpty() && q.state != Store::InputState::Pending)
                     out.answer = answerText(q.answer);
                 out.answeredBy = q.answeredBy;
-                out.state = Store::toText(q.state);
+                out.state = q.state;
                 out.askedAtMs = q.firstSeenAtMs;
                 out.answeredAtMs = q.answeredAtMs;
                 c.questions << out;

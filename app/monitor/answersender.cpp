@@ -58,9 +58,7 @@ void AnswerSender::send(qint64 taskId, const QString &key, const json &answer, i
         emit m_hub.inputAnswered(taskId, key, false, QStringLiteral("The task's server is not configured."));
         return;
     }
-    if (t->pattern == Pattern::Job)
-        return m_hub.m_jobs.answer(*t, key, answer);
-    m_hub.m_tasks.answer(*t, key, answer, attempt);
+    m_hub.followerFor(t->pattern).answer(*t, key, answer, attempt);
 }
 
 void AnswerSender::resume()

@@ -148,17 +148,14 @@ bool Engine::open(const QString &dbPath)
     // every journalled case that never got an answer is sent again with its key.
     const qint64 now = nowMs();
     const QList<Store::TaskRecord> live = m_store.liveTasks();
-    for (const Store::TaskRecord &t : live)
-        if (t.pattern == Pattern::Streamed)
-            m_streamed.reconcile(t);
+    m_streamed.reconcile(live); // each write its own commit: before the leases' transaction
     {
         // One transaction for every live task's lease: 10,000 single-statement commits took
         // about 0.4 s of the open (bench_store startup). Without it (another writer holds the
         // lock past the busy timeout) each lease commits on its own, as before.
         Store::Transaction leases(m_store.database());
         for (const Store::TaskRecord &t : live)
-            if (t.pattern != Pattern::Streamed)
-                trackLive(t, std::max(now, std::min(t.nextPollAtMs, now + 1000)));
+            follow(t, std::max(now, std::min(t.nextPollAtMs, now + 1000)));
         leases.commit();
     }
     for (const Store::CaseRecord &c : m_store.unsubmittedCases())
@@ -491,17 +488,27 @@ bool Engine::compactAgentMessages(qint64 sessionId,
 
 // ---------------------------------------------------------------- polling
 
-void Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs)
+Follower &Engine::followerFor(Pattern pattern)
+{
+    switch (pattern) {
+    case Pattern::Task: return m_tasks;
+    case Pattern::Streamed: return m_streamed;
+    case Pattern::Job: return m_jobs;
+    }
+    return m_tasks; // not reached: every pattern is named above
+}
+
+bool Engine::trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs,
+                       std::optional<PollScheduler::Ticks> ticks)
 {
     if (task.serverTaskId.isEmpty())
-        return;
+        return false;
     if (m_monitoring && m_sharing && !m_sharing->claimTask(task))
-        return; // another process polls it; its changes come through the database
+        return false; // another process polls it; its changes come through the database
     m_live.insert(task.id, task);
     m_byServerTaskId.insert(task.serverTaskId, task.id);
-    m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs, m_jobs.ticks(task));
-    if (task.pattern == Pattern::Task)
-        m_tasks.scheduleListen(task.serverId);
+    m_scheduler->add(task.id, task.serverId, task.pollIntervalMs, dueAtMs, ticks);
+    return true;
 }
 
 void Engine::armPollTimer()
@@ -523,15 +530,18 @@ void Engine::pumpPolls()
     if (!m_monitoring || !isOpen())
         return;
     const QList<qint64> due = m_scheduler->takeDue();
-    QMap<qint64, QList<qint64>> jobs; // server id -> due jobs: one batched status call each
+    // (pattern, server id) -> its due tasks, in due order: one hand-over each (a job adapter
+    // batches its status calls); tasks before jobs.
+    QMap<std::pair<Pattern, qint64>, QList<qint64>> byFollower;
     for (qint64 id : due) {
-        if (m_jobs.isJob(id))
-            jobs[m_live.value(id).serverId] << id;
+        const auto it = m_live.constFind(id);
+        if (it == m_live.constEnd())
+            m_scheduler->remove(id); // ended since it was scheduled
         else
-            m_tasks.poll(id);
+            byFollower[{it->pattern, it->serverId}] << id;
     }
-    for (auto it = jobs.cbegin(); it != jobs.cend(); ++it)
-        m_jobs.poll(it.key(), it.value());
+    for (auto it = byFollower.cbegin(); it != byFollower.cend(); ++it)
+        followerFor(it.key().first).poll(it.key().second, it.value());
     armPollTimer();
 }
 
@@ -656,20 +666,27 @@ void Engine::applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPus
     }
     if (terminal) {
         qCDebug(lcMonitor, "task %lld ended by %s", taskId, fromPush ? "push" : "poll");
-        const Store::TaskRecord done = t;
-        m_byServerTaskId.remove(done.serverTaskId);
-        m_live.erase(it);
-        m_scheduler->remove(taskId);
-        m_ttlWarned.remove(taskId);
-        m_noResultTries.remove(taskId);
-        m_wrongTask.remove(taskId);
-        m_fieldWarned.remove(taskId);
-        forgetOnClient(done);
-        m_lastX.remove(taskId);
-        qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toText(done.status)));
-        m_feed.queueFinished(done);
-        emit taskFinished(done);
+        qCInfo(lcMonitor, "task %lld finished: %s", taskId, qPrintable(Store::toText(t.status)));
+        finishTask(Store::TaskRecord(t)); // a copy: `t` lives in the registry it leaves
     }
+}
+
+void Engine::finishTask(const Store::TaskRecord &done)
+{
+    const auto it = m_live.find(done.id);
+    if (it == m_live.end())
+        return; // ended already
+    m_live.erase(it);
+    m_byServerTaskId.remove(done.serverTaskId);
+    m_scheduler->remove(done.id);
+    m_ttlWarned.remove(done.id);
+    m_noResultTries.remove(done.id);
+    m_wrongTask.remove(done.id);
+    m_fieldWarned.remove(done.id);
+    m_lastX.remove(done.id);
+    forgetOnClient(done);
+    m_feed.queueFinished(done);
+    emit taskFinished(done);
 }
 
 double Engine::lastX(qint64 taskId)
@@ -705,14 +722,9 @@ void Engine::markGone(qint64 taskId, const QString &why, bool unreliable)
                           : QStringLiteral("the server does not know this task (%1)").arg(why);
     t.finishedAtMs = nowMs();
     m_store.storeTaskUpdate(t, true, {});
-    m_byServerTaskId.remove(t.serverTaskId);
-    forgetOnClient(t);
-    m_live.erase(it);
-    m_scheduler->remove(taskId);
     m_feed.queueChange(t);
-    m_feed.queueFinished(t);
     qCWarning(lcMonitor, "task %lld is %s", taskId, qPrintable(Store::toText(t.status)));
-    emit taskFinished(t);
+    finishTask(t);
 }
 
 // ---------------------------------------------------------------- cancel and answers
@@ -729,36 +741,38 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
             emit operationFailed(QStringLiteral("There is no task %1; list tasks with eddyctl tasks.").arg(id));
             continue;
         }
-        if (t->isLive() && t->pattern == Pattern::Streamed) {
-            m_streamed.cancel(*t);
-            continue;
-        }
-        if (!t->isLive() || t->serverTaskId.isEmpty()) {
-            const QString msg =
-                t->isLive() ? QStringLiteral("Task %1 is a streamed call: the server gives no handle "
-                                             "to cancel it with; it ends when its stream ends.").arg(id)
-                            : QStringLiteral("Task %1 has already ended (%2); nothing to cancel.")
-                                  .arg(id).arg(Store::toText(t->status));
+        if (!t->isLive()) {
+            const QString msg = QStringLiteral("Task %1 has already ended (%2); nothing to cancel.")
+                                    .arg(id).arg(Store::toText(t->status));
             emit operationFailed(msg);
             emit cancelSent(id, false, msg);
             continue;
         }
-        m_store.setCancelRequested(id);
-        t->cancelRequested = true;
-        if (auto live = m_live.find(id); live != m_live.end())
-            live->cancelRequested = true;
-        m_feed.queueChange(*t);
-        ServerLink *l = link(t->serverId);
-        if (!l) {
-            emit cancelSent(id, false, QStringLiteral("The task's server is not configured."));
-            continue;
-        }
-        if (t->pattern == Pattern::Job) {
-            m_jobs.cancel(*t);
-            continue;
-        }
-        m_tasks.cancel(*t);
+        followerFor(t->pattern).cancel(*t);
     }
+}
+
+bool Engine::requestCancel(const Store::TaskRecord &task)
+{
+    const qint64 id = task.id;
+    if (task.serverTaskId.isEmpty()) {
+        const QString msg = QStringLiteral("Task %1 is a streamed call: the server gives no handle "
+                                           "to cancel it with; it ends when its stream ends.").arg(id);
+        emit operationFailed(msg);
+        emit cancelSent(id, false, msg);
+        return false;
+    }
+    m_store.setCancelRequested(id);
+    Store::TaskRecord shown = task;
+    shown.cancelRequested = true;
+    if (auto live = m_live.find(id); live != m_live.end())
+        live->cancelRequested = true;
+    m_feed.queueChange(shown);
+    if (!link(task.serverId)) {
+        emit cancelSent(id, false, QStringLiteral("The task's server is not configured."));
+        return false;
+    }
+    return true;
 }
 
 void Engine::cancelAnswered(qint64 taskId, const QString &failure)

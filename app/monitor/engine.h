@@ -5,6 +5,7 @@
 #include "app/monitor/catalogue.h"
 #include "app/monitor/changefeed.h"
 #include "app/monitor/changeset.h"
+#include "app/monitor/follower.h"
 #include "app/monitor/inputinbox.h"
 #include "app/monitor/jobfollower.h"
 #include "app/monitor/pollscheduler.h"
@@ -301,9 +302,24 @@ private:
     void pumpSubmissions(); // sends the unsent cases the sweeps' limits allow (sweepsubmitter.h)
     void pumpPolls();
     void armPollTimer();
+    // The follower of a pattern (follower.h): the one place the hub chooses by the pattern.
+    Follower &followerFor(Pattern pattern);
+    // A live task is followed by its pattern's follower from now on (Follower::follow).
+    void follow(const Store::TaskRecord &task, std::optional<qint64> dueAtMs)
+    {
+        followerFor(task.pattern).follow(task, dueAtMs);
+    }
     void applyState(qint64 taskId, const Mcp::TaskState &state, bool fromPush = false);
     // unreliable: the server's answers cannot be trusted (stored Lost with `why` as the message).
     void markGone(qint64 taskId, const QString &why, bool unreliable = false);
+    // The one end of a task in the registry (applyState, markGone): it leaves the registry, the
+    // scheduler and its server's client, and is announced (ChangeSet::finished, taskFinished()).
+    // Once: a task no longer in the registry is not ended again.
+    void finishTask(const Store::TaskRecord &done);
+    // The start every cancel with a handle shares (a task's, a job's): refused without one (a
+    // streamed row), else the task is stored and shown cancelRequested. False when it cannot be
+    // sent (cancelSent() said why).
+    bool requestCancel(const Store::TaskRecord &task);
     // A follower's cancel was answered: failure empty when the server took it (cancelSent()).
     void cancelAnswered(qint64 taskId, const QString &failure);
     // The engine stops following the task: its server's client forgets it too.
@@ -316,7 +332,10 @@ private:
     double lastX(qint64 taskId); // for a message without a counter
     void checkTtl();
     void checkIdle();
-    void trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs);
+    // The task joins the live registry and the poll scheduler (ticks: a job's shared ones).
+    // False when it is not followed here (no server task id, or another process polls it).
+    bool trackLive(const Store::TaskRecord &task, std::optional<qint64> dueAtMs,
+                   std::optional<PollScheduler::Ticks> ticks);
     // An exchange with the server was answered (a poll, a job status call, a listen stream,
     // tools/list, discovery, a tools/call). A server that was not Online is so now, and the
     // cases waiting for it to answer again are sent at once: those whose last tools/call got no

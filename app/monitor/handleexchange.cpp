@@ -130,7 +130,7 @@ HandleImportReport HandleExchange::importHandles(const QByteArray &fileContent,
         if (auto stored = m_hub.m_store.task(*id)) {
             m_hub.m_feed.queueChange(*stored);
             if (m_hub.m_monitoring)
-                m_hub.trackLive(*stored, now);
+                m_hub.follow(*stored, now);
         }
     }
     m_hub.armPollTimer();

@@ -108,6 +108,11 @@ bool JobFollower::adopt(const Store::CaseRecord &c, const json &callResult, bool
     return true;
 }
 
+void JobFollower::follow(const Store::TaskRecord &task, std::optional<qint64> dueAtMs)
+{
+    m_hub.trackLive(task, dueAtMs, ticks(task));
+}
+
 void JobFollower::poll(qint64 serverId, const QList<qint64> &due)
 {
     Engine::ServerLink *l = m_hub.link(serverId);
@@ -275,7 +280,7 @@ void JobFollower::finishPoll(qint64 taskId, const JobAdapter &a, const json &sta
     });
 }
 
-void JobFollower::answer(const Store::TaskRecord &t, const QString &key, const json &answer)
+void JobFollower::answer(const Store::TaskRecord &t, const QString &key, const json &answer, int)
 {
     const std::optional<JobAdapter> a = adapter(t.serverId);
     Engine::ServerLink *l = m_hub.link(t.serverId);
@@ -314,6 +319,8 @@ void JobFollower::answer(const Store::TaskRecord &t, const QString &key, const j
 
 void JobFollower::cancel(const Store::TaskRecord &t)
 {
+    if (!m_hub.requestCancel(t))
+        return;
     const std::optional<JobAdapter> a = adapter(t.serverId);
     Engine::ServerLink *l = m_hub.link(t.serverId);
     const qint64 id = t.id;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/monitor/follower.h"
 #include "app/monitor/jobadapter.h"
 #include "app/monitor/pollscheduler.h"
 #include "app/vocab/records.h"
@@ -20,7 +21,7 @@ class Engine;
 // takes several ids) and each answer is mapped onto a task state, so the hub (events, progress,
 // inbox, results, restart) treats it as a task. Lives on the engine's thread; the engine (its
 // hub) schedules the polls and stores what they bring.
-class JobFollower final
+class JobFollower final : public Follower
 {
     Q_DISABLE_COPY_MOVE(JobFollower)
 
@@ -42,10 +43,16 @@ public:
     bool isJob(qint64 taskId) const;
     // A job's shared ticks and backoff (its adapter's poll settings); none for a task.
     std::optional<PollScheduler::Ticks> ticks(const Store::TaskRecord &task);
+
+    // Follower: the job joins the hub's registry on its adapter's shared ticks.
+    void follow(const Store::TaskRecord &task, std::optional<qint64> dueAtMs) override;
     // The status calls for the server's due jobs.
-    void poll(qint64 serverId, const QList<qint64> &taskIds);
-    void answer(const Store::TaskRecord &t, const QString &key, const nlohmann::json &answer);
-    void cancel(const Store::TaskRecord &t);
+    void poll(qint64 serverId, const QList<qint64> &taskIds) override;
+    // Through the adapter's answer tool (refused, saying so, when it has none).
+    void answer(const Store::TaskRecord &t, const QString &key, const nlohmann::json &answer,
+                int attempt) override;
+    // Through the adapter's cancel tool (refused, saying so, when it has none).
+    void cancel(const Store::TaskRecord &t) override;
 
 private:
     void sendStatus(qint64 serverId, const JobAdapter &adapter, const QList<qint64> &ids);

@@ -177,12 +177,7 @@ void ServerLinks::relink(qint64 serverId)
         }
     }
     m_hub.m_scheduler->restartServer(serverId);
-    for (const Store::TaskRecord &t : std::as_const(m_hub.m_live)) {
-        if (t.serverId == serverId && t.pattern == Pattern::Task) {
-            m_hub.m_tasks.scheduleListen(serverId);
-            break;
-        }
-    }
+    m_hub.m_tasks.relinked(serverId);
     qCInfo(lcMonitor,
            "server %lld: its %s changed; requests go through a new client from now on",
            serverId,

@@ -239,7 +239,7 @@ void Sharing::takeUnheld()
             continue;
         qCInfo(lcMonitor, "task %lld: nobody polls it; polling it here", id);
         m_followed.remove(id);
-        m_engine.trackLive(*t, takenOverDueAt(*t, now));
+        m_engine.follow(*t, takenOverDueAt(*t, now));
         took = true;
     }
     // Answers left "answering" by a process that went away: sent again (the server ignores a

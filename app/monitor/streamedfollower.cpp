@@ -144,7 +144,14 @@ bool StreamedFollower::finished(const Store::CaseRecord &c, Mcp::CallJob *job)
     return true;
 }
 
-void StreamedFollower::reconcile(Store::TaskRecord t)
+void StreamedFollower::reconcile(const QList<Store::TaskRecord> &live)
+{
+    for (const Store::TaskRecord &t : live)
+        if (t.pattern == Pattern::Streamed)
+            reconcileOne(t);
+}
+
+void StreamedFollower::reconcileOne(Store::TaskRecord t)
 {
     // A streamed row is live only while a process holds its stream: this one's streams all ended
     // with its last close(), and one whose process is gone will never get its answer.
@@ -227,6 +234,14 @@ void StreamedFollower::cancel(const Store::TaskRecord &t)
                          emit m_hub.cancelSent(id, true, {});
                          m_hub.checkIdle();
                      });
+}
+
+void StreamedFollower::answer(const Store::TaskRecord &t, const QString &key, const json &, int)
+{
+    m_hub.m_inbox->answerSent(t.id, key, false);
+    emit m_hub.inputAnswered(t.id, key, false,
+                             QStringLiteral("Task %1 is a streamed call: the server gives no handle "
+                                            "to send an answer to.").arg(t.id));
 }
 
 QSet<Mcp::Job *> StreamedFollower::endForRemovedServer(qint64 serverId)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/monitor/follower.h"
 #include "app/vocab/records.h"
 
 #include <QHash>
@@ -24,7 +25,7 @@ class Engine;
 // through its notifications to its end (a result, an error, a loss, a cancel), and says what
 // became of the streams nobody holds any more. Lives on the engine's thread; the engine (its
 // hub) stores, reports and schedules for it.
-class StreamedFollower final
+class StreamedFollower final : public Follower
 {
     Q_DISABLE_COPY_MOVE(StreamedFollower)
 
@@ -38,17 +39,29 @@ public:
     // The call ended. False when the call was not streamed (or became a task after all: its
     // row is then a task's, and the hub follows it like one).
     bool finished(const Store::CaseRecord &c, Mcp::CallJob *job);
+
+    // Follower. A streamed row is followed only by the process holding its stream, from
+    // opened() on: nothing to resume (reconcile() ends the rows nobody holds) and nothing to
+    // poll (the registry never holds one).
+    void follow(const Store::TaskRecord &, std::optional<qint64>) override {}
+    void poll(qint64, const QList<qint64> &) override {}
+    // Refused, saying so: a streamed call has no handle to send an answer to.
+    void answer(const Store::TaskRecord &t, const QString &key, const nlohmann::json &answer,
+                int attempt) override;
     // Cancel of a streamed row: its call ends on the server's terms (the stream closed, or
     // notifications/cancelled first in 2025-11-25); the row ends cancelled.
-    void cancel(const Store::TaskRecord &t);
-    // On open: a stored streamed row whose stream nobody holds is lost.
-    void reconcile(Store::TaskRecord t);
+    void cancel(const Store::TaskRecord &t) override;
+
+    // On open, over the stored live rows: a streamed row whose stream nobody holds is lost.
+    void reconcile(const QList<Store::TaskRecord> &live);
     // On close: every stream this engine holds ends, its row stored lost.
     void closeAll();
     // The server was removed: its streams end saying so; the calls to end on the server's terms.
     QSet<Mcp::Job *> endForRemovedServer(qint64 serverId);
 
 private:
+    void reconcileOne(Store::TaskRecord t);
+
     struct Row
     {
         Store::TaskRecord task;

@@ -408,10 +408,10 @@ void SweepSubmitter::callFinished(const Store::CaseRecord &c, Mcp::CallJob *job,
     emit m_hub.caseSubmitted(c.id, t.id);
     m_hub.m_feed.queueChange(t);
     if (t.isLive()) {
-        m_hub.trackLive(t, t.nextPollAtMs);
+        m_hub.follow(t, t.nextPollAtMs);
     } else if (!t.serverTaskId.isEmpty() && t.result.isEmpty() && t.error.isEmpty()) {
         // A terminal seed carries no payload: fetch it once.
-        m_hub.trackLive(t, now);
+        m_hub.follow(t, now);
     } else {
         m_hub.m_feed.queueFinished(t);
         emit m_hub.taskFinished(t);

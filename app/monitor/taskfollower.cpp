@@ -10,6 +10,22 @@ TaskFollower::TaskFollower(Engine &hub)
 {
 }
 
+void TaskFollower::follow(const Store::TaskRecord &task, std::optional<qint64> dueAtMs)
+{
+    if (m_hub.trackLive(task, dueAtMs, std::nullopt))
+        scheduleListen(task.serverId);
+}
+
+void TaskFollower::relinked(qint64 serverId)
+{
+    for (const Store::TaskRecord &t : std::as_const(m_hub.m_live)) {
+        if (t.serverId == serverId && t.pattern == Pattern::Task) {
+            scheduleListen(serverId);
+            return;
+        }
+    }
+}
+
 void TaskFollower::scheduleListen(qint64 serverId)
 {
     if (!m_hub.m_monitoring)
@@ -94,7 +110,13 @@ void TaskFollower::startListen(qint64 serverId)
     });
 }
 
-void TaskFollower::poll(qint64 taskId)
+void TaskFollower::poll(qint64, const QList<qint64> &taskIds)
+{
+    for (qint64 taskId : taskIds)
+        pollOne(taskId);
+}
+
+void TaskFollower::pollOne(qint64 taskId)
 {
     const auto it = m_hub.m_live.constFind(taskId);
     if (it == m_hub.m_live.constEnd()) {
@@ -212,6 +234,8 @@ void TaskFollower::answer(const Store::TaskRecord &t, const QString &key, const 
 
 void TaskFollower::cancel(const Store::TaskRecord &t)
 {
+    if (!m_hub.requestCancel(t))
+        return;
     const qint64 id = t.id;
     Engine::ServerLink *l = m_hub.link(t.serverId);
     ++m_hub.m_answersInFlight;

@@ -89,11 +89,7 @@ inline InputRequestRecord readInput(Statement &st)
     r.taskId = st.int64(1);
     r.key = st.text(2);
     r.request = st.text(3);
-    const QString state = st.text(4);
-    r.state = state == QLatin1String("answered")    ? InputState::Answered
-              : state == QLatin1String("answering") ? InputState::Answering
-              : state == QLatin1String("closed")    ? InputState::Closed
-                                                    : InputState::Pending;
+    r.state = inputStateFromString(st.text(4)).value_or(InputState::Pending);
     r.answer = st.text(5);
     r.firstSeenAtMs = st.int64(6);
     r.answeredAtMs = st.optInt64(7);

@@ -56,6 +56,15 @@ QString toText(InputState state)
     return {};
 }
 
+std::optional<InputState> inputStateFromString(QStringView text)
+{
+    for (InputState state : {InputState::Pending, InputState::Answering, InputState::Answered,
+                             InputState::Closed})
+        if (text == toText(state))
+            return state;
+    return std::nullopt;
+}
+
 std::optional<qint64> TaskRecord::expiresAtMs() const
 {
     if (!ttlMs)

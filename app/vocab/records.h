@@ -172,7 +172,8 @@ struct ProgressSample
 // Closed: never to be answered (its server was removed from Eddy; a pending question is closed
 // with no answer, one being sent keeps the answer that was not sent).
 enum class InputState { Pending, Answering, Answered, Closed };
-QString toText(InputState state);
+QString toText(InputState state);                  // "pending", "answering", ...
+std::optional<InputState> inputStateFromString(QStringView text);
 
 struct InputRequestRecord
 {

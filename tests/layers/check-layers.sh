@@ -3,8 +3,8 @@
 # crosses a forbidden arrow (docs/design.md, "Layers are targets"). The build catches a wrong-way
 # call at link time; this catches what a header-only include or a module-qualified Qt include
 # (<QtWidgets/QWidget> resolves from the Qt include root every Qt target has) would slip past.
-# It also fails on a follow pattern ("streamed", "job") compared as a string outside app/vocab/:
-# code branches on Eddy::Pattern.
+# It also fails on a follow pattern ("streamed", "job") or a question's state ("answered", ...)
+# compared as a string outside app/vocab/: code branches on Eddy::Pattern and Store::InputState.
 #   check-layers.sh <source root> <Qt include root>        check the tree; exit 1 on a violation
 #   check-layers.sh --self-test <fixture dir> <Qt root>    check <fixture dir>/tree and compare the
 #                                                          report with <fixture dir>/expected.txt
@@ -135,6 +135,17 @@ from != "server" && from != "vocab" && !/^[ \t]*\/\// &&
     line = $0
     sub(/^[ \t]+/, "", line)
     printf "%s:%d: %s: a pattern compared as a string; compare Eddy::Pattern (app/vocab/pattern.h)\n", \
+        FILENAME, FNR, line
+    bad++
+    next
+}
+# The state of a question compared as a string: `q.state == QLatin1String("answered")`.
+from != "server" && from != "vocab" && !/^[ \t]*\/\// &&
+(/[Ss]tate[ \t]*[!=]=[ \t]*[A-Za-z0-9_:]*\(?[ \t]*u?"(pending|answering|answered|closed)"/ ||
+ /"(pending|answering|answered|closed)"\)?[ \t]*[!=]=[ \t]*[A-Za-z0-9_.>-]*[Ss]tate/) {
+    line = $0
+    sub(/^[ \t]+/, "", line)
+    printf "%s:%d: %s: a question state compared as a string; compare Store::InputState (app/vocab/records.h)\n", \
         FILENAME, FNR, line
     bad++
     next

@@ -50,7 +50,7 @@ SweepReportInput input()
                                                   i == 0 ? QStringLiteral("action = repair, smoothing_passes = 5")
                                                          : s_hostile,
                                                   i == 0 ? QStringLiteral("eddyctl") : QStringLiteral("grace \"g\""),
-                                                  QStringLiteral("answered"),
+                                                  Store::InputState::Answered,
                                                   1764902000000 + i,
                                                   1764902060000 + i};
         in.cases << c;
