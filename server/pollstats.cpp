@@ -28,7 +28,7 @@ TaskManager::Demand TaskManager::demand() const
         case TaskStatus::Cancelled: ++d.cancelled; break;
         }
         if (isTerminal(e->record.status)) {
-            d.resultsInMemory += e->cold || e->record.result.is_null() ? 0 : 1;
+            d.resultsInMemory += e->record.result.is_null() ? 0 : 1; // a cold task's is dropped
             continue;
         }
         if (e->pollIntervalMs > 0)

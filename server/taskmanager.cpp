@@ -592,17 +592,18 @@ void TaskManager::janitorLoop()
             const std::unique_lock lock(m_mutex);
             const std::int64_t now = nowMs();
             for (const auto &[id, e] : m_tasks) {
-                if (!isExpired(*e, now))
+                if (!isExpired(*e, now)) {
+                    if (e->stored && !e->cold
+                        && now - e->record.updatedMs >= m_options.resultsInMemoryMs)
+                        coolLocked(*e);
                     continue;
+                }
                 expired.push_back(id);
                 if (!e->running && FoamTool::isFoamTask(e->record.arguments))
                     folders.push_back(id);
             }
             for (const std::string &id : expired)
                 eraseLocked(id);
-            for (const auto &[id, e] : m_tasks)
-                if (e->stored && !e->cold && now - e->record.updatedMs >= m_options.resultsInMemoryMs)
-                    coolLocked(*e);
         }
         for (const std::string &id : expired) {
             const std::lock_guard persistLock(m_persistMutex);

@@ -196,7 +196,8 @@ private:
     // The task's record; a cold task's result is read from the store unless withResult is false.
     TaskRecord recordOf(const Entry &e, bool withResult = true) const; // under any lock
     // Cold tasks (sharedtasks.cpp): drops a stored finished task's result and rendering; puts
-    // the stored result into r (when it cannot be read, a tool error that says so; false).
+    // the stored result into r (when it cannot be read, r ends failed with an error that says
+    // so; false).
     void coolLocked(Entry &e);                  // under unique lock
     bool loadResult(TaskRecord &r) const;       // under any lock
     void markStored(Entry &e, const TaskRecord &written); // under unique lock
