@@ -12,13 +12,8 @@ HeapTrim::HeapTrim(QObject *parent)
     : QObject(parent)
 {
     m_timer.setInterval(kPeriodMs);
-    connect(&m_timer, &QTimer::timeout, this, &HeapTrim::trimNow);
+    connect(&m_timer, &QTimer::timeout, this, [] { malloc_trim(0); });
     m_timer.start();
-}
-
-void HeapTrim::trimNow()
-{
-    malloc_trim(0);
 }
 
 } // namespace Eddy::Monitor

@@ -19,8 +19,6 @@ class HeapTrim final : public QObject
 public:
     explicit HeapTrim(QObject *parent = nullptr);
 
-    static void trimNow();
-
 private:
     QTimer m_timer{this};
 };
