@@ -284,7 +284,7 @@ Measure bucketed(const Measure &raw, const QString &name, double bucketMin, Pick
     };
     for (size_t i = 0; i < raw.points.size(); ++i) {
         const QPointF p = raw.points[i];
-        const double pid = i < raw.pids.size() ? raw.pids[i] : 0.0;
+        const double pid = i < raw.pids.size() ? raw.pids[i] : std::nan("");
         if (!std::isfinite(p.y()) || !std::isfinite(pid))
             continue;
         const double start = std::floor(p.x() / bucketMin) * bucketMin;

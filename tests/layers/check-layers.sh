@@ -81,6 +81,13 @@ function exists(path,   line, ok) {
     close(path)
     return ok
 }
+# A vocabulary value compared as a string on the current line: says what to compare instead.
+function comparedAsString(what, instead,   line) {
+    line = $0
+    sub(/^[ \t]+/, "", line)
+    printf "%s:%d: %s: %s compared as a string; compare %s\n", FILENAME, FNR, line, what, instead
+    bad++
+}
 function report(file, line, text, from, to, allowed) {
     printf "%s:%d: %s: %s -> %s is a forbidden arrow (%s may include: %s)\n", \
         file, line, text, from, to, from, allowed
@@ -132,22 +139,14 @@ FNR == 1 {
 from != "server" && from != "vocab" && !/^[ \t]*\/\// &&
 (/pattern[ \t]*[!=]=[ \t]*[A-Za-z0-9_:]*\(?[ \t]*u?"/ ||
  /[!=]=[ \t]*[A-Za-z0-9_:]*\(?[ \t]*u?"(streamed|job)"/ || /"(streamed|job)"\)?[ \t]*[!=]=/) {
-    line = $0
-    sub(/^[ \t]+/, "", line)
-    printf "%s:%d: %s: a pattern compared as a string; compare Eddy::Pattern (app/vocab/pattern.h)\n", \
-        FILENAME, FNR, line
-    bad++
+    comparedAsString("a pattern", "Eddy::Pattern (app/vocab/pattern.h)")
     next
 }
 # The state of a question compared as a string: `q.state == QLatin1String("answered")`.
 from != "server" && from != "vocab" && !/^[ \t]*\/\// &&
 (/[Ss]tate[ \t]*[!=]=[ \t]*[A-Za-z0-9_:]*\(?[ \t]*u?"(pending|answering|answered|closed)"/ ||
  /"(pending|answering|answered|closed)"\)?[ \t]*[!=]=[ \t]*[A-Za-z0-9_.>-]*[Ss]tate/) {
-    line = $0
-    sub(/^[ \t]+/, "", line)
-    printf "%s:%d: %s: a question state compared as a string; compare Store::InputState (app/vocab/records.h)\n", \
-        FILENAME, FNR, line
-    bad++
+    comparedAsString("a question state", "Store::InputState (app/vocab/records.h)")
     next
 }
 /^[ \t]*#[ \t]*include[ \t]*[<"]/ {
