@@ -435,12 +435,12 @@ void McpHandler::registerChannel(const std::shared_ptr<SseChannel> &channel)
         const std::lock_guard lock(m_channelMutex);
         m_channels.insert(channel);
     }
-    m_tasks.addChannel(channel);
+    m_tasks.fanout().add(channel);
 }
 
 void McpHandler::unregisterChannel(const std::shared_ptr<SseChannel> &channel)
 {
-    m_tasks.removeChannel(channel);
+    m_tasks.fanout().remove(channel);
     const std::lock_guard lock(m_channelMutex);
     m_channels.erase(channel);
 }

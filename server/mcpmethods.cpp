@@ -314,11 +314,9 @@ void McpHandler::listen(HttpResponse &res, const Call &call)
         }
         if (!requireTasks(res, call))
             return;
-        for (const json &v : ids) {
-            TaskManager::Snapshot snap;
-            if (m_tasks.snapshot(v.get<std::string>(), call.tokenHash, snap))
+        for (const json &v : ids)
+            if (m_tasks.visible(v.get_ref<const std::string &>(), call.tokenHash))
                 accepted.insert(v.get<std::string>());
-        }
     }
     // How many ids a listener subscribes (never the ids): which ids a client follows by push.
     Log::debug("subscriptions/listen for " + std::to_string(accepted.size()) + " task(s)");
@@ -326,26 +324,17 @@ void McpHandler::listen(HttpResponse &res, const Call &call)
         sendError(res, 503, call.id, -32603, "The server is shutting down; listen again later");
         return;
     }
-    const std::string subscriptionId = idText(call.id);
-    auto channel = std::make_shared<SseChannel>(accepted, call.tokenHash, subscriptionId);
-    registerChannel(channel);
-
     json ackFilter = json::object();
     if (wantsTasks)
         ackFilter["taskIds"] = json(std::vector<std::string>(accepted.begin(), accepted.end()));
+    const std::string subscriptionId = idText(call.id);
+    auto channel = std::make_shared<SseChannel>(std::move(accepted), call.tokenHash, subscriptionId);
+    registerChannel(channel);
     std::string opening = SseChannel::frame(TaskJson::dump(
         {{"jsonrpc", "2.0"},
          {"method", "notifications/subscriptions/acknowledged"},
          {"params", {{"_meta", {{"io.modelcontextprotocol/subscriptionId", call.id}}},
                      {"notifications", ackFilter}}}}));
-    // The current state of each task follows the ack, so a listener needs no extra poll.
-    for (const std::string &id : accepted) {
-        std::string fragment;
-        if (m_tasks.appendDetail(id, call.tokenHash, fragment))
-            opening += SseChannel::frame(
-                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{\"_meta\":{"
-                "\"io.modelcontextprotocol/subscriptionId\":" + subscriptionId + "}," + fragment + "}}");
-    }
     const json closing = {{"jsonrpc", "2.0"}, {"id", call.id},
                           {"result", {{"resultType", "complete"},
                                       {"_meta", {{"io.modelcontextprotocol/subscriptionId", call.id}}}}}};
@@ -353,14 +342,23 @@ void McpHandler::listen(HttpResponse &res, const Call &call)
     res.set_header("Cache-Control", "no-cache");
     res.set_header("X-Accel-Buffering", "no");
     auto opened = std::make_shared<bool>(false);
+    // The current state of each task follows the ack, so a listener needs no extra poll. It is
+    // rendered a batch at a time as the stream is written: a stream of 10,000 tasks with their
+    // questions would otherwise hold tens of MB for as long as it stays open.
+    channel->beginCatchUp();
     res.set_chunked_content_provider(
         "text/event-stream",
-        [channel, opening, closing, opened,
+        [this, channel, opening = std::move(opening), closing, opened,
          keepAlive = std::chrono::milliseconds(m_options.sseKeepAliveMs)](std::size_t,
                                                                           StreamSink &sink) {
             if (!*opened) {
                 *opened = true;
                 return sink.write(opening.data(), opening.size());
+            }
+            if (channel->catchingUp() && !channel->isClosed()) {
+                std::string batch;
+                m_tasks.fanout().catchUp(*channel, 64, batch);
+                return batch.empty() || sink.write(batch.data(), batch.size());
             }
             bool changed = false;
             auto events = channel->wait(keepAlive, changed);

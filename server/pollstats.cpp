@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <malloc.h>
+
 namespace Eddy::Server {
 
 TaskManager::Demand TaskManager::demand() const
@@ -77,6 +79,14 @@ void PollStats::stop()
     write();
 }
 
+std::int64_t PollStats::heapInUseKb()
+{
+    // Every arena's chunks in use plus the blocks mapped on their own: what the process holds,
+    // whatever the allocator keeps of freed memory (which RSS also counts).
+    const struct mallinfo2 m = mallinfo2();
+    return std::int64_t((m.uordblks + m.hblkhd) / 1024);
+}
+
 void PollStats::write()
 {
     // The rate of the last interval stands for the whole interval: the file is written once a
@@ -90,7 +100,8 @@ void PollStats::write()
                                   {"tasks", d.tasks},        {"working", d.working},
                                   {"queued", d.queued},      {"input_required", d.inputRequired},
                                   {"completed", d.completed}, {"failed", d.failed},
-                                  {"cancelled", d.cancelled}, {"results_in_memory", d.resultsInMemory}};
+                                  {"cancelled", d.cancelled}, {"results_in_memory", d.resultsInMemory},
+                                  {"heap_in_use_kb", heapInUseKb()}};
     std::string error;
     if (!CaseFolder::writeAtomically(m_path, stats.dump() + "\n", error))
         Log::warn("--stats-file: " + error);

@@ -21,6 +21,9 @@ public:
     // Every tasks/get answered with a task (either era, fast or slow path).
     static void countPoll() { s_polls.fetch_add(1, std::memory_order_relaxed); }
     static std::uint64_t polls() { return s_polls.load(std::memory_order_relaxed); }
+    // The heap the process holds in chunks in use (glibc mallinfo2), in KB: unlike RSS, not
+    // raised by freed memory the allocator keeps.
+    static std::int64_t heapInUseKb();
 
     PollStats(const TaskManager &tasks, std::string path);
     ~PollStats(); // stops the thread after one last write

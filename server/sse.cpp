@@ -32,6 +32,21 @@ bool SseChannel::isClosed() const
     return m_closed;
 }
 
+std::deque<std::string> SseChannel::takeQueued()
+{
+    const std::lock_guard lock(m_mutex);
+    std::deque<std::string> out;
+    out.swap(m_queue);
+    return out;
+}
+
+std::string SseChannel::taskNotification(const std::string &fragment) const
+{
+    return "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{"
+           "\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":"
+           + m_subscriptionIdJson + "}," + fragment + "}}";
+}
+
 std::deque<std::string> SseChannel::wait(std::chrono::milliseconds timeout, bool &changed)
 {
     std::unique_lock lock(m_mutex);

@@ -32,6 +32,16 @@ public:
 
     // Called by TaskManager on a change of a wanted task; payload may be empty (wake only).
     void push(std::string payload);
+    // Takes what is queued without waiting (TaskFanout::catchUp).
+    std::deque<std::string> takeQueued();
+    // A notifications/tasks message for this stream around a task's DetailedTask members.
+    std::string taskNotification(const std::string &fragment) const;
+    // The catch-up of a listen stream: every wanted task's state, sent once after the
+    // acknowledgement, a batch at a time (TaskFanout::catchUp). Used by the stream's own
+    // thread only.
+    void beginCatchUp() { m_catchUp = m_taskIds.begin(); m_catchingUp = true; }
+    bool catchingUp() const { return m_catchingUp && m_catchUp != m_taskIds.end(); }
+    const std::string &takeNextToCatchUp() { return *m_catchUp++; }
     // Ends the stream (server shutdown).
     void close();
     bool isClosed() const;
@@ -52,6 +62,8 @@ private:
     std::deque<std::string> m_queue;
     bool m_changed = false;
     bool m_closed = false;
+    std::set<std::string>::const_iterator m_catchUp;
+    bool m_catchingUp = false;
 };
 
 } // namespace Eddy::Server

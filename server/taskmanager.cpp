@@ -37,6 +37,9 @@ std::string idempotencySlot(const std::string &tokenHash, const std::string &key
 
 TaskManager::TaskManager(TaskStore &store, const ServerOptions &options)
     : m_store(store), m_options(options)
+    , m_fanout([this](const std::string &id, std::string &fragment, std::string &owner) {
+        return renderForFanout(id, fragment, owner);
+    })
 {}
 
 TaskManager::~TaskManager()
@@ -300,54 +303,18 @@ bool TaskManager::persist(const std::string &id)
 
 void TaskManager::notify(const std::string &id)
 {
-    // The channel lock is taken before the task's state is read: two threads notifying the same
-    // task (a worker's "working" and the janitor's or a cancel's terminal state) then push in
-    // the order they read, so a listener never sees "working" after "completed".
-    const std::lock_guard channelLock(m_channelMutex);
-    std::string fragment;
-    std::string owner;
-    {
-        const std::shared_lock lock(m_mutex);
-        const auto it = m_tasks.find(id);
-        if (it == m_tasks.end())
-            return;
-        appendFragment(*it->second, fragment);
-        owner = it->second->record.tokenHash;
-    }
-    for (auto it = m_channels.begin(); it != m_channels.end();) {
-        const auto channel = it->lock();
-        if (!channel) {
-            it = m_channels.erase(it);
-            continue;
-        }
-        ++it;
-        if (!channel->wants(id) || channel->tokenHash() != owner)
-            continue;
-        if (channel->subscriptionIdJson().empty()) {
-            channel->push({});
-            continue;
-        }
-        channel->push("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{"
-                      "\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":"
-                      + channel->subscriptionIdJson() + "}," + fragment + "}}");
-    }
+    m_fanout.notify(id);
 }
 
-void TaskManager::addChannel(const std::shared_ptr<SseChannel> &channel)
+bool TaskManager::renderForFanout(const std::string &id, std::string &fragment, std::string &owner) const
 {
-    const std::lock_guard lock(m_channelMutex);
-    m_channels.push_back(channel);
-}
-
-void TaskManager::removeChannel(const std::shared_ptr<SseChannel> &channel)
-{
-    const std::lock_guard lock(m_channelMutex);
-    m_channels.erase(std::remove_if(m_channels.begin(), m_channels.end(),
-                                    [&](const std::weak_ptr<SseChannel> &w) {
-                                        const auto c = w.lock();
-                                        return !c || c == channel;
-                                    }),
-                     m_channels.end());
+    const std::shared_lock lock(m_mutex);
+    const auto it = m_tasks.find(id);
+    if (it == m_tasks.end())
+        return false;
+    appendFragment(*it->second, fragment);
+    owner = it->second->record.tokenHash;
+    return true;
 }
 
 bool TaskManager::create(const json &arguments, const std::string &tokenHash, bool legacy,
@@ -452,6 +419,12 @@ bool TaskManager::appendDetail(std::string_view id, const std::string &tokenHash
     else
         shared = (*e)->fragment;
     return true;
+}
+
+bool TaskManager::visible(std::string_view id, const std::string &tokenHash) const
+{
+    const std::shared_lock lock(m_mutex);
+    return lookupVisible(id, tokenHash) != nullptr;
 }
 
 bool TaskManager::snapshot(const std::string &id, const std::string &tokenHash,

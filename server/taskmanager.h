@@ -5,6 +5,7 @@
 // fan-out of changes to SSE channels. Thread-safe; HTTP threads call in, workers call back.
 
 #include "server/serveroptions.h"
+#include "server/taskfanout.h"
 #include "server/taskrecord.h"
 
 #include <nlohmann/json.hpp>
@@ -74,6 +75,8 @@ public:
                      std::string &out,
                      std::shared_ptr<const std::string> &shared) const;
     bool snapshot(const std::string &id, const std::string &tokenHash, Snapshot &out) const;
+    // Whether the token sees task `id` (nothing is copied or read from the store).
+    bool visible(std::string_view id, const std::string &tokenHash) const;
     // Applies inputResponses; unknown or already-answered keys are ignored. False: no such task.
     bool update(const std::string &id, const std::string &tokenHash,
                 const nlohmann::json &inputResponses);
@@ -92,8 +95,8 @@ public:
     };
     Demand demand() const;
 
-    void addChannel(const std::shared_ptr<SseChannel> &channel);
-    void removeChannel(const std::shared_ptr<SseChannel> &channel);
+    // Open SSE streams: changes of their tasks, and a listen stream's catch-up.
+    TaskFanout &fanout() { return m_fanout; }
 
     static std::int64_t nowMs();
 
@@ -216,6 +219,7 @@ private:
     CancelOutcome
     cancelHeld(const std::string &id, const std::string &tokenHash, Snapshot &after, int &attempt);
     void notify(const std::string &id);
+    bool renderForFanout(const std::string &id, std::string &fragment, std::string &owner) const;
     void workerLoop();
     void janitorLoop();
     void runCase(const std::string &id);
@@ -284,8 +288,7 @@ private:
     std::mutex m_catchUpMutex;  // one catch-up at a time, held until its changes are applied
     std::int64_t m_seenSeq = 0; // the highest store change number taken in
 
-    std::mutex m_channelMutex;
-    std::vector<std::weak_ptr<SseChannel>> m_channels;
+    TaskFanout m_fanout;
 
     std::atomic<bool> m_stopping{false};
     std::int64_t m_startedMs = 0; // when start() began loading the store

@@ -6,6 +6,10 @@
 // It also does not hold every finished case's result for the task's whole ttlMs (found by
 // bench/soak: about 10 MB an hour at a few hundred finished cases an hour): after
 // --results-in-memory-ms the result is read from the store, byte for byte the same.
+//
+// And an open listen stream holds no copy of the states it sent when it opened (found by
+// bench/soak: a client that reopened its stream over 9,700 tasks, each waiting with its mesh
+// question, cost the server tens of MB for as long as each stream stayed open).
 
 #include "tests/common/testserver.h"
 #include "tests/server/mcptestclient.h"
@@ -51,6 +55,7 @@ class tst_ServerMemory : public QObject
 private slots:
     void largeCasesGiveTheirMemoryBack();
     void finishedResultsAreReadFromTheStore();
+    void openStreamsHoldNoCopyOfTheirTasks();
 };
 
 void tst_ServerMemory::largeCasesGiveTheirMemoryBack()
@@ -126,6 +131,75 @@ void tst_ServerMemory::finishedResultsAreReadFromTheStore()
     McpTestClient after(server.url());
     for (size_t i = 0; i < ids.size(); ++i)
         QCOMPARE(after.getTask(ids[i]).result().dump(), seen[i].dump());
+}
+
+void tst_ServerMemory::openStreamsHoldNoCopyOfTheirTasks()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString stats = dir.filePath(QStringLiteral("stats.json"));
+    Eddy::Test::TestServer server;
+    QVERIFY2(server.start({"--workers", "2", "--stats-file", stats}), qPrintable(server.errorString()));
+    McpTestClient client(server.url());
+    // Tasks that wait on their mesh question: a few KB each, the soak's case.
+    constexpr int kTasks = 1500;
+    std::vector<std::string> ids;
+    for (int i = 0; i < kTasks; ++i) {
+        ids.push_back(client.createTask({{"grid", 8}, {"max_iterations", 200}, {"reynolds", 1 + i}, {"force_mesh_defect", true}}));
+        QVERIFY(!ids.back().empty());
+    }
+    for (const std::string &id : {ids.front(), ids.back()})
+        QCOMPARE(client.waitForTask(id, [](const json &t) { return t.value("status", "") != "working"; }, 120000)
+                     .value("status", ""),
+                 std::string("input_required"));
+    const json params = {{"_meta", McpTestClient::meta()}, {"notifications", {{"taskIds", ids}}}};
+    const auto listenTo = [&](Eddy::Test::SseReader &reader, int n) {
+        reader.start(client.url(), json{{"jsonrpc", "2.0"}, {"id", n}, {"method", "subscriptions/listen"}, {"params", params}}.dump(),
+                     client.headersFor("subscriptions/listen", params));
+    };
+    const auto caughtUp = [](const Eddy::Test::SseReader &reader) {
+        int questions = 0;
+        for (const json &e : reader.events())
+            questions += e.value("method", "") == "notifications/tasks" && e["params"].value("status", "") == "input_required";
+        return questions;
+    };
+    // One stream read to its end first: whatever the server allocates once for streams is then
+    // in the baseline, and its length is what one stream would hold if it kept a copy.
+    Eddy::Test::SseReader first;
+    listenTo(first, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(caughtUp(first), kTasks, 60000);
+    const qint64 streamKb = qint64(first.rawText().size()) / 1024;
+    // The heap in use (the stats file, once a second), not RSS: each stream's thread keeps
+    // freed memory in its own malloc arena, which RSS counts and the janitor trims each minute.
+    const auto heapKbAfterNextWrite = [&] {
+        const qint64 since = statOf(stats, "now_ms");
+        return QTest::qWaitFor([&] { return statOf(stats, "now_ms") > since; }, 10000) ? statOf(stats, "heap_in_use_kb")
+                                                                                        : qint64(-1);
+    };
+    const qint64 before = heapKbAfterNextWrite();
+    QVERIFY(before > 0);
+
+    constexpr int kStreams = 8;
+    std::vector<std::unique_ptr<Eddy::Test::SseReader>> readers;
+    for (int i = 1; i <= kStreams; ++i) {
+        readers.push_back(std::make_unique<Eddy::Test::SseReader>());
+        listenTo(*readers.back(), i);
+    }
+    for (const auto &r : readers)
+        QTRY_COMPARE_WITH_TIMEOUT(caughtUp(*r), kTasks, 60000);
+    const qint64 after = heapKbAfterNextWrite();
+    QVERIFY(after > 0);
+    const qint64 grown = after - before;
+    qInfo("one stream's catch-up: %lld KB; %d more open streams: heap in use %+lld KB", streamKb, kStreams, grown);
+    // A copy per stream would add kStreams * streamKb; what each stream keeps is the ids it
+    // carries (a few hundred bytes each).
+    QVERIFY2(grown < kStreams * streamKb / 3,
+             qPrintable(QStringLiteral("%1 open streams over %2 waiting tasks grew the server by %3 MB; one stream's "
+                                       "catch-up is %4 MB")
+                            .arg(kStreams).arg(kTasks).arg(grown / 1024.0, 0, 'f', 1).arg(streamKb / 1024.0, 0, 'f', 1)));
+    for (const auto &r : readers)
+        r->requestStop();
+    first.stop();
 }
 
 QTEST_GUILESS_MAIN(tst_ServerMemory)
