@@ -32,6 +32,18 @@ ServerLinks::ServerLinks(Engine &hub)
 
 ServerLinks::~ServerLinks() = default; // the engine closed it
 
+void ServerLink::endListens(QObject *hub)
+{
+    for (QPointer<Mcp::Listen> *stream : {&listen, &listenNew}) {
+        if (Mcp::Listen *old = stream->data()) {
+            stream->clear();
+            old->disconnect(hub);
+            old->deleteLater(); // closes the stream
+        }
+    }
+    listenIds.clear();
+}
+
 void ServerLinks::open()
 {
     close();
@@ -43,6 +55,7 @@ void ServerLinks::close()
 {
     for (ServerLink *l : std::as_const(m_links)) {
         delete l->listen.data();
+        delete l->listenNew.data();
         delete l->listenTimer;
         // Before the HTTP client: a client may end its session through it (best effort),
         // and a client left behind would hold a deleted HTTP client until the engine goes.
@@ -63,11 +76,7 @@ void ServerLinks::drop(qint64 serverId)
         return;
     ServerLink *l = *it;
     m_links.erase(it);
-    if (l->listen) { // its stream carried only this server's tasks
-        Mcp::Listen *listen = l->listen.data();
-        listen->disconnect(&m_hub);
-        listen->deleteLater(); // closes the stream
-    }
+    l->endListens(&m_hub); // its streams carried only this server's tasks
     delete l->listenTimer;
     // Submissions waiting for its tools hear that it is gone.
     const auto waiting = std::move(l->waitingForTools);
@@ -155,12 +164,7 @@ void ServerLinks::relink(qint64 serverId)
     if (!moved)
         return; // its name: nothing the client holds
     // The listen stream is the old client's: reopened through the new one.
-    if (l->listen) {
-        Mcp::Listen *listen = l->listen.data();
-        l->listen.clear();
-        listen->disconnect(&m_hub);
-        listen->deleteLater(); // closes the stream
-    }
+    l->endListens(&m_hub);
     l->listenUnsupported = false;
     l->listenFailures = 0;
     l->toolsFetched = false; // listed again from the new address (the stored list is kept)

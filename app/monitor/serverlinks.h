@@ -5,6 +5,7 @@
 
 #include <QHash>
 #include <QPointer>
+#include <QSet>
 
 #include <nlohmann/json.hpp>
 
@@ -32,9 +33,16 @@ struct ServerLink
     bool fetchingTools = false;
     std::vector<std::function<void(const nlohmann::json &, const QString &)>> waitingForTools;
     Engine::ServerState state = Engine::ServerState::Unknown;
-    // Pushes only accelerate polling: one listen stream per server over its live tasks, reopened
-    // (debounced) when that set grows; given up when the server cannot listen.
+    // Pushes only accelerate polling: a listen stream per server over its live tasks, given up
+    // when the server cannot listen. Each opened stream makes the server send the state of every
+    // task it names, so tasks that arrive later join a second, small stream (reopened, debounced,
+    // as that set grows) and both are folded into one when the second grows past an eighth of
+    // the first's live tasks (TaskFollower::startListen).
     QPointer<Mcp::Listen> listen;
+    QSet<QString> listenIds;         // the server task ids `listen` carries
+    QPointer<Mcp::Listen> listenNew; // live tasks not in listenIds
+    // Closes both streams without telling the hub (a new client, or the server removed).
+    void endListens(QObject *hub);
     QTimer *listenTimer = nullptr;
     bool listenUnsupported = false;
     int listenFailures = 0;

@@ -62,21 +62,44 @@ void TaskFollower::startListen(qint64 serverId)
     // MCP tasks only: a job is followed by its adapter's status calls alone (a server that
     // offers job tools may still answer subscriptions/listen for the same ids, and a push would
     // end the job without its result tool).
-    std::vector<std::string> ids;
+    QSet<QString> live;
     for (const Store::TaskRecord &t : std::as_const(m_hub.m_live))
         if (t.serverId == serverId && t.pattern == Pattern::Task)
-            ids.push_back(t.serverTaskId.toStdString());
-    if (l->listen) {
-        Mcp::Listen *old = l->listen.data();
-        l->listen.clear();
+            live.insert(t.serverTaskId);
+    QSet<QString> added = live - l->listenIds;
+    const qsizetype carried = live.size() - added.size();
+    if (l->listen && added.isEmpty())
+        return; // every live task is carried (a stream for tasks that have all ended can stay)
+    // A stream makes the server send the state of every task it names: tasks that arrived since
+    // the first stream opened go on a second, small one, and both become one stream when the
+    // second would carry more than an eighth of the first's live tasks.
+    if (l->listen && added.size() <= carried / 8) {
+        openListen(serverId, added, true);
+        return;
+    }
+    l->endListens(&m_hub);
+    l->listenIds = live;
+    openListen(serverId, live, false);
+}
+
+void TaskFollower::openListen(qint64 serverId, const QSet<QString> &ids, bool addedOnly)
+{
+    Engine::ServerLink *l = m_hub.link(serverId);
+    QPointer<Mcp::Listen> &slot = addedOnly ? l->listenNew : l->listen;
+    if (Mcp::Listen *old = slot.data()) {
+        slot.clear();
         old->disconnect(&m_hub);
         old->deleteLater(); // closes the stream
     }
-    if (ids.empty())
+    if (ids.isEmpty())
         return;
-    Mcp::Listen *listen = l->client->listen(std::move(ids));
+    std::vector<std::string> wire;
+    wire.reserve(size_t(ids.size()));
+    for (const QString &id : ids)
+        wire.push_back(id.toStdString());
+    Mcp::Listen *listen = l->client->listen(std::move(wire));
     listen->setParent(&m_hub);
-    l->listen = listen;
+    slot = listen;
     QObject::connect(listen, &Mcp::Listen::taskNotification, &m_hub, [this](const Mcp::TaskState &state) {
         const auto it = m_hub.m_byServerTaskId.constFind(QString::fromStdString(state.taskId));
         if (it == m_hub.m_byServerTaskId.constEnd())
@@ -92,9 +115,14 @@ void TaskFollower::startListen(qint64 serverId)
     });
     QObject::connect(listen, &Mcp::Listen::closed, &m_hub, [this, serverId, listen](const Mcp::Error &error) {
         Engine::ServerLink *l = m_hub.link(serverId);
-        if (!l || l->listen != listen)
+        if (!l || (l->listen != listen && l->listenNew != listen))
             return;
-        l->listen.clear();
+        if (l->listen == listen) {
+            l->listen.clear();
+            l->listenIds.clear(); // the next stream carries every live task again
+        } else {
+            l->listenNew.clear();
+        }
         listen->deleteLater();
         if (error.kind() == Mcp::Error::Kind::Aborted)
             return;
@@ -103,6 +131,7 @@ void TaskFollower::startListen(qint64 serverId)
         if (error.kind() == Mcp::Error::Kind::Protocol || error.code() == Mcp::ErrorCode::MethodNotFound
             || ++l->listenFailures > 5) {
             l->listenUnsupported = true;
+            l->endListens(&m_hub);
             qCInfo(lcMonitor) << "no task pushes from this server; polling only:" << error.message();
             return;
         }

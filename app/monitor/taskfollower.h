@@ -3,6 +3,9 @@
 #include "app/monitor/follower.h"
 #include "app/vocab/records.h"
 
+#include <QSet>
+#include <QString>
+
 #include <nlohmann/json.hpp>
 
 namespace Eddy::Mcp {
@@ -46,6 +49,9 @@ public:
 private:
     void pollOne(qint64 taskId);
     void startListen(qint64 serverId);
+    // Opens the server's first stream over ids or, addedOnly, its second (closing the one it
+    // replaces).
+    void openListen(qint64 serverId, const QSet<QString> &ids, bool addedOnly);
     void wrongTaskAnswer(qint64 taskId, const Mcp::Error &e);
 
     Engine &m_hub;

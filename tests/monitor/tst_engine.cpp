@@ -6,6 +6,7 @@
 #include "app/monitor/engine.h"
 #include "app/net/httpclient.h"
 #include "app/store/taskstore.h"
+#include "tests/common/serverlog.h"
 #include "tests/common/testserver.h"
 
 #include <QRegularExpression>
@@ -30,6 +31,7 @@ private slots:
     void catalogueReadsWhatIsStored();
     void ttlWarningForTaskAtRisk();
     void pushesAccelerateSlowPolls();
+    void laterTasksJoinASmallStream();
     void firstChangeIsNotBatched();
     void snapshotInChunks();
     void answerInFlightWhenTaskEndedStaysAnswered();
@@ -220,6 +222,64 @@ void tst_Engine::pushesAccelerateSlowPolls()
     QVERIFY(!t->result.isEmpty());
     // Only the listen request (and at most a poll or two at 20 s) went out meanwhile.
     QVERIFY2(engine.requestsSent() - requestsAfterSubmit <= 4, qPrintable(QString::number(engine.requestsSent() - requestsAfterSubmit)));
+}
+
+void tst_Engine::laterTasksJoinASmallStream()
+{
+    // Each listen stream makes the server send the state of every task it names, so a task
+    // submitted later must not reopen the stream over every task already followed: it joins a
+    // second stream of its own, and both become one only when the newcomers outgrow an eighth of
+    // the first. Every case stops at a mesh question and waits, so the live set is exact; polls
+    // are asked for once a minute, so each question and each end seen here came by push, on
+    // whichever stream carried the task.
+    TestServer slow;
+    QVERIFY2(slow.start({QStringLiteral("--workers"), QStringLiteral("2"), QStringLiteral("--poll-interval-ms"), QStringLiteral("60000"),
+                         QStringLiteral("--log-level"), QStringLiteral("debug")}),
+             qPrintable(slow.errorString()));
+    const auto listens = [&] {
+        QList<int> sizes;
+        for (const Test::LogLine &l : Test::serverLines(slow.standardError(), QStringLiteral("subscriptions/listen")))
+            sizes << l.rest.section(QLatin1Char(' '), 0, 0).toInt();
+        return sizes;
+    };
+    Monitor::Engine engine;
+    QSignalSpy submitted(&engine, &Monitor::Engine::caseSubmitted);
+    QSignalSpy asked(&engine, &Monitor::Engine::inputRequested);
+    QSignalSpy finished(&engine, &Monitor::Engine::taskFinished);
+    QVERIFY(engine.open(m_dir.filePath(QStringLiteral("streams.sqlite"))));
+    const qint64 sid = engine.addServer(slow.url());
+    const auto parkedCase = [](int reynolds) {
+        return QStringLiteral(R"({"reynolds":%1,"grid":8,"max_iterations":200,"force_mesh_defect":true})").arg(reynolds).toUtf8();
+    };
+    engine.submitSweep(sid, R"({"tool":"run_cfd_case","fixed":{"grid":8,"max_iterations":200,"force_mesh_defect":true},
+        "vary":{"reynolds":{"range":{"from":1,"to":16,"step":1}}},"concurrency":16})", std::nullopt);
+    QTRY_COMPARE_WITH_TIMEOUT(submitted.size(), 16, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(asked.size(), 16, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(listens().constLast(), 16, 30000);
+    const qsizetype before = listens().size();
+
+    engine.callOnce(sid, QStringLiteral("run_cfd_case"), parkedCase(17), std::nullopt);
+    QTRY_COMPARE_WITH_TIMEOUT(asked.size(), 17, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(listens().size() > before, 30000);
+    QCOMPARE(listens().mid(before), QList<int>{1}); // the newcomer alone, not all 17
+
+    // Three more: with the one before, more than an eighth of the first stream's 16, so one
+    // stream over all 20 again.
+    for (int reynolds : {18, 19, 20})
+        engine.callOnce(sid, QStringLiteral("run_cfd_case"), parkedCase(reynolds), std::nullopt);
+    QTRY_COMPARE_WITH_TIMEOUT(asked.size(), 20, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(listens().constLast(), 20, 30000);
+    const QList<int> opened = listens().mid(before);
+    QVERIFY2(std::all_of(opened.begin(), opened.end() - 1, [](int n) { return n < 4; }), qPrintable(QDebug::toString(opened)));
+
+    for (const auto &args : std::as_const(asked)) {
+        const auto q = args.at(0).value<Store::InputRequestRecord>();
+        engine.answerInput(q.taskId, q.key, R"({"action":"accept","content":{"action":"repair"}})");
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 20, 120000);
+    for (const auto &args : std::as_const(submitted))
+        QCOMPARE(engine.catalogue().task(args.at(1).toLongLong())->status, Store::TaskStatus::Completed);
+    QVERIFY(engine.pushesReceived() >= 40); // a question and an end for each
 }
 
 void tst_Engine::firstChangeIsNotBatched()
