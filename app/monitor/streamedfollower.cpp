@@ -105,7 +105,7 @@ bool StreamedFollower::finished(const Store::CaseRecord &c, Mcp::CallJob *job)
             qCWarning(lcMonitor) << "cannot store task" << t.id << ":" << m_hub.m_store.lastError();
         if (auto stored = m_hub.m_store.task(t.id))
             t = *stored;
-        m_hub.m_feed.queueChange(t);
+        m_hub.m_feed.queueFinished(t);
         qCInfo(lcMonitor, "task %lld: streamed call ended, its server was removed", t.id);
         emit m_hub.taskFinished(t);
         return true;
@@ -137,7 +137,8 @@ bool StreamedFollower::finished(const Store::CaseRecord &c, Mcp::CallJob *job)
         qCWarning(lcMonitor) << "cannot store task" << t.id << ":" << m_hub.m_store.lastError();
     if (auto stored = m_hub.m_store.task(t.id))
         t = *stored;
-    m_hub.m_feed.queueChange(t);
+    // Like a task's end: the window announces it from the change set (ChangeSet::finished).
+    m_hub.m_feed.queueFinished(t);
     m_hub.m_feed.pending().samples << samples;
     qCInfo(lcMonitor, "task %lld finished: %s", t.id, qPrintable(Store::toText(t.status)));
     emit m_hub.taskFinished(t);

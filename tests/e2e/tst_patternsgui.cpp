@@ -8,7 +8,8 @@
 //   that completes with the result tool's answer;
 // - a streamed call is a row of pattern "Streamed call" whose progress shows like a task's, and
 //   cancelling it from the table (Del) ends the stream and the row as cancelled: in 2026-07-28
-//   by closing the stream, in 2025-11-25 with notifications/cancelled (the server says which).
+//   by closing the stream, in 2025-11-25 with notifications/cancelled (the server says which);
+// - a streamed call that completes is announced like a task that does.
 #include "app/monitor/engine.h"
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
@@ -33,7 +34,9 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
@@ -52,6 +55,7 @@ private Q_SLOTS:
     void initTestCase();
     void noticeThenDialogStoresTheAdapter();
     void streamedCallShowsProgressAndCancels();
+    void streamedCallEndIsAnnounced();
     void legacyStreamedCancelSendsNotificationsCancelled();
     void cleanupTestCase();
 
@@ -323,6 +327,33 @@ void tst_PatternsGui::streamedCallShowsProgressAndCancels()
             return idle;
         }(),
         30000);
+}
+
+void tst_PatternsGui::streamedCallEndIsAnnounced()
+{
+    QVERIFY(m_serverId > 0);
+    MainWindow &w = *m_window;
+    QSignalSpy shown(w.statusBar(), &QStatusBar::messageChanged);
+    TaskTableModel *tasks = w.taskModel();
+    m_bridge->callOnce(m_serverId, QStringLiteral("run_cfd_case"), R"({"reynolds":7,"grid":8,"max_iterations":200})",
+                       w.currentSession());
+    qint64 taskId = 0;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (int r = 0; r < tasks->rowCount(); ++r) {
+                const Store::TaskRecord *t = tasks->task(tasks->taskIdAt(r));
+                if (t && t->pattern == Pattern::Streamed && t->status == Store::TaskStatus::Completed
+                    && t->arguments.contains(QLatin1String("\"reynolds\":7")))
+                    taskId = t->id;
+            }
+            return taskId > 0;
+        }(),
+        60000);
+    const QString announced = tasks->caseLabel(taskId).isEmpty() ? QStringLiteral("Task %1 completed.").arg(taskId)
+                                                                  : tasks->caseLabel(taskId) + QStringLiteral(" completed.");
+    QTRY_VERIFY_WITH_TIMEOUT(
+        std::any_of(shown.cbegin(), shown.cend(), [&](const QList<QVariant> &m) { return m.at(0).toString() == announced; }),
+        10000);
 }
 
 void tst_PatternsGui::legacyStreamedCancelSendsNotificationsCancelled()
