@@ -246,7 +246,7 @@ for r in $roles; do header="$header,${r}_pid,${r}_rss_kb,${r}_fds,${r}_threads";
 header="$header,db_bytes,wal_bytes,db_tasks,db_events,db_samples,db_changes,db_leases,db_questions_pending,server_db_bytes,server_wal_bytes,server_db_tasks"
 header="$header,db_page_bytes,db_payload,db_free_bytes,server_db_page_bytes,server_db_payload,server_db_free_bytes"
 header="$header,polls,asked,server_tasks,server_working,server_queued,server_input_required,stall_p50_ms,stall_p99_ms,stall_samples"
-header="$header,window_tasks,watch_tasks"
+header="$header,window_tasks,watch_tasks,server_heap_kb"
 echo "$header" > "$samples"
 proc_cols() { # PID -> pid,rss_kb,fds,threads (empty when not running)
     local p="$1"
@@ -311,6 +311,8 @@ sample() {
         [ "$owner" = "${pid[watch]:-x}" ] && ht=$n
     done < <(q "$db" "SELECT substr(owner, 1, instr(owner, '@') - 1), count(*) FROM leases WHERE item LIKE 'task:%' GROUP BY 1" 2> /dev/null)
     row="$row,$(alive window && echo "$wt"),$(alive watch && echo "$ht")"
+    # The server's heap in use (its stats file): what RSS holds besides the freed memory kept.
+    row="$row,$(alive server && json_num heap_in_use_kb "$f")"
     echo "$row" >> "$samples"
 }
 

@@ -183,22 +183,31 @@ void judge(Measure &m, double warmupMin, double perLifetimeWarmupMin)
     if (m.lowWaterMin > 0) {
         sum = 0;
         m.used = 0;
-        for (Seg &s : segs) {
-            std::vector<QPointF> lows; // (mean time, lowest value) per lowWaterMin
-            std::vector<int> counts;
+        struct Lows { std::vector<QPointF> lows; std::vector<int> counts; }; // per lowWaterMin
+        std::vector<Lows> perSeg;
+        int fullCount = 0; // the samples of a whole lowWaterMin
+        for (const Seg &s : segs) {
+            Lows l;
             for (const QPointF &p : s.pts) {
                 const size_t b = size_t((p.x() - s.pts.front().x()) / m.lowWaterMin);
-                if (b >= lows.size()) {
-                    lows.resize(b + 1, QPointF(0, std::numeric_limits<double>::infinity()));
-                    counts.resize(b + 1, 0);
+                if (b >= l.lows.size()) {
+                    l.lows.resize(b + 1, QPointF(0, std::numeric_limits<double>::infinity()));
+                    l.counts.resize(b + 1, 0);
                 }
-                lows[b].setX(lows[b].x() + p.x());
-                lows[b].setY(std::min(lows[b].y(), p.y()));
-                ++counts[b];
+                l.lows[b].setX(l.lows[b].x() + p.x());
+                l.lows[b].setY(std::min(l.lows[b].y(), p.y()));
+                fullCount = std::max(fullCount, ++l.counts[b]);
             }
+            perSeg.push_back(std::move(l));
+        }
+        for (size_t i = 0; i < segs.size(); ++i) {
+            Seg &s = segs[i];
+            const auto &[lows, counts] = perSeg[i];
             s = Seg{};
             for (size_t b = 0; b < lows.size(); ++b) {
-                if (counts[b] == 0)
+                // A low is the least of (nearly) the whole span: the few samples of a lifetime's
+                // last seconds before a restart (its shutdown among them) are not one.
+                if (counts[b] == 0 || counts[b] < 0.75 * fullCount)
                     continue;
                 const QPointF low(lows[b].x() / counts[b], lows[b].y());
                 s.sx += low.x();
@@ -414,10 +423,14 @@ int soakReport(const QString &dir)
     const double mb = 1.0 / 1048576.0;
     // The window and the watch share the tasks: a kill -9 of one moves its tasks, and the memory
     // to poll them, to the other. Their sum is judged (a lifetime ends when either restarts);
-    // each one's RSS is drawn.
+    // each one's RSS is drawn. RSS is judged, like open files, on the lowest value of each
+    // 2 minutes: every process gives its free heap pages back once a minute (the server's
+    // janitor, Monitor::HeapTrim), so a leak lifts every low, while memory freed since the last
+    // trim, which RSS also counts, lifts only the samples before the next one.
     {
-        Measure m = measure(QStringLiteral("window + eddyctl watch RSS"), QStringLiteral("MB"),
+        Measure m = measure(QStringLiteral("window + eddyctl watch RSS, lowest of each 2 min"), QStringLiteral("MB"),
                             QStringLiteral("Memory (RSS)"), QStringLiteral("window+watch"), 1.0);
+        m.lowWaterMin = 2.0;
         const auto window = column(QStringLiteral("window_rss_kb"), 1.0 / 1024.0);
         const auto watch = column(QStringLiteral("watch_rss_kb"), 1.0 / 1024.0);
         for (size_t i = 0; i < rows; ++i)
@@ -426,14 +439,22 @@ int soakReport(const QString &dir)
         measures.push_back(std::move(m));
     }
     for (const QString &r : roles) {
-        add(roleName[r] + QStringLiteral(" RSS"), QStringLiteral("MB"), QStringLiteral("Memory (RSS)"), 1.0,
-            column(r + QStringLiteral("_rss_kb"), 1.0 / 1024.0), r == QLatin1String("server"), r);
+        const bool server = r == QLatin1String("server");
+        add(roleName[r] + (server ? QStringLiteral(" RSS, lowest of each 2 min") : QStringLiteral(" RSS")), QStringLiteral("MB"),
+            QStringLiteral("Memory (RSS)"), 1.0, column(r + QStringLiteral("_rss_kb"), 1.0 / 1024.0), server, r);
+        if (server)
+            measures.back().lowWaterMin = 2.0;
         add(roleName[r] + QStringLiteral(" open files, lowest of each 2 min"), QString(),
             QStringLiteral("Open file descriptors"), 1.0, column(r + QStringLiteral("_fds")), true, r);
         measures.back().lowWaterMin = 2.0;
         add(roleName[r] + QStringLiteral(" threads"), QString(), QStringLiteral("Threads"), 0.5,
             column(r + QStringLiteral("_threads")), true, r);
     }
+    // The server's heap in use (glibc's chunks in use, from its stats file): RSS less the freed
+    // memory the allocator keeps; it also holds every finished task's record (without its result)
+    // until the task expires, so it grows with the history. Drawn, not judged.
+    add(QStringLiteral("eddy-cfd-server heap in use"), QStringLiteral("MB"), QStringLiteral("Memory (RSS)"), 1.0,
+        column(QStringLiteral("server_heap_kb"), 1.0 / 1024.0), false, QStringLiteral("server"));
     // The tasks each one polls (the task leases it holds): a kill -9 of one moves its tasks to
     // the other, and new cases go to whichever asks first; their RSS follows. Drawn, not judged.
     for (const QString &r : {QStringLiteral("window"), QStringLiteral("watch")})
