@@ -1,14 +1,14 @@
 #include "models/enginebridge.h"
 
-#include "models/sweepreportreader.h"
-
 #include "app/monitor/inputinbox.h"
-#include "app/vocab/outcome.h"
 #include "app/monitor/review.h"
 #include "app/monitor/sweepexport.h"
 #include "app/monitor/taskhandle.h"
+#include "app/vocab/outcome.h"
+#include "models/sweepreportreader.h"
 
 #include <QMetaObject>
+#include <QPointer>
 
 #include <nlohmann/json.hpp>
 
@@ -522,6 +522,164 @@ QStringList EngineBridge::unknownHandleEndpoints(const QByteArray &content,
             unknown << e.reference->endpointId;
     }
     return unknown;
+}
+
+// EngineBridge's review writes (Monitor::Review): queued to the engine's thread; what they
+// stored comes back by Review's signals, connected in the constructor.
+
+namespace {
+
+// Runs `write` with the engine's Review on its thread; a refusal comes back as reviewFailed().
+template<typename Write>
+void onReview(EngineBridge *bridge, Monitor::Engine *engine, Write write)
+{
+    if (!engine)
+        return;
+    QMetaObject::invokeMethod(engine, [bridge, engine, write] {
+        Monitor::Review &review = *engine->review();
+        if (!write(review))
+            Q_EMIT bridge->reviewFailed(review.lastError());
+    });
+}
+
+} // namespace
+
+void EngineBridge::setCaseNote(const QList<qint64> &caseIds, const QString &note)
+{
+    onReview(this, m_engine, [caseIds, note](Monitor::Review &review) {
+        return std::all_of(caseIds.cbegin(), caseIds.cend(),
+                           [&](qint64 id) { return review.setCaseNote(id, note); });
+    });
+}
+
+void EngineBridge::setCaseTags(const QList<qint64> &caseIds, const QStringList &tags)
+{
+    onReview(this, m_engine, [caseIds, tags](Monitor::Review &review) {
+        return std::all_of(caseIds.cbegin(), caseIds.cend(),
+                           [&](qint64 id) { return review.setCaseTags(id, tags); });
+    });
+}
+
+void EngineBridge::setSweepNote(qint64 sweepId, const QString &note)
+{
+    onReview(this, m_engine, [sweepId, note](Monitor::Review &review) { return review.setSweepNote(sweepId, note); });
+}
+
+void EngineBridge::setSweepTags(qint64 sweepId, const QStringList &tags)
+{
+    onReview(this, m_engine, [sweepId, tags](Monitor::Review &review) { return review.setSweepTags(sweepId, tags); });
+}
+
+void EngineBridge::setBaseline(qint64 sweepId, std::optional<qint64> caseId)
+{
+    onReview(this, m_engine, [sweepId, caseId](Monitor::Review &review) {
+        return review.setBaseline(sweepId, caseId);
+    });
+}
+
+void EngineBridge::setSweepPaused(qint64 sweepId, bool paused)
+{
+    onReview(this, m_engine, [sweepId, paused](Monitor::Review &review) {
+        return review.setPaused(sweepId, paused);
+    });
+}
+
+// EngineBridge: job adapters. Each request runs on the engine's thread (the store and the
+// server links live there) and answers with a queued signal, like the bridge's other reads.
+
+using nlohmann::json;
+
+namespace {
+
+// The view of what is stored; *found: the server exists.
+EngineBridge::JobAdapterView storedView(Monitor::Engine &engine, qint64 serverId, bool *found)
+{
+    EngineBridge::JobAdapterView view;
+    *found = false;
+    const auto server = engine.catalogue().server(serverId);
+    if (!server) {
+        view.error = EngineBridge::tr("There is no server %1 any more.").arg(serverId);
+        return view;
+    }
+    *found = true;
+    view.server = *server;
+    const json discovery = json::parse(server->discovery.toStdString(), nullptr, false);
+    view.offersTasks = discovery.is_object() && discovery.value("offersTasks", false);
+    view.stored = engine.jobAdapter(serverId, &view.storedError);
+    return view;
+}
+
+} // namespace
+
+void EngineBridge::requestJobAdapter(qint64 serverId)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QPointer<EngineBridge> self(this);
+    QMetaObject::invokeMethod(engine, [self, engine, serverId] {
+        bool found = false;
+        JobAdapterView view = storedView(*engine, serverId, &found);
+        if (!found || view.stored) {
+            if (self)
+                Q_EMIT self->jobAdapterReady(view);
+            return;
+        }
+        engine->proposeJobAdapter(serverId,
+                                  [self, engine, serverId, view](const Monitor::AdapterProposal &p,
+                                                                 const QString &error) mutable {
+                                      if (!error.isEmpty())
+                                          view.error = error;
+                                      else
+                                          view.proposal = p;
+                                      if (const auto server = engine->catalogue().server(serverId))
+                                          view.server = *server; // with the tools just listed
+                                      if (self)
+                                          Q_EMIT self->jobAdapterReady(view);
+                                  });
+    });
+}
+
+void EngineBridge::setJobAdapter(qint64 serverId, const Monitor::JobAdapter &adapter)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QPointer<EngineBridge> self(this);
+    QMetaObject::invokeMethod(engine, [self, engine, serverId, adapter] {
+        const bool ok = engine->setJobAdapter(serverId, adapter);
+        const QString message = ok ? QString() : engine->storeError();
+        if (self)
+            Q_EMIT self->jobAdapterStored(serverId, ok, message);
+    });
+}
+
+void EngineBridge::checkJobAdapter(qint64 serverId)
+{
+    if (!m_engine)
+        return;
+    Monitor::Engine *engine = m_engine;
+    QPointer<EngineBridge> self(this);
+    QMetaObject::invokeMethod(engine, [self, engine, serverId] {
+        bool found = false;
+        JobAdapterView view = storedView(*engine, serverId, &found);
+        // A server with Tasks needs no adapter; one with an adapter (even an invalid one: the
+        // engineer chose to have one) is not asked about again.
+        if (!found || view.offersTasks || view.stored || !view.storedError.isEmpty())
+            return;
+        engine->proposeJobAdapter(
+            serverId,
+            [self, engine, serverId, view](const Monitor::AdapterProposal &p,
+                                           const QString &error) mutable {
+                if (!error.isEmpty() || !p.adapter)
+                    return; // nothing job-shaped, or the tools cannot be read now
+                view.proposal = p;
+                if (const auto server = engine->catalogue().server(serverId))
+                    view.server = *server;
+                if (self)
+                    Q_EMIT self->jobAdapterSuggested(view);
+            });
+    });
 }
 
 } // namespace Eddy

@@ -92,7 +92,7 @@ public:
         bool reload = false;                  // changes were missed: read the session again
     };
 
-    // A server's job adapter (docs/eddyctl.md "Job adapters"; enginebridgeadapters.cpp): the
+    // A server's job adapter (docs/eddyctl.md "Job adapters"): the
     // one stored with it, else Eddy's proposal from its tools.
     struct JobAdapterView
     {
@@ -167,7 +167,7 @@ public:
     void setJobAdapter(qint64 serverId, const Monitor::JobAdapter &adapter);
     void checkJobAdapter(qint64 serverId);
 
-    // Review of past sweeps (enginebridgereview.cpp; Monitor::Review): notes and tags on cases
+    // Review of past sweeps (Monitor::Review): notes and tags on cases
     // (the same note or tags on each given case) and on a sweep, a sweep's baseline and the
     // pause of its unsent cases. The stored state comes back by caseReviewChanged()/sweepReviewChanged(),
     // as another process's edits do; a refused edit by reviewFailed().

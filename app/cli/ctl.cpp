@@ -2,15 +2,22 @@
 #include "app/cli/ctl_p.h"
 
 #include "app/agent/agent.h"
-
-#include "app/vocab/outcome.h"
+#include "app/mcp/client.h"
+#include "app/mcp/oauth.h"
+#include "app/monitor/samplethinner.h"
 #include "app/monitor/sweepexport.h"
+#include "app/vocab/outcome.h"
 #include "app/vocab/records.h"
+#include "models/sweepreport.h"
+#include "models/sweepreportreader.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
+#include <QGuiApplication>
+#include <QProcess>
 #include <QRegularExpression>
+#include <QTranslator>
 #include <QUrl>
 
 #include <cstdio>
@@ -472,6 +479,222 @@ void Ctl::start()
     else if (cmd == QLatin1String("pause")) cmdPause(true);
     else if (cmd == QLatin1String("resume")) cmdPause(false);
     else fail(QStringLiteral("unknown command \"%1\".").arg(cmd), Usage);
+}
+
+// Signing in to a server that asks for MCP authorization (docs/eddyctl.md, "Signing in"):
+// eddyctl prints the authorization URL and opens it in a browser, unless --no-browser; a
+// loopback listener (Mcp::OAuth) takes the redirect. --client-credentials (with a secret or
+// --oauth-private-key), --oauth-workload-token and --oauth-id-token sign in unattended.
+
+void Ctl::setUpSignIn()
+{
+    auto settings = std::make_shared<Mcp::OAuthSettings>();
+    settings->clientId = m_oauthClientId;
+    // A secret never on the command line, where every user's ps can read it.
+    // A private key signs a client assertion instead (private_key_jwt; app/mcp/oauthgrants.h).
+    settings->privateKeyFile = m_oauthPrivateKey;
+    if (m_oauthPrivateKey.isEmpty())
+        settings->clientSecret = qEnvironmentVariable("EDDY_OAUTH_CLIENT_SECRET");
+    settings->workloadTokenFile = m_oauthWorkloadToken;
+    settings->idTokenFile = m_oauthIdToken;
+    settings->idpTokenUrl = QUrl(m_oauthIdpTokenUrl);
+    settings->idpClientId = m_oauthIdpClientId;
+    settings->idpClientSecret = qEnvironmentVariable("EDDY_OAUTH_IDP_CLIENT_SECRET");
+    settings->clientMetadataUrl = QUrl(m_oauthClientMetadataUrl.isEmpty()
+                                           ? qEnvironmentVariable("EDDY_OAUTH_CLIENT_METADATA_URL")
+                                           : m_oauthClientMetadataUrl);
+    settings->clientCredentials = m_clientCredentials;
+    bool ok = false;
+    if (const int s = qEnvironmentVariableIntValue("EDDY_SIGNIN_TIMEOUT_S", &ok); ok && s > 0)
+        settings->signInTimeoutMs = s * 1000;
+    const bool noBrowser = m_noBrowser;
+    settings->openAuthorizationUrl = [this, noBrowser](const QUrl &url) {
+        const QString text = url.toString(QUrl::FullyEncoded);
+        m_err << "eddyctl: the server asks you to sign in. Open this address in a browser and "
+                 "finish signing in there; eddyctl waits:\n  "
+              << text << Qt::endl;
+        if (noBrowser)
+            return;
+        const QString custom = qEnvironmentVariable("EDDY_BROWSER");
+        QStringList command = custom.isEmpty() ? QStringList{QStringLiteral("xdg-open")}
+                                               : QProcess::splitCommand(custom);
+        const QString program = command.takeFirst();
+        if (!QProcess::startDetached(program, command << text))
+            m_err << "eddyctl: could not start " << program
+                  << "; open the address above yourself." << Qt::endl;
+    };
+    Mcp::Client::setOAuthSettings(std::move(settings));
+}
+
+// eddyctl samples thin: the engineer's explicit choice to thin old runs' progress samples.
+
+void Ctl::cmdSamples()
+{
+    static const QString usageText = QStringLiteral(
+        "usage: eddyctl samples thin --older-than DAYSd --keep 1-in-N [--yes]");
+    if (m_args.size() != 2 || m_args[1] != QLatin1String("thin"))
+        return fail(usageText, Usage);
+    static const QRegularExpression age(QStringLiteral("^([0-9]+)d$"));
+    static const QRegularExpression keep(QStringLiteral("^1-in-([0-9]+)$"));
+    const auto days = age.match(m_olderThan);
+    const auto oneIn = keep.match(m_keep);
+    if (!days.hasMatch() || days.captured(1).toLongLong() < 1)
+        return fail(QStringLiteral("--older-than takes an age in days, e.g. --older-than 90d: runs that "
+                                   "finished longer ago than that are thinned.\n")
+                        + usageText,
+                    Usage);
+    const int n = oneIn.hasMatch() ? oneIn.captured(1).toInt() : 0;
+    if (n < 2)
+        return fail(QStringLiteral("--keep says how many samples stay, e.g. --keep 1-in-10 (every tenth sample "
+                                   "of each series, and its first and last).\n")
+                        + usageText,
+                    Usage);
+    if (!openEngine(false))
+        return;
+    const qint64 cutoff = QDateTime::currentMSecsSinceEpoch() - days.captured(1).toLongLong() * 86400000LL;
+    const QString before = QDateTime::fromMSecsSinceEpoch(cutoff, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
+    const auto plan = Monitor::SampleThinner::plan(m_engine, cutoff, n);
+    if (!plan)
+        return fail(QStringLiteral("cannot count the progress samples: %1").arg(m_engine.storeError()));
+    m_out << QStringLiteral("%1 run(s) finished before %2 hold %3 of the %4 progress samples stored. "
+                            "Keeping 1 in %5 (and each series' first and last) removes %6.")
+                 .arg(plan->runs)
+                 .arg(before)
+                 .arg(plan->samples)
+                 .arg(plan->total)
+                 .arg(n)
+                 .arg(plan->removable)
+          << Qt::endl;
+    if (!m_yes) {
+        m_out << "Nothing was removed. Run the same command with --yes to remove them; this cannot be "
+                 "undone (results, residual histories in results, questions and answers are never touched)."
+              << Qt::endl;
+        return finish(Ok);
+    }
+    const auto removed = Monitor::SampleThinner::thin(m_engine, cutoff, n);
+    if (!removed)
+        return fail(QStringLiteral("nothing was removed: %1").arg(m_engine.storeError()));
+    m_out << QStringLiteral("Removed %1 progress sample(s).").arg(*removed) << Qt::endl;
+    finish(Ok);
+}
+
+// eddyctl report: the sweep report the window's File > Export Sweep Report... writes.
+
+void Ctl::cmdReport()
+{
+    static const QString usageText = QStringLiteral("usage: eddyctl report SWEEP [-o FILE] [--pdf FILE] [--lang de|en]");
+    QString html = m_output;
+    QStringList rest = m_args.mid(1);
+    for (qsizetype i = 0; i < rest.size(); ++i) {
+        if (rest[i] == QLatin1String("-o")) {
+            if (i + 1 >= rest.size())
+                return fail(QStringLiteral("-o needs a file name."), Usage);
+            html = rest[i + 1];
+            rest.remove(i, 2);
+            --i;
+        }
+    }
+    if (rest.size() != 1)
+        return fail(usageText, Usage);
+    bool ok = false;
+    const qint64 sweep = rest[0].toLongLong(&ok);
+    if (!ok || sweep <= 0)
+        return fail(QStringLiteral("SWEEP is the sweep number printed by eddyctl sweep submit (eddyctl tasks "
+                                   "--json shows each task's sweep)."),
+                    Usage);
+    if (!m_pdf.isEmpty() && !qobject_cast<QGuiApplication *>(QCoreApplication::instance()))
+        return fail(QStringLiteral("--pdf needs Qt's GUI library, which did not start; write the HTML "
+                                   "with -o FILE and print it from a browser."));
+    if (!m_lang.isEmpty() && m_lang != QLatin1String("en")) {
+        // The window's translations, built in: the report reads as the window would in LANG.
+        auto *translator = new QTranslator(this);
+        if (!translator->load(QStringLiteral(":/i18n/eddy_%1.qm").arg(m_lang)))
+            return fail(QStringLiteral("there is no %1 translation of the report; --lang takes de or en.").arg(m_lang), Usage);
+        QCoreApplication::installTranslator(translator);
+    }
+    if (!openEngine(false))
+        return;
+    const auto input = SweepReportReader::read(m_engine, sweep);
+    if (!input)
+        return fail(QStringLiteral("there is no sweep %1 in %2; eddyctl tasks --json shows each task's sweep.")
+                        .arg(sweep)
+                        .arg(m_db));
+    QString error;
+    if (!html.isEmpty() && !SweepReport::writeHtml(*input, html, &error))
+        return fail(error + QStringLiteral("; choose another file with -o FILE."));
+    if (!m_pdf.isEmpty() && !SweepReport::writePdf(*input, m_pdf, &error))
+        return fail(error + QStringLiteral("; choose another file with --pdf FILE."));
+    if (html.isEmpty() && m_pdf.isEmpty())
+        m_out << SweepReport::html(*input);
+    else
+        m_err << QStringLiteral("sweep %1: %2 case(s) reported").arg(sweep).arg(input->cases.size()) << Qt::endl;
+    finish(Ok);
+}
+
+// eddyctl adapter show URL / adapter set URL FILE: the job adapter stored with a server (or the
+// one Eddy proposes from its tools), as JSON in the format of docs/eddyctl.md "Job adapters".
+
+void Ctl::cmdAdapter()
+{
+    const QString sub = m_args.value(1);
+    const bool show = sub == QLatin1String("show") && m_args.size() == 3;
+    const bool set = sub == QLatin1String("set") && m_args.size() == 4;
+    if (!show && !set)
+        return fail(QStringLiteral("usage: eddyctl adapter show URL | eddyctl adapter set URL FILE"),
+                    Usage);
+    std::optional<Monitor::JobAdapter> toStore;
+    if (set) {
+        QFile f(m_args[3]);
+        if (!f.open(QIODevice::ReadOnly))
+            return fail(QStringLiteral("cannot read the adapter file %1: %2")
+                            .arg(m_args[3], f.errorString()));
+        QString error;
+        toStore = Monitor::JobAdapter::fromText(QString::fromUtf8(f.readAll()), &error);
+        if (!toStore)
+            return fail(QStringLiteral("the adapter in %1 is not valid; nothing was stored. Fix:\n%2")
+                            .arg(m_args[3], error),
+                        Usage);
+    }
+    if (!openEngine(false))
+        return;
+    const auto id = serverFor(m_args[2]);
+    if (!id)
+        return;
+    if (set) {
+        if (!m_engine.setJobAdapter(*id, *toStore))
+            return fail(QStringLiteral("cannot store the adapter: %1").arg(m_engine.storeError()));
+        m_err << QStringLiteral("stored the job adapter of %1: %2 starts jobs, %3 follows them")
+                     .arg(m_args[2], toStore->submitTool, toStore->statusTool)
+              << Qt::endl;
+        return finish(Ok);
+    }
+    QString error;
+    if (const auto stored = m_engine.jobAdapter(*id, &error)) {
+        m_out << QString::fromStdString(stored->toJson().dump(2)) << Qt::endl;
+        m_err << QStringLiteral("(the adapter stored with %1)").arg(m_args[2]) << Qt::endl;
+        return finish(Ok);
+    }
+    if (!error.isEmpty())
+        m_err << QStringLiteral("the stored adapter is not valid (%1); proposing one").arg(error)
+              << Qt::endl;
+    m_engine.proposeJobAdapter(*id, [this](const Monitor::AdapterProposal &p, const QString &e) {
+        if (m_finished)
+            return;
+        if (!e.isEmpty())
+            return fail(e);
+        if (!p.adapter)
+            return fail(QStringLiteral("no adapter to propose: %1").arg(p.reason));
+        m_out << QString::fromStdString(p.adapter->toJson().dump(2)) << Qt::endl;
+        m_err << QStringLiteral("(proposed, not stored; confidence %1 %)\n")
+                     .arg(qRound(p.confidence * 100));
+        for (const QString &why : p.why)
+            m_err << "  " << why << "\n";
+        m_err << QStringLiteral("Save it to a file, edit it if needed, and store it with: eddyctl "
+                                "adapter set %1 FILE")
+                     .arg(m_args[2])
+              << Qt::endl;
+        finish(Ok);
+    });
 }
 
 } // namespace Eddy::Cli

@@ -40,7 +40,7 @@ signals:
 private:
     bool parse();
     bool openEngine(bool monitoring);
-    // MCP authorization for servers without --token (ctlsignin.cpp): prints the sign-in URL
+    // MCP authorization for servers without --token: prints the sign-in URL
     // and opens it in $EDDY_BROWSER or xdg-open unless --no-browser.
     void setUpSignIn();
     void finish(int code);
@@ -69,8 +69,8 @@ private:
     void cmdCancel();
     void cmdResult();
     void cmdExport();
-    void cmdReport(); // ctlreport.cpp
-    void cmdSamples(); // ctlsamples.cpp
+    void cmdReport();
+    void cmdSamples();
     void cmdSessions();
     void cmdAttach();
     void cmdAgent();

@@ -334,4 +334,134 @@ void Client::legacyInitialize(std::function<void(const Error &)> then)
     });
 }
 
+// Cancelling a tools/call in flight that is not a task (a streamed call). Tasks are cancelled
+// with tasks/cancel instead (never notifications/cancelled: the Tasks extension forbids it).
+
+void Client::cancelCall(CallJob *job, const QString &reason,
+                        std::function<void(const Error &)> done, int notifyTimeoutMs)
+{
+    const auto report = [done](const Error &e) {
+        if (done)
+            done(e);
+    };
+    if (!job || job->isFinished()) {
+        report({});
+        return;
+    }
+    const auto exchange = std::dynamic_pointer_cast<Exchange>(job->m_abortTarget.lock());
+    // 2026-07-28 (and an exchange not sent yet): closing the response stream is cancellation.
+    if (m_era != Era::Legacy || !exchange || exchange->done || exchange->requestId.is_null()) {
+        job->abort();
+        report({});
+        return;
+    }
+    // 2025-11-25: a disconnect is not cancellation; the server is told which request to stop,
+    // then the stream is closed (the server ends it itself once it has stopped the run).
+    qCInfo(lcMcp) << "cancelling" << exchange->method << "request" << exchange->requestId.dump().c_str()
+                  << "with notifications/cancelled";
+    QPointer<CallJob> guard(job);
+    auto closed = std::make_shared<bool>(false);
+    const auto close = [guard, closed, report](const Error &e) {
+        if (std::exchange(*closed, true))
+            return;
+        if (guard)
+            guard->abort();
+        report(e);
+    };
+    Request note;
+    note.method = QStringLiteral("notifications/cancelled");
+    note.allowReinit = false;
+    note.allowVersionRetry = false;
+    post(note,
+         json{{"jsonrpc", "2.0"},
+              {"method", "notifications/cancelled"},
+              {"params",
+               {{"requestId", exchange->requestId}, {"reason", reason.toStdString()}}}},
+         [close](const json &, const Error &e, int, qint64) {
+             if (!e.isOk())
+                 qCWarning(lcMcp).noquote()
+                     << "notifications/cancelled was not taken:" << e.message();
+             close(e);
+         });
+    QTimer::singleShot(notifyTimeoutMs, this, [close] {
+        close(Error::timeout(tr("The server did not take notifications/cancelled in time; Eddy "
+                                "closed the stream.")));
+    });
+}
+
+// Streamed calls: a tools/call that cannot become a task may be answered as a long SSE stream
+// (timed by a watchdog, not a total timeout), and its stream is resumed when it drops.
+
+bool Client::mayMakeTask(const QString &name) const
+{
+    if (m_discovery && !m_discovery->offersTasks())
+        return false;
+    const Tool *tool = findTool(name);
+    // Unknown tool on a server that may offer tasks: the call is sent as before (task-capable).
+    return !tool || tool->taskSupport() != QLatin1String("forbidden");
+}
+
+void Client::streamable(Request &request, const CallOptions &options) const
+{
+    request.onStreamOpened = options.onStreamOpened;
+    request.firstByteMs = request.timeoutMs > 0 ? request.timeoutMs : m_config.timeoutMs;
+    request.streamIdleMs = options.streamIdleMs;
+    request.timeoutMs = -1; // no total timeout, no slow-transfer floor: the watchdog times it
+}
+
+// --- resuming a streamed call's SSE stream (2025-11-25: GET with Last-Event-ID)
+
+bool Client::resumeStream(Exchange &exchange, const Error &why)
+{
+    static constexpr int kMaxResumes = 5;
+    if (!exchange.resumable || exchange.lastEventId.isEmpty() || exchange.resumes >= kMaxResumes
+        || !m_http || exchange.done)
+        return false;
+    ++exchange.resumes;
+    exchange.dropError = why;
+    // The server's retry: field, else a second; never more than half a minute.
+    const int delayMs = std::clamp(exchange.sse.retryMs().value_or(1000), 0, 30000);
+    exchange.sse.reset(); // a half event of the broken stream is not continued
+    exchange.isSse = false;
+    if (Net::HttpReply *r = std::exchange(exchange.reply, nullptr))
+        r->release();
+    qCInfo(lcMcp) << "the event stream of" << exchange.method << "dropped; resuming it in"
+                  << delayMs << "ms (attempt" << exchange.resumes << "of" << kMaxResumes << ")";
+    std::shared_ptr<Exchange> keep = exchange.shared_from_this();
+    QTimer::singleShot(delayMs, this, [this, keep] {
+        if (keep->done || !m_http)
+            return;
+        Net::HttpRequest http;
+        http.method = Net::HttpRequest::Method::Get;
+        http.url = m_config.url;
+        http.headers = {{"Accept", "text/event-stream"},
+                        {"Last-Event-ID", keep->lastEventId},
+                        {"MCP-Protocol-Version", protocolVersion().toLatin1()}};
+        if (!m_sessionId.isEmpty())
+            http.headers.append({"Mcp-Session-Id", m_sessionId});
+        http.timeoutMs = 0; // the watchdog times it, as it timed the POST
+        http.verifyTls = m_config.verifyTls;
+        http.maxResponseBytes = m_config.maxResponseBytes;
+        signRequest(http);
+        keep->resuming = true;
+        keep->reply = m_http->post(http);
+        keep->reply->setHandler(keep);
+        if (keep->watchdog)
+            keep->watchdog->restart();
+    });
+    return true;
+}
+
+void Client::resumeRefused(Exchange &exchange, int httpStatus)
+{
+    Error e = exchange.dropError;
+    e = Error::transport(tr("%1 The server could not resume the stream (HTTP %2 to a GET with "
+                            "Last-Event-ID).")
+                             .arg(e.message())
+                             .arg(httpStatus));
+    e.setHttpStatus(httpStatus);
+    e.setStreamDropped(true);
+    exchange.complete({}, e, httpStatus);
+}
+
 } // namespace Eddy::Mcp

@@ -70,7 +70,7 @@ public:
 
     CallJob *callTool(const QString &name, const nlohmann::json &arguments,
                       CallOptions options = {});
-    // Cancels a tools/call in flight that is not a task (a streamed call; clientcancel.cpp):
+    // Cancels a tools/call in flight that is not a task (a streamed call):
     // 2026-07-28 closes its stream, which is cancellation; 2025-11-25, where a disconnect is not,
     // first sends notifications/cancelled {requestId, reason} and closes the stream once the
     // server took it (or after notifyTimeoutMs). The job finishes with Error::Kind::Aborted

@@ -196,7 +196,7 @@ struct Client::Exchange final : Net::HttpReply::Handler,
     // and timed by the watchdog instead of a total HTTP timeout.
     std::function<void()> onStreamOpened;
     std::unique_ptr<StreamWatchdog> watchdog;
-    // Its stream may be resumed with GET + Last-Event-ID (clientstream.cpp) when it drops.
+    // Its stream may be resumed with GET + Last-Event-ID when it drops.
     bool resumable = false;
     bool resuming = false; // a resumption GET is under way
     int resumes = 0;

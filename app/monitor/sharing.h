@@ -79,7 +79,7 @@ private:
     qint64 takenOverDueAt(const Store::TaskRecord &task, qint64 now) const;
     static bool needsPolling(const Store::TaskRecord &task);
     void follow(const Store::TaskRecord &task);
-    // Servers another process added, changed or removed (sharingservers.cpp).
+    // Servers another process added, changed or removed.
     void checkServers(const QList<qint64> &serverIds);
 
     Engine &m_engine;

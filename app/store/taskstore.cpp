@@ -1,7 +1,9 @@
 #include "app/store/taskstore.h"
 #include "app/store/taskstore_p.h"
-#include "app/store/log.h"
+
 #include "app/secret.h"
+#include "app/store/log.h"
+#include "app/store/statement.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -512,6 +514,110 @@ bool TaskStore::setServerTools(qint64 id, const QString &toolsJson)
     Statement st = m_db.prepare(QStringLiteral("UPDATE servers SET tools=? WHERE id=?"));
     st.bind(1, toolsJson + QString("")).bind(2, id);
     return st.exec();
+}
+
+bool TaskStore::setJobAdapter(qint64 serverId, const QString &adapterJson)
+{
+    // With a change log row in the same transaction: a running Eddy or eddyctl watch on this file
+    // reads it (ChangeFeed) and retunes the jobs it follows at once.
+    Transaction tx(m_db);
+    Statement st = m_db.prepare(QStringLiteral(
+        "INSERT INTO job_adapters(server_id, adapter, updated_at) VALUES(?,?,?) "
+        "ON CONFLICT(server_id) DO UPDATE SET adapter = excluded.adapter, "
+        "updated_at = excluded.updated_at"));
+    st.bind(1, serverId).bind(2, adapterJson + QString("")).bind(3, nowMs());
+    if (!tx.isActive() || !st.exec()) {
+        m_db.setError(QStringLiteral("Cannot store the job adapter of server %1: %2")
+                          .arg(serverId)
+                          .arg(st.errorString()));
+        return false;
+    }
+    return logChange(m_db, QLatin1String("job_adapters"), serverId) && tx.commit();
+}
+
+std::optional<QString> TaskStore::jobAdapter(qint64 serverId)
+{
+    m_db.setError(QString());
+    Statement st = m_db.prepare(
+        QStringLiteral("SELECT adapter FROM job_adapters WHERE server_id = ?"));
+    st.bind(1, serverId);
+    const Statement::StepResult r = st.step();
+    if (r == Statement::StepResult::Row)
+        return st.text(0);
+    if (r == Statement::StepResult::Error)
+        m_db.setError(QStringLiteral("Cannot read the job adapter of server %1: %2")
+                          .arg(serverId)
+                          .arg(st.errorString()));
+    return std::nullopt;
+}
+
+bool TaskStore::promoteStreamedToTask(qint64 taskId, const QString &serverTaskId)
+{
+    Statement st = m_db.prepare(
+        QStringLiteral("UPDATE tasks SET pattern = 'task', stream_owner = '', server_task_id = ? "
+                       "WHERE id = ? AND pattern = 'streamed'"));
+    st.bind(1, serverTaskId).bind(2, taskId);
+    if (!st.exec()) {
+        m_db.setError(QStringLiteral("Cannot store the task handle of task %1: %2")
+                          .arg(taskId)
+                          .arg(st.errorString()));
+        return false;
+    }
+    return true;
+}
+
+// A task handed over by another client: no case journals it (Eddy never called the tool), so it
+// is stored as a live task of its server; the same server task id of the same server is one task.
+std::optional<qint64> TaskStore::importTask(TaskRecord &task, bool *existed)
+{
+    if (existed)
+        *existed = false;
+    if (task.serverTaskId.isEmpty()) {
+        m_db.setError(QStringLiteral("A handed-over task needs the server's task id."));
+        return std::nullopt;
+    }
+    Transaction tx(m_db);
+    if (!tx.isActive())
+        return std::nullopt;
+    {
+        Statement known = m_db.prepare(QStringLiteral(
+            "SELECT id FROM tasks WHERE server_id = ? AND server_task_id = ? ORDER BY id LIMIT 1"));
+        known.bind(1, task.serverId).bind(2, task.serverTaskId);
+        if (known.step() == Statement::StepResult::Row) {
+            task.id = known.int64(0);
+            if (existed)
+                *existed = true;
+            return task.id;
+        }
+    }
+    const qint64 now = nowMs();
+    task.firstSeenAtMs = task.firstSeenAtMs ? task.firstSeenAtMs : now;
+    task.updatedAtMs = now;
+    Statement ins = m_db.prepare(QStringLiteral(
+        "INSERT INTO tasks(server_id, tool, arguments, server_task_id, status, status_message, "
+        "next_poll_at, first_seen_at, updated_at) VALUES(?,?,?,?,?,?,?,?,?)"));
+    ins.bind(1, task.serverId)
+        .bind(2, task.tool + QString(""))
+        .bind(3, task.arguments.isEmpty() ? QStringLiteral("{}") : task.arguments)
+        .bind(4, task.serverTaskId)
+        .bind(5, toText(task.status))
+        .bind(6, task.statusMessage + QString(""))
+        .bind(7, task.nextPollAtMs)
+        .bind(8, task.firstSeenAtMs)
+        .bind(9, task.updatedAtMs);
+    if (!ins.exec()) {
+        m_db.setError(
+            QStringLiteral("Cannot store the handed-over task: %1").arg(ins.errorString()));
+        return std::nullopt;
+    }
+    task.id = m_db.lastInsertId();
+    Statement ev = prepareTaskEvent(m_db, task, now);
+    if (!ev.exec() || !tx.commit()) {
+        m_db.setError(
+            QStringLiteral("Cannot store the handed-over task: %1").arg(m_db.lastError()));
+        return std::nullopt;
+    }
+    return task.id;
 }
 
 } // namespace Eddy::Store

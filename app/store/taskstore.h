@@ -128,11 +128,11 @@ public:
     bool storeTaskUpdate(const TaskRecord &task, bool addEvent, const QList<ProgressSample> &samples);
     bool setNextPoll(qint64 taskId, qint64 nextPollAtMs);
     bool setCancelRequested(qint64 taskId);
-    // A streamed row whose server made a task after all (streamedrows.cpp): the row becomes that
+    // A streamed row whose server made a task after all: the row becomes that
     // task (pattern 'task', its server id), to be polled like one.
     bool promoteStreamedToTask(qint64 taskId, const QString &serverTaskId);
 
-    // --- job adapters (jobadapters.cpp): the adapter JSON text stored with a server
+    // --- job adapters: the adapter JSON text stored with a server
     bool setJobAdapter(qint64 serverId, const QString &adapterJson);
     // Empty when the server has none (lastError() empty) or on error (lastError() set).
     std::optional<QString> jobAdapter(qint64 serverId);
