@@ -613,30 +613,48 @@ EngineBridge::JobAdapterView storedView(Monitor::Engine &engine, qint64 serverId
 
 void EngineBridge::requestJobAdapter(qint64 serverId)
 {
+    adapterView(serverId, false);
+}
+
+void EngineBridge::checkJobAdapter(qint64 serverId)
+{
+    adapterView(serverId, true);
+}
+
+void EngineBridge::adapterView(qint64 serverId, bool unasked)
+{
     if (!m_engine)
         return;
     Monitor::Engine *engine = m_engine;
     QPointer<EngineBridge> self(this);
-    QMetaObject::invokeMethod(engine, [self, engine, serverId] {
+    QMetaObject::invokeMethod(engine, [self, engine, serverId, unasked] {
         bool found = false;
         JobAdapterView view = storedView(*engine, serverId, &found);
-        if (!found || view.stored) {
-            if (self)
+        // Asked for: the stored adapter, else Eddy's proposal. Unasked: a proposal only for a
+        // server without Tasks and without an adapter (even an invalid one: the engineer chose to
+        // have one), so it is not asked about again.
+        if (!found || view.stored || (unasked && (view.offersTasks || !view.storedError.isEmpty()))) {
+            if (self && !unasked)
                 Q_EMIT self->jobAdapterReady(view);
             return;
         }
-        engine->proposeJobAdapter(serverId,
-                                  [self, engine, serverId, view](const Monitor::AdapterProposal &p,
-                                                                 const QString &error) mutable {
-                                      if (!error.isEmpty())
-                                          view.error = error;
-                                      else
-                                          view.proposal = p;
-                                      if (const auto server = engine->catalogue().server(serverId))
-                                          view.server = *server; // with the tools just listed
-                                      if (self)
-                                          Q_EMIT self->jobAdapterReady(view);
-                                  });
+        engine->proposeJobAdapter(serverId, [self, engine, serverId, view, unasked](const Monitor::AdapterProposal &p,
+                                                                                    const QString &error) mutable {
+            if (unasked && (!error.isEmpty() || !p.adapter))
+                return; // nothing job-shaped, or the tools cannot be read now
+            if (!error.isEmpty())
+                view.error = error;
+            else
+                view.proposal = p;
+            if (const auto server = engine->catalogue().server(serverId))
+                view.server = *server; // with the tools just listed
+            if (!self)
+                return;
+            if (unasked)
+                Q_EMIT self->jobAdapterSuggested(view);
+            else
+                Q_EMIT self->jobAdapterReady(view);
+        });
     });
 }
 
@@ -651,34 +669,6 @@ void EngineBridge::setJobAdapter(qint64 serverId, const Monitor::JobAdapter &ada
         const QString message = ok ? QString() : engine->storeError();
         if (self)
             Q_EMIT self->jobAdapterStored(serverId, ok, message);
-    });
-}
-
-void EngineBridge::checkJobAdapter(qint64 serverId)
-{
-    if (!m_engine)
-        return;
-    Monitor::Engine *engine = m_engine;
-    QPointer<EngineBridge> self(this);
-    QMetaObject::invokeMethod(engine, [self, engine, serverId] {
-        bool found = false;
-        JobAdapterView view = storedView(*engine, serverId, &found);
-        // A server with Tasks needs no adapter; one with an adapter (even an invalid one: the
-        // engineer chose to have one) is not asked about again.
-        if (!found || view.offersTasks || view.stored || !view.storedError.isEmpty())
-            return;
-        engine->proposeJobAdapter(
-            serverId,
-            [self, engine, serverId, view](const Monitor::AdapterProposal &p,
-                                           const QString &error) mutable {
-                if (!error.isEmpty() || !p.adapter)
-                    return; // nothing job-shaped, or the tools cannot be read now
-                view.proposal = p;
-                if (const auto server = engine->catalogue().server(serverId))
-                    view.server = *server;
-                if (self)
-                    Q_EMIT self->jobAdapterSuggested(view);
-            });
     });
 }
 

@@ -229,6 +229,9 @@ Q_SIGNALS:
     void reviewFailed(const QString &message);
 
 private:
+    // requestJobAdapter() (unasked false) and checkJobAdapter() (true).
+    void adapterView(qint64 serverId, bool unasked);
+
     QPointer<Monitor::Engine> m_engine;
     QList<QMetaObject::Connection> m_engineLinks; // run on the engine's thread
 };

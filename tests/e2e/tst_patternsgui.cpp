@@ -63,6 +63,17 @@ private:
     // What Server > Add Server... does with the dialog's answers; *id once it is online.
     void addServer(const Test::TestServer &server, const QString &name, qint64 *id);
     int rowOfTool(const QString &tool) const;
+    // The id of the last row of the task table whose task matches, 0 when none does.
+    template <typename Pred>
+    qint64 lastTaskWhere(Pred matches) const
+    {
+        const TaskTableModel *tasks = m_window->taskModel();
+        qint64 id = 0;
+        for (int r = 0; r < tasks->rowCount(); ++r)
+            if (const Store::TaskRecord *t = tasks->task(tasks->taskIdAt(r)); t && matches(*t))
+                id = t->id;
+        return id;
+    }
     qint64 scalar(const QString &sql) const { return Test::scalar(m_db, sql, 10000); }
     // Starts run_cfd_case on the server (a streamed call), waits for its row to make progress,
     // then cancels it from the table with Del.
@@ -265,17 +276,10 @@ void tst_PatternsGui::runThenCancelStream(qint64 serverId)
                            "tolerance": 1e-30})",
                        w.currentSession());
     qint64 taskId = 0;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        [&] {
-            for (int r = 0; r < tasks->rowCount(); ++r) {
-                const Store::TaskRecord *t = tasks->task(tasks->taskIdAt(r));
-                if (t && t->tool == QLatin1String("run_cfd_case") && t->isLive()
-                    && t->serverId == serverId)
-                    taskId = t->id;
-            }
-            return taskId > 0;
-        }(),
-        30000);
+    QTRY_VERIFY_WITH_TIMEOUT((taskId = lastTaskWhere([&](const Store::TaskRecord &t) {
+                                  return t.tool == QLatin1String("run_cfd_case") && t.isLive() && t.serverId == serverId;
+                              })) > 0,
+                             30000);
     QVERIFY(tasks->rowCount() > before);
     const auto cell = [&](int column, int role = Qt::DisplayRole) {
         return tasks->index(tasks->rowOf(taskId), column).data(role);
@@ -338,17 +342,11 @@ void tst_PatternsGui::streamedCallEndIsAnnounced()
     m_bridge->callOnce(m_serverId, QStringLiteral("run_cfd_case"), R"({"reynolds":7,"grid":8,"max_iterations":200})",
                        w.currentSession());
     qint64 taskId = 0;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        [&] {
-            for (int r = 0; r < tasks->rowCount(); ++r) {
-                const Store::TaskRecord *t = tasks->task(tasks->taskIdAt(r));
-                if (t && t->pattern == Pattern::Streamed && t->status == Store::TaskStatus::Completed
-                    && t->arguments.contains(QLatin1String("\"reynolds\":7")))
-                    taskId = t->id;
-            }
-            return taskId > 0;
-        }(),
-        60000);
+    QTRY_VERIFY_WITH_TIMEOUT((taskId = lastTaskWhere([](const Store::TaskRecord &t) {
+                                  return t.pattern == Pattern::Streamed && t.status == Store::TaskStatus::Completed
+                                         && t.arguments.contains(QLatin1String("\"reynolds\":7"));
+                              })) > 0,
+                             60000);
     const QString announced = tasks->caseLabel(taskId).isEmpty() ? QStringLiteral("Task %1 completed.").arg(taskId)
                                                                   : tasks->caseLabel(taskId) + QStringLiteral(" completed.");
     QTRY_VERIFY_WITH_TIMEOUT(
