@@ -447,8 +447,9 @@ int soakReport(const QString &dir)
         add(roleName[r] + QStringLiteral(" open files, lowest of each 2 min"), QString(),
             QStringLiteral("Open file descriptors"), 1.0, column(r + QStringLiteral("_fds")), true, r);
         measures.back().lowWaterMin = 2.0;
-        add(roleName[r] + QStringLiteral(" threads"), QString(), QStringLiteral("Threads"), 0.5,
+        add(roleName[r] + QStringLiteral(" threads, lowest of each 2 min"), QString(), QStringLiteral("Threads"), 0.5,
             column(r + QStringLiteral("_threads")), true, r);
+        measures.back().lowWaterMin = 2.0;
     }
     // The server's heap in use (glibc's chunks in use, from its stats file): RSS less the freed
     // memory the allocator keeps; it also holds every finished task's record (without its result)
