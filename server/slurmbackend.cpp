@@ -39,6 +39,11 @@ std::string commentFor(const std::string &caseKey, int attempt)
     return "eddy:" + caseKey + ":" + std::to_string(attempt);
 }
 
+// How long a job must show FAILED, NODE_FAIL or PREEMPTED before it is taken as ended without
+// a result: Slurm requeues a --requeue job from those, and squeue can show the state before the
+// requeue.
+constexpr std::int64_t kRequeueGraceMs = 5000;
+
 bool isEnded(const std::string &state)
 {
     return state == "COMPLETED" || state == "FAILED" || state == "CANCELLED" || state == "TIMEOUT"
@@ -547,8 +552,15 @@ void SlurmBackend::refresh()
                     const auto &[state, reason] = it->second;
                     const std::string folder = job.dir;
                     job.missing = 0;
+                    if (!isEnded(state))
+                        job.endSeenMs = 0;
                     if (isEnded(state)) {
-                        finished = settle(id, job, state, reason);
+                        // A state Slurm may requeue from counts once it has held for a while.
+                        const bool mayRequeue = state == "FAILED" || state == "NODE_FAIL" || state == "PREEMPTED";
+                        if (mayRequeue && job.endSeenMs == 0)
+                            job.endSeenMs = nowMs();
+                        if (!mayRequeue || nowMs() - job.endSeenMs >= kRequeueGraceMs)
+                            finished = settle(id, job, state, reason);
                     } else if (state == "PENDING" || state == "REQUEUED" || state == "REQUEUE_HOLD"
                                || state == "REQUEUE_FED") {
                         const bool requeued = job.sawRunning || state != "PENDING";
@@ -592,6 +604,7 @@ void SlurmBackend::refresh()
                 else {
                     it->second.sawRunning = job.sawRunning;
                     it->second.missing = job.missing;
+                    it->second.endSeenMs = job.endSeenMs;
                 }
             }
         }

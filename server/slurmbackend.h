@@ -47,6 +47,10 @@ private:
         bool retry = false; // the mesh question, if asked again, follows a repair
         bool sawRunning = false;
         int missing = 0; // refreshes in a row that squeue did not list the job
+        // When squeue first showed the job ended in a state Slurm may still requeue it from (a
+        // --requeue job killed by `scontrol requeue` or a node failure can show FAILED for a
+        // moment before PENDING); 0 while it shows it live.
+        std::int64_t endSeenMs = 0;
     };
 
     void dispatchLoop();
