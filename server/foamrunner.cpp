@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <fcntl.h>
 #include <filesystem>
@@ -113,6 +114,14 @@ FoamRunner::Step FoamRunner::runStep(const std::vector<std::string> &argv,
 
 FoamRunner::Outcome FoamRunner::fail(const std::string &step, const std::string &why)
 {
+    // Slurm signals every process of a job at once (scancel, a requeue, the time limit): a step
+    // that died of it may be seen failing a moment before this process's own stop arrives. A
+    // failure within a second of a stop is the stop, and the case resumes from its latest time.
+    for (int i = 0; i < 20; ++i) {
+        if (m_hooks.stopRequested && m_hooks.stopRequested())
+            return Outcome::Stopped;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
     FoamTool::Outcome o;
     o.solver = m_solver.empty() ? step : m_solver;
     o.steady = m_steady;
