@@ -8,6 +8,10 @@
 
 #include <malloc.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
 namespace Eddy::Server {
 
 TaskManager::Demand TaskManager::demand() const
@@ -87,6 +91,24 @@ std::int64_t PollStats::heapInUseKb()
     return std::int64_t((m.uordblks + m.hblkhd) / 1024);
 }
 
+int PollStats::mallocArenas()
+{
+    // malloc_info writes one <heap nr="N"> element per arena.
+    char *text = nullptr;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return -1;
+    const int rc = malloc_info(0, f);
+    std::fclose(f);
+    int arenas = 0;
+    if (rc == 0)
+        for (const char *at = text; (at = std::strstr(at, "<heap nr=")) != nullptr; ++at)
+            ++arenas;
+    std::free(text);
+    return rc == 0 ? arenas : -1;
+}
+
 void PollStats::write()
 {
     // The rate of the last interval stands for the whole interval: the file is written once a
@@ -101,7 +123,8 @@ void PollStats::write()
                                   {"queued", d.queued},      {"input_required", d.inputRequired},
                                   {"completed", d.completed}, {"failed", d.failed},
                                   {"cancelled", d.cancelled}, {"results_in_memory", d.resultsInMemory},
-                                  {"heap_in_use_kb", heapInUseKb()}};
+                                  {"heap_in_use_kb", heapInUseKb()},
+                                  {"malloc_arenas", mallocArenas()}};
     std::string error;
     if (!CaseFolder::writeAtomically(m_path, stats.dump() + "\n", error))
         Log::warn("--stats-file: " + error);

@@ -24,6 +24,8 @@ public:
     // The heap the process holds in chunks in use (glibc mallinfo2), in KB: unlike RSS, not
     // raised by freed memory the allocator keeps.
     static std::int64_t heapInUseKb();
+    // How many malloc arenas the process has (glibc's malloc_info): one while M_ARENA_MAX holds.
+    static int mallocArenas();
 
     PollStats(const TaskManager &tasks, std::string path);
     ~PollStats(); // stops the thread after one last write
