@@ -247,6 +247,7 @@ header="$header,db_bytes,wal_bytes,db_tasks,db_events,db_samples,db_changes,db_l
 header="$header,db_page_bytes,db_payload,db_free_bytes,server_db_page_bytes,server_db_payload,server_db_free_bytes"
 header="$header,polls,asked,server_tasks,server_working,server_queued,server_input_required,stall_p50_ms,stall_p99_ms,stall_samples"
 header="$header,window_tasks,watch_tasks,server_heap_kb"
+for r in server window watch; do header="$header,${r}_sockets,${r}_sockets_closing"; done
 echo "$header" > "$samples"
 proc_cols() { # PID -> pid,rss_kb,fds,threads (empty when not running)
     local p="$1"
@@ -259,6 +260,17 @@ proc_cols() { # PID -> pid,rss_kb,fds,threads (empty when not running)
     else
         printf ',,,'
     fi
+}
+socket_cols() { # PID -> sockets,closing: its socket descriptors, and those of its TCP connections
+    # the peer has closed while it has not (CLOSE_WAIT): a connection it no longer uses but never
+    # closed. Empty when not running.
+    local p="$1"
+    [ -n "$p" ] && [ -d "/proc/$p/fd" ] || { printf ','; return; }
+    local inodes
+    inodes=$(ls -l "/proc/$p/fd" 2> /dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p')
+    awk -v list="$inodes" 'BEGIN { n = split(list, a, "\n"); for (i = 1; i <= n; i++) if (a[i] != "") mine[a[i]] = 1 }
+        FNR > 1 && ($10 in mine) && $4 == "08" { closing++ }
+        END { printf "%d,%d", length(mine), closing }' "/proc/$p/net/tcp" "/proc/$p/net/tcp6" 2> /dev/null
 }
 size_of() { stat -c %s "$1" 2> /dev/null || echo 0; }
 last_stall=""
@@ -313,6 +325,7 @@ sample() {
     row="$row,$(alive window && echo "$wt"),$(alive watch && echo "$ht")"
     # The server's heap in use (its stats file): what RSS holds besides the freed memory kept.
     row="$row,$(alive server && json_num heap_in_use_kb "$f")"
+    for r in server window watch; do row="$row,$(socket_cols "${pid[$r]:-}")"; done
     echo "$row" >> "$samples"
 }
 

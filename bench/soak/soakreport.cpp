@@ -444,9 +444,34 @@ int soakReport(const QString &dir)
             QStringLiteral("Memory (RSS)"), 1.0, column(r + QStringLiteral("_rss_kb"), 1.0 / 1024.0), server, r);
         if (server)
             measures.back().lowWaterMin = 2.0;
-        add(roleName[r] + QStringLiteral(" open files, lowest of each 2 min"), QString(),
-            QStringLiteral("Open file descriptors"), 1.0, column(r + QStringLiteral("_fds")), true, r);
-        measures.back().lowWaterMin = 2.0;
+        // Open files. With the socket columns (runs since they were sampled), the sockets are
+        // judged apart: the connections a process keeps follow its work (the tasks it polls, its
+        // listen streams, each origin it polls) up to its HTTP client's limits, so a process that
+        // takes its first cases minutes into its lifetime opens a few, which least squares reads
+        // as growth. A connection it leaks outlives its peer: every server restart, hostile burst
+        // and replica phase closes the server's side, and a socket kept after that waits in
+        // CLOSE_WAIT, which lifts every later low. The other descriptors (the database and its
+        // WAL, logs, pipes, eventfds) are judged on their lows as before; all sockets are drawn.
+        if (table.index(r + QStringLiteral("_sockets")) >= 0) {
+            const auto fds = column(r + QStringLiteral("_fds"));
+            const auto sockets = column(r + QStringLiteral("_sockets"));
+            std::vector<QPointF> others;
+            for (size_t i = 0; i < rows; ++i)
+                others.emplace_back(fds[i].x(), fds[i].y() - sockets[i].y());
+            add(roleName[r] + QStringLiteral(" open files other than sockets, lowest of each 2 min"), QString(),
+                QStringLiteral("Open file descriptors"), 1.0, std::move(others), true, r);
+            measures.back().lowWaterMin = 2.0;
+            add(roleName[r] + QStringLiteral(" sockets"), QString(), QStringLiteral("Open file descriptors"), 1.0,
+                sockets, false, r);
+            add(roleName[r] + QStringLiteral(" connections closed by the peer (CLOSE_WAIT), lowest of each 2 min"),
+                QString(), QStringLiteral("Connections closed by the peer, not by the process"), 1.0,
+                column(r + QStringLiteral("_sockets_closing")), true, r);
+            measures.back().lowWaterMin = 2.0;
+        } else {
+            add(roleName[r] + QStringLiteral(" open files, lowest of each 2 min"), QString(),
+                QStringLiteral("Open file descriptors"), 1.0, column(r + QStringLiteral("_fds")), true, r);
+            measures.back().lowWaterMin = 2.0;
+        }
         add(roleName[r] + QStringLiteral(" threads, lowest of each 2 min"), QString(), QStringLiteral("Threads"), 0.5,
             column(r + QStringLiteral("_threads")), true, r);
         measures.back().lowWaterMin = 2.0;
