@@ -1,6 +1,7 @@
 #include "server/cfdtool.h"
 
 #include "server/fieldpng.h"
+#include "server/solver/ghiareference.h"
 #include "server/toolargs.h"
 
 #include <cmath>

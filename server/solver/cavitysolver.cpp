@@ -5,6 +5,8 @@
 // from a checkpoint repeats an uninterrupted run bit for bit. No Qt, no I/O, no exceptions out.
 
 #include "server/solver/cavitysolver_p.h"
+#include "server/solver/ghiareference.h"
+#include "server/solver/snapshot.h"
 
 #include <algorithm>
 #include <atomic>
@@ -559,6 +561,16 @@ CavitySolver::Outcome CavitySolver::run(const std::function<bool(const Progress 
         onProgress(progress);
     }
     return outcome;
+}
+
+std::vector<std::uint8_t> CavitySolver::checkpoint() const
+{
+    return Snapshot::write(*d);
+}
+
+bool CavitySolver::restore(const std::vector<std::uint8_t> &snapshot)
+{
+    return Snapshot::read(snapshot, *d);
 }
 
 int CavitySolver::iteration() const

@@ -116,17 +116,9 @@ public:
     CaseResult result() const;
 
 private:
+    friend class Snapshot; // server/solver/snapshot.h: checkpoint() and restore()
     struct Impl;
     Impl *d;
 };
-
-// Ghia, Ghia & Shin (1982) reference values, for validation and for the result's sample points.
-struct GhiaTable
-{
-    std::vector<double> y, u; // vertical centreline
-    std::vector<double> x, v; // horizontal centreline
-};
-// Re = 100, 400, 1000 (tables I and II as published); returns false for other values.
-bool ghiaReference(int reynolds, GhiaTable &out);
 
 } // namespace Eddy::Solver

@@ -1,7 +1,7 @@
 #pragma once
 
 // Private to server/solver: the state of one CavitySolver, shared by cavitysolver.cpp (mesh,
-// kernels, run, results) and cavitysolvercheckpoint.cpp (snapshots).
+// kernels, run, results) and snapshot.cpp (its bytes for a checkpoint).
 
 #include "server/solver/cavitysolver.h"
 

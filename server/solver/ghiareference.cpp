@@ -4,7 +4,7 @@
 // paper's known outlier v(0.9063) = -0.23827 at Re = 400). The sample coordinates are the grid
 // lines of Ghia's 129 x 129 mesh, k/128, which the paper prints rounded to four digits.
 
-#include "server/solver/cavitysolver.h"
+#include "server/solver/ghiareference.h"
 
 #include <array>
 

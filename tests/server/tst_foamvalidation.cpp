@@ -8,6 +8,7 @@
 // The three runs start together, so the test takes as long as the longest (the cavity).
 
 #include "server/solver/cavitysolver.h"
+#include "server/solver/ghiareference.h"
 #include "tests/common/testserver.h"
 #include "tests/server/foamtestsupport.h"
 #include "tests/server/mcptestclient.h"

@@ -2,6 +2,7 @@
 // cooperative stop, rejection of bad snapshots, residual behaviour and physical sanity.
 
 #include "server/solver/cavitysolver.h"
+#include "server/solver/ghiareference.h"
 
 #include <QtTest>
 

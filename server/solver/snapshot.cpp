@@ -1,6 +1,4 @@
-// CavitySolver snapshots: checkpoint() writes the whole state (mesh, fields, residual history)
-// with an FNV-1a check sum; restore() accepts only a snapshot of the same case, checked field by
-// field, so a resumed run repeats an uninterrupted one bit for bit. No Qt, no I/O.
+#include "server/solver/snapshot.h"
 
 #include "server/solver/cavitysolver_p.h"
 
@@ -93,33 +91,33 @@ bool validNodes(const std::vector<double> &x)
 
 } // namespace
 
-std::vector<std::uint8_t> CavitySolver::checkpoint() const
+std::vector<std::uint8_t> Snapshot::write(const CavitySolver::Impl &state)
 {
     std::vector<std::uint8_t> out;
-    const std::size_t cells = std::size_t(d->s) * d->s;
-    out.reserve(128 + (2 * d->s + 4 * cells) * sizeof(double));
+    const std::size_t cells = std::size_t(state.s) * state.s;
+    out.reserve(128 + (2 * state.s + 4 * cells) * sizeof(double));
     Writer w(out);
     for (char c : kMagic)
         w.put(c);
     w.put(kVersion);
-    w.put(std::int32_t(d->n));
-    w.put(d->params.reynolds);
-    w.put(d->params.lidVelocity);
-    w.put(d->params.grading);
-    w.put(std::int64_t(d->iteration));
-    w.put(d->wallSeconds);
-    w.put(d->residualU);
-    w.put(d->residualV);
-    w.put(d->residualOmega);
-    w.put(d->x);
-    w.put(d->y);
-    w.put(d->psi);
-    w.put(d->omega);
-    w.put(d->u);
-    w.put(d->v);
-    w.put(std::int32_t(d->historyStride));
-    w.put(std::int32_t(d->history.size()));
-    for (const HistoryPoint &h : d->history) {
+    w.put(std::int32_t(state.n));
+    w.put(state.params.reynolds);
+    w.put(state.params.lidVelocity);
+    w.put(state.params.grading);
+    w.put(std::int64_t(state.iteration));
+    w.put(state.wallSeconds);
+    w.put(state.residualU);
+    w.put(state.residualV);
+    w.put(state.residualOmega);
+    w.put(state.x);
+    w.put(state.y);
+    w.put(state.psi);
+    w.put(state.omega);
+    w.put(state.u);
+    w.put(state.v);
+    w.put(std::int32_t(state.historyStride));
+    w.put(std::int32_t(state.history.size()));
+    for (const HistoryPoint &h : state.history) {
         w.put(std::int32_t(h.iteration));
         w.put(h.u);
         w.put(h.v);
@@ -129,7 +127,7 @@ std::vector<std::uint8_t> CavitySolver::checkpoint() const
     return out;
 }
 
-bool CavitySolver::restore(const std::vector<std::uint8_t> &snapshot)
+bool Snapshot::read(const std::vector<std::uint8_t> &snapshot, CavitySolver::Impl &state)
 {
     if (snapshot.size() < sizeof(kMagic) + sizeof(std::uint64_t))
         return false;
@@ -148,15 +146,15 @@ bool CavitySolver::restore(const std::vector<std::uint8_t> &snapshot)
     double reynolds = 0, lid = 0, grading = 0, wall = 0, ru = 0, rv = 0, rp = 0;
     std::int64_t iteration = 0;
     if (std::memcmp(magic, kMagic, sizeof magic) != 0 || !r.get(version) || version < 1 || version > kVersion
-        || !r.get(n) || n != d->n || !r.get(reynolds) || reynolds != d->params.reynolds
-        || !r.get(lid) || lid != d->params.lidVelocity || !r.get(grading)
+        || !r.get(n) || n != state.n || !r.get(reynolds) || reynolds != state.params.reynolds
+        || !r.get(lid) || lid != state.params.lidVelocity || !r.get(grading)
         || !(grading >= 1.0 && grading <= 1e6) || !r.get(iteration) || iteration < 0
         || iteration > std::numeric_limits<int>::max() || !r.get(wall) || !r.get(ru)
         || !r.get(rv) || !r.get(rp))
         return false;
-    const std::size_t cells = std::size_t(d->s) * d->s;
+    const std::size_t cells = std::size_t(state.s) * state.s;
     std::vector<double> nx, ny, psi, omega, u, v;
-    if (!r.get(nx, d->s) || !r.get(ny, d->s) || !r.get(psi, cells) || !r.get(omega, cells)
+    if (!r.get(nx, state.s) || !r.get(ny, state.s) || !r.get(psi, cells) || !r.get(omega, cells)
         || !r.get(u, cells) || !r.get(v, cells))
         return false;
     // Version 1 snapshots carry no history: a resumed run charts from its resume point.
@@ -180,20 +178,20 @@ bool CavitySolver::restore(const std::vector<std::uint8_t> &snapshot)
         || !allFinite(u) || !allFinite(v) || !std::isfinite(wall) || !std::isfinite(ru)
         || !std::isfinite(rv) || !std::isfinite(rp))
         return false;
-    d->params.grading = grading; // a repaired mesh travels with its snapshot
-    d->setMesh(std::move(nx), std::move(ny));
-    d->psi = std::move(psi);
-    d->omega = std::move(omega);
-    d->omegaNext.assign(cells, 0.0);
-    d->u = std::move(u);
-    d->v = std::move(v);
-    d->iteration = int(iteration);
-    d->wallSeconds = wall;
-    d->residualU = ru;
-    d->residualV = rv;
-    d->residualOmega = rp;
-    d->history = std::move(history);
-    d->historyStride = stride;
+    state.params.grading = grading; // a repaired mesh travels with its snapshot
+    state.setMesh(std::move(nx), std::move(ny));
+    state.psi = std::move(psi);
+    state.omega = std::move(omega);
+    state.omegaNext.assign(cells, 0.0);
+    state.u = std::move(u);
+    state.v = std::move(v);
+    state.iteration = int(iteration);
+    state.wallSeconds = wall;
+    state.residualU = ru;
+    state.residualV = rv;
+    state.residualOmega = rp;
+    state.history = std::move(history);
+    state.historyStride = stride;
     return true;
 }
 
