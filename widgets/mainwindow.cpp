@@ -173,7 +173,13 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     m_clock->setInterval(1000);
     connect(m_clock, &QTimer::timeout, this, [this] {
         m_tasks->tick();
+        // Measuring the inbox's columns over a full inbox took the main thread 4-5 ms; done for
+        // every second's repaint it was the window's longest stall (bench/soak, docs/soak.md).
+        m_inboxClockRefresh = true;
         m_inbox->refreshDescriptions();
+        m_inboxClockRefresh = false;
+        if (++m_clockTicks % s_inboxRefitSeconds == 0)
+            m_inboxFitTimer->start();
         if (!m_deliveries.isEmpty())
             updateDeliveries();
         if (m_detailTask)
@@ -483,7 +489,10 @@ void MainWindow::buildDocks()
     connect(m_inbox, &QAbstractItemModel::rowsInserted, this, scheduleFit);
     connect(m_inbox, &QAbstractItemModel::rowsRemoved, this, scheduleFit);
     connect(m_inbox, &QAbstractItemModel::modelReset, this, scheduleFit);
-    connect(m_inbox, &QAbstractItemModel::dataChanged, this, scheduleFit);
+    connect(m_inbox, &QAbstractItemModel::dataChanged, this, [this] {
+        if (!m_inboxClockRefresh)
+            m_inboxFitTimer->start();
+    });
     // Picking a question (a click, or Enter on a row) shows it beside the list, its case selected
     // in the monitor. Only the user's pick counts: the view moving its current row by itself
     // (after a reset, on focus) must never put a question under the pointer.

@@ -88,6 +88,9 @@ public:
     QTableView *inboxView() const { return m_inboxView; }
     // The inbox's column widths are measured from at most this many rows (the shown ones first).
     static constexpr int s_inboxFitRows = 100;
+    // The once-a-second clock repaints the inbox's waiting times; its columns are measured again
+    // for them only every this many seconds (and at once when a question comes, goes or changes).
+    static constexpr int s_inboxRefitSeconds = 60;
     QString statusCountsText() const;
 
     // Questions wait in the inbox and are answered in the answer panel (default), or each pops
@@ -236,6 +239,8 @@ private:
     AnswerPanel *m_answerPanel = nullptr;
     QTimer *m_popupTimer = nullptr;
     QTimer *m_inboxFitTimer = nullptr; // one fitInboxColumns() per burst of inbox changes
+    bool m_inboxClockRefresh = false;  // the clock's repaint of the inbox: not a change to fit
+    qint64 m_clockTicks = 0;
     qint64 m_lastDialogClosedMs = 0;
     QSet<QPair<qint64, QString>> m_dismissed; // closed without an answer: not popped up again
     QSet<QPair<qint64, QString>> m_announced; // questions announced once, when first seen open
