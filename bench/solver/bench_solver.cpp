@@ -4,6 +4,7 @@
 
 #include "benchresult.h"
 #include "server/solver/cavitysolver.h"
+#include "server/solver/ghiareference.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -3,6 +3,7 @@
 // lie within 1% of the lid velocity of the published value.
 
 #include "server/solver/cavitysolver.h"
+#include "server/solver/ghiareference.h"
 
 #include <QtTest>
 
