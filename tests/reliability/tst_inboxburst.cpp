@@ -57,6 +57,12 @@ private Q_SLOTS:
     void theClockDoesNotMeasureTheInbox();
 
 private:
+    // Opens the real window on `db` with the inbox's case column counting what it measures.
+    std::unique_ptr<Test::E2eWindow> openCounting(const QString &db, CountingDelegate **counting);
+    // eddyctl submits `count` cases into `db` (Reynolds numbers from `firstReynolds`), each of
+    // which stops at the mesh question.
+    void submitAskingSweep(const QString &db, const QString &name, int firstReynolds, int count, int concurrency);
+
     Test::TestServer m_server;
     QTemporaryDir m_dir;
 };
@@ -73,30 +79,45 @@ void tst_InboxBurst::initTestCase()
              qPrintable(m_server.errorString()));
 }
 
-void tst_InboxBurst::manyQuestionsAtOnceAreMeasuredOncePerBurst()
+std::unique_ptr<Test::E2eWindow> tst_InboxBurst::openCounting(const QString &db, CountingDelegate **counting)
 {
-    const QString db = m_dir.filePath(QStringLiteral("burst.sqlite"));
     Test::E2eWindowOptions options;
     options.waitForSession = true;
-    const auto app = Test::E2eWindow::open(db, options);
-    QVERIFY(app);
-    MainWindow &w = *app->window();
-    auto *counting = new CountingDelegate(w.inboxView());
-    w.inboxView()->setItemDelegateForColumn(InboxModel::CaseColumn, counting);
+    auto app = Test::E2eWindow::open(db, options);
+    if (app) {
+        QTableView *inbox = app->window()->inboxView();
+        *counting = new CountingDelegate(inbox);
+        inbox->setItemDelegateForColumn(InboxModel::CaseColumn, *counting);
+    }
+    return app;
+}
 
+void tst_InboxBurst::submitAskingSweep(const QString &db, const QString &name, int firstReynolds, int count, int concurrency)
+{
     json reynolds = json::array();
-    for (int i = 0; i < s_questions; ++i)
-        reynolds.push_back(100 + i);
-    // Every case stops at the mesh question.
+    for (int i = 0; i < count; ++i)
+        reynolds.push_back(firstReynolds + i);
     const json spec{{"tool", "run_cfd_case"},
                     {"fixed", {{"grid", 8}, {"max_iterations", 100}, {"force_mesh_defect", true}}},
                     {"vary", {{"reynolds", {{"list", reynolds}}}}},
-                    {"concurrency", 32}};
-    const QString specPath = m_dir.filePath(QStringLiteral("spec.json"));
+                    {"concurrency", concurrency}};
+    const QString specPath = m_dir.filePath(name + QStringLiteral("-spec.json"));
     QVERIFY(Test::writeFile(specPath, QByteArray::fromStdString(spec.dump())));
     const Test::CtlRun submit = Test::runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"),
                                               QStringLiteral("submit"), m_server.url(), specPath});
     QVERIFY2(submit.code == 0, submit.err.constData());
+}
+
+void tst_InboxBurst::manyQuestionsAtOnceAreMeasuredOncePerBurst()
+{
+    const QString db = m_dir.filePath(QStringLiteral("burst.sqlite"));
+    CountingDelegate *counting = nullptr;
+    const auto app = openCounting(db, &counting);
+    QVERIFY(app);
+    MainWindow &w = *app->window();
+    submitAskingSweep(db, QStringLiteral("burst"), 100, s_questions, 32);
+    if (QTest::currentTestFailed())
+        return;
 
     QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->rowCount(), s_questions, 120000);
     // Let the last fit run (it is queued behind the insertion), then count.
@@ -125,26 +146,13 @@ void tst_InboxBurst::theClockDoesNotMeasureTheInbox()
 {
     constexpr int questions = 12;
     const QString db = m_dir.filePath(QStringLiteral("clock.sqlite"));
-    Test::E2eWindowOptions options;
-    options.waitForSession = true;
-    const auto app = Test::E2eWindow::open(db, options);
+    CountingDelegate *counting = nullptr;
+    const auto app = openCounting(db, &counting);
     QVERIFY(app);
     MainWindow &w = *app->window();
-    auto *counting = new CountingDelegate(w.inboxView());
-    w.inboxView()->setItemDelegateForColumn(InboxModel::CaseColumn, counting);
-
-    json reynolds = json::array();
-    for (int i = 0; i < questions; ++i)
-        reynolds.push_back(2000 + i);
-    const json spec{{"tool", "run_cfd_case"},
-                    {"fixed", {{"grid", 8}, {"max_iterations", 100}, {"force_mesh_defect", true}}},
-                    {"vary", {{"reynolds", {{"list", reynolds}}}}},
-                    {"concurrency", questions}};
-    const QString specPath = m_dir.filePath(QStringLiteral("clock-spec.json"));
-    QVERIFY(Test::writeFile(specPath, QByteArray::fromStdString(spec.dump())));
-    const Test::CtlRun submit = Test::runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"),
-                                              QStringLiteral("submit"), m_server.url(), specPath});
-    QVERIFY2(submit.code == 0, submit.err.constData());
+    submitAskingSweep(db, QStringLiteral("clock"), 2000, questions, questions);
+    if (QTest::currentTestFailed())
+        return;
     QTRY_COMPARE_WITH_TIMEOUT(w.inboxModel()->rowCount(), questions, 60000);
     QTRY_VERIFY_WITH_TIMEOUT(counting->measured > 0, 10000); // the fit for the arrivals
 

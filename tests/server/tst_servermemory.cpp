@@ -46,6 +46,40 @@ qint64 statOf(const QString &path, const char *field)
     return stats.is_object() && stats.contains(field) && stats[field].is_number_integer() ? stats[field].get<qint64>() : -1;
 }
 
+// Creates `count` tasks that each stop at their mesh question (a few KB each, the soak's case)
+// and waits until the first and the last ask it; empty on a failure.
+std::vector<std::string> createAskingTasks(McpTestClient &client, int count)
+{
+    std::vector<std::string> ids;
+    for (int i = 0; i < count; ++i) {
+        ids.push_back(client.createTask({{"grid", 8}, {"max_iterations", 200}, {"reynolds", 1 + i}, {"force_mesh_defect", true}}));
+        if (ids.back().empty())
+            return {};
+    }
+    for (const std::string &id : {ids.front(), ids.back()})
+        if (client.waitForTask(id, [](const json &t) { return t.value("status", "") != "working"; }, 120000).value("status", "")
+            != "input_required")
+            return {};
+    return ids;
+}
+
+// Opens a subscriptions/listen stream (request id n) on every task of `ids`.
+void listenTo(McpTestClient &client, const std::vector<std::string> &ids, Eddy::Test::SseReader &reader, int n)
+{
+    const json params = {{"_meta", McpTestClient::meta()}, {"notifications", {{"taskIds", ids}}}};
+    reader.start(client.url(), json{{"jsonrpc", "2.0"}, {"id", n}, {"method", "subscriptions/listen"}, {"params", params}}.dump(),
+                 client.headersFor("subscriptions/listen", params));
+}
+
+// The questions a stream has delivered so far.
+int questionsIn(const Eddy::Test::SseReader &reader)
+{
+    int questions = 0;
+    for (const json &e : reader.events())
+        questions += e.value("method", "") == "notifications/tasks" && e["params"].value("status", "") == "input_required";
+    return questions;
+}
+
 } // namespace
 
 class tst_ServerMemory : public QObject
@@ -144,31 +178,13 @@ void tst_ServerMemory::openStreamsHoldNoCopyOfTheirTasks()
     McpTestClient client(server.url());
     // Tasks that wait on their mesh question: a few KB each, the soak's case.
     constexpr int kTasks = 1500;
-    std::vector<std::string> ids;
-    for (int i = 0; i < kTasks; ++i) {
-        ids.push_back(client.createTask({{"grid", 8}, {"max_iterations", 200}, {"reynolds", 1 + i}, {"force_mesh_defect", true}}));
-        QVERIFY(!ids.back().empty());
-    }
-    for (const std::string &id : {ids.front(), ids.back()})
-        QCOMPARE(client.waitForTask(id, [](const json &t) { return t.value("status", "") != "working"; }, 120000)
-                     .value("status", ""),
-                 std::string("input_required"));
-    const json params = {{"_meta", McpTestClient::meta()}, {"notifications", {{"taskIds", ids}}}};
-    const auto listenTo = [&](Eddy::Test::SseReader &reader, int n) {
-        reader.start(client.url(), json{{"jsonrpc", "2.0"}, {"id", n}, {"method", "subscriptions/listen"}, {"params", params}}.dump(),
-                     client.headersFor("subscriptions/listen", params));
-    };
-    const auto caughtUp = [](const Eddy::Test::SseReader &reader) {
-        int questions = 0;
-        for (const json &e : reader.events())
-            questions += e.value("method", "") == "notifications/tasks" && e["params"].value("status", "") == "input_required";
-        return questions;
-    };
+    const std::vector<std::string> ids = createAskingTasks(client, kTasks);
+    QCOMPARE(int(ids.size()), kTasks);
     // One stream read to its end first: whatever the server allocates once for streams is then
     // in the baseline, and its length is what one stream would hold if it kept a copy.
     Eddy::Test::SseReader first;
-    listenTo(first, 0);
-    QTRY_COMPARE_WITH_TIMEOUT(caughtUp(first), kTasks, 60000);
+    listenTo(client, ids, first, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(questionsIn(first), kTasks, 60000);
     const qint64 streamKb = qint64(first.rawText().size()) / 1024;
     // The heap in use (the stats file, once a second), not RSS: each stream's thread keeps
     // freed memory in its own malloc arena, which RSS counts and the janitor trims each minute.
@@ -184,10 +200,10 @@ void tst_ServerMemory::openStreamsHoldNoCopyOfTheirTasks()
     std::vector<std::unique_ptr<Eddy::Test::SseReader>> readers;
     for (int i = 1; i <= kStreams; ++i) {
         readers.push_back(std::make_unique<Eddy::Test::SseReader>());
-        listenTo(*readers.back(), i);
+        listenTo(client, ids, *readers.back(), i);
     }
     for (const auto &r : readers)
-        QTRY_COMPARE_WITH_TIMEOUT(caughtUp(*r), kTasks, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(questionsIn(*r), kTasks, 60000);
     const qint64 after = heapKbAfterNextWrite();
     QVERIFY(after > 0);
     const qint64 grown = after - before;
@@ -217,33 +233,18 @@ void tst_ServerMemory::streamsOnManyThreadsShareOneArena()
     QVERIFY2(server.start({"--workers", "2", "--stats-file", stats}), qPrintable(server.errorString()));
     McpTestClient client(server.url());
     constexpr int kTasks = 300;
-    std::vector<std::string> ids;
-    for (int i = 0; i < kTasks; ++i) {
-        ids.push_back(client.createTask({{"grid", 8}, {"max_iterations", 200}, {"reynolds", 1 + i}, {"force_mesh_defect", true}}));
-        QVERIFY(!ids.back().empty());
-    }
-    QCOMPARE(client.waitForTask(ids.back(), [](const json &t) { return t.value("status", "") != "working"; }, 120000)
-                 .value("status", ""),
-             std::string("input_required"));
-    const json params = {{"_meta", McpTestClient::meta()}, {"notifications", {{"taskIds", ids}}}};
+    const std::vector<std::string> ids = createAskingTasks(client, kTasks);
+    QCOMPARE(int(ids.size()), kTasks);
     // Sixteen streams opened at once: each renders its catch-up of 300 questions on its own
     // thread at the same time as the others.
     constexpr int kStreams = 16;
     std::vector<std::unique_ptr<Eddy::Test::SseReader>> readers;
     for (int i = 0; i < kStreams; ++i) {
         readers.push_back(std::make_unique<Eddy::Test::SseReader>());
-        readers.back()->start(client.url(),
-                              json{{"jsonrpc", "2.0"}, {"id", i}, {"method", "subscriptions/listen"}, {"params", params}}.dump(),
-                              client.headersFor("subscriptions/listen", params));
+        listenTo(client, ids, *readers.back(), i);
     }
-    const auto caughtUp = [](const Eddy::Test::SseReader &reader) {
-        int questions = 0;
-        for (const json &e : reader.events())
-            questions += e.value("method", "") == "notifications/tasks" && e["params"].value("status", "") == "input_required";
-        return questions;
-    };
     for (const auto &r : readers)
-        QTRY_COMPARE_WITH_TIMEOUT(caughtUp(*r), kTasks, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(questionsIn(*r), kTasks, 60000);
     // The stats file is written once a second: read it after the catch-ups.
     const qint64 since = statOf(stats, "now_ms");
     QVERIFY(QTest::qWaitFor([&] { return statOf(stats, "now_ms") > since; }, 10000));
