@@ -404,6 +404,13 @@ int soakReport(const QString &dir)
         }
         return pts;
     };
+    const auto difference = [&](const QString &a, const QString &b, double scale = 1.0) {
+        std::vector<QPointF> pts;
+        const int ca = table.index(a), cb = table.index(b);
+        for (size_t i = 0; i < rows; ++i)
+            pts.emplace_back(table.t[i] / 60.0, (table.at(ca, i) - table.at(cb, i)) * scale);
+        return pts;
+    };
 
     std::vector<Measure> measures;
     // A measure of a process (pidName: its lifetimes are judged apart) or of the whole run.
@@ -447,19 +454,14 @@ int soakReport(const QString &dir)
     // is judged on its RSS as before.
     const bool serverHeap = table.index(QStringLiteral("server_heap_kb")) >= 0;
     if (serverHeap) {
-        const auto rss = column(QStringLiteral("server_rss_kb"), 1.0 / 1024.0);
-        const auto heap = column(QStringLiteral("server_heap_kb"), 1.0 / 1024.0);
-        const auto tasks = column(QStringLiteral("server_tasks"));
-        std::vector<QPointF> perTask, slack;
-        for (size_t i = 0; i < rows; ++i) {
-            perTask.emplace_back(heap[i].x(), tasks[i].y() > 0 ? heap[i].y() * 1024.0 / tasks[i].y() : std::nan(""));
-            slack.emplace_back(rss[i].x(), rss[i].y() - heap[i].y());
-        }
         add(QStringLiteral("eddy-cfd-server heap in use per task held, lowest of each 2 min"), QStringLiteral("KB"),
-            QStringLiteral("Server memory per task held"), 0.1, std::move(perTask), true, QStringLiteral("server"));
+            QStringLiteral("Server memory per task held"), 0.1,
+            ratio(QStringLiteral("server_heap_kb"), QStringLiteral("server_tasks")), true, QStringLiteral("server"));
         measures.back().lowWaterMin = 2.0;
         add(QStringLiteral("eddy-cfd-server RSS above its heap in use, lowest of each 2 min"), QStringLiteral("MB"),
-            QStringLiteral("Memory (RSS)"), 1.0, std::move(slack), true, QStringLiteral("server"));
+            QStringLiteral("Memory (RSS)"), 1.0,
+            difference(QStringLiteral("server_rss_kb"), QStringLiteral("server_heap_kb"), 1.0 / 1024.0), true,
+            QStringLiteral("server"));
         measures.back().lowWaterMin = 2.0;
     }
     for (const QString &r : roles) {
@@ -478,16 +480,12 @@ int soakReport(const QString &dir)
         // CLOSE_WAIT, which lifts every later low. The other descriptors (the database and its
         // WAL, logs, pipes, eventfds) are judged on their lows as before; all sockets are drawn.
         if (table.index(r + QStringLiteral("_sockets")) >= 0) {
-            const auto fds = column(r + QStringLiteral("_fds"));
-            const auto sockets = column(r + QStringLiteral("_sockets"));
-            std::vector<QPointF> others;
-            for (size_t i = 0; i < rows; ++i)
-                others.emplace_back(fds[i].x(), fds[i].y() - sockets[i].y());
             add(roleName[r] + QStringLiteral(" open files other than sockets, lowest of each 2 min"), QString(),
-                QStringLiteral("Open file descriptors"), 1.0, std::move(others), true, r);
+                QStringLiteral("Open file descriptors"), 1.0,
+                difference(r + QStringLiteral("_fds"), r + QStringLiteral("_sockets")), true, r);
             measures.back().lowWaterMin = 2.0;
             add(roleName[r] + QStringLiteral(" sockets"), QString(), QStringLiteral("Open file descriptors"), 1.0,
-                sockets, false, r);
+                column(r + QStringLiteral("_sockets")), false, r);
             add(roleName[r] + QStringLiteral(" connections closed by the peer (CLOSE_WAIT), lowest of each 2 min"),
                 QString(), QStringLiteral("Connections closed by the peer, not by the process"), 1.0,
                 column(r + QStringLiteral("_sockets_closing")), true, r);
