@@ -489,9 +489,9 @@ void MainWindow::buildDocks()
     connect(m_inbox, &QAbstractItemModel::rowsInserted, this, scheduleFit);
     connect(m_inbox, &QAbstractItemModel::rowsRemoved, this, scheduleFit);
     connect(m_inbox, &QAbstractItemModel::modelReset, this, scheduleFit);
-    connect(m_inbox, &QAbstractItemModel::dataChanged, this, [this] {
+    connect(m_inbox, &QAbstractItemModel::dataChanged, this, [this, scheduleFit] {
         if (!m_inboxClockRefresh)
-            m_inboxFitTimer->start();
+            scheduleFit();
     });
     // Picking a question (a click, or Enter on a row) shows it beside the list, its case selected
     // in the monitor. Only the user's pick counts: the view moving its current row by itself
