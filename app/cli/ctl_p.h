@@ -1,14 +1,14 @@
 #pragma once
 
-// Private to the Ctl sources: the JSON and time helpers its command families share.
+// Private to the eddyctl sources: the JSON and time helpers its command groups share.
 
-#include "app/cli/ctl.h"
+#include "app/cli/invocation.h"
 
 #include "app/agent/agent.h"
 #include "app/vocab/jsonfield.h"
 
-#include "app/vocab/outcome.h"
 #include "app/monitor/sweepexport.h"
+#include "app/vocab/outcome.h"
 #include "app/vocab/records.h"
 
 #include <QCoreApplication>
