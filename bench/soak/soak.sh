@@ -248,6 +248,9 @@ header="$header,db_page_bytes,db_payload,db_free_bytes,server_db_page_bytes,serv
 header="$header,polls,asked,server_tasks,server_working,server_queued,server_input_required,stall_p50_ms,stall_p99_ms,stall_samples"
 header="$header,window_tasks,watch_tasks,server_heap_kb"
 for r in server window watch; do header="$header,${r}_sockets,${r}_sockets_closing"; done
+# RSS split into anonymous memory (heaps, arenas, stacks: what a leak raises) and file pages
+# (libraries, fonts, the database's mapped WAL index: bounded by the files) for a leak's hunt.
+for r in server window watch; do header="$header,${r}_rss_anon_kb,${r}_rss_file_kb"; done
 echo "$header" > "$samples"
 proc_cols() { # PID -> pid,rss_kb,fds,threads (empty when not running)
     local p="$1"
@@ -271,6 +274,12 @@ socket_cols() { # PID -> sockets,closing: its socket descriptors, and those of i
     awk -v list="$inodes" 'BEGIN { n = split(list, a, "\n"); for (i = 1; i <= n; i++) if (a[i] != "") mine[a[i]] = 1 }
         FNR > 1 && ($10 in mine) && $4 == "08" { closing++ }
         END { printf "%d,%d", length(mine), closing }' "/proc/$p/net/tcp" "/proc/$p/net/tcp6" 2> /dev/null
+}
+rss_split_cols() { # PID -> rss_anon_kb,rss_file_kb (file: RssFile + RssShmem); empty when not running
+    local p="$1"
+    [ -n "$p" ] && [ -r "/proc/$p/status" ] || { printf ','; return; }
+    awk '/^RssAnon:/ { a = $2 } /^RssFile:/ { f += $2 } /^RssShmem:/ { f += $2 }
+         END { printf "%s,%s", a, f }' "/proc/$p/status" 2> /dev/null
 }
 size_of() { stat -c %s "$1" 2> /dev/null || echo 0; }
 last_stall=""
@@ -326,6 +335,7 @@ sample() {
     # The server's heap in use (its stats file): what RSS holds besides the freed memory kept.
     row="$row,$(alive server && json_num heap_in_use_kb "$f")"
     for r in server window watch; do row="$row,$(socket_cols "${pid[$r]:-}")"; done
+    for r in server window watch; do row="$row,$(rss_split_cols "${pid[$r]:-}")"; done
     echo "$row" >> "$samples"
 }
 
