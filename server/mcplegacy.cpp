@@ -12,6 +12,8 @@
 #include "server/log.h"
 #include "server/pollstats.h"
 #include "server/mcpwire.h"
+#include "server/openstreams.h"
+#include "server/runtools.h"
 #include "server/pollscanner.h"
 #include "server/secrets.h"
 #include "server/sse.h"
@@ -31,13 +33,11 @@ using namespace McpWire;
 
 namespace {
 
-constexpr const char *kServerName = "eddy-cfd-server";
-constexpr const char *kServerVersion = "0.1.0";
 constexpr int kListPageSize = 50;
 
 } // namespace
 
-void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &call,
+void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, McpCall &call,
                               const json &body)
 {
     if (call.method == "initialize") {
@@ -92,7 +92,7 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
         sendResult(res, call.id, json::object());
     } else if (m == "tools/list") {
         json tools = JobTools::definitions();
-        tools.insert(tools.begin(), runToolDefinition(true));
+        tools.insert(tools.begin(), RunTools::cfdDefinition(m_options, true));
         if (m_options.tasksExtension)
             tools.insert(tools.begin() + 1, FoamTool::definition(true));
         sendResult(res, call.id, {{"tools", std::move(tools)}});
@@ -110,7 +110,7 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
         legacyToolsCall(res, call);
     } else if (m == "tasks/get") {
         std::string taskId;
-        if (!taskIdParam(res, call, taskId))
+        if (!taskIdParam(m_tasks, res, call, taskId))
             return;
         // One debug line per poll, as in the 2026 era (pollReply).
         if (Log::enabled(Log::Level::Debug))
@@ -134,7 +134,7 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
     }
 }
 
-void McpHandler::legacyInitialize(HttpResponse &res, const Call &call)
+void McpHandler::legacyInitialize(HttpResponse &res, const McpCall &call)
 {
     const std::string session = m_sessions.open(call.tokenHash);
     if (session.empty()) {
@@ -166,7 +166,7 @@ void McpHandler::legacyInitialize(HttpResponse &res, const Call &call)
     Log::debug("legacy session " + Log::redact(session) + " opened");
 }
 
-void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
+void McpHandler::legacyToolsCall(HttpResponse &res, const McpCall &call)
 {
     const json name = call.params.value("name", json());
     const bool jobTool = name.is_string() && JobTools::isTool(name.get<std::string>());
@@ -197,7 +197,7 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
     }
     json arguments;
     std::string error;
-    if (!validateRun(name, call.params.value("arguments", json()), arguments, error)) {
+    if (!RunTools::validate(m_options, name, call.params.value("arguments", json()), arguments, error)) {
         sendResult(res, call.id, CfdTool::errorResult(error));
         return;
     }
@@ -221,7 +221,7 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
     // No task augmentation: run to the end on this request, as a plain tools/call would.
     const std::string taskId = snap.record.id;
     auto channel = std::make_shared<SseChannel>(std::set<std::string>{taskId}, call.tokenHash);
-    registerChannel(channel);
+    m_streams->add(channel);
     while (true) {
         TaskManager::Snapshot now;
         if (!m_tasks.snapshot(taskId, call.tokenHash, now)) {
@@ -242,7 +242,7 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
             res.set_content(TaskJson::dump(message), "application/json");
             break;
         }
-        if (m_shuttingDown || channel->isClosed()) {
+        if (m_streams->shuttingDown() || channel->isClosed()) {
             sendError(res, 503, call.id, -32603, "The server is shutting down; the case will "
                                                  "resume after a restart");
             break;
@@ -250,13 +250,13 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
         bool changed = false;
         channel->wait(std::chrono::milliseconds(1000), changed);
     }
-    unregisterChannel(channel);
+    m_streams->remove(channel);
 }
 
-void McpHandler::legacyTasksResult(HttpResponse &res, const Call &call)
+void McpHandler::legacyTasksResult(HttpResponse &res, const McpCall &call)
 {
     std::string taskId;
-    if (!taskIdParam(res, call, taskId))
+    if (!taskIdParam(m_tasks, res, call, taskId))
         return;
     TaskManager::Snapshot snap;
     if (!m_tasks.snapshot(taskId, call.tokenHash, snap)) {
@@ -268,12 +268,12 @@ void McpHandler::legacyTasksResult(HttpResponse &res, const Call &call)
         res.set_content(TaskJson::dump(legacyFinalMessage(call.id, snap.record)), "application/json");
         return;
     }
-    if (m_shuttingDown) {
+    if (m_streams->shuttingDown()) {
         sendError(res, 503, call.id, -32603, "The server is shutting down; retry after restart");
         return;
     }
     auto channel = std::make_shared<SseChannel>(std::set<std::string>{taskId}, call.tokenHash);
-    registerChannel(channel);
+    m_streams->add(channel);
     auto sentKeys = std::make_shared<std::set<std::string>>();
     const json id = call.id;
     const std::string token = call.tokenHash;
@@ -330,10 +330,10 @@ void McpHandler::legacyTasksResult(HttpResponse &res, const Call &call)
             }
             return true;
         },
-        [this, channel](bool) { unregisterChannel(channel); });
+        [this, channel](bool) { m_streams->remove(channel); });
 }
 
-void McpHandler::legacyTasksList(HttpResponse &res, const Call &call)
+void McpHandler::legacyTasksList(HttpResponse &res, const McpCall &call)
 {
     std::size_t offset = 0;
     if (call.params.contains("cursor")) {
@@ -377,10 +377,10 @@ void McpHandler::legacyTasksList(HttpResponse &res, const Call &call)
     sendResult(res, call.id, result);
 }
 
-void McpHandler::legacyTasksCancel(HttpResponse &res, const Call &call)
+void McpHandler::legacyTasksCancel(HttpResponse &res, const McpCall &call)
 {
     std::string taskId;
-    if (!taskIdParam(res, call, taskId))
+    if (!taskIdParam(m_tasks, res, call, taskId))
         return;
     TaskManager::Snapshot after;
     switch (m_tasks.cancel(taskId, call.tokenHash, after)) {

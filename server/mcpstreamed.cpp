@@ -15,6 +15,8 @@
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcpwire.h"
+#include "server/openstreams.h"
+#include "server/runtools.h"
 #include "server/sse.h"
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
@@ -27,6 +29,8 @@ namespace Eddy::Server {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
+
+using namespace McpWire;
 
 // One streamed call's state, owned by its provider and releaser.
 struct McpHandler::StreamedRun
@@ -96,7 +100,7 @@ bool McpHandler::isLogLevel(const std::string &level)
         std::begin(levels), std::end(levels), [&](const char *l) { return level == l; });
 }
 
-void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
+void McpHandler::streamedRun(HttpResponse &res, const McpCall &call, bool legacy)
 {
     const auto toolError = [&](const std::string &text) {
         json result = CfdTool::errorResult(text);
@@ -110,7 +114,7 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
         toolError(error);
         return;
     }
-    if (m_shuttingDown) {
+    if (m_streams->shuttingDown()) {
         sendError(res,
                   503,
                   call.id,
@@ -176,7 +180,7 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
     }
 
     auto channel = std::make_shared<SseChannel>(std::set<std::string>{run->taskId}, call.tokenHash);
-    registerChannel(channel);
+    m_streams->add(channel);
     res.status = 200;
     res.set_header("Cache-Control", "no-cache");
     res.set_header("X-Accel-Buffering", "no");
@@ -186,7 +190,7 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
             return streamStep(*run, *channel, sink);
         },
         [this, run, channel](bool) {
-            unregisterChannel(channel);
+            m_streams->remove(channel);
             if (!run->callKey.empty()) {
                 const std::lock_guard lock(m_streamedMutex);
                 m_streamedCalls.erase(run->callKey);
