@@ -11,6 +11,7 @@
 #include "server/secrets.h"
 #include "server/spells.h"
 #include "server/sse.h"
+#include "server/streamedcalls.h"
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
 
@@ -198,6 +199,7 @@ McpHandler::McpHandler(TaskManager &tasks, LegacySession &sessions, const Server
     : m_tasks(tasks), m_sessions(sessions), m_options(options)
     , m_checkHost(isLoopbackBind(options.host) || !options.allowedHosts.empty())
     , m_streams(std::make_unique<OpenStreams>(tasks))
+    , m_streamed(std::make_unique<StreamedCalls>(tasks, sessions, m_options, *m_streams))
 {
     if (m_options.conformanceFixtures)
         m_fixtureTasks = std::make_unique<ConformanceFixtures::TaskTable>();

@@ -28,7 +28,7 @@ namespace ConformanceFixtures {
 class TaskTable;
 }
 class SseChannel;
-class StreamSink;
+class StreamedCalls;
 class TaskManager;
 
 class McpHandler final
@@ -87,16 +87,6 @@ private:
     void tasksCancel(HttpResponse &res, const McpCall &call);
     void listen(HttpResponse &res, const McpCall &call);
 
-    // --no-tasks-extension: run_cfd_case answered as an SSE stream (mcpstreamed.cpp).
-    struct StreamedRun;
-    void streamedRun(HttpResponse &res, const McpCall &call, bool legacy);
-    bool streamStep(StreamedRun &run, SseChannel &channel, StreamSink &sink);
-    // A 2025-11-25 notifications/cancelled for a streamed call: cancels its case.
-    bool cancelStreamedCall(const std::string &sessionId, const std::string &tokenHash,
-                            const nlohmann::json &requestId);
-    static bool isLogLevel(const std::string &level);
-    static bool logLevelAllowsInfo(const std::string &level);
-
     // 2025-11-25 methods
     void legacyInitialize(HttpResponse &res, const McpCall &call);
     void legacyToolsCall(HttpResponse &res, const McpCall &call);
@@ -127,10 +117,8 @@ private:
 
     // Every open SSE response, closed at shutdown.
     std::unique_ptr<OpenStreams> m_streams;
-
-    // 2025-11-25 streamed calls: session id + '\n' + request id JSON -> the call.
-    std::mutex m_streamedMutex;
-    std::map<std::string, std::weak_ptr<StreamedRun>> m_streamedCalls;
+    // --no-tasks-extension: run_cfd_case's streamed tools/call, in either era.
+    std::unique_ptr<StreamedCalls> m_streamed;
 };
 
 } // namespace Eddy::Server

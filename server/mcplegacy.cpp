@@ -17,6 +17,7 @@
 #include "server/pollscanner.h"
 #include "server/secrets.h"
 #include "server/sse.h"
+#include "server/streamedcalls.h"
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
 
@@ -34,6 +35,14 @@ using namespace McpWire;
 namespace {
 
 constexpr int kListPageSize = 50;
+
+bool isLogLevel(const std::string &level)
+{
+    static const char *const levels[]
+        = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+    return std::any_of(
+        std::begin(levels), std::end(levels), [&](const char *l) { return level == l; });
+}
 
 } // namespace
 
@@ -82,7 +91,7 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, McpCall
     }
     if (!call.hasId) {
         if (call.method == "notifications/cancelled")
-            cancelStreamedCall(call.sessionId, call.tokenHash,
+            m_streamed->cancel(call.sessionId, call.tokenHash,
                                call.params.value("requestId", json()));
         res.status = 202; // notifications/initialized, notifications/cancelled, ...
         return;
@@ -192,7 +201,7 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const McpCall &call)
         return;
     }
     if (!m_options.tasksExtension && !foam) {
-        streamedRun(res, call, true);
+        m_streamed->run(res, call, true);
         return;
     }
     json arguments;

@@ -15,6 +15,7 @@
 #include "server/pollscanner.h"
 #include "server/secrets.h"
 #include "server/sse.h"
+#include "server/streamedcalls.h"
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
 
@@ -135,7 +136,7 @@ void McpHandler::toolsCall(HttpResponse &res, const McpCall &call, const HttpReq
         return;
     }
     if (!m_options.tasksExtension && !foam) {
-        streamedRun(res, call, false);
+        m_streamed->run(res, call, false);
         return;
     }
     if (!requireTasks(res, call))
