@@ -1,24 +1,21 @@
 #include "server/mcphandler.h"
 
-#include "server/cfdtool.h"
-#include "server/conformancefixtures.h"
+#include "server/legacymethods.h"
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcpwire.h"
+#include "server/modernmethods.h"
 #include "server/oauth.h"
 #include "server/openstreams.h"
 #include "server/pollscanner.h"
 #include "server/secrets.h"
 #include "server/spells.h"
-#include "server/sse.h"
 #include "server/streamedcalls.h"
-#include "server/taskjson.h"
 #include "server/taskmanager.h"
 
 #include <algorithm>
 #include <arpa/inet.h>
 #include <cctype>
-#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -200,9 +197,10 @@ McpHandler::McpHandler(TaskManager &tasks, LegacySession &sessions, const Server
     , m_checkHost(isLoopbackBind(options.host) || !options.allowedHosts.empty())
     , m_streams(std::make_unique<OpenStreams>(tasks))
     , m_streamed(std::make_unique<StreamedCalls>(tasks, sessions, m_options, *m_streams))
+    , m_legacy(std::make_unique<LegacyMethods>(tasks, sessions, m_options, *m_streams,
+                                               *m_streamed))
+    , m_modern(std::make_unique<ModernMethods>(tasks, m_options, *m_streams, *m_streamed))
 {
-    if (m_options.conformanceFixtures)
-        m_fixtureTasks = std::make_unique<ConformanceFixtures::TaskTable>();
     if (!m_options.token.empty()) {
         m_tokenHash = Secrets::sha256Hex(m_options.token);
         m_bearer = "Bearer " + m_options.token;
@@ -540,7 +538,7 @@ void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
     }
     call.sessionId = req.get_header_value("Mcp-Session-Id");
     if (!call.sessionId.empty() || (call.method == "initialize" && isLegacyInitialize(req, call))) {
-        handleLegacy(req, res, call, body);
+        m_legacy->handle(req, res, call, body);
         return;
     }
     if (isResponse) {
@@ -651,38 +649,7 @@ void McpHandler::handleModern(const HttpRequest &req, HttpResponse &res, McpCall
         call.declaresTasks = tasksIt != extIt->end() && tasksIt->is_object();
     }
 
-    const std::string &m = call.method;
-    if (m == "tasks/get")
-        tasksGet(res, call);
-    else if (m == "tools/call")
-        toolsCall(res, call, req);
-    else if (m == "tasks/update")
-        tasksUpdate(res, call);
-    else if (m == "tasks/cancel")
-        tasksCancel(res, call);
-    else if (m == "server/discover")
-        discover(res, call);
-    else if (m == "tools/list")
-        toolsList(res, call);
-    else if (m == "subscriptions/listen")
-        listen(res, call);
-    else if (m == "prompts/list" || m == "resources/list" || m == "resources/templates/list")
-        emptyList(res, call);
-    else if (m == "resources/read")
-        sendError(res, 200, call.id, -32602, "Resource not found: this server has no resources",
-                  {{"uri", call.params.value("uri", json())}});
-    else if (m == "prompts/get")
-        sendError(res, 200, call.id, -32602, "Unknown prompt: this server has no prompts");
-    else if (m == "initialize")
-        sendError(res, 404, call.id, -32601,
-                  "Method not found: initialize does not exist in 2026-07-28; call server/discover "
-                  "(a 2025-11-25 client sends initialize with params.protocolVersion)");
-    else if (m == "tasks/result" || m == "tasks/list")
-        sendError(res, 404, call.id, -32601,
-                  "Method not found: " + m + " does not exist in 2026-07-28; tasks/get returns the "
-                  "result inline");
-    else
-        sendError(res, 404, call.id, -32601, "Method not found: " + m);
+    m_modern->handle(req, res, call);
 }
 
 bool McpHandler::isLegacyInitialize(const HttpRequest &req, const McpCall &call)

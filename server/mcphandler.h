@@ -1,8 +1,11 @@
 #pragma once
 
-// The MCP endpoint (POST /mcp): HTTP-level checks, JSON-RPC framing, header/version/capability
-// validation, and dispatch of every 2026-07-28 and 2025-11-25 method to TaskManager. Runs on
-// HttpServer's event threads (polls) and request threads; SSE streams block their thread.
+// The MCP endpoint (POST /mcp): HTTP-level checks (Host, Origin, authorization), the fast
+// tasks/get path, JSON-RPC framing, and the 2026-07-28 envelope (_meta, headers, version,
+// capabilities). It then hands each method to the room that answers it: ModernMethods
+// (2026-07-28), LegacyMethods (2025-11-25 sessions), StreamedCalls (--no-tasks-extension
+// tools/call); OpenStreams holds their open SSE responses. Runs on HttpServer's event threads
+// (polls) and request threads; SSE streams block their thread.
 
 #include "server/httpmessage.h"
 #include "server/mcpcall.h"
@@ -11,23 +14,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <set>
 #include <string>
 #include <string_view>
 
 namespace Eddy::Server {
 
+class LegacyMethods;
 class LegacySession;
+class ModernMethods;
 class OAuthResourceServer;
 class OpenStreams;
-namespace ConformanceFixtures {
-class TaskTable;
-}
-class SseChannel;
 class StreamedCalls;
 class TaskManager;
 
@@ -65,15 +62,7 @@ private:
     bool servePoll(const HttpRequest &req, HttpResponse &res);
     void handlePost(const HttpRequest &req, HttpResponse &res);
     void handleModern(const HttpRequest &req, HttpResponse &res, McpCall &call);
-    void handleLegacy(const HttpRequest &req, HttpResponse &res, McpCall &call,
-                      const nlohmann::json &body);
 
-    // 2026 methods
-    void discover(HttpResponse &res, const McpCall &call);
-    void toolsList(HttpResponse &res, const McpCall &call);
-    void toolsCall(HttpResponse &res, const McpCall &call, const HttpRequest &req);
-    void fixtureCall(HttpResponse &res, const McpCall &call, const HttpRequest &req);
-    void emptyList(HttpResponse &res, const McpCall &call);
     static bool isLegacyInitialize(const HttpRequest &req, const McpCall &call);
 
     // DNS-rebinding protection (docs/server.md): false after answering 403.
@@ -82,17 +71,6 @@ private:
     bool checkHost(const HttpRequest &req, const std::string_view *host, HttpResponse &res) const;
     bool isAllowedHost(std::string_view hostHeader) const;
     bool isAllowedOrigin(std::string_view origin, const std::string_view *hostHeader) const;
-    void tasksGet(HttpResponse &res, const McpCall &call);
-    void tasksUpdate(HttpResponse &res, const McpCall &call);
-    void tasksCancel(HttpResponse &res, const McpCall &call);
-    void listen(HttpResponse &res, const McpCall &call);
-
-    // 2025-11-25 methods
-    void legacyInitialize(HttpResponse &res, const McpCall &call);
-    void legacyToolsCall(HttpResponse &res, const McpCall &call);
-    void legacyTasksResult(HttpResponse &res, const McpCall &call);
-    void legacyTasksList(HttpResponse &res, const McpCall &call);
-    void legacyTasksCancel(HttpResponse &res, const McpCall &call);
 
     // --oauth-issuer: checks the access token; fills tokenHash with the principal's hash, or
     // answers 401/403/503 and returns false.
@@ -102,23 +80,23 @@ private:
 
     bool checkHeaders(const HttpRequest &req, HttpResponse &res, const McpCall &call,
                       const std::string &version);
-    bool requireTasks(HttpResponse &res, const McpCall &call);
 
     TaskManager &m_tasks;
     LegacySession &m_sessions;
     const ServerOptions m_options;
     std::string m_tokenHash; // SHA-256 of --token, computed once
     std::string m_bearer;    // "Bearer " + --token, the Authorization value to expect
-    const bool m_checkHost;
-    OAuthResourceServer *m_oauth = nullptr;  // loopback bind or --allowed-host given: Host must be allowed
-
-    // --conformance-fixtures only: the suite's fixture tasks, apart from run_cfd_case's.
-    std::unique_ptr<ConformanceFixtures::TaskTable> m_fixtureTasks;
+    const bool m_checkHost; // loopback bind or --allowed-host given: Host must be allowed
+    OAuthResourceServer *m_oauth = nullptr;
 
     // Every open SSE response, closed at shutdown.
     std::unique_ptr<OpenStreams> m_streams;
     // --no-tasks-extension: run_cfd_case's streamed tools/call, in either era.
     std::unique_ptr<StreamedCalls> m_streamed;
+    // Every message of a 2025-11-25 session, and the initialize that opens one.
+    std::unique_ptr<LegacyMethods> m_legacy;
+    // Every 2026-07-28 method, once handleModern has checked the request's envelope.
+    std::unique_ptr<ModernMethods> m_modern;
 };
 
 } // namespace Eddy::Server

@@ -1,28 +1,24 @@
-// The 2026-07-28 methods of the MCP endpoint: server/discover, tools/list, tools/call,
-// tasks/get|update|cancel and subscriptions/listen (McpHandler members; see mcphandler.h).
-
-#include "server/mcphandler.h"
+#include "server/modernmethods.h"
 
 #include "server/cfdtool.h"
-#include "server/foamtool.h"
 #include "server/conformancefixtures.h"
+#include "server/foamtool.h"
 #include "server/jobtools.h"
-#include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcpwire.h"
 #include "server/openstreams.h"
 #include "server/runtools.h"
-#include "server/pollscanner.h"
-#include "server/secrets.h"
 #include "server/sse.h"
 #include "server/streamedcalls.h"
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
-#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace Eddy::Server {
 
@@ -35,12 +31,58 @@ namespace {
 
 json tasksCapability()
 {
-    return {{"extensions", {{McpHandler::kTasksExtension, json::object()}}}};
+    return {{"extensions", {{kTasksExtension, json::object()}}}};
 }
 
 } // namespace
 
-void McpHandler::discover(HttpResponse &res, const McpCall &call)
+ModernMethods::ModernMethods(TaskManager &tasks, const ServerOptions &options,
+                             OpenStreams &streams, StreamedCalls &streamed)
+    : m_tasks(tasks), m_options(options), m_streams(streams), m_streamed(streamed)
+{
+    if (m_options.conformanceFixtures)
+        m_fixtureTasks = std::make_unique<ConformanceFixtures::TaskTable>();
+}
+
+ModernMethods::~ModernMethods() = default;
+
+void ModernMethods::handle(const HttpRequest &req, HttpResponse &res, const McpCall &call)
+{
+    const std::string &m = call.method;
+    if (m == "tasks/get")
+        tasksGet(res, call);
+    else if (m == "tools/call")
+        toolsCall(res, call, req);
+    else if (m == "tasks/update")
+        tasksUpdate(res, call);
+    else if (m == "tasks/cancel")
+        tasksCancel(res, call);
+    else if (m == "server/discover")
+        discover(res, call);
+    else if (m == "tools/list")
+        toolsList(res, call);
+    else if (m == "subscriptions/listen")
+        listen(res, call);
+    else if (m == "prompts/list" || m == "resources/list" || m == "resources/templates/list")
+        emptyList(res, call);
+    else if (m == "resources/read")
+        sendError(res, 200, call.id, -32602, "Resource not found: this server has no resources",
+                  {{"uri", call.params.value("uri", json())}});
+    else if (m == "prompts/get")
+        sendError(res, 200, call.id, -32602, "Unknown prompt: this server has no prompts");
+    else if (m == "initialize")
+        sendError(res, 404, call.id, -32601,
+                  "Method not found: initialize does not exist in 2026-07-28; call server/discover "
+                  "(a 2025-11-25 client sends initialize with params.protocolVersion)");
+    else if (m == "tasks/result" || m == "tasks/list")
+        sendError(res, 404, call.id, -32601,
+                  "Method not found: " + m + " does not exist in 2026-07-28; tasks/get returns the "
+                  "result inline");
+    else
+        sendError(res, 404, call.id, -32601, "Method not found: " + m);
+}
+
+void ModernMethods::discover(HttpResponse &res, const McpCall &call)
 {
     json capabilities = {{"tools", json::object()},
                          {"prompts", json::object()},
@@ -72,7 +114,7 @@ void McpHandler::discover(HttpResponse &res, const McpCall &call)
                 {"cacheScope", m_options.token.empty() ? "public" : "private"}});
 }
 
-void McpHandler::toolsList(HttpResponse &res, const McpCall &call)
+void ModernMethods::toolsList(HttpResponse &res, const McpCall &call)
 {
     json tools = m_options.conformanceFixtures ? ConformanceFixtures::tools() : json::array();
     tools.push_back(RunTools::cfdDefinition(m_options, false));
@@ -87,7 +129,7 @@ void McpHandler::toolsList(HttpResponse &res, const McpCall &call)
                 {"cacheScope", m_options.token.empty() ? "public" : "private"}});
 }
 
-void McpHandler::emptyList(HttpResponse &res, const McpCall &call)
+void ModernMethods::emptyList(HttpResponse &res, const McpCall &call)
 {
     // No prompts, resources or templates: answered (cacheable, empty) rather than -32601, so a
     // client can list every kind of primitive the same way.
@@ -101,7 +143,7 @@ void McpHandler::emptyList(HttpResponse &res, const McpCall &call)
                 {"cacheScope", m_options.token.empty() ? "public" : "private"}});
 }
 
-bool McpHandler::requireTasks(HttpResponse &res, const McpCall &call)
+bool ModernMethods::requireTasks(HttpResponse &res, const McpCall &call)
 {
     if (call.declaresTasks)
         return true;
@@ -112,7 +154,7 @@ bool McpHandler::requireTasks(HttpResponse &res, const McpCall &call)
     return false;
 }
 
-void McpHandler::toolsCall(HttpResponse &res, const McpCall &call, const HttpRequest &req)
+void ModernMethods::toolsCall(HttpResponse &res, const McpCall &call, const HttpRequest &req)
 {
     const json name = call.params.value("name", json());
     if (m_options.conformanceFixtures && name.is_string()
@@ -136,7 +178,7 @@ void McpHandler::toolsCall(HttpResponse &res, const McpCall &call, const HttpReq
         return;
     }
     if (!m_options.tasksExtension && !foam) {
-        m_streamed->run(res, call, false);
+        m_streamed.run(res, call, false);
         return;
     }
     if (!requireTasks(res, call))
@@ -164,7 +206,7 @@ void McpHandler::toolsCall(HttpResponse &res, const McpCall &call, const HttpReq
     sendResult(res, call.id, result);
 }
 
-void McpHandler::fixtureCall(HttpResponse &res, const McpCall &call, const HttpRequest &req)
+void ModernMethods::fixtureCall(HttpResponse &res, const McpCall &call, const HttpRequest &req)
 {
     ConformanceFixtures::Request fixture;
     fixture.name = call.params["name"].get<std::string>();
@@ -191,7 +233,7 @@ void McpHandler::fixtureCall(HttpResponse &res, const McpCall &call, const HttpR
     sendResult(res, call.id, out.result);
 }
 
-void McpHandler::tasksGet(HttpResponse &res, const McpCall &call)
+void ModernMethods::tasksGet(HttpResponse &res, const McpCall &call)
 {
     if (!requireTasks(res, call))
         return;
@@ -206,7 +248,7 @@ void McpHandler::tasksGet(HttpResponse &res, const McpCall &call)
         sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
 }
 
-void McpHandler::tasksUpdate(HttpResponse &res, const McpCall &call)
+void ModernMethods::tasksUpdate(HttpResponse &res, const McpCall &call)
 {
     if (!requireTasks(res, call))
         return;
@@ -234,7 +276,7 @@ void McpHandler::tasksUpdate(HttpResponse &res, const McpCall &call)
     sendResult(res, call.id, {{"resultType", "complete"}});
 }
 
-void McpHandler::tasksCancel(HttpResponse &res, const McpCall &call)
+void ModernMethods::tasksCancel(HttpResponse &res, const McpCall &call)
 {
     if (!requireTasks(res, call))
         return;
@@ -253,7 +295,7 @@ void McpHandler::tasksCancel(HttpResponse &res, const McpCall &call)
     sendResult(res, call.id, {{"resultType", "complete"}});
 }
 
-void McpHandler::listen(HttpResponse &res, const McpCall &call)
+void ModernMethods::listen(HttpResponse &res, const McpCall &call)
 {
     const json filter = call.params.value("notifications", json::object());
     if (!filter.is_object()) {
@@ -276,7 +318,7 @@ void McpHandler::listen(HttpResponse &res, const McpCall &call)
     }
     // How many ids a listener subscribes (never the ids): which ids a client follows by push.
     Log::debug("subscriptions/listen for " + std::to_string(accepted.size()) + " task(s)");
-    if (m_streams->shuttingDown()) {
+    if (m_streams.shuttingDown()) {
         sendError(res, 503, call.id, -32603, "The server is shutting down; listen again later");
         return;
     }
@@ -285,7 +327,7 @@ void McpHandler::listen(HttpResponse &res, const McpCall &call)
         ackFilter["taskIds"] = json(std::vector<std::string>(accepted.begin(), accepted.end()));
     const std::string subscriptionId = idText(call.id);
     auto channel = std::make_shared<SseChannel>(std::move(accepted), call.tokenHash, subscriptionId);
-    m_streams->add(channel);
+    m_streams.add(channel);
     std::string opening = SseChannel::frame(TaskJson::dump(
         {{"jsonrpc", "2.0"},
          {"method", "notifications/subscriptions/acknowledged"},
@@ -335,7 +377,7 @@ void McpHandler::listen(HttpResponse &res, const McpCall &call)
             }
             return true;
         },
-        [this, channel](bool) { m_streams->remove(channel); });
+        [this, channel](bool) { m_streams.remove(channel); });
 }
 
 } // namespace Eddy::Server
