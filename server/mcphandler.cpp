@@ -1,22 +1,21 @@
 #include "server/mcphandler.h"
 
-#include "server/cfdtool.h"
-#include "server/conformancefixtures.h"
+#include "server/legacymethods.h"
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcpwire.h"
+#include "server/modernmethods.h"
 #include "server/oauth.h"
+#include "server/openstreams.h"
 #include "server/pollscanner.h"
 #include "server/secrets.h"
 #include "server/spells.h"
-#include "server/sse.h"
-#include "server/taskjson.h"
+#include "server/streamedcalls.h"
 #include "server/taskmanager.h"
 
 #include <algorithm>
 #include <arpa/inet.h>
 #include <cctype>
-#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -196,9 +195,12 @@ bool McpHandler::decodeHeaderValue(std::string_view raw, std::string &out)
 McpHandler::McpHandler(TaskManager &tasks, LegacySession &sessions, const ServerOptions &options)
     : m_tasks(tasks), m_sessions(sessions), m_options(options)
     , m_checkHost(isLoopbackBind(options.host) || !options.allowedHosts.empty())
+    , m_streams(std::make_unique<OpenStreams>(tasks))
+    , m_streamed(std::make_unique<StreamedCalls>(tasks, sessions, m_options, *m_streams))
+    , m_legacy(std::make_unique<LegacyMethods>(tasks, sessions, m_options, *m_streams,
+                                               *m_streamed))
+    , m_modern(std::make_unique<ModernMethods>(tasks, m_options, *m_streams, *m_streamed))
 {
-    if (m_options.conformanceFixtures)
-        m_fixtureTasks = std::make_unique<ConformanceFixtures::TaskTable>();
     if (!m_options.token.empty()) {
         m_tokenHash = Secrets::sha256Hex(m_options.token);
         m_bearer = "Bearer " + m_options.token;
@@ -423,48 +425,7 @@ void McpHandler::fillError(HttpResponse &res)
 
 void McpHandler::beginShutdown()
 {
-    m_shuttingDown = true;
-    const std::lock_guard lock(m_channelMutex);
-    for (const auto &channel : m_channels)
-        channel->close();
-}
-
-void McpHandler::registerChannel(const std::shared_ptr<SseChannel> &channel)
-{
-    {
-        const std::lock_guard lock(m_channelMutex);
-        m_channels.insert(channel);
-    }
-    m_tasks.fanout().add(channel);
-}
-
-void McpHandler::unregisterChannel(const std::shared_ptr<SseChannel> &channel)
-{
-    m_tasks.fanout().remove(channel);
-    const std::lock_guard lock(m_channelMutex);
-    m_channels.erase(channel);
-}
-
-json McpHandler::errorObject(const json &id, int code, const std::string &message, const json &data)
-{
-    json error = {{"code", code}, {"message", message}};
-    if (!data.is_null())
-        error["data"] = data;
-    return {{"jsonrpc", "2.0"}, {"id", id}, {"error", error}};
-}
-
-void McpHandler::sendError(HttpResponse &res, int httpStatus, const json &id, int code,
-                           const std::string &message, const json &data)
-{
-    res.status = httpStatus;
-    res.set_content(TaskJson::dump(errorObject(id, code, message, data)), "application/json");
-}
-
-void McpHandler::sendResult(HttpResponse &res, const json &id, const json &result)
-{
-    res.status = 200;
-    res.set_content(TaskJson::dump(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}),
-                    "application/json");
+    m_streams->beginShutdown();
 }
 
 [[gnu::hot]] bool McpHandler::servePoll(const HttpRequest &req, HttpResponse &res)
@@ -505,7 +466,7 @@ void McpHandler::sendResult(HttpResponse &res, const json &id, const json &resul
 
 void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
 {
-    Call call;
+    McpCall call;
     if (m_oauth && !authorizeOAuth(req, res, call.tokenHash))
         return;
     if (!m_options.token.empty()) {
@@ -577,7 +538,7 @@ void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
     }
     call.sessionId = req.get_header_value("Mcp-Session-Id");
     if (!call.sessionId.empty() || (call.method == "initialize" && isLegacyInitialize(req, call))) {
-        handleLegacy(req, res, call, body);
+        m_legacy->handle(req, res, call, body);
         return;
     }
     if (isResponse) {
@@ -590,7 +551,7 @@ void McpHandler::handlePost(const HttpRequest &req, HttpResponse &res)
 }
 
 bool McpHandler::checkHeaders(const HttpRequest &req, HttpResponse &res,
-                              const Call &call, const std::string &version)
+                              const McpCall &call, const std::string &version)
 {
     const auto mismatch = [&](const std::string &message) {
         sendError(res, 400, call.id, -32020, "Header mismatch: " + message);
@@ -640,7 +601,7 @@ bool McpHandler::checkHeaders(const HttpRequest &req, HttpResponse &res,
     return true;
 }
 
-void McpHandler::handleModern(const HttpRequest &req, HttpResponse &res, Call &call)
+void McpHandler::handleModern(const HttpRequest &req, HttpResponse &res, McpCall &call)
 {
     if (!call.hasId) {
         res.status = 202; // no 2026 client notification needs an action here
@@ -688,41 +649,10 @@ void McpHandler::handleModern(const HttpRequest &req, HttpResponse &res, Call &c
         call.declaresTasks = tasksIt != extIt->end() && tasksIt->is_object();
     }
 
-    const std::string &m = call.method;
-    if (m == "tasks/get")
-        tasksGet(res, call);
-    else if (m == "tools/call")
-        toolsCall(res, call, req);
-    else if (m == "tasks/update")
-        tasksUpdate(res, call);
-    else if (m == "tasks/cancel")
-        tasksCancel(res, call);
-    else if (m == "server/discover")
-        discover(res, call);
-    else if (m == "tools/list")
-        toolsList(res, call);
-    else if (m == "subscriptions/listen")
-        listen(res, call);
-    else if (m == "prompts/list" || m == "resources/list" || m == "resources/templates/list")
-        emptyList(res, call);
-    else if (m == "resources/read")
-        sendError(res, 200, call.id, -32602, "Resource not found: this server has no resources",
-                  {{"uri", call.params.value("uri", json())}});
-    else if (m == "prompts/get")
-        sendError(res, 200, call.id, -32602, "Unknown prompt: this server has no prompts");
-    else if (m == "initialize")
-        sendError(res, 404, call.id, -32601,
-                  "Method not found: initialize does not exist in 2026-07-28; call server/discover "
-                  "(a 2025-11-25 client sends initialize with params.protocolVersion)");
-    else if (m == "tasks/result" || m == "tasks/list")
-        sendError(res, 404, call.id, -32601,
-                  "Method not found: " + m + " does not exist in 2026-07-28; tasks/get returns the "
-                  "result inline");
-    else
-        sendError(res, 404, call.id, -32601, "Method not found: " + m);
+    m_modern->handle(req, res, call);
 }
 
-bool McpHandler::isLegacyInitialize(const HttpRequest &req, const Call &call)
+bool McpHandler::isLegacyInitialize(const HttpRequest &req, const McpCall &call)
 {
     // A 2025-11-25 (or older) client names its version in params.protocolVersion. An initialize
     // without it that carries the 2026-07-28 envelope (_meta or header) is a modern request for a

@@ -1,31 +1,31 @@
 #pragma once
 
-// The MCP endpoint (POST /mcp): HTTP-level checks, JSON-RPC framing, header/version/capability
-// validation, and dispatch of every 2026-07-28 and 2025-11-25 method to TaskManager. Runs on
-// HttpServer's event threads (polls) and request threads; SSE streams block their thread.
+// The MCP endpoint (POST /mcp): HTTP-level checks (Host, Origin, authorization), the fast
+// tasks/get path, JSON-RPC framing, and the 2026-07-28 envelope (_meta, headers, version,
+// capabilities). It then hands each method to the room that answers it: ModernMethods
+// (2026-07-28), LegacyMethods (2025-11-25 sessions), StreamedCalls (--no-tasks-extension
+// tools/call); OpenStreams holds their open SSE responses. Runs on HttpServer's event threads
+// (polls) and request threads; SSE streams block their thread.
 
 #include "server/httpmessage.h"
+#include "server/mcpcall.h"
+#include "server/mcpwire.h"
 #include "server/serveroptions.h"
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <set>
 #include <string>
 #include <string_view>
 
 namespace Eddy::Server {
 
+class LegacyMethods;
 class LegacySession;
+class ModernMethods;
 class OAuthResourceServer;
-namespace ConformanceFixtures {
-class TaskTable;
-}
-class SseChannel;
-class StreamSink;
+class OpenStreams;
+class StreamedCalls;
 class TaskManager;
 
 class McpHandler final
@@ -52,43 +52,18 @@ public:
     // a malformed Base64 form.
     static bool decodeHeaderValue(std::string_view raw, std::string &out);
 
-    static constexpr const char *kModernVersion = "2026-07-28";
-    static constexpr const char *kLegacyVersion = "2025-11-25";
-    static constexpr const char *kTasksExtension = "io.modelcontextprotocol/tasks";
+    static constexpr const char *kModernVersion = McpWire::kModernVersion;
+    static constexpr const char *kLegacyVersion = McpWire::kLegacyVersion;
+    static constexpr const char *kTasksExtension = McpWire::kTasksExtension;
 
 private:
-    struct Call
-    {
-        nlohmann::json id;   // string or integer; null for notifications
-        bool hasId = false;
-        std::string method;
-        nlohmann::json params = nlohmann::json::object();
-        std::string tokenHash;
-        std::string sessionId;
-        bool declaresTasks = false;
-    };
-
     // Serves a plain, valid 2026 tasks/get without building a JSON tree; false: anything
     // else, which handlePost then parses and validates in full (and words its errors).
     bool servePoll(const HttpRequest &req, HttpResponse &res);
     void handlePost(const HttpRequest &req, HttpResponse &res);
-    void handleModern(const HttpRequest &req, HttpResponse &res, Call &call);
-    void handleLegacy(const HttpRequest &req, HttpResponse &res, Call &call,
-                      const nlohmann::json &body);
+    void handleModern(const HttpRequest &req, HttpResponse &res, McpCall &call);
 
-    // 2026 methods
-    void discover(HttpResponse &res, const Call &call);
-    void toolsList(HttpResponse &res, const Call &call);
-    // run_cfd_case's Tool object for this mode (Tasks extension or streamed).
-    nlohmann::json runToolDefinition(bool legacy) const;
-    // Validates a call of a task-running tool (run_cfd_case, run_openfoam_case) by name;
-    // false with a tool error's text.
-    bool validateRun(const nlohmann::json &name, const nlohmann::json &arguments,
-                     nlohmann::json &normalized, std::string &error) const;
-    void toolsCall(HttpResponse &res, const Call &call, const HttpRequest &req);
-    void fixtureCall(HttpResponse &res, const Call &call, const HttpRequest &req);
-    void emptyList(HttpResponse &res, const Call &call);
-    static bool isLegacyInitialize(const HttpRequest &req, const Call &call);
+    static bool isLegacyInitialize(const HttpRequest &req, const McpCall &call);
 
     // DNS-rebinding protection (docs/server.md): false after answering 403.
     bool guardRebinding(const HttpRequest &req, HttpResponse &res) const;
@@ -96,27 +71,6 @@ private:
     bool checkHost(const HttpRequest &req, const std::string_view *host, HttpResponse &res) const;
     bool isAllowedHost(std::string_view hostHeader) const;
     bool isAllowedOrigin(std::string_view origin, const std::string_view *hostHeader) const;
-    void tasksGet(HttpResponse &res, const Call &call);
-    void tasksUpdate(HttpResponse &res, const Call &call);
-    void tasksCancel(HttpResponse &res, const Call &call);
-    void listen(HttpResponse &res, const Call &call);
-
-    // --no-tasks-extension: run_cfd_case answered as an SSE stream (mcpstreamed.cpp).
-    struct StreamedRun;
-    void streamedRun(HttpResponse &res, const Call &call, bool legacy);
-    bool streamStep(StreamedRun &run, SseChannel &channel, StreamSink &sink);
-    // A 2025-11-25 notifications/cancelled for a streamed call: cancels its case.
-    bool cancelStreamedCall(const std::string &sessionId, const std::string &tokenHash,
-                            const nlohmann::json &requestId);
-    static bool isLogLevel(const std::string &level);
-    static bool logLevelAllowsInfo(const std::string &level);
-
-    // 2025-11-25 methods
-    void legacyInitialize(HttpResponse &res, const Call &call);
-    void legacyToolsCall(HttpResponse &res, const Call &call);
-    void legacyTasksResult(HttpResponse &res, const Call &call);
-    void legacyTasksList(HttpResponse &res, const Call &call);
-    void legacyTasksCancel(HttpResponse &res, const Call &call);
 
     // --oauth-issuer: checks the access token; fills tokenHash with the principal's hash, or
     // answers 401/403/503 and returns false.
@@ -124,41 +78,25 @@ private:
     // GET of the protected resource metadata; false when req is not one.
     bool serveResourceMetadata(const HttpRequest &req, HttpResponse &res) const;
 
-    bool checkHeaders(const HttpRequest &req, HttpResponse &res, const Call &call,
+    bool checkHeaders(const HttpRequest &req, HttpResponse &res, const McpCall &call,
                       const std::string &version);
-    bool requireTasks(HttpResponse &res, const Call &call);
-    bool taskIdParam(HttpResponse &res, const Call &call, std::string &taskId);
-
-    void registerChannel(const std::shared_ptr<SseChannel> &channel);
-    void unregisterChannel(const std::shared_ptr<SseChannel> &channel);
-
-    static void sendResult(HttpResponse &res, const nlohmann::json &id,
-                           const nlohmann::json &result);
-    static void sendError(HttpResponse &res, int httpStatus, const nlohmann::json &id,
-                          int code, const std::string &message,
-                          const nlohmann::json &data = nullptr);
-    static nlohmann::json errorObject(const nlohmann::json &id, int code,
-                                      const std::string &message,
-                                      const nlohmann::json &data = nullptr);
 
     TaskManager &m_tasks;
     LegacySession &m_sessions;
     const ServerOptions m_options;
     std::string m_tokenHash; // SHA-256 of --token, computed once
     std::string m_bearer;    // "Bearer " + --token, the Authorization value to expect
-    const bool m_checkHost;
-    OAuthResourceServer *m_oauth = nullptr;  // loopback bind or --allowed-host given: Host must be allowed
+    const bool m_checkHost; // loopback bind or --allowed-host given: Host must be allowed
+    OAuthResourceServer *m_oauth = nullptr;
 
-    // --conformance-fixtures only: the suite's fixture tasks, apart from run_cfd_case's.
-    std::unique_ptr<ConformanceFixtures::TaskTable> m_fixtureTasks;
-
-    std::atomic<bool> m_shuttingDown{false};
-    std::mutex m_channelMutex;
-    std::set<std::shared_ptr<SseChannel>> m_channels;
-
-    // 2025-11-25 streamed calls: session id + '\n' + request id JSON -> the call.
-    std::mutex m_streamedMutex;
-    std::map<std::string, std::weak_ptr<StreamedRun>> m_streamedCalls;
+    // Every open SSE response, closed at shutdown.
+    std::unique_ptr<OpenStreams> m_streams;
+    // --no-tasks-extension: run_cfd_case's streamed tools/call, in either era.
+    std::unique_ptr<StreamedCalls> m_streamed;
+    // Every message of a 2025-11-25 session, and the initialize that opens one.
+    std::unique_ptr<LegacyMethods> m_legacy;
+    // Every 2026-07-28 method, once handleModern has checked the request's envelope.
+    std::unique_ptr<ModernMethods> m_modern;
 };
 
 } // namespace Eddy::Server

@@ -116,4 +116,38 @@ json legacyFinalMessage(const json &id, const TaskRecord &r)
     return {{"jsonrpc", "2.0"}, {"id", id}, {"error", error}};
 }
 
+json errorObject(const json &id, int code, const std::string &message, const json &data)
+{
+    json error = {{"code", code}, {"message", message}};
+    if (!data.is_null())
+        error["data"] = data;
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"error", error}};
+}
+
+void sendError(HttpResponse &res, int httpStatus, const json &id, int code,
+               const std::string &message, const json &data)
+{
+    res.status = httpStatus;
+    res.set_content(TaskJson::dump(errorObject(id, code, message, data)), "application/json");
+}
+
+void sendResult(HttpResponse &res, const json &id, const json &result)
+{
+    res.status = 200;
+    res.set_content(TaskJson::dump(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}),
+                    "application/json");
+}
+
+bool taskIdParam(TaskManager &tasks, HttpResponse &res, const McpCall &call, std::string &taskId)
+{
+    const json id = call.params.value("taskId", json());
+    if (!id.is_string() || id.get<std::string>().empty()) {
+        sendError(res, 400, call.id, -32602, "Invalid params: 'taskId' must be a non-empty string");
+        return false;
+    }
+    taskId = id.get<std::string>();
+    tasks.adopt(taskId); // a replica's task, from the shared store (server/sharedtasks.cpp)
+    return true;
+}
+
 } // namespace Eddy::Server::McpWire

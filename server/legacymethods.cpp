@@ -1,27 +1,24 @@
-// The 2025-11-25 side of the MCP endpoint: initialize and sessions, tools/call with a task
-// param or blocking, tasks/get|result|list|cancel and the elicitation responses POSTed back
-// (McpHandler members; see mcphandler.h).
-
-#include "server/mcphandler.h"
+#include "server/legacymethods.h"
 
 #include "server/cfdtool.h"
 #include "server/foamtool.h"
 #include "server/jobtools.h"
-#include "server/conformancefixtures.h"
 #include "server/legacysession.h"
 #include "server/log.h"
-#include "server/pollstats.h"
 #include "server/mcpwire.h"
-#include "server/pollscanner.h"
-#include "server/secrets.h"
+#include "server/openstreams.h"
+#include "server/pollstats.h"
+#include "server/runtools.h"
 #include "server/sse.h"
+#include "server/streamedcalls.h"
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
-#include <map>
+#include <cstdint>
+#include <memory>
+#include <set>
 
 namespace Eddy::Server {
 
@@ -31,14 +28,28 @@ using namespace McpWire;
 
 namespace {
 
-constexpr const char *kServerName = "eddy-cfd-server";
-constexpr const char *kServerVersion = "0.1.0";
 constexpr int kListPageSize = 50;
+
+bool isLogLevel(const std::string &level)
+{
+    static const char *const levels[]
+        = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+    return std::any_of(
+        std::begin(levels), std::end(levels), [&](const char *l) { return level == l; });
+}
 
 } // namespace
 
-void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &call,
-                              const json &body)
+LegacyMethods::LegacyMethods(TaskManager &tasks, LegacySession &sessions,
+                             const ServerOptions &options, OpenStreams &streams,
+                             StreamedCalls &streamed)
+    : m_tasks(tasks), m_sessions(sessions), m_options(options), m_streams(streams)
+    , m_streamed(streamed)
+{
+}
+
+void LegacyMethods::handle(const HttpRequest &req, HttpResponse &res, const McpCall &call,
+                           const json &body)
 {
     if (call.method == "initialize") {
         if (!call.sessionId.empty()) {
@@ -46,7 +57,7 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
                       "initialize must be sent without an Mcp-Session-Id header");
             return;
         }
-        legacyInitialize(res, call);
+        initialize(res, call);
         return;
     }
     if (!m_sessions.isValid(call.sessionId, call.tokenHash)) {
@@ -82,7 +93,7 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
     }
     if (!call.hasId) {
         if (call.method == "notifications/cancelled")
-            cancelStreamedCall(call.sessionId, call.tokenHash,
+            m_streamed.cancel(call.sessionId, call.tokenHash,
                                call.params.value("requestId", json()));
         res.status = 202; // notifications/initialized, notifications/cancelled, ...
         return;
@@ -92,7 +103,7 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
         sendResult(res, call.id, json::object());
     } else if (m == "tools/list") {
         json tools = JobTools::definitions();
-        tools.insert(tools.begin(), runToolDefinition(true));
+        tools.insert(tools.begin(), RunTools::cfdDefinition(m_options, true));
         if (m_options.tasksExtension)
             tools.insert(tools.begin() + 1, FoamTool::definition(true));
         sendResult(res, call.id, {{"tools", std::move(tools)}});
@@ -107,10 +118,10 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
         m_sessions.setLogLevel(call.sessionId, level.get<std::string>());
         sendResult(res, call.id, json::object());
     } else if (m == "tools/call") {
-        legacyToolsCall(res, call);
+        toolsCall(res, call);
     } else if (m == "tasks/get") {
         std::string taskId;
-        if (!taskIdParam(res, call, taskId))
+        if (!taskIdParam(m_tasks, res, call, taskId))
             return;
         // One debug line per poll, as in the 2026 era (pollReply).
         if (Log::enabled(Log::Level::Debug))
@@ -123,18 +134,18 @@ void McpHandler::handleLegacy(const HttpRequest &req, HttpResponse &res, Call &c
         PollStats::countPoll();
         sendResult(res, call.id, TaskJson::legacy(snap.record, snap.pollIntervalMs));
     } else if (m == "tasks/result") {
-        legacyTasksResult(res, call);
+        tasksResult(res, call);
     } else if (m == "tasks/list") {
-        legacyTasksList(res, call);
+        tasksList(res, call);
     } else if (m == "tasks/cancel") {
-        legacyTasksCancel(res, call);
+        tasksCancel(res, call);
     } else {
         // 200, not 404: a 404 tells a 2025-11-25 client that its session is gone.
         sendError(res, 200, call.id, -32601, "Method not found: " + m);
     }
 }
 
-void McpHandler::legacyInitialize(HttpResponse &res, const Call &call)
+void LegacyMethods::initialize(HttpResponse &res, const McpCall &call)
 {
     const std::string session = m_sessions.open(call.tokenHash);
     if (session.empty()) {
@@ -166,7 +177,7 @@ void McpHandler::legacyInitialize(HttpResponse &res, const Call &call)
     Log::debug("legacy session " + Log::redact(session) + " opened");
 }
 
-void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
+void LegacyMethods::toolsCall(HttpResponse &res, const McpCall &call)
 {
     const json name = call.params.value("name", json());
     const bool jobTool = name.is_string() && JobTools::isTool(name.get<std::string>());
@@ -192,12 +203,12 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
         return;
     }
     if (!m_options.tasksExtension && !foam) {
-        streamedRun(res, call, true);
+        m_streamed.run(res, call, true);
         return;
     }
     json arguments;
     std::string error;
-    if (!validateRun(name, call.params.value("arguments", json()), arguments, error)) {
+    if (!RunTools::validate(m_options, name, call.params.value("arguments", json()), arguments, error)) {
         sendResult(res, call.id, CfdTool::errorResult(error));
         return;
     }
@@ -221,7 +232,7 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
     // No task augmentation: run to the end on this request, as a plain tools/call would.
     const std::string taskId = snap.record.id;
     auto channel = std::make_shared<SseChannel>(std::set<std::string>{taskId}, call.tokenHash);
-    registerChannel(channel);
+    m_streams.add(channel);
     while (true) {
         TaskManager::Snapshot now;
         if (!m_tasks.snapshot(taskId, call.tokenHash, now)) {
@@ -242,7 +253,7 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
             res.set_content(TaskJson::dump(message), "application/json");
             break;
         }
-        if (m_shuttingDown || channel->isClosed()) {
+        if (m_streams.shuttingDown() || channel->isClosed()) {
             sendError(res, 503, call.id, -32603, "The server is shutting down; the case will "
                                                  "resume after a restart");
             break;
@@ -250,13 +261,13 @@ void McpHandler::legacyToolsCall(HttpResponse &res, const Call &call)
         bool changed = false;
         channel->wait(std::chrono::milliseconds(1000), changed);
     }
-    unregisterChannel(channel);
+    m_streams.remove(channel);
 }
 
-void McpHandler::legacyTasksResult(HttpResponse &res, const Call &call)
+void LegacyMethods::tasksResult(HttpResponse &res, const McpCall &call)
 {
     std::string taskId;
-    if (!taskIdParam(res, call, taskId))
+    if (!taskIdParam(m_tasks, res, call, taskId))
         return;
     TaskManager::Snapshot snap;
     if (!m_tasks.snapshot(taskId, call.tokenHash, snap)) {
@@ -268,12 +279,12 @@ void McpHandler::legacyTasksResult(HttpResponse &res, const Call &call)
         res.set_content(TaskJson::dump(legacyFinalMessage(call.id, snap.record)), "application/json");
         return;
     }
-    if (m_shuttingDown) {
+    if (m_streams.shuttingDown()) {
         sendError(res, 503, call.id, -32603, "The server is shutting down; retry after restart");
         return;
     }
     auto channel = std::make_shared<SseChannel>(std::set<std::string>{taskId}, call.tokenHash);
-    registerChannel(channel);
+    m_streams.add(channel);
     auto sentKeys = std::make_shared<std::set<std::string>>();
     const json id = call.id;
     const std::string token = call.tokenHash;
@@ -330,10 +341,10 @@ void McpHandler::legacyTasksResult(HttpResponse &res, const Call &call)
             }
             return true;
         },
-        [this, channel](bool) { unregisterChannel(channel); });
+        [this, channel](bool) { m_streams.remove(channel); });
 }
 
-void McpHandler::legacyTasksList(HttpResponse &res, const Call &call)
+void LegacyMethods::tasksList(HttpResponse &res, const McpCall &call)
 {
     std::size_t offset = 0;
     if (call.params.contains("cursor")) {
@@ -377,10 +388,10 @@ void McpHandler::legacyTasksList(HttpResponse &res, const Call &call)
     sendResult(res, call.id, result);
 }
 
-void McpHandler::legacyTasksCancel(HttpResponse &res, const Call &call)
+void LegacyMethods::tasksCancel(HttpResponse &res, const McpCall &call)
 {
     std::string taskId;
-    if (!taskIdParam(res, call, taskId))
+    if (!taskIdParam(m_tasks, res, call, taskId))
         return;
     TaskManager::Snapshot after;
     switch (m_tasks.cancel(taskId, call.tokenHash, after)) {

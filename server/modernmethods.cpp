@@ -1,25 +1,24 @@
-// The 2026-07-28 methods of the MCP endpoint: server/discover, tools/list, tools/call,
-// tasks/get|update|cancel and subscriptions/listen (McpHandler members; see mcphandler.h).
-
-#include "server/mcphandler.h"
+#include "server/modernmethods.h"
 
 #include "server/cfdtool.h"
-#include "server/foamtool.h"
 #include "server/conformancefixtures.h"
+#include "server/foamtool.h"
 #include "server/jobtools.h"
-#include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcpwire.h"
-#include "server/pollscanner.h"
-#include "server/secrets.h"
+#include "server/openstreams.h"
+#include "server/runtools.h"
 #include "server/sse.h"
+#include "server/streamedcalls.h"
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
-#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace Eddy::Server {
 
@@ -29,17 +28,61 @@ using namespace McpWire;
 
 namespace {
 
-constexpr const char *kServerName = "eddy-cfd-server";
-constexpr const char *kServerVersion = "0.1.0";
 
 json tasksCapability()
 {
-    return {{"extensions", {{McpHandler::kTasksExtension, json::object()}}}};
+    return {{"extensions", {{kTasksExtension, json::object()}}}};
 }
 
 } // namespace
 
-void McpHandler::discover(HttpResponse &res, const Call &call)
+ModernMethods::ModernMethods(TaskManager &tasks, const ServerOptions &options,
+                             OpenStreams &streams, StreamedCalls &streamed)
+    : m_tasks(tasks), m_options(options), m_streams(streams), m_streamed(streamed)
+{
+    if (m_options.conformanceFixtures)
+        m_fixtureTasks = std::make_unique<ConformanceFixtures::TaskTable>();
+}
+
+ModernMethods::~ModernMethods() = default;
+
+void ModernMethods::handle(const HttpRequest &req, HttpResponse &res, const McpCall &call)
+{
+    const std::string &m = call.method;
+    if (m == "tasks/get")
+        tasksGet(res, call);
+    else if (m == "tools/call")
+        toolsCall(res, call, req);
+    else if (m == "tasks/update")
+        tasksUpdate(res, call);
+    else if (m == "tasks/cancel")
+        tasksCancel(res, call);
+    else if (m == "server/discover")
+        discover(res, call);
+    else if (m == "tools/list")
+        toolsList(res, call);
+    else if (m == "subscriptions/listen")
+        listen(res, call);
+    else if (m == "prompts/list" || m == "resources/list" || m == "resources/templates/list")
+        emptyList(res, call);
+    else if (m == "resources/read")
+        sendError(res, 200, call.id, -32602, "Resource not found: this server has no resources",
+                  {{"uri", call.params.value("uri", json())}});
+    else if (m == "prompts/get")
+        sendError(res, 200, call.id, -32602, "Unknown prompt: this server has no prompts");
+    else if (m == "initialize")
+        sendError(res, 404, call.id, -32601,
+                  "Method not found: initialize does not exist in 2026-07-28; call server/discover "
+                  "(a 2025-11-25 client sends initialize with params.protocolVersion)");
+    else if (m == "tasks/result" || m == "tasks/list")
+        sendError(res, 404, call.id, -32601,
+                  "Method not found: " + m + " does not exist in 2026-07-28; tasks/get returns the "
+                  "result inline");
+    else
+        sendError(res, 404, call.id, -32601, "Method not found: " + m);
+}
+
+void ModernMethods::discover(HttpResponse &res, const McpCall &call)
 {
     json capabilities = {{"tools", json::object()},
                          {"prompts", json::object()},
@@ -71,43 +114,10 @@ void McpHandler::discover(HttpResponse &res, const Call &call)
                 {"cacheScope", m_options.token.empty() ? "public" : "private"}});
 }
 
-json McpHandler::runToolDefinition(bool legacy) const
-{
-    json tool = CfdTool::definition(legacy && m_options.tasksExtension);
-    if (!m_options.tasksExtension)
-        tool["description"] =
-            "Runs a 2D incompressible Navier-Stokes simulation of the lid-driven cavity and "
-            "returns the centreline velocity profiles at the Ghia, Ghia & Shin (1982) sample "
-            "points, the primary vortex centre and convergence data. Long-running: the call "
-            "streams notifications/progress (iteration of max_iterations) until the result; "
-            "closing the stream cancels the run. If the mesh fails its quality check the call "
-            "asks whether to repair it or abort (elicitation).";
-    return tool;
-}
-
-bool McpHandler::validateRun(const json &name, const json &arguments, json &normalized,
-                             std::string &error) const
-{
-    if (name.is_string() && name.get<std::string>() == CfdTool::name)
-        return CfdTool::validate(arguments, normalized, error);
-    if (!name.is_string() || name.get<std::string>() != FoamTool::name) {
-        error = "Unknown tool: this server has run_cfd_case, run_openfoam_case and the job "
-                "tools submit_cfd_case, get_cfd_case_status, answer_cfd_case, cancel_cfd_case "
-                "and get_cfd_result (see tools/list)";
-        return false;
-    }
-    if (!m_options.tasksExtension) {
-        error = "run_openfoam_case runs as a task only: this server was started with "
-                "--no-tasks-extension; use a server without it";
-        return false;
-    }
-    return FoamTool::validate(arguments, m_options.openfoamCases, normalized, error);
-}
-
-void McpHandler::toolsList(HttpResponse &res, const Call &call)
+void ModernMethods::toolsList(HttpResponse &res, const McpCall &call)
 {
     json tools = m_options.conformanceFixtures ? ConformanceFixtures::tools() : json::array();
-    tools.push_back(runToolDefinition(false));
+    tools.push_back(RunTools::cfdDefinition(m_options, false));
     if (m_options.tasksExtension)
         tools.push_back(FoamTool::definition(false));
     for (json &tool : JobTools::definitions())
@@ -119,7 +129,7 @@ void McpHandler::toolsList(HttpResponse &res, const Call &call)
                 {"cacheScope", m_options.token.empty() ? "public" : "private"}});
 }
 
-void McpHandler::emptyList(HttpResponse &res, const Call &call)
+void ModernMethods::emptyList(HttpResponse &res, const McpCall &call)
 {
     // No prompts, resources or templates: answered (cacheable, empty) rather than -32601, so a
     // client can list every kind of primitive the same way.
@@ -133,7 +143,7 @@ void McpHandler::emptyList(HttpResponse &res, const Call &call)
                 {"cacheScope", m_options.token.empty() ? "public" : "private"}});
 }
 
-bool McpHandler::requireTasks(HttpResponse &res, const Call &call)
+bool ModernMethods::requireTasks(HttpResponse &res, const McpCall &call)
 {
     if (call.declaresTasks)
         return true;
@@ -144,19 +154,7 @@ bool McpHandler::requireTasks(HttpResponse &res, const Call &call)
     return false;
 }
 
-bool McpHandler::taskIdParam(HttpResponse &res, const Call &call, std::string &taskId)
-{
-    const json id = call.params.value("taskId", json());
-    if (!id.is_string() || id.get<std::string>().empty()) {
-        sendError(res, 400, call.id, -32602, "Invalid params: 'taskId' must be a non-empty string");
-        return false;
-    }
-    taskId = id.get<std::string>();
-    m_tasks.adopt(taskId); // a replica's task, from the shared store (server/sharedtasks.cpp)
-    return true;
-}
-
-void McpHandler::toolsCall(HttpResponse &res, const Call &call, const HttpRequest &req)
+void ModernMethods::toolsCall(HttpResponse &res, const McpCall &call, const HttpRequest &req)
 {
     const json name = call.params.value("name", json());
     if (m_options.conformanceFixtures && name.is_string()
@@ -180,14 +178,14 @@ void McpHandler::toolsCall(HttpResponse &res, const Call &call, const HttpReques
         return;
     }
     if (!m_options.tasksExtension && !foam) {
-        streamedRun(res, call, false);
+        m_streamed.run(res, call, false);
         return;
     }
     if (!requireTasks(res, call))
         return;
     json arguments;
     std::string error;
-    if (!validateRun(name, call.params.value("arguments", json()), arguments, error)) {
+    if (!RunTools::validate(m_options, name, call.params.value("arguments", json()), arguments, error)) {
         json result = CfdTool::errorResult(error);
         result["resultType"] = "complete";
         sendResult(res, call.id, result);
@@ -208,7 +206,7 @@ void McpHandler::toolsCall(HttpResponse &res, const Call &call, const HttpReques
     sendResult(res, call.id, result);
 }
 
-void McpHandler::fixtureCall(HttpResponse &res, const Call &call, const HttpRequest &req)
+void ModernMethods::fixtureCall(HttpResponse &res, const McpCall &call, const HttpRequest &req)
 {
     ConformanceFixtures::Request fixture;
     fixture.name = call.params["name"].get<std::string>();
@@ -235,12 +233,12 @@ void McpHandler::fixtureCall(HttpResponse &res, const Call &call, const HttpRequ
     sendResult(res, call.id, out.result);
 }
 
-void McpHandler::tasksGet(HttpResponse &res, const Call &call)
+void ModernMethods::tasksGet(HttpResponse &res, const McpCall &call)
 {
     if (!requireTasks(res, call))
         return;
     std::string taskId;
-    if (!taskIdParam(res, call, taskId))
+    if (!taskIdParam(m_tasks, res, call, taskId))
         return;
     if (json detail; m_fixtureTasks && m_fixtureTasks->get(taskId, call.tokenHash, detail)) {
         sendResult(res, call.id, detail);
@@ -250,12 +248,12 @@ void McpHandler::tasksGet(HttpResponse &res, const Call &call)
         sendError(res, 200, call.id, -32602, "Failed to retrieve task: Task not found or expired");
 }
 
-void McpHandler::tasksUpdate(HttpResponse &res, const Call &call)
+void ModernMethods::tasksUpdate(HttpResponse &res, const McpCall &call)
 {
     if (!requireTasks(res, call))
         return;
     std::string taskId;
-    if (!taskIdParam(res, call, taskId))
+    if (!taskIdParam(m_tasks, res, call, taskId))
         return;
     const json responses = call.params.value("inputResponses", json());
     if (!responses.is_object()) {
@@ -278,12 +276,12 @@ void McpHandler::tasksUpdate(HttpResponse &res, const Call &call)
     sendResult(res, call.id, {{"resultType", "complete"}});
 }
 
-void McpHandler::tasksCancel(HttpResponse &res, const Call &call)
+void ModernMethods::tasksCancel(HttpResponse &res, const McpCall &call)
 {
     if (!requireTasks(res, call))
         return;
     std::string taskId;
-    if (!taskIdParam(res, call, taskId))
+    if (!taskIdParam(m_tasks, res, call, taskId))
         return;
     TaskManager::Snapshot after;
     if (m_fixtureTasks && m_fixtureTasks->cancel(taskId, call.tokenHash)) {
@@ -297,7 +295,7 @@ void McpHandler::tasksCancel(HttpResponse &res, const Call &call)
     sendResult(res, call.id, {{"resultType", "complete"}});
 }
 
-void McpHandler::listen(HttpResponse &res, const Call &call)
+void ModernMethods::listen(HttpResponse &res, const McpCall &call)
 {
     const json filter = call.params.value("notifications", json::object());
     if (!filter.is_object()) {
@@ -320,7 +318,7 @@ void McpHandler::listen(HttpResponse &res, const Call &call)
     }
     // How many ids a listener subscribes (never the ids): which ids a client follows by push.
     Log::debug("subscriptions/listen for " + std::to_string(accepted.size()) + " task(s)");
-    if (m_shuttingDown) {
+    if (m_streams.shuttingDown()) {
         sendError(res, 503, call.id, -32603, "The server is shutting down; listen again later");
         return;
     }
@@ -329,7 +327,7 @@ void McpHandler::listen(HttpResponse &res, const Call &call)
         ackFilter["taskIds"] = json(std::vector<std::string>(accepted.begin(), accepted.end()));
     const std::string subscriptionId = idText(call.id);
     auto channel = std::make_shared<SseChannel>(std::move(accepted), call.tokenHash, subscriptionId);
-    registerChannel(channel);
+    m_streams.add(channel);
     std::string opening = SseChannel::frame(TaskJson::dump(
         {{"jsonrpc", "2.0"},
          {"method", "notifications/subscriptions/acknowledged"},
@@ -379,7 +377,7 @@ void McpHandler::listen(HttpResponse &res, const Call &call)
             }
             return true;
         },
-        [this, channel](bool) { unregisterChannel(channel); });
+        [this, channel](bool) { m_streams.remove(channel); });
 }
 
 } // namespace Eddy::Server

@@ -1,20 +1,21 @@
-// run_cfd_case as a streamed tools/call (--no-tasks-extension; McpHandler members, see
-// mcphandler.h): the case runs as an ordinary task in TaskManager, and this request's SSE
-// response carries notifications/progress (when the request has a progressToken),
-// notifications/message log lines at each change of state, keep-alive comments while quiet,
-// and finally the CallToolResult. The run lives only as long as its stream: a client that
-// disconnects (noticed at the next write) cancels it, as 2026-07-28 defines. The mesh question
-// goes to a 2025-11-25 client as an elicitation/create request on the stream (answered by a
-// POSTed response), and to a 2026-07-28 client that declares elicitation as an
-// input_required result that it answers by calling again with inputResponses and requestState.
+// run_cfd_case as a streamed tools/call (--no-tasks-extension): the case runs as an ordinary
+// task in TaskManager, and this request's SSE response carries notifications/progress (when
+// the request has a progressToken), notifications/message log lines at each change of state,
+// keep-alive comments while quiet, and finally the CallToolResult. The run lives only as long
+// as its stream: a client that disconnects (noticed at the next write) cancels it, as
+// 2026-07-28 defines. The mesh question goes to a 2025-11-25 client as an elicitation/create
+// request on the stream (answered by a POSTed response), and to a 2026-07-28 client that
+// declares elicitation as an input_required result that it answers by calling again with
+// inputResponses and requestState.
 
-#include "server/mcphandler.h"
+#include "server/streamedcalls.h"
 
 #include "server/cfdtool.h"
 #include "server/jobtools.h"
 #include "server/legacysession.h"
 #include "server/log.h"
 #include "server/mcpwire.h"
+#include "server/openstreams.h"
 #include "server/sse.h"
 #include "server/taskjson.h"
 #include "server/taskmanager.h"
@@ -22,19 +23,22 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <set>
 
 namespace Eddy::Server {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+using namespace McpWire;
+
 // One streamed call's state, owned by its provider and releaser.
-struct McpHandler::StreamedRun
+struct StreamedCalls::Run
 {
     std::string taskId;
     std::string tokenHash;
     std::string sessionId; // 2025-11-25 only
-    std::string callKey;   // key in McpHandler::m_streamedCalls, 2025-11-25 only
+    std::string callKey;   // key in StreamedCalls::m_calls, 2025-11-25 only
     std::string caseName;
     json id;
     json progressToken; // null: the client asked for no progress notifications
@@ -57,6 +61,13 @@ namespace {
 json notification(const std::string &method, json params)
 {
     return {{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};
+}
+
+// A 2025-11-25 session's logging/setLevel, or a 2026-07-28 call's logLevel, that asks for the
+// info lines (notifications/message).
+bool logLevelAllowsInfo(const std::string &level)
+{
+    return level == "debug" || level == "info";
 }
 
 // What the call finally answers for a case that ended.
@@ -83,20 +94,15 @@ json finalMessage(const json &id, bool legacy, const std::string &caseName, cons
 
 } // namespace
 
-bool McpHandler::logLevelAllowsInfo(const std::string &level)
+StreamedCalls::StreamedCalls(TaskManager &tasks, LegacySession &sessions,
+                             const ServerOptions &options, OpenStreams &streams)
+    : m_tasks(tasks), m_sessions(sessions), m_options(options), m_streams(streams)
 {
-    return level == "debug" || level == "info";
 }
 
-bool McpHandler::isLogLevel(const std::string &level)
-{
-    static const char *const levels[]
-        = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
-    return std::any_of(
-        std::begin(levels), std::end(levels), [&](const char *l) { return level == l; });
-}
+StreamedCalls::~StreamedCalls() = default;
 
-void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
+void StreamedCalls::run(HttpResponse &res, const McpCall &call, bool legacy)
 {
     const auto toolError = [&](const std::string &text) {
         json result = CfdTool::errorResult(text);
@@ -110,7 +116,7 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
         toolError(error);
         return;
     }
-    if (m_shuttingDown) {
+    if (m_streams.shuttingDown()) {
         sendError(res,
                   503,
                   call.id,
@@ -118,7 +124,7 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
                   "The server is shutting down; call run_cfd_case again after it restarts");
         return;
     }
-    auto run = std::make_shared<StreamedRun>();
+    auto run = std::make_shared<Run>();
     run->id = call.id;
     run->tokenHash = call.tokenHash;
     run->legacy = legacy;
@@ -171,25 +177,25 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
     Log::info("case " + Log::redact(run->taskId) + " streamed on its tools/call");
     if (legacy) {
         run->callKey = call.sessionId + "\n" + McpWire::idText(call.id);
-        const std::lock_guard lock(m_streamedMutex);
-        m_streamedCalls[run->callKey] = run;
+        const std::lock_guard lock(m_mutex);
+        m_calls[run->callKey] = run;
     }
 
     auto channel = std::make_shared<SseChannel>(std::set<std::string>{run->taskId}, call.tokenHash);
-    registerChannel(channel);
+    m_streams.add(channel);
     res.status = 200;
     res.set_header("Cache-Control", "no-cache");
     res.set_header("X-Accel-Buffering", "no");
     res.set_chunked_content_provider(
         "text/event-stream",
         [this, run, channel](std::size_t, StreamSink &sink) {
-            return streamStep(*run, *channel, sink);
+            return step(*run, *channel, sink);
         },
         [this, run, channel](bool) {
-            unregisterChannel(channel);
+            m_streams.remove(channel);
             if (!run->callKey.empty()) {
-                const std::lock_guard lock(m_streamedMutex);
-                m_streamedCalls.erase(run->callKey);
+                const std::lock_guard lock(m_mutex);
+                m_calls.erase(run->callKey);
             }
             if (run->finished)
                 return;
@@ -201,7 +207,7 @@ void McpHandler::streamedRun(HttpResponse &res, const Call &call, bool legacy)
         });
 }
 
-bool McpHandler::streamStep(StreamedRun &run, SseChannel &channel, StreamSink &sink)
+bool StreamedCalls::step(Run &run, SseChannel &channel, StreamSink &sink)
 {
     bool ok = true;
     const auto send = [&](const json &message) {
@@ -319,15 +325,15 @@ bool McpHandler::streamStep(StreamedRun &run, SseChannel &channel, StreamSink &s
     return ok;
 }
 
-bool McpHandler::cancelStreamedCall(const std::string &sessionId,
-                                    const std::string &tokenHash,
-                                    const json &requestId)
+bool StreamedCalls::cancel(const std::string &sessionId,
+                           const std::string &tokenHash,
+                           const json &requestId)
 {
-    std::shared_ptr<StreamedRun> run;
+    std::shared_ptr<Run> run;
     {
-        const std::lock_guard lock(m_streamedMutex);
-        const auto it = m_streamedCalls.find(sessionId + "\n" + McpWire::idText(requestId));
-        if (it != m_streamedCalls.end())
+        const std::lock_guard lock(m_mutex);
+        const auto it = m_calls.find(sessionId + "\n" + McpWire::idText(requestId));
+        if (it != m_calls.end())
             run = it->second.lock();
     }
     if (!run || run->tokenHash != tokenHash)
