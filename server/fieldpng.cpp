@@ -1,5 +1,7 @@
 #include "server/fieldpng.h"
 
+#include "server/base64.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -126,19 +128,7 @@ std::vector<std::uint8_t> fieldPng(const FieldImage &field, int side)
 
 std::string base64(const std::vector<std::uint8_t> &bytes)
 {
-    static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        const std::uint32_t v = std::uint32_t(bytes[i]) << 16
-                                | (i + 1 < bytes.size() ? std::uint32_t(bytes[i + 1]) << 8 : 0)
-                                | (i + 2 < bytes.size() ? std::uint32_t(bytes[i + 2]) : 0);
-        out += alphabet[(v >> 18) & 63];
-        out += alphabet[(v >> 12) & 63];
-        out += i + 1 < bytes.size() ? alphabet[(v >> 6) & 63] : '=';
-        out += i + 2 < bytes.size() ? alphabet[v & 63] : '=';
-    }
-    return out;
+    return encodeBase64(std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()));
 }
 
 } // namespace Eddy::Server

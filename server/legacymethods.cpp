@@ -1,5 +1,6 @@
 #include "server/legacymethods.h"
 
+#include "server/base64.h"
 #include "server/cfdtool.h"
 #include "server/foamtool.h"
 #include "server/jobtools.h"
@@ -350,7 +351,7 @@ void LegacyMethods::tasksList(HttpResponse &res, const McpCall &call)
     if (call.params.contains("cursor")) {
         const json &cursor = call.params["cursor"];
         std::string decoded;
-        if (!cursor.is_string() || !decodeBase64(cursor.get<std::string>(), decoded)
+        if (!cursor.is_string() || !decodeBase64Url(cursor.get<std::string>(), decoded)
             || decoded.rfind("offset:", 0) != 0) {
             sendError(res, 200, call.id, -32602, "Invalid params: unknown cursor; start without one");
             return;
@@ -368,22 +369,7 @@ void LegacyMethods::tasksList(HttpResponse &res, const McpCall &call)
         tasks.push_back(TaskJson::legacy(all[i].record, all[i].pollIntervalMs));
     json result = {{"tasks", tasks}};
     if (offset + kListPageSize < all.size()) {
-        const std::string raw = "offset:" + std::to_string(offset + kListPageSize);
-        static const char *const table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-        std::string encoded;
-        std::uint32_t buffer = 0;
-        int bits = 0;
-        for (unsigned char c : raw) {
-            buffer = (buffer << 8) | c;
-            bits += 8;
-            while (bits >= 6) {
-                bits -= 6;
-                encoded.push_back(table[(buffer >> bits) & 63]);
-            }
-        }
-        if (bits > 0)
-            encoded.push_back(table[(buffer << (6 - bits)) & 63]);
-        result["nextCursor"] = encoded;
+        result["nextCursor"] = encodeBase64Url("offset:" + std::to_string(offset + kListPageSize));
     }
     sendResult(res, call.id, result);
 }

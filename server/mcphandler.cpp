@@ -1,5 +1,6 @@
 #include "server/mcphandler.h"
 
+#include "server/base64.h"
 #include "server/legacymethods.h"
 #include "server/legacysession.h"
 #include "server/log.h"

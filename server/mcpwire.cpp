@@ -50,38 +50,6 @@ bool containsIgnoreCase(std::string_view s, std::string_view needle)
     return true;
 }
 
-bool decodeBase64(std::string_view in, std::string &out)
-{
-    auto value = [](char c) -> int {
-        if (c >= 'A' && c <= 'Z') return c - 'A';
-        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-        if (c >= '0' && c <= '9') return c - '0' + 52;
-        if (c == '+') return 62;
-        if (c == '/') return 63;
-        return -1;
-    };
-    out.clear();
-    if (in.size() % 4 != 0)
-        return false;
-    std::size_t padding = 0;
-    while (padding < 2 && padding < in.size() && in[in.size() - 1 - padding] == '=')
-        ++padding;
-    std::uint32_t buffer = 0;
-    int bits = 0;
-    for (std::size_t i = 0; i < in.size() - padding; ++i) {
-        const int v = value(in[i]);
-        if (v < 0)
-            return false;
-        buffer = (buffer << 6) | std::uint32_t(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push_back(char((buffer >> bits) & 0xff));
-        }
-    }
-    return true;
-}
-
 std::string_view trimOws(std::string_view s)
 {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))

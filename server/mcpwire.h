@@ -31,9 +31,6 @@ bool startsWithIgnoreCase(std::string_view s, std::string_view prefix);
 bool containsIgnoreCase(std::string_view s, std::string_view needle);
 // Optional whitespace around a field value is not part of it (RFC 9110 section 5.5).
 std::string_view trimOws(std::string_view s);
-// Standard Base64 (RFC 4648 section 4) with its padding, as SEP-2243 requires: a length that is
-// a multiple of 4, '=' only at the end, and nothing outside the alphabet.
-bool decodeBase64(std::string_view in, std::string &out);
 // A JSON-RPC id as JSON text ("7", "\"a\"").
 std::string idText(const nlohmann::json &id);
 // _meta naming the task a 2025-11-25 message belongs to.

@@ -1,5 +1,6 @@
 #include "server/oauth.h"
 
+#include "server/base64.h"
 #include "server/log.h"
 #include "server/secrets.h"
 
@@ -105,35 +106,6 @@ bool fetchJson(const std::string &url, json &out, std::string &error)
         return false;
     }
     return true;
-}
-
-bool base64UrlDecode(std::string_view in, std::string &out)
-{
-    out.clear();
-    unsigned buffer = 0;
-    int bits = 0;
-    for (char c : in) {
-        int v;
-        if (c >= 'A' && c <= 'Z')
-            v = c - 'A';
-        else if (c >= 'a' && c <= 'z')
-            v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9')
-            v = c - '0' + 52;
-        else if (c == '-')
-            v = 62;
-        else if (c == '_')
-            v = 63;
-        else
-            return false; // padding and the standard alphabet are not base64url (RFC 7515 2)
-        buffer = (buffer << 6) | unsigned(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push_back(char((buffer >> bits) & 0xff));
-        }
-    }
-    return bits < 6; // a lone sixth of a byte is malformed
 }
 
 // Text for an error_description: printable ASCII without quotes or backslashes (RFC 6750 3).
@@ -357,8 +329,8 @@ OAuthResourceServer::Verdict OAuthResourceServer::check(std::string_view authori
     if (dot2 == std::string_view::npos || token.find('.', dot2 + 1) != std::string_view::npos)
         return refuse(Kind::Invalid, "the access token is not a signed JWT (three base64url parts)");
     std::string headerText, payloadText;
-    if (!base64UrlDecode(token.substr(0, dot1), headerText)
-        || !base64UrlDecode(token.substr(dot1 + 1, dot2 - dot1 - 1), payloadText))
+    if (!decodeBase64Url(token.substr(0, dot1), headerText)
+        || !decodeBase64Url(token.substr(dot1 + 1, dot2 - dot1 - 1), payloadText))
         return refuse(Kind::Invalid, "the access token is not valid base64url");
     const json header = json::parse(headerText, nullptr, false);
     const json claims = json::parse(payloadText, nullptr, false);
