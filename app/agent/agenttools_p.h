@@ -1,6 +1,8 @@
 #pragma once
 
-// Private to the AgentTools sources: the helpers and the operation record its parts share.
+// Private to agenttools.cpp: the JSON helpers, the tool definitions Eddy offers the model and
+// the record of one operation in flight, apart so that the class reads in one file under 800
+// lines.
 
 #include "app/agent/agenttools.h"
 

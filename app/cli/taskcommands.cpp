@@ -234,10 +234,6 @@ void TaskCommands::watch()
         if (!m_run.options().untilDone)
             return;
         tellPausedSweeps();
-        const auto counts = m_run.engine().catalogue().tasks();
-        int bad = 0;
-        for (const auto &t : counts)
-            bad += t.status == Store::TaskStatus::Lost || t.status == Store::TaskStatus::Expired;
         m_run.err() << QStringLiteral("all tasks finished") << Qt::endl;
         m_run.finish(Ok);
     });
