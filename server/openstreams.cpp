@@ -1,5 +1,6 @@
 #include "server/openstreams.h"
 
+#include "server/pollstats.h"
 #include "server/sse.h"
 #include "server/taskmanager.h"
 
@@ -17,7 +18,8 @@ void OpenStreams::add(const std::shared_ptr<SseChannel> &channel)
 {
     {
         const std::lock_guard lock(m_mutex);
-        m_channels.insert(channel);
+        if (m_channels.insert(channel).second)
+            PollStats::streamOpened();
     }
     m_tasks.fanout().add(channel);
 }
@@ -26,7 +28,8 @@ void OpenStreams::remove(const std::shared_ptr<SseChannel> &channel)
 {
     m_tasks.fanout().remove(channel);
     const std::lock_guard lock(m_mutex);
-    m_channels.erase(channel);
+    if (m_channels.erase(channel))
+        PollStats::streamClosed();
 }
 
 } // namespace Eddy::Server

@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <unistd.h>
+
 namespace Eddy::Server {
 
 TaskManager::Demand TaskManager::demand() const
@@ -91,6 +93,37 @@ std::int64_t PollStats::heapInUseKb()
     return std::int64_t((m.uordblks + m.hblkhd) / 1024);
 }
 
+std::int64_t PollStats::rssKb()
+{
+    // statm's second field: resident pages.
+    std::FILE *f = std::fopen("/proc/self/statm", "r");
+    if (!f)
+        return -1;
+    long long size = 0, resident = 0;
+    const bool ok = std::fscanf(f, "%lld %lld", &size, &resident) == 2;
+    std::fclose(f);
+    return ok ? resident * (::sysconf(_SC_PAGESIZE) / 1024) : -1;
+}
+
+int PollStats::threads()
+{
+    // stat's 20th field; the 2nd, the command in parentheses, may hold spaces: count after ')'.
+    std::FILE *f = std::fopen("/proc/self/stat", "r");
+    if (!f)
+        return -1;
+    char line[1024];
+    const bool read = std::fgets(line, sizeof line, f) != nullptr;
+    std::fclose(f);
+    const char *at = read ? std::strrchr(line, ')') : nullptr;
+    if (!at)
+        return -1;
+    int field = 2;
+    for (++at; *at && field < 20; ++at)
+        if (*at == ' ')
+            ++field;
+    return field == 20 ? std::atoi(at) : -1;
+}
+
 int PollStats::mallocArenas()
 {
     // malloc_info writes one <heap nr="N"> element per arena.
@@ -124,6 +157,9 @@ void PollStats::write()
                                   {"completed", d.completed}, {"failed", d.failed},
                                   {"cancelled", d.cancelled}, {"results_in_memory", d.resultsInMemory},
                                   {"heap_in_use_kb", heapInUseKb()},
+                                  {"rss_kb", rssKb()},
+                                  {"threads", threads()},
+                                  {"open_streams", openStreams()},
                                   {"malloc_arenas", mallocArenas()}};
     std::string error;
     if (!CaseFolder::writeAtomically(m_path, stats.dump() + "\n", error))

@@ -26,6 +26,14 @@ public:
     static std::int64_t heapInUseKb();
     // How many malloc arenas the process has (glibc's malloc_info): one while M_ARENA_MAX holds.
     static int mallocArenas();
+    // The SSE responses open now (OpenStreams): each holds a thread of its own while it is open.
+    static void streamOpened() { s_streams.fetch_add(1, std::memory_order_relaxed); }
+    static void streamClosed() { s_streams.fetch_sub(1, std::memory_order_relaxed); }
+    static std::int64_t openStreams() { return s_streams.load(std::memory_order_relaxed); }
+    // The process's RSS (/proc/self/statm) and threads (/proc/self/stat), in KB and as a count;
+    // -1 when they cannot be read.
+    static std::int64_t rssKb();
+    static int threads();
 
     PollStats(const TaskManager &tasks, std::string path);
     ~PollStats(); // stops the thread after one last write
@@ -39,6 +47,7 @@ private:
     void write();
 
     static inline std::atomic<std::uint64_t> s_polls{0};
+    static inline std::atomic<std::int64_t> s_streams{0};
     const TaskManager &m_tasks;
     const std::string m_path;
     const std::int64_t m_sinceMs;

@@ -251,6 +251,9 @@ for r in server window watch; do header="$header,${r}_sockets,${r}_sockets_closi
 # RSS split into anonymous memory (heaps, arenas, stacks: what a leak raises) and file pages
 # (libraries, fonts, the database's mapped WAL index: bounded by the files) for a leak's hunt.
 for r in server window watch; do header="$header,${r}_rss_anon_kb,${r}_rss_file_kb"; done
+# The server's RSS, threads and open streams as its stats file wrote them, with its heap in use,
+# at one instant: the differences the report judges are then of one snapshot.
+header="$header,server_stats_rss_kb,server_stats_threads,server_open_streams"
 echo "$header" > "$samples"
 proc_cols() { # PID -> pid,rss_kb,fds,threads (empty when not running)
     local p="$1"
@@ -336,6 +339,11 @@ sample() {
     row="$row,$(alive server && json_num heap_in_use_kb "$f")"
     for r in server window watch; do row="$row,$(socket_cols "${pid[$r]:-}")"; done
     for r in server window watch; do row="$row,$(rss_split_cols "${pid[$r]:-}")"; done
+    if alive server; then
+        row="$row,$(json_num rss_kb "$f"),$(json_num threads "$f"),$(json_num open_streams "$f")"
+    else
+        row="$row,,,"
+    fi
     echo "$row" >> "$samples"
 }
 

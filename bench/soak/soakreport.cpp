@@ -453,6 +453,10 @@ int soakReport(const QString &dir)
     // fragmentation, arenas), both on their lows. Its RSS is drawn. A run without the heap column
     // is judged on its RSS as before.
     const bool serverHeap = table.index(QStringLiteral("server_heap_kb")) >= 0;
+    // Runs since the stats file has them: the RSS, threads and open streams the server wrote with
+    // its heap in use, at one instant. RSS sampled apart from the heap (a second or so later) is
+    // lower or higher by what was freed or allocated in between, and a low picks such a dip.
+    const bool serverSnapshot = table.index(QStringLiteral("server_stats_rss_kb")) >= 0;
     if (serverHeap) {
         add(QStringLiteral("eddy-cfd-server heap in use per task held, lowest of each 2 min"), QStringLiteral("KB"),
             QStringLiteral("Server memory per task held"), 0.1,
@@ -460,7 +464,9 @@ int soakReport(const QString &dir)
         measures.back().lowWaterMin = 2.0;
         add(QStringLiteral("eddy-cfd-server RSS above its heap in use, lowest of each 2 min"), QStringLiteral("MB"),
             QStringLiteral("Memory (RSS)"), 1.0,
-            difference(QStringLiteral("server_rss_kb"), QStringLiteral("server_heap_kb"), 1.0 / 1024.0), true,
+            difference(serverSnapshot ? QStringLiteral("server_stats_rss_kb") : QStringLiteral("server_rss_kb"),
+                       QStringLiteral("server_heap_kb"), 1.0 / 1024.0),
+            true,
             QStringLiteral("server"));
         measures.back().lowWaterMin = 2.0;
     }
@@ -494,6 +500,20 @@ int soakReport(const QString &dir)
             add(roleName[r] + QStringLiteral(" open files, lowest of each 2 min"), QString(),
                 QStringLiteral("Open file descriptors"), 1.0, column(r + QStringLiteral("_fds")), true, r);
             measures.back().lowWaterMin = 2.0;
+        }
+        // The server's threads. Each open SSE stream (a listen stream of the window or the watch,
+        // a streamed call) holds a thread while it is open, and the clients close and reopen
+        // theirs as tasks come and servers restart, so the fewest threads of 2 minutes moves by
+        // the streams open at that moment. With the snapshot columns the threads other than the
+        // open streams' are judged (a thread that leaks lifts every low of them) and all are drawn.
+        if (server && serverSnapshot) {
+            add(roleName[r] + QStringLiteral(" threads other than its open streams', lowest of each 2 min"), QString(),
+                QStringLiteral("Threads"), 0.5,
+                difference(QStringLiteral("server_stats_threads"), QStringLiteral("server_open_streams")), true, r);
+            measures.back().lowWaterMin = 2.0;
+            add(roleName[r] + QStringLiteral(" threads"), QString(), QStringLiteral("Threads"), 0.5,
+                column(r + QStringLiteral("_threads")), false, r);
+            continue;
         }
         add(roleName[r] + QStringLiteral(" threads, lowest of each 2 min"), QString(), QStringLiteral("Threads"), 0.5,
             column(r + QStringLiteral("_threads")), true, r);

@@ -91,6 +91,7 @@ private slots:
     void finishedResultsAreReadFromTheStore();
     void openStreamsHoldNoCopyOfTheirTasks();
     void streamsOnManyThreadsShareOneArena();
+    void statsCountOpenStreamsWithTheirThreads();
 };
 
 void tst_ServerMemory::largeCasesGiveTheirMemoryBack()
@@ -253,6 +254,45 @@ void tst_ServerMemory::streamsOnManyThreadsShareOneArena()
     QCOMPARE(arenas, qint64(1));
     for (const auto &r : readers)
         r->requestStop();
+}
+
+// The soak judges the server's threads other than its open streams' (each holds one while it
+// is open) and its RSS above its heap in use; both come from one write of the stats file, so a
+// stream opened or memory freed between two readings cannot make a low of its own.
+void tst_ServerMemory::statsCountOpenStreamsWithTheirThreads()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString stats = dir.filePath(QStringLiteral("stats.json"));
+    Eddy::Test::TestServer server;
+    // A stream learns that its client left at its next write: a keep-alive comment a second.
+    QVERIFY2(server.start({"--workers", "2", "--stats-file", stats, "--sse-keep-alive-ms", "1000"}),
+             qPrintable(server.errorString()));
+    McpTestClient client(server.url());
+    const std::vector<std::string> ids = createAskingTasks(client, 4);
+    QCOMPARE(int(ids.size()), 4);
+    QTRY_COMPARE_WITH_TIMEOUT(statOf(stats, "open_streams"), qint64(0), 10000);
+    const qint64 idleThreads = statOf(stats, "threads");
+    QVERIFY2(idleThreads > 0, "the stats file has no thread count");
+    constexpr int kStreams = 3;
+    std::vector<std::unique_ptr<Eddy::Test::SseReader>> readers;
+    for (int i = 0; i < kStreams; ++i) {
+        readers.push_back(std::make_unique<Eddy::Test::SseReader>());
+        listenTo(client, ids, *readers.back(), i);
+    }
+    for (const auto &r : readers)
+        QTRY_COMPARE_WITH_TIMEOUT(questionsIn(*r), 4, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(statOf(stats, "open_streams"), qint64(kStreams), 10000);
+    const qint64 busyThreads = statOf(stats, "threads");
+    qInfo("threads: %lld idle, %lld with %d streams open", idleThreads, busyThreads, kStreams);
+    QVERIFY(busyThreads >= idleThreads + kStreams - 1);
+    const qint64 rss = statOf(stats, "rss_kb");
+    const qint64 heap = statOf(stats, "heap_in_use_kb");
+    QVERIFY2(rss > 0 && heap > 0 && rss > heap, qPrintable(QStringLiteral("rss %1 KB, heap %2 KB").arg(rss).arg(heap)));
+    for (const auto &r : readers)
+        r->requestStop();
+    readers.clear();
+    QTRY_COMPARE_WITH_TIMEOUT(statOf(stats, "open_streams"), qint64(0), 20000);
 }
 
 QTEST_GUILESS_MAIN(tst_ServerMemory)
