@@ -52,6 +52,36 @@ inline QString scalarText(const json &v)
     return QString::fromStdString(v.dump());
 }
 
+// One NAME=VALUE term of a task query (eddyctl attach, handles export) into `q`: server=URL,
+// tool=NAME, status=S, sweep=N, from=DATE, to=DATE (ISO, on first-seen time), anything else an
+// argument value (reynolds=400, or arg.NAME=VALUE). Empty, or what is wrong with the term.
+inline QString addQueryTerm(const QString &key, const QString &value, Store::TaskQuery &q)
+{
+    if (key == QLatin1String("server")) {
+        q.serverUrl = value;
+    } else if (key == QLatin1String("tool")) {
+        q.tool = value;
+    } else if (key == QLatin1String("status")) {
+        q.status = Store::taskStatusFromString(value);
+        if (!q.status)
+            return QStringLiteral("unknown status \"%1\".").arg(value);
+    } else if (key == QLatin1String("sweep")) {
+        q.sweepId = value.toLongLong();
+    } else if (key == QLatin1String("from") || key == QLatin1String("to")) {
+        QDateTime t = QDateTime::fromString(value, Qt::ISODate);
+        if (!t.isValid())
+            t = QDate::fromString(value, Qt::ISODate).startOfDay(Qt::UTC);
+        if (!t.isValid())
+            return QStringLiteral(
+                       "%1=%2: use an ISO date such as 2026-11-29 or 2026-11-29T20:00:00Z.")
+                .arg(key, value);
+        (key == QLatin1String("from") ? q.fromMs : q.toMs) = t.toMSecsSinceEpoch();
+    } else {
+        q.arguments.append({key.startsWith(QLatin1String("arg.")) ? key.mid(4) : key, value});
+    }
+    return {};
+}
+
 // Cases of a sweep that have no answer from the server yet (never sent, or sent without one).
 inline int unsentCount(const QList<Store::CaseRecord> &cases)
 {

@@ -90,21 +90,10 @@ void HandleCommands::exportHandles()
                 Usage);
         const QString key = term.left(eq);
         const QString value = term.mid(eq + 1);
-        if (key == QLatin1String("session")) {
+        if (key == QLatin1String("session"))
             session = value;
-        } else if (key == QLatin1String("sweep")) {
-            q.sweepId = value.toLongLong();
-        } else if (key == QLatin1String("server")) {
-            q.serverUrl = value;
-        } else if (key == QLatin1String("tool")) {
-            q.tool = value;
-        } else if (key == QLatin1String("status")) {
-            q.status = Store::taskStatusFromString(value);
-            if (!q.status)
-                return m_run.fail(QStringLiteral("unknown status \"%1\".").arg(value), Usage);
-        } else {
-            q.arguments.append({key.startsWith(QLatin1String("arg.")) ? key.mid(4) : key, value});
-        }
+        else if (const QString problem = addQueryTerm(key, value, q); !problem.isEmpty())
+            return m_run.fail(problem, Usage);
     }
     if (output.isEmpty() && !m_run.options().toStdout && ::isatty(STDOUT_FILENO))
         return m_run.fail(
@@ -153,13 +142,7 @@ void HandleCommands::importHandles()
         return m_run.fail(QStringLiteral("cannot read standard input: %1").arg(f.errorString()));
     const QByteArray content = f.readAll();
     if (m_run.options().wait) {
-        QObject::connect(&m_run.engine(),
-                         &Monitor::Engine::changesReady,
-                         &m_run,
-                         [this](const Monitor::ChangeSet &c) {
-                             for (const Store::TaskRecord &t : c.tasks)
-                                 m_run.printChange(t);
-                         });
+        m_run.printChanges();
         QObject::connect(&m_run.engine(), &Monitor::Engine::idle, &m_run, [this] {
             m_run.err() << QStringLiteral("all tasks finished") << Qt::endl;
             m_run.finish(m_rejected > 0 ? Failure : Ok);

@@ -358,4 +358,12 @@ void Invocation::setUpSignIn()
     Mcp::Client::setOAuthSettings(std::move(settings));
 }
 
+void Invocation::printChanges()
+{
+    connect(&m_engine, &Monitor::Engine::changesReady, this, [this](const Monitor::ChangeSet &c) {
+        for (const Store::TaskRecord &t : c.tasks)
+            printChange(t);
+    });
+}
+
 } // namespace Eddy::Cli

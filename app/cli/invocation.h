@@ -52,6 +52,8 @@ public:
     qint64 waitCase() const { return m_waitCase; }
     nlohmann::json taskJson(const Store::TaskRecord &t);
     void printChange(const Store::TaskRecord &t);
+    // Prints every change of a task the engine reports, from now on (watch, handles import --wait).
+    void printChanges();
 
 signals:
     void done(int exitCode);

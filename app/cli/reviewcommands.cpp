@@ -81,6 +81,18 @@ std::optional<ReviewCommands::Target> ReviewCommands::reviewTarget(const QString
     return target;
 }
 
+std::optional<qint64> ReviewCommands::sweepArgument()
+{
+    bool ok = false;
+    const qint64 sweepId = m_run.args().value(1).toLongLong(&ok);
+    if (!ok) {
+        m_run.fail(QStringLiteral("SWEEP is the sweep number printed by eddyctl sweep submit."),
+                   Usage);
+        return std::nullopt;
+    }
+    return sweepId;
+}
+
 void ReviewCommands::note()
 {
     const auto target = reviewTarget(QStringLiteral("usage: eddyctl note TASK|sweep SWEEP [TEXT]"));
@@ -148,14 +160,14 @@ void ReviewCommands::baseline()
     const QString usage = QStringLiteral("usage: eddyctl baseline SWEEP [TASK|none]");
     if (m_run.args().size() < 2 || m_run.args().size() > 3)
         return m_run.fail(usage, Usage);
-    bool ok = false;
-    const qint64 sweepId = m_run.args()[1].toLongLong(&ok);
-    if (!ok)
-        return m_run.fail(
-            QStringLiteral("SWEEP is the sweep number printed by eddyctl sweep submit."), Usage);
+    const auto sweepArg = sweepArgument();
+    if (!sweepArg)
+        return;
+    const qint64 sweepId = *sweepArg;
     std::optional<qint64> taskNumber;
     const bool clear = m_run.args().size() == 3 && m_run.args()[2] == QLatin1String("none");
     if (m_run.args().size() == 3 && !clear) {
+        bool ok = false;
         taskNumber = m_run.args()[2].toLongLong(&ok);
         if (!ok)
             return m_run.fail(
@@ -214,11 +226,10 @@ void ReviewCommands::pause(bool paused)
                                  : QStringLiteral("usage: eddyctl resume SWEEP");
     if (m_run.args().size() != 2)
         return m_run.fail(usage, Usage);
-    bool ok = false;
-    const qint64 sweepId = m_run.args()[1].toLongLong(&ok);
-    if (!ok)
-        return m_run.fail(
-            QStringLiteral("SWEEP is the sweep number printed by eddyctl sweep submit."), Usage);
+    const auto sweepArg = sweepArgument();
+    if (!sweepArg)
+        return;
+    const qint64 sweepId = *sweepArg;
     if (!m_run.openEngine(false))
         return;
     if (!m_run.engine().catalogue().sweep(sweepId))

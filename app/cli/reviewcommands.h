@@ -38,6 +38,8 @@ private:
     };
     // TASK (its case) or "sweep SWEEP", read from the opened database; fail() when not there.
     std::optional<Target> reviewTarget(const QString &usage);
+    // SWEEP, the word after the command; fail() when it is not a number.
+    std::optional<qint64> sweepArgument();
 
     Invocation &m_run;
 };

@@ -52,31 +52,8 @@ void SessionCommands::attach()
             return m_run.fail(QStringLiteral("query term \"%1\" is not NAME=VALUE.").arg(term),
                               Usage);
         const QString key = term.left(eq);
-        const QString value = term.mid(eq + 1);
-        if (key == QLatin1String("server")) {
-            q.serverUrl = value;
-        } else if (key == QLatin1String("tool")) {
-            q.tool = value;
-        } else if (key == QLatin1String("status")) {
-            q.status = Store::taskStatusFromString(value);
-            if (!q.status)
-                return m_run.fail(QStringLiteral("unknown status \"%1\".").arg(value), Usage);
-        } else if (key == QLatin1String("sweep")) {
-            q.sweepId = value.toLongLong();
-        } else if (key == QLatin1String("from") || key == QLatin1String("to")) {
-            QDateTime t = QDateTime::fromString(value, Qt::ISODate);
-            if (!t.isValid())
-                t = QDate::fromString(value, Qt::ISODate).startOfDay(Qt::UTC);
-            if (!t.isValid())
-                return m_run.fail(
-                    QStringLiteral(
-                        "%1=%2: use an ISO date such as 2026-11-29 or 2026-11-29T20:00:00Z.")
-                        .arg(key, value),
-                    Usage);
-            (key == QLatin1String("from") ? q.fromMs : q.toMs) = t.toMSecsSinceEpoch();
-        } else {
-            q.arguments.append({key.startsWith(QLatin1String("arg.")) ? key.mid(4) : key, value});
-        }
+        if (const QString problem = addQueryTerm(key, term.mid(eq + 1), q); !problem.isEmpty())
+            return m_run.fail(problem, Usage);
     }
     if (!m_run.openEngine(false))
         return;

@@ -205,13 +205,7 @@ void TaskCommands::watch()
                           Usage);
     m_run.hookInput();
     new Monitor::HeapTrim(&m_run); // a watch runs for days: free heap pages go back once a minute
-    QObject::connect(&m_run.engine(),
-                     &Monitor::Engine::changesReady,
-                     &m_run,
-                     [this](const Monitor::ChangeSet &c) {
-                         for (const Store::TaskRecord &t : c.tasks)
-                             m_run.printChange(t);
-                     });
+    m_run.printChanges();
     QObject::connect(&m_run.engine(),
                      &Monitor::Engine::caseDeferred,
                      &m_run,

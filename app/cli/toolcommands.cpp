@@ -9,13 +9,20 @@ ToolCommands::ToolCommands(Invocation &run)
     : m_run(run)
 {}
 
+std::optional<qint64> ToolCommands::urlArgument(const QString &usage)
+{
+    if (m_run.args().size() != 2) {
+        m_run.fail(usage, Usage);
+        return std::nullopt;
+    }
+    if (!m_run.openEngine(false))
+        return std::nullopt;
+    return m_run.serverFor(m_run.args()[1]);
+}
+
 void ToolCommands::discover()
 {
-    if (m_run.args().size() != 2)
-        return m_run.fail(QStringLiteral("usage: eddyctl discover URL"), Usage);
-    if (!m_run.openEngine(false))
-        return;
-    const auto id = m_run.serverFor(m_run.args()[1]);
+    const auto id = urlArgument(QStringLiteral("usage: eddyctl discover URL"));
     if (!id)
         return;
     QObject::connect(
@@ -61,11 +68,7 @@ void ToolCommands::discover()
 
 void ToolCommands::tools()
 {
-    if (m_run.args().size() != 2)
-        return m_run.fail(QStringLiteral("usage: eddyctl tools URL"), Usage);
-    if (!m_run.openEngine(false))
-        return;
-    const auto id = m_run.serverFor(m_run.args()[1]);
+    const auto id = urlArgument(QStringLiteral("usage: eddyctl tools URL"));
     if (!id)
         return;
     QObject::connect(

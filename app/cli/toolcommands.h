@@ -1,6 +1,8 @@
 #pragma once
 
-#include <QtGlobal>
+#include <QString>
+
+#include <optional>
 
 namespace Eddy::Cli {
 
@@ -21,6 +23,10 @@ public:
     void adapter();
 
 private:
+    // The server of the command's only word URL (added when new), the database opened; fail()
+    // (or finish) when not.
+    std::optional<qint64> urlArgument(const QString &usage);
+
     Invocation &m_run;
     bool m_wait = false;    // call: until the task ends (--wait, or a streamed call)
     qint64 m_waitTask = -1; // call: the task the call became
