@@ -30,18 +30,13 @@ Ctl::Ctl(QStringList arguments, QObject *parent)
 
 Ctl::~Ctl() = default;
 
-QString Ctl::usage()
-{
-    return Options::usage();
-}
-
 void Ctl::start()
 {
     Options options;
     QString error;
     switch (Options::parse(m_arguments, options, error)) {
     case Options::Parsed::Help:
-        m_run.out() << usage();
+        m_run.out() << Options::usage();
         return m_run.finish(Ok);
     case Options::Parsed::Wrong:
         return m_run.fail(error, Usage);
@@ -49,7 +44,7 @@ void Ctl::start()
         break;
     }
     if (options.words.isEmpty()) {
-        m_run.err() << usage();
+        m_run.err() << Options::usage();
         return m_run.finish(Usage);
     }
     const QString command = options.words.first();

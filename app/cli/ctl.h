@@ -29,7 +29,6 @@ public:
     ~Ctl() override;
     // Starts the command; done() follows (possibly at once, from the event loop).
     void start();
-    static QString usage();
 
 signals:
     void done(int exitCode);
