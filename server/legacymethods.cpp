@@ -184,10 +184,7 @@ void LegacyMethods::toolsCall(HttpResponse &res, const McpCall &call)
     const bool jobTool = name.is_string() && JobTools::isTool(name.get<std::string>());
     const bool foam = name.is_string() && name.get<std::string>() == FoamTool::name;
     if (!jobTool && !foam && (!name.is_string() || name.get<std::string>() != CfdTool::name)) {
-        sendError(res, 200, call.id, -32602,
-                  "Unknown tool: this server has run_cfd_case, run_openfoam_case and the job "
-                  "tools submit_cfd_case, get_cfd_case_status, answer_cfd_case, "
-                  "cancel_cfd_case and get_cfd_result");
+        sendError(res, 200, call.id, -32602, RunTools::unknownToolMessage());
         return;
     }
     if ((jobTool || !m_options.tasksExtension) && call.params.contains("task")) {

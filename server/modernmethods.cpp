@@ -171,10 +171,7 @@ void ModernMethods::toolsCall(HttpResponse &res, const McpCall &call, const Http
     }
     const bool foam = name.is_string() && name.get<std::string>() == FoamTool::name;
     if (!foam && (!name.is_string() || name.get<std::string>() != CfdTool::name)) {
-        sendError(res, 200, call.id, -32602,
-                  "Unknown tool: this server has run_cfd_case, run_openfoam_case and the job "
-                  "tools submit_cfd_case, get_cfd_case_status, answer_cfd_case, "
-                  "cancel_cfd_case and get_cfd_result (see tools/list)");
+        sendError(res, 200, call.id, -32602, RunTools::unknownToolMessage());
         return;
     }
     if (!m_options.tasksExtension && !foam) {

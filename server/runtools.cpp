@@ -7,6 +7,13 @@ namespace Eddy::Server::RunTools {
 
 using nlohmann::json;
 
+const char *unknownToolMessage()
+{
+    return "Unknown tool: this server has run_cfd_case, run_openfoam_case and the job tools "
+           "submit_cfd_case, get_cfd_case_status, answer_cfd_case, cancel_cfd_case and "
+           "get_cfd_result (see tools/list)";
+}
+
 json cfdDefinition(const ServerOptions &options, bool legacy)
 {
     json tool = CfdTool::definition(legacy && options.tasksExtension);
@@ -27,9 +34,7 @@ bool validate(const ServerOptions &options, const json &name, const json &argume
     if (name.is_string() && name.get<std::string>() == CfdTool::name)
         return CfdTool::validate(arguments, normalized, error);
     if (!name.is_string() || name.get<std::string>() != FoamTool::name) {
-        error = "Unknown tool: this server has run_cfd_case, run_openfoam_case and the job "
-                "tools submit_cfd_case, get_cfd_case_status, answer_cfd_case, cancel_cfd_case "
-                "and get_cfd_result (see tools/list)";
+        error = unknownToolMessage();
         return false;
     }
     if (!options.tasksExtension) {

@@ -318,13 +318,17 @@ void tst_SlurmOpenFoam::requeueResumesFromTheLatestTime()
                                       QStringLiteral("StartTime=now")}, &code);
     QCOMPARE(code, 0);
     QVERIFY(watch.waitForFinished(180000));
-    QCOMPARE(watch.exitCode(), 0);
     r = runCtl({QStringLiteral("--db"), db, QStringLiteral("result"), QString::number(task)});
-    // On a failure, what the job printed and how it restarted say why.
-    QByteArray jobOutput;
-    for (const QString &name : QDir(folder).entryList({QStringLiteral("slurm-*.out"), QStringLiteral("log.restart")}))
-        jobOutput += "\n--- " + name.toUtf8() + " ---\n" + readAll(folder + QLatin1Char('/') + name);
-    QVERIFY2(r.code == 0, (r.out + jobOutput).constData());
+    // On a failure, what the job printed, how it restarted, what Slurm recorded of each run and
+    // what the watch saw say why (the test's folder is removed at its end).
+    QByteArray jobOutput = "\n--- watch ---\n" + watch.readAllStandardOutput() + watch.readAllStandardError();
+    for (const QString &name :
+         QDir(folder).entryList({QStringLiteral("slurm-*.out"), QStringLiteral("log.restart"), QStringLiteral("log.icoFoam*")}))
+        jobOutput += "\n--- " + name.toUtf8() + " ---\n" + readAll(folder + QLatin1Char('/') + name).right(4000);
+    for (const QByteArray &line : readAll(m_cluster.path() + QStringLiteral("/jobcomp.log")).split('\n'))
+        if (line.contains("JobId=" + jobId + ' '))
+            jobOutput += "\n--- jobcomp ---\n" + line;
+    QVERIFY2(watch.exitCode() == 0 && r.code == 0, (r.out + r.err + jobOutput).constData());
     const QJsonObject s = QJsonDocument::fromJson(r.out).object().value("structuredContent").toObject();
     QCOMPARE(s.value("last_time").toDouble(), 5.0);
     // The second run continued from a written time in the processor folders, not from 0; the
