@@ -2692,6 +2692,149 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <source>Not sent: its server was removed from Eddy.</source>
         <translation>Nicht gesendet: Sein Server wurde aus Eddy entfernt.</translation>
     </message>
+    <message>
+        <source>The answer is not valid JSON; give an object like {&quot;action&quot;: &quot;accept&quot;, &quot;content&quot;: {...}}.</source>
+        <translation>Die Antwort ist kein gültiges JSON; geben Sie ein Objekt wie {&quot;action&quot;: &quot;accept&quot;, &quot;content&quot;: {...}} an.</translation>
+    </message>
+    <message>
+        <source>Its task has already ended.</source>
+        <translation>Die zugehörige Aufgabe ist bereits beendet.</translation>
+    </message>
+    <message>
+        <source>There is no such task.</source>
+        <translation>Diese Aufgabe gibt es nicht.</translation>
+    </message>
+    <message>
+        <source>The task&apos;s server is not configured.</source>
+        <translation>Der Server der Aufgabe ist nicht eingerichtet.</translation>
+    </message>
+    <message>
+        <source>Task %1, question &quot;%2&quot;: %3</source>
+        <translation>Aufgabe %1, Frage „%2“: %3</translation>
+    </message>
+    <message>
+        <source>The database is write-protected and open for review only: nothing can be submitted, answered or cancelled. To work with it, copy it to a writable folder and open the copy (eddy --db COPY).</source>
+        <translation>Die Datenbank ist schreibgeschützt und nur zur Durchsicht geöffnet: Nichts kann abgeschickt, beantwortet oder abgebrochen werden. Um mit ihr zu arbeiten, kopieren Sie sie in einen beschreibbaren Ordner und öffnen Sie die Kopie (eddy --db KOPIE).</translation>
+    </message>
+    <message>
+        <source>A call to %1 is still being sent; remove the server once it has been answered. Nothing was removed.</source>
+        <translation>Ein Aufruf an %1 wird gerade gesendet; entfernen Sie den Server, sobald er beantwortet ist. Nichts wurde entfernt.</translation>
+    </message>
+    <message>
+        <source>There is no session %1.</source>
+        <translation>Es gibt keine Sitzung %1.</translation>
+    </message>
+    <message>
+        <source>There is no task %1; list tasks with eddyctl tasks.</source>
+        <translation>Es gibt keine Aufgabe %1; Aufgaben listet eddyctl tasks auf.</translation>
+    </message>
+    <message>
+        <source>Task %1 has already ended (%2); nothing to cancel.</source>
+        <translation>Aufgabe %1 ist bereits beendet (%2); es gibt nichts abzubrechen.</translation>
+    </message>
+    <message>
+        <source>Task %1 is a streamed call: the server gives no handle to cancel it with; it ends when its stream ends.</source>
+        <translation>Aufgabe %1 ist ein gestreamter Aufruf: Der Server gibt kein Handle, mit dem er sich abbrechen ließe; er endet, wenn sein Stream endet.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s job adapter was removed; the job cannot be followed any more.</source>
+        <translation>Der Job-Adapter des Servers wurde entfernt; der Job kann nicht mehr verfolgt werden.</translation>
+    </message>
+    <message>
+        <source>The server no longer knows the job.</source>
+        <translation>Der Server kennt den Job nicht mehr.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s job adapter has no answer tool: answer the job on the server itself, or add &quot;answerTool&quot; to the adapter (eddyctl adapter set).</source>
+        <translation>Der Job-Adapter des Servers hat kein Antwort-Werkzeug: Beantworten Sie den Job auf dem Server selbst, oder ergänzen Sie „answerTool“ im Adapter (eddyctl adapter set).</translation>
+    </message>
+    <message>
+        <source>Task %1 is a job whose server offers no cancel tool in its adapter; stop it on the server.</source>
+        <translation>Aufgabe %1 ist ein Job, dessen Server in seinem Adapter kein Abbruch-Werkzeug anbietet; halten Sie ihn auf dem Server an.</translation>
+    </message>
+    <message>
+        <source>Cancelling task %1 failed: %2</source>
+        <translation>Das Abbrechen von Aufgabe %1 ist fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>Unknown server %1.</source>
+        <translation>Unbekannter Server %1.</translation>
+    </message>
+    <message>
+        <source>Cannot list the tools of %1: %2</source>
+        <translation>Die Werkzeuge von %1 lassen sich nicht auflisten: %2</translation>
+    </message>
+    <message>
+        <source>Cannot store the answer: %1</source>
+        <translation>Die Antwort lässt sich nicht speichern: %1</translation>
+    </message>
+    <message>
+        <source>Task %1 is a streamed call whose stream this Eddy does not hold; cancel it in the Eddy or eddyctl that started it (its row says so once that one ends).</source>
+        <translation>Aufgabe %1 ist ein gestreamter Aufruf, dessen Stream dieses Eddy nicht hält; brechen Sie ihn in dem Eddy oder eddyctl ab, das ihn gestartet hat (seine Zeile sagt es, sobald er endet).</translation>
+    </message>
+    <message>
+        <source>Task %1 is a streamed call: the server gives no handle to send an answer to.</source>
+        <translation>Aufgabe %1 ist ein gestreamter Aufruf: Der Server gibt kein Handle, an das sich eine Antwort senden ließe.</translation>
+    </message>
+    <message>
+        <source>The sweep was not submitted: %1</source>
+        <translation>Die Parameterstudie wurde nicht abgeschickt: %1</translation>
+    </message>
+    <message>
+        <source>The server has no tool &quot;%1&quot; (it offers: %2).</source>
+        <translation>Der Server hat kein Werkzeug „%1“ (er bietet: %2).</translation>
+    </message>
+    <message>
+        <source>The arguments must be a JSON object, e.g. {&quot;reynolds&quot;: 100}.</source>
+        <translation>Die Argumente müssen ein JSON-Objekt sein, z. B. {&quot;reynolds&quot;: 100}.</translation>
+    </message>
+    <message>
+        <source>The call was not sent: %1</source>
+        <translation>Der Aufruf wurde nicht gesendet: %1</translation>
+    </message>
+    <message>
+        <source>The case&apos;s server is no longer configured.</source>
+        <translation>Der Server des Falls ist nicht mehr eingerichtet.</translation>
+    </message>
+    <message>
+        <source>The call of %1 (case %2), question &quot;%3&quot;: %4</source>
+        <translation>Der Aufruf von %1 (Fall %2), Frage „%3“: %4</translation>
+    </message>
+    <message>
+        <source>The answer is not a JSON object; give one like {&quot;action&quot;: &quot;accept&quot;, &quot;content&quot;: {...}}.</source>
+        <translation>Die Antwort ist kein JSON-Objekt; geben Sie eines wie {&quot;action&quot;: &quot;accept&quot;, &quot;content&quot;: {...}} an.</translation>
+    </message>
+    <message>
+        <source>Case %1 has no open question &quot;%2&quot;.</source>
+        <translation>Fall %1 hat keine offene Frage „%2“.</translation>
+    </message>
+    <message>
+        <source>The question &quot;%1&quot; of case %2 is answered already.</source>
+        <translation>Die Frage „%1“ von Fall %2 ist bereits beantwortet.</translation>
+    </message>
+    <message>
+        <source>The server no longer asks this question; answer the question it asks now.</source>
+        <translation>Der Server stellt diese Frage nicht mehr; beantworten Sie die Frage, die er jetzt stellt.</translation>
+    </message>
+</context>
+<context>
+    <name>Eddy::Monitor::InputInbox</name>
+    <message>
+        <source>Task %1 has no question &quot;%2&quot;; list open questions with eddyctl tasks --status input_required.</source>
+        <translation>Aufgabe %1 hat keine Frage „%2“; offene Fragen listet eddyctl tasks --status input_required auf.</translation>
+    </message>
+    <message>
+        <source>The question &quot;%1&quot; of task %2 was already answered; each question is answered once.</source>
+        <translation>Die Frage „%1“ von Aufgabe %2 wurde bereits beantwortet; jede Frage wird genau einmal beantwortet.</translation>
+    </message>
+    <message>
+        <source>An answer is a JSON object like {&quot;action&quot;: &quot;accept&quot;, &quot;content&quot;: {...}} (or action decline/cancel).</source>
+        <translation>Eine Antwort ist ein JSON-Objekt wie {&quot;action&quot;: &quot;accept&quot;, &quot;content&quot;: {...}} (oder action decline/cancel).</translation>
+    </message>
+    <message>
+        <source>Cannot answer &quot;%1&quot; from the given values: %2</source>
+        <translation>„%1“ lässt sich aus den angegebenen Werten nicht beantworten: %2</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::Monitor::JobAdapter</name>

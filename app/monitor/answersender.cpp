@@ -20,7 +20,7 @@ void AnswerSender::answerInput(qint64 taskId, const QString &key, const QByteArr
     }
     if (answer.is_discarded()) {
         emit m_hub.inputAnswered(taskId, key, false,
-                                 QStringLiteral("The answer is not valid JSON; give an object like "
+                                 Engine::tr("The answer is not valid JSON; give an object like "
                                                 "{\"action\": \"accept\", \"content\": {...}}."));
         return;
     }
@@ -28,8 +28,8 @@ void AnswerSender::answerInput(qint64 taskId, const QString &key, const QByteArr
     if (!t || !t->isLive()) {
         // Said of "its task": the window puts the case's own label in front ("Sweep 1 · case 7"),
         // eddyctl the task it was given; a bare number here would name it a second, other way.
-        emit m_hub.inputAnswered(taskId, key, false, t ? QStringLiteral("Its task has already ended.")
-                                                       : QStringLiteral("There is no such task."));
+        emit m_hub.inputAnswered(taskId, key, false, t ? Engine::tr("Its task has already ended.")
+                                                       : Engine::tr("There is no such task."));
         return;
     }
     if (m_hub.m_sharing ? !m_hub.m_sharing->beginAnswer(taskId, key, answer, answeredBy, &error)
@@ -55,7 +55,7 @@ void AnswerSender::send(qint64 taskId, const QString &key, const json &answer, i
     ServerLink *l = t ? m_hub.link(t->serverId) : nullptr;
     if (!l) {
         m_hub.m_inbox->answerSent(taskId, key, false);
-        emit m_hub.inputAnswered(taskId, key, false, QStringLiteral("The task's server is not configured."));
+        emit m_hub.inputAnswered(taskId, key, false, Engine::tr("The task's server is not configured."));
         return;
     }
     m_hub.followerFor(t->pattern).answer(*t, key, answer, attempt);
@@ -86,7 +86,7 @@ void AnswerSender::autoAnswer(const Store::InputRequestRecord &request)
     const json answer = InputInbox::answerFromValues(req, *m_autoAnswers, &error);
     if (answer.is_null()) {
         emit m_hub.operationFailed(
-            QStringLiteral("Task %1, question \"%2\": %3").arg(request.taskId).arg(request.key, error));
+            Engine::tr("Task %1, question \"%2\": %3").arg(request.taskId).arg(request.key, error));
         return;
     }
     answerInput(request.taskId, request.key, QByteArray::fromStdString(answer.dump()), QStringLiteral("eddyctl"));

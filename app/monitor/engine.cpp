@@ -114,7 +114,7 @@ void Engine::serverAnswered(qint64 serverId, bool evenIfOnline)
 
 QString Engine::readOnlyMessage()
 {
-    return QStringLiteral("The database is write-protected and open for review only: nothing can "
+    return tr("The database is write-protected and open for review only: nothing can "
                           "be submitted, answered or cancelled. To work with it, copy it to a "
                           "writable folder and open the copy (eddy --db COPY).");
 }
@@ -316,7 +316,7 @@ bool Engine::removeServer(qint64 serverId, Store::ServerRemoval mode)
     const QString name = !rec ? QString() : rec->name.isEmpty() ? rec->url : rec->name;
     // A tools/call on the wire would store a task for a server that is gone.
     if (rec && m_submitter->isSendingTo(serverId)) {
-        emit operationFailed(QStringLiteral("A call to %1 is still being sent; remove the server "
+        emit operationFailed(tr("A call to %1 is still being sent; remove the server "
                                             "once it has been answered. Nothing was removed.")
                                  .arg(name));
         return false;
@@ -388,7 +388,7 @@ qint64 Engine::createSession(const QString &name)
 bool Engine::renameSession(qint64 sessionId, const QString &name)
 {
     if (!m_store.renameSession(sessionId, name)) {
-        emit operationFailed(m_store.lastError().isEmpty() ? QStringLiteral("There is no session %1.").arg(sessionId)
+        emit operationFailed(m_store.lastError().isEmpty() ? tr("There is no session %1.").arg(sessionId)
                                                            : m_store.lastError());
         return false;
     }
@@ -738,11 +738,11 @@ void Engine::cancelTasks(const QList<qint64> &taskIds)
     for (qint64 id : taskIds) {
         auto t = m_store.task(id);
         if (!t) {
-            emit operationFailed(QStringLiteral("There is no task %1; list tasks with eddyctl tasks.").arg(id));
+            emit operationFailed(tr("There is no task %1; list tasks with eddyctl tasks.").arg(id));
             continue;
         }
         if (!t->isLive()) {
-            const QString msg = QStringLiteral("Task %1 has already ended (%2); nothing to cancel.")
+            const QString msg = tr("Task %1 has already ended (%2); nothing to cancel.")
                                     .arg(id).arg(Store::toText(t->status));
             emit operationFailed(msg);
             emit cancelSent(id, false, msg);
@@ -756,7 +756,7 @@ bool Engine::requestCancel(const Store::TaskRecord &task)
 {
     const qint64 id = task.id;
     if (task.serverTaskId.isEmpty()) {
-        const QString msg = QStringLiteral("Task %1 is a streamed call: the server gives no handle "
+        const QString msg = tr("Task %1 is a streamed call: the server gives no handle "
                                            "to cancel it with; it ends when its stream ends.").arg(id);
         emit operationFailed(msg);
         emit cancelSent(id, false, msg);
@@ -769,7 +769,7 @@ bool Engine::requestCancel(const Store::TaskRecord &task)
         live->cancelRequested = true;
     m_feed.queueChange(shown);
     if (!link(task.serverId)) {
-        emit cancelSent(id, false, QStringLiteral("The task's server is not configured."));
+        emit cancelSent(id, false, tr("The task's server is not configured."));
         return false;
     }
     return true;

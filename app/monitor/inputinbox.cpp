@@ -58,19 +58,19 @@ bool InputInbox::beginAnswer(qint64 taskId, const QString &key, const json &answ
     const auto rec = m_store.inputRequest(taskId, key);
     if (!rec) {
         if (error)
-            *error = QStringLiteral("Task %1 has no question \"%2\"; list open questions with "
+            *error = InputInbox::tr("Task %1 has no question \"%2\"; list open questions with "
                                     "eddyctl tasks --status input_required.").arg(taskId).arg(key);
         return false;
     }
     if (rec->state != Store::InputState::Pending) {
         if (error)
-            *error = QStringLiteral("The question \"%1\" of task %2 was already answered; each "
+            *error = InputInbox::tr("The question \"%1\" of task %2 was already answered; each "
                                     "question is answered once.").arg(key).arg(taskId);
         return false;
     }
     if (!answer.is_object() || !answer.contains("action") || !answer["action"].is_string()) {
         if (error)
-            *error = QStringLiteral("An answer is a JSON object like {\"action\": \"accept\", "
+            *error = InputInbox::tr("An answer is a JSON object like {\"action\": \"accept\", "
                                     "\"content\": {...}} (or action decline/cancel).");
         return false;
     }
@@ -132,7 +132,7 @@ json InputInbox::answerFromValues(const json &request, const json &values, QStri
     const QStringList problems = SchemaValidator::validate(content, schema, QStringLiteral("answer"));
     if (!problems.isEmpty()) {
         if (error)
-            *error = QStringLiteral("Cannot answer \"%1\" from the given values: %2")
+            *error = InputInbox::tr("Cannot answer \"%1\" from the given values: %2")
                          .arg(QString::fromStdString(params.value("message", std::string())),
                               problems.join(QStringLiteral("; ")));
         return {};

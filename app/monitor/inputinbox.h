@@ -3,6 +3,7 @@
 #include "app/mcp/rawjson.h"
 #include "app/vocab/records.h"
 
+#include <QCoreApplication>
 #include <QHash>
 #include <QList>
 #include <QString>
@@ -22,6 +23,8 @@ namespace Eddy::Monitor {
 // Lives on the engine thread.
 class InputInbox final
 {
+    Q_DECLARE_TR_FUNCTIONS(Eddy::Monitor::InputInbox)
+
 public:
     explicit InputInbox(Store::TaskStore &store) : m_store(store) {}
 

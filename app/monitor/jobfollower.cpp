@@ -119,7 +119,7 @@ void JobFollower::poll(qint64 serverId, const QList<qint64> &due)
     const std::optional<JobAdapter> a = adapter(serverId);
     if (!l || !a) {
         for (qint64 id : due)
-            m_hub.markGone(id, QStringLiteral("The server's job adapter was removed; the job cannot be "
+            m_hub.markGone(id, Engine::tr("The server's job adapter was removed; the job cannot be "
                                         "followed any more."));
         return;
     }
@@ -184,7 +184,7 @@ void JobFollower::sendStatus(qint64 serverId, const JobAdapter &adapter, const Q
             // The status tool refused this id (e.g. the job expired on the server).
             const QString text = firstText(job->callResult());
             m_hub.markGone(ids.first(),
-                     text.isEmpty() ? QStringLiteral("The server no longer knows the job.") : text);
+                     text.isEmpty() ? Engine::tr("The server no longer knows the job.") : text);
         } else if (batch) {
             const json &list = jsonAt(payload, adapter.batchResultPointer);
             static const json none;
@@ -287,7 +287,7 @@ void JobFollower::answer(const Store::TaskRecord &t, const QString &key, const j
     if (!a || a->answerTool.isEmpty() || !l) {
         m_hub.m_inbox->answerSent(t.id, key, false);
         emit m_hub.inputAnswered(t.id, key, false,
-                           QStringLiteral("The server's job adapter has no answer tool: answer the "
+                           Engine::tr("The server's job adapter has no answer tool: answer the "
                                           "job on the server itself, or add \"answerTool\" to "
                                           "the adapter (eddyctl adapter set)."));
         return;
@@ -325,7 +325,7 @@ void JobFollower::cancel(const Store::TaskRecord &t)
     Engine::ServerLink *l = m_hub.link(t.serverId);
     const qint64 id = t.id;
     if (!a || a->cancelTool.isEmpty() || !l) {
-        const QString msg = QStringLiteral("Task %1 is a job whose server offers no cancel tool in "
+        const QString msg = Engine::tr("Task %1 is a job whose server offers no cancel tool in "
                                            "its adapter; stop it on the server.").arg(id);
         emit m_hub.operationFailed(msg);
         emit m_hub.cancelSent(id, false, msg);
@@ -336,7 +336,7 @@ void JobFollower::cancel(const Store::TaskRecord &t)
     QObject::connect(job, &Mcp::Job::finished, &m_hub, [this, job, id] {
         const bool ok = !job->hasError() && !job->isToolError();
         m_hub.cancelAnswered(id, ok ? QString()
-                                    : QStringLiteral("Cancelling task %1 failed: %2")
+                                    : Engine::tr("Cancelling task %1 failed: %2")
                                           .arg(id)
                                           .arg(job->hasError()
                                                    ? job->error().message()

@@ -245,7 +245,7 @@ void ServerLinks::refresh(qint64 serverId)
 {
     ServerLink *l = link(serverId);
     if (!l) {
-        emit m_hub.operationFailed(QStringLiteral("Unknown server %1.").arg(serverId));
+        emit m_hub.operationFailed(Engine::tr("Unknown server %1.").arg(serverId));
         return;
     }
     Mcp::DiscoverJob *job = l->client->discover(true);
@@ -274,7 +274,7 @@ void ServerLinks::withTools(qint64 serverId, std::function<void(const json &, co
 {
     ServerLink *l = link(serverId);
     if (!l) {
-        then({}, QStringLiteral("Unknown server %1.").arg(serverId));
+        then({}, Engine::tr("Unknown server %1.").arg(serverId));
         return;
     }
     if (l->toolsFetched) {
@@ -299,7 +299,7 @@ void ServerLinks::withTools(qint64 serverId, std::function<void(const json &, co
             if (!cached.is_discarded() && cached.is_array() && !cached.empty())
                 tools = cached;
             else
-                error = QStringLiteral("Cannot list the tools of %1: %2").arg(l->record.url, job->error().message());
+                error = Engine::tr("Cannot list the tools of %1: %2").arg(l->record.url, job->error().message());
             l->state = Engine::ServerState::Unreachable;
             emit m_hub.serverStateChanged(serverId, Engine::ServerState::Unreachable, job->error().message(),
                                     job->error().isNotMcp());

@@ -146,7 +146,7 @@ bool Sharing::beginAnswer(qint64 taskId,
         return false;
     if (!m_leases.grant(Store::Leases::answerItem(taskId, key), nowMs(), m_leaseMs)
         || !tx.commit()) {
-        *error = QStringLiteral("Cannot store the answer: %1").arg(m_engine.m_store.lastError());
+        *error = Engine::tr("Cannot store the answer: %1").arg(m_engine.m_store.lastError());
         return false;
     }
     return true;

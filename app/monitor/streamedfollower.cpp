@@ -207,7 +207,7 @@ void StreamedFollower::cancel(const Store::TaskRecord &t)
     Engine::ServerLink *l = m_hub.link(t.serverId);
     if (it == m_rows.end() || !it->job || !l) {
         // Only the process holding the stream can end it (another Eddy window, eddyctl call).
-        const QString msg = QStringLiteral("Task %1 is a streamed call whose stream this Eddy does "
+        const QString msg = Engine::tr("Task %1 is a streamed call whose stream this Eddy does "
                                            "not hold; cancel it in the Eddy or eddyctl that "
                                            "started it (its row says so once that one ends).")
                                 .arg(id);
@@ -241,7 +241,7 @@ void StreamedFollower::answer(const Store::TaskRecord &t, const QString &key, co
 {
     m_hub.m_inbox->answerSent(t.id, key, false);
     emit m_hub.inputAnswered(t.id, key, false,
-                             QStringLiteral("Task %1 is a streamed call: the server gives no handle "
+                             Engine::tr("Task %1 is a streamed call: the server gives no handle "
                                             "to send an answer to.").arg(t.id));
 }
 

@@ -52,7 +52,7 @@ void SweepSubmitter::submitSweep(qint64 serverId, const QByteArray &specJson, st
         QStringList problems;
         auto cases = SweepExpander::expand(spec, schema, &problems);
         if (!cases) {
-            emit m_hub.submissionRejected(QStringLiteral("The sweep was not submitted: %1")
+            emit m_hub.submissionRejected(Engine::tr("The sweep was not submitted: %1")
                                         .arg(problems.join(QStringLiteral("; "))));
             m_hub.checkIdle();
             return;
@@ -73,7 +73,7 @@ void SweepSubmitter::withToolSchema(qint64 serverId, const QString &tool,
         if (!error.isEmpty() || schema.is_null()) {
             emit m_hub.submissionRejected(
                 !error.isEmpty() ? error
-                                 : QStringLiteral("The server has no tool \"%1\" (it offers: %2).")
+                                 : Engine::tr("The server has no tool \"%1\" (it offers: %2).")
                                        .arg(tool, names.join(QStringLiteral(", "))));
             m_hub.checkIdle();
             return;
@@ -91,7 +91,7 @@ void SweepSubmitter::callOnce(qint64 serverId, const QString &tool, const QByteA
     }
     const json args = json::parse(argumentsJson.constBegin(), argumentsJson.constEnd(), nullptr, false);
     if (args.is_discarded() || !args.is_object()) {
-        emit m_hub.submissionRejected(QStringLiteral("The arguments must be a JSON object, e.g. {\"reynolds\": 100}."));
+        emit m_hub.submissionRejected(Engine::tr("The arguments must be a JSON object, e.g. {\"reynolds\": 100}."));
         return;
     }
     withToolSchema(serverId, tool, [this, serverId, tool, args, sessionId, parentCaseId](const json &schema) {
@@ -109,7 +109,7 @@ void SweepSubmitter::callOnce(qint64 serverId, const QString &tool, const QByteA
                     probe.erase(name);
         const QStringList problems = SchemaValidator::validate(probe, schema);
         if (!problems.isEmpty()) {
-            emit m_hub.submissionRejected(QStringLiteral("The call was not sent: %1").arg(problems.join(QStringLiteral("; "))));
+            emit m_hub.submissionRejected(Engine::tr("The call was not sent: %1").arg(problems.join(QStringLiteral("; "))));
             m_hub.checkIdle();
             return;
         }
@@ -239,7 +239,7 @@ void SweepSubmitter::sendCase(const Store::CaseRecord &c)
     Engine::ServerLink *l = m_hub.link(c.serverId);
     if (!l) {
         m_hub.m_store.markCaseRejected(c.id, QStringLiteral("{\"message\":\"unknown server\"}"));
-        emit m_hub.caseRejected(c.id, QStringLiteral("The case's server is no longer configured."));
+        emit m_hub.caseRejected(c.id, Engine::tr("The case's server is no longer configured."));
         return;
     }
     m_hub.m_store.markCaseSent(c.id);
@@ -286,7 +286,7 @@ void SweepSubmitter::startCall(const Store::CaseRecord &c, bool resumed)
         m_sending.remove(c.id);
         --m_sweepSending[c.sweepId.value_or(0)];
         m_hub.m_store.markCaseRejected(c.id, QStringLiteral("{\"message\":\"unknown server\"}"));
-        emit m_hub.caseRejected(c.id, QStringLiteral("The case's server is no longer configured."));
+        emit m_hub.caseRejected(c.id, Engine::tr("The case's server is no longer configured."));
         return;
     }
     const json args = json::parse(c.arguments.toStdString(), nullptr, false);
@@ -568,7 +568,7 @@ void SweepSubmitter::autoAnswer(const Engine::CaseQuestion &question)
     QString error;
     const json answer = InputInbox::answerFromValues(req, *m_hub.m_answers.autoAnswers(), &error);
     if (answer.is_null()) {
-        emit m_hub.operationFailed(QStringLiteral("The call of %1 (case %2), question \"%3\": %4")
+        emit m_hub.operationFailed(Engine::tr("The call of %1 (case %2), question \"%3\": %4")
                                  .arg(question.tool).arg(question.caseId).arg(question.key, error));
         return;
     }
@@ -580,7 +580,7 @@ void SweepSubmitter::answerCaseInput(qint64 caseId, const QString &key, const QB
     const json answer = json::parse(elicitResultJson.constBegin(), elicitResultJson.constEnd(), nullptr, false);
     if (answer.is_discarded() || !answer.is_object()) {
         emit m_hub.caseInputAnswered(caseId, key, false,
-                               QStringLiteral("The answer is not a JSON object; give one like "
+                               Engine::tr("The answer is not a JSON object; give one like "
                                               "{\"action\": \"accept\", \"content\": {...}}."));
         return;
     }
@@ -588,12 +588,12 @@ void SweepSubmitter::answerCaseInput(qint64 caseId, const QString &key, const QB
     const std::string k = key.toStdString();
     if (it == m_rounds.end() || !it->reply || !it->inputRequests.contains(k)) {
         emit m_hub.caseInputAnswered(caseId, key, false,
-                               QStringLiteral("Case %1 has no open question \"%2\".").arg(caseId).arg(key));
+                               Engine::tr("Case %1 has no open question \"%2\".").arg(caseId).arg(key));
         return;
     }
     if (it->answers.contains(k)) {
         emit m_hub.caseInputAnswered(caseId, key, false,
-                               QStringLiteral("The question \"%1\" of case %2 is answered already.")
+                               Engine::tr("The question \"%1\" of case %2 is answered already.")
                                    .arg(key).arg(caseId));
         return;
     }

@@ -245,7 +245,7 @@ void TaskFollower::answer(const Store::TaskRecord &t, const QString &key, const 
             } else if (e.wantsPollFirst()) {
                 m_hub.m_inbox->answerSent(taskId, key, false);
                 emit m_hub.inputAnswered(taskId, key, false,
-                                   QStringLiteral("The server no longer asks this question; answer "
+                                   Engine::tr("The server no longer asks this question; answer "
                                                   "the question it asks now."));
             } else {
                 m_hub.m_inbox->answerSent(taskId, key, false);
@@ -270,7 +270,7 @@ void TaskFollower::cancel(const Store::TaskRecord &t)
     ++m_hub.m_answersInFlight;
     Mcp::AckJob *job = l->client->cancelTask(t.serverTaskId.toStdString());
     QObject::connect(job, &Mcp::Job::finished, &m_hub, [this, job, id] {
-        m_hub.cancelAnswered(id, job->hasError() ? QStringLiteral("Cancelling task %1 failed: %2")
+        m_hub.cancelAnswered(id, job->hasError() ? Engine::tr("Cancelling task %1 failed: %2")
                                                        .arg(id)
                                                        .arg(job->error().message())
                                                  : QString());

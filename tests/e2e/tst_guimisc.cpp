@@ -65,6 +65,7 @@ private Q_SLOTS:
     void webPageIsNotAnMcpServer();
     void removeServers();
     void sweepFormFitsInGerman();
+    void answerRefusalReadsInGerman();
     void sweepEditorDefaultsLabelAndEscape();
     void openAndSaveSweepFiles();
     void toolErrorBannerReadableInDark();
@@ -298,6 +299,51 @@ void tst_GuiMisc::sweepFormFitsInGerman()
                 QStringLiteral("%1 < %2").arg(remove->width()).arg(remove->sizeHint().width())));
     }
     QCoreApplication::removeTranslator(&german);
+}
+
+// The engine's own refusals reach a German window in German, not as English inside a German
+// sentence: here an answer sent (from a panel left open) after its case ended.
+void tst_GuiMisc::answerRefusalReadsInGerman()
+{
+    QVERIFY(m_app);
+    MainWindow &w = *m_app->window();
+    m_app->bridge()->submitSweep(
+        m_serverId,
+        R"({"tool": "run_cfd_case", "fixed": {"grid": 16, "max_iterations": 200}, "vary": {"reynolds": {"list": [250]}}})",
+        w.currentSession());
+    // Its case ended (cancelled here: the server may still be busy with earlier cases).
+    TaskTableModel *tasks = w.taskModel();
+    const auto sweepTask = [tasks](bool live) -> qint64 {
+        for (int r = 0; r < tasks->rowCount(); ++r) {
+            const QModelIndex i = tasks->index(r, 0);
+            if (i.data(TaskTableModel::SweepIdRole).isValid() && i.data(TaskTableModel::IsLiveRole).toBool() == live
+                && tasks->parametersText(i.data(TaskTableModel::TaskIdRole).toLongLong()).contains(QStringLiteral("250")))
+                return i.data(TaskTableModel::TaskIdRole).toLongLong();
+        }
+        return 0;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(sweepTask(true) != 0 || sweepTask(false) != 0, 60000);
+    if (const qint64 live = sweepTask(true))
+        m_app->bridge()->cancelTasks({live});
+    QTRY_VERIFY_WITH_TIMEOUT(sweepTask(false) != 0, 60000);
+    const qint64 taskId = sweepTask(false);
+    QTranslator german;
+    QVERIFY(german.load(QStringLiteral(":/i18n/eddy_de.qm")));
+    QCoreApplication::installTranslator(&german);
+    const auto boxText = [&w]() -> QString {
+        for (const QMessageBox *box : w.findChildren<QMessageBox *>())
+            if (box->isVisible() && box->text().contains(QStringLiteral("ist nicht angekommen")))
+                return box->text();
+        return {};
+    };
+    m_app->bridge()->answerInput(taskId, QStringLiteral("mesh_defect"), R"({"action": "decline"})");
+    QTRY_VERIFY_WITH_TIMEOUT(!boxText().isEmpty(), 30000);
+    const QString text = boxText();
+    QCoreApplication::removeTranslator(&german);
+    for (QMessageBox *box : w.findChildren<QMessageBox *>())
+        box->close();
+    QVERIFY2(text.endsWith(QStringLiteral(": Die zugehörige Aufgabe ist bereits beendet.")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("task"), Qt::CaseInsensitive), qPrintable(text));
 }
 
 void tst_GuiMisc::sweepEditorDefaultsLabelAndEscape()
