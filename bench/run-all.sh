@@ -2,7 +2,8 @@
 # Runs every benchmark in bench/ with modest sizes (about 30 minutes on 2 cores, 11 of them the
 # 10-minute soak) and prints ONE markdown table: what was measured, the number, the target, the
 # verdict, how to reproduce it.
-#   bench/run-all.sh [BUILD_DIR] [--out FILE] [--logs DIR] [--node PATH]
+#   bench/run-all.sh [BUILD_DIR] [--out FILE] [--logs DIR] [--node PATH] [--only NAMES]
+# --only solver,server,client,compare,store,gui,sweep,year,openfoam,soak runs only those (comma list).
 # BUILD_DIR (default: build) must already hold the benchmarks; this script builds nothing:
 #   cmake --build BUILD_DIR --target eddy-cfd-server bench_solver bench_server bench_server_floor \
 #         bench_client bench_store bench_compare bench_gui bench_sweep bench_year bench_openfoam \
@@ -15,7 +16,7 @@
 set -u
 
 usage() {
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -23,14 +24,23 @@ build="build"
 out=""
 logs=""
 node="$(command -v node || true)"
+only=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --out) [ $# -ge 2 ] || { echo "run-all: --out needs a file name" >&2; exit 2; }; out="$2"; shift 2 ;;
         --logs) [ $# -ge 2 ] || { echo "run-all: --logs needs a folder" >&2; exit 2; }; logs="$2"; shift 2 ;;
         --node) [ $# -ge 2 ] || { echo "run-all: --node needs the path of node" >&2; exit 2; }; node="$2"; shift 2 ;;
+        --only) [ $# -ge 2 ] || { echo "run-all: --only needs a comma list of benchmarks, e.g. client,store" >&2; exit 2; }
+                only="$2"; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         -*) echo "run-all: unknown option '$1'; see --help" >&2; exit 2 ;;
         *) build="$1"; shift ;;
+    esac
+done
+for name in ${only//,/ }; do
+    case ",solver,server,client,compare,store,gui,sweep,year,openfoam,soak," in
+        *",$name,"*) ;;
+        *) echo "run-all: --only: no benchmark '$name'; the names: solver,server,client,compare,store,gui,sweep,year,openfoam,soak" >&2; exit 2 ;;
     esac
 done
 if [ ! -d "$build/bench" ]; then
@@ -62,6 +72,7 @@ missing() { # BENCH WHY
 run() {
     local name="$1" rows="$2" target="$3" bin="$4"
     shift 4
+    case ",$only," in ",,"|*",$name,"*) ;; *) return ;; esac
     if [ ! -x "$bin" ]; then
         note "$name: $bin is missing; skipped"
         missing "$name" "${bin#"$build"/} is not built (configure with -DEDDY_TESTS=ON, then cmake --build BUILD_DIR --target $target)"
