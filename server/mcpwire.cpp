@@ -114,7 +114,7 @@ bool taskIdParam(TaskManager &tasks, HttpResponse &res, const McpCall &call, std
         return false;
     }
     taskId = id.get<std::string>();
-    tasks.adopt(taskId); // a replica's task, from the shared store (server/sharedtasks.cpp)
+    tasks.adopt(taskId); // a replica's task, from the shared store (server/replicasync.h)
     return true;
 }
 

@@ -16,35 +16,6 @@
 
 namespace Eddy::Server {
 
-TaskManager::Demand TaskManager::demand() const
-{
-    Demand d;
-    const std::shared_lock lock(m_mutex);
-    const std::int64_t now = nowMs();
-    for (const auto &[id, e] : m_tasks) {
-        if (isExpired(*e, now))
-            continue;
-        ++d.tasks;
-        switch (e->record.status) {
-        case TaskStatus::Working:
-            ++d.working;
-            d.queued += e->queued ? 1 : 0;
-            break;
-        case TaskStatus::InputRequired: ++d.inputRequired; break;
-        case TaskStatus::Completed: ++d.completed; break;
-        case TaskStatus::Failed: ++d.failed; break;
-        case TaskStatus::Cancelled: ++d.cancelled; break;
-        }
-        if (isTerminal(e->record.status)) {
-            d.resultsInMemory += e->record.result.is_null() ? 0 : 1; // a cold task's is dropped
-            continue;
-        }
-        if (e->pollIntervalMs > 0)
-            d.pollsPerSecond += 1000.0 / e->pollIntervalMs;
-    }
-    return d;
-}
-
 PollStats::PollStats(const TaskManager &tasks, std::string path)
     : m_tasks(tasks)
     , m_path(std::move(path))

@@ -8,12 +8,12 @@
 #include "server/secrets.h"
 #include "server/solver/cavitysolver.h"
 #include "server/sse.h"
-#include "server/taskjson.h"
 #include "server/taskstore.h"
 
 #include <algorithm>
 #include <chrono>
 #include <malloc.h>
+#include <set>
 
 namespace Eddy::Server {
 
@@ -21,22 +21,26 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kQueuedPollFactor = 3; // waiting cases need polling less often
-// A case within 10x of its tolerance or in its last 10% of iterations is about to end: a
-// quarter of the interval lets clients see the result sooner.
-constexpr int kNearEndPollDivisor = 4;
+// A case within 10x of its tolerance or in its last 10% of iterations is about to end (its
+// rendering asks for quicker polls, HeldTasks::render).
 constexpr double kNearEndResidualFactor = 10.0;
 constexpr double kNearEndIterationShare = 0.9;
-
-std::string idempotencySlot(const std::string &tokenHash, const std::string &key)
-{
-    return tokenHash + '\n' + key;
-}
 
 } // namespace
 
 TaskManager::TaskManager(TaskStore &store, const ServerOptions &options)
-    : m_store(store), m_options(options)
+    : m_store(store)
+    , m_options(options)
+    , m_held(store, m_options.pollIntervalMs)
+    , m_replicas(m_held,
+                 store,
+                 [this](const std::string &id, int released) {
+                     if (released >= 0 && m_backend)
+                         m_backend->released(id, released);
+                     notify(id);
+                 })
+    , m_foamCases(m_options)
+    , m_answers(m_foamCases)
     , m_fanout([this](const std::string &id, std::string &fragment, std::string &owner) {
         return renderForFanout(id, fragment, owner);
     })
@@ -45,13 +49,6 @@ TaskManager::TaskManager(TaskStore &store, const ServerOptions &options)
 TaskManager::~TaskManager()
 {
     shutdown();
-}
-
-[[gnu::hot]] std::int64_t TaskManager::nowMs()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 bool TaskManager::start(std::string &error)
@@ -64,7 +61,7 @@ bool TaskManager::start(std::string &error)
     const std::int64_t now = nowMs();
     int resumed = 0, purged = 0;
     {
-        const std::unique_lock lock(m_mutex);
+        const std::unique_lock lock(m_held.mutex);
         for (TaskRecord &r : records) {
             if (r.createdMs + r.ttlMs <= now) {
                 m_store.remove(r.id);
@@ -73,11 +70,11 @@ bool TaskManager::start(std::string &error)
             }
             if (r.status == TaskStatus::Working)
                 ++resumed;
-            m_seenSeq = std::max(m_seenSeq, r.seq);
-            insertLoaded(std::move(r));
+            m_replicas.saw(r.seq);
+            m_held.insertLoaded(std::move(r));
         }
     }
-    Log::info("loaded " + std::to_string(m_tasks.size()) + " tasks (" + std::to_string(resumed)
+    Log::info("loaded " + std::to_string(m_held.tasks.size()) + " tasks (" + std::to_string(resumed)
               + " to resume, " + std::to_string(purged) + " expired and purged)");
     if (m_backend && !m_backend->start(error))
         return false;
@@ -97,8 +94,8 @@ void TaskManager::shutdown()
     if (m_stopping.exchange(true))
         return;
     {
-        const std::unique_lock lock(m_mutex);
-        m_queueCv.notify_all();
+        const std::unique_lock lock(m_held.mutex);
+        m_held.queueCv.notify_all();
     }
     {
         const std::lock_guard lock(m_janitorMutex);
@@ -113,154 +110,6 @@ void TaskManager::shutdown()
         m_backend->stop();
 }
 
-bool TaskManager::isExpired(const Entry &e, std::int64_t now) const
-{
-    return e.record.createdMs + e.record.ttlMs <= now;
-}
-
-[[gnu::hot]] const TaskManager::EntryPtr *TaskManager::lookupVisible(std::string_view id,
-                                                        const std::string &tokenHash) const
-{
-    const auto it = m_tasks.find(id);
-    if (it == m_tasks.end())
-        return nullptr;
-    // Per-task ownership check: a task answers only the token that created it, and looks
-    // exactly like an unknown task to anyone else.
-    if (!Secrets::constantTimeEquals(it->second->record.tokenHash, tokenHash))
-        return nullptr;
-    if (isExpired(*it->second, nowMs()))
-        return nullptr;
-    return &it->second;
-}
-
-TaskManager::EntryPtr TaskManager::findVisible(const std::string &id,
-                                               const std::string &tokenHash) const
-{
-    const EntryPtr *e = lookupVisible(id, tokenHash);
-    return e ? *e : nullptr;
-}
-
-TaskManager::EntryPtr TaskManager::held(const std::string &id) const
-{
-    const std::shared_lock lock(m_mutex);
-    const auto it = m_tasks.find(id);
-    return it == m_tasks.end() ? nullptr : it->second;
-}
-
-void TaskManager::render(Entry &e)
-{
-    static const std::string placeholder = "queued, position #";
-    if (e.cold) {
-        e.cold = false;
-        loadResult(e.record);
-    }
-    e.placeholderAt = std::string::npos;
-    if (e.record.status == TaskStatus::Working && e.queued) {
-        e.pollIntervalMs = m_options.pollIntervalMs * kQueuedPollFactor;
-        e.record.statusMessage = placeholder;
-    } else if (e.record.status == TaskStatus::Working && e.nearEnd) {
-        e.pollIntervalMs = std::max(10, m_options.pollIntervalMs / kNearEndPollDivisor);
-    } else {
-        e.pollIntervalMs = m_options.pollIntervalMs;
-    }
-    e.fragment = std::make_shared<const std::string>(
-        TaskJson::fragment(TaskJson::detailed(e.record, e.pollIntervalMs)));
-    if (e.record.status == TaskStatus::Working && e.queued) {
-        const auto at = e.fragment->find(placeholder);
-        if (at != std::string::npos)
-            e.placeholderAt = at + placeholder.size() - 1;
-    }
-}
-
-std::size_t TaskManager::queuePosition(const Entry &e) const
-{
-    std::size_t sum = 0;
-    for (std::uint64_t i = e.ticket; i > 0 && i < m_ticketTree.size(); i -= i & (~i + 1))
-        sum += std::size_t(m_ticketTree[i]);
-    return sum;
-}
-
-void TaskManager::appendFragment(const Entry &e, std::string &out) const
-{
-    if (e.cold) {
-        out += TaskJson::fragment(TaskJson::detailed(recordOf(e), e.pollIntervalMs));
-        return;
-    }
-    const std::string &fragment = *e.fragment;
-    if (!e.queued || e.placeholderAt == std::string::npos) {
-        out += fragment;
-        return;
-    }
-    out.append(fragment, 0, e.placeholderAt);
-    out += std::to_string(queuePosition(e));
-    out.append(fragment, e.placeholderAt + 1, std::string::npos);
-}
-
-TaskRecord TaskManager::recordOf(const Entry &e, bool withResult) const
-{
-    TaskRecord r = e.record;
-    if (e.cold && withResult)
-        loadResult(r);
-    if (e.queued)
-        r.statusMessage = "queued, position " + std::to_string(queuePosition(e));
-    return r;
-}
-
-void TaskManager::bitAdd(std::uint64_t ticket, int delta)
-{
-    for (std::uint64_t i = ticket; i < m_ticketTree.size(); i += i & (~i + 1))
-        m_ticketTree[i] += delta;
-}
-
-void TaskManager::enqueue(const EntryPtr &e)
-{
-    if (m_queue.empty()) {
-        // Start numbering afresh whenever the queue drains, so the tree stays small.
-        std::fill(m_ticketTree.begin(), m_ticketTree.end(), 0);
-        m_nextTicket = 0;
-    }
-    if (m_nextTicket + 1 >= m_ticketTree.size()) {
-        m_ticketTree.assign(std::max<std::size_t>(1024, m_ticketTree.size() * 2), 0);
-        for (const std::string &id : m_queue)
-            if (const auto it = m_tasks.find(id); it != m_tasks.end() && it->second->queued)
-                bitAdd(it->second->ticket, 1);
-    }
-    e->queued = true;
-    e->ticket = ++m_nextTicket;
-    bitAdd(e->ticket, 1);
-    m_queue.push_back(e->record.id);
-    render(*e);
-    m_queueCv.notify_one();
-}
-
-void TaskManager::unqueue(Entry &e)
-{
-    if (!e.queued)
-        return;
-    bitAdd(e.ticket, -1);
-    e.queued = false;
-    e.record.statusMessage = "queued, position " + std::to_string(m_queue.size());
-}
-
-void TaskManager::eraseLocked(const std::string &id)
-{
-    const auto it = m_tasks.find(id);
-    if (it == m_tasks.end())
-        return;
-    const TaskRecord &r = it->second->record;
-    if (!r.idempotencyKey.empty()) {
-        const auto slot = m_idempotency.find(idempotencySlot(r.tokenHash, r.idempotencyKey));
-        if (slot != m_idempotency.end() && slot->second == id)
-            m_idempotency.erase(slot);
-    }
-    it->second->stop = true;
-    if (it->second->queued) {
-        unqueue(*it->second);
-        m_queue.erase(std::remove(m_queue.begin(), m_queue.end(), id), m_queue.end());
-    }
-    m_tasks.erase(it);
-}
-
 bool TaskManager::persist(const std::string &id)
 {
     TaskRecord stored;
@@ -268,21 +117,21 @@ bool TaskManager::persist(const std::string &id)
         const std::lock_guard persistLock(m_persistMutex);
         TaskRecord copy;
         {
-            const std::shared_lock lock(m_mutex);
-            const auto it = m_tasks.find(id);
-            if (it == m_tasks.end())
+            const std::shared_lock lock(m_held.mutex);
+            const auto it = m_held.tasks.find(id);
+            if (it == m_held.tasks.end())
                 return true; // purged meanwhile: do not bring the row back
-            copy = recordOf(*it->second);
+            copy = m_held.recordOf(*it->second);
         }
         std::string error;
         std::int64_t seq = 0;
         switch (m_store.save(copy, seq, error)) {
         case TaskStore::Saved::Yes: {
-            const std::unique_lock lock(m_mutex);
-            const auto it = m_tasks.find(id);
-            if (it != m_tasks.end() && it->second->record.seq < seq) {
+            const std::unique_lock lock(m_held.mutex);
+            const auto it = m_held.tasks.find(id);
+            if (it != m_held.tasks.end() && it->second->record.seq < seq) {
                 it->second->record.seq = seq;
-                markStored(*it->second, copy);
+                m_held.markStored(*it->second, copy);
             }
             return true;
         }
@@ -297,7 +146,7 @@ bool TaskManager::persist(const std::string &id)
     }
     // Another replica got there first (its answer, cancel or outcome): its state stands.
     Log::info("task " + Log::redact(id) + " was changed by another replica; taking its state");
-    applyStored(std::move(stored));
+    m_replicas.applyStored(std::move(stored));
     return false;
 }
 
@@ -308,11 +157,11 @@ void TaskManager::notify(const std::string &id)
 
 bool TaskManager::renderForFanout(const std::string &id, std::string &fragment, std::string &owner) const
 {
-    const std::shared_lock lock(m_mutex);
-    const auto it = m_tasks.find(id);
-    if (it == m_tasks.end())
+    const std::shared_lock lock(m_held.mutex);
+    const auto it = m_held.tasks.find(id);
+    if (it == m_held.tasks.end())
         return false;
-    appendFragment(*it->second, fragment);
+    m_held.appendFragment(*it->second, fragment);
     owner = it->second->record.tokenHash;
     return true;
 }
@@ -322,28 +171,28 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
 {
     existing = false;
     const std::string key = arguments.value("idempotency_key", std::string());
-    if (!key.empty() && m_replicaIds)
-        adoptByKey(tokenHash, key);
+    if (!key.empty() && m_replicas.ids())
+        m_replicas.adoptByKey(tokenHash, key);
     auto e = std::make_shared<Entry>();
     // Held for the whole creation: a concurrent call with the same idempotency key must not
     // hand out this task's id before its row is committed.
     const std::lock_guard persistLock(m_persistMutex);
     {
-        const std::unique_lock lock(m_mutex);
+        const std::unique_lock lock(m_held.mutex);
         if (!key.empty()) {
-            const auto slot = m_idempotency.find(idempotencySlot(tokenHash, key));
-            if (slot != m_idempotency.end()) {
-                const auto it = m_tasks.find(slot->second);
-                if (it != m_tasks.end() && !isExpired(*it->second, nowMs())) {
+            const auto slot = m_held.idempotency.find(HeldTasks::slotOf(tokenHash, key));
+            if (slot != m_held.idempotency.end()) {
+                const auto it = m_held.tasks.find(slot->second);
+                if (it != m_held.tasks.end() && !HeldTasks::isExpired(*it->second, nowMs())) {
                     existing = true;
-                    out.record = recordOf(*it->second);
+                    out.record = m_held.recordOf(*it->second);
                     out.pollIntervalMs = it->second->pollIntervalMs;
                     return true;
                 }
             }
         }
         TaskRecord &r = e->record;
-        r.id = m_replicaIds ? m_replicaIds->mint() : Secrets::randomId();
+        r.id = m_replicas.ids() ? m_replicas.ids()->mint() : Secrets::randomId();
         if (r.id.empty()) {
             error = "the server could not draw a random task id; try again";
             return false;
@@ -356,34 +205,34 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
         r.createdMs = r.updatedMs = nowMs();
         r.ttlMs = ttlMs;
         r.arguments = arguments;
-        m_tasks[r.id] = e;
+        m_held.tasks[r.id] = e;
         if (!key.empty())
-            m_idempotency[idempotencySlot(tokenHash, key)] = r.id;
-        render(*e);
+            m_held.idempotency[HeldTasks::slotOf(tokenHash, key)] = r.id;
+        m_held.render(*e);
     }
     // Durable before anyone hears of the id: the reply goes out only after this commit.
     std::string why;
     TaskRecord copy;
     {
         {
-            const std::shared_lock lock(m_mutex);
+            const std::shared_lock lock(m_held.mutex);
             copy = e->record;
         }
         std::int64_t seq = 0;
         if (m_store.save(copy, seq, why) != TaskStore::Saved::Yes) {
-            const std::unique_lock lock(m_mutex);
-            eraseLocked(copy.id);
+            const std::unique_lock lock(m_held.mutex);
+            m_held.erase(copy.id);
             error = "the server could not store the task (" + why
                     + "); check the disk under --data-dir and retry";
             return false;
         }
-        const std::unique_lock lock(m_mutex);
+        const std::unique_lock lock(m_held.mutex);
         e->record.seq = seq;
     }
     {
-        const std::unique_lock lock(m_mutex);
-        enqueue(e);
-        out.record = recordOf(*e);
+        const std::unique_lock lock(m_held.mutex);
+        m_held.enqueue(e);
+        out.record = m_held.recordOf(*e);
         out.pollIntervalMs = e->pollIntervalMs;
     }
     Log::info("task " + Log::redact(copy.id) + " created (" + copy.arguments.value("case_name", "")
@@ -397,11 +246,11 @@ bool TaskManager::create(const json &arguments, const std::string &tokenHash, bo
 bool TaskManager::appendDetail(std::string_view id, const std::string &tokenHash,
                                std::string &out) const
 {
-    const std::shared_lock lock(m_mutex);
-    const EntryPtr *e = lookupVisible(id, tokenHash);
+    const std::shared_lock lock(m_held.mutex);
+    const EntryPtr *e = m_held.lookupVisible(id, tokenHash);
     if (!e)
         return false;
-    appendFragment(**e, out);
+    m_held.appendFragment(**e, out);
     return true;
 }
 
@@ -410,12 +259,12 @@ bool TaskManager::appendDetail(std::string_view id, const std::string &tokenHash
                               std::string &out,
                               std::shared_ptr<const std::string> &shared) const
 {
-    const std::shared_lock lock(m_mutex);
-    const EntryPtr *e = lookupVisible(id, tokenHash);
+    const std::shared_lock lock(m_held.mutex);
+    const EntryPtr *e = m_held.lookupVisible(id, tokenHash);
     if (!e)
         return false;
     if ((*e)->cold || ((*e)->queued && (*e)->placeholderAt != std::string::npos))
-        appendFragment(**e, out); // read from the store, or the queue position spliced in
+        m_held.appendFragment(**e, out); // read from the store, or the queue position spliced in
     else
         shared = (*e)->fragment;
     return true;
@@ -423,18 +272,18 @@ bool TaskManager::appendDetail(std::string_view id, const std::string &tokenHash
 
 bool TaskManager::visible(std::string_view id, const std::string &tokenHash) const
 {
-    const std::shared_lock lock(m_mutex);
-    return lookupVisible(id, tokenHash) != nullptr;
+    const std::shared_lock lock(m_held.mutex);
+    return m_held.lookupVisible(id, tokenHash) != nullptr;
 }
 
 bool TaskManager::snapshot(const std::string &id, const std::string &tokenHash,
                            Snapshot &out) const
 {
-    const std::shared_lock lock(m_mutex);
-    const EntryPtr e = findVisible(id, tokenHash);
+    const std::shared_lock lock(m_held.mutex);
+    const EntryPtr e = m_held.findVisible(id, tokenHash);
     if (!e)
         return false;
-    out.record = recordOf(*e);
+    out.record = m_held.recordOf(*e);
     out.pollIntervalMs = e->pollIntervalMs;
     out.iteration = e->iteration;
     out.queued = e->queued;
@@ -445,14 +294,14 @@ std::vector<TaskManager::Snapshot> TaskManager::list(const std::string &tokenHas
                                                      bool legacyOnly) const
 {
     std::vector<Snapshot> out;
-    const std::shared_lock lock(m_mutex);
+    const std::shared_lock lock(m_held.mutex);
     const std::int64_t now = nowMs();
-    for (const auto &[id, e] : m_tasks) {
-        if (e->record.tokenHash != tokenHash || isExpired(*e, now))
+    for (const auto &[id, e] : m_held.tasks) {
+        if (e->record.tokenHash != tokenHash || HeldTasks::isExpired(*e, now))
             continue;
         if (legacyOnly && !e->record.legacy)
             continue;
-        out.push_back({recordOf(*e, false), e->pollIntervalMs}); // a list shows no results
+        out.push_back({m_held.recordOf(*e, false), e->pollIntervalMs}); // a list shows no results
     }
     std::sort(out.begin(), out.end(), [](const Snapshot &a, const Snapshot &b) {
         return a.record.createdMs != b.record.createdMs ? a.record.createdMs < b.record.createdMs
@@ -490,15 +339,15 @@ TaskManager::CancelOutcome TaskManager::cancelHeld(const std::string &id,
     if (m_backend) {
         bool visible = false;
         {
-            const std::shared_lock lock(m_mutex);
-            visible = findVisible(id, tokenHash) != nullptr;
+            const std::shared_lock lock(m_held.mutex);
+            visible = m_held.findVisible(id, tokenHash) != nullptr;
         }
         if (visible)
             m_backend->beforeCancel(id);
     }
     {
-        const std::unique_lock lock(m_mutex);
-        const EntryPtr e = findVisible(id, tokenHash);
+        const std::unique_lock lock(m_held.mutex);
+        const EntryPtr e = m_held.findVisible(id, tokenHash);
         if (!e)
             return CancelOutcome::Unknown;
         if (isTerminal(e->record.status)) {
@@ -509,33 +358,28 @@ TaskManager::CancelOutcome TaskManager::cancelHeld(const std::string &id,
             attempt = int(e->record.repairs.size());
         // Marked terminal at once; a running solver notices the flag between iterations.
         e->stop = true;
-        if (e->queued) { // before the message: unqueue() writes the queue position into it
-            unqueue(*e);
-            m_queue.erase(std::remove(m_queue.begin(), m_queue.end(), id), m_queue.end());
-        }
+        m_held.dequeue(*e); // before the message: it writes the queue position into it
         e->record.status = TaskStatus::Cancelled;
         e->record.statusMessage = "cancelled by request";
         e->record.inputRequests = nullptr;
         e->record.updatedMs = nowMs();
-        render(*e);
+        m_held.render(*e);
         after = {e->record, e->pollIntervalMs};
     }
     Log::info("task " + Log::redact(id) + " cancelled");
     return CancelOutcome::Cancelled;
 }
 
-bool TaskManager::nextQueued(std::string &id)
+void TaskManager::removeStaleFoamCaseDirs() const
 {
-    std::unique_lock lock(m_mutex);
-    m_queueCv.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
-    if (m_stopping)
-        return false;
-    id = m_queue.front();
-    m_queue.pop_front();
-    const auto it = m_tasks.find(id);
-    if (it != m_tasks.end())
-        unqueue(*it->second);
-    return true;
+    std::set<std::string> owners;
+    {
+        const std::shared_lock lock(m_held.mutex);
+        for (const auto &[id, e] : m_held.tasks)
+            if (FoamTool::isFoamTask(e->record.arguments))
+                owners.insert(id);
+    }
+    m_foamCases.removeStale(owners, m_startedMs);
 }
 
 void TaskManager::workerLoop()
@@ -562,13 +406,13 @@ void TaskManager::janitorLoop()
         // its solver has stopped (runCase).
         std::vector<std::string> folders;
         {
-            const std::unique_lock lock(m_mutex);
+            const std::unique_lock lock(m_held.mutex);
             const std::int64_t now = nowMs();
-            for (const auto &[id, e] : m_tasks) {
-                if (!isExpired(*e, now)) {
+            for (const auto &[id, e] : m_held.tasks) {
+                if (!HeldTasks::isExpired(*e, now)) {
                     if (e->stored && !e->cold
                         && now - e->record.updatedMs >= m_options.resultsInMemoryMs)
-                        coolLocked(*e);
+                        m_held.cool(*e);
                     continue;
                 }
                 expired.push_back(id);
@@ -576,7 +420,7 @@ void TaskManager::janitorLoop()
                     folders.push_back(id);
             }
             for (const std::string &id : expired)
-                eraseLocked(id);
+                m_held.erase(id);
         }
         for (const std::string &id : expired) {
             const std::lock_guard persistLock(m_persistMutex);
@@ -584,7 +428,7 @@ void TaskManager::janitorLoop()
             Log::debug("task " + Log::redact(id) + " purged: its ttlMs has passed");
         }
         for (const std::string &id : folders)
-            removeFoamCaseDir(id);
+            m_foamCases.remove(id);
         // Free pages go back to the system once a minute: what requests and cases freed leaves
         // holes between live blocks in each thread's arena, and the RSS crept (bench/soak).
         if (const auto now = std::chrono::steady_clock::now(); now >= nextTrim) {
@@ -600,9 +444,9 @@ void TaskManager::runCase(const std::string &id)
     json arguments;
     std::vector<int> repairs;
     {
-        const std::unique_lock lock(m_mutex);
-        const auto it = m_tasks.find(id);
-        if (it == m_tasks.end() || it->second->record.status != TaskStatus::Working)
+        const std::unique_lock lock(m_held.mutex);
+        const auto it = m_held.tasks.find(id);
+        if (it == m_held.tasks.end() || it->second->record.status != TaskStatus::Working)
             return;
         e = it->second;
         e->running = true;
@@ -610,7 +454,7 @@ void TaskManager::runCase(const std::string &id)
         repairs = e->record.repairs;
         e->record.statusMessage = "starting";
         e->record.updatedMs = nowMs();
-        render(*e);
+        m_held.render(*e);
     }
     notify(id);
     if (FoamTool::isFoamTask(arguments)) {
@@ -619,12 +463,12 @@ void TaskManager::runCase(const std::string &id)
         // stopped now.
         bool forgotten = false;
         {
-            const std::shared_lock lock(m_mutex);
-            const auto it = m_tasks.find(id);
-            forgotten = it == m_tasks.end() || it->second != e;
+            const std::shared_lock lock(m_held.mutex);
+            const auto it = m_held.tasks.find(id);
+            forgotten = it == m_held.tasks.end() || it->second != e;
         }
         if (forgotten)
-            removeFoamCaseDir(id);
+            m_foamCases.remove(id);
         return;
     }
     const std::string shortId = Log::redact(id);
@@ -674,14 +518,14 @@ void TaskManager::runCase(const std::string &id)
             if (m_stopping && !e->stop) {
                 std::string message;
                 {
-                    const std::shared_lock lock(m_mutex);
+                    const std::shared_lock lock(m_held.mutex);
                     message = e->record.statusMessage;
                 }
                 m_store.saveCheckpoint(id, solver.checkpoint(), message, nowMs());
                 Log::info("task " + shortId + " checkpointed for shutdown at iteration "
                           + std::to_string(solver.iteration()));
             }
-            const std::unique_lock lock(m_mutex);
+            const std::unique_lock lock(m_held.mutex);
             e->running = false;
             return;
         }
@@ -703,7 +547,7 @@ bool TaskManager::progress(const EntryPtr &e, const std::string &message, int it
     bool announce = false;
     std::string id;
     {
-        const std::unique_lock lock(m_mutex);
+        const std::unique_lock lock(m_held.mutex);
         if (isTerminal(e->record.status))
             return false;
         id = e->record.id;
@@ -711,7 +555,7 @@ bool TaskManager::progress(const EntryPtr &e, const std::string &message, int it
         e->record.updatedMs = now;
         e->iteration = iteration;
         e->nearEnd = nearEnd;
-        render(*e);
+        m_held.render(*e);
         // Listeners hear about progress at most once per poll interval.
         if (now - e->lastNotifyMs >= m_options.pollIntervalMs) {
             e->lastNotifyMs = now;
@@ -723,14 +567,6 @@ bool TaskManager::progress(const EntryPtr &e, const std::string &message, int it
     return true;
 }
 
-bool TaskManager::attemptStands(Entry &e, int attempt)
-{
-    if (attempt >= 0 && std::size_t(attempt) != e.record.repairs.size())
-        return false; // an earlier attempt's: the task was answered meanwhile
-    e.running = false;
-    return !isTerminal(e.record.status); // cancelled meanwhile: terminal states never change
-}
-
 void TaskManager::finish(const EntryPtr &e,
                          TaskStatus status,
                          json result,
@@ -740,8 +576,8 @@ void TaskManager::finish(const EntryPtr &e,
 {
     std::string id;
     {
-        const std::unique_lock lock(m_mutex);
-        if (!attemptStands(*e, attempt))
+        const std::unique_lock lock(m_held.mutex);
+        if (!HeldTasks::attemptStands(*e, attempt))
             return;
         TaskRecord &r = e->record;
         id = r.id;
@@ -751,11 +587,207 @@ void TaskManager::finish(const EntryPtr &e,
         r.inputRequests = nullptr;
         r.statusMessage = message;
         r.updatedMs = nowMs();
-        render(*e);
+        m_held.render(*e);
     }
     Log::info("task " + Log::redact(id) + " " + statusName(status) + ": " + message);
     persist(id);
     notify(id);
+}
+
+void TaskManager::runFoamCase(const EntryPtr &e, const json &arguments)
+{
+    std::string id;
+    int attempt = 0;
+    {
+        const std::shared_lock lock(m_held.mutex);
+        id = e->record.id;
+        attempt = int(e->record.repairs.size());
+    }
+    FoamRunner::Hooks hooks;
+    hooks.stopRequested = [&] {
+        return e->stop.load() || m_stopping.load();
+    };
+    hooks.report = [&](const std::string &message) {
+        progress(e, message);
+    };
+    FoamCases::Run run = m_foamCases.run(id, arguments, std::move(hooks));
+    switch (run.end) {
+    case FoamCases::Run::End::Failed:
+        finish(e, TaskStatus::Failed, nullptr, std::move(run.error), run.message, attempt);
+        return;
+    case FoamCases::Run::End::Stopped: {
+        if (m_stopping && !e->stop)
+            Log::info("task " + Log::redact(id)
+                      + " stopped for shutdown; it resumes from its "
+                        "latest written time");
+        const std::unique_lock lock(m_held.mutex);
+        e->running = false;
+        return;
+    }
+    case FoamCases::Run::End::Question:
+        ask(e, std::move(run.result), FoamRunner::kQuestionMessage, run.message, attempt);
+        return;
+    case FoamCases::Run::End::Finished:
+        break;
+    }
+    json error = nullptr;
+    TaskStatus status = TaskStatus::Completed;
+    legacyToolError(e, run.result, status, error);
+    finish(e, status, std::move(run.result), std::move(error), run.message, attempt);
+}
+
+void TaskManager::legacyToolError(const EntryPtr &e,
+                                  const json &result,
+                                  TaskStatus &status,
+                                  json &error) const
+{
+    {
+        const std::shared_lock lock(m_held.mutex);
+        if (!e->record.legacy)
+            return;
+    }
+    if (status != TaskStatus::Completed || !result.is_object() || !result.value("isError", false))
+        return;
+    status = TaskStatus::Failed;
+    const json &content = result.value("content", json::array());
+    error = {{"code", -32603},
+             {"message",
+              content.is_array() && !content.empty() && content[0].is_object()
+                  ? content[0].value("text", "")
+                  : std::string()}};
+}
+
+void TaskManager::askAboutMesh(const EntryPtr &e,
+                               const Solver::MeshQuality &quality,
+                               bool retry,
+                               int attempt)
+{
+    ask(e,
+        CfdTool::meshQuestion(quality, retry),
+        "waiting for input: the mesh failed its "
+            + (quality.metric.empty() ? std::string("quality") : quality.metric) + " check",
+        quality.description,
+        attempt);
+}
+
+void TaskManager::ask(const EntryPtr &e,
+                      json question,
+                      const std::string &message,
+                      const std::string &finding,
+                      int attempt)
+{
+    std::string id;
+    {
+        const std::unique_lock lock(m_held.mutex);
+        if (!HeldTasks::attemptStands(*e, attempt))
+            return;
+        id = e->record.id;
+        MeshAnswers::ask(e->record, std::move(question), message, nowMs());
+        m_held.render(*e);
+    }
+    Log::info("task " + Log::redact(id) + " asks about its mesh: " + finding);
+    persist(id);
+    notify(id);
+}
+
+bool TaskManager::update(const std::string &id,
+                         const std::string &tokenHash,
+                         const json &inputResponses)
+{
+    catchUp(); // the question may have been asked, or answered, on another replica
+    // A conflict means another replica changed the task meanwhile: apply to its state again.
+    for (int round = 0; round < 3; ++round) {
+        bool changed = false;
+        if (!applyAnswer(id, tokenHash, inputResponses, changed))
+            return false;
+        if (!changed)
+            return true;
+        if (persist(id)) {
+            notify(id);
+            return true;
+        }
+    }
+    return true;
+}
+
+bool TaskManager::applyAnswer(const std::string &id,
+                              const std::string &tokenHash,
+                              const json &inputResponses,
+                              bool &changed)
+{
+    const std::unique_lock lock(m_held.mutex);
+    const EntryPtr e = m_held.findVisible(id, tokenHash);
+    if (!e)
+        return false;
+    switch (m_answers.apply(e->record, inputResponses, nowMs())) {
+    case MeshAnswers::Verdict::Unchanged:
+        break;
+    case MeshAnswers::Verdict::Queue:
+        changed = true;
+        m_held.enqueue(e);
+        break;
+    case MeshAnswers::Verdict::Ended:
+        changed = true;
+        m_held.render(*e);
+        break;
+    }
+    return true;
+}
+
+// The door for a Backend (server/backend.h): the calls a backend that runs cases elsewhere
+// (Slurm) uses to claim queued tasks and report their progress, questions and outcome.
+
+bool TaskManager::report(const std::string &id, const std::string &message)
+{
+    {
+        const std::unique_lock lock(m_held.mutex);
+        const auto it = m_held.tasks.find(id);
+        if (it == m_held.tasks.end() || it->second->record.status != TaskStatus::Working)
+            return false;
+        Entry &e = *it->second;
+        if (e.record.statusMessage == message || e.queued)
+            return true;
+        e.record.statusMessage = message;
+        e.record.updatedMs = nowMs();
+        m_held.render(e);
+    }
+    notify(id);
+    return true;
+}
+
+void TaskManager::askAboutMesh(const std::string &id,
+                               int attempt,
+                               const Solver::MeshQuality &quality,
+                               bool retry)
+{
+    catchUp(); // answered or cancelled on another replica: that state wins
+    if (const EntryPtr e = m_held.held(id))
+        askAboutMesh(e, quality, retry, attempt);
+}
+
+void TaskManager::askAboutFoamMesh(const std::string &id,
+                                   int attempt,
+                                   json question,
+                                   const std::string &summary)
+{
+    catchUp(); // answered or cancelled on another replica: that state wins
+    if (const EntryPtr e = m_held.held(id))
+        ask(e, std::move(question), FoamRunner::kQuestionMessage, summary, attempt);
+}
+
+void TaskManager::finish(const std::string &id,
+                         int attempt,
+                         TaskStatus status,
+                         json result,
+                         json error,
+                         const std::string &message)
+{
+    catchUp(); // cancelled on another replica: a job ended by its scancel is no failure
+    const EntryPtr e = m_held.held(id);
+    if (!e)
+        return;
+    legacyToolError(e, result, status, error);
+    finish(e, status, std::move(result), std::move(error), message, attempt);
 }
 
 } // namespace Eddy::Server

@@ -1,9 +1,16 @@
 #pragma once
 
-// Owns every task: the in-memory state cache (read under a shared lock by tasks/get), the
-// queue, the solver worker pool, cooperative cancellation, checkpoints, TTL purge, and the
-// fan-out of changes to SSE channels. Thread-safe; HTTP threads call in, workers call back.
+// Owns every task: what each call and each solver run does to it, under the held tasks' lock
+// (HeldTasks: the in-memory state cache read under a shared lock by tasks/get, the queue), the
+// solver worker pool, cooperative cancellation, checkpoints, TTL purge, the door a Backend uses,
+// and the fan-out of changes to SSE channels. Thread-safe; HTTP threads call in, workers call
+// back. Its collaborators: ReplicaSync (other replicas' changes), FoamCases (OpenFOAM case
+// folders and runs), MeshAnswers (the mesh question and its answers).
 
+#include "server/foamcases.h"
+#include "server/heldtasks.h"
+#include "server/meshanswers.h"
+#include "server/replicasync.h"
 #include "server/serveroptions.h"
 #include "server/taskfanout.h"
 #include "server/taskrecord.h"
@@ -11,18 +18,13 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
-#include <bit>
 #include <condition_variable>
 #include <cstdint>
-#include <cstring>
-#include <deque>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <thread>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -85,37 +87,33 @@ public:
     // Tasks the token may see, oldest first.
     std::vector<Snapshot> list(const std::string &tokenHash, bool legacyOnly) const;
     // Counts of every unexpired task by state, and the polls per second their advertised
-    // intervals ask for (live tasks only; pollstats.cpp).
-    struct Demand
-    {
-        std::int64_t tasks = 0, working = 0, queued = 0, inputRequired = 0;
-        std::int64_t completed = 0, failed = 0, cancelled = 0;
-        std::int64_t resultsInMemory = 0; // finished tasks whose result is held, not cold
-        double pollsPerSecond = 0;
-    };
-    Demand demand() const;
+    // intervals ask for (--stats-file, server/pollstats.h).
+    using Demand = HeldTasks::Demand;
+    Demand demand() const { return m_held.demand(); }
 
     // Open SSE streams: changes of their tasks, and a listen stream's catch-up.
     TaskFanout &fanout() { return m_fanout; }
 
-    static std::int64_t nowMs();
+    static std::int64_t nowMs() { return HeldTasks::nowMs(); }
 
     // For a Backend that runs cases elsewhere (server/backend.h); unused by --backend local.
     void setBackend(Backend *backend) { m_backend = backend; } // before start()
 
-    // Replicas sharing a store and a key (server/sharedtasks.cpp, docs/server-replicas.md): new ids carry
-    // a MAC, and a task another replica created is loaded from the shared store on first touch.
-    void setReplicaIds(const ReplicaIds *ids) { m_replicaIds = ids; } // before start()
+    // Replicas sharing a store and a key (server/replicasync.h, docs/server-replicas.md): new ids
+    // carry a MAC, and a task another replica created is loaded from the shared store on first
+    // touch.
+    void setReplicaIds(const ReplicaIds *ids) { m_replicas.setIds(ids); } // before start()
     // True when the task is (now) held here; never touches the store for an id whose MAC fails.
     // Catches up first (below).
-    bool adopt(const std::string &id);
+    bool adopt(const std::string &id) { return m_replicas.adopt(id); }
     // Replicas: takes every change another replica stored (an answer, a cancel, an outcome) into
     // the held tasks, so the next answer from here shows it. One SQLite pragma when nothing
     // changed; does nothing without replicas. Called before each call that names a task.
-    void catchUp();
-    bool nextQueued(std::string &id); // blocks; false once shutting down
+    void catchUp() { m_replicas.catchUp(); }
+    // Blocks; false once shutting down.
+    bool nextQueued(std::string &id) { return m_held.next(id, m_stopping); }
     // Marks a queued working task as running and copies it; false when gone or not working.
-    bool claim(const std::string &id, TaskRecord &out);
+    bool claim(const std::string &id, TaskRecord &out) { return m_held.claim(id, out); }
     // A new statusMessage for a working task; false when the task is gone or not working.
     bool report(const std::string &id, const std::string &message);
     // What a backend saw of attempt (the number of mesh repairs the job ran with); ignored when
@@ -125,12 +123,12 @@ public:
                       const Solver::MeshQuality &quality,
                       bool retry);
     // run_openfoam_case's mesh question from a backend's job: the elicitation request
-    // (FoamTool::meshQuestion) and checkMesh's findings in one line (taskmanagerfoam.cpp).
+    // (FoamTool::meshQuestion) and checkMesh's findings in one line.
     void askAboutFoamMesh(const std::string &id,
                           int attempt,
                           nlohmann::json question,
                           const std::string &summary);
-    // A CallToolResult with isError true ends a 2025-11-25 task failed (taskmanagerfoam.cpp).
+    // A CallToolResult with isError true ends a 2025-11-25 task failed.
     void finish(const std::string &id,
                 int attempt,
                 TaskStatus status,
@@ -139,73 +137,9 @@ public:
                 const std::string &message);
 
 private:
-    struct Entry
-    {
-        TaskRecord record;
-        // Rendered 2026 DetailedTask, replaced (never changed) on every change: never null.
-        std::shared_ptr<const std::string> fragment = std::make_shared<const std::string>();
-        int pollIntervalMs = 0;
-        bool queued = false;
-        std::uint64_t ticket = 0;   // queue order; its rank among queued tickets is the position
-        std::size_t placeholderAt = std::string::npos; // where the position goes in fragment
-        bool running = false;
-        bool nearEnd = false;       // the solver is close to its tolerance or iteration limit
-        std::atomic<bool> stop{false};
-        std::int64_t lastNotifyMs = 0;
-        int iteration = 0;
-        // A finished task's record as held is its stored row (set once it is written or read).
-        bool stored = false;
-        // resultsInMemoryMs after it ended, a stored finished task's result and rendering leave
-        // memory (coolLocked); a read then takes them from the store (sharedtasks.cpp).
-        bool cold = false;
-    };
-    using EntryPtr = std::shared_ptr<Entry>;
-    // Finds a std::string key by std::string_view, so that a lookup allocates nothing.
-    // Deliberately not noexcept: libstdc++ then keeps each node's hash in the node, so a
-    // lookup compares stored hashes along its bucket instead of rehashing the neighbours'
-    // ids (which a poll every few milliseconds finds cold in cache).
-    // Ids are minted at random (32 hex digits; a replica's have ".tag" after them): three of
-    // their words, multiplied, spread them over the buckets as well as hashing every byte does,
-    // at a fraction of the work. A client's key only picks the bucket its own lookup scans; it
-    // cannot place entries. Shorter keys hash every byte.
-    struct IdHash
-    {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const
-        {
-            if (s.size() < 16)
-                return std::hash<std::string_view>{}(s);
-            std::uint64_t a = 0, b = 0, c = 0;
-            std::memcpy(&a, s.data(), 8);
-            std::memcpy(&b, s.data() + 8, 8);
-            std::memcpy(&c, s.data() + s.size() - 8, 8);
-            const std::uint64_t h
-                = (a ^ std::rotl(b, 21) ^ std::rotl(c, 42) ^ s.size()) * 0x9e3779b97f4a7c15ULL;
-            return std::size_t(h ^ (h >> 32));
-        }
-    };
+    using Entry = HeldTasks::Entry;
+    using EntryPtr = HeldTasks::EntryPtr;
 
-    // Both under the lock; lookupVisible's pointer is valid while it is held.
-    const EntryPtr *lookupVisible(std::string_view id, const std::string &tokenHash) const;
-    EntryPtr findVisible(const std::string &id, const std::string &tokenHash) const; // locked
-    // The held task `id` (taken under a shared lock), or nullptr when this server has none.
-    EntryPtr held(const std::string &id) const;
-    bool isExpired(const Entry &e, std::int64_t now) const;
-    void render(Entry &e);                 // under unique lock
-    void enqueue(const EntryPtr &e);       // under unique lock
-    void unqueue(Entry &e);                // under unique lock; the caller edits m_queue
-    std::size_t queuePosition(const Entry &e) const;             // under any lock
-    void appendFragment(const Entry &e, std::string &out) const; // under any lock
-    // The task's record; a cold task's result is read from the store unless withResult is false.
-    TaskRecord recordOf(const Entry &e, bool withResult = true) const; // under any lock
-    // Cold tasks (sharedtasks.cpp): drops a stored finished task's result and rendering; puts
-    // the stored result into r (when it cannot be read, r ends failed with an error that says
-    // so; false).
-    void coolLocked(Entry &e);                  // under unique lock
-    bool loadResult(TaskRecord &r) const;       // under any lock
-    void markStored(Entry &e, const TaskRecord &written); // under unique lock
-    void bitAdd(std::uint64_t ticket, int delta);
-    void eraseLocked(const std::string &id);
     // Stores the task's state. False when another replica changed the stored row since this
     // one read it: nothing was written and the stored state replaced the held one.
     bool persist(const std::string &id);
@@ -214,8 +148,6 @@ private:
                      const std::string &tokenHash,
                      const nlohmann::json &inputResponses,
                      bool &changed);
-    // Ends a task that was asked about its mesh with a tool error saying why; under unique lock.
-    void endAtMeshCheck(Entry &e, const std::string &why);
     CancelOutcome
     cancelHeld(const std::string &id, const std::string &tokenHash, Snapshot &after, int &attempt);
     void notify(const std::string &id);
@@ -223,7 +155,7 @@ private:
     void workerLoop();
     void janitorLoop();
     void runCase(const std::string &id);
-    // run_openfoam_case's work for a claimed task (taskmanagerfoam.cpp).
+    // run_openfoam_case's work for a claimed task (FoamCases::run), and what its outcome does.
     void runFoamCase(const EntryPtr &e, const nlohmann::json &arguments);
     // 2025-11-25: a tool error (result.isError) makes a finished task failed, with the text as
     // its error; status and error are changed only then.
@@ -231,12 +163,7 @@ private:
                          const nlohmann::json &result,
                          TaskStatus &status,
                          nlohmann::json &error) const;
-    // The task's OpenFOAM case folder: <data dir>/openfoam/<case key>, absolute.
-    std::string foamCaseDir(const std::string &id) const;
-    // Removes a forgotten task's case folder (never anything under --openfoam-cases).
-    void removeFoamCaseDir(const std::string &id) const;
-    // Removes case folders under <data dir>/openfoam/ that no held task owns and that were last
-    // changed before this server started (a newer one may be a task another replica just made).
+    // Removes OpenFOAM case folders no held task owns (FoamCases::removeStale).
     void removeStaleFoamCaseDirs() const;
     // A statusMessage from a running case: listeners hear of it at most once per poll interval.
     // False when the task has ended meanwhile (cancelled).
@@ -253,40 +180,23 @@ private:
              const std::string &message,
              const std::string &finding,
              int attempt);
-    // Under unique lock: whether a report for attempt (-1: any) still applies to the task, not
-    // answered meanwhile and not ended; its solver has stopped either way (running = false).
-    bool attemptStands(Entry &e, int attempt);
     void finish(const EntryPtr &e,
                 TaskStatus status,
                 nlohmann::json result,
                 nlohmann::json error,
                 const std::string &message,
                 int attempt = -1);
-    // Loads the live task with this idempotency key from the shared store (sharedtasks.cpp).
-    void adoptByKey(const std::string &tokenHash, const std::string &key);
-    void insertLoaded(TaskRecord record); // under unique lock; as start() does
-    // Replaces a held task's state with a newer stored one (sharedtasks.cpp); no lock held.
-    void applyStored(TaskRecord stored);
 
     TaskStore &m_store;
     const ServerOptions m_options;
     Backend *m_backend = nullptr;
-    const ReplicaIds *m_replicaIds = nullptr;
 
-    mutable std::shared_mutex m_mutex; // guards everything below up to m_queueCv
-    std::unordered_map<std::string, EntryPtr, IdHash, std::equal_to<>> m_tasks;
-    std::map<std::string, std::string> m_idempotency; // tokenHash + '\n' + key -> task id
-    std::deque<std::string> m_queue;
-    // Fenwick tree over queue tickets: "queued, position N" in O(log n) at read time, so a
-    // queue change never re-renders every waiting task.
-    std::vector<int> m_ticketTree;
-    std::uint64_t m_nextTicket = 0;
-    std::condition_variable_any m_queueCv;
+    HeldTasks m_held; // its mutex guards every task's state
+    ReplicaSync m_replicas;
+    FoamCases m_foamCases;
+    MeshAnswers m_answers;
 
     std::mutex m_persistMutex; // orders snapshot-then-write so the newest state wins
-
-    std::mutex m_catchUpMutex;  // one catch-up at a time, held until its changes are applied
-    std::int64_t m_seenSeq = 0; // the highest store change number taken in
 
     TaskFanout m_fanout;
 

@@ -62,7 +62,7 @@ struct TaskRecord
     std::vector<int> repairs;      // smoothing passes applied, in order, to rebuild the mesh
     // The store's change number of the row this record was read from or last written as (0: not
     // stored yet). A write expects it unchanged, so replicas sharing the store never overwrite
-    // each other's changes (server/sharedtasks.cpp).
+    // each other's changes (server/replicasync.h).
     std::int64_t seq = 0;
 };
 
