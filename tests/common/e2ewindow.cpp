@@ -5,6 +5,7 @@
 #include "models/enginebridge.h"
 #include "models/serverlistmodel.h"
 #include "models/sessionlistmodel.h"
+#include "models/tasktablemodel.h"
 #include "widgets/elicitationdialog.h" // MainWindow::currentDialog() needs the type
 #include "widgets/mainwindow.h"
 
@@ -147,6 +148,19 @@ void E2eWindow::onEngine(const std::function<void(Monitor::Engine &)> &f) const
     Monitor::Engine *engine = m_engine;
     QMetaObject::invokeMethod(
         engine, [engine, &f] { f(*engine); }, Qt::BlockingQueuedConnection);
+}
+
+qint64 sweepTaskIn(const MainWindow &window, bool live, const QString &parameters)
+{
+    const TaskTableModel *tasks = window.taskModel();
+    for (int r = 0; r < tasks->rowCount(); ++r) {
+        const QModelIndex i = tasks->index(r, 0);
+        const qint64 id = i.data(TaskTableModel::TaskIdRole).toLongLong();
+        if (i.data(TaskTableModel::SweepIdRole).isValid() && i.data(TaskTableModel::IsLiveRole).toBool() == live
+            && (parameters.isEmpty() || tasks->parametersText(id).contains(parameters)))
+            return id;
+    }
+    return 0;
 }
 
 } // namespace Eddy::Test

@@ -77,4 +77,8 @@ private:
     std::unique_ptr<MainWindow> m_window;
 };
 
+// The task number of the first row of the window's task table that belongs to a sweep, is live or
+// ended as asked and whose parameters contain `parameters` (any row when empty); 0 when none.
+qint64 sweepTaskIn(const MainWindow &window, bool live, const QString &parameters = {});
+
 } // namespace Eddy::Test

@@ -312,21 +312,12 @@ void tst_GuiMisc::answerRefusalReadsInGerman()
         R"({"tool": "run_cfd_case", "fixed": {"grid": 16, "max_iterations": 200}, "vary": {"reynolds": {"list": [250]}}})",
         w.currentSession());
     // Its case ended (cancelled here: the server may still be busy with earlier cases).
-    TaskTableModel *tasks = w.taskModel();
-    const auto sweepTask = [tasks](bool live) -> qint64 {
-        for (int r = 0; r < tasks->rowCount(); ++r) {
-            const QModelIndex i = tasks->index(r, 0);
-            if (i.data(TaskTableModel::SweepIdRole).isValid() && i.data(TaskTableModel::IsLiveRole).toBool() == live
-                && tasks->parametersText(i.data(TaskTableModel::TaskIdRole).toLongLong()).contains(QStringLiteral("250")))
-                return i.data(TaskTableModel::TaskIdRole).toLongLong();
-        }
-        return 0;
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(sweepTask(true) != 0 || sweepTask(false) != 0, 60000);
-    if (const qint64 live = sweepTask(true))
+    const QString reynolds = QStringLiteral("250");
+    QTRY_VERIFY_WITH_TIMEOUT(Test::sweepTaskIn(w, true, reynolds) || Test::sweepTaskIn(w, false, reynolds), 60000);
+    if (const qint64 live = Test::sweepTaskIn(w, true, reynolds))
         m_app->bridge()->cancelTasks({live});
-    QTRY_VERIFY_WITH_TIMEOUT(sweepTask(false) != 0, 60000);
-    const qint64 taskId = sweepTask(false);
+    QTRY_VERIFY_WITH_TIMEOUT(Test::sweepTaskIn(w, false, reynolds) != 0, 60000);
+    const qint64 taskId = Test::sweepTaskIn(w, false, reynolds);
     QTranslator german;
     QVERIFY(german.load(QStringLiteral(":/i18n/eddy_de.qm")));
     QCoreApplication::installTranslator(&german);

@@ -226,16 +226,8 @@ void tst_ReviewFixes::answerMessageNamesTheCaseAsTheTable()
         R"({"tool": "run_cfd_case", "fixed": {"grid": 16, "max_iterations": 200}, "vary": {"reynolds": {"list": [100]}}})",
         w.currentSession());
     TaskTableModel *tasks = w.taskModel();
-    const auto sweepTask = [tasks]() -> qint64 {
-        for (int r = 0; r < tasks->rowCount(); ++r) {
-            const QModelIndex i = tasks->index(r, 0);
-            if (i.data(TaskTableModel::SweepIdRole).isValid() && !i.data(TaskTableModel::IsLiveRole).toBool())
-                return i.data(TaskTableModel::TaskIdRole).toLongLong();
-        }
-        return 0;
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(sweepTask() != 0, 120000);
-    const qint64 taskId = sweepTask();
+    QTRY_VERIFY_WITH_TIMEOUT(Test::sweepTaskIn(w, false) != 0, 120000);
+    const qint64 taskId = Test::sweepTaskIn(w, false);
     const QString label = tasks->caseLabel(taskId);
     QVERIFY2(label.contains(QStringLiteral(" · case 1")), qPrintable(label));
     // An answer that arrives after its case ended (sent from a panel left open): the question
