@@ -35,13 +35,16 @@ struct HttpRequest;
 
 namespace Eddy::Mcp {
 
-class OAuth;
+class Connection;
+struct Exchange;
+class LegacyInput;
 struct OAuthSettings;
 
-// One MCP server as seen by Eddy: era detection (2026-07-28 first, 2025-11-25 fallback), the
-// per-request _meta and routing headers, discovery and tool caches, and the task operations of
-// both eras behind one API. Lives on the thread of its HttpClient; every job it returns finishes
-// asynchronously on that thread.
+// One MCP server as seen by Eddy: discovery and tool caches, tool calls, and the task operations
+// of both eras behind one API. The JSON-RPC exchange itself (era detection, the legacy session,
+// sign-in, _meta and routing headers) is its Connection's; a 2025-11-25 task's questions and
+// payload, delivered on tasks/result streams, are its LegacyInput's. Lives on the thread of its
+// HttpClient; every job it returns finishes asynchronously on that thread.
 class Client final : public QObject
 {
     Q_OBJECT
@@ -54,7 +57,7 @@ public:
     const ServerConfig &config() const { return m_config; }
 
     // Unknown until detected (or set from the store). Cached per origin for this process.
-    Era era() const { return m_era; }
+    Era era() const;
     void setEra(Era era);
     static void clearEraCache();
     QString protocolVersion() const;
@@ -96,148 +99,54 @@ public:
     // never takes an answered one's key (without a record, only while it is still pending).
     using QuestionRecord
         = std::function<std::vector<std::pair<QString, bool>>(const std::string &taskId)>;
-    void setQuestionRecord(QuestionRecord record) { m_questionRecord = std::move(record); }
+    void setQuestionRecord(QuestionRecord record);
     // The caller no longer follows the task (it ended, is gone, or another process took it):
     // drops what the client remembers of the task's questions.
     void forgetTask(const std::string &taskId);
 
     // Requests sent so far (ids are never reused): for tests and the benchmark.
-    qint64 requestsSent() const { return m_nextId - 1; }
+    qint64 requestsSent() const;
     // The 2025-11-25 session (empty in the modern era); DELETEd when this client is destroyed.
-    QByteArray legacySessionId() const { return m_sessionId; }
+    QByteArray legacySessionId() const;
 
 signals:
     void eraDetected(Mcp::Era era);
     void warning(const QString &message); // e.g. a tool dropped for bad x-mcp-header annotations
 
 private:
-    struct Exchange;
-    struct RpcResult
-    {
-        nlohmann::json result; // the JSON-RPC result object when error is ok
-        Error error;
-    };
-    using RpcDone = std::function<void(RpcResult)>;
-    struct Request
-    {
-        QString method;
-        nlohmann::json params; // null until set: tasks/get polls never build it
-        QByteArray mcpName;                              // Mcp-Name value, unencoded UTF-8
-        QList<std::pair<QByteArray, QByteArray>> extraHeaders;
-        QByteArray traceparent;
-        int timeoutMs = 0; // 0 = the config's timeout, < 0 = none (listen streams)
-        std::function<void(const nlohmann::json &)> onNotification;
-        // Legacy: a server->client request on the response stream (elicitation during
-        // tasks/result). Return true to keep the stream, which then stays open after finishing.
-        std::function<void(const nlohmann::json &)> onServerRequest;
-        bool allowReinit = true;
-        bool authorized = false; // sent again after a sign-in: a second refusal is final
-        bool allowVersionRetry = true;
-        // tasks/get of the task id in mcpName: in the modern era the body is written without a
-        // JSON tree and a steady-state answer goes straight into pollJob (others to the RpcDone
-        // as usual).
-        bool isPoll = false;
-        QPointer<TaskJob> pollJob;
-        // tools/call that may stream for long (CallOptions::onStreamOpened).
-        std::function<void()> onStreamOpened;
-        int firstByteMs = 0;
-        int streamIdleMs = 0;
-    };
-
-    void send(Request request, RpcDone done, QObject *context);
-    std::shared_ptr<Exchange> sendNow(Request request, RpcDone done, QPointer<QObject> context);
-    std::shared_ptr<Exchange> sendNow(Request request, RpcDone done, QPointer<QObject> context,
-                                      qint64 id, QByteArray body);
-    QByteArray modernGetBody(qint64 id, std::string_view taskId, const QByteArray &traceparent);
-    void whenReady(std::function<void(const Error &)> then);
-    void detectEra(bool versionRetried = false);
-    void legacyInitialize(std::function<void(const Error &)> then);
-    void setEraInternal(Era era, bool announce);
-    void endLegacySession();
-    static void finishLater(Job *job, const Error &error = {});
+    // What the Connection and LegacyInput may do to this client's jobs (set once, as hooks).
+    // A request went out for `context` (a job or Listen): aborting it stops `exchange`.
+    static void attach(QObject *context, const std::shared_ptr<Exchange> &exchange, qint64 id);
     // A steady-state tasks/get answer read by TaskReplyParser.
     static void finishPoll(TaskJob *job, TaskState state);
-    nlohmann::json makeMeta(const QByteArray &traceparent) const;
-    QList<std::pair<QByteArray, QByteArray>> makeHeaders(const Request &request) const;
-    // The response is the exchange's own: a callee may move parts out of it.
-    using ExchangeDone = std::function<void(
-        nlohmann::json &response, const Error &error, int httpStatus, qint64 retryAfterMs)>;
-    std::shared_ptr<Exchange> post(const Request &request, const nlohmann::json &message,
-                                   ExchangeDone done);
-    std::shared_ptr<Exchange> post(const Request &request, QByteArray body,
-                                   const nlohmann::json &requestId, ExchangeDone done);
+    static void setTaskState(TaskJob *job, TaskState state);
+    static void finishJob(Job *job, const Error &error);
+    static void finishLater(Job *job, const Error &error = {});
 
-    void runCall(CallJob *job, QString name, nlohmann::json arguments,
-                 std::shared_ptr<CallOptions> options, nlohmann::json inputResponses,
-                 nlohmann::json requestState, bool relisted, int round,
+    void runCall(CallJob *job,
+                 QString name,
+                 nlohmann::json arguments,
+                 std::shared_ptr<CallOptions> options,
+                 nlohmann::json inputResponses,
+                 nlohmann::json requestState,
+                 bool relisted,
+                 int round,
                  bool resent = false);
-    void legacyCall(CallJob *job, QString name, nlohmann::json arguments,
+    void legacyCall(CallJob *job,
+                    QString name,
+                    nlohmann::json arguments,
                     std::shared_ptr<CallOptions> options);
-    void legacyFetchPayload(TaskJob *job, TaskState state);
-    void openLegacyResultStream(const std::string &taskId);
-    void legacyRespond(AckJob *job, const std::string &taskId, const nlohmann::json &inputResponses);
-    // Keys the server's per-session requests (srv:<id>) by what they ask; remembers the mapping.
-    nlohmann::json legacyQuestionKeys(const std::string &taskId, const nlohmann::json &requests);
     const Tool *findTool(const QString &name) const;
     // False when a call of the tool cannot become a task (no Tasks support on the server or the
     // tool): such a call may be a streamed call.
     bool mayMakeTask(const QString &name) const;
-    void streamable(Request &request, const CallOptions &options) const;
-    // A streamed call's stream dropped (streamresume.cpp): true when a GET with Last-Event-ID
-    // will resume it (the server sent event ids), after the server's retry: delay.
-    bool resumeStream(Exchange &exchange, const Error &why);
-    void resumeRefused(Exchange &exchange, int httpStatus);
     void addTools(const nlohmann::json &list, ToolsJob *job);
 
     ServerConfig m_config;
-    QByteArray m_tokenUtf8; // m_config.token, converted once, or the token OAuth got
-    OAuth *m_oauth = nullptr;   // when signing in applies (no static token, settings set)
-    QByteArray m_lastChallenge; // WWW-Authenticate of the last 401/403, read in its onDone
-    QByteArray m_lastDpopNonce; // its DPoP-Nonce (RFC 9449 §9)
-    // The token on a request: bearer, or DPoP with a fresh proof (OAuth::sign).
-    void signRequest(Net::HttpRequest &http) const;
-    bool mayAuthorize(int httpStatus) const
-    {
-        return m_oauth && (httpStatus == 401 || (httpStatus == 403 && m_lastChallenge.contains("insufficient_scope")));
-    }
-    // Signs in for the challenge just answered, then calls `then` (ok: m_tokenUtf8 is new).
-    // sentNonce: the DPoP nonce the refused request carried (dpopNonceNow() when it was signed).
-    void authorizeThen(int httpStatus, const QByteArray &sentNonce,
-                       std::function<void(const Error &)> then);
-    QByteArray dpopNonceNow() const;
-    QPointer<Net::HttpClient> m_http; // may go first (an owner deleting its children)
-    Era m_era = Era::Unknown;
-    QString m_version;
-    bool m_detecting = false;
-    bool m_legacyReady = false; // initialize + notifications/initialized done
-    std::vector<std::function<void(const Error &)>> m_waiting;
-    std::optional<DiscoverInfo> m_discovery;
+    // Declared before m_legacy, which uses it; destroyed after it (ending every exchange).
+    std::unique_ptr<Connection> m_connection;
     std::vector<Tool> m_tools;
-    QByteArray m_sessionId; // legacy only
-    mutable QList<std::pair<QByteArray, QByteArray>> m_modernHeaders; // built on first use
-    QByteArray m_modernMeta; // the members of every modern request's _meta, built on first use
-    qint64 m_nextId = 1;
-    // Every exchange in flight, so the destructor can end them before their callbacks (which
-    // capture this client) could run.
-    std::vector<std::weak_ptr<Exchange>> m_exchanges;
-    size_t m_exchangeSweepAt = 64;
-
-    // Legacy input_required: tasks/result streams kept open while the server waits for answers.
-    struct LegacyTask
-    {
-        std::shared_ptr<Exchange> resultStream;
-        nlohmann::json pendingRequests = nlohmann::json::object(); // key -> server request
-        std::optional<nlohmann::json> payloadResult;
-        std::optional<nlohmann::json> payloadError;
-        bool streamEnded = false;
-        Error streamError;
-        std::vector<std::function<void()>> waiters; // run on a new server request or stream end
-    };
-    std::map<std::string, LegacyTask> m_legacyTasks;
-    // Legacy: per task, the key a question was reported under -> its request key in the
-    // server's current session (as of the last poll that saw the task asking).
-    std::map<std::string, QHash<QString, QString>> m_legacyKeys;
-    QuestionRecord m_questionRecord;
+    std::unique_ptr<LegacyInput> m_legacy;
 };
 
 } // namespace Eddy::Mcp

@@ -26,6 +26,11 @@ struct DiscoverInfo
     // Modern: capabilities.extensions["io.modelcontextprotocol/tasks"]; legacy:
     // capabilities.tasks.requests.tools.call.
     bool offersTasks() const;
+
+    // A server/discover result (2026-07-28) and an initialize result (2025-11-25) in which the
+    // server chose `version`; fetchedAt is now.
+    static DiscoverInfo fromDiscoverResult(const nlohmann::json &result);
+    static DiscoverInfo fromInitializeResult(const nlohmann::json &result, const QString &version);
 };
 
 } // namespace Eddy::Mcp
