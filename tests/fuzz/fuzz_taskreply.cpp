@@ -370,7 +370,7 @@ bool saxParse(std::string_view body, qint64 requestId, const std::string &taskId
 
 // ---- The references. ----
 
-// The deepest nesting of brackets outside strings (what client.cpp's tooDeep measures).
+// The deepest nesting of brackets outside strings (what exchange.cpp's tooDeep measures).
 int depthOf(std::string_view body)
 {
     int depth = 0, deepest = 0;
