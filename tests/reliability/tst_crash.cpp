@@ -95,7 +95,7 @@ void tst_Crash::clientKilledDuringHundredCaseSweep()
     const QString spec = m_dir.filePath(QStringLiteral("sweep100.json"));
     // 25 x 2 x 2 = 100 small cases; the 50 with a forced mesh defect ask a question.
     QVERIFY(writeFile(spec, R"({"tool": "run_cfd_case",
-        "fixed": {"grid": 32, "max_iterations": 8000, "tolerance": 1e-14},
+        "fixed": {"grid": 32, "max_iterations": 40000, "tolerance": 1e-14},
         "vary": {"reynolds": {"range": {"from": 100, "to": 2500, "step": 100}},
                  "force_mesh_defect": {"list": [false, true]},
                  "grading": {"list": [1.0, 1.2]}},
