@@ -64,15 +64,7 @@ load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
     echo "|---|---|---|---|---|"
     for f in "$logs"/A*/results.txt; do echo "== A"; cat "$f"; done > "$logs/all.txt"
     for f in "$logs"/B*/results.txt; do echo "== B"; cat "$f"; done >> "$logs/all.txt"
-    awk '
-        function str(key,   s) {
-            if (!match($0, "\"" key "\":\"[^\"]*\"")) return ""
-            return substr($0, RSTART + length(key) + 4, RLENGTH - length(key) - 5)
-        }
-        function num(key) {
-            if (!match($0, "\"" key "\":[-0-9.eE+]+")) return ""
-            return substr($0, RSTART + length(key) + 3, RLENGTH - length(key) - 3)
-        }
+    awk -f "$here/resultfields.awk" -f <(cat <<'AWK'
         function median(list,   n, v, i, j, t) {
             n = split(list, v, " ")
             if (n == 0) return ""
@@ -102,7 +94,9 @@ load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
                 w = what[k]; gsub(/\|/, "\\|", w)
                 printf "| %s | %s | %s | %s | %s |\n", w, (a == "" ? "—" : a u), (b == "" ? "—" : b u), ratio, worse
             }
-        }' "$logs/all.txt"
+        }
+AWK
+    ) "$logs/all.txt"
 } > "$logs/ab.md"
 if [ -n "$out" ]; then cp "$logs/ab.md" "$out"; else cat "$logs/ab.md"; fi
 echo "ab: logs in $logs" >&2

@@ -37,10 +37,11 @@ while [ $# -gt 0 ]; do
         *) build="$1"; shift ;;
     esac
 done
+names="solver,server,client,compare,store,gui,sweep,year,openfoam,soak" # run's NAMEs, in order
 for name in ${only//,/ }; do
-    case ",solver,server,client,compare,store,gui,sweep,year,openfoam,soak," in
+    case ",$names," in
         *",$name,"*) ;;
-        *) echo "run-all: --only: no benchmark '$name'; the names: solver,server,client,compare,store,gui,sweep,year,openfoam,soak" >&2; exit 2 ;;
+        *) echo "run-all: --only: no benchmark '$name'; the names: $names" >&2; exit 2 ;;
     esac
 done
 if [ ! -d "$build/bench" ]; then
@@ -125,16 +126,7 @@ load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
     echo
     echo "| what | number | target | verdict | how to reproduce |"
     echo "|---|---|---|---|---|"
-    # Flat JSON, strings without quotes or backslashes (bench/common/benchresult.h): plain awk.
-    awk '
-        function str(key,   s) {
-            if (!match($0, "\"" key "\":\"[^\"]*\"")) return ""
-            s = substr($0, RSTART + length(key) + 4, RLENGTH - length(key) - 5); return s
-        }
-        function num(key,   s) {
-            if (!match($0, "\"" key "\":[-0-9.eE+]+")) return ""
-            return substr($0, RSTART + length(key) + 3, RLENGTH - length(key) - 3)
-        }
+    awk -f "$here/resultfields.awk" -f <(cat <<'AWK'
         function pretty(t, unit,   op, lim) {
             if (t == "") return "—"
             op = t; sub(/[-0-9.].*$/, "", op); lim = substr(t, length(op) + 1)
@@ -171,7 +163,9 @@ load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
         }
         END {
             printf "\n%d met, %d missed, %d not measured, %d without a target.\n", met, missed, unmeasured, info
-        }' "$results"
+        }
+AWK
+    ) "$results"
 } > "$logs/table.md"
 if [ -n "$out" ]; then
     cp "$logs/table.md" "$out" && note "table written to $out"
