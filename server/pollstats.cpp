@@ -16,12 +16,25 @@
 
 namespace Eddy::Server {
 
+namespace {
+
+// The last PollStats::afterTrim(): written by the janitor, read by write(); one snapshot.
+struct Trim
+{
+    std::int64_t atMs = 0, heapKb = -1, rssAnonKb = -1, openStreams = -1;
+};
+std::mutex s_trimMutex;
+Trim s_trim;
+
+} // namespace
+
 PollStats::PollStats(const TaskManager &tasks, std::string path)
     : m_tasks(tasks)
     , m_path(std::move(path))
     , m_sinceMs(TaskManager::nowMs())
     , m_lastMs(m_sinceMs)
 {
+    s_enabled.store(true, std::memory_order_relaxed);
 }
 
 PollStats::~PollStats()
@@ -76,6 +89,29 @@ std::int64_t PollStats::rssKb()
     return ok ? resident * (::sysconf(_SC_PAGESIZE) / 1024) : -1;
 }
 
+std::int64_t PollStats::rssAnonKb()
+{
+    std::FILE *f = std::fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    long long kb = -1;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "RssAnon: %lld", &kb) == 1)
+            break;
+    std::fclose(f);
+    return kb;
+}
+
+void PollStats::afterTrim()
+{
+    if (!s_enabled.load(std::memory_order_relaxed))
+        return;
+    const Trim t{TaskManager::nowMs(), heapInUseKb(), rssAnonKb(), openStreams()};
+    const std::lock_guard lock(s_trimMutex);
+    s_trim = t;
+}
+
 int PollStats::threads()
 {
     // stat's 20th field; the 2nd, the command in parentheses, may hold spaces: count after ')'.
@@ -121,6 +157,11 @@ void PollStats::write()
     const std::int64_t now = TaskManager::nowMs();
     m_asked += d.pollsPerSecond * double(now - m_lastMs) / 1000.0;
     m_lastMs = now;
+    Trim trim;
+    {
+        const std::lock_guard lock(s_trimMutex);
+        trim = s_trim;
+    }
     const nlohmann::json stats = {{"since_ms", m_sinceMs},   {"now_ms", now},
                                   {"polls", polls()},        {"asked", m_asked},
                                   {"tasks", d.tasks},        {"working", d.working},
@@ -131,7 +172,11 @@ void PollStats::write()
                                   {"rss_kb", rssKb()},
                                   {"threads", threads()},
                                   {"open_streams", openStreams()},
-                                  {"malloc_arenas", mallocArenas()}};
+                                  {"malloc_arenas", mallocArenas()},
+                                  {"trim_ms", trim.atMs},
+                                  {"trim_heap_kb", trim.heapKb},
+                                  {"trim_rss_anon_kb", trim.rssAnonKb},
+                                  {"trim_open_streams", trim.openStreams}};
     std::string error;
     if (!CaseFolder::writeAtomically(m_path, stats.dump() + "\n", error))
         Log::warn("--stats-file: " + error);

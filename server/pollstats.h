@@ -34,6 +34,14 @@ public:
     // -1 when they cannot be read.
     static std::int64_t rssKb();
     static int threads();
+    // The anonymous part of the RSS (/proc/self/status RssAnon: heap, arenas, stacks) in KB;
+    // -1 when it cannot be read.
+    static std::int64_t rssAnonKb();
+    // Called right after each malloc_trim (TaskManager's janitor): notes the heap in use, the
+    // anonymous RSS and the open streams at that point, once the trim has given the free pages
+    // back, so a long measurement compares the same point of every minute's saw. A no-op until
+    // a PollStats exists.
+    static void afterTrim();
 
     PollStats(const TaskManager &tasks, std::string path);
     ~PollStats(); // stops the thread after one last write
@@ -48,6 +56,7 @@ private:
 
     static inline std::atomic<std::uint64_t> s_polls{0};
     static inline std::atomic<std::int64_t> s_streams{0};
+    static inline std::atomic<bool> s_enabled{false};
     const TaskManager &m_tasks;
     const std::string m_path;
     const std::int64_t m_sinceMs;

@@ -4,6 +4,7 @@
 #include "server/cfdtool.h"
 #include "server/foamtool.h"
 #include "server/log.h"
+#include "server/pollstats.h"
 #include "server/replicaids.h"
 #include "server/secrets.h"
 #include "server/solver/cavitysolver.h"
@@ -433,6 +434,7 @@ void TaskManager::janitorLoop()
         // holes between live blocks in each thread's arena, and the RSS crept (bench/soak).
         if (const auto now = std::chrono::steady_clock::now(); now >= nextTrim) {
             malloc_trim(0);
+            PollStats::afterTrim();
             nextTrim = now + std::chrono::minutes(1);
         }
     }

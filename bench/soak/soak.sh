@@ -254,6 +254,9 @@ for r in server window watch; do header="$header,${r}_rss_anon_kb,${r}_rss_file_
 # The server's RSS, threads and open streams as its stats file wrote them, with its heap in use,
 # at one instant: the differences the report judges are then of one snapshot.
 header="$header,server_stats_rss_kb,server_stats_threads,server_open_streams"
+# The server's heap in use, anonymous RSS and open streams as it read them right after its last
+# once-a-minute trim, and when (epoch ms): the same point of every minute's saw.
+header="$header,server_trim_ms,server_trim_heap_kb,server_trim_anon_kb,server_trim_streams"
 echo "$header" > "$samples"
 proc_cols() { # PID -> pid,rss_kb,fds,threads (empty when not running)
     local p="$1"
@@ -341,8 +344,9 @@ sample() {
     for r in server window watch; do row="$row,$(rss_split_cols "${pid[$r]:-}")"; done
     if alive server; then
         row="$row,$(json_num rss_kb "$f"),$(json_num threads "$f"),$(json_num open_streams "$f")"
+        row="$row,$(json_num trim_ms "$f"),$(json_num trim_heap_kb "$f"),$(json_num trim_rss_anon_kb "$f"),$(json_num trim_open_streams "$f")"
     else
-        row="$row,,,"
+        row="$row,,,,,,,"
     fi
     echo "$row" >> "$samples"
 }
