@@ -8,6 +8,26 @@
 
 namespace Eddy::Cli {
 
+namespace {
+
+// The text parts of a CallToolResult, on one line and cut short: the whole answer stays stored
+// with the task (eddyctl result shows it), so a flood from the server does not fill the terminal.
+QString resultText(const QString &resultJson)
+{
+    const json result = parseJsonText(resultJson);
+    QStringList parts;
+    if (result.is_object() && result.contains("content") && result["content"].is_array())
+        for (const json &c : result["content"])
+            if (c.is_object() && c.value("type", std::string()) == "text")
+                parts << Json::string(c, "text").simplified();
+    QString text = parts.join(QLatin1Char(' ')).trimmed();
+    if (text.size() > 500)
+        text = text.left(500) + QStringLiteral("...");
+    return text.isEmpty() ? QStringLiteral("(the server gave no text)") : text;
+}
+
+} // namespace
+
 TaskCommands::TaskCommands(Invocation &run)
     : m_run(run)
 {}
@@ -44,32 +64,34 @@ void TaskCommands::sweepSubmit()
     auto doneCount = std::make_shared<int>(0);
     auto sweepId = std::make_shared<qint64>(-1);
     auto deferred = std::make_shared<int>(0); // no answer after the last retry: left for watch
-    auto maybeFinish = [this, total, doneCount, sweepId, deferred] {
+    // Answered at once with a tool error (isError): the engine stores the answer as a finished
+    // task of the case, so the call was answered, but nothing runs.
+    auto toolErrors = std::make_shared<int>(0);
+    auto maybeFinish = [this, total, doneCount, sweepId, deferred, toolErrors] {
         if (*total >= 0 && *doneCount >= *total) {
-            const int submitted = *total - m_rejected - *deferred;
-            if (m_run.options().jsonOutput)
+            const int submitted = *total - m_rejected - *deferred - *toolErrors;
+            if (m_run.options().jsonOutput) {
                 m_run.out() << QString::fromStdString(json{
                     {"sweep", *sweepId},
                     {"cases", *total},
                     {"rejected", m_rejected},
+                    {"toolErrors", *toolErrors},
                     {"unsent", *deferred}}.dump())
                             << Qt::endl;
-            else if (*deferred == 0)
-                m_run.out() << QStringLiteral("sweep %1: %2 case(s) submitted, %3 rejected")
+            } else {
+                QString line = QStringLiteral("sweep %1: %2 case(s) submitted, %3 rejected")
                                    .arg(*sweepId)
                                    .arg(submitted)
-                                   .arg(m_rejected)
-                            << Qt::endl;
-            else
-                m_run.out() << QStringLiteral("sweep %1: %2 case(s) submitted, %3 rejected, %4 "
-                                              "kept unsent (eddyctl watch "
-                                              "sends them with the same idempotency keys)")
-                                   .arg(*sweepId)
-                                   .arg(submitted)
-                                   .arg(m_rejected)
-                                   .arg(*deferred)
-                            << Qt::endl;
-            m_run.finish(m_rejected || *deferred ? Failure : Ok);
+                                   .arg(m_rejected);
+                if (*toolErrors > 0)
+                    line += QStringLiteral(", %1 failed at once (tool error)").arg(*toolErrors);
+                if (*deferred > 0)
+                    line += QStringLiteral(", %1 kept unsent (eddyctl watch sends them with the "
+                                           "same idempotency keys)")
+                                .arg(*deferred);
+                m_run.out() << line << Qt::endl;
+            }
+            m_run.finish(m_rejected || *deferred || *toolErrors ? Failure : Ok);
         }
     };
     QObject::connect(&m_run.engine(),
@@ -94,19 +116,36 @@ void TaskCommands::sweepSubmit()
                         << Qt::endl;
             maybeFinish();
         });
-    QObject::connect(&m_run.engine(),
-                     &Monitor::Engine::caseSubmitted,
-                     &m_run,
-                     [this, doneCount, maybeFinish](qint64 caseId, qint64 taskId) {
-                         if (!m_expectCases.remove(caseId))
-                             return;
-                         ++*doneCount;
-                         if (!m_run.options().jsonOutput)
-                             m_run.err()
-                                 << QStringLiteral("case %1 -> task %2").arg(caseId).arg(taskId)
-                                 << Qt::endl;
-                         maybeFinish();
-                     });
+    QObject::connect(
+        &m_run.engine(),
+        &Monitor::Engine::caseSubmitted,
+        &m_run,
+        [this, sweepId, doneCount, toolErrors, maybeFinish](qint64 caseId, qint64 taskId) {
+            if (!m_expectCases.remove(caseId))
+                return;
+            ++*doneCount;
+            // Read back from the store: what was kept is what eddyctl result shows.
+            const auto t = m_run.engine().catalogue().task(taskId);
+            if (t && t->status == Store::TaskStatus::Completed && t->isToolError) {
+                ++*toolErrors;
+                // The sweep's case number, as in eddyctl export and the sweep window.
+                const auto c = m_run.engine().catalogue().caseRecord(caseId);
+                const QString which
+                    = c ? QStringLiteral("case %1 of sweep %2").arg(c->index + 1).arg(*sweepId)
+                        : QStringLiteral("a case of sweep %1").arg(*sweepId);
+                m_run.err() << QStringLiteral(
+                                   "%1 failed at once: the server answered its call with a tool "
+                                   "error: \"%2\". Its answer is stored as task %3 (eddyctl "
+                                   "result %3); correct what the server names and run the case "
+                                   "again (Relaunch with Edits... in Eddy, or eddyctl call).")
+                                   .arg(which, resultText(t->result), QString::number(taskId))
+                            << Qt::endl;
+            } else if (!m_run.options().jsonOutput) {
+                m_run.err() << QStringLiteral("case %1 -> task %2").arg(caseId).arg(taskId)
+                            << Qt::endl;
+            }
+            maybeFinish();
+        });
     QObject::connect(&m_run.engine(),
                      &Monitor::Engine::caseRejected,
                      &m_run,

@@ -7,10 +7,14 @@
 // - eddyctl killed while the answered retry is on the wire: `watch` resends it from the journal;
 // - a server that resets every tools/call: a message per attempt, a clear end, the case kept
 //   for `watch`, which sends it again with the same idempotency key;
-// - tasks/get answering about another task for ever: `call --wait` ends on its own.
+// - tasks/get answering about another task for ever: `call --wait` ends on its own;
+// - one case of a sweep answered at once with a tool error: `sweep submit` counts it as failed
+//   (text and --json), names the case on stderr and exits 1; the answer stays stored.
 #include "tests/common/ctlprocess.h"
 #include "tests/hostile/hostileserver.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -86,6 +90,7 @@ private slots:
     void killedDuringTheRoundTripResumesWithTheJournalledAnswer();
     void resetOnEveryCallEndsAndWatchSendsItAgain();
     void tasksGetAboutAnotherTaskEnds();
+    void sweepCaseAnsweredWithToolErrorIsCounted();
 
 private:
     QTemporaryDir m_dir;
@@ -294,6 +299,74 @@ void tst_CtlHostile::tasksGetAboutAnotherTaskEnds()
              qPrintable(r.out + r.err));
     QVERIFY(server.count("tasks/get") <= 10); // bounded: no busy loop
     QVERIFY(!r.err.contains(QString::fromStdString(server.taskId)));
+}
+
+void tst_CtlHostile::sweepCaseAnsweredWithToolErrorIsCounted()
+{
+    // The reference server never answers a call that passed the schema check with a tool
+    // error; this one does for n = 2, and gives the other cases a task each.
+    HostileServer server;
+    server.tools = keyedTools();
+    QVERIFY(server.listen());
+    const std::string why = "n = 2 puts the inlet inside the obstacle; move it upstream";
+    server.setFault([&why](HostileServer &s, const Call &c) {
+        const json params = c.body.value("params", json::object());
+        if (c.method == "tasks/get") { // about the task asked for, so polls stay sane
+            json m = s.normalAnswer(c);
+            m["result"]["taskId"] = params.value("taskId", s.taskId);
+            c.socket->write(HostileServer::http(QByteArray::fromStdString(m.dump())));
+            return true;
+        }
+        if (c.method != "tools/call")
+            return false;
+        if (params.value("arguments", json::object()).value("n", 0) == 2) {
+            c.socket->write(HostileServer::http(HostileServer::rpcResult(c.id, HostileServer::toolError(why))));
+            return true;
+        }
+        json t = s.task("working");
+        t["taskId"] = s.taskId + "-" + std::to_string(c.count);
+        t["resultType"] = "task";
+        c.socket->write(HostileServer::http(HostileServer::rpcResult(c.id, t)));
+        return true;
+    });
+    const QString spec = m_dir.filePath(QStringLiteral("toolerror.json"));
+    QVERIFY(Eddy::Test::writeFile(spec, R"({"tool": "sim", "vary": {"n": {"list": [1, 2, 3]}}, "concurrency": 1})"));
+
+    const QString db = m_dir.filePath(QStringLiteral("toolerror.sqlite"));
+    Run r = runCtl({QStringLiteral("--db"), db, QStringLiteral("sweep"), QStringLiteral("submit"),
+                    server.url().toString(), spec});
+    QVERIFY2(r.code == 1, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+    QVERIFY2(r.out.contains(QStringLiteral("sweep 1: 2 case(s) submitted, 0 rejected, 1 failed at once")),
+             qPrintable(r.out));
+    QVERIFY2(r.err.contains(QStringLiteral("case 2 of sweep 1 failed at once"))
+                 && r.err.contains(QString::fromStdString(why)) && r.err.contains(QStringLiteral("eddyctl result")),
+             qPrintable(r.err));
+    QVERIFY(!r.err.contains(QString::fromStdString(server.taskId)));
+    QCOMPARE(server.count("tools/call"), 3); // answered: not sent again
+    // Nothing lost: the answer is stored as the case's finished task, the others have theirs.
+    const auto rows = Eddy::Test::query(
+        db, QStringLiteral("SELECT c.idx, c.state, t.status, t.is_tool_error, t.result FROM cases c "
+                           "JOIN tasks t ON t.id = c.task_id ORDER BY c.idx"),
+        5000);
+    QCOMPARE(rows.size(), 3);
+    QCOMPARE(rows[1].mid(0, 4), (QStringList{QStringLiteral("1"), QStringLiteral("completed"),
+                                             QStringLiteral("completed"), QStringLiteral("1")}));
+    QVERIFY2(rows[1][4].contains(QString::fromStdString(why)), qPrintable(rows[1][4]));
+    QCOMPARE(rows[0][1], QStringLiteral("submitted"));
+    QCOMPARE(rows[2][1], QStringLiteral("submitted"));
+
+    // --json carries the same count.
+    const QString jsonDb = m_dir.filePath(QStringLiteral("toolerror-json.sqlite"));
+    r = runCtl({QStringLiteral("--db"), jsonDb, QStringLiteral("--json"), QStringLiteral("sweep"),
+                QStringLiteral("submit"), server.url().toString(), spec});
+    QVERIFY2(r.code == 1, qPrintable(QStringLiteral("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+    const QJsonObject summary = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object();
+    QVERIFY2(!summary.isEmpty(), qPrintable(r.out));
+    QCOMPARE(summary.value(QStringLiteral("cases")).toInt(), 3);
+    QCOMPARE(summary.value(QStringLiteral("rejected")).toInt(), 0);
+    QCOMPARE(summary.value(QStringLiteral("unsent")).toInt(), 0);
+    QCOMPARE(summary.value(QStringLiteral("toolErrors")).toInt(-1), 1);
+    QVERIFY2(r.err.contains(QStringLiteral("case 2 of sweep 1 failed at once")), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(tst_CtlHostile)

@@ -85,6 +85,13 @@ void HostileServer::onRequest(const HttpPeer::Request &request, QTcpSocket *sock
     socket->write(http(QByteArray::fromStdString(normalAnswer(call).dump())));
 }
 
+json HostileServer::toolError(const std::string &text)
+{
+    return {{"resultType", "complete"},
+            {"content", {{{"type", "text"}, {"text", text}}}},
+            {"isError", true}};
+}
+
 QByteArray HostileServer::rpcResult(const json &id, const json &result)
 {
     return QByteArray::fromStdString(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}.dump());

@@ -51,6 +51,10 @@ public:
     // What a well-behaved server answers to the call (a JSON-RPC message).
     nlohmann::json normalAnswer(const Call &call) const;
 
+    // A tools/call result that is a tool error (isError: true, resultType "complete"): the call
+    // is answered at once and no task exists to poll.
+    static nlohmann::json toolError(const std::string &text);
+
     static QByteArray rpcResult(const nlohmann::json &id, const nlohmann::json &result);
     static QByteArray rpcError(const nlohmann::json &id, int code, const std::string &message);
     // A complete HTTP response carrying a JSON body.
