@@ -207,18 +207,20 @@ void HeldTasks::markStored(Entry &e, const TaskRecord &written)
         e.stored = true;
 }
 
-void HeldTasks::insertLoaded(TaskRecord record)
+void HeldTasks::insertLoaded(TaskRecord record, bool cold)
 {
     auto e = std::make_shared<Entry>();
     e->record = std::move(record);
     if (!e->record.idempotencyKey.empty())
         idempotency[slotOf(e->record.tokenHash, e->record.idempotencyKey)] = e->record.id;
     tasks[e->record.id] = e;
+    e->stored = isTerminal(e->record.status);
     if (e->record.status == TaskStatus::Working)
         enqueue(e);
+    else if (cold && e->stored)
+        cool(*e);
     else
         render(*e);
-    e->stored = isTerminal(e->record.status);
 }
 
 void HeldTasks::erase(const std::string &id)

@@ -119,8 +119,9 @@ public:
     bool loadResult(TaskRecord &r) const;
     // The task's written record is its final state: it may go cold. Under unique lock.
     void markStored(Entry &e, const TaskRecord &written);
-    // Holds a task read from the store, queued when working; under unique lock.
-    void insertLoaded(TaskRecord record);
+    // Holds a task read from the store, queued when working; under unique lock. cold: read
+    // without its result (TaskStore::loadAll), which a read then takes from the store.
+    void insertLoaded(TaskRecord record, bool cold = false);
     // Forgets a task (stopping its solver); under unique lock.
     void erase(const std::string &id);
     // Takes the oldest queued task's id off the queue; blocks until there is one or stopping

@@ -56,11 +56,14 @@ bool TaskManager::start(std::string &error)
 {
     m_startedMs = nowMs();
     std::string warnings;
-    std::vector<TaskRecord> records = m_store.loadAll(warnings);
+    // Finished tasks past --results-in-memory-ms are held cold from the start: the janitor
+    // would drop their results within a second anyway.
+    const std::int64_t coldBefore = nowMs() - m_options.resultsInMemoryMs;
+    std::vector<TaskRecord> records = m_store.loadAll(warnings, coldBefore);
     if (!warnings.empty())
         Log::warn(warnings);
     const std::int64_t now = nowMs();
-    int resumed = 0, purged = 0;
+    int resumed = 0, purged = 0, cold = 0;
     {
         const std::unique_lock lock(m_held.mutex);
         for (TaskRecord &r : records) {
@@ -72,11 +75,14 @@ bool TaskManager::start(std::string &error)
             if (r.status == TaskStatus::Working)
                 ++resumed;
             m_replicas.saw(r.seq);
-            m_held.insertLoaded(std::move(r));
+            const bool withoutResult = isTerminal(r.status) && r.updatedMs < coldBefore;
+            cold += withoutResult ? 1 : 0;
+            m_held.insertLoaded(std::move(r), withoutResult);
         }
     }
     Log::info("loaded " + std::to_string(m_held.tasks.size()) + " tasks (" + std::to_string(resumed)
-              + " to resume, " + std::to_string(purged) + " expired and purged)");
+              + " to resume, " + std::to_string(purged) + " expired and purged, " + std::to_string(cold)
+              + " finished with their results left in the database)");
     if (m_backend && !m_backend->start(error))
         return false;
     try {

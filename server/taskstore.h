@@ -6,6 +6,7 @@
 #include "server/taskrecord.h"
 
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -35,8 +36,11 @@ public:
                         const std::string &statusMessage, std::int64_t updatedMs);
     std::vector<std::uint8_t> loadCheckpoint(const std::string &id);
     bool remove(const std::string &id);
-    // Every stored task, oldest first; rows that cannot be read are skipped and reported.
-    std::vector<TaskRecord> loadAll(std::string &warnings);
+    // Every stored task, oldest first; rows that cannot be read are skipped and reported. A
+    // finished task last updated before resultsBeforeMs comes without its result (null): it is
+    // read with load() when asked for (HeldTasks keeps such a task cold).
+    std::vector<TaskRecord> loadAll(std::string &warnings,
+                                    std::int64_t resultsBeforeMs = std::numeric_limits<std::int64_t>::min());
     // One stored task; false when there is no such (readable) row.
     bool load(const std::string &id, TaskRecord &out);
     // The rows whose change number is above after, in change order, but only when another
