@@ -48,6 +48,7 @@ QHash<Monitor::Outcome, int> TaskFilterProxyModel::shownOutcomeCounts() const
 
 bool TaskFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
+    ++m_filterChecks;
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     if (!m_review.isEmpty()) {
         if (!m_review.outcomes.isEmpty()

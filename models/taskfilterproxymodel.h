@@ -34,6 +34,9 @@ public:
     bool isFiltering() const { return !m_statuses.isEmpty() || !m_words.isEmpty() || !m_review.isEmpty(); }
     // How many shown rows have each outcome.
     QHash<Monitor::Outcome, int> shownOutcomeCounts() const;
+    // For tests and benches: how many times filterAcceptsRow has judged a row. Qt re-judges the
+    // rows a dataChanged names, whichever roles it names; this shows what a change costs.
+    qint64 filterChecks() const { return m_filterChecks; }
 
     void setSourceModel(QAbstractItemModel *source) override;
 
@@ -53,6 +56,7 @@ private:
 
     mutable QList<SortKey> m_sortKeys; // by source row, for m_sortKeysColumn
     mutable int m_sortKeysColumn = -1;
+    mutable qint64 m_filterChecks = 0;
     QList<QMetaObject::Connection> m_sourceConnections;
     QSet<Store::TaskStatus> m_statuses;
     QStringList m_words;
