@@ -14,7 +14,9 @@ namespace Eddy {
 // varied parameters, outcomes, tags, words; a range of a result scalar, which the table does
 // not hold, is left to the sweep view). Only filterAcceptsRow/lessThan (and setSourceModel)
 // are overridden. Sorting reads each row's sort value once and keeps it until the row changes
-// (dataChanged) or rows come, go or move; a sort compares the kept values. GUI thread.
+// (dataChanged) or rows come, go or move; a sort compares the kept values. The table's clock
+// (TaskTableModel::clockTicked) repaints the shown rows' time columns without re-filtering or
+// re-sorting: neither reads the clock. GUI thread.
 class TaskFilterProxyModel final : public QSortFilterProxyModel
 {
     Q_OBJECT
