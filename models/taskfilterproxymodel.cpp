@@ -48,6 +48,7 @@ QHash<Monitor::Outcome, int> TaskFilterProxyModel::shownOutcomeCounts() const
 
 bool TaskFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
+    ++m_filterChecks;
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     if (!m_review.isEmpty()) {
         if (!m_review.outcomes.isEmpty()
@@ -115,6 +116,17 @@ void TaskFilterProxyModel::setSourceModel(QAbstractItemModel *source)
                             << connect(source, &QAbstractItemModel::headerDataChanged, this, drop)
                             << connect(source, &QAbstractItemModel::layoutChanged, this, drop)
                             << connect(source, &QAbstractItemModel::modelReset, this, drop);
+        if (const auto *tasks = qobject_cast<const TaskTableModel *>(source)) {
+            // The proxy's own dataChanged, over its shown rows' time columns: one from the source
+            // would make the base class re-judge every row, for a clock that changes no value a
+            // filter or a sort reads.
+            m_sourceConnections << connect(tasks, &TaskTableModel::clockTicked, this, [this] {
+                if (rowCount() > 0)
+                    Q_EMIT dataChanged(index(0, TaskTableModel::FirstClockColumn),
+                                       index(rowCount() - 1, TaskTableModel::LastClockColumn),
+                                       TaskTableModel::clockRoles());
+            });
+        }
     }
     QSortFilterProxyModel::setSourceModel(source);
 }

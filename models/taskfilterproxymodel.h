@@ -14,7 +14,9 @@ namespace Eddy {
 // varied parameters, outcomes, tags, words; a range of a result scalar, which the table does
 // not hold, is left to the sweep view). Only filterAcceptsRow/lessThan (and setSourceModel)
 // are overridden. Sorting reads each row's sort value once and keeps it until the row changes
-// (dataChanged) or rows come, go or move; a sort compares the kept values. GUI thread.
+// (dataChanged) or rows come, go or move; a sort compares the kept values. The table's clock
+// (TaskTableModel::clockTicked) repaints the shown rows' time columns without re-filtering or
+// re-sorting: neither reads the clock. GUI thread.
 class TaskFilterProxyModel final : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -34,6 +36,9 @@ public:
     bool isFiltering() const { return !m_statuses.isEmpty() || !m_words.isEmpty() || !m_review.isEmpty(); }
     // How many shown rows have each outcome.
     QHash<Monitor::Outcome, int> shownOutcomeCounts() const;
+    // For tests and benches: how many times filterAcceptsRow has judged a row. Qt re-judges the
+    // rows a dataChanged names, whichever roles it names; this shows what a change costs.
+    qint64 filterChecks() const { return m_filterChecks; }
 
     void setSourceModel(QAbstractItemModel *source) override;
 
@@ -53,6 +58,7 @@ private:
 
     mutable QList<SortKey> m_sortKeys; // by source row, for m_sortKeysColumn
     mutable int m_sortKeysColumn = -1;
+    mutable qint64 m_filterChecks = 0;
     QList<QMetaObject::Connection> m_sourceConnections;
     QSet<Store::TaskStatus> m_statuses;
     QStringList m_words;

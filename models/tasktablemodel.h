@@ -120,8 +120,20 @@ public:
     // One engine change set: tasks, then samples, with one dataChanged per contiguous range of
     // changed rows (not one per kind of change).
     void applyChanges(const QList<Store::TaskRecord> &tasks, const QList<Store::ProgressSample> &samples);
-    // Refreshes the columns that depend on the clock (age, ETA, expires in).
+    // The clock moved: the time columns (ETA, age, expires in) read differently, yet no row's
+    // data changed. Emits clockTicked(), not dataChanged: a dataChanged over every row would make
+    // a QSortFilterProxyModel re-judge every row each second (Qt 6.4 does so whatever roles are
+    // named). The filters never read the clock, and the time columns sort by values that hold
+    // until the row changes (first seen, expiry, the ETA as of its last sample), never by now():
+    // a tick hides, shows and reorders nothing.
     void tick();
+    // What the clock changes: these columns (Server, between them, does not) in these roles.
+    static constexpr Column FirstClockColumn = EtaColumn;
+    static constexpr Column LastClockColumn = ExpiresColumn;
+    static QList<int> clockRoles()
+    {
+        return {Qt::DisplayRole, EtaMsRole, AgeMsRole, ExpiresInMsRole};
+    }
 
     // Which new tasks belong here: all, or those of the session's sweeps and single calls.
     void setShowAllSessions(bool all) { m_allSessions = all; }
@@ -185,6 +197,9 @@ public:
     void setNow(qint64 epochMs) { m_fixedNow = epochMs; }
 
 Q_SIGNALS:
+    // tick(): a view repaints its shown rows' clock columns. TaskFilterProxyModel turns this into
+    // a dataChanged over its own rows; a view on this model directly connects it itself.
+    void clockTicked();
     void countsChanged();
     void allTasksListed();
     void reviewsChanged(); // setCaseReviews() changed notes or tags

@@ -380,11 +380,8 @@ void TaskTableModel::applyChanges(const QList<Store::TaskRecord> &tasks, const Q
 
 void TaskTableModel::tick()
 {
-    if (m_rows.isEmpty())
-        return;
-    // One range for every row: views repaint only what is visible.
-    Q_EMIT dataChanged(index(0, EtaColumn), index(rowCount() - 1, ExpiresColumn),
-                       {Qt::DisplayRole, AgeMsRole, EtaMsRole, ExpiresInMsRole, SortRole});
+    if (!m_rows.isEmpty())
+        Q_EMIT clockTicked();
 }
 
 void TaskTableModel::emitRowsChanged(QList<int> rows, int firstColumn, int lastColumn)

@@ -169,7 +169,7 @@ MainWindow::MainWindow(EngineBridge *bridge, Agent::Agent *agent, QWidget *paren
     connect(m_inbox, &InboxModel::countChanged, this, &MainWindow::updateStatusBar);
     updateStatusBar();
 
-    // Time columns tick once a second; one dataChanged for all rows.
+    // Time columns tick once a second; the task table's proxy repaints its shown rows.
     m_clock->setInterval(1000);
     connect(m_clock, &QTimer::timeout, this, [this] {
         m_tasks->tick();

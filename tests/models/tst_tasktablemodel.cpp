@@ -30,11 +30,16 @@ private Q_SLOTS:
     void sortByColumn();
     void lazyTextsSeenBySearchAndSort();
     void statusTickKeepsCaseOrder();
+    void clockTickJudgesNoRow_data();
+    void clockTickJudgesNoRow();
+    void statusChangeStillFilters();
+    void clockMovesNoSortValue();
     void longListInPages();
     void listInChunks();
 
 private:
     static TaskRecord task(qint64 id, TaskStatus status, qint64 sweep, qint64 caseId, double re);
+    static QList<qint64> shownIds(const TaskFilterProxyModel &proxy);
     static constexpr qint64 Now = 1'800'000'000'000;
 };
 
@@ -54,6 +59,14 @@ TaskRecord tst_TaskTableModel::task(qint64 id, TaskStatus status, qint64 sweep, 
     t.firstSeenAtMs = Now - 60'000 * id;
     t.ttlMs = 3'600'000;
     return t;
+}
+
+QList<qint64> tst_TaskTableModel::shownIds(const TaskFilterProxyModel &proxy)
+{
+    QList<qint64> ids;
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        ids << proxy.index(r, 0).data(TaskTableModel::TaskIdRole).toLongLong();
+    return ids;
 }
 
 void tst_TaskTableModel::loadAndTester()
@@ -236,9 +249,13 @@ void tst_TaskTableModel::timeColumns()
     QCOMPARE(model.index(0, TaskTableModel::AgeColumn).data().toString(), QStringLiteral("1 h 02 min"));
     QCOMPARE(model.index(0, TaskTableModel::ExpiresColumn).data().toString(), QStringLiteral("10 min 00 s"));
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy ticked(&model, &TaskTableModel::clockTicked);
     model.setNow(Now + 1000);
     model.tick();
-    QCOMPARE(changed.count(), 1);
+    // The clock is no change of a row's data: views repaint on clockTicked (a proxy would re-judge
+    // every row a dataChanged names).
+    QCOMPARE(ticked.count(), 1);
+    QCOMPARE(changed.count(), 0);
     QCOMPARE(model.index(0, TaskTableModel::ExpiresColumn).data().toString(), QStringLiteral("9 min 59 s"));
 }
 
@@ -406,6 +423,141 @@ void tst_TaskTableModel::statusTickKeepsCaseOrder()
     QCOMPARE(changed.first().at(0).toModelIndex().column(), int(TaskTableModel::StatusColumn));
     QCOMPARE(model.index(4, TaskTableModel::ResidualColumn).data().toString(), QStringLiteral("1.00e-04"));
     QCOMPARE(model.index(3, TaskTableModel::MessageColumn).data().toString(), QStringLiteral("iteration 20 of 100"));
+}
+
+void tst_TaskTableModel::clockTickJudgesNoRow_data()
+{
+    QTest::addColumn<bool>("statusFilter");
+    QTest::addColumn<int>("sortColumn"); // -1: unsorted
+    QTest::newRow("unsorted") << false << -1;
+    QTest::newRow("status filter") << true << -1;
+    QTest::newRow("sorted by case") << false << int(TaskTableModel::CaseColumn);
+    QTest::newRow("status filter, sorted by age") << true << int(TaskTableModel::AgeColumn);
+    QTest::newRow("sorted by ETA") << false << int(TaskTableModel::EtaColumn);
+    QTest::newRow("status filter, sorted by expiry") << true << int(TaskTableModel::ExpiresColumn);
+}
+
+// The once-a-second clock repaints the time columns of the rows shown, and only that: the proxy
+// judges no row again (Qt 6.4 re-judges every row a dataChanged names, whatever its roles) and
+// moves none, sorted by a time column too: every row's time moves by the same second.
+void tst_TaskTableModel::clockTickJudgesNoRow()
+{
+    QFETCH(bool, statusFilter);
+    QFETCH(int, sortColumn);
+    TaskTableModel model;
+    TaskFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setNow(Now);
+    const int rows = 20;
+    QList<TaskRecord> tasks;
+    for (int i = 1; i <= rows; ++i)
+        tasks << task(
+            i, i % 4 == 0 ? TaskStatus::Completed : TaskStatus::Working, 3, 30 + i, 100 * i);
+    model.setTasks(tasks);
+    // Running rows with an ETA, finished ones without: a time column mixes both.
+    QList<ProgressSample> samples;
+    for (int i = 1; i <= rows; i += 4) {
+        samples << ProgressSample{i, Now - 20'000, QStringLiteral("percent"), 0, 10.0}
+                << ProgressSample{i, Now, QStringLiteral("percent"), 0, 10.0 + i};
+    }
+    model.applySamples(samples);
+    if (statusFilter)
+        proxy.setStatusFilter({TaskStatus::Working, TaskStatus::InputRequired});
+    if (sortColumn >= 0)
+        proxy.sort(sortColumn, Qt::AscendingOrder);
+    const int shown = proxy.rowCount();
+    QCOMPARE(shown, statusFilter ? rows - rows / 4 : rows);
+    const QList<qint64> order = shownIds(proxy);
+    const QString ageBefore = proxy.index(shown - 1, TaskTableModel::AgeColumn).data().toString();
+
+    QSignalSpy changed(&proxy, &QAbstractItemModel::dataChanged);
+    QSignalSpy layout(&proxy, &QAbstractItemModel::layoutChanged);
+    const qint64 checks = proxy.filterChecks();
+    const int ticks = 5;
+    for (int i = 1; i <= ticks; ++i) {
+        model.setNow(Now + 1000 * i);
+        model.tick();
+    }
+    QCOMPARE(proxy.filterChecks() - checks, qint64(0));
+    QCOMPARE(layout.count(), 0);
+    QCOMPARE(shownIds(proxy), order);
+    // Each tick names the shown rows' time columns for the views, and they read the new time.
+    QCOMPARE(changed.count(), ticks);
+    for (const QList<QVariant> &args : std::as_const(changed)) {
+        QCOMPARE(args.at(0).toModelIndex(), proxy.index(0, TaskTableModel::EtaColumn));
+        QCOMPARE(args.at(1).toModelIndex(), proxy.index(shown - 1, TaskTableModel::ExpiresColumn));
+        QVERIFY(args.at(2).value<QList<int>>().contains(Qt::DisplayRole));
+    }
+    QCOMPARE_NE(proxy.index(shown - 1, TaskTableModel::AgeColumn).data().toString(), ageBefore);
+}
+
+// Between ticks, a real change still goes through the filter: a task that finishes leaves a
+// "running" view at once, and only its own row is judged.
+void tst_TaskTableModel::statusChangeStillFilters()
+{
+    TaskTableModel model;
+    TaskFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setNow(Now);
+    const int rows = 20;
+    QList<TaskRecord> tasks;
+    for (int i = 1; i <= rows; ++i)
+        tasks << task(i, TaskStatus::Working, 3, 30 + i, 100 * i);
+    model.setTasks(tasks);
+    proxy.setStatusFilter({TaskStatus::Working, TaskStatus::InputRequired});
+    proxy.sort(TaskTableModel::AgeColumn, Qt::DescendingOrder);
+    QCOMPARE(proxy.rowCount(), rows);
+    const qint64 checks = proxy.filterChecks();
+    model.setNow(Now + 1000);
+    model.tick();
+
+    TaskRecord t7 = tasks[6];
+    t7.status = TaskStatus::Completed;
+    t7.statusMessage = QStringLiteral("converged");
+    model.applyTasks({t7});
+    QCOMPARE(proxy.rowCount(), rows - 1);
+    QVERIFY(!shownIds(proxy).contains(7));
+    model.setNow(Now + 2000);
+    model.tick();
+    QCOMPARE(proxy.filterChecks() - checks, qint64(1));
+    QCOMPARE(proxy.rowCount(), rows - 1);
+    // Newest first (Age descending sorts by first seen): the others keep their order.
+    QList<qint64> expected;
+    for (qint64 id = 1; id <= rows; ++id) {
+        if (id != 7)
+            expected << id;
+    }
+    QCOMPARE(shownIds(proxy), expected);
+}
+
+// Why a tick need not re-sort: no time column's sort value reads the clock. Should one ever do
+// (a duration that stops for finished tasks, say), the clock could reorder rows, and the proxy
+// would have to re-sort on clockTicked when sorted by that column.
+void tst_TaskTableModel::clockMovesNoSortValue()
+{
+    TaskTableModel model;
+    model.setNow(Now);
+    model.setTasks(
+        {task(1, TaskStatus::Working, 3, 31, 100), task(2, TaskStatus::Completed, 3, 32, 200)});
+    model.applySamples({ProgressSample{1, Now - 20'000, QStringLiteral("percent"), 0, 10.0},
+                        ProgressSample{1, Now - 10'000, QStringLiteral("percent"), 0, 30.0}});
+    for (int row = 0; row < model.rowCount(); ++row) {
+        for (int column = TaskTableModel::EtaColumn; column <= TaskTableModel::ExpiresColumn;
+             ++column) {
+            const QModelIndex idx = model.index(row, column);
+            model.setNow(Now);
+            const QVariant sortBefore = idx.data(TaskTableModel::SortRole);
+            const QString textBefore = idx.data().toString();
+            model.setNow(Now + 90'000);
+            QCOMPARE(idx.data(TaskTableModel::SortRole), sortBefore);
+            if (column == TaskTableModel::AgeColumn
+                || (row == 0 && column != TaskTableModel::ServerColumn))
+                QCOMPARE_NE(idx.data().toString(),
+                            textBefore); // while the text moves with the clock
+        }
+    }
 }
 
 // A long snapshot is listed in pages, newest first, one page per event-loop turn; a change set
