@@ -2442,6 +2442,10 @@ Eddy bittet den Server, den Fall abzubrechen. Seine Frage bleibt unbeantwortet, 
         <source>The server reported error %1 for %2.%3</source>
         <translation>Der Server meldete den Fehler %1 für %2.%3</translation>
     </message>
+    <message>
+        <source>The server sent a JSON-RPC error for %1 whose code %2 is not a 32-bit integer; check the server&apos;s version or report it to its maintainers.</source>
+        <translation>Der Server hat für %1 einen JSON-RPC-Fehler gesendet, dessen Code %2 keine 32-Bit-Ganzzahl ist; prüfen Sie die Serverversion oder melden Sie es seinen Betreuern.</translation>
+    </message>
 </context>
 <context>
     <name>Eddy::Mcp::NotMcp</name>

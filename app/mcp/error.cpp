@@ -4,6 +4,9 @@
 #include <QLocale>
 #include <QTimeZone>
 
+#include <cstdint>
+#include <limits>
+
 namespace Eddy::Mcp {
 
 using nlohmann::json;
@@ -82,6 +85,22 @@ Error Error::fromJsonRpcObject(const json &errorObject, const QString &method, i
         Error e = protocol(tr("The server sent a malformed JSON-RPC error for %1 (no integer "
                               "code); check the server's version or report it to its maintainers.")
                                .arg(method));
+        e.m_httpStatus = httpStatus;
+        e.m_method = method;
+        return e;
+    }
+    // JSON-RPC codes are 32-bit in every implementation. A wider one cut to an int would be read
+    // as some other code, perhaps one the client acts on: 4294934694 cuts to -32602, which for
+    // tasks/get says the task is gone (fuzz_jsonrpc).
+    const json &code = errorObject["code"];
+    const bool fits = code.is_number_unsigned()
+                          ? code.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<int>::max())
+                          : code.get<std::int64_t>() >= std::numeric_limits<int>::min()
+                                && code.get<std::int64_t>() <= std::numeric_limits<int>::max();
+    if (!fits) {
+        Error e = protocol(tr("The server sent a JSON-RPC error for %1 whose code %2 is not a 32-bit "
+                              "integer; check the server's version or report it to its maintainers.")
+                               .arg(method, QString::fromStdString(code.dump())));
         e.m_httpStatus = httpStatus;
         e.m_method = method;
         return e;

@@ -279,6 +279,15 @@ void tst_Messages::errorMapping()
     QVERIFY(!Error::fromJsonRpcObject(json::parse(R"({"message":"no code"})"), QStringLiteral("x")).isOk());
     QVERIFY(Error::fromJsonRpcObject(json::parse(R"({"message":"no code"})"), QStringLiteral("x")).kind()
             == Error::Kind::Protocol);
+    // A code wider than 32 bits is not cut to another: 4294934694 would read as -32602, "gone".
+    for (const char *wide : {R"({"code":4294934694,"message":"x"})", R"({"code":-55555555555555,"data":{"taskId":"b7f3"}})",
+                             R"({"code":18446744073709551615})"}) {
+        const Error e = Error::fromJsonRpcObject(json::parse(wide), QStringLiteral("tasks/get"), 200);
+        QVERIFY2(e.kind() == Error::Kind::Protocol, wide);
+        QVERIFY2(!e.isTaskGone(), wide);
+        QVERIFY2(e.message().contains(QLatin1String("not a 32-bit integer")), qPrintable(e.message()));
+    }
+    QCOMPARE(Error::fromJsonRpcObject(json::parse(R"({"code":-2147483648})"), QStringLiteral("x")).code(), -2147483647 - 1);
 
     QVERIFY(Error::transport(QStringLiteral("reset")).isTransient());
     QVERIFY(Error::timeout(QStringLiteral("slow")).isTransient());
