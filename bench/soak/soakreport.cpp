@@ -117,6 +117,9 @@ struct Measure
     // that leaks is never closed, so it lifts every later low; a connection open at the moment
     // of a sample does not.
     double lowWaterMin = 0;
+    // The judged samples a lifetime needs to count: a slope through three points of a short
+    // lifetime is one sample's dip (six is the lows' 3 lows of 2 minutes, in minutes).
+    int minPerLifetime = 3;
     bool judged = true;
     std::vector<QPointF> points; // (minutes, value)
     std::vector<double> pids;
@@ -221,7 +224,7 @@ void judge(Measure &m, double warmupMin, double perLifetimeWarmupMin)
     }
     double num = 0, den = 0;
     for (const Seg &s : segs) {
-        if (s.n < 3)
+        if (s.n < m.minPerLifetime)
             continue;
         const double mx = s.sx / s.n, my = s.sy / s.n;
         for (const QPointF &p : s.pts) {
@@ -246,7 +249,7 @@ void judge(Measure &m, double warmupMin, double perLifetimeWarmupMin)
     const Seg *worst = nullptr;
     double worstSlope = 0;
     for (const Seg &s : segs) {
-        if (s.n < 3)
+        if (s.n < m.minPerLifetime)
             continue;
         const double mx = s.sx / s.n, my = s.sy / s.n;
         double sn = 0, sd = 0;
@@ -493,6 +496,7 @@ int soakReport(const QString &dir)
             add(QStringLiteral("eddy-cfd-server anonymous RSS above its heap in use, after each trim"), QStringLiteral("MB"),
                 QStringLiteral("Server memory the allocator keeps, after each trim"), 1.0, std::move(pts), true,
                 QStringLiteral("server"));
+            measures.back().minPerLifetime = 6; // one a minute: 6 judged minutes, as the lows need
         }
     }
     for (const QString &r : roles) {
